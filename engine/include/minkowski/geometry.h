@@ -1,0 +1,201 @@
+// Minkowski — convex shapes (core + radius), convex hulls, mass properties, bounding boxes and
+// support mapping. Pure functions on plain values: nothing here allocates or keeps state.
+//
+// Every shape is a *core* point set plus a *radius* (DESIGN.md section 4):
+//   circle  = 1 point  + radius > 0        capsule = 2 points + radius > 0
+//   segment = 2 points + 0                 polygon = 3..kMaxPolygonVertices points + radius >= 0
+// GJK and EPA only ever see the core; the radius is added afterwards, which keeps curved shapes exact
+// and cheap.
+//
+// Constructors that take raw data return a GeometryResult: either a valid shape or an error naming
+// the reason. They never crash and never return a silently wrong shape.
+#pragma once
+
+#include "minkowski/math.h"
+
+#include <cstdint>
+#include <span>
+
+namespace mk {
+
+/// Largest polygon the engine accepts (Box2D caps at 8; games ask for more).
+inline constexpr int kMaxPolygonVertices = 64;
+
+/// Why a geometry constructor refused its input.
+enum class GeometryError : std::uint8_t {
+  None = 0,
+  TooFewPoints,     ///< fewer than 3 distinct points (1, 2, or all duplicates)
+  Collinear,        ///< 3+ distinct points, but all on one line: no area
+  NonFinite,        ///< a coordinate, radius, size or density is NaN or infinite
+  NegativeRadius,   ///< radius < 0 (or <= 0 where the shape needs a radius, e.g. a circle)
+  NonPositiveSize,  ///< a half extent, length or vertex count that must be > 0 is not
+  TooManyVertices,  ///< the hull has more than kMaxPolygonVertices vertices
+  NegativeDensity,  ///< density < 0 (zero is allowed: a massless shape)
+  DegenerateSegment, ///< the two end points of a segment or capsule coincide
+  NotConvex          ///< a Hull passed to MakePolygon is not strictly convex and counter-clockwise
+};
+
+/// A short English description of the error, e.g. "fewer than 3 distinct points".
+const char* ToString(GeometryError error);
+
+/// Either a value or the reason it could not be made. `value` is default-constructed on error.
+template <class T>
+struct GeometryResult {
+  T value{};
+  GeometryError error = GeometryError::None;
+
+  /// True when `value` is valid.
+  bool ok() const { return error == GeometryError::None; }
+};
+
+/// A solid circle. Local coordinates, metres.
+struct Circle {
+  Vec2 center{0.0f, 0.0f};
+  float radius = 0.5f;
+};
+
+/// A solid capsule: the segment p1-p2 swept by a disc of `radius`. Local coordinates, metres.
+struct Capsule {
+  Vec2 p1{0.0f, -0.5f};
+  Vec2 p2{0.0f, 0.5f};
+  float radius = 0.25f;
+};
+
+/// A line segment with no thickness (massless; for static geometry). Local coordinates, metres.
+struct Segment {
+  Vec2 p1{0.0f, 0.0f};
+  Vec2 p2{1.0f, 0.0f};
+};
+
+/// A strictly convex, counter-clockwise point set: the output of ComputeHull.
+struct Hull {
+  Vec2 points[kMaxPolygonVertices];
+  int count = 0;
+};
+
+/// A solid convex polygon, optionally rounded by `radius`. Local coordinates, metres.
+/// Invariants (guaranteed by the Make* functions): 3 <= count <= kMaxPolygonVertices, vertices
+/// strictly convex and counter-clockwise, normals[i] is the outward unit normal of the edge
+/// vertices[i] -> vertices[i + 1], centroid is the area centroid of the core.
+struct Polygon {
+  Vec2 vertices[kMaxPolygonVertices];
+  Vec2 normals[kMaxPolygonVertices];
+  Vec2 centroid{0.0f, 0.0f};
+  float radius = 0.0f;
+  int count = 0;
+};
+
+/// The kinds of shape, in the order the narrowphase's pair table uses.
+enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Count };
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+// ---------------------------------------------------------------------------------------------
+
+/// Convex hull of a point cloud: welds points closer than a tolerance, drops collinear points, and
+/// returns the strictly convex counter-clockwise hull. The tolerance is relative to the cloud's size
+/// (kHullRelativeTolerance x extent, and never below the float resolution of its coordinates), so
+/// hulls from 1 mm to 1 km behave the same. Errors: NonFinite, TooFewPoints, Collinear,
+/// TooManyVertices.
+GeometryResult<Hull> ComputeHull(std::span<const Vec2> points);
+
+/// Polygon from a hull (as returned by ComputeHull) and a rounding radius >= 0 (metres).
+/// Errors: NegativeRadius, NonFinite, NotConvex (also an MK_ASSERT: a hand-made hull that is not
+/// what ComputeHull would return is a programmer error), and the hull errors.
+GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius = 0.0f);
+
+/// Polygon from an arbitrary point cloud: ComputeHull followed by MakePolygon.
+GeometryResult<Polygon> MakePolygon(std::span<const Vec2> points, float radius = 0.0f);
+
+/// Axis-aligned box centred on the origin, half extents in metres (> 0).
+GeometryResult<Polygon> MakeBox(float halfWidth, float halfHeight);
+
+/// Box with half extents, centred at `center` and rotated by `angle` radians in the body frame.
+GeometryResult<Polygon> MakeOffsetBox(float halfWidth, float halfHeight, Vec2 center, float angle);
+
+/// Box whose core has the given half extents, rounded by `radius` (outer half extent = h + radius).
+GeometryResult<Polygon> MakeRoundedBox(float halfWidth, float halfHeight, float radius);
+
+/// Regular polygon with `count` (3..kMaxPolygonVertices) vertices on a circle of `circumradius`
+/// metres around the origin, first vertex at angle 0, optionally rounded by `radius`.
+GeometryResult<Polygon> MakeRegularPolygon(int count, float circumradius, float radius = 0.0f);
+
+/// Circle; errors for a non-finite centre or a radius that is not > 0.
+GeometryResult<Circle> MakeCircle(Vec2 center, float radius);
+
+/// Capsule; errors for non-finite input, radius <= 0, or coincident end points.
+GeometryResult<Capsule> MakeCapsule(Vec2 p1, Vec2 p2, float radius);
+
+/// Segment; errors for non-finite input or coincident end points.
+GeometryResult<Segment> MakeSegment(Vec2 p1, Vec2 p2);
+
+// ---------------------------------------------------------------------------------------------
+// Mass properties
+// ---------------------------------------------------------------------------------------------
+
+/// Mass (kg), centre of mass (local, metres) and rotational inertia about the centre of mass
+/// (kg m^2) of a shape of uniform density.
+struct MassData {
+  float mass = 0.0f;
+  Vec2 center{0.0f, 0.0f};
+  float rotationalInertia = 0.0f;
+};
+
+/// Mass properties for a density in kg/m^2 (>= 0). Rounded polygons and capsules are exact: the
+/// core polygon, the rectangles swept by its edges and the disc sectors at its vertices.
+/// Errors: NegativeDensity, NonFinite.
+GeometryResult<MassData> ComputeMass(const Circle& circle, float density);
+GeometryResult<MassData> ComputeMass(const Capsule& capsule, float density);
+GeometryResult<MassData> ComputeMass(const Polygon& polygon, float density);
+/// Segments have no area: mass 0, centre at the midpoint.
+GeometryResult<MassData> ComputeMass(const Segment& segment, float density);
+
+// ---------------------------------------------------------------------------------------------
+// Bounding boxes
+// ---------------------------------------------------------------------------------------------
+
+/// Tight world AABB of the shape (including its radius) under the transform.
+AABB ComputeAABB(const Circle& circle, const Transform& xf);
+AABB ComputeAABB(const Capsule& capsule, const Transform& xf);
+AABB ComputeAABB(const Segment& segment, const Transform& xf);
+AABB ComputeAABB(const Polygon& polygon, const Transform& xf);
+
+// ---------------------------------------------------------------------------------------------
+// Support mapping
+// ---------------------------------------------------------------------------------------------
+
+/// The view of a shape that GJK and EPA work on: its core points (local frame, counter-clockwise
+/// for polygons) and its radius. Points to the shape's own storage: the shape must outlive it.
+struct ShapeProxy {
+  const Vec2* points = nullptr;
+  int count = 0;
+  float radius = 0.0f;
+};
+
+ShapeProxy MakeProxy(const Circle& circle);
+ShapeProxy MakeProxy(const Capsule& capsule);
+ShapeProxy MakeProxy(const Segment& segment);
+ShapeProxy MakeProxy(const Polygon& polygon);
+
+/// Polygons with more vertices than this use hill climbing from a start vertex instead of a linear
+/// scan. Below it the scan wins: it is branch-light and the points fit in a few cache lines.
+inline constexpr int kHillClimbMinVertices = 16;
+
+/// Index of the core point farthest along `localDir` (local frame; need not be unit length), by a
+/// linear scan. Ties go to the lowest index.
+int FindSupportScan(const ShapeProxy& proxy, Vec2 localDir);
+
+/// Same answer (up to ties) by hill climbing over neighbouring vertices from `startIndex` (seed 001):
+/// the projection along a direction is unimodal around a convex polygon, so walking uphill reaches
+/// the maximum. Cost O(distance walked); ideal when the previous answer is a good start.
+int FindSupportHillClimb(const ShapeProxy& proxy, Vec2 localDir, int startIndex);
+
+/// Support index, choosing the scan or hill climbing by vertex count. `startIndex` is a hint.
+int FindSupport(const ShapeProxy& proxy, Vec2 localDir, int startIndex = 0);
+
+/// Farthest point of the whole shape (core + radius) along a world direction, in world coordinates:
+/// the direction is rotated into the local frame, the core support is found, the result is rotated
+/// back and pushed out by the radius along the unit direction (seed 001).
+Vec2 SupportPoint(const ShapeProxy& proxy, const Transform& xf, Vec2 worldDir);
+
+}  // namespace mk

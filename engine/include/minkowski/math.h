@@ -1,0 +1,160 @@
+// Minkowski — 2D vector math on glm::vec2: rotations, transforms, AABBs.
+//
+// Conventions (DESIGN.md section 3), shared by the whole engine:
+//  - Units: metres, kilograms, seconds, radians.
+//  - Right-handed: x right, y up, counter-clockwise angles are positive.
+//  - Cross(a, b) = a.x * b.y - a.y * b.x (the z of the 3D cross product).
+//  - LeftPerp(v) = (-v.y, v.x) is v turned +90 degrees; RightPerp(v) = (v.y, -v.x) is -90 degrees.
+//  - Polygons wind counter-clockwise, so an edge's outward normal is RightPerp(edge) / |edge|.
+//  - Rotations are stored as (cos, sin); angles appear only at the API edge.
+//  - Contact normals point from shape A to shape B; separation < 0 means overlap.
+#pragma once
+
+#include <glm/vec2.hpp>
+
+#include <cmath>
+
+namespace mk {
+
+using Vec2 = glm::vec2;
+
+/// Dot product.
+inline float Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+
+/// 2D cross product: the signed area of the parallelogram (a, b); > 0 when b is counter-clockwise of a.
+inline float Cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/// Cross of a vector with a scalar angular velocity w (z axis): v x w = (w * v.y, -w * v.x).
+inline Vec2 Cross(Vec2 v, float w) { return {w * v.y, -w * v.x}; }
+
+/// Cross of a scalar angular velocity w (z axis) with a vector: w x v = (-w * v.y, w * v.x).
+inline Vec2 Cross(float w, Vec2 v) { return {-w * v.y, w * v.x}; }
+
+/// v rotated +90 degrees (counter-clockwise).
+inline Vec2 LeftPerp(Vec2 v) { return {-v.y, v.x}; }
+
+/// v rotated -90 degrees (clockwise).
+inline Vec2 RightPerp(Vec2 v) { return {v.y, -v.x}; }
+
+/// Squared length.
+inline float LengthSquared(Vec2 v) { return v.x * v.x + v.y * v.y; }
+
+/// Euclidean length.
+inline float Length(Vec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
+
+/// Distance between two points.
+inline float Distance(Vec2 a, Vec2 b) { return Length(b - a); }
+
+/// Squared distance between two points.
+inline float DistanceSquared(Vec2 a, Vec2 b) { return LengthSquared(b - a); }
+
+/// Unit vector along v, or (0, 0) when |v| is too small to normalise safely.
+inline Vec2 Normalize(Vec2 v) {
+  float length = Length(v);
+  if (length < 1e-20f) return {0.0f, 0.0f};
+  float inv = 1.0f / length;
+  return {v.x * inv, v.y * inv};
+}
+
+/// Linear interpolation a + t (b - a).
+inline Vec2 Lerp(Vec2 a, Vec2 b, float t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+
+/// Component-wise minimum and maximum.
+inline Vec2 Min(Vec2 a, Vec2 b) { return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}; }
+inline Vec2 Max(Vec2 a, Vec2 b) { return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y}; }
+
+/// True when x is neither NaN nor infinite.
+inline bool IsFinite(float x) { return std::isfinite(x); }
+
+/// True when both components are finite.
+inline bool IsFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+/// A rotation stored as cosine and sine of the angle (unit length).
+struct Rot {
+  float c = 1.0f;  ///< cos(angle)
+  float s = 0.0f;  ///< sin(angle)
+};
+
+/// Rotation for an angle in radians (counter-clockwise positive).
+inline Rot MakeRot(float angle) { return {std::cos(angle), std::sin(angle)}; }
+
+/// The angle of a rotation in radians, in (-pi, pi].
+inline float Angle(Rot q) { return std::atan2(q.s, q.c); }
+
+/// Rotate v by q.
+inline Vec2 Rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
+
+/// Rotate v by the inverse of q.
+inline Vec2 InvRotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+
+/// Composition q * r: rotate by r, then by q.
+inline Rot MulRot(Rot q, Rot r) { return {q.c * r.c - q.s * r.s, q.s * r.c + q.c * r.s}; }
+
+/// Composition inverse(q) * r.
+inline Rot InvMulRot(Rot q, Rot r) { return {q.c * r.c + q.s * r.s, q.c * r.s - q.s * r.c}; }
+
+/// A rigid transform: rotate by q, then translate by p (metres).
+struct Transform {
+  Vec2 p{0.0f, 0.0f};
+  Rot q{};
+};
+
+/// Transform for a position (metres) and an angle (radians).
+inline Transform MakeTransform(Vec2 position, float angle) { return {position, MakeRot(angle)}; }
+
+/// Local point to world: q * v + p.
+inline Vec2 TransformPoint(const Transform& xf, Vec2 v) { return Rotate(xf.q, v) + xf.p; }
+
+/// World point to local: inverse(q) * (v - p).
+inline Vec2 InvTransformPoint(const Transform& xf, Vec2 v) { return InvRotate(xf.q, v - xf.p); }
+
+/// Composition a * b: apply b, then a.
+inline Transform MulTransforms(const Transform& a, const Transform& b) {
+  return {Rotate(a.q, b.p) + a.p, MulRot(a.q, b.q)};
+}
+
+/// Composition inverse(a) * b: b expressed in a's frame.
+inline Transform InvMulTransforms(const Transform& a, const Transform& b) {
+  return {InvRotate(a.q, b.p - a.p), InvMulRot(a.q, b.q)};
+}
+
+/// Axis-aligned bounding box in world or local coordinates (metres). Valid when lower <= upper.
+struct AABB {
+  Vec2 lower{0.0f, 0.0f};
+  Vec2 upper{0.0f, 0.0f};
+};
+
+/// True when the boxes overlap or touch.
+inline bool Overlaps(const AABB& a, const AABB& b) {
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
+         b.lower.y <= a.upper.y;
+}
+
+/// True when `outer` contains `inner` entirely.
+inline bool Contains(const AABB& outer, const AABB& inner) {
+  return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y &&
+         inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y;
+}
+
+/// Smallest box holding both.
+inline AABB Union(const AABB& a, const AABB& b) { return {Min(a.lower, b.lower), Max(a.upper, b.upper)}; }
+
+/// The box grown by `margin` metres on every side.
+inline AABB Inflate(const AABB& a, float margin) {
+  return {{a.lower.x - margin, a.lower.y - margin}, {a.upper.x + margin, a.upper.y + margin}};
+}
+
+/// Perimeter in metres (the cost metric of tree broadphases).
+inline float Perimeter(const AABB& a) {
+  return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y));
+}
+
+/// Centre point.
+inline Vec2 Center(const AABB& a) { return 0.5f * (a.lower + a.upper); }
+
+/// True when all bounds are finite and lower <= upper on both axes.
+inline bool IsValid(const AABB& a) {
+  return IsFinite(a.lower) && IsFinite(a.upper) && a.lower.x <= a.upper.x && a.lower.y <= a.upper.y;
+}
+
+}  // namespace mk

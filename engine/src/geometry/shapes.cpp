@@ -1,0 +1,142 @@
+// Shape constructors: validation of raw input and the derived data (normals, centroid) of polygons.
+#include "geometry/hull_tolerance.h"
+#include "geometry/polygon_math.h"
+#include "minkowski/assert.h"
+#include "minkowski/geometry.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace mk {
+
+const char* ToString(GeometryError error) {
+  switch (error) {
+    case GeometryError::None: return "no error";
+    case GeometryError::TooFewPoints: return "fewer than 3 distinct points";
+    case GeometryError::Collinear: return "all points are collinear";
+    case GeometryError::NonFinite: return "a value is NaN or infinite";
+    case GeometryError::NegativeRadius: return "radius is negative (or zero where it must be positive)";
+    case GeometryError::NonPositiveSize: return "a size or count is zero or negative";
+    case GeometryError::TooManyVertices: return "more than kMaxPolygonVertices hull vertices";
+    case GeometryError::NegativeDensity: return "density is negative";
+    case GeometryError::DegenerateSegment: return "segment end points coincide";
+    case GeometryError::NotConvex: return "hull is not strictly convex and counter-clockwise";
+  }
+  return "unknown geometry error";
+}
+
+namespace {
+
+template <class T>
+GeometryResult<T> Fail(GeometryError error) {
+  GeometryResult<T> result;
+  result.error = error;
+  return result;
+}
+
+// Two end points are coincident when closer than the hull tolerance would weld them.
+bool Coincident(Vec2 p1, Vec2 p2) {
+  Vec2 pts[2] = {p1, p2};
+  return Distance(p1, p2) <= HullTolerance(pts);
+}
+
+}  // namespace
+
+GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius) {
+  if (!IsFinite(radius)) return Fail<Polygon>(GeometryError::NonFinite);
+  if (radius < 0.0f) return Fail<Polygon>(GeometryError::NegativeRadius);
+  if (hull.count < 3 || hull.count > kMaxPolygonVertices) {
+    return Fail<Polygon>(hull.count < 3 ? GeometryError::TooFewPoints : GeometryError::TooManyVertices);
+  }
+
+  // A hull must be a fixed point of ComputeHull; anything else was built by hand and is wrong.
+  GeometryResult<Hull> check = ComputeHull(std::span<const Vec2>(hull.points, hull.count));
+  if (!check.ok()) return Fail<Polygon>(check.error);
+  // ComputeHull starts at the lowest-x vertex; a valid hull may start anywhere on its cycle.
+  int offset = 0;
+  while (offset < hull.count && !(check.value.points[0] == hull.points[offset])) ++offset;
+  bool same = check.value.count == hull.count && offset < hull.count;
+  for (int i = 0; same && i < hull.count; ++i) {
+    same = check.value.points[i] == hull.points[(i + offset) % hull.count];
+  }
+  MK_ASSERT(same);
+  if (!same) return Fail<Polygon>(GeometryError::NotConvex);
+
+  GeometryResult<Polygon> result;
+  Polygon& polygon = result.value;
+  polygon.count = hull.count;
+  polygon.radius = radius;
+  for (int i = 0; i < hull.count; ++i) {
+    polygon.vertices[i] = hull.points[i];
+    Vec2 edge = hull.points[(i + 1) % hull.count] - hull.points[i];
+    polygon.normals[i] = Normalize(RightPerp(edge));
+  }
+  polygon.centroid = ComputePolygonMass(polygon.vertices, polygon.count, 1.0f).center;
+  return result;
+}
+
+GeometryResult<Polygon> MakePolygon(std::span<const Vec2> points, float radius) {
+  GeometryResult<Hull> hull = ComputeHull(points);
+  if (!hull.ok()) return Fail<Polygon>(hull.error);
+  return MakePolygon(hull.value, radius);
+}
+
+GeometryResult<Polygon> MakeOffsetBox(float halfWidth, float halfHeight, Vec2 center, float angle) {
+  if (!IsFinite(halfWidth) || !IsFinite(halfHeight) || !IsFinite(center) || !IsFinite(angle)) {
+    return Fail<Polygon>(GeometryError::NonFinite);
+  }
+  if (!(halfWidth > 0.0f) || !(halfHeight > 0.0f)) return Fail<Polygon>(GeometryError::NonPositiveSize);
+  Transform xf = MakeTransform(center, angle);
+  Vec2 corners[4] = {{-halfWidth, -halfHeight}, {halfWidth, -halfHeight}, {halfWidth, halfHeight},
+                     {-halfWidth, halfHeight}};
+  for (Vec2& corner : corners) corner = TransformPoint(xf, corner);
+  return MakePolygon(corners, 0.0f);
+}
+
+GeometryResult<Polygon> MakeBox(float halfWidth, float halfHeight) {
+  return MakeOffsetBox(halfWidth, halfHeight, {0.0f, 0.0f}, 0.0f);
+}
+
+GeometryResult<Polygon> MakeRoundedBox(float halfWidth, float halfHeight, float radius) {
+  GeometryResult<Polygon> box = MakeBox(halfWidth, halfHeight);
+  if (!box.ok()) return box;
+  if (!IsFinite(radius)) return Fail<Polygon>(GeometryError::NonFinite);
+  if (radius < 0.0f) return Fail<Polygon>(GeometryError::NegativeRadius);
+  box.value.radius = radius;
+  return box;
+}
+
+GeometryResult<Polygon> MakeRegularPolygon(int count, float circumradius, float radius) {
+  if (!IsFinite(circumradius) || !IsFinite(radius)) return Fail<Polygon>(GeometryError::NonFinite);
+  if (count > kMaxPolygonVertices) return Fail<Polygon>(GeometryError::TooManyVertices);
+  if (count < 3 || !(circumradius > 0.0f)) return Fail<Polygon>(GeometryError::NonPositiveSize);
+  Vec2 points[kMaxPolygonVertices];
+  for (int i = 0; i < count; ++i) {
+    // Angles in double so the vertices are the correctly rounded cos/sin, not accumulated error.
+    double angle = 2.0 * std::numbers::pi * i / count;
+    points[i] = {static_cast<float>(circumradius * std::cos(angle)),
+                 static_cast<float>(circumradius * std::sin(angle))};
+  }
+  return MakePolygon(std::span<const Vec2>(points, count), radius);
+}
+
+GeometryResult<Circle> MakeCircle(Vec2 center, float radius) {
+  if (!IsFinite(center) || !IsFinite(radius)) return Fail<Circle>(GeometryError::NonFinite);
+  if (!(radius > 0.0f)) return Fail<Circle>(GeometryError::NegativeRadius);
+  return {Circle{center, radius}, GeometryError::None};
+}
+
+GeometryResult<Capsule> MakeCapsule(Vec2 p1, Vec2 p2, float radius) {
+  if (!IsFinite(p1) || !IsFinite(p2) || !IsFinite(radius)) return Fail<Capsule>(GeometryError::NonFinite);
+  if (!(radius > 0.0f)) return Fail<Capsule>(GeometryError::NegativeRadius);
+  if (Coincident(p1, p2)) return Fail<Capsule>(GeometryError::DegenerateSegment);
+  return {Capsule{p1, p2, radius}, GeometryError::None};
+}
+
+GeometryResult<Segment> MakeSegment(Vec2 p1, Vec2 p2) {
+  if (!IsFinite(p1) || !IsFinite(p2)) return Fail<Segment>(GeometryError::NonFinite);
+  if (Coincident(p1, p2)) return Fail<Segment>(GeometryError::DegenerateSegment);
+  return {Segment{p1, p2}, GeometryError::None};
+}
+
+}  // namespace mk

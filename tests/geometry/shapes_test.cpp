@@ -1,0 +1,101 @@
+#include "minkowski/assert.h"
+#include "minkowski/geometry.h"
+#include "test_util.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace mk;
+
+namespace {
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+int gAsserts = 0;
+void CountAssert(const char*, const char*, int) { ++gAsserts; }
+}  // namespace
+
+TEST_SUITE("geometry.shapes") {
+
+TEST_CASE("polygons have unit outward normals and their area centroid") {
+  Polygon polygon = MakeOffsetBox(2.0f, 1.0f, {1.0f, 3.0f}, 0.3f).value;
+  REQUIRE(polygon.count == 4);
+  for (int i = 0; i < polygon.count; ++i) {
+    Vec2 edge = polygon.vertices[(i + 1) % polygon.count] - polygon.vertices[i];
+    CHECK(Length(polygon.normals[i]) == doctest::Approx(1.0f).epsilon(1e-6));
+    CHECK(std::fabs(Dot(polygon.normals[i], edge)) <= 1e-5f);
+    CHECK(Cross(edge, polygon.normals[i]) < 0.0f);  // outward = right of a CCW edge
+  }
+  CHECK(test::Near(polygon.centroid, {1.0f, 3.0f}, 1e-5f));
+}
+
+TEST_CASE("regular polygons up to the maximum size are accepted and beyond it refused") {
+  GeometryResult<Polygon> big = MakeRegularPolygon(kMaxPolygonVertices, 2.0f, 0.1f);
+  REQUIRE(big.ok());
+  CHECK(big.value.count == kMaxPolygonVertices);
+  CHECK(big.value.radius == 0.1f);
+  CHECK(MakeRegularPolygon(kMaxPolygonVertices + 1, 2.0f).error == GeometryError::TooManyVertices);
+  CHECK(MakeRegularPolygon(2, 2.0f).error == GeometryError::NonPositiveSize);
+}
+
+TEST_CASE("bad sizes, radii and coordinates return their documented errors") {
+  CHECK(MakeBox(0.0f, 1.0f).error == GeometryError::NonPositiveSize);
+  CHECK(MakeBox(-1.0f, 1.0f).error == GeometryError::NonPositiveSize);
+  CHECK(MakeBox(kNaN, 1.0f).error == GeometryError::NonFinite);
+  CHECK(MakeOffsetBox(1.0f, 1.0f, {kInf, 0.0f}, 0.0f).error == GeometryError::NonFinite);
+  CHECK(MakeRoundedBox(1.0f, 1.0f, -0.1f).error == GeometryError::NegativeRadius);
+  CHECK(MakeRoundedBox(1.0f, 1.0f, kNaN).error == GeometryError::NonFinite);
+  CHECK(MakeRegularPolygon(6, -1.0f).error == GeometryError::NonPositiveSize);
+  CHECK(MakeCircle({0, 0}, 0.0f).error == GeometryError::NegativeRadius);
+  CHECK(MakeCircle({0, 0}, -1.0f).error == GeometryError::NegativeRadius);
+  CHECK(MakeCircle({kNaN, 0}, 1.0f).error == GeometryError::NonFinite);
+  CHECK(MakeCapsule({0, 0}, {0, 0}, 1.0f).error == GeometryError::DegenerateSegment);
+  CHECK(MakeCapsule({0, 0}, {1, 0}, 0.0f).error == GeometryError::NegativeRadius);
+  CHECK(MakeSegment({1, 1}, {1, 1}).error == GeometryError::DegenerateSegment);
+  CHECK(MakeSegment({1, 1}, {kInf, 1}).error == GeometryError::NonFinite);
+  std::vector<Vec2> triangle = {{0, 0}, {1, 0}, {0, 1}};
+  CHECK(MakePolygon(triangle, -0.5f).error == GeometryError::NegativeRadius);
+  CHECK(MakePolygon(triangle, kNaN).error == GeometryError::NonFinite);
+  for (GeometryError e : {GeometryError::TooFewPoints, GeometryError::NotConvex}) {
+    CHECK(std::string(ToString(e)).size() > 5);
+  }
+}
+
+TEST_CASE("a hand-made hull that is not convex is refused with an assert and an error") {
+  Hull hull;
+  hull.count = 4;
+  hull.points[0] = {0, 0};
+  hull.points[1] = {2, 0};
+  hull.points[2] = {0.5f, 0.5f};  // reflex vertex
+  hull.points[3] = {0, 2};
+  AssertHandler previous = SetAssertHandler(CountAssert);
+  gAsserts = 0;
+  GeometryResult<Polygon> polygon = MakePolygon(hull, 0.0f);
+  SetAssertHandler(previous);
+  CHECK(polygon.error == GeometryError::NotConvex);
+  CHECK(gAsserts == 1);
+
+  // A valid hull starting at another vertex is accepted as is.
+  Hull rotated;
+  rotated.count = 3;
+  rotated.points[0] = {1, 0};
+  rotated.points[1] = {0, 1};
+  rotated.points[2] = {0, 0};
+  GeometryResult<Polygon> ok = MakePolygon(rotated, 0.0f);
+  REQUIRE(ok.ok());
+  CHECK(ok.value.vertices[0] == Vec2(1, 0));
+}
+
+TEST_CASE("tiny and huge boxes are valid and keep their size") {
+  for (float h : {1e-3f, 1e3f}) {
+    GeometryResult<Polygon> box = MakeBox(h, h);
+    REQUIRE(box.ok());
+    CHECK(ComputeMass(box.value, 1.0f).value.mass == doctest::Approx(4.0 * h * h).epsilon(1e-5));
+  }
+}
+
+}  // TEST_SUITE
