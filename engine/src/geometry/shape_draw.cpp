@@ -1,0 +1,22 @@
+// Shapes drawn through DebugDraw. The engine knows shapes; the implementer knows pixels.
+#include "minkowski/debug_draw.h"
+
+namespace mk {
+
+void DrawShape(DebugDraw& draw, const Circle& circle, const Transform& xf, Color color) {
+  draw.DrawSolidCircle({TransformPoint(xf, circle.center), xf.q}, circle.radius, color);
+}
+
+void DrawShape(DebugDraw& draw, const Capsule& capsule, const Transform& xf, Color color) {
+  draw.DrawSolidCapsule(TransformPoint(xf, capsule.p1), TransformPoint(xf, capsule.p2), capsule.radius, color);
+}
+
+void DrawShape(DebugDraw& draw, const Segment& segment, const Transform& xf, Color color) {
+  draw.DrawSegment(TransformPoint(xf, segment.p1), TransformPoint(xf, segment.p2), color);
+}
+
+void DrawShape(DebugDraw& draw, const Polygon& polygon, const Transform& xf, Color color) {
+  draw.DrawSolidPolygon(xf, polygon.vertices, polygon.count, polygon.radius, color);
+}
+
+}  // namespace mk
