@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Minkowski's two set-up commands (see README):
+#   bash scripts/dev.sh sandbox   install what is missing, build, open the sandbox
+#   bash scripts/dev.sh test      install what is missing, build, run the whole suite twice
+#                                 (Release, then Debug with ASan + UBSan), fuzz briefly, summarise
+# Works on Debian 12 as root, or as a user with sudo. Everything it installs is a Debian package.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc)}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+
+LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
+SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"
+TOOL_PACKAGES="clang libclang-rt-14-dev"
+
+log() { printf '\n== %s\n' "$*"; }
+
+install_missing() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  log "installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {  # dir, extra cmake args...
+  local dir=$1
+  shift
+  cmake -S "$ROOT" -B "$dir" "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+# ctest, then pull "N tests failed out of M" into the running totals.
+PASSED=0
+FAILED=0
+run_ctest() {  # label, dir, extra ctest args...
+  local label=$1 dir=$2
+  shift 2
+  log "ctest: $label"
+  local out rc=0
+  out=$(ctest --test-dir "$dir" -j "$JOBS" --output-on-failure "$@" 2>&1) || rc=$?
+  printf '%s\n' "$out" | tail -n 40
+  local line total failed
+  line=$(printf '%s\n' "$out" | grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "ctest ($label) produced no summary (rc=$rc)"
+    FAILED=$((FAILED + 1))
+    return
+  fi
+  failed=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/')
+  total=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/')
+  PASSED=$((PASSED + total - failed))
+  FAILED=$((FAILED + failed))
+}
+
+check_engine_is_standalone() {
+  log "check: nothing under engine/ includes SDL or ImGui"
+  if grep -rnE '#include *[<"](SDL|imgui)' engine; then
+    echo "engine/ must draw only through DebugDraw"
+    FAILED=$((FAILED + 1))
+  else
+    PASSED=$((PASSED + 1))
+  fi
+}
+
+run_fuzzer() {
+  command -v clang++ >/dev/null || return 0
+  [ -f tests/fuzz/CMakeLists.txt ] || return 0
+  log "fuzz: narrowphase for ${FUZZ_SECONDS} s over the committed corpus"
+  CXX=clang++ configure_and_build build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
+    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  local work=build/fuzz/corpus-run
+  rm -rf "$work" && mkdir -p "$work" && cp tests/fuzz/corpus/* "$work"/
+  if build/fuzz/tests/fuzz/fuzz_narrowphase -max_total_time="$FUZZ_SECONDS" -timeout=5 -rss_limit_mb=2048 \
+       -print_final_stats=1 "$work" >build/fuzz/fuzz.log 2>&1; then
+    tail -n 5 build/fuzz/fuzz.log
+    PASSED=$((PASSED + 1))
+  else
+    tail -n 40 build/fuzz/fuzz.log
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+cmd_test() {
+  install_missing $LIB_PACKAGES $SANDBOX_PACKAGES $TOOL_PACKAGES
+  check_engine_is_standalone
+  log "build: Release, warnings as errors"
+  configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
+  run_ctest "Release, all tests" build/release
+  log "build: Debug with AddressSanitizer + UndefinedBehaviorSanitizer"
+  configure_and_build build/asan -DCMAKE_BUILD_TYPE=Debug -DMK_SANITIZE=ON -DMK_WARNINGS_AS_ERRORS=ON \
+    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  run_ctest "ASan + UBSan, without label 'long'" build/asan -LE long
+  run_fuzzer
+  echo
+  echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed"
+  [ "$FAILED" -eq 0 ]
+}
+
+cmd_sandbox() {
+  install_missing $LIB_PACKAGES $SANDBOX_PACKAGES
+  configure_and_build build/sandbox -DCMAKE_BUILD_TYPE=Release -DMK_BUILD_TESTS=OFF -DMK_BUILD_BENCHMARK=OFF
+  local app=build/sandbox/demos/sandbox/sandbox
+  if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+    echo "No display found (DISPLAY and WAYLAND_DISPLAY are unset): running the sandbox headless."
+    echo "It writes sandbox.png; on a desktop this same command opens the window."
+    "$app" --headless --frames 120 --screenshot sandbox.png "$@"
+    echo "Wrote $(pwd)/sandbox.png"
+  else
+    exec "$app" "$@"
+  fi
+}
+
+case "${1:-}" in
+  test) shift; cmd_test "$@" ;;
+  sandbox) shift; cmd_sandbox "$@" ;;
+  *) echo "usage: bash scripts/dev.sh sandbox|test" >&2; exit 2 ;;
+esac
