@@ -177,9 +177,11 @@ ShapeProxy MakeProxy(const Capsule& capsule);
 ShapeProxy MakeProxy(const Segment& segment);
 ShapeProxy MakeProxy(const Polygon& polygon);
 
-/// Polygons with more vertices than this use hill climbing from a start vertex instead of a linear
-/// scan. Below it the scan wins: it is branch-light and the points fit in a few cache lines.
-inline constexpr int kHillClimbMinVertices = 16;
+/// Polygons with at least this many vertices use hill climbing from a start vertex instead of a linear
+/// scan. Measured by demos/benchmark/support_benchmark (drifting direction, median of 7): warm hill
+/// climbing beats the scan by 2x at 12 vertices (7 vs 15 ns) and 8x at 64; at 8 it is a toss-up, and
+/// climbing from an arbitrary start is never slower than the scan from about 12 on.
+inline constexpr int kHillClimbMinVertices = 12;
 
 /// Index of the core point farthest along `localDir` (local frame; need not be unit length), by a
 /// linear scan. Ties go to the lowest index.
