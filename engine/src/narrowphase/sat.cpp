@@ -1,0 +1,2 @@
+// Polygon SAT (stub, being written).
+#include "minkowski/distance.h"
