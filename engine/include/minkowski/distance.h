@@ -90,7 +90,8 @@ enum class DistanceStatus : std::uint8_t {
   Touching,      ///< surfaces in contact within tolerance (distance and penetration both ~0)
   Overlapping,   ///< surfaces overlap (see `coresOverlap` and `penetration`)
   IterationCap,  ///< GJK hit kGjkMaxIterations: the result is the best found (an upper bound)
-  InvalidInput   ///< empty proxy, count > kMaxPolygonVertices, or a non-finite point/transform/radius
+  InvalidInput   ///< null/empty proxy, count > kMaxPolygonVertices, non-finite or negative radius,
+                 ///< non-finite transform, or coordinates so large that float arithmetic overflowed
 };
 
 /// Result of ShapeDistance. Points and normal in the world frame.
@@ -141,8 +142,8 @@ Simplex MakeSimplexFromCache(const DistanceInput& input, const SimplexCache& cac
 enum class PenetrationStatus : std::uint8_t {
   Separated,    ///< the cores do not overlap: nothing to do (use ShapeDistance)
   Epa,          ///< EPA converged
-  SatFallback,  ///< EPA failed (cap or degenerate polytope); polygon SAT gave the answer
-  Failed,       ///< EPA failed and no exact fallback applies (a 1- or 2-point core): best estimate
+  SatFallback,  ///< EPA failed (cap or degenerate polytope); SAT over the edge normals answered
+  Failed,       ///< both failed (float overflow on huge coordinates): outputs zero, not NaN
   InvalidInput  ///< as DistanceStatus::InvalidInput
 };
 
@@ -152,7 +153,7 @@ struct PenetrationOutput {
   Vec2 pointA{0.0f, 0.0f};      ///< deepest point of A's surface inside B (core witness + radiusA * normal)
   Vec2 pointB{0.0f, 0.0f};      ///< deepest point of B's surface inside A (core witness - radiusB * normal)
   Vec2 corePointA{0.0f, 0.0f};  ///< witness on A's core boundary
-  Vec2 corePointB{0.0f, 0.0f};  ///< witness on B's core boundary (corePointA - corePointB = -coreDepth * normal)
+  Vec2 corePointB{0.0f, 0.0f};  ///< witness on B's core (corePointA - corePointB = coreDepth * normal)
   float coreDepth = 0.0f;       ///< penetration depth of the cores (metres, >= 0)
   float depth = 0.0f;           ///< penetration depth of the surfaces: coreDepth + rA + rB
   int iterations = 0;           ///< EPA expansions
@@ -194,8 +195,8 @@ void ResetEpaCounters();
 /// Penetration of overlapping cores by the Expanding Polytope Algorithm, starting from the simplex in
 /// `cache` (as left by ShapeDistance; an empty or stale cache is fine, GJK is re-run). Handles
 /// degenerate starts (1- or 2-point simplex, origin on an edge or vertex of the difference). Falls
-/// back to SAT over edge normals for polygon pairs (count >= 3 both) when EPA fails; the counters
-/// record it. `history` (may be nullptr) records the polytope steps.
+/// back to SAT over the edge normals of both cores (exact for polygons; segments count both sides)
+/// when EPA fails; the counters record it. `history` (may be nullptr) records the polytope steps.
 PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCache* cache = nullptr,
                                    EpaHistory* history = nullptr);
 

@@ -1,12 +1,489 @@
-// GJK distance and overlap (stub, being written).
+// GJK distance and overlap between convex cores (Gilbert, Johnson, Keerthi 1988; seeds 000, 002, 004).
+//
+// The simplex is reduced with the 2D signed-area (barycentric) sub-algorithm: for the segment and
+// the triangle, the signs of the barycentric coordinates of the origin's projection say which
+// Voronoi region the origin lies in, and the positive ones are the weights of the closest point
+// (Montanari, Petrinic, Barbieri 2017, "Improving the GJK algorithm for faster and more reliable
+// distance queries between convex objects", specialised to 2D; Ericson, RTCD 3.4 and 5.1.5).
+//
+// Termination, in the order tested:
+//  1. the origin lies on the simplex (closest point ~ 0): the cores touch or overlap;
+//  2. the new support vertex repeats a simplex vertex (same index pair): exact for point sets, which
+//     is all GJK ever sees here, so polygon pairs end on this test with an exact answer;
+//  3. relative progress below kRelativeProgress (van den Bergen 1999, "A fast and robust GJK
+//     implementation"): guards against float noise cycling between nearly equal vertices;
+//  4. the closest point did not get closer (float noise again);
+//  5. the iteration cap kGjkMaxIterations.
 #include "minkowski/distance.h"
+
+#include "narrowphase/gjk_internal.h"
+
+#include <cmath>
 
 namespace mk {
 
-DistanceOutput ShapeDistance(const DistanceInput&, SimplexCache*, GjkHistory*) { return {}; }
-bool CoresOverlap(const DistanceInput&, SimplexCache*) { return false; }
-bool ShapesOverlap(const DistanceInput&, SimplexCache*) { return false; }
-Simplex MakeSimplexFromCache(const DistanceInput&, const SimplexCache&) { return {}; }
-SeparationOutput ShapeSeparation(const DistanceInput&, SimplexCache*) { return {}; }
+namespace detail {
+
+namespace {
+
+/// Stop when a new support vertex improves the lower bound by less than this fraction of |v|^2
+/// (van den Bergen's eps_rel). 1e-6 is ~10 ulps of float: tighter only measures rounding noise.
+constexpr float kRelativeProgress = 1e-6f;
+
+/// The origin is "on" the simplex when |v| <= kOriginTolerance x (largest |w|): about 16 ulps of the
+/// coordinates the closest point was computed from, which is the rounding error of that computation.
+constexpr float kOriginTolerance = 16.0f * kEpsilon;
+
+bool IsValidProxy(const ShapeProxy& proxy) {
+  return proxy.points != nullptr && proxy.count >= 1 && proxy.count <= kMaxPolygonVertices &&
+         std::isfinite(proxy.radius) && proxy.radius >= 0.0f;
+}
+
+bool IsFiniteTransform(const Transform& xf) { return IsFinite(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s); }
+
+// Segment w1-w2: barycentric coordinates of the origin's projection (unnormalised: u1 for w1,
+// u2 for w2). A non-positive one means the origin is beyond that end, so only the other end stays.
+void Solve2(LocalSimplex& s) {
+  Vec2 w1 = s.v[0].w;
+  Vec2 w2 = s.v[1].w;
+  Vec2 e12 = w2 - w1;
+  float u2 = -Dot(w1, e12);
+  if (u2 <= 0.0f) {
+    s.v[0].a = 1.0f;
+    s.count = 1;
+    return;
+  }
+  float u1 = Dot(w2, e12);
+  if (u1 <= 0.0f) {
+    s.v[0] = s.v[1];
+    s.v[0].a = 1.0f;
+    s.count = 1;
+    return;
+  }
+  float inv = 1.0f / (u1 + u2);
+  s.v[0].a = u1 * inv;
+  s.v[1].a = u2 * inv;
+  s.count = 2;
+}
+
+Vec2 ClosestPoint(const LocalSimplex& s) {
+  Vec2 v = s.v[0].a * s.v[0].w;
+  for (int i = 1; i < s.count; ++i) v += s.v[i].a * s.v[i].w;
+  return v;
+}
+
+float ClosestSquared(const LocalSimplex& s) {
+  Vec2 v = ClosestPoint(s);
+  return Dot(v, v);
+}
+
+// A collinear (zero-area) triangle, e.g. from a stale cache: keep the best of its three edges.
+void SolveFlatTriangle(LocalSimplex& s) {
+  LocalSimplex best{};
+  float bestSquared = 0.0f;
+  static constexpr int kEdges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  for (int e = 0; e < 3; ++e) {
+    LocalSimplex edge{};
+    edge.v[0] = s.v[kEdges[e][0]];
+    edge.v[1] = s.v[kEdges[e][1]];
+    edge.count = 2;
+    Solve2(edge);
+    float squared = ClosestSquared(edge);
+    if (e == 0 || squared < bestSquared) {
+      best = edge;
+      bestSquared = squared;
+    }
+  }
+  s = best;
+}
+
+// Triangle w1 w2 w3: edge barycentrics as in Solve2, and the signed areas of the sub-triangles
+// (origin, w2, w3), (origin, w3, w1), (origin, w1, w2) times the orientation n, which are positive
+// for the vertex opposite an edge the origin lies inside of. Regions are tested vertex, edge, then
+// interior; each test only passes for its own Voronoi region.
+void Solve3(LocalSimplex& s) {
+  Vec2 w1 = s.v[0].w;
+  Vec2 w2 = s.v[1].w;
+  Vec2 w3 = s.v[2].w;
+
+  Vec2 e12 = w2 - w1;
+  float u12 = Dot(w2, e12);
+  float v12 = -Dot(w1, e12);
+  Vec2 e13 = w3 - w1;
+  float u13 = Dot(w3, e13);
+  float v13 = -Dot(w1, e13);
+  Vec2 e23 = w3 - w2;
+  float u23 = Dot(w3, e23);
+  float v23 = -Dot(w2, e23);
+
+  float n = Cross(e12, e13);
+  float u123 = n * Cross(w2, w3);
+  float v123 = n * Cross(w3, w1);
+  float w123 = n * Cross(w1, w2);
+
+  auto keep1 = [&s](int i) {
+    s.v[0] = s.v[i];
+    s.v[0].a = 1.0f;
+    s.count = 1;
+  };
+  auto keep2 = [&s](int i, int j, float ui, float uj) {
+    LocalVertex vi = s.v[i];
+    LocalVertex vj = s.v[j];
+    float inv = 1.0f / (ui + uj);
+    s.v[0] = vi;
+    s.v[0].a = ui * inv;
+    s.v[1] = vj;
+    s.v[1].a = uj * inv;
+    s.count = 2;
+  };
+
+  if (v12 <= 0.0f && v13 <= 0.0f) return keep1(0);
+  if (u12 > 0.0f && v12 > 0.0f && w123 <= 0.0f) return keep2(0, 1, u12, v12);
+  if (u13 > 0.0f && v13 > 0.0f && v123 <= 0.0f) return keep2(0, 2, u13, v13);
+  if (u12 <= 0.0f && v23 <= 0.0f) return keep1(1);
+  if (u13 <= 0.0f && u23 <= 0.0f) return keep1(2);
+  if (u23 > 0.0f && v23 > 0.0f && u123 <= 0.0f) return keep2(1, 2, u23, v23);
+
+  // Interior. A (nearly) collinear triangle makes the areas meaningless; fall back to its edges.
+  float sum = u123 + v123 + w123;
+  float scale = LengthSquared(e12) * LengthSquared(e13);
+  if (!(n * n > kEpsilon * kEpsilon * scale) || !(sum > 0.0f)) return SolveFlatTriangle(s);
+  float inv = 1.0f / sum;
+  s.v[0].a = u123 * inv;
+  s.v[1].a = v123 * inv;
+  s.v[2].a = w123 * inv;
+  s.count = 3;
+}
+
+
+// Direction towards the origin from the simplex. For a segment the perpendicular of the edge is
+// exact (no cancellation in the closest point), as Box2D also found.
+Vec2 SearchDirection(const LocalSimplex& s, Vec2 closest) {
+  if (s.count != 2) return -closest;
+  Vec2 e = s.v[1].w - s.v[0].w;
+  return Cross(e, -s.v[0].w) > 0.0f ? LeftPerp(e) : RightPerp(e);
+}
+
+float LargestSquared(const LocalSimplex& s) {
+  float m = LengthSquared(s.v[0].w);
+  for (int i = 1; i < s.count; ++i) {
+    float l = LengthSquared(s.v[i].w);
+    m = l > m ? l : m;
+  }
+  return m;
+}
+
+bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
+  if (cache.count < 1 || cache.count > 3) return false;
+  for (int i = 0; i < cache.count; ++i) {
+    if (cache.indexA[i] >= countA || cache.indexB[i] >= countB) return false;
+  }
+  return true;
+}
+
+// The cached simplex when it is valid for these shapes, else vertex 0 of each (a cold start).
+LocalSimplex StartSimplex(const LocalPair& pair, const SimplexCache* cache) {
+  LocalSimplex s{};
+  if (cache != nullptr && IsCacheUsable(*cache, pair.countA, pair.countB)) {
+    s.count = cache->count;
+    for (int i = 0; i < s.count; ++i) s.v[i] = MakeVertex(pair, cache->indexA[i], cache->indexB[i]);
+  } else {
+    s.count = 1;
+    s.v[0] = MakeVertex(pair, 0, 0);
+  }
+  return s;
+}
+
+// Recording for the sandbox, out of line so it costs nothing when history is off.
+[[gnu::noinline]] void Record(GjkHistory* history, const LocalSimplex& s, Vec2 direction, Vec2 closest,
+                              const Transform& xfA) {
+  if (history->count >= kGjkMaxIterations + 1) return;
+  GjkStep& step = history->steps[history->count++];
+  step.simplex.count = s.count;
+  for (int i = 0; i < s.count; ++i) {
+    SimplexVertex& out = step.simplex.vertices[i];
+    out.pointA = TransformPoint(xfA, s.v[i].wA);
+    out.pointB = TransformPoint(xfA, s.v[i].wB);
+    out.w = Rotate(xfA.q, s.v[i].w);
+    out.lambda = s.v[i].a;
+    out.indexA = s.v[i].indexA;
+    out.indexB = s.v[i].indexB;
+  }
+  step.searchDirection = Rotate(xfA.q, direction);
+  step.closestPoint = Rotate(xfA.q, closest);
+}
+
+}  // namespace
+
+bool IsValidInput(const DistanceInput& input) {
+  return IsValidProxy(input.proxyA) && IsValidProxy(input.proxyB) && IsFiniteTransform(input.transformA) &&
+         IsFiniteTransform(input.transformB);
+}
+
+LocalPair MakeLocalPair(const DistanceInput& input) {
+  return {input.proxyA.points, input.proxyB.points, input.proxyA.count, input.proxyB.count,
+          InvMulTransforms(input.transformA, input.transformB)};
+}
+
+GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
+                 const Transform& xfA) {
+  GjkResult result{};
+  LocalSimplex& s = result.simplex;
+  s = StartSimplex(pair, cache);
+  if (history != nullptr) history->count = 0;
+
+  float previousSquared = FLT_MAX;
+  for (;;) {
+    if (s.count == 2) {
+      Solve2(s);
+    } else if (s.count == 3) {
+      Solve3(s);
+    } else {
+      s.v[0].a = 1.0f;
+    }
+    Vec2 closest = ClosestPoint(s);
+    Vec2 direction = SearchDirection(s, closest);
+    if (history != nullptr) Record(history, s, direction, closest, xfA);
+    if (s.count == 3) {
+      result.overlap = true;
+      break;
+    }
+    float closestSquared = Dot(closest, closest);
+    if (closestSquared <= kOriginTolerance * kOriginTolerance * LargestSquared(s) ||
+        Dot(direction, direction) == 0.0f) {
+      result.overlap = true;
+      break;
+    }
+    // Not even NaN may loop: the cap below bounds it, and a non-decreasing distance stops here.
+    if (!(closestSquared < previousSquared)) break;
+    if (result.iterations == kGjkMaxIterations) {
+      result.capped = true;
+      break;
+    }
+    const LocalVertex& last = s.v[s.count - 1];
+    LocalVertex w = SupportVertex(pair, direction, last.indexA, last.indexB);
+    bool repeated = false;
+    for (int i = 0; i < s.count; ++i) {
+      repeated = repeated || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
+    }
+    if (repeated) break;
+    if (closestSquared - Dot(closest, w.w) <= kRelativeProgress * closestSquared) break;
+    s.v[s.count++] = w;
+    ++result.iterations;
+    previousSquared = closestSquared;
+  }
+  return result;
+}
+
+}  // namespace detail
+
+using detail::GjkResult;
+using detail::LocalPair;
+using detail::LocalSimplex;
+
+namespace {
+
+/// Surfaces closer than this fraction of the pair's size (largest core extent + radii) are
+/// reported Touching: about 64 ulps, above the rounding of transforms and witness points.
+constexpr float kTouchingTolerance = 64.0f * detail::kEpsilon;
+
+void WriteCache(const LocalSimplex& s, SimplexCache* cache) {
+  if (cache == nullptr) return;
+  cache->count = static_cast<std::uint8_t>(s.count);
+  for (int i = 0; i < s.count; ++i) {
+    cache->indexA[i] = static_cast<std::uint8_t>(s.v[i].indexA);
+    cache->indexB[i] = static_cast<std::uint8_t>(s.v[i].indexB);
+  }
+}
+
+float PairScale(const LocalSimplex& s, float radii) {
+  float m = 0.0f;
+  for (int i = 0; i < s.count; ++i) {
+    m = std::fmax(m, std::fmax(std::fabs(s.v[i].w.x), std::fabs(s.v[i].w.y)));
+  }
+  return m + radii;
+}
+
+DistanceOutput InvalidDistance() {
+  DistanceOutput out;
+  out.status = DistanceStatus::InvalidInput;
+  return out;
+}
+
+bool IsFiniteOutput(const DistanceOutput& out) {
+  return IsFinite(out.corePointA) && IsFinite(out.corePointB) && IsFinite(out.normal) &&
+         IsFinite(out.coreDistance) && IsFinite(out.distance);
+}
+
+}  // namespace
+
+DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
+  if (!detail::IsValidInput(input)) return InvalidDistance();
+  const LocalPair pair = detail::MakeLocalPair(input);
+  const Transform& xfA = input.transformA;
+  GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
+  const LocalSimplex& s = gjk.simplex;
+  WriteCache(s, cache);
+
+  Vec2 localA = s.v[0].a * s.v[0].wA;
+  Vec2 localB = s.v[0].a * s.v[0].wB;
+  for (int i = 1; i < s.count; ++i) {
+    localA += s.v[i].a * s.v[i].wA;
+    localB += s.v[i].a * s.v[i].wB;
+  }
+
+  DistanceOutput out;
+  out.iterations = gjk.iterations;
+  out.simplexCount = s.count;
+  out.corePointA = TransformPoint(xfA, localA);
+  out.corePointB = TransformPoint(xfA, localB);
+  const float radii = input.proxyA.radius + input.proxyB.radius;
+
+  if (gjk.overlap) {
+    out.coresOverlap = true;
+    out.pointA = out.corePointA;
+    out.pointB = out.corePointB;
+    out.penetration = radii;
+    out.status = DistanceStatus::Overlapping;
+    // Sharp cores with the origin on the simplex (not strictly inside a triangle) may only touch:
+    // EPA decides (rare: exact contact of sharp shapes).
+    if (radii == 0.0f && s.count < 3) {
+      PenetrationOutput pen = ShapePenetration(input, cache, nullptr);
+      float scale = PairScale(s, radii);
+      if (pen.status != PenetrationStatus::InvalidInput && pen.status != PenetrationStatus::Failed &&
+          pen.coreDepth <= kTouchingTolerance * scale) {
+        out.status = DistanceStatus::Touching;
+        out.normal = pen.normal;
+      }
+    }
+    return IsFiniteOutput(out) ? out : InvalidDistance();
+  }
+
+  // Normal from the simplex: the edge perpendicular for a segment (exact direction), else B - A.
+  Vec2 normal;
+  float coreDistance;
+  if (s.count == 2) {
+    Vec2 e = s.v[1].w - s.v[0].w;
+    normal = Normalize(Cross(e, s.v[0].w) > 0.0f ? RightPerp(e) : LeftPerp(e));
+    coreDistance = -Dot(normal, s.v[0].w);
+  } else {
+    normal = Normalize(localB - localA);
+    coreDistance = Length(localB - localA);
+  }
+  out.normal = Rotate(xfA.q, normal);
+  out.coreDistance = coreDistance;
+  out.distance = coreDistance > radii ? coreDistance - radii : 0.0f;
+  out.penetration = coreDistance < radii ? radii - coreDistance : 0.0f;
+  out.pointA = out.corePointA + input.proxyA.radius * out.normal;
+  out.pointB = out.corePointB - input.proxyB.radius * out.normal;
+
+  float tolerance = kTouchingTolerance * PairScale(s, radii);
+  if (gjk.capped) {
+    out.status = DistanceStatus::IterationCap;
+  } else if (std::fabs(coreDistance - radii) <= tolerance) {
+    out.status = DistanceStatus::Touching;
+  } else {
+    out.status = coreDistance > radii ? DistanceStatus::Separated : DistanceStatus::Overlapping;
+  }
+  return IsFiniteOutput(out) ? out : InvalidDistance();
+}
+
+bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
+  if (!detail::IsValidInput(input)) return false;
+  const LocalPair pair = detail::MakeLocalPair(input);
+  // Boolean GJK (seeds 002, 004): the same simplex loop; a support vertex that does not reach past
+  // the origin along the search direction is a separating axis and ends the query early.
+  LocalSimplex s = detail::StartSimplex(pair, cache);
+  bool overlap = false;
+  float previousSquared = FLT_MAX;
+  for (int iteration = 0; iteration <= kGjkMaxIterations; ++iteration) {
+    if (s.count == 2) {
+      detail::Solve2(s);
+    } else if (s.count == 3) {
+      detail::Solve3(s);
+    } else {
+      s.v[0].a = 1.0f;
+    }
+    if (s.count == 3) {
+      overlap = true;
+      break;
+    }
+    Vec2 closest = detail::ClosestPoint(s);
+    Vec2 direction = detail::SearchDirection(s, closest);
+    float closestSquared = Dot(closest, closest);
+    if (closestSquared <= detail::kOriginTolerance * detail::kOriginTolerance * detail::LargestSquared(s) ||
+        Dot(direction, direction) == 0.0f) {
+      overlap = true;
+      break;
+    }
+    if (!(closestSquared < previousSquared)) break;
+    const detail::LocalVertex& last = s.v[s.count - 1];
+    detail::LocalVertex w = detail::SupportVertex(pair, direction, last.indexA, last.indexB);
+    // Separating axis: nothing of the difference lies beyond the origin along `direction`.
+    if (Dot(w.w, direction) < 0.0f) break;
+    bool repeated = false;
+    for (int i = 0; i < s.count; ++i) {
+      repeated = repeated || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
+    }
+    if (repeated) break;
+    s.v[s.count++] = w;
+    previousSquared = closestSquared;
+  }
+  WriteCache(s, cache);
+  return overlap;
+}
+
+bool ShapesOverlap(const DistanceInput& input, SimplexCache* cache) {
+  if (input.proxyA.radius == 0.0f && input.proxyB.radius == 0.0f) return CoresOverlap(input, cache);
+  DistanceOutput out = ShapeDistance(input, cache);
+  return out.status == DistanceStatus::Touching || out.status == DistanceStatus::Overlapping;
+}
+
+Simplex MakeSimplexFromCache(const DistanceInput& input, const SimplexCache& cache) {
+  Simplex out;
+  if (!detail::IsValidInput(input)) return out;
+  const LocalPair pair = detail::MakeLocalPair(input);
+  if (!detail::IsCacheUsable(cache, pair.countA, pair.countB)) return out;
+  out.count = cache.count;
+  for (int i = 0; i < cache.count; ++i) {
+    detail::LocalVertex v = detail::MakeVertex(pair, cache.indexA[i], cache.indexB[i]);
+    SimplexVertex& o = out.vertices[i];
+    o.pointA = TransformPoint(input.transformA, v.wA);
+    o.pointB = TransformPoint(input.transformA, v.wB);
+    o.w = o.pointA - o.pointB;
+    o.lambda = 1.0f / static_cast<float>(cache.count);
+    o.indexA = v.indexA;
+    o.indexB = v.indexB;
+  }
+  return out;
+}
+
+SeparationOutput ShapeSeparation(const DistanceInput& input, SimplexCache* cache) {
+  SeparationOutput out;
+  DistanceOutput distance = ShapeDistance(input, cache);
+  if (distance.status == DistanceStatus::InvalidInput) {
+    out.normal = {1.0f, 0.0f};
+    return out;
+  }
+  if (!distance.coresOverlap) {
+    out.normal = distance.normal;
+    out.pointA = distance.pointA;
+    out.pointB = distance.pointB;
+    out.separation = distance.coreDistance - input.proxyA.radius - input.proxyB.radius;
+    out.valid = true;
+    return out;
+  }
+  PenetrationOutput pen = ShapePenetration(input, cache);
+  if (pen.status == PenetrationStatus::InvalidInput || pen.status == PenetrationStatus::Failed) {
+    out.normal = {1.0f, 0.0f};
+    return out;
+  }
+  out.normal = pen.normal;
+  out.pointA = pen.pointA;
+  out.pointB = pen.pointB;
+  out.separation = -pen.depth;
+  out.valid = true;
+  return out;
+}
 
 }  // namespace mk
