@@ -1,0 +1,83 @@
+// Reference/incident edge clipping (Sutherland-Hodgman against the two side planes of the reference
+// face). The idea is dyn4j's "contact points using clipping" (also box2d-lite): the contact region
+// of two faces is the incident edge cut to the reference face's extent.
+#include "narrowphase/manifold_internal.h"
+
+namespace mk {
+
+namespace {
+
+// A point of the incident edge on its way through the clipper, with the features that made it.
+struct ClipVertex {
+  Vec2 point;
+  std::uint8_t featureReference;
+  std::uint8_t featureIncident;
+};
+
+// Keeps the part of segment v[0]-v[1] with Dot(p, axis) <= offset. A point made by the cut lies on
+// the side plane through reference vertex `referenceVertex` and on incident edge `incidentEdge`,
+// and is named after those two features. Returns the number of points left (0 or 2).
+int ClipSegment(ClipVertex v[2], Vec2 axis, float offset, int referenceVertex, int incidentEdge) {
+  float d0 = Dot(v[0].point, axis) - offset;
+  float d1 = Dot(v[1].point, axis) - offset;
+  if (d0 > 0.0f && d1 > 0.0f) return 0;
+  if (d0 <= 0.0f && d1 <= 0.0f) return 2;
+  // Exactly one point is outside; d0 != d1 here, so the division is safe.
+  float t = d0 / (d0 - d1);
+  ClipVertex cut{Lerp(v[0].point, v[1].point, t), VertexFeature(referenceVertex), EdgeFeature(incidentEdge)};
+  v[d0 > 0.0f ? 0 : 1] = cut;
+  return 2;
+}
+
+// The edge of `core` whose normal is most anti-parallel to `normal`. For a 1-point core, -1.
+int FindIncidentEdge(const Core& core, Vec2 normal) {
+  return core.count < 2 ? -1 : ArgMaxDot(core.normals, core.count, -normal);
+}
+
+}  // namespace
+
+LocalManifold ClipToReferenceFace(const Core& reference, int referenceFace, const Core& incident, bool flip,
+                                  float margin) {
+  const int i1 = referenceFace;
+  const int i2 = i1 + 1 == reference.count ? 0 : i1 + 1;
+  const Vec2 v1 = reference.points[i1];
+  const Vec2 v2 = reference.points[i2];
+  const Vec2 normal = reference.normals[i1];
+  // Counter-clockwise winding: the edge runs along LeftPerp(normal).
+  const Vec2 tangent = LeftPerp(normal);
+
+  ClipVertex clip[2];
+  int count = 0;
+  const int edge = FindIncidentEdge(incident, normal);
+  if (edge < 0) {
+    clip[0] = {incident.points[0], EdgeFeature(i1), VertexFeature(0)};
+    count = 1;
+  } else {
+    const int j2 = edge + 1 == incident.count ? 0 : edge + 1;
+    clip[0] = {incident.points[edge], EdgeFeature(i1), VertexFeature(edge)};
+    clip[1] = {incident.points[j2], EdgeFeature(i1), VertexFeature(j2)};
+    // Side plane through v1 (keep Dot(p, t) >= Dot(v1, t)), then through v2 (keep <= Dot(v2, t)).
+    count = ClipSegment(clip, -tangent, -Dot(v1, tangent), i1, edge);
+    if (count == 2) count = ClipSegment(clip, tangent, Dot(v2, tangent), i2, edge);
+  }
+
+  LocalManifold out;
+  const float radiusReference = reference.radius;
+  const float radiusIncident = incident.radius;
+  for (int k = 0; k < count; ++k) {
+    // Height of the incident core point above the reference face, then the surfaces are the
+    // reference face pushed out by its radius and the incident point pulled in by its own.
+    float coreSeparation = Dot(clip[k].point - v1, normal);
+    float separation = coreSeparation - radiusReference - radiusIncident;
+    if (separation > margin) continue;
+    LocalPoint& p = out.points[out.count++];
+    p.point = clip[k].point + (0.5f * (radiusReference - radiusIncident - coreSeparation)) * normal;
+    p.separation = separation;
+    p.id = flip ? MakeFeatureId(clip[k].featureIncident, clip[k].featureReference)
+                : MakeFeatureId(clip[k].featureReference, clip[k].featureIncident);
+  }
+  out.normal = flip ? -normal : normal;
+  return out;
+}
+
+}  // namespace mk

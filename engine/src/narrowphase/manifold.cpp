@@ -1,0 +1,258 @@
+// Manifold front end: cores of each shape type, the typed Collide* functions, the 4x4 pair table
+// and input validation. The geometry itself lives in collide_cores.cpp and clip.cpp.
+#include "minkowski/assert.h"
+#include "narrowphase/manifold_internal.h"
+
+namespace mk {
+
+// ---------------------------------------------------------------------------------------------
+// Cores
+// ---------------------------------------------------------------------------------------------
+
+const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& out) {
+  for (int i = 0; i < source.count; ++i) {
+    out.points[i] = TransformPoint(xf, source.points[i]);
+    out.normals[i] = Rotate(xf.q, source.normals[i]);
+  }
+  out.core = {out.points, out.normals, source.count, source.radius};
+  return out.core;
+}
+
+const Core& MakeSmallCore(const Vec2* points, int count, float radius, CoreBuffer& out) {
+  out.points[0] = points[0];
+  if (count == 2) {
+    out.points[1] = points[1];
+    Vec2 n = Normalize(RightPerp(points[1] - points[0]));
+    out.normals[0] = n;
+    out.normals[1] = -n;
+  }
+  out.core = {out.points, out.normals, count, radius};
+  return out.core;
+}
+
+Manifold ToWorld(const LocalManifold& local, const Transform& xfA, const Transform& xfB) {
+  Manifold m;
+  m.pointCount = local.count;
+  if (local.count == 0) return m;
+  m.normal = Rotate(xfA.q, local.normal);
+  const Vec2 offset = xfA.p - xfB.p;
+  for (int k = 0; k < local.count; ++k) {
+    const LocalPoint& lp = local.points[k];
+    ManifoldPoint& mp = m.points[k];
+    mp.anchorA = Rotate(xfA.q, lp.point);
+    mp.anchorB = mp.anchorA + offset;
+    mp.point = mp.anchorA + xfA.p;
+    mp.separation = lp.separation;
+    mp.id = lp.id;
+  }
+  return m;
+}
+
+Manifold FlipManifold(const Manifold& manifold) {
+  Manifold m = manifold;
+  m.normal = -manifold.normal;
+  for (int k = 0; k < manifold.pointCount; ++k) {
+    m.points[k].anchorA = manifold.points[k].anchorB;
+    m.points[k].anchorB = manifold.points[k].anchorA;
+    m.points[k].id = FlipFeatureId(manifold.points[k].id);
+  }
+  return m;
+}
+
+namespace {
+
+Core PolygonCore(const Polygon& p) { return {p.vertices, p.normals, p.count, p.radius}; }
+
+// The general path for cores given in their own shapes' frames: B's core is moved into A's frame.
+Manifold CollideLocalCores(const Core& a, const Transform& xfA, const Core& b, const Transform& xfB,
+                           SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer bufferB;
+  const Core& bInA = TransformCore(b, InvMulTransforms(xfA, xfB), bufferB);
+  return ToWorld(CollideCores(a, bInA, cache, settings), xfA, xfB);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Typed functions
+// ---------------------------------------------------------------------------------------------
+
+Manifold CollideCircles(const Circle& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                        const ManifoldSettings& settings) {
+  Manifold m;
+  Vec2 centerA = TransformPoint(xfA, a.center);
+  Vec2 centerB = TransformPoint(xfB, b.center);
+  float distance = Distance(centerA, centerB);
+  float separation = distance - a.radius - b.radius;
+  if (separation > settings.speculativeDistance) return m;
+  // Same coincidence threshold as the general path (collide_cores.cpp), so both agree everywhere.
+  Vec2 normal = distance < 1e-4f ? Vec2{0.0f, 1.0f} : (1.0f / distance) * (centerB - centerA);
+  Vec2 surfaceA = centerA + a.radius * normal;
+  Vec2 surfaceB = centerB - b.radius * normal;
+  m.normal = normal;
+  m.pointCount = 1;
+  ManifoldPoint& p = m.points[0];
+  p.point = 0.5f * (surfaceA + surfaceB);
+  p.anchorA = p.point - xfA.p;
+  p.anchorB = p.point - xfB.p;
+  p.separation = separation;
+  p.id = MakeFeatureId(VertexFeature(0), VertexFeature(0));
+  return m;
+}
+
+Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapeProxy& b, const Transform& xfB,
+                        SimplexCache* cache, const ManifoldSettings& settings) {
+  // Proxies carry no normals: compute them (this entry point is the reference, not the fast path).
+  CoreBuffer bufferA;
+  CoreBuffer bufferB;
+  auto makeCore = [](const ShapeProxy& proxy, CoreBuffer& buffer) -> const Core& {
+    if (proxy.count <= 2) return MakeSmallCore(proxy.points, proxy.count, proxy.radius, buffer);
+    for (int i = 0; i < proxy.count; ++i) {
+      buffer.points[i] = proxy.points[i];
+      Vec2 next = proxy.points[i + 1 == proxy.count ? 0 : i + 1];
+      buffer.normals[i] = Normalize(RightPerp(next - proxy.points[i]));
+    }
+    buffer.core = {buffer.points, buffer.normals, proxy.count, proxy.radius};
+    return buffer.core;
+  };
+  return CollideLocalCores(makeCore(a, bufferA), xfA, makeCore(b, bufferB), xfB, cache, settings);
+}
+
+Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                                 const ManifoldSettings& settings) {
+  CoreBuffer ca, cb;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, a.radius, ca), xfA, MakeSmallCore(&b.center, 1, b.radius, cb),
+                           xfB, nullptr, settings);
+}
+
+Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                                 const ManifoldSettings& settings) {
+  CoreBuffer ca, cb;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.center, 1, b.radius, cb),
+                           xfB, nullptr, settings);
+}
+
+Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                                 SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer cb;
+  return CollideLocalCores(PolygonCore(a), xfA, MakeSmallCore(&b.center, 1, b.radius, cb), xfB, cache, settings);
+}
+
+Manifold CollideCapsules(const Capsule& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
+                         SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer ca, cb;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, a.radius, ca), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB,
+                           cache, settings);
+}
+
+Manifold CollideSegmentAndCapsule(const Segment& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
+                                  SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer ca, cb;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB,
+                           cache, settings);
+}
+
+Manifold CollideSegments(const Segment& a, const Transform& xfA, const Segment& b, const Transform& xfB,
+                         SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer ca, cb;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.p1, 2, 0.0f, cb), xfB, cache,
+                           settings);
+}
+
+Manifold CollidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
+                                  SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer cb;
+  return CollideLocalCores(PolygonCore(a), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB, cache, settings);
+}
+
+Manifold CollideSegmentAndPolygon(const Segment& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
+                                  SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer ca;
+  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, PolygonCore(b), xfB, cache, settings);
+}
+
+Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
+                         SimplexCache* cache, const ManifoldSettings& settings) {
+  return CollideLocalCores(PolygonCore(a), xfA, PolygonCore(b), xfB, cache, settings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pair table
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Adapts a typed function to the table signature. `Swap` = the typed function exists only for
+// (B, A): call it swapped and flip the result back.
+template <class A, class B, Manifold (*F)(const A&, const Transform&, const B&, const Transform&, SimplexCache*,
+                                          const ManifoldSettings&)>
+Manifold Entry(const void* a, const Transform& xfA, const void* b, const Transform& xfB, SimplexCache* cache,
+               const ManifoldSettings& settings) {
+  return F(*static_cast<const A*>(a), xfA, *static_cast<const B*>(b), xfB, cache, settings);
+}
+
+template <class A, class B, Manifold (*F)(const B&, const Transform&, const A&, const Transform&, SimplexCache*,
+                                          const ManifoldSettings&)>
+Manifold SwappedEntry(const void* a, const Transform& xfA, const void* b, const Transform& xfB, SimplexCache* cache,
+                      const ManifoldSettings& settings) {
+  return FlipManifold(F(*static_cast<const B*>(b), xfB, *static_cast<const A*>(a), xfA, cache, settings));
+}
+
+// Uniform signatures for the functions that take no cache.
+Manifold CirclesCached(const Circle& a, const Transform& xfA, const Circle& b, const Transform& xfB, SimplexCache*,
+                       const ManifoldSettings& s) {
+  return CollideCircles(a, xfA, b, xfB, s);
+}
+Manifold CapsuleCircleCached(const Capsule& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                             SimplexCache*, const ManifoldSettings& s) {
+  return CollideCapsuleAndCircle(a, xfA, b, xfB, s);
+}
+Manifold SegmentCircleCached(const Segment& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                             SimplexCache*, const ManifoldSettings& s) {
+  return CollideSegmentAndCircle(a, xfA, b, xfB, s);
+}
+
+constexpr int kTypeCount = static_cast<int>(ShapeType::Count);
+
+// Rows: A's type, columns: B's type, in ShapeType order (Circle, Capsule, Segment, Polygon).
+constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
+    {Entry<Circle, Circle, CirclesCached>, SwappedEntry<Circle, Capsule, CapsuleCircleCached>,
+     SwappedEntry<Circle, Segment, SegmentCircleCached>, SwappedEntry<Circle, Polygon, CollidePolygonAndCircle>},
+    {Entry<Capsule, Circle, CapsuleCircleCached>, Entry<Capsule, Capsule, CollideCapsules>,
+     SwappedEntry<Capsule, Segment, CollideSegmentAndCapsule>,
+     SwappedEntry<Capsule, Polygon, CollidePolygonAndCapsule>},
+    {Entry<Segment, Circle, SegmentCircleCached>, Entry<Segment, Capsule, CollideSegmentAndCapsule>,
+     Entry<Segment, Segment, CollideSegments>, Entry<Segment, Polygon, CollideSegmentAndPolygon>},
+    {Entry<Polygon, Circle, CollidePolygonAndCircle>, Entry<Polygon, Capsule, CollidePolygonAndCapsule>,
+     SwappedEntry<Polygon, Segment, CollideSegmentAndPolygon>, Entry<Polygon, Polygon, CollidePolygons>},
+};
+
+bool IsFiniteTransform(const Transform& xf) { return IsFinite(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s); }
+
+bool IsValidShape(const ShapeRef& ref) {
+  if (ref.shape == nullptr || static_cast<int>(ref.type) >= kTypeCount) return false;
+  if (ref.type != ShapeType::Polygon) return true;
+  int count = static_cast<const Polygon*>(ref.shape)->count;
+  return count >= 3 && count <= kMaxPolygonVertices;
+}
+
+}  // namespace
+
+CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB) {
+  int a = static_cast<int>(typeA);
+  int b = static_cast<int>(typeB);
+  if (a < 0 || a >= kTypeCount || b < 0 || b >= kTypeCount) return nullptr;
+  return kPairTable[a][b];
+}
+
+Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
+                 SimplexCache* cache, const ManifoldSettings& settings) {
+  bool valid = IsValidShape(a) && IsValidShape(b) && IsFiniteTransform(xfA) && IsFiniteTransform(xfB) &&
+               settings.speculativeDistance >= 0.0f && IsFinite(settings.speculativeDistance);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  return kPairTable[static_cast<int>(a.type)][static_cast<int>(b.type)](a.shape, xfA, b.shape, xfB, cache,
+                                                                         settings);
+}
+
+}  // namespace mk

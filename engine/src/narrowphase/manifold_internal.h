@@ -1,0 +1,91 @@
+// Internal: the pieces of manifold generation, shared by manifold.cpp, clip.cpp and collide_cores.cpp
+// and reachable from tests. Everything here works in shape A's local frame: B's core is transformed
+// into it once, so every dot product below is between plain local vectors.
+#pragma once
+
+#include "minkowski/manifold.h"
+
+namespace mk {
+
+/// A convex core as the manifold code sees it: points, the outward unit normal of every edge
+/// (edge i runs points[i] -> points[(i + 1) % count]) and the radius. A 1-point core has no edges,
+/// a 2-point core has two (the segment seen from either side).
+struct Core {
+  const Vec2* points = nullptr;
+  const Vec2* normals = nullptr;
+  int count = 0;
+  float radius = 0.0f;
+};
+
+/// A core copied into another frame (B's core in A's frame), or a core whose normals had to be
+/// computed (capsules, segments, bare ShapeProxy points).
+struct CoreBuffer {
+  Vec2 points[kMaxPolygonVertices];
+  Vec2 normals[kMaxPolygonVertices];
+  Core core;
+};
+
+/// Copies `source` into `out`, transformed by `xf` (points and normals). Returns out.core.
+const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& out);
+
+/// Core of 1 or 2 points with computed normals (a 2-point core's normals: RightPerp of each side).
+/// Points are copied, so `out` is self-contained. count must be 1 or 2.
+const Core& MakeSmallCore(const Vec2* points, int count, float radius, CoreBuffer& out);
+
+/// Index of the vector among v[0..count) with the largest dot product with `direction` (the first on
+/// ties): support vertices, and the faces most aligned with a direction. count >= 1.
+inline int ArgMaxDot(const Vec2* v, int count, Vec2 direction) {
+  int best = 0;
+  float bestDot = Dot(v[0], direction);
+  for (int i = 1; i < count; ++i) {
+    float d = Dot(v[i], direction);
+    if (d > bestDot) {
+      bestDot = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/// A manifold point in A's local frame.
+struct LocalPoint {
+  Vec2 point{0.0f, 0.0f};  ///< midway between the surfaces
+  float separation = 0.0f;
+  FeatureId id = 0;
+};
+
+/// A manifold in A's local frame.
+struct LocalManifold {
+  LocalPoint points[2];
+  Vec2 normal{0.0f, 0.0f};  ///< unit, A -> B
+  int count = 0;
+};
+
+/// Clips the incident edge of `incident` (the edge most anti-parallel to the reference normal)
+/// against the side planes of face `referenceFace` of `reference` and keeps the points whose
+/// separation is <= margin. `flip` = the reference core is B: the normal is negated and feature
+/// bytes placed accordingly. The incident core may have 1 point (then no clipping happens).
+LocalManifold ClipToReferenceFace(const Core& reference, int referenceFace, const Core& incident, bool flip,
+                                  float margin);
+
+/// Result of the core distance query.
+struct CoreDistance {
+  Vec2 pointA{0.0f, 0.0f};  ///< closest point on A's core
+  Vec2 pointB{0.0f, 0.0f};  ///< closest point on B's core
+  float distance = 0.0f;    ///< >= 0; 0 when the cores overlap
+};
+
+/// Distance between two cores given in the same frame, warm-started by `cache` if not null.
+CoreDistance ComputeCoreDistance(const Core& a, const Core& b, SimplexCache* cache);
+
+/// The general path (see manifold.h) with both cores in A's frame.
+LocalManifold CollideCores(const Core& a, const Core& b, SimplexCache* cache, const ManifoldSettings& settings);
+
+/// Separation of core `b` from face `face` of core `a` (both in one frame): the minimum over b's
+/// points of their height above the face. Radii not included.
+float FaceSeparation(const Core& a, int face, const Core& b);
+
+/// World manifold from a local one (A's frame) and the two transforms.
+Manifold ToWorld(const LocalManifold& local, const Transform& xfA, const Transform& xfB);
+
+}  // namespace mk

@@ -1,0 +1,260 @@
+// Manifold properties on random pairs of every type pair, against the brute-force oracle in
+// oracle.h (the GJK tests' double-precision oracle, shared read-only): unit normal, at most 2 points, and the deepest point's separation equal to the
+// exact signed distance (separated cores) or the exact SAT penetration (overlapping polygons).
+#include "minkowski/manifold.h"
+#include "narrowphase/oracle.h"
+#include "test_util.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace mk;
+
+namespace {
+
+// Separations come from float geometry on coordinates of a few metres: 2e-5 m covers the rounding.
+constexpr double kSeparationTol = 2e-5;
+// The engine picks A's face as reference unless B's separates by more than 1e-4 m (so parallel faces
+// do not flicker, collide_cores.cpp kReferenceTolerance); the deepest point can then be short of the
+// exact SAT value by up to that much. A designed bound, not float noise.
+constexpr double kSatTol = 1e-4 + kSeparationTol;
+// Cores closer than 1e-4 m take the SAT branch (collide_cores.cpp kCoreOverlapDistance), where a
+// vertex-vertex pair gets a face axis: exactness is promised only beyond that.
+constexpr double kExactBeyond = 2e-4;
+
+struct AnyShape {
+  ShapeType type = ShapeType::Circle;
+  Circle circle;
+  Capsule capsule;
+  Segment segment;
+  Polygon polygon;
+  ShapeProxy Proxy() const {
+    switch (type) {
+      case ShapeType::Circle: return MakeProxy(circle);
+      case ShapeType::Capsule: return MakeProxy(capsule);
+      case ShapeType::Segment: return MakeProxy(segment);
+      default: return MakeProxy(polygon);
+    }
+  }
+  ShapeRef Ref() const {
+    switch (type) {
+      case ShapeType::Circle: return circle;
+      case ShapeType::Capsule: return capsule;
+      case ShapeType::Segment: return segment;
+      default: return polygon;
+    }
+  }
+};
+
+AnyShape RandomShape(test::Rng& rng, ShapeType type) {
+  AnyShape s;
+  s.type = type;
+  Vec2 p1 = rng.InBox(0.4f);
+  Vec2 p2 = p1 + rng.Uniform(0.1f, 1.2f) * rng.Direction();
+  switch (type) {
+    case ShapeType::Circle: s.circle = {rng.InBox(0.2f), rng.LogUniform(0.05f, 0.6f)}; break;
+    case ShapeType::Capsule: s.capsule = {p1, p2, rng.Uniform(0.02f, 0.4f)}; break;
+    case ShapeType::Segment: s.segment = {p1, p2}; break;
+    default:
+      for (;;) {
+        int count = rng.Int(3, 8);
+        std::vector<Vec2> ring(count);
+        float size = rng.Uniform(0.2f, 1.0f);
+        for (int i = 0; i < count; ++i) {
+          double a = 2.0 * std::numbers::pi * (i + 0.45 * rng.Unit()) / count;
+          float r = size * rng.Uniform(0.6f, 1.0f);
+          ring[i] = {static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+        }
+        float radius = rng.Int(0, 1) == 0 ? 0.0f : rng.Uniform(0.02f, 0.15f);
+        GeometryResult<Polygon> p = MakePolygon(ring, radius);
+        if (p.ok()) {
+          s.polygon = p.value;
+          break;
+        }
+      }
+  }
+  return s;
+}
+
+struct Stats {
+  int separated = 0;
+  int overlappingPolygons = 0;
+  int overlappingOther = 0;
+};
+
+// Random placements of random shapes of the given types, kept when within `margin`.
+void RunPairs(ShapeType typeA, ShapeType typeB, int wanted, std::uint64_t seed, const ManifoldSettings& settings,
+              Stats& stats) {
+  test::Rng rng(seed);
+  const double margin = settings.speculativeDistance;
+  int kept = 0;
+  for (int attempt = 0; kept < wanted && attempt < 200 * wanted; ++attempt) {
+    AnyShape a = RandomShape(rng, typeA);
+    AnyShape b = RandomShape(rng, typeB);
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.2f, 3.2f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.2f, 3.2f));
+    oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
+    oracle::WorldShape ob = oracle::Place(b.Proxy(), xfB);
+    double coreDistance = oracle::CoreDistance(oa, ob);
+    double distance = coreDistance - oa.radius - ob.radius;
+    if (distance > margin) continue;
+    ++kept;
+    Manifold m = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr, settings);
+    CAPTURE(kept);
+    CAPTURE(coreDistance);
+    CAPTURE(distance);
+    // Every pair within the margin (less a hair for rounding) must make contact.
+    if (distance < margin - 1e-5) REQUIRE(m.pointCount >= 1);
+    REQUIRE(m.pointCount <= 2);
+    if (m.pointCount == 0) continue;
+    CHECK(std::fabs(Length(m.normal) - 1.0f) <= 1e-5f);
+    double minSeparation = 1e300;
+    for (int k = 0; k < m.pointCount; ++k) {
+      REQUIRE(IsFinite(m.points[k].point));
+      minSeparation = std::min(minSeparation, static_cast<double>(m.points[k].separation));
+      CHECK(m.points[k].separation <= margin + kSeparationTol);
+    }
+    CAPTURE(minSeparation);
+    bool polygons = typeA == ShapeType::Polygon && typeB == ShapeType::Polygon;
+    if (coreDistance > kExactBeyond) {
+      ++stats.separated;
+      // Both methods are exact here (SAT hands vertex-vertex pairs to GJK).
+      CHECK(std::fabs(minSeparation - distance) <= kSeparationTol);
+    } else if (coreDistance == 0.0 && polygons) {
+      ++stats.overlappingPolygons;
+      double exact = -oracle::PolygonPenetration(oa, ob) - oa.radius - ob.radius;
+      CHECK(std::fabs(minSeparation - exact) <= kSatTol);
+    } else if (coreDistance == 0.0) {
+      ++stats.overlappingOther;
+      // Overlapping cores: the surfaces overlap by at least the two radii.
+      CHECK(minSeparation <= -(oa.radius + ob.radius) + kSeparationTol);
+    }
+  }
+  CHECK(kept == wanted);
+}
+
+}  // namespace
+
+TEST_SUITE("narrowphase.manifold") {
+
+TEST_CASE("random pairs of every type pair: unit normal, <= 2 points, exact deepest separation" *
+          doctest::test_suite("long")) {
+  Stats stats;
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      CAPTURE(a);
+      CAPTURE(b);
+      RunPairs(static_cast<ShapeType>(a), static_cast<ShapeType>(b), 1500, 1000 + 10 * a + b, {}, stats);
+    }
+  }
+  // The sampling must exercise every branch.
+  CHECK(stats.separated > 10000);
+  CHECK(stats.overlappingPolygons > 200);
+  CHECK(stats.overlappingOther > 200);
+}
+
+TEST_CASE("random pairs, quick version for sanitizer runs") {
+  Stats stats;
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      CAPTURE(a);
+      CAPTURE(b);
+      RunPairs(static_cast<ShapeType>(a), static_cast<ShapeType>(b), 60, 77 + 10 * a + b, {}, stats);
+    }
+  }
+  CHECK(stats.separated > 400);
+}
+
+TEST_CASE("SAT method on polygon and capsule pairs: the same exact separations" *
+          doctest::test_suite("long")) {
+  Stats stats;
+  ManifoldSettings sat{.method = ManifoldMethod::Sat};
+  RunPairs(ShapeType::Polygon, ShapeType::Polygon, 4000, 4242, sat, stats);
+  RunPairs(ShapeType::Polygon, ShapeType::Capsule, 1000, 4343, sat, stats);
+  RunPairs(ShapeType::Capsule, ShapeType::Segment, 1000, 4444, sat, stats);
+  CHECK(stats.overlappingPolygons > 500);
+  CHECK(stats.separated > 1000);
+}
+
+TEST_CASE("the table's swapped entries are exact flips of the direct ones") {
+  test::Rng rng(99);
+  int contacts = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    ShapeType ta = static_cast<ShapeType>(rng.Int(0, 3));
+    ShapeType tb = static_cast<ShapeType>(rng.Int(0, 3));
+    if (ta == tb) continue;
+    AnyShape a = RandomShape(rng, ta);
+    AnyShape b = RandomShape(rng, tb);
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 1.5f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    Manifold ab = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr);
+    Manifold ba = FlipManifold(Collide(b.Ref(), xfB, a.Ref(), xfA, nullptr));
+    REQUIRE(ab.pointCount == ba.pointCount);
+    contacts += ab.pointCount > 0;
+    if (ab.pointCount == 0) continue;
+    CHECK(ab.normal == ba.normal);
+    for (int k = 0; k < ab.pointCount; ++k) {
+      CHECK(ab.points[k].point == ba.points[k].point);
+      CHECK(ab.points[k].anchorA == ba.points[k].anchorA);
+      CHECK(ab.points[k].anchorB == ba.points[k].anchorB);
+      CHECK(ab.points[k].separation == ba.points[k].separation);
+      CHECK(ab.points[k].id == ba.points[k].id);
+    }
+  }
+  CHECK(contacts > 500);
+}
+
+TEST_CASE("the circle-circle shortcut equals the general path") {
+  test::Rng rng(5);
+  int contacts = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    Circle a{rng.InBox(0.3f), rng.LogUniform(0.05f, 1.0f)};
+    Circle b{rng.InBox(0.3f), rng.LogUniform(0.05f, 1.0f)};
+    Transform xfA = MakeTransform(rng.InBox(2.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.5f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    Manifold fast = CollideCircles(a, xfA, b, xfB);
+    Manifold general = CollideGeneral(MakeProxy(a), xfA, MakeProxy(b), xfB, nullptr);
+    REQUIRE(fast.pointCount == general.pointCount);
+    if (fast.pointCount == 0) continue;
+    ++contacts;
+    CHECK(test::Near(fast.normal, general.normal, 1e-5f));
+    CHECK(test::Near(fast.points[0].point, general.points[0].point, 1e-5f));
+    CHECK(test::Near(fast.points[0].anchorA, general.points[0].anchorA, 1e-5f));
+    CHECK(test::Near(fast.points[0].anchorB, general.points[0].anchorB, 1e-5f));
+    CHECK(std::fabs(fast.points[0].separation - general.points[0].separation) <= 1e-5f);
+    CHECK(fast.points[0].id == general.points[0].id);
+  }
+  CHECK(contacts > 1000);
+}
+
+TEST_CASE("a warm simplex cache gives the same manifolds as a cold query") {
+  test::Rng rng(31);
+  int contacts = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    AnyShape a = RandomShape(rng, ShapeType::Polygon);
+    AnyShape b = RandomShape(rng, ShapeType::Polygon);
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    SimplexCache cache;
+    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    // A small motion, then the warm query must match the cold one.
+    xfB.p += rng.InBox(0.01f);
+    xfB.q = MulRot(MakeRot(rng.Uniform(-0.02f, 0.02f)), xfB.q);
+    Manifold warm = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Manifold cold = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr);
+    REQUIRE(warm.pointCount == cold.pointCount);
+    if (warm.pointCount == 0) continue;
+    ++contacts;
+    CHECK(test::Near(warm.normal, cold.normal, 1e-4f));
+    for (int k = 0; k < warm.pointCount; ++k) {
+      CHECK(std::fabs(warm.points[k].separation - cold.points[k].separation) <= 2e-5f);
+      CHECK(warm.points[k].id == cold.points[k].id);
+    }
+  }
+  CHECK(contacts > 200);
+}
+
+}  // TEST_SUITE
