@@ -111,7 +111,7 @@ LocalManifold ClipAgainst(const Core& a, const Core& b, const SatResult& sat, fl
 
 // Two 1-point cores at the same place: no direction is better than another; report +y.
 LocalManifold CoincidentPoints(const Core& a, const Core& b, float margin) {
-  CoreDistance cd{a.points[0], b.points[0], 0.0f};
+  CoreDistance cd{a.points[0], b.points[0], {0.0f, 1.0f}, 0.0f};
   return SinglePoint(a, b, cd, {0.0f, 1.0f}, margin);
 }
 
@@ -130,10 +130,14 @@ float FaceSeparation(const Core& a, int face, const Core& b) {
 
 namespace {
 
-LocalManifold CollideGjk(const Core& a, const Core& b, SimplexCache* cache, float margin) {
-  const bool roundOnly = a.count < 2 && b.count < 2;
-  CoreDistance cd = ComputeCoreDistance(a, b, cache);
-  if (cd.distance - a.radius - b.radius > margin) return {};
+LocalManifold CollideGjk(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
+                         float margin) {
+  const bool roundOnly = a.count < 2 && bLocal.count < 2;
+  CoreDistance cd = ComputeCoreDistance(a, bLocal, bToA, cache);
+  if (cd.distance - a.radius - bLocal.radius > margin) return {};
+  // Only now, with a contact likely, is B's core moved into A's frame for the face work.
+  CoreBuffer bufferB;
+  const Core& b = TransformCore(bLocal, bToA, bufferB);
   if (cd.distance < kCoreOverlapDistance) {
     if (roundOnly) return CoincidentPoints(a, b, margin);
     // Cores overlap: the reference face is the face of least penetration (SAT).
@@ -145,7 +149,7 @@ LocalManifold CollideGjk(const Core& a, const Core& b, SimplexCache* cache, floa
   // normal is that edge's normal (exact, unlike the witness direction); so does a witness direction
   // parallel to a face even when both witnesses sit at vertices (flush parallel edges, where GJK may
   // pick the end of the closest segment). Otherwise the closest features are two vertices: one point.
-  Vec2 normal = (1.0f / cd.distance) * (cd.pointB - cd.pointA);
+  const Vec2 normal = cd.normal;
   const float exactSeparation = cd.distance - a.radius - b.radius;
   LocalManifold clipped;
   int faceA = MostAlignedFace(a, normal);
@@ -164,7 +168,10 @@ LocalManifold CollideGjk(const Core& a, const Core& b, SimplexCache* cache, floa
 // Face axes only, no GJK, as long as that is exact: when the cores are apart and the incident
 // vertex that realises the SAT separation was clipped away (a vertex-vertex pair: the clip would
 // report more room than there is, or none at all), the pair goes to the GJK path instead.
-LocalManifold CollideSat(const Core& a, const Core& b, SimplexCache* cache, float margin) {
+LocalManifold CollideSat(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
+                         float margin) {
+  CoreBuffer bufferB;
+  const Core& b = TransformCore(bLocal, bToA, bufferB);
   SatResult sat = FindMaxSeparation(a, b);
   const float radii = a.radius + b.radius;
   if (sat.separation - radii > margin) return {};
@@ -172,15 +179,17 @@ LocalManifold CollideSat(const Core& a, const Core& b, SimplexCache* cache, floa
   if (sat.separation < kCoreOverlapDistance) return m;
   LocalManifold checked;
   if (ClipMatches(m, sat.separation - radii, checked)) return checked;
-  return CollideGjk(a, b, cache, margin);
+  return CollideGjk(a, bLocal, bToA, cache, margin);
 }
 
 }  // namespace
 
-LocalManifold CollideCores(const Core& a, const Core& b, SimplexCache* cache, const ManifoldSettings& settings) {
-  const bool roundOnly = a.count < 2 && b.count < 2;
-  if (settings.method == ManifoldMethod::Sat && !roundOnly) return CollideSat(a, b, cache, settings.speculativeDistance);
-  return CollideGjk(a, b, cache, settings.speculativeDistance);
+LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
+                           const ManifoldSettings& settings) {
+  const float margin = settings.speculativeDistance;
+  const bool roundOnly = a.count < 2 && bLocal.count < 2;
+  if (settings.method == ManifoldMethod::Sat && !roundOnly) return CollideSat(a, bLocal, bToA, cache, margin);
+  return CollideGjk(a, bLocal, bToA, cache, margin);
 }
 
 }  // namespace mk

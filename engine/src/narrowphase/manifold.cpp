@@ -66,9 +66,7 @@ Core PolygonCore(const Polygon& p) { return {p.vertices, p.normals, p.count, p.r
 // The general path for cores given in their own shapes' frames: B's core is moved into A's frame.
 Manifold CollideLocalCores(const Core& a, const Transform& xfA, const Core& b, const Transform& xfB,
                            SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer bufferB;
-  const Core& bInA = TransformCore(b, InvMulTransforms(xfA, xfB), bufferB);
-  return ToWorld(CollideCores(a, bInA, cache, settings), xfA, xfB);
+  return ToWorld(CollideCores(a, b, InvMulTransforms(xfA, xfB), cache, settings), xfA, xfB);
 }
 
 }  // namespace

@@ -72,14 +72,18 @@ LocalManifold ClipToReferenceFace(const Core& reference, int referenceFace, cons
 struct CoreDistance {
   Vec2 pointA{0.0f, 0.0f};  ///< closest point on A's core
   Vec2 pointB{0.0f, 0.0f};  ///< closest point on B's core
+  Vec2 normal{0.0f, 1.0f};  ///< unit direction from A's core to B's (meaningless when overlapping)
   float distance = 0.0f;    ///< >= 0; 0 when the cores overlap
 };
 
-/// Distance between two cores given in the same frame, warm-started by `cache` if not null.
-CoreDistance ComputeCoreDistance(const Core& a, const Core& b, SimplexCache* cache);
+/// GJK distance between core `a` (A's frame) and core `bLocal` (B's frame) placed by `bToA`,
+/// warm-started by `cache` if not null (and written back). Results in A's frame.
+CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache);
 
-/// The general path (see manifold.h) with both cores in A's frame.
-LocalManifold CollideCores(const Core& a, const Core& b, SimplexCache* cache, const ManifoldSettings& settings);
+/// The general path (see manifold.h): `a` in A's frame, `bLocal` in B's frame, `bToA` = B's frame
+/// in A's frame. Result in A's frame.
+LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
+                           const ManifoldSettings& settings);
 
 /// Separation of core `b` from face `face` of core `a` (both in one frame): the minimum over b's
 /// points of their height above the face. Radii not included.
