@@ -1,0 +1,273 @@
+// Minkowski — broadphase: banded sweep-and-prune over fat AABBs with a persistent pair set.
+//
+// The world owns one BroadPhase. Each shape gets a proxy holding a *fat* AABB (the tight AABB grown
+// by a margin, 0.1 m by default), so that small motion changes nothing: MoveProxy only touches the
+// structure when the tight box leaves the fat one. UpdatePairs then brings the structure up to date
+// and reports the pairs that began and the pairs that ended since the previous call, in a
+// deterministic order. The world turns begun pairs into contacts and destroys contacts of ended pairs.
+//
+// Contract (what tests check against an O(n^2) oracle): after UpdatePairs, the pair set is exactly the
+// set of proxy pairs whose fat AABBs overlap (touching counts) and that pass the filter (see
+// ProxyFilter and ShouldCollideFn). Sleep and the static flag change the cost, never the result:
+//  - static proxies never pair with each other;
+//  - pairs among proxies that do not move (static, asleep, or awake but inside their fat box) persist
+//    unchanged, in particular pairs between two sleeping proxies;
+//  - a sleeping or static proxy that is moved anyway (teleport) has its pairs brought up to date.
+// Only proxies whose fat box changed since the last update (and new, re-filtered or woken ones) are
+// processed, so static and sleeping proxies cost nothing per update.
+//
+// Ids, not pointers: a ProxyId carries a generation, so a stale id is detected (MK_ASSERT + error).
+// Slots are reused; create/destroy cycles do not grow memory. No allocation per update after warm-up
+// (CapacityBytes() proves it). Not thread-safe: queries also bring the structure up to date.
+#pragma once
+
+#include "minkowski/math.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace mk {
+
+class DebugDraw;
+
+/// Handle to a proxy. Zero-initialised = null. `index1` is the slot + 1; `generation` changes each
+/// time the slot is reused, so handles to destroyed proxies are detected.
+struct ProxyId {
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< slot generation when the handle was made (>= 1 for real ids)
+
+  /// True for the null handle.
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(ProxyId, ProxyId) = default;
+};
+
+/// Static proxies never move in normal use (ground, walls); moving proxies belong to dynamic or
+/// kinematic bodies and may be put to sleep.
+enum class ProxyType : std::uint8_t { Moving = 0, Static };
+
+/// No body: the same-body rule never applies.
+inline constexpr std::uint32_t kNoBody = 0xFFFFFFFFu;
+
+/// Per-proxy collision filter, given at creation (SetProxyFilter changes it). Two proxies pair only
+/// when all of these allow it, in this order:
+///  1. not both static;
+///  2. not the same body (bodyId equal and != kNoBody);
+///  3. group: the same non-zero groupIndex decides alone: > 0 always pairs, < 0 never pairs;
+///  4. otherwise (categoryBitsA & maskBitsB) != 0 and (categoryBitsB & maskBitsA) != 0;
+///  5. the optional ShouldCollideFn (e.g. joints that disable collision) returns true.
+struct ProxyFilter {
+  std::uint32_t bodyId = kNoBody;      ///< owning body; proxies of one body never pair
+  std::uint64_t categoryBits = 1;      ///< what this proxy is
+  std::uint64_t maskBits = ~0ull;      ///< what it pairs with
+  std::int32_t groupIndex = 0;         ///< see rule 3 (Box2D semantics)
+};
+
+/// Everything needed to create a proxy.
+struct ProxyDef {
+  AABB aabb{};                        ///< tight AABB in metres; the broadphase adds the margin
+  std::uint64_t userData = 0;         ///< returned in pairs and queries (the world stores the shape id)
+  ProxyType type = ProxyType::Moving;  ///< static or moving
+  bool awake = true;                  ///< moving proxies only: false creates it asleep
+  ProxyFilter filter{};               ///< pair filter
+};
+
+/// Why a call was refused. A refused call leaves the structure unchanged.
+enum class BroadPhaseError : std::uint8_t {
+  None = 0,
+  InvalidAABB,  ///< NaN or infinite bound, or lower > upper
+  StaleId,      ///< null id, id of a destroyed proxy (e.g. destroyed twice), or out of range
+};
+
+/// CreateProxy's answer: an id, or an error and a null id.
+struct ProxyResult {
+  ProxyId id{};
+  BroadPhaseError error = BroadPhaseError::None;
+
+  /// True when `id` is valid.
+  bool ok() const { return error == BroadPhaseError::None; }
+};
+
+/// A pair of proxies. `proxyA.index1 < proxyB.index1`. For an ended pair whose proxy was destroyed,
+/// the id is stale and the user data is the value it had.
+struct ProxyPair {
+  ProxyId proxyA{};
+  ProxyId proxyB{};
+  std::uint64_t userDataA = 0;
+  std::uint64_t userDataB = 0;
+};
+
+/// Extra pair filter, called last (see ProxyFilter) with the two proxies' user data, only when a pair
+/// is about to begin (or for RefilterProxy). Return false to keep the pair out.
+using ShouldCollideFn = bool (*)(std::uint64_t userDataA, std::uint64_t userDataB, void* context);
+
+/// QueryAABB callback: one proxy whose fat AABB overlaps the box. Return false to stop the query.
+using QueryFn = bool (*)(ProxyId id, std::uint64_t userData, void* context);
+
+/// A ray segment: points origin + t * translation for t in [0, maxFraction].
+struct RayCastInput {
+  Vec2 origin{0.0f, 0.0f};       ///< start point, metres
+  Vec2 translation{0.0f, 0.0f};  ///< end point minus start point, metres
+  float maxFraction = 1.0f;      ///< initial upper bound on t
+};
+
+/// RayCast callback: one proxy whose fat AABB the ray enters at fraction `entryFraction` (0 when the
+/// origin is inside). Proxies arrive in increasing entryFraction. Return:
+///  - a value < 0 to ignore this proxy and go on unchanged;
+///  - 0 to stop at once;
+///  - f > 0 to clip the ray to t <= f (typically the exact hit fraction on the shape); proxies whose
+///    entry lies beyond f are not visited. Returning the current maxFraction (or 1) goes on unchanged.
+using RayCastFn = float (*)(ProxyId id, std::uint64_t userData, const RayCastInput& input,
+                            float entryFraction, void* context);
+
+/// Which axis to sweep along.
+enum class SweepAxisMode : std::uint8_t {
+  Auto = 0,  ///< the axis along which proxy centres spread most (re-evaluated every few updates)
+  X,         ///< forced x (for benchmarks and debugging)
+  Y,         ///< forced y
+};
+
+/// Construction settings.
+struct BroadPhaseDef {
+  float margin = 0.1f;                      ///< fat AABB margin in metres (>= 0)
+  SweepAxisMode axis = SweepAxisMode::Auto;  ///< sweep axis choice
+  int maxBands = 0;                         ///< 0 = automatic; 1 = classic single-list SAP
+  int reevaluateInterval = 32;              ///< updates between cheap axis/band re-evaluations (>= 1)
+  ShouldCollideFn shouldCollide = nullptr;  ///< optional extra filter
+  void* shouldCollideContext = nullptr;     ///< passed to shouldCollide
+};
+
+/// How space is currently cut (debug data for the sandbox). The sweep axis is sorted; the other axis
+/// (the cross axis) is cut into `bandCount` bands of `bandHeight` metres starting at `bandOrigin`;
+/// the first and last bands extend to infinity.
+struct BroadPhaseLayout {
+  int sweepAxis = 0;        ///< 0 = x, 1 = y
+  float bandOrigin = 0.0f;  ///< cross-axis coordinate of the lower edge of band 0, metres
+  float bandHeight = 1.0f;  ///< metres
+  int bandCount = 1;        ///< >= 1
+};
+
+/// One proxy as the debug accessor sees it.
+struct ProxyInfo {
+  ProxyId id{};
+  AABB fatAABB{};             ///< metres
+  std::uint64_t userData = 0;
+  ProxyType type = ProxyType::Moving;
+  bool awake = true;
+  float sweepLower = 0.0f;    ///< the fat box's interval on the sweep axis, metres
+  float sweepUpper = 0.0f;
+  bool large = false;         ///< kept in the list of large proxies instead of the bands
+};
+
+/// Counters, for profiles and tests.
+struct BroadPhaseStats {
+  int proxyCount = 0;      ///< live proxies
+  int pairCount = 0;       ///< pairs in the persistent set
+  int movedLastUpdate = 0;  ///< proxies processed by the last UpdatePairs
+  int fullRebuilds = 0;    ///< full re-sorts so far (layout changes, bulk creation)
+  int largeCount = 0;      ///< proxies in the large list
+};
+
+/// What Draw shows.
+struct BroadPhaseDrawOptions {
+  bool fatAABBs = true;  ///< fat boxes coloured by type (static, moving, sleeping)
+  bool bands = true;     ///< band edges across the occupied sweep range
+  bool pairs = true;     ///< a segment between box centres for every pair
+};
+
+/// Incremental banded sweep-and-prune with a persistent pair set (DESIGN.md section 6).
+class BroadPhase {
+ public:
+  /// Empty broadphase. An invalid def (negative or non-finite margin, interval < 1) is clamped and
+  /// reported through MK_ASSERT.
+  explicit BroadPhase(const BroadPhaseDef& def = {});
+  ~BroadPhase();
+  BroadPhase(BroadPhase&&) noexcept;
+  BroadPhase& operator=(BroadPhase&&) noexcept;
+  BroadPhase(const BroadPhase&) = delete;
+  BroadPhase& operator=(const BroadPhase&) = delete;
+
+  /// New proxy for a tight AABB. Its pairs appear at the next UpdatePairs. Error: InvalidAABB.
+  ProxyResult CreateProxy(const ProxyDef& def);
+
+  /// Removes a proxy; its pairs are reported as ended by the next UpdatePairs. Error (+ MK_ASSERT):
+  /// StaleId, e.g. when destroying twice.
+  BroadPhaseError DestroyProxy(ProxyId id);
+
+  /// Tells the broadphase the proxy's new tight AABB (metres). Cheap when it is still inside the fat
+  /// box; otherwise the fat box is re-centred and the proxy is processed at the next UpdatePairs.
+  /// Errors (+ MK_ASSERT): StaleId, InvalidAABB (the proxy keeps its old box).
+  BroadPhaseError MoveProxy(ProxyId id, const AABB& tightAABB);
+
+  /// Puts a moving proxy to sleep (false) or wakes it (true). A sleeping proxy costs nothing per
+  /// update; its pairs persist. No effect on static proxies. Error (+ MK_ASSERT): StaleId.
+  BroadPhaseError SetProxyAwake(ProxyId id, bool awake);
+
+  /// Replaces a proxy's filter; its pairs are re-filtered at the next update. Error: StaleId.
+  BroadPhaseError SetProxyFilter(ProxyId id, const ProxyFilter& filter);
+
+  /// Re-runs the filter (including ShouldCollideFn) on this proxy's pairs and candidates at the next
+  /// update, e.g. after a joint that disables collision was created or destroyed. Error: StaleId.
+  BroadPhaseError RefilterProxy(ProxyId id);
+
+  /// Replaces the extra filter. Existing pairs are not re-filtered; call RefilterProxy for that.
+  void SetShouldCollide(ShouldCollideFn fn, void* context);
+
+  /// Brings the structure up to date and computes the pairs begun and ended since the last call.
+  void UpdatePairs();
+
+  /// Pairs that began at the last UpdatePairs, sorted by (proxyA.index1, proxyB.index1). Valid until
+  /// the next UpdatePairs; owned by the broadphase.
+  std::span<const ProxyPair> BegunPairs() const;
+
+  /// Pairs that ended at the last UpdatePairs (including those of destroyed proxies), same order.
+  std::span<const ProxyPair> EndedPairs() const;
+
+  /// Calls `fn` for every proxy whose fat AABB overlaps `box` (touching counts), each once, in a
+  /// deterministic order. Sees creations and moves made since the last UpdatePairs.
+  void QueryAABB(const AABB& box, QueryFn fn, void* context);
+
+  /// Visits the proxies whose fat AABB the ray segment touches, in increasing entry fraction (ties by
+  /// slot), with early termination and clipping through the callback's return value (see RayCastFn).
+  /// A non-finite input visits nothing.
+  void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
+
+  /// True when `id` names a live proxy.
+  bool IsValid(ProxyId id) const;
+
+  /// The proxy's fat AABB (metres), or an empty box at the origin for a stale id.
+  AABB GetFatAABB(ProxyId id) const;
+
+  /// The proxy's user data, or 0 for a stale id.
+  std::uint64_t GetUserData(ProxyId id) const;
+
+  /// The fat AABB margin in metres.
+  float Margin() const;
+
+  /// Counters.
+  BroadPhaseStats Stats() const;
+
+  /// Current layout (sweep axis and bands).
+  BroadPhaseLayout Layout() const;
+
+  /// Appends every current pair to `out`, sorted by (proxyA.index1, proxyB.index1). Debug/test use.
+  void CollectPairs(std::vector<ProxyPair>& out) const;
+
+  /// Appends every live proxy to `out`, by slot. Debug/test use.
+  void CollectProxies(std::vector<ProxyInfo>& out) const;
+
+  /// Bytes reserved by all internal arrays; constant once warmed up (no allocation per update).
+  std::size_t CapacityBytes() const;
+
+  /// Draws the structure (see BroadPhaseDrawOptions).
+  void Draw(DebugDraw& draw, const BroadPhaseDrawOptions& options = {}) const;
+
+  struct Impl;  ///< internal (engine/src/broadphase)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mk

@@ -1,0 +1,372 @@
+// Minkowski — broadphase: proxies, the persistent pair set, UpdatePairs.
+// [SECTION] Impl: ids, filter, pair nodes, moved-proxy processing
+// [SECTION] BroadPhase: public API
+#include "broadphase/broadphase_impl.h"
+
+#include "minkowski/assert.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mk {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Impl: ids, filter, pair nodes, moved-proxy processing
+// ---------------------------------------------------------------------------------------------
+
+bool BroadPhase::Impl::Live(ProxyId id) const {
+  if (id.index1 == 0 || id.index1 > slots.size()) return false;
+  const std::uint32_t index = id.index1 - 1;
+  return slots[index].alive && generation[index] == id.generation;
+}
+
+std::int32_t BroadPhase::Impl::Checked(ProxyId id) const {
+  const bool live = Live(id);
+  MK_ASSERT(live);
+  return live ? static_cast<std::int32_t>(id.index1 - 1) : -1;
+}
+
+ProxyId BroadPhase::Impl::IdOf(std::int32_t proxy) const {
+  return {static_cast<std::uint32_t>(proxy) + 1u, generation[proxy]};
+}
+
+void BroadPhase::Impl::MarkMoved(std::int32_t proxy) {
+  if ((flags[proxy] & kFlagQueued) == 0) {
+    flags[proxy] |= kFlagQueued;
+    moved.push_back(proxy);
+  }
+}
+
+void BroadPhase::Impl::MarkRelocate(std::int32_t proxy) {
+  if ((flags[proxy] & kFlagRelocate) == 0) {
+    flags[proxy] |= kFlagRelocate;
+    relocate.push_back(proxy);
+  }
+}
+
+std::uint32_t BroadPhase::Impl::NextTag() {
+  if (++tag == 0) {  // wrapped after 2^32 tags: clear old stamps so none can match by accident
+    std::fill(stamp.begin(), stamp.end(), 0u);
+    tag = 1;
+  }
+  return tag;
+}
+
+// Order of rules documented on ProxyFilter. The group rule follows Box2D's documented semantics.
+bool BroadPhase::Impl::ShouldCollide(std::int32_t a, std::int32_t b) const {
+  const ProxySlot& pa = slots[a];
+  const ProxySlot& pb = slots[b];
+  if (pa.type == ProxyType::Static && pb.type == ProxyType::Static) return false;
+  const ProxyFilter& fa = pa.filter;
+  const ProxyFilter& fb = pb.filter;
+  if (fa.bodyId != kNoBody && fa.bodyId == fb.bodyId) return false;
+  if (fa.groupIndex != 0 && fa.groupIndex == fb.groupIndex) {
+    if (fa.groupIndex < 0) return false;
+  } else if ((fa.categoryBits & fb.maskBits) == 0 || (fb.categoryBits & fa.maskBits) == 0) {
+    return false;
+  }
+  if (shouldCollide != nullptr) {
+    // Call with the lower slot first, so the answer cannot depend on which proxy moved.
+    return a < b ? shouldCollide(pa.userData, pb.userData, shouldCollideContext)
+                 : shouldCollide(pb.userData, pa.userData, shouldCollideContext);
+  }
+  return true;
+}
+
+ProxyPair BroadPhase::Impl::MakePair(const PairNode& node) const {
+  return {IdOf(node.a), IdOf(node.b), slots[node.a].userData, slots[node.b].userData};
+}
+
+namespace {
+
+// The link fields of `node` that belong to `proxy`'s list.
+std::int32_t& NextOf(PairNode& node, std::int32_t proxy) { return node.a == proxy ? node.nextA : node.nextB; }
+std::int32_t& PrevOf(PairNode& node, std::int32_t proxy) { return node.a == proxy ? node.prevA : node.prevB; }
+
+bool PairLess(const ProxyPair& x, const ProxyPair& y) {
+  if (x.proxyA.index1 != y.proxyA.index1) return x.proxyA.index1 < y.proxyA.index1;
+  if (x.proxyB.index1 != y.proxyB.index1) return x.proxyB.index1 < y.proxyB.index1;
+  if (x.proxyA.generation != y.proxyA.generation) return x.proxyA.generation < y.proxyA.generation;
+  return x.proxyB.generation < y.proxyB.generation;
+}
+
+}  // namespace
+
+void BroadPhase::Impl::AddPair(std::int32_t a, std::int32_t b) {
+  if (b < a) std::swap(a, b);
+  std::int32_t n;
+  if (pairFree != -1) {
+    n = pairFree;
+    pairFree = pairs[n].nextA;
+  } else {
+    n = static_cast<std::int32_t>(pairs.size());
+    pairs.emplace_back();
+  }
+  PairNode& node = pairs[n];
+  node = {a, b, slots[a].pairHead, -1, slots[b].pairHead, -1};
+  if (node.nextA != -1) PrevOf(pairs[node.nextA], a) = n;
+  if (node.nextB != -1) PrevOf(pairs[node.nextB], b) = n;
+  slots[a].pairHead = n;
+  slots[b].pairHead = n;
+  ++pairCount;
+}
+
+void BroadPhase::Impl::RemovePair(std::int32_t n) {
+  PairNode& node = pairs[n];
+  for (std::int32_t proxy : {node.a, node.b}) {
+    const std::int32_t next = NextOf(node, proxy);
+    const std::int32_t prev = PrevOf(node, proxy);
+    if (prev != -1) {
+      NextOf(pairs[prev], proxy) = next;
+    } else {
+      slots[proxy].pairHead = next;
+    }
+    if (next != -1) PrevOf(pairs[next], proxy) = prev;
+  }
+  node = PairNode{};
+  node.nextA = pairFree;
+  pairFree = n;
+  --pairCount;
+}
+
+// A moved proxy's pairs: keep the partners still overlapping (stamped with a fresh tag), end the
+// others, then every overlapping candidate without the tag is a new pair. A pair of two moved
+// proxies is handled by whichever comes first; the second finds it stamped.
+void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
+  const std::uint32_t t = NextTag();
+  const AABB fat = slots[m].fat;
+  const bool refilter = (flags[m] & kFlagRefilter) != 0;
+  for (std::int32_t n = slots[m].pairHead; n != -1;) {
+    PairNode& node = pairs[n];
+    const std::int32_t other = node.a == m ? node.b : node.a;
+    const std::int32_t next = NextOf(node, m);
+    if (!Overlaps(fat, slots[other].fat) || (refilter && !ShouldCollide(m, other))) {
+      ended.push_back(MakePair(node));
+      RemovePair(n);
+    } else {
+      stamp[other] = t;
+    }
+    n = next;
+  }
+  stamp[m] = t;
+  ForEachOverlap(fat, [&](std::int32_t other) {
+    if (stamp[other] != t) {
+      stamp[other] = t;
+      if (ShouldCollide(m, other)) {
+        AddPair(m, other);
+        begun.push_back(MakePair(pairs[slots[m].pairHead]));
+      }
+    }
+    return true;
+  });
+}
+
+void BroadPhase::Impl::Update() {
+  ++updateCount;
+  if (updateCount % static_cast<std::uint64_t>(reevaluateInterval) == 0) evaluateDue = true;
+  begun.clear();
+  ended.clear();
+  ended.swap(pendingEnded);
+  Sync();
+  // Slot order makes the processing (and so the pair pool layout) independent of call order.
+  std::sort(moved.begin(), moved.end());
+  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+  int processed = 0;
+  for (std::int32_t proxy : moved) {
+    if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
+    ProcessMoved(proxy);
+    ++processed;
+  }
+  for (std::int32_t proxy : moved) flags[proxy] &= static_cast<std::uint8_t>(~(kFlagQueued | kFlagRefilter));
+  moved.clear();
+  movedLastUpdate = processed;
+  std::sort(begun.begin(), begun.end(), PairLess);
+  std::sort(ended.begin(), ended.end(), PairLess);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] BroadPhase: public API
+// ---------------------------------------------------------------------------------------------
+
+BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(std::make_unique<Impl>()) {
+  const bool marginOk = std::isfinite(def.margin) && def.margin >= 0.0f;
+  MK_ASSERT(marginOk);
+  MK_ASSERT(def.reevaluateInterval >= 1);
+  MK_ASSERT(def.maxBands >= 0);
+  impl_->margin = marginOk ? def.margin : 0.1f;
+  impl_->axisMode = def.axis;
+  impl_->maxBands = std::max(0, def.maxBands);
+  impl_->reevaluateInterval = std::max(1, def.reevaluateInterval);
+  impl_->shouldCollide = def.shouldCollide;
+  impl_->shouldCollideContext = def.shouldCollideContext;
+}
+
+BroadPhase::~BroadPhase() = default;
+BroadPhase::BroadPhase(BroadPhase&&) noexcept = default;
+BroadPhase& BroadPhase::operator=(BroadPhase&&) noexcept = default;
+
+ProxyResult BroadPhase::CreateProxy(const ProxyDef& def) {
+  const bool valid = mk::IsValid(def.aabb);
+  MK_ASSERT(valid);
+  if (!valid) return {ProxyId{}, BroadPhaseError::InvalidAABB};
+  Impl& s = *impl_;
+  std::int32_t proxy;
+  if (s.freeHead != -1) {
+    proxy = s.freeHead;
+    s.freeHead = s.slots[proxy].nextFree;
+  } else {
+    proxy = static_cast<std::int32_t>(s.slots.size());
+    s.slots.emplace_back();
+    s.generation.push_back(1);
+    s.flags.push_back(0);
+    s.stamp.push_back(0);
+  }
+  ProxySlot& slot = s.slots[proxy];
+  slot = ProxySlot{};
+  slot.fat = Inflate(def.aabb, s.margin);
+  slot.userData = def.userData;
+  slot.filter = def.filter;
+  slot.type = def.type;
+  slot.awake = def.type == ProxyType::Static ? true : def.awake;
+  slot.alive = true;
+  s.flags[proxy] = 0;
+  s.MarkMoved(proxy);
+  s.MarkRelocate(proxy);
+  ++s.proxyCount;
+  return {s.IdOf(proxy), BroadPhaseError::None};
+}
+
+BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
+  Impl& s = *impl_;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
+  ProxySlot& slot = s.slots[proxy];
+  while (slot.pairHead != -1) {
+    s.pendingEnded.push_back(s.MakePair(s.pairs[slot.pairHead]));
+    s.RemovePair(slot.pairHead);
+  }
+  // Band entries are dropped lazily (their generation no longer matches); the lists are marked dirty.
+  if (slot.placement == Placement::Large) {
+    s.large.erase(std::find(s.large.begin(), s.large.end(), proxy));
+  } else {
+    s.MarkDirty(slot.placement, slot.bandLo, slot.bandHi);
+  }
+  slot.alive = false;
+  slot.placement = Placement::None;
+  slot.nextFree = s.freeHead;
+  s.freeHead = proxy;
+  if (++s.generation[proxy] == 0) s.generation[proxy] = 1;
+  --s.proxyCount;
+  return BroadPhaseError::None;
+}
+
+BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
+  Impl& s = *impl_;
+  const bool live = s.Live(id);
+  MK_ASSERT(live);
+  if (!live) return BroadPhaseError::StaleId;
+  const bool valid = mk::IsValid(tightAABB);
+  MK_ASSERT(valid);
+  if (!valid) return BroadPhaseError::InvalidAABB;
+  const std::int32_t proxy = static_cast<std::int32_t>(id.index1 - 1);
+  ProxySlot& slot = s.slots[proxy];
+  if (Contains(slot.fat, tightAABB)) return BroadPhaseError::None;
+  slot.fat = Inflate(tightAABB, s.margin);
+  s.MarkMoved(proxy);
+  s.MarkRelocate(proxy);
+  return BroadPhaseError::None;
+}
+
+BroadPhaseError BroadPhase::SetProxyAwake(ProxyId id, bool awake) {
+  Impl& s = *impl_;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
+  ProxySlot& slot = s.slots[proxy];
+  if (slot.type == ProxyType::Static || slot.awake == awake) return BroadPhaseError::None;
+  slot.awake = awake;
+  s.MarkRelocate(proxy);  // changes lists only: the fat box, hence every pair, is unchanged
+  return BroadPhaseError::None;
+}
+
+BroadPhaseError BroadPhase::SetProxyFilter(ProxyId id, const ProxyFilter& filter) {
+  Impl& s = *impl_;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
+  s.slots[proxy].filter = filter;
+  return RefilterProxy(id);
+}
+
+BroadPhaseError BroadPhase::RefilterProxy(ProxyId id) {
+  Impl& s = *impl_;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
+  s.flags[proxy] |= kFlagRefilter;
+  s.MarkMoved(proxy);
+  return BroadPhaseError::None;
+}
+
+void BroadPhase::SetShouldCollide(ShouldCollideFn fn, void* context) {
+  impl_->shouldCollide = fn;
+  impl_->shouldCollideContext = context;
+}
+
+void BroadPhase::UpdatePairs() { impl_->Update(); }
+
+std::span<const ProxyPair> BroadPhase::BegunPairs() const { return impl_->begun; }
+
+std::span<const ProxyPair> BroadPhase::EndedPairs() const { return impl_->ended; }
+
+bool BroadPhase::IsValid(ProxyId id) const { return impl_->Live(id); }
+
+AABB BroadPhase::GetFatAABB(ProxyId id) const {
+  return impl_->Live(id) ? impl_->slots[id.index1 - 1].fat : AABB{};
+}
+
+std::uint64_t BroadPhase::GetUserData(ProxyId id) const {
+  return impl_->Live(id) ? impl_->slots[id.index1 - 1].userData : 0u;
+}
+
+float BroadPhase::Margin() const { return impl_->margin; }
+
+BroadPhaseStats BroadPhase::Stats() const {
+  const Impl& s = *impl_;
+  return {s.proxyCount, s.pairCount, s.movedLastUpdate, s.fullRebuilds, static_cast<int>(s.large.size())};
+}
+
+BroadPhaseLayout BroadPhase::Layout() const {
+  const LayoutParams& l = impl_->layout;
+  return {l.axis, static_cast<float>(l.origin), static_cast<float>(l.height), std::max(1, l.count)};
+}
+
+void BroadPhase::CollectPairs(std::vector<ProxyPair>& out) const {
+  const Impl& s = *impl_;
+  const std::size_t first = out.size();
+  for (const PairNode& node : s.pairs) {
+    if (node.a >= 0) out.push_back(s.MakePair(node));
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), PairLess);
+}
+
+void BroadPhase::CollectProxies(std::vector<ProxyInfo>& out) const {
+  const Impl& s = *impl_;
+  const int axis = s.layout.axis;
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(s.slots.size()); ++i) {
+    const ProxySlot& slot = s.slots[i];
+    if (!slot.alive) continue;
+    out.push_back({s.IdOf(i), slot.fat, slot.userData, slot.type, slot.awake, slot.fat.lower[axis],
+                   slot.fat.upper[axis], slot.placement == Placement::Large});
+  }
+}
+
+std::size_t BroadPhase::CapacityBytes() const {
+  const Impl& s = *impl_;
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  std::size_t total = bytes(s.slots) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
+                      bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
+                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.begun) +
+                      bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap);
+  for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
+  return total;
+}
+
+}  // namespace mk

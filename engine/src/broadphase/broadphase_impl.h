@@ -1,0 +1,209 @@
+// Minkowski — broadphase internals (see minkowski/broadphase.h for the contract).
+//
+// Data layout: "banded" sweep-and-prune. One axis (the sweep axis, chosen by spread) is sorted; the
+// other (the cross axis) is cut into bands a few proxy sizes tall, each band holding its own sorted
+// list. Plain single-axis SAP degrades to O(n^1.5) per update for 2D scenes (a moved proxy's sweep
+// window holds every proxy in a column of the world; a pyramid's columns are hundreds of boxes tall);
+// bands bound that column to a few proxies, the idea behind PhysX's multi-box-pruning regions
+// (Terdiman, "Box pruning revisited") and segmented SAP (Tracy, Buss, Woods 2009), with bands instead
+// of a 2D grid so each list stays one sorted array.
+//
+// Each band has two lists: Active (awake moving proxies) and Resting (static and sleeping). Lists are
+// arrays of BandEntry sorted by `lo`, holding a copy of the fat box so scans are linear in memory.
+// A list is only rebuilt (refresh copies, drop stale entries, append newcomers, insertion sort) when
+// marked dirty by a proxy moving in or out, so a settled scene costs nothing and coherent motion costs
+// O(entries of touched lists + swaps). Insertion sort bails out to std::sort past a work budget: the
+// full re-sort path for teleports and bulk creation.
+//
+// Proxies that would make scans slow (sweep extent far above typical, or spanning many bands) live in
+// one `large` list, tested directly by every moved proxy and every query.
+//
+// Pairs: a pool of nodes, each in two intrusive doubly linked lists (one per proxy), so a moved
+// proxy walks only its own pairs. New pairs of a moved proxy m: stamp m's current partners with a
+// fresh tag, query the lists, and every candidate without the tag is new. No hash set needed.
+#pragma once
+
+#include "minkowski/broadphase.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mk {
+
+/// One proxy's fat box inside a band list. `generation` detects entries of destroyed proxies.
+struct BandEntry {
+  float lo = 0.0f;       ///< sweep-axis lower bound
+  float hi = 0.0f;       ///< sweep-axis upper bound
+  float crossLo = 0.0f;  ///< cross-axis lower bound
+  float crossHi = 0.0f;  ///< cross-axis upper bound
+  std::int32_t proxy = -1;
+  std::uint32_t generation = 0;
+};
+
+/// Where a proxy's entries live.
+enum class Placement : std::uint8_t { None = 0, Active, Resting, Large };
+
+/// List kinds inside a band (index into Band::list).
+inline constexpr int kActiveList = 0;
+inline constexpr int kRestingList = 1;
+
+struct Band {
+  std::vector<BandEntry> list[2];
+  float maxExtent[2] = {0.0f, 0.0f};  ///< conservative max (hi - lo) over the list's entries
+  bool dirty[2] = {false, false};
+};
+
+/// Per-slot proxy data. Hot per-entry checks use the parallel arrays `generation` and `flags`.
+struct ProxySlot {
+  AABB fat{};
+  std::uint64_t userData = 0;
+  ProxyFilter filter{};
+  std::int32_t pairHead = -1;  ///< first pair node, -1 = none
+  std::int32_t bandLo = 0;     ///< band range of the entries (Active/Resting placements)
+  std::int32_t bandHi = -1;
+  std::int32_t nextFree = -1;
+  ProxyType type = ProxyType::Moving;
+  Placement placement = Placement::None;
+  bool alive = false;
+  bool awake = true;
+};
+
+/// A pair node: proxies a < b, and the links of the two per-proxy lists.
+struct PairNode {
+  std::int32_t a = -1;  ///< -1 marks a free node
+  std::int32_t b = -1;
+  std::int32_t nextA = -1, prevA = -1;
+  std::int32_t nextB = -1, prevB = -1;
+};
+
+/// Band layout in double precision (band lookups must be monotonic in the coordinate).
+struct LayoutParams {
+  int axis = 0;
+  double origin = 0.0;
+  double height = 1.0;
+  int count = 0;  ///< 0 = not built yet
+  float largeExtent = 1e30f;  ///< sweep extent above which a proxy goes to the large list
+};
+
+/// Per-slot flag bits.
+inline constexpr std::uint8_t kFlagQueued = 1;    ///< in `moved`: pairs recomputed at UpdatePairs
+inline constexpr std::uint8_t kFlagRelocate = 2;  ///< in `relocate`: entries refreshed at Sync
+inline constexpr std::uint8_t kFlagRefilter = 4;  ///< re-run the filter on existing pairs
+
+struct RayItem {
+  float t;
+  std::int32_t proxy;
+};
+
+struct BroadPhase::Impl {
+  // Settings.
+  float margin = 0.1f;
+  SweepAxisMode axisMode = SweepAxisMode::Auto;
+  int maxBands = 0;
+  int reevaluateInterval = 32;
+  ShouldCollideFn shouldCollide = nullptr;
+  void* shouldCollideContext = nullptr;
+
+  // Proxies.
+  std::vector<ProxySlot> slots;
+  std::vector<std::uint32_t> generation;  ///< parallel to slots
+  std::vector<std::uint8_t> flags;        ///< parallel to slots
+  std::vector<std::uint32_t> stamp;       ///< parallel to slots: dedupe tag
+  std::uint32_t tag = 0;
+  std::int32_t freeHead = -1;
+  int proxyCount = 0;
+
+  // Structure.
+  LayoutParams layout{};
+  std::vector<Band> bands;
+  std::vector<std::int32_t> large;
+  std::vector<std::int32_t> dirtyKeys;  ///< band * 2 + list kind
+  std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
+  std::vector<std::int32_t> relocate;
+  bool evaluateDue = true;
+  int countAtRebuild = 0;
+  int fullRebuilds = 0;
+
+  // Pairs.
+  std::vector<PairNode> pairs;
+  std::int32_t pairFree = -1;
+  int pairCount = 0;
+  std::vector<std::int32_t> moved;
+  std::vector<ProxyPair> begun;
+  std::vector<ProxyPair> ended;
+  std::vector<ProxyPair> pendingEnded;  ///< pairs of proxies destroyed since the last update
+  int movedLastUpdate = 0;
+  std::uint64_t updateCount = 0;
+
+  // Ray cast scratch.
+  std::vector<RayItem> heap;
+
+  // --- proxies and pairs (broadphase.cpp)
+  bool Live(ProxyId id) const;
+  /// Slot of a live id; -1 after an MK_ASSERT for a stale one (a programmer error).
+  std::int32_t Checked(ProxyId id) const;
+  ProxyId IdOf(std::int32_t proxy) const;
+  void MarkMoved(std::int32_t proxy);
+  void MarkRelocate(std::int32_t proxy);
+  std::uint32_t NextTag();
+  bool ShouldCollide(std::int32_t a, std::int32_t b) const;
+  ProxyPair MakePair(const PairNode& node) const;
+  void AddPair(std::int32_t a, std::int32_t b);
+  void RemovePair(std::int32_t node);
+  void ProcessMoved(std::int32_t proxy);
+  void Update();
+
+  // --- structure (sweep_and_prune.cpp)
+  int BandOf(float crossCoordinate) const;
+  void Sync();
+  LayoutParams IdealLayout() const;
+  bool NeedsRebuild(const LayoutParams& ideal) const;
+  void FullRebuild(const LayoutParams& ideal);
+  void PlaceProxy(std::int32_t proxy);
+  void Relocate();
+  void MarkDirty(Placement placement, int bandLo, int bandHi);
+  void RebuildList(int key, const std::int64_t* inserted, int insertedCount);
+  BandEntry MakeEntry(std::int32_t proxy) const;
+
+  /// Calls fn(proxy) for every proxy whose fat box overlaps `box`, possibly more than once (a proxy
+  /// in several bands); fn returns false to stop. Returns false when stopped.
+  template <class Fn>
+  bool ForEachOverlap(const AABB& box, Fn&& fn) const;
+
+  // --- queries (broadphase_query.cpp)
+  void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
+};
+
+/// Index of the first entry whose lo is >= key (binary search).
+int LowerBound(const std::vector<BandEntry>& list, float key);
+
+/// Conservative scan start for a window starting at `queryLo`: every entry whose interval reaches
+/// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
+float ScanKey(float queryLo, float maxExtent);
+
+template <class Fn>
+bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn) const {
+  const int s = layout.axis;
+  const int c = 1 - s;
+  const float qlo = box.lower[s], qhi = box.upper[s], clo = box.lower[c], chi = box.upper[c];
+  if (layout.count > 0) {
+    const int b0 = BandOf(clo), b1 = BandOf(chi);
+    for (int b = b0; b <= b1; ++b) {
+      for (int kind = 0; kind < 2; ++kind) {
+        const std::vector<BandEntry>& list = bands[b].list[kind];
+        const int n = static_cast<int>(list.size());
+        for (int i = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind])); i < n && list[i].lo <= qhi;
+             ++i) {
+          const BandEntry& e = list[i];
+          if (e.hi >= qlo && e.crossLo <= chi && e.crossHi >= clo && !fn(e.proxy)) return false;
+        }
+      }
+    }
+  }
+  for (std::int32_t proxy : large) {
+    if (Overlaps(box, slots[proxy].fat) && !fn(proxy)) return false;
+  }
+  return true;
+}
+
+}  // namespace mk

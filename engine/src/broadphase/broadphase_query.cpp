@@ -1,0 +1,164 @@
+// Minkowski — broadphase queries (AABB, ordered ray cast) and debug drawing.
+#include "broadphase/broadphase_impl.h"
+
+#include "minkowski/assert.h"
+#include "minkowski/debug_draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mk {
+
+namespace {
+
+// Entry fraction of the segment origin + t d, t in [0, tMax], into a closed box (slab method, Kay and
+// Kajiya 1986; Ericson, Real-Time Collision Detection, 5.3.3). Returns -1 on a miss.
+float RayEntry(Vec2 origin, Vec2 d, float tMax, const AABB& box) {
+  float tMin = 0.0f;
+  for (int k = 0; k < 2; ++k) {
+    if (d[k] == 0.0f) {
+      if (origin[k] < box.lower[k] || origin[k] > box.upper[k]) return -1.0f;
+      continue;
+    }
+    const float inv = 1.0f / d[k];
+    float t1 = (box.lower[k] - origin[k]) * inv;
+    float t2 = (box.upper[k] - origin[k]) * inv;
+    if (t1 > t2) std::swap(t1, t2);
+    tMin = std::max(tMin, t1);
+    tMax = std::min(tMax, t2);
+    if (tMin > tMax) return -1.0f;
+  }
+  return tMin;
+}
+
+// Min-heap order on (t, proxy): the visiting order, ties broken by slot for determinism.
+bool HeapAfter(const RayItem& x, const RayItem& y) { return x.t > y.t || (x.t == y.t && x.proxy > y.proxy); }
+
+}  // namespace
+
+void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) {
+  const bool valid = mk::IsValid(box) && fn != nullptr;
+  MK_ASSERT(valid);
+  if (!valid) return;
+  Impl& s = *impl_;
+  s.Sync();
+  const std::uint32_t t = s.NextTag();
+  s.ForEachOverlap(box, [&](std::int32_t proxy) {
+    if (s.stamp[proxy] == t) return true;
+    s.stamp[proxy] = t;
+    return fn(s.IdOf(proxy), s.slots[proxy].userData, context);
+  });
+}
+
+void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context) {
+  const bool valid = IsFinite(input.origin) && IsFinite(input.translation) && std::isfinite(input.maxFraction) &&
+                     fn != nullptr;
+  MK_ASSERT(valid);
+  if (!valid || input.maxFraction < 0.0f) return;
+  impl_->Sync();
+  impl_->RayCast(input, fn, context);
+}
+
+// Bands are visited in order along the ray. A proxy is listed in the band holding its entry point,
+// so after scanning band b every proxy entered before the ray leaves band b has been found: the heap
+// may then release those (minus a tolerance for the rounding of band edges). Early termination thus
+// skips whole bands, not just callbacks.
+void BroadPhase::Impl::RayCast(const RayCastInput& input, RayCastFn fn, void* context) {
+  const Vec2 p = input.origin, d = input.translation;
+  float maxFraction = input.maxFraction;
+  const std::uint32_t t = NextTag();
+  heap.clear();
+  auto consider = [&](std::int32_t proxy) {
+    if (stamp[proxy] == t) return;
+    const float entry = RayEntry(p, d, maxFraction, slots[proxy].fat);
+    if (entry < 0.0f) return;
+    stamp[proxy] = t;
+    heap.push_back({entry, proxy});
+    std::push_heap(heap.begin(), heap.end(), HeapAfter);
+  };
+  // Visits heap items entered at or before `limit`; returns false once the callback stopped the cast.
+  auto release = [&](float limit) {
+    while (!heap.empty() && heap.front().t <= limit && heap.front().t <= maxFraction) {
+      const RayItem item = heap.front();
+      std::pop_heap(heap.begin(), heap.end(), HeapAfter);
+      heap.pop_back();
+      const float answer = fn(IdOf(item.proxy), slots[item.proxy].userData, input, item.t, context);
+      if (answer == 0.0f) return false;
+      if (answer > 0.0f) maxFraction = std::min(maxFraction, answer);
+    }
+    return true;
+  };
+  for (std::int32_t proxy : large) consider(proxy);
+  const int s = layout.axis, c = 1 - layout.axis;
+  const double h = layout.height;
+  const int first = BandOf(p[c]);
+  const int last = BandOf(p[c] + maxFraction * d[c]);
+  const int step = last >= first ? 1 : -1;
+  for (int b = first;; b += step) {
+    // The ray's t range inside band b, widened by a tolerance of the band-edge rounding.
+    float t0 = 0.0f, t1 = maxFraction, tRelease = maxFraction;
+    double leave = std::numeric_limits<double>::infinity();  // below this t the ray is still in band b
+    if (d[c] != 0.0f && layout.count > 1) {
+      const double lower = b == 0 ? -1e300 : layout.origin + b * h;
+      const double upper = b == layout.count - 1 ? 1e300 : layout.origin + (b + 1) * h;
+      const double tol = 1e-3 * h + 1e-6 * (std::fabs(lower) + std::fabs(upper));
+      const double ta = (lower - p[c]) / d[c], tb = (upper - p[c]) / d[c];
+      const double enter = std::min(ta, tb), exit = std::max(ta, tb);
+      const double slack = tol / std::fabs(d[c]);
+      t0 = static_cast<float>(std::max(0.0, enter - slack));
+      t1 = static_cast<float>(std::min<double>(maxFraction, exit + slack));
+      leave = exit - slack;
+      tRelease = static_cast<float>(std::min<double>(maxFraction, leave));
+    }
+    if (t0 <= t1) {
+      const float s0 = p[s] + t0 * d[s], s1 = p[s] + t1 * d[s];
+      const float pad = 1e-5f * (std::fabs(s0) + std::fabs(s1)) + 1e-6f;
+      const float sLo = std::min(s0, s1) - pad, sHi = std::max(s0, s1) + pad;
+      for (int kind = 0; kind < 2; ++kind) {
+        const std::vector<BandEntry>& list = bands[b].list[kind];
+        const int n = static_cast<int>(list.size());
+        for (int i = LowerBound(list, ScanKey(sLo, bands[b].maxExtent[kind])); i < n && list[i].lo <= sHi; ++i) {
+          if (list[i].hi >= sLo) consider(list[i].proxy);
+        }
+      }
+    }
+    if (b == last) break;
+    if (!release(tRelease)) return;
+    if (leave > maxFraction) break;  // the (clipped) ray ends in this band
+  }
+  release(std::numeric_limits<float>::infinity());
+}
+
+void BroadPhase::Draw(DebugDraw& draw, const BroadPhaseDrawOptions& options) const {
+  const Impl& s = *impl_;
+  const int axis = s.layout.axis, cross = 1 - axis;
+  float sweepLo = std::numeric_limits<float>::max(), sweepHi = -sweepLo;
+  for (const ProxySlot& slot : s.slots) {
+    if (!slot.alive) continue;
+    sweepLo = std::min(sweepLo, slot.fat.lower[axis]);
+    sweepHi = std::max(sweepHi, slot.fat.upper[axis]);
+    if (!options.fatAABBs) continue;
+    const AABB& f = slot.fat;
+    const Vec2 corners[4] = {f.lower, {f.upper.x, f.lower.y}, f.upper, {f.lower.x, f.upper.y}};
+    const Color color = slot.type == ProxyType::Static ? colors::kStatic : slot.awake ? colors::kAABB : colors::kSleeping;
+    draw.DrawPolygon(corners, 4, color);
+  }
+  if (options.bands && sweepLo <= sweepHi && s.layout.count > 1) {
+    for (int b = 1; b < s.layout.count; ++b) {
+      const float edge = static_cast<float>(s.layout.origin + b * s.layout.height);
+      Vec2 p1, p2;
+      p1[axis] = sweepLo;
+      p2[axis] = sweepHi;
+      p1[cross] = p2[cross] = edge;
+      draw.DrawSegment(p1, p2, colors::kWhite);
+    }
+  }
+  if (options.pairs) {
+    for (const PairNode& node : s.pairs) {
+      if (node.a >= 0) draw.DrawSegment(Center(s.slots[node.a].fat), Center(s.slots[node.b].fat), colors::kNormal);
+    }
+  }
+}
+
+}  // namespace mk

@@ -1,0 +1,318 @@
+// Minkowski — broadphase structure: choosing the sweep axis and bands, keeping band lists sorted.
+// [SECTION] Layout: axis by spread, band height by typical size
+// [SECTION] Sync: relocating moved proxies, rebuilding dirty lists
+#include "broadphase/broadphase_impl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mk {
+
+namespace {
+
+// Band height in typical proxy sizes (cross axis). Taller bands hold more proxies per sweep window;
+// shorter ones put each proxy in more bands. Measured with demos/benchmark/broadphase_benchmark.
+constexpr double kBandHeightFactor = 4.0;
+// A proxy whose sweep extent exceeds this many typical sizes goes to the large list, so one long
+// box (a ground) does not stretch every scan window of its bands.
+constexpr double kLargeExtentFactor = 8.0;
+// ... and so does one spanning more bands than this.
+constexpr int kMaxBandsPerProxy = 8;
+// Band count cap without a user limit: about one band per 4 proxies, at most 2^16.
+constexpr int kMaxBandsAuto = 1 << 16;
+// Insertion sort gives up (and std::sort finishes) past this many shifts per entry.
+constexpr std::size_t kInsertionShiftsPerEntry = 8;
+
+bool EntryLess(const BandEntry& x, const BandEntry& y) {
+  return x.lo < y.lo || (x.lo == y.lo && x.proxy < y.proxy);
+}
+
+// Insertion sort: O(n + shifts), the cheap path for coherent motion. Past the budget (a teleport far
+// along the axis, bulk insertion) the array is still a permutation, and std::sort finishes it.
+void SortEntries(std::vector<BandEntry>& list) {
+  const std::size_t n = list.size();
+  const std::size_t budget = kInsertionShiftsPerEntry * n + 64;
+  std::size_t shifts = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    const BandEntry x = list[i];
+    std::size_t j = i;
+    while (j > 0 && EntryLess(x, list[j - 1])) {
+      list[j] = list[j - 1];
+      --j;
+      if (++shifts > budget) {
+        list[j] = x;
+        std::sort(list.begin(), list.end(), EntryLess);
+        return;
+      }
+    }
+    list[j] = x;
+  }
+}
+
+// Rounded up so that it bounds the exact extent hi - lo.
+float ExtentUp(const BandEntry& e) {
+  return std::nextafter(e.hi - e.lo, std::numeric_limits<float>::infinity());
+}
+
+}  // namespace
+
+int LowerBound(const std::vector<BandEntry>& list, float key) {
+  auto it = std::lower_bound(list.begin(), list.end(), key,
+                             [](const BandEntry& e, float k) { return e.lo < k; });
+  return static_cast<int>(it - list.begin());
+}
+
+float ScanKey(float queryLo, float maxExtent) {
+  return std::nextafter(queryLo - maxExtent, -std::numeric_limits<float>::infinity());
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Layout: axis by spread, band height by typical size
+// ---------------------------------------------------------------------------------------------
+
+// Monotonic in the coordinate (one double expression), so a box's band range always contains the band
+// of every point inside it, and overlapping boxes share a band. Out-of-range coordinates clamp to the
+// end bands, which is still correct, only slower.
+int BroadPhase::Impl::BandOf(float crossCoordinate) const {
+  const double t = (static_cast<double>(crossCoordinate) - layout.origin) / layout.height;
+  if (!(t >= 0.0)) return 0;
+  if (t >= static_cast<double>(layout.count)) return layout.count - 1;
+  return static_cast<int>(t);
+}
+
+// One O(n) pass for the spread (variance of centres per axis) and the typical size (mean extent,
+// trimmed of boxes over 4x the mean so a few grounds do not inflate it). Cheap enough to run every
+// reevaluateInterval updates.
+LayoutParams BroadPhase::Impl::IdealLayout() const {
+  double sum[2] = {0, 0}, sumSq[2] = {0, 0}, ext[2] = {0, 0};
+  double lo[2] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+  double hi[2] = {-lo[0], -lo[1]};
+  int n = 0;
+  for (const ProxySlot& slot : slots) {
+    if (!slot.alive) continue;
+    ++n;
+    for (int k = 0; k < 2; ++k) {
+      const double centre = 0.5 * (static_cast<double>(slot.fat.lower[k]) + slot.fat.upper[k]);
+      sum[k] += centre;
+      sumSq[k] += centre * centre;
+      ext[k] += static_cast<double>(slot.fat.upper[k]) - slot.fat.lower[k];
+      lo[k] = std::min(lo[k], centre);
+      hi[k] = std::max(hi[k], centre);
+    }
+  }
+  LayoutParams l;
+  l.count = 1;
+  if (n == 0) return l;
+  double trimmed[2] = {0, 0};
+  int trimmedCount[2] = {0, 0};
+  for (const ProxySlot& slot : slots) {
+    if (!slot.alive) continue;
+    for (int k = 0; k < 2; ++k) {
+      const double e = static_cast<double>(slot.fat.upper[k]) - slot.fat.lower[k];
+      if (e <= 4.0 * ext[k] / n) {
+        trimmed[k] += e;
+        ++trimmedCount[k];
+      }
+    }
+  }
+  double mean[2], var[2], size[2];
+  for (int k = 0; k < 2; ++k) {
+    mean[k] = sum[k] / n;
+    var[k] = std::max(0.0, sumSq[k] / n - mean[k] * mean[k]);
+    size[k] = trimmedCount[k] > 0 ? trimmed[k] / trimmedCount[k] : ext[k] / n;
+  }
+  l.axis = axisMode == SweepAxisMode::X ? 0 : axisMode == SweepAxisMode::Y ? 1 : (var[1] > var[0] ? 1 : 0);
+  const int c = 1 - l.axis;
+  // Band range: the centres' extremes, but not beyond 4 standard deviations (one outlier far away
+  // would otherwise spread the bands thin; it just lands in an end band).
+  const double sigma = std::sqrt(var[c]);
+  const double rangeLo = std::max(lo[c], mean[c] - 4.0 * sigma);
+  const double rangeHi = std::min(hi[c], mean[c] + 4.0 * sigma);
+  const double range = std::max(0.0, rangeHi - rangeLo);
+  const int limit = maxBands > 0 ? maxBands : std::clamp(n / 4, 1, kMaxBandsAuto);
+  double height = kBandHeightFactor * size[c];
+  if (!(height > 0.0) || !std::isfinite(height)) height = std::max(range / std::sqrt(n), 1.0);
+  double count = std::ceil(range / height);
+  if (!(count >= 1.0)) count = 1.0;
+  if (count > limit) {
+    count = limit;
+    height = range / limit;
+  }
+  l.count = static_cast<int>(count);
+  l.height = height;
+  l.origin = rangeLo;
+  l.largeExtent = static_cast<float>(std::max(kLargeExtentFactor * size[l.axis], 1e-6));
+  return l;
+}
+
+bool BroadPhase::Impl::NeedsRebuild(const LayoutParams& ideal) const {
+  const LayoutParams& cur = layout;
+  if (cur.count == 0 || ideal.axis != cur.axis) return true;
+  const double ratio = ideal.height / cur.height;
+  if (ratio > 2.0 || ratio < 0.5) return true;
+  // The occupied range has grown well past the bands, or shrunk to a small part of them.
+  const double idealEnd = ideal.origin + ideal.count * ideal.height;
+  const double curEnd = cur.origin + cur.count * cur.height;
+  if (ideal.origin < cur.origin - 2.0 * cur.height || idealEnd > curEnd + 2.0 * cur.height) return true;
+  return ideal.count * 4 < cur.count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Sync: relocating moved proxies, rebuilding dirty lists
+// ---------------------------------------------------------------------------------------------
+
+BandEntry BroadPhase::Impl::MakeEntry(std::int32_t proxy) const {
+  const AABB& f = slots[proxy].fat;
+  const int s = layout.axis, c = 1 - layout.axis;
+  return {f.lower[s], f.upper[s], f.lower[c], f.upper[c], proxy, generation[proxy]};
+}
+
+// Decides a proxy's placement and band range for the current layout (does not touch the lists).
+void BroadPhase::Impl::PlaceProxy(std::int32_t proxy) {
+  ProxySlot& slot = slots[proxy];
+  const int s = layout.axis, c = 1 - layout.axis;
+  const int b0 = BandOf(slot.fat.lower[c]), b1 = BandOf(slot.fat.upper[c]);
+  const bool isLarge = slot.fat.upper[s] - slot.fat.lower[s] > layout.largeExtent || b1 - b0 >= kMaxBandsPerProxy;
+  if (isLarge) {
+    slot.placement = Placement::Large;
+    slot.bandLo = 0;
+    slot.bandHi = -1;
+  } else {
+    const bool resting = slot.type == ProxyType::Static || !slot.awake;
+    slot.placement = resting ? Placement::Resting : Placement::Active;
+    slot.bandLo = b0;
+    slot.bandHi = b1;
+  }
+}
+
+void BroadPhase::Impl::MarkDirty(Placement placement, int bandLo, int bandHi) {
+  if (placement != Placement::Active && placement != Placement::Resting) return;
+  const int kind = placement == Placement::Active ? kActiveList : kRestingList;
+  for (int b = bandLo; b <= bandHi; ++b) {
+    if (!bands[b].dirty[kind]) {
+      bands[b].dirty[kind] = true;
+      dirtyKeys.push_back(b * 2 + kind);
+    }
+  }
+}
+
+void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
+  layout = ideal;
+  countAtRebuild = proxyCount;
+  ++fullRebuilds;
+  bands.resize(static_cast<std::size_t>(layout.count));
+  for (Band& band : bands) {
+    for (int kind = 0; kind < 2; ++kind) {
+      band.list[kind].clear();
+      band.dirty[kind] = false;
+    }
+  }
+  dirtyKeys.clear();
+  large.clear();
+  for (std::int32_t proxy = 0; proxy < static_cast<std::int32_t>(slots.size()); ++proxy) {
+    flags[proxy] &= static_cast<std::uint8_t>(~kFlagRelocate);
+    if (!slots[proxy].alive) continue;
+    PlaceProxy(proxy);
+    const ProxySlot& slot = slots[proxy];
+    if (slot.placement == Placement::Large) {
+      large.push_back(proxy);
+      continue;
+    }
+    const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
+    for (int b = slot.bandLo; b <= slot.bandHi; ++b) bands[b].list[kind].push_back(MakeEntry(proxy));
+  }
+  relocate.clear();
+  for (Band& band : bands) {
+    for (int kind = 0; kind < 2; ++kind) {
+      std::sort(band.list[kind].begin(), band.list[kind].end(), EntryLess);
+      float maxExtent = 0.0f;
+      for (const BandEntry& e : band.list[kind]) maxExtent = std::max(maxExtent, ExtentUp(e));
+      band.maxExtent[kind] = maxExtent;
+    }
+  }
+}
+
+// Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
+// insertion for each list it joins. Lists it stays in refresh its entry during RebuildList.
+void BroadPhase::Impl::Relocate() {
+  std::sort(relocate.begin(), relocate.end());
+  relocate.erase(std::unique(relocate.begin(), relocate.end()), relocate.end());
+  for (std::int32_t proxy : relocate) {
+    ProxySlot& slot = slots[proxy];
+    if (!slot.alive) continue;
+    const Placement oldPlacement = slot.placement;
+    const int oldLo = slot.bandLo, oldHi = slot.bandHi;
+    PlaceProxy(proxy);
+    if (oldPlacement == Placement::Large && slot.placement != Placement::Large) {
+      large.erase(std::find(large.begin(), large.end(), proxy));
+    } else if (oldPlacement != Placement::Large && slot.placement == Placement::Large) {
+      large.push_back(proxy);
+    }
+    MarkDirty(oldPlacement, oldLo, oldHi);
+    MarkDirty(slot.placement, slot.bandLo, slot.bandHi);
+    if (slot.placement == Placement::Large) continue;
+    const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
+    for (int b = slot.bandLo; b <= slot.bandHi; ++b) {
+      const bool stays = oldPlacement == slot.placement && b >= oldLo && b <= oldHi;
+      if (!stays) insertions.push_back((static_cast<std::int64_t>(b * 2 + kind) << 32) | proxy);
+    }
+  }
+  std::sort(insertions.begin(), insertions.end());
+  std::sort(dirtyKeys.begin(), dirtyKeys.end());
+  std::size_t next = 0;
+  for (int key : dirtyKeys) {
+    std::size_t first = next;
+    while (next < insertions.size() && (insertions[next] >> 32) == key) ++next;
+    RebuildList(key, insertions.data() + first, static_cast<int>(next - first));
+  }
+  for (std::int32_t proxy : relocate) flags[proxy] &= static_cast<std::uint8_t>(~kFlagRelocate);
+  relocate.clear();
+  insertions.clear();
+  dirtyKeys.clear();
+}
+
+// Drops entries of destroyed proxies and of proxies that left this list, refreshes the boxes of
+// relocated ones, appends newcomers, and restores the order.
+void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int insertedCount) {
+  const int b = key / 2, kind = key % 2;
+  const Placement placement = kind == kActiveList ? Placement::Active : Placement::Resting;
+  Band& band = bands[b];
+  std::vector<BandEntry>& list = band.list[kind];
+  std::size_t write = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    BandEntry e = list[i];
+    if (generation[e.proxy] != e.generation) continue;
+    if ((flags[e.proxy] & kFlagRelocate) != 0) {
+      const ProxySlot& slot = slots[e.proxy];
+      if (!slot.alive || slot.placement != placement || b < slot.bandLo || b > slot.bandHi) continue;
+      e = MakeEntry(e.proxy);
+    }
+    list[write++] = e;
+  }
+  list.resize(write);
+  for (int i = 0; i < insertedCount; ++i) {
+    list.push_back(MakeEntry(static_cast<std::int32_t>(inserted[i] & 0xFFFFFFFF)));
+  }
+  SortEntries(list);
+  float maxExtent = 0.0f;
+  for (const BandEntry& e : list) maxExtent = std::max(maxExtent, ExtentUp(e));
+  band.maxExtent[kind] = maxExtent;
+  band.dirty[kind] = false;
+}
+
+void BroadPhase::Impl::Sync() {
+  // Bulk creation or destruction changes the typical spread: re-evaluate at once rather than wait.
+  const bool countChanged = proxyCount > 2 * countAtRebuild + 64 || 2 * proxyCount + 64 < countAtRebuild;
+  if (layout.count == 0 || evaluateDue || countChanged) {
+    evaluateDue = false;
+    const LayoutParams ideal = IdealLayout();
+    if (NeedsRebuild(ideal) || countChanged) {
+      FullRebuild(ideal);
+      return;
+    }
+  }
+  if (!relocate.empty() || !dirtyKeys.empty()) Relocate();
+}
+
+}  // namespace mk
