@@ -262,13 +262,11 @@ BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
 
 BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
   Impl& s = *impl_;
-  const bool live = s.Live(id);
-  MK_ASSERT(live);
-  if (!live) return BroadPhaseError::StaleId;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
   const bool valid = mk::IsValid(tightAABB);
   MK_ASSERT(valid);
   if (!valid) return BroadPhaseError::InvalidAABB;
-  const std::int32_t proxy = static_cast<std::int32_t>(id.index1 - 1);
   ProxySlot& slot = s.slots[proxy];
   if (Contains(slot.fat, tightAABB)) return BroadPhaseError::None;
   slot.fat = Inflate(tightAABB, s.margin);
