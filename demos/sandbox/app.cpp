@@ -1,0 +1,380 @@
+#include "app.h"
+
+#include "camera.h"
+#include "demo_shapes.h"
+#include "sdl_draw.h"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+// Declarations only: Debian's libstb already contains the compiled PNG writer.
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace mk::sandbox {
+namespace {
+
+constexpr float kHeadlessStep = 1.0f / 60.0f;  // seconds per frame when headless: same frames every run
+constexpr float kMaxFrameTime = 0.1f;          // seconds; a stalled frame does not jump the animation
+constexpr float kWheelZoomStep = 1.15f;        // zoom factor per wheel notch
+constexpr SDL_Color kBackground{28, 30, 36, 255};
+
+bool IsSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0';
+}
+
+bool HasDisplay() { return IsSet("DISPLAY") || IsSet("WAYLAND_DISPLAY"); }
+
+void UseOffscreenVideoDriver() {
+  // SDL's offscreen driver renders into memory: it needs no X server, Wayland compositor or GPU.
+  SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+}
+
+void PrintNoDisplay(const char* program, const char* what, const char* sdlError) {
+  if (HasDisplay()) {
+    const char* display = IsSet("DISPLAY") ? std::getenv("DISPLAY") : std::getenv("WAYLAND_DISPLAY");
+    std::fprintf(stderr, "%s: %s on display '%s' (SDL: %s).\n", program, what, display, sdlError);
+  } else {
+    std::fprintf(stderr,
+                 "%s: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open "
+                 "(SDL: %s).\n",
+                 program, sdlError);
+  }
+  std::fprintf(stderr,
+               "Run it headless instead:  %s --headless --frames N --screenshot out.png\n"
+               "or on a virtual display:  xvfb-run -a -s '-screen 0 %dx%dx24' %s\n",
+               program, kWindowWidth, kWindowHeight, program);
+}
+
+// SDL drivers that render into memory only: a window there is invisible.
+bool IsDisplaylessDriver(const char* name) {
+  return name != nullptr && (std::strcmp(name, "offscreen") == 0 || std::strcmp(name, "dummy") == 0);
+}
+
+// Starts SDL video. Returns kExitOk or the exit code to stop with.
+//  - Headless without a display goes straight to the offscreen driver; headless with a display that
+//    fails retries offscreen.
+//  - Interactive never settles for an invisible window: SDL 2.26 silently falls back to its offscreen
+//    driver when X11 and Wayland fail, which would leave the user with a program that runs and shows
+//    nothing. Unless the user picked a driver with SDL_VIDEODRIVER, that is reported as "no display".
+int StartVideo(const Options& options, const char* program) {
+  bool userChoseDriver = IsSet("SDL_VIDEODRIVER");
+  bool offscreen = false;
+  if (options.headless && !HasDisplay() && !userChoseDriver) {
+    UseOffscreenVideoDriver();
+    offscreen = true;
+  }
+#if defined(__unix__) && !defined(__APPLE__)
+  // Without X11 or Wayland the Linux console (KMS/DRM) is the only display left; trying it alone also
+  // keeps libwayland from printing its own XDG_RUNTIME_DIR error first.
+  if (!options.headless && !HasDisplay() && !userChoseDriver) SDL_SetHint(SDL_HINT_VIDEODRIVER, "KMSDRM");
+#endif
+  if (SDL_Init(SDL_INIT_VIDEO) == 0) {
+    if (options.headless || userChoseDriver || !IsDisplaylessDriver(SDL_GetCurrentVideoDriver())) return kExitOk;
+    SDL_Quit();
+    PrintNoDisplay(program, "cannot open a window", "X11 and Wayland failed; SDL fell back to its invisible offscreen driver");
+    return kExitNoDisplay;
+  }
+  if (!options.headless) {
+    PrintNoDisplay(program, "cannot start video", SDL_GetError());
+    return kExitNoDisplay;
+  }
+  if (!offscreen) {
+    std::fprintf(stderr, "%s: SDL video failed (%s); retrying with the offscreen driver.\n", program,
+                 SDL_GetError());
+    UseOffscreenVideoDriver();
+    if (SDL_Init(SDL_INIT_VIDEO) == 0) return kExitOk;
+  }
+  std::fprintf(stderr, "%s: cannot start SDL video, even offscreen: %s\n", program, SDL_GetError());
+  return kExitError;
+}
+
+bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* program) {
+  int w = 0, h = 0;
+  if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) {
+    std::fprintf(stderr, "%s: screenshot: no output size (%s)\n", program, SDL_GetError());
+    return false;
+  }
+  // ABGR8888 is a packed format whose bytes in memory are R, G, B, A on little-endian machines.
+  std::vector<unsigned char> rgba(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, rgba.data(), w * 4) != 0) {
+    std::fprintf(stderr, "%s: screenshot: cannot read pixels (%s)\n", program, SDL_GetError());
+    return false;
+  }
+  // Drop alpha: some window surfaces leave it undefined, and the screen is opaque anyway.
+  std::vector<unsigned char> rgb(static_cast<size_t>(w) * static_cast<size_t>(h) * 3);
+  for (size_t i = 0, n = static_cast<size_t>(w) * static_cast<size_t>(h); i < n; ++i) {
+    std::memcpy(&rgb[3 * i], &rgba[4 * i], 3);
+  }
+  if (stbi_write_png(path.c_str(), w, h, 3, rgb.data(), w * 3) == 0) {
+    std::fprintf(stderr, "%s: screenshot: cannot write '%s'\n", program, path.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Everything a running sandbox owns. Members are released in reverse order by Shutdown().
+class App {
+ public:
+  App(const Options& opts, const char* programName) : options(opts), program(programName) {}
+  ~App() { Shutdown(); }
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  int Run();
+
+ private:
+  int Open();
+  void Shutdown();
+  bool HandleEvents();
+  void BuildPanel();
+  bool RenderFrame(bool takeScreenshot);
+  // Frames the demo grid to the right of the panel.
+  void ResetView() {
+    camera.center = {5.6f, 0.0f};
+    camera.pixelsPerMetre = 50.0f;
+  }
+
+  Options options;
+  const char* program;
+  SDL_Window* window = nullptr;
+  SDL_Renderer* renderer = nullptr;
+  bool sdlStarted = false;
+  bool imguiStarted = false;
+
+  Camera camera;
+  SdlDraw draw;
+  std::vector<DemoShape> shapes;
+  std::vector<std::string> shapeErrors;
+  DemoToggles toggles;
+  float seconds = 0.0f;      // animation time
+  float speed = 1.0f;        // animation speed multiplier
+  bool paused = false;
+  bool reportedFlush = false;
+};
+
+int App::Open() {
+  int status = StartVideo(options, program);
+  if (status != kExitOk) return status;
+  sdlStarted = true;
+
+  Uint32 flags = options.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE;
+  window = SDL_CreateWindow("Minkowski sandbox", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, kWindowWidth,
+                            kWindowHeight, flags);
+  if (window == nullptr) {
+    if (!options.headless) {
+      PrintNoDisplay(program, "cannot open a window", SDL_GetError());
+      return kExitNoDisplay;
+    }
+    std::fprintf(stderr, "%s: cannot create the window: %s\n", program, SDL_GetError());
+    return kExitError;
+  }
+  // Headless uses the software renderer: the same pixels on every machine, with or without a GPU.
+  if (!options.headless) {
+    renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+  }
+  if (renderer == nullptr) renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+  if (renderer == nullptr) {
+    std::fprintf(stderr, "%s: cannot create a renderer: %s\n", program, SDL_GetError());
+    return kExitError;
+  }
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  imguiStarted = true;
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the working directory
+  ImGui::StyleColorsDark();
+  ImGui_ImplSDL2_InitForSDLRenderer(window);
+  ImGui_ImplSDLRenderer_Init(renderer);
+
+  shapes = MakeDemoShapes(shapeErrors);
+  for (const std::string& error : shapeErrors) std::fprintf(stderr, "%s: demo shape refused: %s\n", program, error.c_str());
+  ResetView();
+  return kExitOk;
+}
+
+void App::Shutdown() {
+  if (imguiStarted) {
+    ImGui_ImplSDLRenderer_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    imguiStarted = false;
+  }
+  if (renderer != nullptr) SDL_DestroyRenderer(renderer);
+  if (window != nullptr) SDL_DestroyWindow(window);
+  renderer = nullptr;
+  window = nullptr;
+  if (sdlStarted) SDL_Quit();
+  sdlStarted = false;
+}
+
+// Returns false when the user asked to quit.
+bool App::HandleEvents() {
+  bool running = true;
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
+    if (event.type == SDL_QUIT) running = false;
+    if (options.headless) continue;  // headless frames must not depend on stray input
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) running = false;
+    if (ImGui::GetIO().WantCaptureMouse) continue;
+    if (event.type == SDL_MOUSEMOTION && (event.motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK)) != 0) {
+      camera = Pan(camera, {static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
+    } else if (event.type == SDL_MOUSEWHEEL && event.wheel.preciseY != 0.0f) {
+      int x = 0, y = 0;
+      SDL_GetMouseState(&x, &y);
+      float factor = std::pow(kWheelZoomStep, event.wheel.preciseY);
+      camera = ZoomAt(camera, {static_cast<float>(x), static_cast<float>(y)}, factor);
+    }
+  }
+  return running;
+}
+
+void App::BuildPanel() {
+  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(270.0f, 0.0f), ImGuiCond_FirstUseEver);  // height 0: fit the contents
+  ImGui::Begin("Minkowski sandbox");
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
+              io.Framerate > 0.0f ? 1000.0 / static_cast<double>(io.Framerate) : 0.0);
+  ImGui::Text("%d shapes, %d triangles, 1 batch", static_cast<int>(shapes.size()), draw.TriangleCount());
+  ImGui::Separator();
+  ImGui::Checkbox("Pause", &paused);
+  ImGui::SliderFloat("Speed", &speed, 0.0f, 4.0f, "%.2fx");
+  ImGui::Checkbox("Show AABBs", &toggles.aabbs);
+  ImGui::Checkbox("Show centres of mass", &toggles.centersOfMass);
+  ImGui::Checkbox("Show transforms", &toggles.transforms);
+  ImGui::Checkbox("Show labels", &toggles.labels);
+  ImGui::Separator();
+  ImGui::Text("Zoom: %.1f px/m", static_cast<double>(camera.pixelsPerMetre));
+  if (ImGui::Button("Reset view")) {
+    ResetView();
+  }
+  ImGui::TextWrapped("Right or middle drag: pan. Wheel: zoom at the cursor. Esc: quit.");
+  for (const std::string& error : shapeErrors) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error.c_str());
+  ImGui::End();
+}
+
+bool App::RenderFrame(bool takeScreenshot) {
+  int w = 0, h = 0;
+  SDL_GetRendererOutputSize(renderer, &w, &h);
+  camera.width = static_cast<float>(w);
+  camera.height = static_cast<float>(h);
+
+  ImGui_ImplSDLRenderer_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  BuildPanel();
+  draw.BeginFrame(camera, ImGui::GetBackgroundDrawList());
+  DrawDemoShapes(shapes, seconds, toggles, draw);
+  ImGui::Render();
+
+  SDL_SetRenderDrawColor(renderer, kBackground.r, kBackground.g, kBackground.b, kBackground.a);
+  SDL_RenderClear(renderer);
+  if (!draw.Flush(renderer) && !reportedFlush) {
+    std::fprintf(stderr, "%s: SDL_RenderGeometry failed: %s\n", program, SDL_GetError());
+    reportedFlush = true;
+  }
+  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+  bool ok = true;
+  // Read back before presenting: after SDL_RenderPresent the back buffer is undefined.
+  if (takeScreenshot) ok = WritePng(renderer, options.screenshotPath, program);
+  SDL_RenderPresent(renderer);
+  return ok;
+}
+
+int App::Run() {
+  int status = Open();
+  if (status != kExitOk) return status;
+  Uint64 last = SDL_GetPerformanceCounter();
+  bool screenshotWritten = false;
+  for (int frame = 0; options.frames == 0 || frame < options.frames; ++frame) {
+    if (!HandleEvents()) break;
+    Uint64 now = SDL_GetPerformanceCounter();
+    float dt = static_cast<float>(static_cast<double>(now - last) / static_cast<double>(SDL_GetPerformanceFrequency()));
+    last = now;
+    if (options.headless) dt = kHeadlessStep;
+    if (!paused) seconds += speed * std::min(dt, kMaxFrameTime);
+
+    bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
+    bool shoot = lastFrame && !options.screenshotPath.empty();
+    if (!RenderFrame(shoot)) return kExitError;
+    screenshotWritten = screenshotWritten || shoot;
+  }
+  // A window closed before the last frame still gets its screenshot request honoured.
+  if (!options.screenshotPath.empty() && !screenshotWritten) {
+    if (!RenderFrame(true)) return kExitError;
+  }
+  return kExitOk;
+}
+
+bool ParseCount(const char* text, int& out) {
+  const char* end = text + std::strlen(text);
+  auto [ptr, ec] = std::from_chars(text, end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+ParsedArguments ParseArguments(int argc, const char* const* argv) {
+  ParsedArguments parsed;
+  auto fail = [&](std::string message) {
+    parsed.ok = false;
+    parsed.error = std::move(message);
+    return parsed;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool hasValue = i + 1 < argc;
+    if (arg == "--headless") {
+      parsed.options.headless = true;
+    } else if (arg == "--help" || arg == "-h") {
+      parsed.options.help = true;
+    } else if (arg == "--frames") {
+      if (!hasValue || !ParseCount(argv[i + 1], parsed.options.frames) || parsed.options.frames <= 0) {
+        return fail("--frames needs a positive whole number");
+      }
+      ++i;
+    } else if (arg == "--screenshot") {
+      if (!hasValue || argv[i + 1][0] == '\0') return fail("--screenshot needs a file name");
+      parsed.options.screenshotPath = argv[++i];
+    } else {
+      return fail("unknown argument '" + arg + "'");
+    }
+  }
+  if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help) {
+    return fail("--headless needs --frames N (N > 0), or it would never stop");
+  }
+  return parsed;
+}
+
+std::string UsageText(const char* program) {
+  std::string p = program;
+  return "Usage:\n"
+         "  " + p + "                       open the window (needs a display)\n"
+         "  " + p + " --headless --frames N --screenshot out.png\n"
+         "      render N frames (1/60 s each) without showing a window, write the last as PNG\n"
+         "Options:\n"
+         "  --headless          no visible window, software rendering; without a display it uses\n"
+         "                      SDL's offscreen video driver, so it works on any machine\n"
+         "  --frames N          stop after N frames (also without --headless)\n"
+         "  --screenshot FILE   write the last frame to FILE (PNG)\n"
+         "  --help              this text\n"
+         "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";
+}
+
+int RunSandbox(const Options& options, const char* program) {
+  App app(options, program);
+  return app.Run();
+}
+
+}  // namespace mk::sandbox

@@ -1,0 +1,196 @@
+#include "sdl_draw.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace mk::sandbox {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+constexpr float kTwoPi = 2.0f * kPi;
+// Largest gap, in pixels, between a true arc and the chords drawn for it.
+constexpr float kArcTolerancePixels = 0.25f;
+constexpr int kMinCircleSegments = 12;
+constexpr int kMaxCircleSegments = 128;
+
+SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
+
+SDL_Color Translucent(Color c, float opacity) {
+  float a = std::clamp(static_cast<float>(c.a) * opacity, 0.0f, 255.0f);
+  return {c.r, c.g, c.b, static_cast<Uint8>(a + 0.5f)};
+}
+
+}  // namespace
+
+void SdlDraw::BeginFrame(const Camera& view, ImDrawList* textList) {
+  camera = view;
+  text = textList;
+  vertexBuffer.clear();
+  indexBuffer.clear();
+}
+
+bool SdlDraw::Flush(SDL_Renderer* renderer) {
+  if (indexBuffer.empty()) return true;
+  // Without a texture, SDL_RenderGeometry blends with the renderer's draw blend mode.
+  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+  return SDL_RenderGeometry(renderer, nullptr, vertexBuffer.data(), static_cast<int>(vertexBuffer.size()),
+                            indexBuffer.data(), static_cast<int>(indexBuffer.size())) == 0;
+}
+
+int SdlDraw::PushVertex(Vec2 screen, SDL_Color color) {
+  vertexBuffer.push_back({{screen.x, screen.y}, color, {0.0f, 0.0f}});
+  return static_cast<int>(vertexBuffer.size()) - 1;
+}
+
+void SdlDraw::AddTriangle(int a, int b, int c) {
+  indexBuffer.push_back(a);
+  indexBuffer.push_back(b);
+  indexBuffer.push_back(c);
+}
+
+void SdlDraw::AddLine(Vec2 a, Vec2 b, float width, SDL_Color color) {
+  Vec2 d = b - a;
+  float length = Length(d);
+  if (length < 1e-4f) return;
+  // A quad around the segment, extended by half the width at both ends (square caps) so the lines
+  // of a polyline overlap at its corners instead of leaving notches.
+  Vec2 u = d * (1.0f / length);
+  Vec2 along = u * (0.5f * width);
+  Vec2 side = LeftPerp(u) * (0.5f * width);
+  int i0 = PushVertex(a - along + side, color);
+  int i1 = PushVertex(a - along - side, color);
+  int i2 = PushVertex(b + along - side, color);
+  int i3 = PushVertex(b + along + side, color);
+  AddTriangle(i0, i1, i2);
+  AddTriangle(i0, i2, i3);
+}
+
+void SdlDraw::AddPolyline(const Vec2* points, int count, bool closed, float width, SDL_Color color) {
+  for (int i = 0; i + 1 < count; ++i) AddLine(points[i], points[i + 1], width, color);
+  if (closed && count > 2) AddLine(points[count - 1], points[0], width, color);
+}
+
+void SdlDraw::AddConvexFill(const Vec2* points, int count, SDL_Color color) {
+  if (count < 3) return;
+  int base = PushVertex(points[0], color);
+  for (int i = 1; i < count; ++i) PushVertex(points[i], color);
+  for (int i = 1; i + 1 < count; ++i) AddTriangle(base, base + i, base + i + 1);
+}
+
+void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
+  AddConvexFill(points, count, Translucent(color, fillOpacity));
+  AddPolyline(points, count, true, lineWidth, ToSdl(color));
+}
+
+int SdlDraw::ArcSegments(float radius, float sweep) const {
+  // Chord count so the sagitta r (1 - cos(step / 2)) stays under the pixel tolerance.
+  float r = radius * camera.pixelsPerMetre;
+  int full = kMinCircleSegments;
+  if (r > kArcTolerancePixels) {
+    float step = 2.0f * std::acos(1.0f - kArcTolerancePixels / r);
+    if (step > 0.0f) full = std::clamp(static_cast<int>(std::ceil(kTwoPi / step)), kMinCircleSegments,
+                                       kMaxCircleSegments);
+  }
+  return std::max(1, static_cast<int>(std::ceil(static_cast<float>(full) * sweep / kTwoPi)));
+}
+
+void SdlDraw::AppendArc(Vec2 center, float radius, float a0, float a1) {
+  int n = ArcSegments(radius, a1 - a0);
+  for (int k = 0; k <= n; ++k) {
+    float a = a0 + (a1 - a0) * static_cast<float>(k) / static_cast<float>(n);
+    outline.push_back(WorldToScreen(camera, center + radius * Vec2{std::cos(a), std::sin(a)}));
+  }
+}
+
+void SdlDraw::DrawPolygon(const Vec2* vertices, int count, Color color) {
+  outline.clear();
+  for (int i = 0; i < count; ++i) outline.push_back(WorldToScreen(camera, vertices[i]));
+  AddPolyline(outline.data(), count, true, lineWidth, ToSdl(color));
+}
+
+void SdlDraw::DrawSolidPolygon(const Transform& xf, const Vec2* vertices, int count, float radius,
+                               Color color) {
+  if (count <= 0) return;
+  outline.clear();
+  if (radius <= 0.0f) {
+    for (int i = 0; i < count; ++i) outline.push_back(WorldToScreen(camera, TransformPoint(xf, vertices[i])));
+  } else {
+    // A rounded convex polygon is the core offset by `radius`: straight edges pushed out along their
+    // normals, joined at each vertex by an arc from the previous edge's normal to the next edge's.
+    // The result is convex, so one fan fills it.
+    for (int i = 0; i < count; ++i) {
+      Vec2 prev = TransformPoint(xf, vertices[i == 0 ? count - 1 : i - 1]);
+      Vec2 v = TransformPoint(xf, vertices[i]);
+      Vec2 next = TransformPoint(xf, vertices[i + 1 == count ? 0 : i + 1]);
+      Vec2 n0 = RightPerp(v - prev);
+      Vec2 n1 = RightPerp(next - v);
+      float a0 = std::atan2(n0.y, n0.x);
+      float a1 = std::atan2(n1.y, n1.x);
+      if (a1 < a0) a1 += kTwoPi;
+      AppendArc(v, radius, a0, a1);
+    }
+  }
+  AddSolid(outline.data(), static_cast<int>(outline.size()), color);
+}
+
+void SdlDraw::DrawCircle(Vec2 center, float radius, Color color) {
+  outline.clear();
+  AppendArc(center, radius, 0.0f, kTwoPi);
+  outline.pop_back();  // the last point repeats the first
+  AddPolyline(outline.data(), static_cast<int>(outline.size()), true, lineWidth, ToSdl(color));
+}
+
+void SdlDraw::DrawSolidCircle(const Transform& xf, float radius, Color color) {
+  outline.clear();
+  AppendArc(xf.p, radius, 0.0f, kTwoPi);
+  outline.pop_back();
+  AddSolid(outline.data(), static_cast<int>(outline.size()), color);
+  // The radius line shows the rotation.
+  Vec2 rim = xf.p + radius * Vec2{xf.q.c, xf.q.s};
+  AddLine(WorldToScreen(camera, xf.p), WorldToScreen(camera, rim), lineWidth, ToSdl(color));
+}
+
+void SdlDraw::DrawSolidCapsule(Vec2 p1, Vec2 p2, float radius, Color color) {
+  Vec2 d = p2 - p1;
+  float angle = LengthSquared(d) > 0.0f ? std::atan2(d.y, d.x) : 0.0f;
+  outline.clear();
+  // Counter-clockwise: the half disc around p2, then the one around p1.
+  AppendArc(p2, radius, angle - 0.5f * kPi, angle + 0.5f * kPi);
+  AppendArc(p1, radius, angle + 0.5f * kPi, angle + 1.5f * kPi);
+  AddSolid(outline.data(), static_cast<int>(outline.size()), color);
+}
+
+void SdlDraw::DrawSegment(Vec2 p1, Vec2 p2, Color color) {
+  AddLine(WorldToScreen(camera, p1), WorldToScreen(camera, p2), lineWidth, ToSdl(color));
+}
+
+void SdlDraw::DrawTransform(const Transform& xf, float axisLength) {
+  Vec2 origin = WorldToScreen(camera, xf.p);
+  Vec2 xAxis = WorldToScreen(camera, TransformPoint(xf, {axisLength, 0.0f}));
+  Vec2 yAxis = WorldToScreen(camera, TransformPoint(xf, {0.0f, axisLength}));
+  AddLine(origin, xAxis, lineWidth, {230, 50, 50, 255});
+  AddLine(origin, yAxis, lineWidth, {50, 210, 50, 255});
+}
+
+void SdlDraw::DrawPoint(Vec2 p, float size, Color color) {
+  Vec2 c = WorldToScreen(camera, p);
+  float h = 0.5f * size;
+  SDL_Color sdl = ToSdl(color);
+  int i0 = PushVertex({c.x - h, c.y - h}, sdl);
+  int i1 = PushVertex({c.x + h, c.y - h}, sdl);
+  int i2 = PushVertex({c.x + h, c.y + h}, sdl);
+  int i3 = PushVertex({c.x - h, c.y + h}, sdl);
+  AddTriangle(i0, i1, i2);
+  AddTriangle(i0, i2, i3);
+}
+
+void SdlDraw::DrawString(Vec2 p, const char* message, Color color) {
+  if (text == nullptr || message == nullptr) return;
+  Vec2 s = WorldToScreen(camera, p);
+  text->AddText(ImVec2(s.x, s.y), IM_COL32(color.r, color.g, color.b, color.a), message);
+}
+
+}  // namespace mk::sandbox

@@ -1,0 +1,68 @@
+// DebugDraw implemented with SDL_Renderer. Every primitive is turned into screen-space triangles in
+// one vertex array and submitted with a single SDL_RenderGeometry call per frame: scenes with
+// thousands of bodies would otherwise cost thousands of SDL calls (one per line or fan).
+#pragma once
+
+#include "camera.h"
+#include "minkowski/debug_draw.h"
+
+#include <SDL.h>
+
+#include <vector>
+
+struct ImDrawList;
+
+namespace mk::sandbox {
+
+/// Batching DebugDraw. Use per frame: BeginFrame, any Draw* calls, Flush.
+class SdlDraw final : public DebugDraw {
+ public:
+  /// Starts a frame: clears the batch and takes the view. Text goes to `textList` (ImGui's
+  /// background draw list, drawn with the UI); null drops text.
+  void BeginFrame(const Camera& view, ImDrawList* textList);
+
+  /// Submits the batch to `renderer` (alpha blended) and keeps it until the next BeginFrame.
+  /// Returns false when SDL refused the geometry (SDL_GetError() says why).
+  bool Flush(SDL_Renderer* renderer);
+
+  /// Triangles in the current batch (for the stats panel and tests).
+  int TriangleCount() const { return static_cast<int>(indexBuffer.size() / 3); }
+
+  /// Outline width in pixels.
+  float lineWidth = 1.5f;
+  /// Fill opacity relative to the outline (0..1): fills are translucent so overlaps stay readable.
+  float fillOpacity = 0.5f;
+
+  void DrawPolygon(const Vec2* vertices, int count, Color color) override;
+  void DrawSolidPolygon(const Transform& xf, const Vec2* vertices, int count, float radius,
+                        Color color) override;
+  void DrawCircle(Vec2 center, float radius, Color color) override;
+  void DrawSolidCircle(const Transform& xf, float radius, Color color) override;
+  void DrawSolidCapsule(Vec2 p1, Vec2 p2, float radius, Color color) override;
+  void DrawSegment(Vec2 p1, Vec2 p2, Color color) override;
+  void DrawTransform(const Transform& xf, float axisLength) override;
+  void DrawPoint(Vec2 p, float size, Color color) override;
+  void DrawString(Vec2 p, const char* text, Color color) override;
+
+ private:
+  // Screen-space primitives (pixels).
+  int PushVertex(Vec2 screen, SDL_Color color);
+  void AddTriangle(int a, int b, int c);
+  void AddLine(Vec2 a, Vec2 b, float width, SDL_Color color);
+  void AddPolyline(const Vec2* points, int count, bool closed, float width, SDL_Color color);
+  void AddConvexFill(const Vec2* points, int count, SDL_Color color);
+  /// Fill translucent, then outline opaque: the look of every solid shape.
+  void AddSolid(const Vec2* points, int count, Color color);
+  /// Appends to `outline` the arc of `radius` metres around world point `center` from angle a0 to
+  /// a1 (radians, counter-clockwise), as screen points, with a segment count chosen for its size.
+  void AppendArc(Vec2 center, float radius, float a0, float a1);
+  int ArcSegments(float radius, float sweep) const;
+
+  Camera camera;
+  ImDrawList* text = nullptr;
+  std::vector<SDL_Vertex> vertexBuffer;
+  std::vector<int> indexBuffer;
+  std::vector<Vec2> outline;  // scratch: screen points of the shape being built
+};
+
+}  // namespace mk::sandbox

@@ -1,0 +1,41 @@
+# SDL2 and Dear ImGui 1.86 from Debian packages (libsdl2-dev, libimgui-dev, libstb-dev), for the
+# sandbox and its tests. Nothing is downloaded and no third-party source lives in this repository.
+#
+# Defines:
+#   SDL2::SDL2           (from SDL2's own CMake config)
+#   PkgConfig::MK_IMGUI  imgui core + SDL2 platform backend (libimgui.a) and stb (libstb), via pkg-config
+#   mk_imgui_backend     static library: ImGui's SDL_Renderer backend compiled from the source Debian ships,
+#                        because libimgui.a does not contain imgui_impl_sdlrenderer. Links both of the above.
+include_guard(GLOBAL)
+
+find_package(SDL2 CONFIG REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(MK_IMGUI REQUIRED IMPORTED_TARGET imgui)
+
+# The backend's include folder sits next to imgui.h (Debian: /usr/include/imgui/backends).
+find_path(MK_IMGUI_BACKEND_INCLUDE_DIR imgui_impl_sdlrenderer.h
+  HINTS ${MK_IMGUI_INCLUDE_DIRS} PATH_SUFFIXES backends imgui/backends)
+find_file(MK_IMGUI_SDLRENDERER_SOURCE imgui_impl_sdlrenderer.cpp
+  HINTS /usr/share/doc/libimgui-dev/examples/backends
+  DOC "imgui_impl_sdlrenderer.cpp from libimgui-dev (Debian ships it as documentation)")
+
+if(NOT MK_IMGUI_BACKEND_INCLUDE_DIR OR NOT MK_IMGUI_SDLRENDERER_SOURCE)
+  message(FATAL_ERROR
+    "The sandbox needs ImGui's SDL_Renderer backend, which libimgui.a does not contain:\n"
+    "  header imgui_impl_sdlrenderer.h:   ${MK_IMGUI_BACKEND_INCLUDE_DIR}\n"
+    "  source imgui_impl_sdlrenderer.cpp: ${MK_IMGUI_SDLRENDERER_SOURCE}\n"
+    "Debian installs the source under /usr/share/doc/libimgui-dev/examples/backends/. Minimal images often "
+    "strip /usr/share/doc (a dpkg path-exclude in /etc/dpkg/dpkg.cfg.d/). Fix: add the line\n"
+    "  path-include /usr/share/doc/libimgui-dev/*\n"
+    "to that file (after the path-exclude line) and run `apt-get install --reinstall libimgui-dev`, or pass "
+    "-DMK_IMGUI_SDLRENDERER_SOURCE=/path/to/imgui_impl_sdlrenderer.cpp (ImGui 1.86). "
+    "Or configure with -DMK_BUILD_SANDBOX=OFF.")
+endif()
+
+if(NOT TARGET mk_imgui_backend)
+  add_library(mk_imgui_backend STATIC ${MK_IMGUI_SDLRENDERER_SOURCE})
+  # Third-party code: no project warnings; its headers are SYSTEM so they do not trip ours either.
+  target_include_directories(mk_imgui_backend SYSTEM PUBLIC ${MK_IMGUI_BACKEND_INCLUDE_DIR})
+  target_link_libraries(mk_imgui_backend PUBLIC PkgConfig::MK_IMGUI SDL2::SDL2)
+  target_compile_features(mk_imgui_backend PRIVATE cxx_std_11)
+endif()
