@@ -302,6 +302,13 @@ PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCach
   out.depth = local.depth + radiusA + radiusB;
   out.iterations = local.iterations;
   out.status = local.status;
+  // Huge (finite) coordinates can still overflow on the way back to world space: report, never NaN.
+  if (!IsFinite(out.normal) || !IsFinite(out.pointA) || !IsFinite(out.pointB) || !IsFinite(out.corePointA) ||
+      !IsFinite(out.corePointB) || !std::isfinite(out.depth)) {
+    gFailures.fetch_add(1, std::memory_order_relaxed);
+    out = PenetrationOutput{};
+    out.status = PenetrationStatus::Failed;
+  }
   return out;
 }
 

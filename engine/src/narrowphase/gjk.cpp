@@ -43,7 +43,7 @@ bool IsFiniteTransform(const Transform& xf) { return IsFinite(xf.p) && IsFinite(
 
 // Segment w1-w2: barycentric coordinates of the origin's projection (unnormalised: u1 for w1,
 // u2 for w2). A non-positive one means the origin is beyond that end, so only the other end stays.
-void Solve2(LocalSimplex& s) {
+[[gnu::always_inline]] inline void Solve2(LocalSimplex& s) {
   Vec2 w1 = s.v[0].w;
   Vec2 w2 = s.v[1].w;
   Vec2 e12 = w2 - w1;
@@ -66,7 +66,7 @@ void Solve2(LocalSimplex& s) {
   s.count = 2;
 }
 
-Vec2 ClosestPoint(const LocalSimplex& s) {
+[[gnu::always_inline]] inline Vec2 ClosestPoint(const LocalSimplex& s) {
   Vec2 v = s.v[0].a * s.v[0].w;
   for (int i = 1; i < s.count; ++i) v += s.v[i].a * s.v[i].w;
   return v;
@@ -158,13 +158,13 @@ void Solve3(LocalSimplex& s) {
 
 // Direction towards the origin from the simplex. For a segment the perpendicular of the edge is
 // exact (no cancellation in the closest point), as Box2D also found.
-Vec2 SearchDirection(const LocalSimplex& s, Vec2 closest) {
+[[gnu::always_inline]] inline Vec2 SearchDirection(const LocalSimplex& s, Vec2 closest) {
   if (s.count != 2) return -closest;
   Vec2 e = s.v[1].w - s.v[0].w;
   return Cross(e, -s.v[0].w) > 0.0f ? LeftPerp(e) : RightPerp(e);
 }
 
-float LargestSquared(const LocalSimplex& s) {
+[[gnu::always_inline]] inline float LargestSquared(const LocalSimplex& s) {
   float m = LengthSquared(s.v[0].w);
   for (int i = 1; i < s.count; ++i) {
     float l = LengthSquared(s.v[i].w);
@@ -173,7 +173,7 @@ float LargestSquared(const LocalSimplex& s) {
   return m;
 }
 
-bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
+[[gnu::always_inline]] inline bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
   if (cache.count < 1 || cache.count > 3) return false;
   for (int i = 0; i < cache.count; ++i) {
     if (cache.indexA[i] >= countA || cache.indexB[i] >= countB) return false;
@@ -182,8 +182,8 @@ bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
 }
 
 // The cached simplex when it is valid for these shapes, else vertex 0 of each (a cold start).
-LocalSimplex StartSimplex(const LocalPair& pair, const SimplexCache* cache) {
-  LocalSimplex s{};
+[[gnu::always_inline]] inline LocalSimplex StartSimplex(const LocalPair& pair, const SimplexCache* cache) {
+  LocalSimplex s;  // no zero fill: vertices past count are never read
   if (cache != nullptr && IsCacheUsable(*cache, pair.countA, pair.countB)) {
     s.count = cache->count;
     for (int i = 0; i < s.count; ++i) s.v[i] = MakeVertex(pair, cache->indexA[i], cache->indexB[i]);
@@ -227,12 +227,16 @@ LocalPair MakeLocalPair(const DistanceInput& input) {
 
 GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
                  const Transform& xfA) {
-  GjkResult result{};
+  GjkResult result;  // no zero fill: every field is written below
+  result.iterations = 0;
+  result.overlap = false;
+  result.capped = false;
   LocalSimplex& s = result.simplex;
   s = StartSimplex(pair, cache);
   if (history != nullptr) history->count = 0;
 
   float previousSquared = FLT_MAX;
+  float largestSquared = LargestSquared(s);  // of every vertex seen: bounds the simplex's |w|
   for (;;) {
     if (s.count == 2) {
       Solve2(s);
@@ -249,7 +253,7 @@ GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* h
       break;
     }
     float closestSquared = Dot(closest, closest);
-    if (closestSquared <= kOriginTolerance * kOriginTolerance * LargestSquared(s) ||
+    if (closestSquared <= kOriginTolerance * kOriginTolerance * largestSquared ||
         Dot(direction, direction) == 0.0f) {
       result.overlap = true;
       break;
@@ -269,6 +273,8 @@ GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* h
     if (repeated) break;
     if (closestSquared - Dot(closest, w.w) <= kRelativeProgress * closestSquared) break;
     s.v[s.count++] = w;
+    float wSquared = Dot(w.w, w.w);
+    largestSquared = wSquared > largestSquared ? wSquared : largestSquared;
     ++result.iterations;
     previousSquared = closestSquared;
   }
@@ -299,7 +305,10 @@ void WriteCache(const LocalSimplex& s, SimplexCache* cache) {
 float PairScale(const LocalSimplex& s, float radii) {
   float m = 0.0f;
   for (int i = 0; i < s.count; ++i) {
-    m = std::fmax(m, std::fmax(std::fabs(s.v[i].w.x), std::fabs(s.v[i].w.y)));
+    float x = std::fabs(s.v[i].w.x);
+    float y = std::fabs(s.v[i].w.y);
+    m = x > m ? x : m;
+    m = y > m ? y : m;
   }
   return m + radii;
 }
@@ -311,14 +320,18 @@ DistanceOutput InvalidDistance() {
 }
 
 bool IsFiniteOutput(const DistanceOutput& out) {
-  return IsFinite(out.corePointA) && IsFinite(out.corePointB) && IsFinite(out.normal) &&
-         IsFinite(out.coreDistance) && IsFinite(out.distance);
+  return IsFinite(out.corePointA) && IsFinite(out.corePointB) && IsFinite(out.pointA) && IsFinite(out.pointB) &&
+         IsFinite(out.normal) && IsFinite(out.coreDistance) && IsFinite(out.distance) && IsFinite(out.penetration);
 }
 
 }  // namespace
 
 DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
-  if (!detail::IsValidInput(input)) return InvalidDistance();
+  if (!detail::IsValidInput(input)) {
+    if (cache != nullptr) cache->count = 0;  // whatever it held, it cannot describe these shapes
+    if (history != nullptr) history->count = 0;
+    return InvalidDistance();
+  }
   const LocalPair pair = detail::MakeLocalPair(input);
   const Transform& xfA = input.transformA;
   GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
@@ -389,7 +402,10 @@ DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, Gj
 }
 
 bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
-  if (!detail::IsValidInput(input)) return false;
+  if (!detail::IsValidInput(input)) {
+    if (cache != nullptr) cache->count = 0;
+    return false;
+  }
   const LocalPair pair = detail::MakeLocalPair(input);
   // Boolean GJK (seeds 002, 004): the same simplex loop; a support vertex that does not reach past
   // the origin along the search direction is a separating axis and ends the query early.

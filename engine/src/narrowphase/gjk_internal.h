@@ -47,21 +47,21 @@ struct GjkResult {
 
 /// Index of the point farthest along dir. A plain scan for small sets (inlined: most cores have
 /// 1-8 points); hill climbing from `start` for large polygons (geometry.h, kHillClimbMinVertices).
-inline int Support(const Vec2* points, int count, Vec2 dir, int start) {
+[[gnu::always_inline]] inline int Support(const Vec2* points, int count, Vec2 dir, int start) {
   if (count >= kHillClimbMinVertices) return FindSupportHillClimb({points, count, 0.0f}, dir, start);
+  // Branch-free select: which vertex wins is data-dependent, so a branch would mispredict often.
   int best = 0;
   float bestValue = Dot(points[0], dir);
   for (int i = 1; i < count; ++i) {
     float value = Dot(points[i], dir);
-    if (value > bestValue) {
-      best = i;
-      bestValue = value;
-    }
+    bool better = value > bestValue;
+    best = better ? i : best;
+    bestValue = better ? value : bestValue;
   }
   return best;
 }
 
-inline LocalVertex MakeVertex(const LocalPair& pair, int indexA, int indexB) {
+[[gnu::always_inline]] inline LocalVertex MakeVertex(const LocalPair& pair, int indexA, int indexB) {
   LocalVertex v;
   v.wA = pair.pointsA[indexA];
   v.wB = TransformPoint(pair.xf, pair.pointsB[indexB]);
@@ -73,7 +73,7 @@ inline LocalVertex MakeVertex(const LocalPair& pair, int indexA, int indexB) {
 }
 
 /// Minkowski vertex farthest along `dir` (A's frame): support(A, dir) - support(B, -dir).
-inline LocalVertex SupportVertex(const LocalPair& pair, Vec2 dir, int startA, int startB) {
+[[gnu::always_inline]] inline LocalVertex SupportVertex(const LocalPair& pair, Vec2 dir, int startA, int startB) {
   int indexA = Support(pair.pointsA, pair.countA, dir, startA);
   int indexB = Support(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -dir), startB);
   return MakeVertex(pair, indexA, indexB);
