@@ -29,36 +29,42 @@ int ClipSegment(ClipVertex v[2], Vec2 axis, float offset, int referenceVertex, i
   return 2;
 }
 
-// The edge of `core` whose normal is most anti-parallel to `normal`. For a 1-point core, -1.
-int FindIncidentEdge(const Core& core, Vec2 normal) {
-  return core.count < 2 ? -1 : ArgMaxDot(core.normals, core.count, -normal);
-}
-
 }  // namespace
 
-LocalManifold ClipToReferenceFace(const Core& reference, int referenceFace, const Core& incident, bool flip,
-                                  float margin) {
-  const int i1 = referenceFace;
-  const int i2 = i1 + 1 == reference.count ? 0 : i1 + 1;
-  const Vec2 v1 = reference.points[i1];
-  const Vec2 v2 = reference.points[i2];
-  const Vec2 normal = reference.normals[i1];
+ReferenceFace MakeReferenceFace(const Core& core, int face, const Transform& xf) {
+  ReferenceFace f;
+  f.i1 = face;
+  f.i2 = face + 1 == core.count ? 0 : face + 1;
+  f.v1 = TransformPoint(xf, core.points[f.i1]);
+  f.v2 = TransformPoint(xf, core.points[f.i2]);
+  f.normal = Rotate(xf.q, core.normals[face]);
+  f.radius = core.radius;
+  return f;
+}
+
+LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& incident,
+                                  const Transform& incidentToFrame, bool flip, float margin) {
+  const Vec2 v1 = reference.v1;
+  const Vec2 normal = reference.normal;
   // Counter-clockwise winding: the edge runs along LeftPerp(normal).
   const Vec2 tangent = LeftPerp(normal);
 
   ClipVertex clip[2];
   int count = 0;
-  const int edge = FindIncidentEdge(incident, normal);
-  if (edge < 0) {
-    clip[0] = {incident.points[0], EdgeFeature(i1), VertexFeature(0)};
+  if (incident.count < 2) {
+    clip[0] = {TransformPoint(incidentToFrame, incident.points[0]), EdgeFeature(reference.i1), VertexFeature(0)};
     count = 1;
   } else {
+    // The incident edge is searched among the incident core's own normals, with the reference
+    // normal taken into its frame (one rotation instead of one per incident normal).
+    const Vec2 localNormal = InvRotate(incidentToFrame.q, normal);
+    const int edge = ArgMaxDot(incident.normals, incident.count, -localNormal);
     const int j2 = edge + 1 == incident.count ? 0 : edge + 1;
-    clip[0] = {incident.points[edge], EdgeFeature(i1), VertexFeature(edge)};
-    clip[1] = {incident.points[j2], EdgeFeature(i1), VertexFeature(j2)};
+    clip[0] = {TransformPoint(incidentToFrame, incident.points[edge]), EdgeFeature(reference.i1), VertexFeature(edge)};
+    clip[1] = {TransformPoint(incidentToFrame, incident.points[j2]), EdgeFeature(reference.i1), VertexFeature(j2)};
     // Side plane through v1 (keep Dot(p, t) >= Dot(v1, t)), then through v2 (keep <= Dot(v2, t)).
-    count = ClipSegment(clip, -tangent, -Dot(v1, tangent), i1, edge);
-    if (count == 2) count = ClipSegment(clip, tangent, Dot(v2, tangent), i2, edge);
+    count = ClipSegment(clip, -tangent, -Dot(v1, tangent), reference.i1, edge);
+    if (count == 2) count = ClipSegment(clip, tangent, Dot(reference.v2, tangent), reference.i2, edge);
   }
 
   LocalManifold out;

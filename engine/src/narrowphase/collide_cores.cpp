@@ -30,27 +30,18 @@ constexpr float kClipAgreement = 1e-5f;
 // exact SAT value by at most this much: 1/50 of the linear slop.
 constexpr float kReferenceTolerance = 1e-4f;
 
-// The face of `core` whose normal is most aligned with `direction`; -1 for a 1-point core.
-int MostAlignedFace(const Core& core, Vec2 direction) {
-  return core.count < 2 ? -1 : ArgMaxDot(core.normals, core.count, direction);
-}
-
-// True when `p` lies on face `face` of `core` away from both end points (see kEdgeInteriorFraction).
-bool OnFaceInterior(const Core& core, int face, Vec2 p) {
-  if (face < 0) return false;
-  Vec2 v1 = core.points[face];
-  Vec2 v2 = core.points[face + 1 == core.count ? 0 : face + 1];
-  Vec2 e = v2 - v1;
+// True when `p` lies on the face away from both end points (see kEdgeInteriorFraction).
+bool OnFaceInterior(const ReferenceFace& face, Vec2 p) {
+  Vec2 e = face.v2 - face.v1;
   float ee = Dot(e, e);
-  float t = Dot(p - v1, e);
+  float t = Dot(p - face.v1, e);
   float margin = kEdgeInteriorFraction * ee;
   return t > margin && t < ee - margin;
 }
 
 // A face can be the reference when the witness point is inside it or the direction is its normal.
-bool UsableFace(const Core& core, int face, Vec2 witness, Vec2 direction) {
-  if (face < 0) return false;
-  return OnFaceInterior(core, face, witness) || Dot(core.normals[face], direction) >= 1.0f - kParallelCosine;
+bool UsableFace(const ReferenceFace& face, Vec2 witness, Vec2 direction) {
+  return OnFaceInterior(face, witness) || Dot(face.normal, direction) >= 1.0f - kParallelCosine;
 }
 
 // A clip is accepted only if its deepest point reproduces the exact GJK separation: a clip that
@@ -64,11 +55,11 @@ bool ClipMatches(const LocalManifold& m, float exactSeparation, LocalManifold& o
   return true;
 }
 
-int SupportIndex(const Core& core, Vec2 direction) { return ArgMaxDot(core.points, core.count, direction); }
-
 // One point between the surfaces along the direction of the core witness points (vertex-vertex, or
-// any pair with a 1-point core facing a vertex). Exact separation: distance - radii.
-LocalManifold SinglePoint(const Core& a, const Core& b, const CoreDistance& cd, Vec2 normal, float margin) {
+// any pair with a 1-point core facing a vertex). Exact separation: distance - radii. `bToA` places
+// B's core (its frame) in A's; the witnesses and the normal are in A's frame.
+LocalManifold SinglePoint(const Core& a, const Core& b, const Transform& bToA, const CoreDistance& cd, Vec2 normal,
+                          float margin) {
   LocalManifold out;
   float separation = cd.distance - a.radius - b.radius;
   if (separation > margin) return out;
@@ -78,7 +69,9 @@ LocalManifold SinglePoint(const Core& a, const Core& b, const CoreDistance& cd, 
   out.count = 1;
   out.points[0].point = 0.5f * (surfaceA + surfaceB);
   out.points[0].separation = separation;
-  out.points[0].id = MakeFeatureId(VertexFeature(SupportIndex(a, normal)), VertexFeature(SupportIndex(b, -normal)));
+  int vertexA = ArgMaxDot(a.points, a.count, normal);
+  int vertexB = ArgMaxDot(b.points, b.count, InvRotate(bToA.q, -normal));
+  out.points[0].id = MakeFeatureId(VertexFeature(vertexA), VertexFeature(vertexB));
   return out;
 }
 
@@ -104,15 +97,17 @@ SatResult FindMaxSeparation(const Core& a, const Core& b) {
   return best;
 }
 
+// Clip for a SAT result, both cores already in A's frame.
 LocalManifold ClipAgainst(const Core& a, const Core& b, const SatResult& sat, float margin) {
-  return sat.onB ? ClipToReferenceFace(b, sat.face, a, true, margin)
-                 : ClipToReferenceFace(a, sat.face, b, false, margin);
+  const Transform identity{};
+  return sat.onB ? ClipToReferenceFace(MakeReferenceFace(b, sat.face, identity), a, identity, true, margin)
+                 : ClipToReferenceFace(MakeReferenceFace(a, sat.face, identity), b, identity, false, margin);
 }
 
 // Two 1-point cores at the same place: no direction is better than another; report +y.
-LocalManifold CoincidentPoints(const Core& a, const Core& b, float margin) {
-  CoreDistance cd{a.points[0], b.points[0], {0.0f, 1.0f}, 0.0f};
-  return SinglePoint(a, b, cd, {0.0f, 1.0f}, margin);
+LocalManifold CoincidentPoints(const Core& a, const Core& b, const Transform& bToA, float margin) {
+  CoreDistance cd{a.points[0], TransformPoint(bToA, b.points[0]), {0.0f, 1.0f}, 0.0f};
+  return SinglePoint(a, b, bToA, cd, {0.0f, 1.0f}, margin);
 }
 
 }  // namespace
@@ -135,34 +130,39 @@ LocalManifold CollideGjk(const Core& a, const Core& bLocal, const Transform& bTo
   const bool roundOnly = a.count < 2 && bLocal.count < 2;
   CoreDistance cd = ComputeCoreDistance(a, bLocal, bToA, cache);
   if (cd.distance - a.radius - bLocal.radius > margin) return {};
-  // Only now, with a contact likely, is B's core moved into A's frame for the face work.
-  CoreBuffer bufferB;
-  const Core& b = TransformCore(bLocal, bToA, bufferB);
   if (cd.distance < kCoreOverlapDistance) {
-    if (roundOnly) return CoincidentPoints(a, b, margin);
+    if (roundOnly) return CoincidentPoints(a, bLocal, bToA, margin);
     // Cores overlap: the reference face is the face of least penetration (SAT).
-    SatResult sat = FindMaxSeparation(a, b);
-    return ClipAgainst(a, b, sat, margin);
+    CoreBuffer bufferB;
+    const Core& b = TransformCore(bLocal, bToA, bufferB);
+    return ClipAgainst(a, b, FindMaxSeparation(a, b), margin);
   }
 
   // Cores apart: name the features holding the witness points. A witness inside an edge means the
   // normal is that edge's normal (exact, unlike the witness direction); so does a witness direction
   // parallel to a face even when both witnesses sit at vertices (flush parallel edges, where GJK may
   // pick the end of the closest segment). Otherwise the closest features are two vertices: one point.
+  // B stays in its own frame: only the faces and vertices used are moved into A's.
   const Vec2 normal = cd.normal;
-  const float exactSeparation = cd.distance - a.radius - b.radius;
+  const float exactSeparation = cd.distance - a.radius - bLocal.radius;
+  const Transform identity{};
   LocalManifold clipped;
-  int faceA = MostAlignedFace(a, normal);
-  if (UsableFace(a, faceA, cd.pointA, normal) &&
-      ClipMatches(ClipToReferenceFace(a, faceA, b, false, margin), exactSeparation, clipped)) {
-    return clipped;
+  if (a.count >= 2) {
+    ReferenceFace face = MakeReferenceFace(a, ArgMaxDot(a.normals, a.count, normal), identity);
+    if (UsableFace(face, cd.pointA, normal) &&
+        ClipMatches(ClipToReferenceFace(face, bLocal, bToA, false, margin), exactSeparation, clipped)) {
+      return clipped;
+    }
   }
-  int faceB = MostAlignedFace(b, -normal);
-  if (UsableFace(b, faceB, cd.pointB, -normal) &&
-      ClipMatches(ClipToReferenceFace(b, faceB, a, true, margin), exactSeparation, clipped)) {
-    return clipped;
+  if (bLocal.count >= 2) {
+    int faceIndex = ArgMaxDot(bLocal.normals, bLocal.count, InvRotate(bToA.q, -normal));
+    ReferenceFace face = MakeReferenceFace(bLocal, faceIndex, bToA);
+    if (UsableFace(face, cd.pointB, -normal) &&
+        ClipMatches(ClipToReferenceFace(face, a, identity, true, margin), exactSeparation, clipped)) {
+      return clipped;
+    }
   }
-  return SinglePoint(a, b, cd, normal, margin);
+  return SinglePoint(a, bLocal, bToA, cd, normal, margin);
 }
 
 // Face axes only, no GJK, as long as that is exact: when the cores are apart and the incident

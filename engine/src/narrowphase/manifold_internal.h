@@ -61,12 +61,27 @@ struct LocalManifold {
   int count = 0;
 };
 
-/// Clips the incident edge of `incident` (the edge most anti-parallel to the reference normal)
-/// against the side planes of face `referenceFace` of `reference` and keeps the points whose
-/// separation is <= margin. `flip` = the reference core is B: the normal is negated and feature
-/// bytes placed accordingly. The incident core may have 1 point (then no clipping happens).
-LocalManifold ClipToReferenceFace(const Core& reference, int referenceFace, const Core& incident, bool flip,
-                                  float margin);
+/// A reference face placed in the working frame (A's): end points, outward unit normal, the face
+/// and end-vertex indices on its own core, and that core's radius.
+struct ReferenceFace {
+  Vec2 v1{0.0f, 0.0f};
+  Vec2 v2{0.0f, 0.0f};
+  Vec2 normal{0.0f, 1.0f};
+  int i1 = 0;  ///< face index = index of v1
+  int i2 = 0;  ///< index of v2
+  float radius = 0.0f;
+};
+
+/// Face `face` of `core` moved into the working frame by `xf`.
+ReferenceFace MakeReferenceFace(const Core& core, int face, const Transform& xf);
+
+/// Clips the incident edge of `incident` (its edge most anti-parallel to the reference normal)
+/// against the side planes of `reference` and keeps the points whose separation is <= margin.
+/// `incident` is in its own frame, placed in the working frame by `incidentToFrame`: only the two
+/// incident vertices are ever transformed. `flip` = the reference face belongs to B: the normal is
+/// negated and the feature bytes placed accordingly. A 1-point incident core is not clipped.
+LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& incident,
+                                  const Transform& incidentToFrame, bool flip, float margin);
 
 /// Result of the core distance query.
 struct CoreDistance {
