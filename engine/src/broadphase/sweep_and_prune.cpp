@@ -21,6 +21,8 @@ constexpr double kLargeExtentFactor = 8.0;
 constexpr int kMaxBandsPerProxy = 8;
 // Band count cap without a user limit: about one band per 4 proxies, at most 2^16.
 constexpr int kMaxBandsAuto = 1 << 16;
+// The sweep axis changes only when the other axis' variance is this many times larger.
+constexpr double kAxisSwitchRatio = 1.5;
 // Insertion sort gives up (and std::sort finishes) past this many shifts per entry.
 constexpr std::size_t kInsertionShiftsPerEntry = 8;
 
@@ -48,6 +50,12 @@ void SortEntries(std::vector<BandEntry>& list) {
     }
     list[j] = x;
   }
+}
+
+// Band populations fluctuate with motion; growing a list to twice what it needs makes a later
+// reallocation (an allocation inside an update) a rare event instead of a regular one.
+void ReserveWithHeadroom(std::vector<BandEntry>& list, std::size_t needed) {
+  if (needed > list.capacity()) list.reserve(2 * needed + 16);
 }
 
 // Rounded up so that it bounds the exact extent hi - lo.
@@ -122,7 +130,14 @@ LayoutParams BroadPhase::Impl::IdealLayout() const {
     var[k] = std::max(0.0, sumSq[k] / n - mean[k] * mean[k]);
     size[k] = trimmedCount[k] > 0 ? trimmed[k] / trimmedCount[k] : ext[k] / n;
   }
-  l.axis = axisMode == SweepAxisMode::X ? 0 : axisMode == SweepAxisMode::Y ? 1 : (var[1] > var[0] ? 1 : 0);
+  if (axisMode == SweepAxisMode::Auto) {
+    // Hysteresis: in a square scene the spreads are about equal and either axis is as good; without
+    // it the axis would flip back and forth, each flip a full rebuild.
+    const int current = layout.count > 0 ? layout.axis : (var[1] > var[0] ? 1 : 0);
+    l.axis = var[1 - current] > kAxisSwitchRatio * var[current] ? 1 - current : current;
+  } else {
+    l.axis = axisMode == SweepAxisMode::X ? 0 : 1;
+  }
   const int c = 1 - l.axis;
   // Band range: the centres' extremes, but not beyond 4 standard deviations (one outlier far away
   // would otherwise spread the bands thin; it just lands in an end band).
@@ -226,6 +241,7 @@ void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
   for (Band& band : bands) {
     for (int kind = 0; kind < 2; ++kind) {
       std::sort(band.list[kind].begin(), band.list[kind].end(), EntryLess);
+      ReserveWithHeadroom(band.list[kind], band.list[kind].size());
       float maxExtent = 0.0f;
       for (const BandEntry& e : band.list[kind]) maxExtent = std::max(maxExtent, ExtentUp(e));
       band.maxExtent[kind] = maxExtent;
@@ -291,6 +307,7 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
     list[write++] = e;
   }
   list.resize(write);
+  ReserveWithHeadroom(list, write + static_cast<std::size_t>(insertedCount));
   for (int i = 0; i < insertedCount; ++i) {
     list.push_back(MakeEntry(static_cast<std::int32_t>(inserted[i] & 0xFFFFFFFF)));
   }

@@ -1,0 +1,226 @@
+// Broadphase on degenerate and bad input: zero-size boxes, everything at one point or on one line,
+// NaN/Inf boxes, stale ids, create/destroy churn, and no allocation after warm-up.
+#include "broadphase/broadphase_oracle.h"
+#include "minkowski/broadphase.h"
+#include "test_util.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace mk;
+using mk::test::ModelProxy;
+
+namespace {
+
+// Creates proxies from `boxes`, moves them by `motion(i, step)` for a few updates, and checks the pair
+// set (and begun/ended) against the oracle after each update.
+template <class Motion>
+void CheckAgainstOracle(const BroadPhaseDef& def, const std::vector<AABB>& boxes, int updates, Motion motion) {
+  BroadPhase bp(def);
+  std::vector<ModelProxy> model;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    ModelProxy m;
+    m.userData = i + 1;
+    m.type = i % 5 == 0 ? ProxyType::Static : ProxyType::Moving;
+    m.id = bp.CreateProxy({.aabb = boxes[i], .userData = m.userData, .type = m.type}).id;
+    m.fat = Inflate(boxes[i], bp.Margin());
+    model.push_back(m);
+  }
+  std::vector<std::uint64_t> previous;
+  for (int step = 0; step < updates; ++step) {
+    if (step > 0) {
+      for (std::size_t i = 0; i < model.size(); ++i) {
+        AABB tight = motion(boxes[i], static_cast<int>(i), step);
+        REQUIRE(bp.MoveProxy(model[i].id, tight) == BroadPhaseError::None);
+        if (!Contains(model[i].fat, tight)) model[i].fat = Inflate(tight, bp.Margin());
+      }
+    }
+    bp.UpdatePairs();
+    std::vector<std::uint64_t> oracle = test::OraclePairs(model, nullptr, nullptr);
+    std::vector<ProxyPair> pairs;
+    bp.CollectPairs(pairs);
+    REQUIRE(test::KeysOf(pairs) == oracle);
+    REQUIRE(test::KeysOf(bp.BegunPairs()) == test::Difference(oracle, previous));
+    REQUIRE(test::KeysOf(bp.EndedPairs()) == test::Difference(previous, oracle));
+    previous = std::move(oracle);
+  }
+}
+
+AABB Shift(const AABB& box, Vec2 d) { return {box.lower + d, box.upper + d}; }
+
+}  // namespace
+
+TEST_SUITE("broadphase.degenerate") {
+
+TEST_CASE("zero-size boxes pair exactly when their fat boxes touch") {
+  test::Rng rng(1);
+  std::vector<AABB> boxes;
+  for (int i = 0; i < 300; ++i) {
+    Vec2 p = rng.InBox(3.0f);
+    boxes.push_back({p, p});
+  }
+  CheckAgainstOracle({}, boxes, 20, [&](const AABB& b, int, int) { return Shift(b, rng.InBox(0.3f)); });
+  // Margin 0: zero-size points pair only when they coincide.
+  BroadPhase bp({.margin = 0.0f});
+  bp.CreateProxy({.aabb = {{1, 1}, {1, 1}}, .userData = 1});
+  bp.CreateProxy({.aabb = {{1, 1}, {1, 1}}, .userData = 2});
+  bp.CreateProxy({.aabb = {{1, 2}, {1, 2}}, .userData = 3});
+  bp.UpdatePairs();
+  REQUIRE(bp.BegunPairs().size() == 1);
+  CHECK(test::PairKey(bp.BegunPairs()[0].userDataA, bp.BegunPairs()[0].userDataB) == test::PairKey(1, 2));
+}
+
+TEST_CASE("all proxies at one point: every allowed pair, n(n-1)/2 minus static-static") {
+  std::vector<AABB> boxes(200, AABB{{2, 3}, {2, 3}});
+  CheckAgainstOracle({}, boxes, 4, [](const AABB& b, int, int) { return b; });
+  BroadPhase bp;
+  for (int i = 0; i < 200; ++i) bp.CreateProxy({.aabb = {{2, 3}, {2, 3}}, .userData = std::uint64_t(i)});
+  bp.UpdatePairs();
+  CHECK(bp.Stats().pairCount == 200 * 199 / 2);
+}
+
+TEST_CASE("all proxies on one line along the sweep axis, good and bad axis, bands and classic SAP") {
+  std::vector<AABB> boxes;
+  for (int i = 0; i < 400; ++i) boxes.push_back({{1.1f * i, -0.5f}, {1.1f * i + 1.0f, 0.5f}});
+  test::Rng rng(3);
+  auto jitter = [&](const AABB& b, int, int) { return Shift(b, rng.InBox(0.15f)); };
+  for (SweepAxisMode axis : {SweepAxisMode::Auto, SweepAxisMode::X, SweepAxisMode::Y}) {
+    for (int maxBands : {0, 1}) {
+      CheckAgainstOracle({.axis = axis, .maxBands = maxBands}, boxes, 12, jitter);
+    }
+  }
+  // The automatic choice sweeps along the line (x), where intervals barely overlap.
+  BroadPhase bp;
+  for (const AABB& b : boxes) bp.CreateProxy({.aabb = b});
+  bp.UpdatePairs();
+  CHECK(bp.Layout().sweepAxis == 0);
+  // A vertical line flips it.
+  BroadPhase tall;
+  for (const AABB& b : boxes) tall.CreateProxy({.aabb = {{b.lower.y, b.lower.x}, {b.upper.y, b.upper.x}}});
+  tall.UpdatePairs();
+  CHECK(tall.Layout().sweepAxis == 1);
+}
+
+TEST_CASE("NaN and infinite boxes are rejected with an error and the structure is unchanged") {
+  test::QuietAsserts asserts;
+  BroadPhase bp;
+  ProxyId a = bp.CreateProxy({.aabb = {{0, 0}, {1, 1}}, .userData = 1}).id;
+  ProxyId b = bp.CreateProxy({.aabb = {{0.5f, 0.5f}, {2, 2}}, .userData = 2}).id;
+  bp.UpdatePairs();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const AABB bad[] = {{{nan, 0}, {1, 1}}, {{0, 0}, {1, nan}}, {{-inf, 0}, {1, 1}}, {{0, 0}, {inf, 1}},
+                      {{1, 1}, {0, 0}}};
+  const AABB fatBefore = bp.GetFatAABB(a);
+  const std::size_t bytesBefore = bp.CapacityBytes();
+  int expectedAsserts = 0;
+  for (const AABB& box : bad) {
+    ProxyResult r = bp.CreateProxy({.aabb = box});
+    CHECK(r.error == BroadPhaseError::InvalidAABB);
+    CHECK(r.id.IsNull());
+    CHECK(bp.MoveProxy(a, box) == BroadPhaseError::InvalidAABB);
+    expectedAsserts += 2;
+  }
+  CHECK(asserts.Count() == expectedAsserts);
+  CHECK(bp.Stats().proxyCount == 2);
+  CHECK(bp.GetFatAABB(a).lower == fatBefore.lower);
+  CHECK(bp.GetFatAABB(a).upper == fatBefore.upper);
+  CHECK(bp.CapacityBytes() == bytesBefore);
+  bp.UpdatePairs();
+  CHECK(bp.BegunPairs().empty());
+  CHECK(bp.EndedPairs().empty());
+  CHECK(bp.Stats().pairCount == 1);
+  CHECK(bp.IsValid(b));
+  // Non-finite queries visit nothing (and assert).
+  int visits = 0;
+  bp.QueryAABB({{nan, 0}, {1, 1}}, [](ProxyId, std::uint64_t, void* c) { return ++*static_cast<int*>(c) > 0; }, &visits);
+  bp.RayCast({{0, 0}, {inf, 0}, 1.0f}, [](ProxyId, std::uint64_t, const RayCastInput&, float, void* c) {
+    ++*static_cast<int*>(c);
+    return 1.0f;
+  }, &visits);
+  CHECK(visits == 0);
+}
+
+TEST_CASE("destroying twice or using a stale id asserts and returns StaleId") {
+  test::QuietAsserts asserts;
+  BroadPhase bp;
+  ProxyId a = bp.CreateProxy({.aabb = {{0, 0}, {1, 1}}, .userData = 1}).id;
+  ProxyId b = bp.CreateProxy({.aabb = {{0, 0}, {1, 1}}, .userData = 2}).id;
+  bp.UpdatePairs();
+  REQUIRE(bp.DestroyProxy(a) == BroadPhaseError::None);
+  CHECK(asserts.Count() == 0);
+  CHECK(bp.DestroyProxy(a) == BroadPhaseError::StaleId);
+  CHECK(asserts.Count() == 1);
+  // The slot is reused with a new generation: the old id stays stale.
+  ProxyId c = bp.CreateProxy({.aabb = {{5, 5}, {6, 6}}, .userData = 3}).id;
+  CHECK(c.index1 == a.index1);
+  CHECK(c.generation != a.generation);
+  CHECK(bp.MoveProxy(a, {{0, 0}, {1, 1}}) == BroadPhaseError::StaleId);
+  CHECK(bp.SetProxyAwake(a, false) == BroadPhaseError::StaleId);
+  CHECK(bp.RefilterProxy(a) == BroadPhaseError::StaleId);
+  CHECK(bp.DestroyProxy(ProxyId{}) == BroadPhaseError::StaleId);
+  CHECK(bp.DestroyProxy(ProxyId{999, 1}) == BroadPhaseError::StaleId);
+  CHECK(asserts.Count() == 6);
+  CHECK(bp.IsValid(c));
+  CHECK(bp.GetUserData(c) == 3);
+  bp.UpdatePairs();
+  // a's pair with b ended (reported with a's stale id and user data); c is far away.
+  REQUIRE(bp.EndedPairs().size() == 1);
+  CHECK(bp.EndedPairs()[0].proxyA == a);
+  CHECK(bp.EndedPairs()[0].proxyB == b);
+  CHECK(bp.EndedPairs()[0].userDataA == 1);
+  CHECK(bp.BegunPairs().empty());
+}
+
+TEST_CASE("thousands of create/destroy cycles reuse ids and do not grow memory") {
+  BroadPhase bp;
+  test::Rng rng(4);
+  std::vector<ProxyId> live;
+  for (int i = 0; i < 100; ++i) live.push_back(bp.CreateProxy({.aabb = {rng.InBox(5), rng.InBox(5) + Vec2{12, 12}}}).id);
+  bp.UpdatePairs();
+  std::size_t warmBytes = 0;
+  std::uint32_t maxIndex = 0;
+  for (int cycle = 0; cycle < 5000; ++cycle) {
+    std::size_t k = rng.Next() % live.size();
+    REQUIRE(bp.DestroyProxy(live[k]) == BroadPhaseError::None);
+    Vec2 c = rng.InBox(5);
+    live[k] = bp.CreateProxy({.aabb = {c, c + Vec2{0.5f, 0.5f}}}).id;
+    if (cycle % 3 == 0) bp.UpdatePairs();  // churn both with and without updates in between
+    if (cycle == 500) warmBytes = bp.CapacityBytes();
+    maxIndex = std::max(maxIndex, live[k].index1);
+  }
+  bp.UpdatePairs();
+  CHECK(maxIndex <= 100);  // slots reused: never more slots than live proxies
+  CHECK(bp.Stats().proxyCount == 100);
+  CHECK(bp.CapacityBytes() == warmBytes);
+}
+
+TEST_CASE("coherent motion allocates nothing after warm-up") {
+  BroadPhase bp;
+  test::Rng rng(8);
+  std::vector<ProxyId> ids;
+  std::vector<Vec2> pos, vel;
+  for (int i = 0; i < 1000; ++i) {
+    pos.push_back(rng.InBox(20));
+    vel.push_back(rng.Direction() * 3.0f);
+    ids.push_back(bp.CreateProxy({.aabb = {pos.back(), pos.back() + Vec2{0.8f, 0.8f}}}).id);
+  }
+  std::size_t warmBytes = 0;
+  for (int step = 0; step < 600; ++step) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (std::fabs(pos[i].x) > 20) vel[i].x = std::copysign(std::fabs(vel[i].x), -pos[i].x);
+      if (std::fabs(pos[i].y) > 20) vel[i].y = std::copysign(std::fabs(vel[i].y), -pos[i].y);
+      pos[i] += vel[i] / 60.0f;
+      bp.MoveProxy(ids[i], {pos[i], pos[i] + Vec2{0.8f, 0.8f}});
+    }
+    bp.UpdatePairs();
+    if (step == 300) warmBytes = bp.CapacityBytes();
+  }
+  CHECK(warmBytes > 0);
+  CHECK(bp.CapacityBytes() == warmBytes);
+}
+
+}  // TEST_SUITE
