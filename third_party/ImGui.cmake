@@ -10,7 +10,7 @@ include_guard(GLOBAL)
 
 find_package(SDL2 CONFIG REQUIRED)
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(MK_IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(MK_IMGUI REQUIRED IMPORTED_TARGET GLOBAL imgui)
 
 # The backend's include folder sits next to imgui.h (Debian: /usr/include/imgui/backends).
 find_path(MK_IMGUI_BACKEND_INCLUDE_DIR imgui_impl_sdlrenderer.h

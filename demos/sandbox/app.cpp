@@ -12,7 +12,6 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,19 +38,19 @@ void UseOffscreenVideoDriver() {
   SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
 }
 
-void PrintNoDisplay(const char* program, const char* what, const char* sdlError) {
+// The no-display message: what failed, then the two ways to run anyway.
+void PrintNoDisplay(const char* program, const char* detail) {
   if (HasDisplay()) {
     const char* display = IsSet("DISPLAY") ? std::getenv("DISPLAY") : std::getenv("WAYLAND_DISPLAY");
-    std::fprintf(stderr, "%s: %s on display '%s' (SDL: %s).\n", program, what, display, sdlError);
+    std::fprintf(stderr, "%s: cannot open a window on display '%s' (%s).\n", program, display, detail);
   } else {
-    std::fprintf(stderr,
-                 "%s: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open "
-                 "(SDL: %s).\n",
-                 program, sdlError);
+    std::fprintf(stderr, "%s: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open.\n",
+                 program);
   }
   std::fprintf(stderr,
                "Run it headless instead:  %s --headless --frames N --screenshot out.png\n"
-               "or on a virtual display:  xvfb-run -a -s '-screen 0 %dx%dx24' %s\n",
+               "or on a virtual display:  xvfb-run -a -s '-screen 0 %dx%dx24' %s\n"
+               "(or choose an SDL video driver yourself with SDL_VIDEODRIVER)\n",
                program, kWindowWidth, kWindowHeight, program);
 }
 
@@ -74,18 +73,22 @@ int StartVideo(const Options& options, const char* program) {
     offscreen = true;
   }
 #if defined(__unix__) && !defined(__APPLE__)
-  // Without X11 or Wayland the Linux console (KMS/DRM) is the only display left; trying it alone also
-  // keeps libwayland from printing its own XDG_RUNTIME_DIR error first.
-  if (!options.headless && !HasDisplay() && !userChoseDriver) SDL_SetHint(SDL_HINT_VIDEODRIVER, "KMSDRM");
+  // On Linux and the BSDs a window needs X11 or Wayland, which announce themselves in DISPLAY and
+  // WAYLAND_DISPLAY. Deciding from those alone keeps the answer the same on every machine (and spares
+  // the user libwayland's XDG_RUNTIME_DIR error). A console user can still pick SDL_VIDEODRIVER=KMSDRM.
+  if (!options.headless && !HasDisplay() && !userChoseDriver) {
+    PrintNoDisplay(program, "");
+    return kExitNoDisplay;
+  }
 #endif
   if (SDL_Init(SDL_INIT_VIDEO) == 0) {
     if (options.headless || userChoseDriver || !IsDisplaylessDriver(SDL_GetCurrentVideoDriver())) return kExitOk;
     SDL_Quit();
-    PrintNoDisplay(program, "cannot open a window", "X11 and Wayland failed; SDL fell back to its invisible offscreen driver");
+    PrintNoDisplay(program, "X11 and Wayland failed; SDL fell back to its invisible offscreen driver");
     return kExitNoDisplay;
   }
   if (!options.headless) {
-    PrintNoDisplay(program, "cannot start video", SDL_GetError());
+    PrintNoDisplay(program, SDL_GetError());
     return kExitNoDisplay;
   }
   if (!offscreen) {
@@ -172,7 +175,7 @@ int App::Open() {
                             kWindowHeight, flags);
   if (window == nullptr) {
     if (!options.headless) {
-      PrintNoDisplay(program, "cannot open a window", SDL_GetError());
+      PrintNoDisplay(program, SDL_GetError());
       return kExitNoDisplay;
     }
     std::fprintf(stderr, "%s: cannot create the window: %s\n", program, SDL_GetError());
@@ -317,60 +320,7 @@ int App::Run() {
   return kExitOk;
 }
 
-bool ParseCount(const char* text, int& out) {
-  const char* end = text + std::strlen(text);
-  auto [ptr, ec] = std::from_chars(text, end, out);
-  return ec == std::errc() && ptr == end;
-}
-
 }  // namespace
-
-ParsedArguments ParseArguments(int argc, const char* const* argv) {
-  ParsedArguments parsed;
-  auto fail = [&](std::string message) {
-    parsed.ok = false;
-    parsed.error = std::move(message);
-    return parsed;
-  };
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    bool hasValue = i + 1 < argc;
-    if (arg == "--headless") {
-      parsed.options.headless = true;
-    } else if (arg == "--help" || arg == "-h") {
-      parsed.options.help = true;
-    } else if (arg == "--frames") {
-      if (!hasValue || !ParseCount(argv[i + 1], parsed.options.frames) || parsed.options.frames <= 0) {
-        return fail("--frames needs a positive whole number");
-      }
-      ++i;
-    } else if (arg == "--screenshot") {
-      if (!hasValue || argv[i + 1][0] == '\0') return fail("--screenshot needs a file name");
-      parsed.options.screenshotPath = argv[++i];
-    } else {
-      return fail("unknown argument '" + arg + "'");
-    }
-  }
-  if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help) {
-    return fail("--headless needs --frames N (N > 0), or it would never stop");
-  }
-  return parsed;
-}
-
-std::string UsageText(const char* program) {
-  std::string p = program;
-  return "Usage:\n"
-         "  " + p + "                       open the window (needs a display)\n"
-         "  " + p + " --headless --frames N --screenshot out.png\n"
-         "      render N frames (1/60 s each) without showing a window, write the last as PNG\n"
-         "Options:\n"
-         "  --headless          no visible window, software rendering; without a display it uses\n"
-         "                      SDL's offscreen video driver, so it works on any machine\n"
-         "  --frames N          stop after N frames (also without --headless)\n"
-         "  --screenshot FILE   write the last frame to FILE (PNG)\n"
-         "  --help              this text\n"
-         "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";
-}
 
 int RunSandbox(const Options& options, const char* program) {
   App app(options, program);

@@ -1,0 +1,64 @@
+#include "options.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace mk::sandbox {
+namespace {
+
+bool ParseCount(const char* text, int& out) {
+  const char* end = text + std::strlen(text);
+  auto [ptr, ec] = std::from_chars(text, end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+ParsedArguments ParseArguments(int argc, const char* const* argv) {
+  ParsedArguments parsed;
+  auto fail = [&](std::string message) {
+    parsed.ok = false;
+    parsed.error = std::move(message);
+    return parsed;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool hasValue = i + 1 < argc;
+    if (arg == "--headless") {
+      parsed.options.headless = true;
+    } else if (arg == "--help" || arg == "-h") {
+      parsed.options.help = true;
+    } else if (arg == "--frames") {
+      if (!hasValue || !ParseCount(argv[i + 1], parsed.options.frames) || parsed.options.frames <= 0) {
+        return fail("--frames needs a positive whole number");
+      }
+      ++i;
+    } else if (arg == "--screenshot") {
+      if (!hasValue || argv[i + 1][0] == '\0') return fail("--screenshot needs a file name");
+      parsed.options.screenshotPath = argv[++i];
+    } else {
+      return fail("unknown argument '" + arg + "'");
+    }
+  }
+  if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help) {
+    return fail("--headless needs --frames N (N > 0), or it would never stop");
+  }
+  return parsed;
+}
+
+std::string UsageText(const char* program) {
+  std::string p = program;
+  return "Usage:\n"
+         "  " + p + "                       open the window (needs a display)\n"
+         "  " + p + " --headless --frames N --screenshot out.png\n"
+         "      render N frames (1/60 s each) without showing a window, write the last as PNG\n"
+         "Options:\n"
+         "  --headless          no visible window, software rendering; without a display it uses\n"
+         "                      SDL's offscreen video driver, so it works on any machine\n"
+         "  --frames N          stop after N frames (also without --headless)\n"
+         "  --screenshot FILE   write the last frame to FILE (PNG)\n"
+         "  --help              this text\n"
+         "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";
+}
+
+}  // namespace mk::sandbox

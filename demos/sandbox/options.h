@@ -1,0 +1,39 @@
+// Sandbox command line: options, parsing, usage text and exit codes. No SDL here, so tests link it.
+#pragma once
+
+#include <string>
+
+namespace mk::sandbox {
+
+/// Process exit codes.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;      ///< bad arguments, SDL failure, screenshot not written
+inline constexpr int kExitNoDisplay = 2;  ///< no window could open and --headless was not given
+
+/// Default window size, pixels (the headless screenshot has exactly this size).
+inline constexpr int kWindowWidth = 1280;
+inline constexpr int kWindowHeight = 720;
+
+/// What the command line asked for.
+struct Options {
+  bool headless = false;       ///< hidden window, software renderer, fixed 1/60 s steps, no input
+  int frames = 0;              ///< stop after this many frames (0 = until the window closes)
+  std::string screenshotPath;  ///< write the last frame here as PNG (empty = none)
+  bool help = false;
+};
+
+/// Result of parsing: the options, or an error message when `ok` is false.
+struct ParsedArguments {
+  Options options;
+  bool ok = true;
+  std::string error;
+};
+
+/// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--help`. Headless needs --frames > 0 (it
+/// would otherwise never end).
+ParsedArguments ParseArguments(int argc, const char* const* argv);
+
+/// The --help text.
+std::string UsageText(const char* program);
+
+}  // namespace mk::sandbox

@@ -1,0 +1,52 @@
+#include "options.h"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+using namespace mk::sandbox;
+
+namespace {
+ParsedArguments Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "sandbox");
+  return ParseArguments(static_cast<int>(args.size()), args.data());
+}
+}  // namespace
+
+TEST_SUITE("sandbox.options") {
+
+TEST_CASE("no arguments open the interactive window until it is closed") {
+  ParsedArguments parsed = Parse({});
+  REQUIRE(parsed.ok);
+  CHECK_FALSE(parsed.options.headless);
+  CHECK(parsed.options.frames == 0);
+  CHECK(parsed.options.screenshotPath.empty());
+}
+
+TEST_CASE("the headless form is parsed in any order") {
+  ParsedArguments parsed = Parse({"--screenshot", "out.png", "--frames", "30", "--headless"});
+  REQUIRE(parsed.ok);
+  CHECK(parsed.options.headless);
+  CHECK(parsed.options.frames == 30);
+  CHECK(parsed.options.screenshotPath == "out.png");
+}
+
+TEST_CASE("bad arguments are refused with a reason") {
+  CHECK_FALSE(Parse({"--frames"}).ok);
+  CHECK_FALSE(Parse({"--frames", "0"}).ok);
+  CHECK_FALSE(Parse({"--frames", "-3"}).ok);
+  CHECK_FALSE(Parse({"--frames", "12x"}).ok);
+  CHECK_FALSE(Parse({"--frames", "99999999999999"}).ok);
+  CHECK_FALSE(Parse({"--screenshot"}).ok);
+  CHECK_FALSE(Parse({"--screenshot", ""}).ok);
+  CHECK_FALSE(Parse({"--fullscreen"}).ok);
+  ParsedArguments endless = Parse({"--headless"});
+  CHECK_FALSE(endless.ok);
+  CHECK(endless.error.find("--frames") != std::string::npos);
+}
+
+TEST_CASE("the usage text shows the headless form") {
+  CHECK(UsageText("sandbox").find("--headless --frames N --screenshot out.png") != std::string::npos);
+}
+
+}  // TEST_SUITE

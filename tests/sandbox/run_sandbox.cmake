@@ -1,0 +1,50 @@
+# Runs the sandbox for a CTest test (cmake -P), so a test can check exit codes and output together.
+#
+#   -DMODE=no_display   run without --headless and with no display: expect exit code 2 and a message
+#                       that names the headless form and xvfb-run.
+#   -DMODE=screenshot   delete PNG, run the sandbox with ARGS writing PNG, optionally under XVFB_RUN,
+#                       then run CHECKER PNG CHECK_ARGS. ARGS and CHECK_ARGS are joined by "|".
+# Always: -DSANDBOX=<sandbox binary>.
+cmake_minimum_required(VERSION 3.21)
+
+# Every run starts with no display and no driver choice; xvfb-run then provides its own DISPLAY.
+set(clean_env ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY --unset=SDL_VIDEODRIVER)
+
+if(MODE STREQUAL "no_display")
+  execute_process(COMMAND ${clean_env} ${SANDBOX}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+  message(STATUS "exit code: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "expected exit code 2 (no display), got '${rc}'")
+  endif()
+  foreach(needle "no display found" "--headless --frames N --screenshot out.png" "xvfb-run")
+    string(FIND "${err}" "${needle}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "the message on stderr does not mention '${needle}'")
+    endif()
+  endforeach()
+elseif(MODE STREQUAL "screenshot")
+  string(REPLACE "|" ";" ARGS "${ARGS}")
+  string(REPLACE "|" ";" CHECK_ARGS "${CHECK_ARGS}")
+  file(REMOVE "${PNG}")
+  set(wrapper)
+  if(XVFB_RUN)
+    set(wrapper ${XVFB_RUN} -a -s "-screen 0 1280x720x24")
+  endif()
+  execute_process(COMMAND ${clean_env} ${wrapper} ${SANDBOX} ${ARGS} --screenshot ${PNG}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  message(STATUS "sandbox exit code: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the sandbox failed with exit code '${rc}'")
+  endif()
+  if(NOT EXISTS "${PNG}")
+    message(FATAL_ERROR "the sandbox exited 0 but wrote no ${PNG}")
+  endif()
+  execute_process(COMMAND ${CHECKER} ${PNG} ${CHECK_ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "png_check:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "png_check rejected ${PNG}")
+  endif()
+else()
+  message(FATAL_ERROR "unknown MODE '${MODE}'")
+endif()
