@@ -46,12 +46,24 @@ inline bool ModelShouldCollide(const ModelProxy& a, const ModelProxy& b, ShouldC
 inline std::vector<std::uint64_t> OraclePairs(const std::vector<ModelProxy>& proxies, ShouldCollideFn extra,
                                               void* context) {
   std::vector<std::uint64_t> keys;
-  for (std::size_t i = 0; i < proxies.size(); ++i) {
-    for (std::size_t j = i + 1; j < proxies.size(); ++j) {
-      const AABB& a = proxies[i].fat;
-      const AABB& b = proxies[j].fat;
-      if (a.upper.x < b.lower.x || b.upper.x < a.lower.x || a.upper.y < b.lower.y || b.upper.y < a.lower.y) continue;
-      if (ModelShouldCollide(proxies[i], proxies[j], extra, context)) {
+  // Structure of arrays and a branch-free mask pass, so the compiler vectorises the n^2 loop; the
+  // hits (a small fraction) are collected in a second pass.
+  const std::size_t n = proxies.size();
+  std::vector<float> lx(n), ly(n), ux(n), uy(n);
+  std::vector<std::uint8_t> hit(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lx[i] = proxies[i].fat.lower.x;
+    ly[i] = proxies[i].fat.lower.y;
+    ux[i] = proxies[i].fat.upper.x;
+    uy[i] = proxies[i].fat.upper.y;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const float alx = lx[i], aly = ly[i], aux = ux[i], auy = uy[i];
+    for (std::size_t j = i + 1; j < n; ++j) {
+      hit[j] = static_cast<std::uint8_t>((alx <= ux[j]) & (lx[j] <= aux) & (aly <= uy[j]) & (ly[j] <= auy));
+    }
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (hit[j] != 0 && ModelShouldCollide(proxies[i], proxies[j], extra, context)) {
         keys.push_back(PairKey(proxies[i].userData, proxies[j].userData));
       }
     }

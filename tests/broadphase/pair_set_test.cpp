@@ -169,7 +169,9 @@ class Scenario {
     if (options_.shuffleMoves) {
       for (std::size_t i = pendingMoves_.size(); i > 1; --i) std::swap(pendingMoves_[i - 1], pendingMoves_[shuffleRng_.Next() % i]);
     }
-    for (std::size_t i : pendingMoves_) REQUIRE(broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None);
+    bool movesOk = true;
+    for (std::size_t i : pendingMoves_) movesOk &= broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None;
+    REQUIRE(movesOk);
     pendingMoves_.clear();
     broadPhase_.UpdatePairs();
     Verify(update);
