@@ -1,0 +1,185 @@
+// Minkowski — the World: bodies, shapes, and the step that moves them.
+//
+// A World owns everything created in it and hands out ids (world_types.h). Calls with a stale or
+// null id, or with NaN/Inf values, fail an MK_ASSERT and are otherwise ignored (setters) or return a
+// neutral value (getters: zero, identity, null): the world always stays valid. Not thread-safe: use
+// one World from one thread at a time.
+//
+//   mk::World world;                                             // gravity (0, -10) m/s^2
+//   mk::BodyId ground = world.CreateBody({});                    // static
+//   world.CreateShape(ground, {}, mk::MakeBox(50, 1).value);
+//   mk::BodyId box = world.CreateBody({.type = mk::BodyType::Dynamic, .position = {0, 4}});
+//   world.CreateShape(box, {.density = 1, .friction = 0.6f}, mk::MakeBox(0.5f, 0.5f).value);
+//   for (int i = 0; i < 60; ++i) world.Step(1.0f / 60.0f);
+#pragma once
+
+#include "minkowski/geometry.h"
+#include "minkowski/manifold.h"
+#include "minkowski/math.h"
+#include "minkowski/world_types.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace mk {
+
+class DebugDraw;
+struct WorldState;  // internal (engine/src/world/world_state.h)
+
+/// Toggles for World::Draw.
+struct DrawOptions {
+  bool shapes = true;
+  bool aabbs = false;
+  bool contactPoints = false;
+  bool contactNormals = false;
+  bool contactImpulses = false;  ///< arrows scaled by the normal impulse
+  bool centersOfMass = false;
+  bool sleepColors = true;       ///< draw sleeping bodies in a muted colour
+};
+
+/// Read-only view of one contact, for debugging tools and tests.
+struct ContactView {
+  ShapeId shapeA, shapeB;
+  Manifold manifold;  ///< world points, normal A->B, impulses from the last step
+};
+
+class World {
+ public:
+  explicit World(const WorldDef& def = {});
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+
+  // --- Simulation -------------------------------------------------------------------------------
+
+  /// Advances the world by `timeStep` seconds (> 0 and finite; otherwise MK_ASSERT and nothing
+  /// happens, returning false). Events of this step are readable until the next Step.
+  bool Step(float timeStep);
+
+  /// World gravity (m/s^2).
+  void SetGravity(Vec2 gravity);
+  Vec2 GetGravity() const;
+
+  /// Solver tunables; apply between steps. Out-of-range fields are clamped to their documented range
+  /// and NaN fields keep their previous value; returns false if anything had to be changed.
+  bool SetSolverSettings(const SolverSettings& settings);
+  const SolverSettings& GetSolverSettings() const;
+
+  /// Milliseconds per stage of the last Step.
+  const Profile& GetProfile() const;
+
+  /// Object counts after the last Step.
+  Counters GetCounters() const;
+
+  /// 64-bit FNV-1a hash of every live body's position, rotation and velocities (bit patterns), in
+  /// creation-slot order. Same inputs and binary give the same hash (determinism tests).
+  std::uint64_t StateHash() const;
+
+  // --- Bodies -----------------------------------------------------------------------------------
+
+  /// Creates a body; returns a null id (and MK_ASSERT) for non-finite or negative def values.
+  BodyId CreateBody(const BodyDef& def);
+
+  /// Destroys a body with its shapes and contacts (contact end events are raised). False if stale.
+  bool DestroyBody(BodyId body);
+
+  /// True when the id refers to a live body.
+  bool IsValid(BodyId body) const;
+
+  BodyType GetBodyType(BodyId body) const;
+  Vec2 GetPosition(BodyId body) const;         ///< body origin (m)
+  float GetAngle(BodyId body) const;           ///< radians
+  Transform GetTransform(BodyId body) const;
+  /// Teleports the body (wakes it; contacts are re-evaluated next step).
+  void SetTransform(BodyId body, Vec2 position, float angle);
+
+  Vec2 GetLinearVelocity(BodyId body) const;   ///< of the centre of mass (m/s)
+  void SetLinearVelocity(BodyId body, Vec2 velocity);
+  float GetAngularVelocity(BodyId body) const; ///< rad/s
+  void SetAngularVelocity(BodyId body, float omega);
+
+  /// Force (N) at a world point, accumulated until the end of the next Step.
+  void ApplyForce(BodyId body, Vec2 force, Vec2 worldPoint, bool wake = true);
+  void ApplyForceToCenter(BodyId body, Vec2 force, bool wake = true);
+  void ApplyTorque(BodyId body, float torque, bool wake = true);  ///< N m
+  /// Impulse (N s) at a world point: changes velocity immediately.
+  void ApplyLinearImpulse(BodyId body, Vec2 impulse, Vec2 worldPoint, bool wake = true);
+  void ApplyLinearImpulseToCenter(BodyId body, Vec2 impulse, bool wake = true);
+  void ApplyAngularImpulse(BodyId body, float impulse, bool wake = true);  ///< N m s
+
+  float GetMass(BodyId body) const;               ///< kg (0 for static and kinematic bodies)
+  float GetRotationalInertia(BodyId body) const;  ///< kg m^2 about the centre of mass
+  Vec2 GetWorldCenterOfMass(BodyId body) const;
+  Vec2 GetLocalCenterOfMass(BodyId body) const;
+
+  void SetLinearDamping(BodyId body, float damping);  ///< 1/s, >= 0
+  void SetAngularDamping(BodyId body, float damping); ///< 1/s, >= 0
+  void SetGravityScale(BodyId body, float scale);
+  void SetFixedRotation(BodyId body, bool fixed);
+  void SetAwake(BodyId body, bool awake);
+  bool IsAwake(BodyId body) const;
+  void SetSleepEnabled(BodyId body, bool enabled);
+  /// A disabled body keeps its state but has no shapes in the broadphase, no contacts, and does not
+  /// move.
+  void SetEnabled(BodyId body, bool enabled);
+  bool IsEnabled(BodyId body) const;
+  void SetUserData(BodyId body, void* userData);
+  void* GetUserData(BodyId body) const;
+
+  // --- Shapes -----------------------------------------------------------------------------------
+
+  /// Attaches a copy of the shape (body-local coordinates) and updates the body's mass. Null id
+  /// (and MK_ASSERT) for a stale body or invalid def (negative density or friction, NaN).
+  ShapeId CreateShape(BodyId body, const ShapeDef& def, const Circle& circle);
+  ShapeId CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule);
+  ShapeId CreateShape(BodyId body, const ShapeDef& def, const Segment& segment);
+  ShapeId CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon);
+
+  /// Destroys a shape (contacts end; the body's mass is updated). False if stale.
+  bool DestroyShape(ShapeId shape);
+  bool IsValid(ShapeId shape) const;
+
+  BodyId GetBody(ShapeId shape) const;
+  ShapeType GetShapeType(ShapeId shape) const;
+  void SetFriction(ShapeId shape, float friction);
+  float GetFriction(ShapeId shape) const;
+  void SetRestitution(ShapeId shape, float restitution);
+  float GetRestitution(ShapeId shape) const;
+  void SetDensity(ShapeId shape, float density);  ///< kg/m^2; updates the body's mass
+  void SetFilter(ShapeId shape, const Filter& filter);
+  Filter GetFilter(ShapeId shape) const;
+  AABB GetAABB(ShapeId shape) const;              ///< tight world AABB as of the last step
+
+  // --- Events and inspection ----------------------------------------------------------------------
+
+  std::span<const ContactBeginEvent> GetContactBeginEvents() const;
+  std::span<const ContactEndEvent> GetContactEndEvents() const;
+  std::span<const ContactHitEvent> GetContactHitEvents() const;
+
+  /// Calls `visit` for every contact with manifold points, in creation order.
+  template <class Visitor>
+  void ForEachTouchingContact(Visitor&& visit) const {
+    for (int i = 0, n = ContactCapacity(); i < n; ++i) {
+      ContactView view;
+      if (GetContactView(i, view) && view.manifold.pointCount > 0) visit(view);
+    }
+  }
+
+  /// Draws bodies, shapes and contacts through the interface.
+  void Draw(DebugDraw& draw, const DrawOptions& options = {}) const;
+
+  /// Internal state, for tests and tools that live next to the engine (engine/src/world).
+  WorldState& State() { return *state_; }
+  const WorldState& State() const { return *state_; }
+
+ private:
+  int ContactCapacity() const;
+  bool GetContactView(int slot, ContactView& out) const;
+
+  std::unique_ptr<WorldState> state_;
+};
+
+}  // namespace mk

@@ -1,0 +1,190 @@
+// Minkowski — the plain data of the world API: ids, definitions, solver settings, events, profile.
+#pragma once
+
+#include "minkowski/geometry.h"
+#include "minkowski/math.h"
+
+#include <cstdint>
+
+namespace mk {
+
+// ---------------------------------------------------------------------------------------------
+// Ids. Small handles with a generation counter: a destroyed object's id goes stale and every API
+// call detects it (MK_ASSERT + the documented no-op / default return). The default id is null.
+// ---------------------------------------------------------------------------------------------
+
+/// A body in a World. `index1` is the slot + 1 (0 = null).
+struct BodyId {
+  std::uint32_t index1 = 0;
+  std::uint32_t generation = 0;
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(BodyId, BodyId) = default;
+};
+
+/// A shape attached to a body.
+struct ShapeId {
+  std::uint32_t index1 = 0;
+  std::uint32_t generation = 0;
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(ShapeId, ShapeId) = default;
+};
+
+/// A joint between two bodies.
+struct JointId {
+  std::uint32_t index1 = 0;
+  std::uint32_t generation = 0;
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(JointId, JointId) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Bodies and shapes
+// ---------------------------------------------------------------------------------------------
+
+/// Static bodies never move; kinematic bodies move by their velocity and ignore forces and contacts;
+/// dynamic bodies respond to everything.
+enum class BodyType : std::uint8_t { Static = 0, Kinematic, Dynamic };
+
+/// Everything needed to create a body. Defaults make a static body at the origin.
+struct BodyDef {
+  BodyType type = BodyType::Static;
+  Vec2 position{0.0f, 0.0f};        ///< world position of the body origin (m)
+  float angle = 0.0f;               ///< radians, counter-clockwise
+  Vec2 linearVelocity{0.0f, 0.0f};  ///< of the centre of mass (m/s)
+  float angularVelocity = 0.0f;     ///< rad/s
+  float linearDamping = 0.0f;       ///< 1/s, >= 0; reduces linear velocity as v /= (1 + h c)
+  float angularDamping = 0.0f;      ///< 1/s, >= 0
+  float gravityScale = 1.0f;        ///< multiplies the world gravity for this body
+  float sleepThreshold = 0.05f;     ///< m/s: the body may sleep below this speed
+  bool fixedRotation = false;       ///< no rotation (infinite rotational inertia)
+  bool isAwake = true;              ///< start awake (a body created asleep waits to be touched)
+  bool enableSleep = true;          ///< false keeps this body (and its island) awake
+  bool isEnabled = true;            ///< a disabled body is out of the simulation entirely
+  bool isBullet = false;            ///< reserved for continuous collision (a later stage)
+  void* userData = nullptr;         ///< yours; the engine never touches it
+};
+
+/// Collision filtering (Box2D semantics): two shapes collide when both masks accept the other's
+/// category, unless they share a non-zero group index: positive groups always collide, negative
+/// groups never do. Shapes on the same body never collide.
+struct Filter {
+  std::uint32_t categoryBits = 1;
+  std::uint32_t maskBits = 0xFFFFFFFFu;
+  std::int32_t groupIndex = 0;
+};
+
+/// Material and behaviour of a shape.
+struct ShapeDef {
+  float density = 1.0f;       ///< kg/m^2, >= 0
+  float friction = 0.6f;      ///< Coulomb coefficient, >= 0; pairs mix as sqrt(fA fB)
+  float restitution = 0.0f;   ///< 0..1; pairs mix as max(eA, eB)
+  Filter filter{};
+  bool isSensor = false;              ///< detects overlap (sensor events), no collision response
+  bool enableContactEvents = true;    ///< report begin/end touch events for this shape
+  bool enableHitEvents = false;       ///< report hit events (approach speed above the threshold)
+  bool enableSensorEvents = true;     ///< this shape can be seen by sensors
+  void* userData = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Solver settings: every number of the solver, changeable between steps (DESIGN.md section 7).
+// ---------------------------------------------------------------------------------------------
+
+/// Which velocity solver runs.
+enum class SolverMode : std::uint8_t {
+  SoftStep = 0,  ///< sub-stepped soft constraints with relax and restitution passes (default)
+  Classic        ///< one step of PGS (sequential impulses) with Baumgarte stabilisation, for comparison
+};
+
+/// All solver tunables. Out-of-range values are clamped by World::SetSolverSettings (and reported
+/// by its return value); NaN leaves the previous value.
+struct SolverSettings {
+  SolverMode mode = SolverMode::SoftStep;
+  int subSteps = 4;                   ///< sub-steps per Step (1..64)
+  float contactHertz = 30.0f;         ///< contact stiffness (Hz); capped at a quarter of the sub-step rate
+  float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional)
+  float staticContactScale = 2.0f;    ///< contacts with static bodies are this much stiffer
+  float contactPushMaxSpeed = 3.0f;   ///< m/s: the most a soft contact pushes overlapping shapes apart
+  float jointHertz = 60.0f;           ///< joint stiffness (Hz)
+  float jointDampingRatio = 2.0f;     ///< joint damping (non-dimensional)
+  float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
+  float hitEventThreshold = 1.0f;     ///< m/s: faster approaches raise hit events
+  float linearSlop = 0.005f;          ///< m: allowed overlap, keeps contacts persistent
+  float speculativeDistance = 0.02f;  ///< m: contacts exist up to this separation (4 x slop)
+  float aabbMargin = 0.1f;            ///< m: fat-AABB margin in the broadphase
+  float maxLinearSpeed = 400.0f;      ///< m/s: velocity clamp
+  float timeToSleep = 0.5f;           ///< s an island must rest before it sleeps
+  bool enableWarmStarting = true;
+  bool enableRelax = true;
+  bool enableRestitution = true;
+  bool enableSleep = true;
+  int classicIterations = 8;          ///< Classic mode: velocity iterations (1..256)
+  float classicBaumgarte = 0.2f;      ///< Classic mode: fraction of overlap removed per step (0..1)
+};
+
+/// World creation parameters.
+struct WorldDef {
+  Vec2 gravity{0.0f, -10.0f};  ///< m/s^2
+  SolverSettings settings{};
+};
+
+// ---------------------------------------------------------------------------------------------
+// Events (read after Step; valid until the next Step). Deterministic order: creation order of the
+// contacts / sensors involved.
+// ---------------------------------------------------------------------------------------------
+
+/// Two shapes started touching (manifold went from 0 points to some).
+struct ContactBeginEvent {
+  ShapeId shapeA, shapeB;
+};
+
+/// Two shapes stopped touching, or one of them was destroyed.
+struct ContactEndEvent {
+  ShapeId shapeA, shapeB;
+};
+
+/// Two shapes met with an approach speed above SolverSettings::hitEventThreshold.
+struct ContactHitEvent {
+  ShapeId shapeA, shapeB;
+  Vec2 point{0.0f, 0.0f};   ///< world point (m)
+  Vec2 normal{0.0f, 0.0f};  ///< unit, from A to B
+  float approachSpeed = 0;  ///< m/s, > 0
+};
+
+/// A shape entered a sensor.
+struct SensorBeginEvent {
+  ShapeId sensorShape, visitorShape;
+};
+
+/// A shape left a sensor (or was destroyed).
+struct SensorEndEvent {
+  ShapeId sensorShape, visitorShape;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Profile and counters
+// ---------------------------------------------------------------------------------------------
+
+/// Milliseconds spent in each stage of the last Step (DESIGN.md section 1).
+struct Profile {
+  float step = 0;
+  float broadphase = 0;
+  float narrowphase = 0;
+  float islands = 0;
+  float solver = 0;
+  float events = 0;
+};
+
+/// Sizes of the world after the last Step.
+struct Counters {
+  int bodies = 0;
+  int awakeBodies = 0;
+  int shapes = 0;
+  int contacts = 0;          ///< persistent contacts (broadphase pairs that passed filtering)
+  int touchingContacts = 0;  ///< contacts with manifold points
+  int joints = 0;
+  int islands = 0;
+  int gjkCalls = 0;          ///< narrowphase queries in the last Step
+};
+
+}  // namespace mk

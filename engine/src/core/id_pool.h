@@ -1,0 +1,54 @@
+// Internal: slot allocation with generation counters, for the ids of bodies, shapes and joints.
+// Freed slots are reused, lowest first, so a create/destroy cycle never grows the arrays and a world
+// that created and destroyed objects lays out new ones exactly like a fresh world (determinism: the
+// solver visits objects in slot order). Each reuse bumps the slot's generation so old ids go stale.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace mk {
+
+class IdPool {
+ public:
+  /// A free slot (reused if possible, else a new one at the end).
+  int Allocate() {
+    if (!free_.empty()) {
+      std::pop_heap(free_.begin(), free_.end(), std::greater<int>());
+      int slot = free_.back();
+      free_.pop_back();
+      live_[slot] = true;
+      return slot;
+    }
+    generations_.push_back(1);
+    live_.push_back(true);
+    return static_cast<int>(generations_.size()) - 1;
+  }
+
+  /// Releases a live slot and makes its current generation stale.
+  void Free(int slot) {
+    live_[slot] = false;
+    ++generations_[slot];
+    free_.push_back(slot);
+    std::push_heap(free_.begin(), free_.end(), std::greater<int>());
+  }
+
+  /// True when `slot` is live with generation `generation`.
+  bool IsLive(int slot, std::uint32_t generation) const {
+    return slot >= 0 && slot < Capacity() && live_[slot] && generations_[slot] == generation;
+  }
+
+  bool IsLive(int slot) const { return slot >= 0 && slot < Capacity() && live_[slot]; }
+  std::uint32_t Generation(int slot) const { return generations_[slot]; }
+  int Capacity() const { return static_cast<int>(generations_.size()); }
+  int LiveCount() const { return Capacity() - static_cast<int>(free_.size()); }
+
+ private:
+  std::vector<std::uint32_t> generations_;
+  std::vector<bool> live_;
+  std::vector<int> free_;
+};
+
+}  // namespace mk

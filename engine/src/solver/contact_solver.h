@@ -1,0 +1,41 @@
+// Internal: the sub-stepped soft contact solver (DESIGN.md section 7) and body integration.
+#pragma once
+
+#include "minkowski/world_types.h"
+#include "solver/solver_types.h"
+
+namespace mk {
+
+/// Constants of one step.
+struct StepContext {
+  float dt = 0.0f;     // step (s)
+  float h = 0.0f;      // sub-step (s)
+  float invH = 0.0f;   // 1/h
+  SolverSettings settings{};
+  Softness contactSoftness{};  // dynamic vs dynamic
+  Softness staticSoftness{};   // against static bodies: stiffer
+};
+
+StepContext MakeStepContext(float dt, const SolverSettings& settings);
+
+/// v += h a, then damping and the speed clamp.
+void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
+
+/// dp += h v, dq turned by h w.
+void IntegratePositions(SolverArrays& solver, const StepContext& context);
+
+/// Applies the impulses carried over from the last step (scaled into this step's constraint).
+void WarmStartContacts(SolverArrays& solver);
+
+/// One pass over all contacts. With `useBias`, soft constraints push overlap out (no friction);
+/// without, a rigid pass removes the approach velocity and applies friction (the relax pass).
+/// `applyFriction` forces friction into a biased pass (when relax is off).
+void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction);
+
+/// Classic mode: one PGS iteration with Baumgarte velocity bias and friction.
+void SolveContactsClassic(SolverArrays& solver, const StepContext& context);
+
+/// Once per step after the sub-steps: bounce where the approach was faster than the threshold.
+void ApplyRestitution(SolverArrays& solver, const StepContext& context);
+
+}  // namespace mk

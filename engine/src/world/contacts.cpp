@@ -1,0 +1,142 @@
+// Persistent contacts: created when the broadphase reports a new pair of fat AABBs, updated by the
+// narrowphase every step while one of their bodies is awake, destroyed when the pair ends.
+#include "minkowski/assert.h"
+#include "world/world_internal.h"
+
+#include <cmath>
+
+namespace mk {
+
+namespace {
+
+void LinkEdge(WorldState& w, int contact, int side) {
+  ContactEdge& edge = w.contacts[contact].edges[side];
+  Body& body = w.bodies[edge.body];
+  int key = (contact << 1) | side;
+  edge.prev = kNull;
+  edge.next = body.headContactEdge;
+  if (body.headContactEdge != kNull) {
+    int head = body.headContactEdge;
+    w.contacts[head >> 1].edges[head & 1].prev = key;
+  }
+  body.headContactEdge = key;
+}
+
+void UnlinkEdge(WorldState& w, int contact, int side) {
+  ContactEdge& edge = w.contacts[contact].edges[side];
+  if (edge.prev != kNull) {
+    w.contacts[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
+  } else {
+    w.bodies[edge.body].headContactEdge = edge.next;
+  }
+  if (edge.next != kNull) w.contacts[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
+  edge.prev = edge.next = kNull;
+}
+
+// Carries the impulses of points whose feature ids survive into the new manifold (warm starting).
+void CarryImpulses(const Manifold& old, Manifold& fresh) {
+  for (int i = 0; i < fresh.pointCount; ++i) {
+    ManifoldPoint& p = fresh.points[i];
+    for (int j = 0; j < old.pointCount; ++j) {
+      if (old.points[j].id == p.id) {
+        p.normalImpulse = old.points[j].normalImpulse;
+        p.tangentImpulse = old.points[j].tangentImpulse;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void CreateContact(WorldState& w, int shapeA, int shapeB) {
+  // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
+  if (shapeB < shapeA) std::swap(shapeA, shapeB);
+  std::uint64_t key = PairMap::Key(shapeA, shapeB);
+  if (w.contactByShapes.Find(key) != -1) return;
+  int slot = w.contactIds.Allocate();
+  if (slot >= static_cast<int>(w.contacts.size())) w.contacts.resize(slot + 1);
+  Contact& c = w.contacts[slot];
+  c = Contact{};
+  const Shape& a = w.shapes[shapeA];
+  const Shape& b = w.shapes[shapeB];
+  c.shapeA = shapeA;
+  c.shapeB = shapeB;
+  c.friction = std::sqrt(a.friction * b.friction);
+  c.restitution = a.restitution > b.restitution ? a.restitution : b.restitution;
+  c.enableContactEvents = a.enableContactEvents || b.enableContactEvents;
+  c.enableHitEvents = a.enableHitEvents || b.enableHitEvents;
+  c.edges[0].body = a.body;
+  c.edges[1].body = b.body;
+  LinkEdge(w, slot, 0);
+  LinkEdge(w, slot, 1);
+  w.contactByShapes.Insert(key, slot);
+}
+
+void DestroyContact(WorldState& w, int slot, bool raiseEndEvent) {
+  Contact& c = w.contacts[slot];
+  if (raiseEndEvent && c.touching && c.enableContactEvents) {
+    w.endEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+  }
+  w.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
+  UnlinkEdge(w, slot, 0);
+  UnlinkEdge(w, slot, 1);
+  w.contactIds.Free(slot);
+}
+
+void DestroyContactsOfShape(WorldState& w, int shape) {
+  Body& body = w.bodies[w.shapes[shape].body];
+  int key = body.headContactEdge;
+  while (key != kNull) {
+    int contact = key >> 1;
+    int next = w.contacts[contact].edges[key & 1].next;
+    const Contact& c = w.contacts[contact];
+    if (c.shapeA == shape || c.shapeB == shape) {
+      // Waking the other body lets whatever rested on this shape fall.
+      int other = c.edges[(key & 1) ^ 1].body;
+      if (c.touching) WakeBody(w, other);
+      DestroyContact(w, contact, true);
+    }
+    key = next;
+  }
+}
+
+void UpdateContacts(WorldState& w) {
+  ManifoldSettings settings;
+  settings.speculativeDistance = w.settings.speculativeDistance;
+  int touching = 0, queries = 0;
+  for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
+    if (!w.contactIds.IsLive(slot)) continue;
+    Contact& c = w.contacts[slot];
+    const Shape& shapeA = w.shapes[c.shapeA];
+    const Shape& shapeB = w.shapes[c.shapeB];
+    const Body& bodyA = w.bodies[shapeA.body];
+    const Body& bodyB = w.bodies[shapeB.body];
+    if (!bodyA.awake && !bodyB.awake) {  // both asleep or static: the contact is frozen as it was
+      touching += c.touching ? 1 : 0;
+      continue;
+    }
+    ++queries;
+    Manifold manifold = Collide(shapeA.Ref(), bodyA.xf, shapeB.Ref(), bodyB.xf, &c.cache, settings);
+    if (shapeA.isSensor || shapeB.isSensor) manifold.pointCount = 0;  // sensors never push
+    CarryImpulses(c.manifold, manifold);
+    c.manifold = manifold;
+    bool nowTouching = manifold.pointCount > 0;
+    if (nowTouching && !c.touching && c.enableContactEvents) {
+      w.beginEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+    } else if (!nowTouching && c.touching && c.enableContactEvents) {
+      w.endEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+    }
+    c.touching = nowTouching;
+    if (nowTouching) {
+      ++touching;
+      // An awake body touching a sleeping one wakes the sleeper's island.
+      if (!bodyA.awake && bodyA.type != BodyType::Static) WakeBody(w, shapeA.body);
+      if (!bodyB.awake && bodyB.type != BodyType::Static) WakeBody(w, shapeB.body);
+    }
+  }
+  w.counters.touchingContacts = touching;
+  w.counters.gjkCalls = queries;
+}
+
+}  // namespace mk

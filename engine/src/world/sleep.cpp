@@ -1,0 +1,167 @@
+// Islands and sleeping. Each step, awake dynamic bodies joined by touching contacts are grouped by
+// union-find (cheap: near-linear, no persistent graph to maintain); an island whose bodies have all
+// been slower than their threshold for SolverSettings::timeToSleep goes to sleep as a whole. A
+// sleeping island remembers its members (a "sleep group") so touching any of them wakes all of them,
+// and only them.
+#include "world/world_internal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mk {
+
+namespace {
+
+int FindRoot(std::vector<int>& parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];  // path halving
+    i = parent[i];
+  }
+  return i;
+}
+
+void Union(std::vector<int>& parent, int a, int b) {
+  a = FindRoot(parent, a);
+  b = FindRoot(parent, b);
+  if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smaller root wins: deterministic
+}
+
+// Puts the listed bodies to sleep as one group.
+template <class ForEachMember>
+void SleepGroup(WorldState& w, ForEachMember forEachMember) {
+  int group = w.sleepGroupIds.Allocate();
+  if (group >= static_cast<int>(w.sleepGroupHead.size())) w.sleepGroupHead.resize(group + 1);
+  w.sleepGroupHead[group] = kNull;
+  forEachMember([&](int slot) {
+    Body& body = w.bodies[slot];
+    body.awake = false;
+    body.linearVelocity = {0.0f, 0.0f};
+    body.angularVelocity = 0.0f;
+    body.force = {0.0f, 0.0f};
+    body.torque = 0.0f;
+    body.sleepGroup = group;
+    SetBodyProxiesAwake(w, slot, false);
+    body.nextInSleepGroup = w.sleepGroupHead[group];
+    w.sleepGroupHead[group] = slot;
+  });
+}
+
+}  // namespace
+
+void WakeBody(WorldState& w, int slot) {
+  Body& body = w.bodies[slot];
+  if (body.awake || body.type == BodyType::Static) return;
+  int group = body.sleepGroup;
+  if (group == kNull) {
+    body.awake = true;
+    body.sleepTime = 0.0f;
+    SetBodyProxiesAwake(w, slot, true);
+    return;
+  }
+  for (int b = w.sleepGroupHead[group]; b != kNull;) {
+    Body& member = w.bodies[b];
+    int next = member.nextInSleepGroup;
+    member.awake = true;
+    member.sleepTime = 0.0f;
+    SetBodyProxiesAwake(w, b, true);
+    member.sleepGroup = kNull;
+    member.nextInSleepGroup = kNull;
+    b = next;
+  }
+  w.sleepGroupIds.Free(group);
+}
+
+void WakeAllBodies(WorldState& w) {
+  for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
+    if (w.bodyIds.IsLive(slot)) WakeBody(w, slot);
+  }
+}
+
+void WakeTouchingBodies(WorldState& w, int slot) {
+  for (int key = w.bodies[slot].headContactEdge; key != kNull;) {
+    const Contact& c = w.contacts[key >> 1];
+    if (c.touching) WakeBody(w, c.edges[(key & 1) ^ 1].body);
+    key = c.edges[key & 1].next;
+  }
+}
+
+void PutIslandToSleep(WorldState& w, int start) {
+  if (!w.bodies[start].awake || w.bodies[start].type == BodyType::Static) return;
+  // Depth-first search over touching contacts between dynamic bodies, collecting the island.
+  std::vector<int>& stack = w.islandStack;
+  std::vector<int> members;
+  stack.assign(1, start);
+  w.bodies[start].awake = false;  // marks "visited"; SleepGroup sets the rest
+  while (!stack.empty()) {
+    int slot = stack.back();
+    stack.pop_back();
+    members.push_back(slot);
+    for (int key = w.bodies[slot].headContactEdge; key != kNull;) {
+      const Contact& c = w.contacts[key >> 1];
+      int other = c.edges[(key & 1) ^ 1].body;
+      Body& body = w.bodies[other];
+      if (c.touching && body.awake && body.type == BodyType::Dynamic) {
+        body.awake = false;
+        stack.push_back(other);
+      }
+      key = c.edges[key & 1].next;
+    }
+  }
+  SleepGroup(w, [&](auto sleep) {
+    for (int slot : members) sleep(slot);
+  });
+}
+
+int UpdateSleep(WorldState& w, float dt) {
+  const SolverArrays& s = w.solver;
+  const int n = static_cast<int>(s.bodies.size());
+  std::vector<int>& parent = w.islandParent;
+  std::vector<float>& minSleepTime = w.islandSleepTime;
+  parent.resize(n);
+  minSleepTime.assign(n, 1e30f);
+  const bool sleepOn = w.settings.enableSleep;
+  for (int i = 0; i < n; ++i) {
+    parent[i] = i;
+    Body& body = w.bodies[s.bodies[i]];
+    float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
+    bool quiet = sleepOn && body.enableSleep && speed < body.sleepThreshold;
+    body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
+    // A moving kinematic body keeps whatever touches it awake.
+    if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
+  }
+  for (const ContactConstraint& c : s.contacts) {
+    if (c.indexA == kNull || c.indexB == kNull) continue;
+    if (s.params[c.indexA].invMass == 0.0f || s.params[c.indexB].invMass == 0.0f) continue;  // kinematic
+    Union(parent, c.indexA, c.indexB);
+  }
+  int islands = 0;
+  for (int i = 0; i < n; ++i) {
+    int root = FindRoot(parent, i);
+    islands += root == i ? 1 : 0;
+    minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[i]].sleepTime);
+  }
+  // Kinematic bodies touching an island keep it awake through their contact's sleep time.
+  for (const ContactConstraint& c : s.contacts) {
+    if (c.indexA == kNull || c.indexB == kNull) continue;
+    for (int k : {c.indexA, c.indexB}) {
+      int other = k == c.indexA ? c.indexB : c.indexA;
+      if (s.params[k].invMass == 0.0f) {
+        int root = FindRoot(parent, other);
+        minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[k]].sleepTime);
+      }
+    }
+  }
+  if (!sleepOn) return islands;
+  for (int i = 0; i < n; ++i) {
+    int root = FindRoot(parent, i);
+    if (root != i || minSleepTime[root] < w.settings.timeToSleep) continue;
+    SleepGroup(w, [&](auto sleep) {
+      for (int j = i; j < n; ++j) {
+        if (FindRoot(parent, j) == root) sleep(s.bodies[j]);
+      }
+    });
+  }
+  return islands;
+}
+
+}  // namespace mk

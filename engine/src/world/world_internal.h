@@ -1,0 +1,48 @@
+// Internal: operations on WorldState shared by the API (world.cpp), the step (step.cpp), contacts
+// (contacts.cpp), sleep (sleep.cpp) and the broadphase link (broadphase_link.cpp).
+#pragma once
+
+#include "world/world_state.h"
+
+namespace mk {
+
+// Bodies and shapes (world.cpp / body.cpp)
+void UpdateBodyMass(WorldState& w, int body);
+AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);
+void DestroyShapeInternal(WorldState& w, int shape, bool updateMass);
+
+// Broadphase link (broadphase_link.cpp)
+void AddShapeToBroadphase(WorldState& w, int shape);
+void RemoveShapeFromBroadphase(WorldState& w, int shape);
+/// Recomputes the AABBs of a body's shapes and moves their proxies (teleport: force a re-sort).
+void UpdateBodyShapesInBroadphase(WorldState& w, int body, bool teleport);
+/// Adds (enabled) or removes (disabled) all proxies of a body.
+void SetBodyShapesInBroadphase(WorldState& w, int body, bool enabled);
+/// Puts a body's proxies to sleep or wakes them (sleeping proxies cost the broadphase nothing).
+void SetBodyProxiesAwake(WorldState& w, int body, bool awake);
+/// Re-evaluates a shape's pairs after its filter changed.
+void RefilterShape(WorldState& w, int shape);
+/// True when the two shapes may collide (same body, body types, filters).
+bool ShouldShapesCollide(const WorldState& w, int shapeA, int shapeB);
+/// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
+void UpdatePairs(WorldState& w);
+
+// Contacts (contacts.cpp)
+void CreateContact(WorldState& w, int shapeA, int shapeB);
+void DestroyContact(WorldState& w, int contact, bool raiseEndEvent);
+void DestroyContactsOfShape(WorldState& w, int shape);
+/// Narrowphase: new manifolds for every contact with an awake body, touching transitions, events.
+void UpdateContacts(WorldState& w);
+
+// Sleep (sleep.cpp)
+void WakeBody(WorldState& w, int body);
+void WakeAllBodies(WorldState& w);
+void WakeTouchingBodies(WorldState& w, int body);
+void PutIslandToSleep(WorldState& w, int body);
+/// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands.
+int UpdateSleep(WorldState& w, float dt);
+
+// Solver glue (solve.cpp)
+void SolveStep(WorldState& w, float dt);
+
+}  // namespace mk

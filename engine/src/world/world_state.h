@@ -1,0 +1,138 @@
+// Internal: the World's data. Plain arrays indexed by slot; ids are slot + 1 with a generation.
+//
+// Layout for speed (DESIGN.md sections 1 and 7): bodies, shapes and contacts live in contiguous
+// vectors that only grow to a scene's peak size; per-step solver data (solver_types.h) is rebuilt
+// into reused arrays, so Step allocates nothing after warm-up. Objects refer to each other by index.
+#pragma once
+
+#include "core/id_pool.h"
+#include "core/pair_map.h"
+#include "minkowski/broadphase.h"
+#include "minkowski/distance.h"
+#include "minkowski/manifold.h"
+#include "minkowski/world.h"
+#include "solver/solver_types.h"
+
+#include <vector>
+
+namespace mk {
+
+inline constexpr int kNull = -1;
+
+/// A body. `center` is the world centre of mass; `xf` places the body origin.
+struct Body {
+  Transform xf{};
+  Vec2 center{0.0f, 0.0f};
+  Vec2 localCenter{0.0f, 0.0f};
+  Vec2 linearVelocity{0.0f, 0.0f};
+  float angularVelocity = 0.0f;
+  Vec2 force{0.0f, 0.0f};
+  float torque = 0.0f;
+  float mass = 0.0f, invMass = 0.0f;
+  float inertia = 0.0f, invInertia = 0.0f;  // about the centre of mass
+  float linearDamping = 0.0f, angularDamping = 0.0f;
+  float gravityScale = 1.0f;
+  float sleepThreshold = 0.05f;
+  float sleepTime = 0.0f;  // seconds below the threshold
+  void* userData = nullptr;
+  int headShape = kNull;        // singly linked through Shape::nextShape
+  int headContactEdge = kNull;  // doubly linked contact edges: (contact << 1) | side
+  int solverIndex = kNull;      // slot in the step's awake-body arrays, kNull when not simulated
+  int sleepGroup = kNull;       // island id while asleep (all bodies of an island sleep and wake together)
+  int nextInSleepGroup = kNull; // singly linked list of the sleeping island's bodies
+  float maxExtent = 0.0f;       // farthest shape point from the centre of mass (m), for the sleep test
+  BodyType type = BodyType::Static;
+  bool awake = true;
+  bool enabled = true;
+  bool fixedRotation = false;
+  bool enableSleep = true;
+};
+
+/// A shape on a body, with a copy of its geometry in body coordinates.
+struct Shape {
+  Circle circle{};
+  Capsule capsule{};
+  Segment segment{};
+  Polygon polygon{};
+  Filter filter{};
+  AABB aabb{};  // tight world AABB as of the last step
+  float density = 1.0f;
+  float friction = 0.6f;
+  float restitution = 0.0f;
+  void* userData = nullptr;
+  int body = kNull;
+  int nextShape = kNull;
+  ProxyId proxy{};  // broadphase proxy (null while the body is disabled)
+  ShapeType type = ShapeType::Circle;
+  bool isSensor = false;
+  bool enableContactEvents = true;
+  bool enableHitEvents = false;
+  bool enableSensorEvents = true;
+
+  ShapeRef Ref() const {
+    switch (type) {
+      case ShapeType::Circle: return circle;
+      case ShapeType::Capsule: return capsule;
+      case ShapeType::Segment: return segment;
+      default: return polygon;
+    }
+  }
+};
+
+/// One end of a contact, linked into its body's list.
+struct ContactEdge {
+  int body = kNull;
+  int prev = kNull;
+  int next = kNull;
+};
+
+/// A persistent contact between two shapes whose fat AABBs overlap. Created and destroyed by the
+/// broadphase pair reports; keeps the GJK cache and the manifold (with impulses) between steps.
+struct Contact {
+  Manifold manifold{};
+  SimplexCache cache{};
+  ContactEdge edges[2];
+  int shapeA = kNull, shapeB = kNull;
+  float friction = 0.0f;     // mixed: sqrt(fA fB)
+  float restitution = 0.0f;  // mixed: max(eA, eB)
+  bool touching = false;
+  bool enableContactEvents = false;
+  bool enableHitEvents = false;
+};
+
+struct WorldState {
+  Vec2 gravity{0.0f, -10.0f};
+  SolverSettings settings{};
+  Profile profile{};
+  Counters counters{};
+
+  BroadPhase broadphase;
+  IdPool bodyIds, shapeIds, contactIds;
+  std::vector<Body> bodies;
+  std::vector<Shape> shapes;
+  std::vector<Contact> contacts;
+  PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
+
+  std::vector<ContactBeginEvent> beginEvents;
+  std::vector<ContactEndEvent> endEvents;
+  std::vector<ContactHitEvent> hitEvents;
+
+  SolverArrays solver;  // per-step scratch, reused
+  IdPool sleepGroupIds;
+  std::vector<int> sleepGroupHead;  // sleep group -> first body
+  std::vector<int> islandParent;    // union-find scratch over solver indices
+  std::vector<float> islandSleepTime;
+  std::vector<int> islandStack;     // scratch for PutIslandToSleep
+  std::vector<std::uint64_t> begunPairScratch;
+
+  bool IsBody(BodyId id) const { return bodyIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
+  bool IsShape(ShapeId id) const { return shapeIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
+  BodyId MakeBodyId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot)};
+  }
+  ShapeId MakeShapeId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot)};
+  }
+};
+
+}  // namespace mk

@@ -1,0 +1,103 @@
+#include "minkowski/world.h"
+#include "test_util.h"
+#include "world/world_state.h"
+#include "world_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace mk;
+
+namespace {
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+}
+
+TEST_SUITE("world.api") {
+
+TEST_CASE("body mass and centre come from its shapes") {
+  World world;
+  BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {2, 3}});
+  world.CreateShape(body, {.density = 2.0f}, MakeOffsetBox(0.5f, 0.5f, {1, 0}, 0).value);
+  world.CreateShape(body, {.density = 2.0f}, MakeOffsetBox(0.5f, 0.5f, {-1, 0}, 0).value);
+  CHECK(world.GetMass(body) == doctest::Approx(4.0f));
+  // Two unit squares at x = +-1: I = 2 (m/6 + m * 1^2) with m = 2 kg.
+  CHECK(world.GetRotationalInertia(body) == doctest::Approx(2.0f * (2.0f / 6.0f + 2.0f)));
+  CHECK(test::Near(world.GetWorldCenterOfMass(body), {2, 3}, 1e-6f));
+  world.CreateShape(body, {.density = 4.0f}, Circle{{0, 2}, 0.5f});
+  float circleMass = 4.0f * 3.14159265f * 0.25f;
+  CHECK(world.GetMass(body) == doctest::Approx(4.0f + circleMass));
+  CHECK(world.GetLocalCenterOfMass(body).y == doctest::Approx(2.0f * circleMass / (4.0f + circleMass)));
+}
+
+TEST_CASE("stale ids are detected after destruction and slots are reused with a new generation") {
+  World world;
+  BodyId a = world.CreateBody({.type = BodyType::Dynamic});
+  ShapeId s = world.CreateShape(a, {}, Circle{{0, 0}, 0.5f});
+  CHECK(world.IsValid(a));
+  CHECK(world.DestroyBody(a));
+  CHECK_FALSE(world.IsValid(a));
+  CHECK_FALSE(world.IsValid(s));
+  BodyId b = world.CreateBody({.type = BodyType::Dynamic});
+  CHECK(b.index1 == a.index1);  // slot reused
+  CHECK(b.generation != a.generation);
+  test::AssertCounter asserts;
+  CHECK_FALSE(world.DestroyBody(a));       // destroying twice
+  CHECK(world.GetPosition(a) == Vec2(0, 0));  // neutral answer
+  world.SetLinearVelocity(a, {1, 0});      // ignored
+  CHECK(world.GetLinearVelocity(b) == Vec2(0, 0));
+  CHECK_FALSE(world.DestroyShape(s));
+  CHECK(asserts.Count() == 4);
+}
+
+TEST_CASE("NaN input and bad steps are refused and the world stays valid") {
+  World world;
+  test::AddGround(world);
+  BodyId box = test::AddBox(world, {0, 2});
+  test::AssertCounter asserts;
+  CHECK(world.CreateBody({.type = BodyType::Dynamic, .position = {kNaN, 0}}).IsNull());
+  CHECK(world.CreateShape(box, {.density = -1.0f}, Circle{{0, 0}, 1.0f}).IsNull());
+  CHECK(world.CreateShape(box, {}, Circle{{0, 0}, -1.0f}).IsNull());
+  world.SetLinearVelocity(box, {kNaN, 0});
+  world.ApplyForceToCenter(box, {0, kNaN});
+  world.SetTransform(box, {0, kNaN}, 0);
+  CHECK_FALSE(world.Step(0.0f));
+  CHECK_FALSE(world.Step(-1.0f));
+  CHECK_FALSE(world.Step(kNaN));
+  CHECK(asserts.Count() == 9);
+  CHECK(world.Step(1.0f / 60.0f));
+  Vec2 p = world.GetPosition(box);
+  CHECK(IsFinite(p));
+  CHECK(p.y < 2.0f);  // it fell: the bad calls changed nothing
+}
+
+TEST_CASE("solver settings are clamped into range and NaN keeps the old value") {
+  World world;
+  SolverSettings s;
+  s.subSteps = 0;
+  s.contactHertz = kNaN;
+  s.linearSlop = -1.0f;
+  CHECK_FALSE(world.SetSolverSettings(s));
+  CHECK(world.GetSolverSettings().subSteps == 1);
+  CHECK(world.GetSolverSettings().contactHertz == 30.0f);
+  CHECK(world.GetSolverSettings().linearSlop == 0.0f);
+  CHECK(world.SetSolverSettings(SolverSettings{}));
+}
+
+TEST_CASE("thousands of create and destroy cycles do not grow the world") {
+  World world;
+  test::AddGround(world);
+  for (int i = 0; i < 3000; ++i) {
+    BodyId b = test::AddBox(world, {0, 1});
+    world.Step(1.0f / 60.0f);
+    world.DestroyBody(b);
+  }
+  world.Step(1.0f / 60.0f);
+  CHECK(world.GetCounters().bodies == 1);
+  CHECK(world.GetCounters().contacts == 0);
+  CHECK(world.State().bodies.size() <= 2);
+  CHECK(world.State().contacts.size() <= 2);
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,176 @@
+#include "minkowski/world.h"
+#include "test_util.h"
+#include "world_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+using namespace mk;
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+// Deepest overlap (m, >= 0) over all touching contacts.
+float MaxPenetration(const World& world) {
+  float deepest = 0.0f;
+  world.ForEachTouchingContact([&](const ContactView& c) {
+    for (int i = 0; i < c.manifold.pointCount; ++i) deepest = std::max(deepest, -c.manifold.points[i].separation);
+  });
+  return deepest;
+}
+
+}  // namespace
+
+TEST_SUITE("world.contact") {
+
+TEST_CASE("a box dropped on the ground comes to rest, within the slop, and falls asleep") {
+  World world;
+  test::AddGround(world);
+  BodyId box = test::AddBox(world, {0, 2});
+  for (int i = 0; i < 120; ++i) world.Step(kDt);
+  CHECK(Length(world.GetLinearVelocity(box)) < 1e-3f);
+  CHECK(std::fabs(world.GetAngularVelocity(box)) < 1e-3f);
+  CHECK(MaxPenetration(world) <= world.GetSolverSettings().linearSlop + 1e-3f);
+  CHECK(std::fabs(world.GetPosition(box).y - 0.5f) <= 0.005f + 1e-3f);
+  for (int i = 0; i < 60; ++i) world.Step(kDt);
+  CHECK_FALSE(world.IsAwake(box));
+}
+
+TEST_CASE("a ball with restitution 0.5 dropped from 1 m rebounds to 0.25 m, and with 0 does not bounce") {
+  for (float e : {0.5f, 0.0f}) {
+    World world;
+    test::AddGround(world);
+    const float r = 0.25f;
+    BodyId ball = world.CreateBody({.type = BodyType::Dynamic, .position = {0, 1.0f + r}});
+    world.CreateShape(ball, {.restitution = e}, Circle{{0, 0}, r});
+    bool hitGround = false;
+    float apex = 0.0f;
+    for (int i = 0; i < 120; ++i) {
+      world.Step(kDt);
+      float y = world.GetPosition(ball).y - r;
+      if (world.GetLinearVelocity(ball).y > 0.0f) hitGround = true;
+      if (hitGround) apex = std::max(apex, y);
+    }
+    if (e > 0.0f) {
+      CHECK(apex == doctest::Approx(0.25f).epsilon(0.05));
+    } else {
+      CHECK(apex < 0.01f);
+    }
+  }
+}
+
+TEST_CASE("a head-on collision in zero gravity conserves linear momentum") {
+  World world({.gravity = {0, 0}});
+  BodyId a = world.CreateBody({.type = BodyType::Dynamic, .position = {-2, 0}, .linearVelocity = {3, 0.1f}});
+  world.CreateShape(a, {.density = 1.0f, .restitution = 0.3f}, MakeBox(0.5f, 0.5f).value);
+  BodyId b = world.CreateBody({.type = BodyType::Dynamic, .position = {2, 0}, .linearVelocity = {-1, 0}});
+  world.CreateShape(b, {.density = 3.0f}, Circle{{0, 0}, 0.6f});
+  Vec2 before = world.GetMass(a) * world.GetLinearVelocity(a) + world.GetMass(b) * world.GetLinearVelocity(b);
+  bool collided = false;
+  for (int i = 0; i < 120; ++i) {
+    world.Step(kDt);
+    collided = collided || world.GetLinearVelocity(b).x > -1.0f + 1e-3f;
+  }
+  Vec2 after = world.GetMass(a) * world.GetLinearVelocity(a) + world.GetMass(b) * world.GetLinearVelocity(b);
+  CHECK(collided);
+  CHECK(Length(after - before) <= 1e-4f * Length(before));
+}
+
+TEST_CASE("friction holds a box on a slope flatter than atan(mu) and lets it slide at g (sin - mu cos) beyond") {
+  auto slope = [](float angle, float mu, float& creep, float& acceleration) {
+    World world;
+    world.SetSolverSettings({.enableSleep = false});
+    BodyId ground = world.CreateBody({.angle = angle});
+    world.CreateShape(ground, {.friction = mu}, MakeBox(20.0f, 1.0f).value);  // top surface through (0,0)+n
+    Vec2 down{std::cos(angle), std::sin(angle)};  // along the slope, pointing up-hill
+    Vec2 normal{-std::sin(angle), std::cos(angle)};
+    BodyId box = world.CreateBody({.type = BodyType::Dynamic, .position = normal * 1.5f, .angle = angle});
+    world.CreateShape(box, {.friction = mu}, MakeBox(0.5f, 0.5f).value);
+    Vec2 start = world.GetPosition(box);
+    float v1 = 0.0f;
+    for (int i = 1; i <= 120; ++i) {
+      world.Step(1.0f / 60.0f);
+      if (i == 30) v1 = Dot(world.GetLinearVelocity(box), -down);
+    }
+    float v2 = Dot(world.GetLinearVelocity(box), -down);
+    creep = Length(world.GetPosition(box) - start);
+    acceleration = (v2 - v1) / 1.5f;
+  };
+  float creep = 0, acceleration = 0;
+  slope(20.0f * std::numbers::pi_v<float> / 180.0f, 0.6f, creep, acceleration);  // tan 20 deg = 0.36 < 0.6
+  CHECK(creep < 1e-3f);
+  const float angle = 30.0f * std::numbers::pi_v<float> / 180.0f, mu = 0.2f;  // tan 30 deg = 0.58 > 0.2
+  slope(angle, mu, creep, acceleration);
+  CHECK(acceleration == doctest::Approx(10.0f * (std::sin(angle) - mu * std::cos(angle))).epsilon(0.05));
+}
+
+TEST_CASE("a scripted drop produces exactly one begin, one hit and, after a launch, one end event") {
+  World world;
+  test::AddGround(world);
+  BodyId box = test::AddBox(world, {0, 2.5f}, 0.5f, {.enableHitEvents = true});  // bottom 2 m up
+  int begins = 0, hits = 0, ends = 0;
+  float hitSpeed = 0.0f;
+  for (int i = 0; i < 90; ++i) {
+    world.Step(kDt);
+    begins += static_cast<int>(world.GetContactBeginEvents().size());
+    ends += static_cast<int>(world.GetContactEndEvents().size());
+    for (const ContactHitEvent& hit : world.GetContactHitEvents()) {
+      ++hits;
+      hitSpeed = hit.approachSpeed;
+      CHECK(test::Near(hit.normal, {0, 1}, 1e-4f));  // ground (A, created first) -> box (B)
+    }
+  }
+  CHECK(begins == 1);
+  CHECK(hits == 1);
+  CHECK(ends == 0);
+  CHECK(hitSpeed == doctest::Approx(std::sqrt(2.0f * 10.0f * 2.0f)).epsilon(0.05));  // fell 2 m
+  world.ApplyLinearImpulseToCenter(box, {0, 10});  // 1 kg: 10 m/s up
+  for (int i = 0; i < 30; ++i) {
+    world.Step(kDt);
+    ends += static_cast<int>(world.GetContactEndEvents().size());
+    begins += static_cast<int>(world.GetContactBeginEvents().size());
+  }
+  CHECK(ends == 1);
+  CHECK(begins == 1);
+}
+
+TEST_CASE("a vertical stack of 20 boxes stands for 10 s" * doctest::test_suite("long")) {
+  World world;
+  test::AddGround(world);
+  BodyId boxes[20];
+  for (int i = 0; i < 20; ++i) boxes[i] = test::AddBox(world, {0, 0.5f + 1.0f * i});
+  for (int i = 0; i < 600; ++i) world.Step(kDt);
+  CHECK(std::fabs(world.GetPosition(boxes[19]).x) < 0.02f);
+  CHECK(world.GetPosition(boxes[19]).y > 19.0f);
+}
+
+TEST_CASE("sleeping: a ball dropped on one of two resting piles wakes that pile only") {
+  World world;
+  test::AddGround(world);
+  BodyId left[3], right[3];
+  for (int i = 0; i < 3; ++i) {
+    left[i] = test::AddBox(world, {-5, 0.5f + i});
+    right[i] = test::AddBox(world, {5, 0.5f + i});
+  }
+  for (int i = 0; i < 180; ++i) world.Step(kDt);
+  for (int i = 0; i < 3; ++i) {
+    CHECK_FALSE(world.IsAwake(left[i]));
+    CHECK_FALSE(world.IsAwake(right[i]));
+  }
+  BodyId ball = world.CreateBody({.type = BodyType::Dynamic, .position = {-5, 5}});
+  world.CreateShape(ball, {}, Circle{{0, 0}, 0.25f});
+  bool leftWoke = false, rightWoke = false;
+  for (int i = 0; i < 60; ++i) {
+    world.Step(kDt);
+    leftWoke = leftWoke || world.IsAwake(left[0]);
+    rightWoke = rightWoke || world.IsAwake(right[0]) || world.IsAwake(right[2]);
+  }
+  CHECK(leftWoke);
+  CHECK_FALSE(rightWoke);
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,36 @@
+// Helpers for world tests: an assert counter and small scene builders.
+#pragma once
+
+#include "minkowski/assert.h"
+#include "minkowski/world.h"
+
+namespace mk::test {
+
+/// Counts MK_ASSERT failures while alive (and silences the default handler's output).
+class AssertCounter {
+ public:
+  AssertCounter() : previous_(SetAssertHandler(&Count)) { count_ = 0; }
+  ~AssertCounter() { SetAssertHandler(previous_); }
+  int Count() const { return count_; }
+
+ private:
+  static void Count(const char*, const char*, int) { ++count_; }
+  static inline int count_ = 0;
+  AssertHandler previous_;
+};
+
+/// Static ground: a box 100 m wide whose top surface is y = 0.
+inline BodyId AddGround(World& world, float friction = 0.6f) {
+  BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
+  world.CreateShape(ground, {.friction = friction}, MakeBox(50.0f, 1.0f).value);
+  return ground;
+}
+
+/// Dynamic box with half extent h at `position`.
+inline BodyId AddBox(World& world, Vec2 position, float h = 0.5f, ShapeDef shape = {}) {
+  BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = position});
+  world.CreateShape(body, shape, MakeBox(h, h).value);
+  return body;
+}
+
+}  // namespace mk::test
