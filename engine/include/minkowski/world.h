@@ -14,6 +14,7 @@
 #pragma once
 
 #include "minkowski/geometry.h"
+#include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
@@ -152,6 +153,39 @@ class World {
   void SetFilter(ShapeId shape, const Filter& filter);
   Filter GetFilter(ShapeId shape) const;
   AABB GetAABB(ShapeId shape) const;              ///< tight world AABB as of the last step
+
+  // --- Joints -----------------------------------------------------------------------------------
+
+  /// Creates a joint; null id (and MK_ASSERT) for stale bodies, the same body twice, or invalid
+  /// values (NaN, negative lengths / torques / forces, lower > upper). Wakes both bodies.
+  JointId CreateJoint(const RevoluteJointDef& def);
+  JointId CreateJoint(const PrismaticJointDef& def);
+  JointId CreateJoint(const DistanceJointDef& def);
+  JointId CreateJoint(const WeldJointDef& def);
+  JointId CreateJoint(const WheelJointDef& def);
+  JointId CreateJoint(const MouseJointDef& def);
+
+  /// Destroys a joint (wakes its bodies; their shapes may collide again). False if stale.
+  bool DestroyJoint(JointId joint);
+  bool IsValid(JointId joint) const;
+  JointType GetJointType(JointId joint) const;
+
+  /// Constraint force (N) that the joint applied to bodyB during the last step, at its anchor.
+  Vec2 GetJointReactionForce(JointId joint) const;
+  /// Constraint torque (N m) applied to bodyB during the last step.
+  float GetJointReactionTorque(JointId joint) const;
+
+  /// Revolute: joint angle (rad, angleB - angleA - referenceAngle) and its rate (rad/s).
+  float GetRevoluteAngle(JointId joint) const;
+  /// Prismatic: translation of anchor B along the axis from anchor A (m).
+  float GetPrismaticTranslation(JointId joint) const;
+  /// Distance: current anchor distance (m).
+  float GetDistanceJointLength(JointId joint) const;
+
+  /// Motor speed of a revolute (rad/s), prismatic (m/s) or wheel (rad/s) joint.
+  void SetMotorSpeed(JointId joint, float speed);
+  /// Mouse joint target (m, world).
+  void SetMouseTarget(JointId joint, Vec2 target);
 
   // --- Events and inspection ----------------------------------------------------------------------
 

@@ -1,0 +1,101 @@
+// Minkowski — joint definitions. A joint connects two bodies (or, for the mouse joint, one body and a
+// world target) at anchors given in each body's local frame. Joints are soft constraints solved in the
+// same sub-step loop as contacts; each joint's stiffness and damping default to the world's
+// SolverSettings::jointHertz / jointDampingRatio (0 here = use the world's value).
+#pragma once
+
+#include "minkowski/math.h"
+#include "minkowski/world_types.h"
+
+namespace mk {
+
+/// What every joint has.
+struct JointBase {
+  BodyId bodyA{};
+  BodyId bodyB{};
+  Vec2 localAnchorA{0.0f, 0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass)
+  Vec2 localAnchorB{0.0f, 0.0f};  ///< metres, in bodyB's frame
+  bool collideConnected = false;  ///< let the two bodies' shapes collide with each other
+  float constraintHertz = 0.0f;   ///< stiffness of the positional constraint (Hz); 0 = world's jointHertz
+  float constraintDampingRatio = 0.0f;  ///< 0 = world's jointDampingRatio
+  void* userData = nullptr;
+};
+
+/// Pins two bodies together at a point; they rotate freely about it (a hinge).
+struct RevoluteJointDef : JointBase {
+  float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero
+  bool enableLimit = false;
+  float lowerAngle = 0.0f;      ///< rad, <= upperAngle
+  float upperAngle = 0.0f;      ///< rad
+  bool enableMotor = false;
+  float motorSpeed = 0.0f;      ///< rad/s, counter-clockwise positive
+  float maxMotorTorque = 0.0f;  ///< N m, >= 0 (a motor with speed 0 acts as joint friction)
+  bool enableSpring = false;
+  float hertz = 0.0f;           ///< angular spring towards the zero joint angle (Hz)
+  float dampingRatio = 0.0f;
+};
+
+/// Lets bodyB slide along an axis fixed in bodyA, without relative rotation.
+struct PrismaticJointDef : JointBase {
+  Vec2 localAxisA{1.0f, 0.0f};  ///< unit axis in bodyA's frame
+  float referenceAngle = 0.0f;
+  bool enableLimit = false;
+  float lowerTranslation = 0.0f;  ///< m, <= upperTranslation
+  float upperTranslation = 0.0f;  ///< m
+  bool enableMotor = false;
+  float motorSpeed = 0.0f;        ///< m/s
+  float maxMotorForce = 0.0f;     ///< N, >= 0
+  bool enableSpring = false;
+  float hertz = 0.0f;             ///< spring towards zero translation (Hz)
+  float dampingRatio = 0.0f;
+};
+
+/// Keeps the anchors at a distance: a rod (rigid), a spring, or a rope (min/max limits).
+struct DistanceJointDef : JointBase {
+  float length = 1.0f;     ///< rest length (m), > 0
+  bool enableLimit = false;
+  float minLength = 0.0f;  ///< m
+  float maxLength = 1e30f; ///< m
+  bool enableSpring = false;  ///< false = rigid rod at `length`
+  float hertz = 0.0f;
+  float dampingRatio = 0.0f;
+};
+
+/// Glues two bodies together, optionally softly.
+struct WeldJointDef : JointBase {
+  float referenceAngle = 0.0f;
+  float linearHertz = 0.0f;   ///< 0 = as stiff as the constraint softness allows
+  float angularHertz = 0.0f;
+  float linearDampingRatio = 0.0f;
+  float angularDampingRatio = 0.0f;
+};
+
+/// A wheel on a suspension: bodyB slides along an axis of bodyA on a spring and spins freely.
+struct WheelJointDef : JointBase {
+  Vec2 localAxisA{0.0f, 1.0f};  ///< suspension axis, unit, in bodyA's frame
+  bool enableSpring = true;
+  float hertz = 1.0f;           ///< suspension stiffness (Hz)
+  float dampingRatio = 0.7f;
+  bool enableLimit = false;
+  float lowerTranslation = 0.0f;
+  float upperTranslation = 0.0f;
+  bool enableMotor = false;
+  float motorSpeed = 0.0f;      ///< rad/s of bodyB relative to bodyA
+  float maxMotorTorque = 0.0f;  ///< N m
+};
+
+/// Drags a point of a body towards a world target with a soft spring and a force cap (the sandbox's
+/// mouse). The grabbed body point is the one under `target` at creation.
+struct MouseJointDef {
+  BodyId body{};
+  Vec2 target{0.0f, 0.0f};   ///< world point the body point is pulled to (m); the grabbed point starts here
+  float hertz = 5.0f;
+  float dampingRatio = 0.7f;
+  float maxForce = 1000.0f;  ///< N; scale with the body's weight
+  void* userData = nullptr;
+};
+
+/// The kinds of joint.
+enum class JointType : std::uint8_t { Revolute = 0, Prismatic, Distance, Weld, Wheel, Mouse };
+
+}  // namespace mk
