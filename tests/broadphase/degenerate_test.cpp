@@ -73,7 +73,7 @@ TEST_CASE("zero-size boxes pair exactly when their fat boxes touch") {
   CHECK(test::PairKey(bp.BegunPairs()[0].userDataA, bp.BegunPairs()[0].userDataB) == test::PairKey(1, 2));
 }
 
-TEST_CASE("all proxies at one point: every allowed pair, n(n-1)/2 minus static-static") {
+TEST_CASE("all proxies at one point give every allowed pair: n(n-1)/2 minus static-static") {
   std::vector<AABB> boxes(200, AABB{{2, 3}, {2, 3}});
   CheckAgainstOracle({}, boxes, 4, [](const AABB& b, int, int) { return b; });
   BroadPhase bp;
@@ -82,7 +82,7 @@ TEST_CASE("all proxies at one point: every allowed pair, n(n-1)/2 minus static-s
   CHECK(bp.Stats().pairCount == 200 * 199 / 2);
 }
 
-TEST_CASE("all proxies on one line along the sweep axis, good and bad axis, bands and classic SAP") {
+TEST_CASE("all proxies on one line along the sweep axis: good and bad axis with bands and as classic SAP") {
   std::vector<AABB> boxes;
   for (int i = 0; i < 400; ++i) boxes.push_back({{1.1f * i, -0.5f}, {1.1f * i + 1.0f, 0.5f}});
   test::Rng rng(3);

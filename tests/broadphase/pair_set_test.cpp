@@ -237,7 +237,7 @@ class Scenario {
 
 TEST_SUITE("broadphase.pairs") {
 
-TEST_CASE("200 proxies x 200 updates: pairs, begun and ended equal the brute-force oracle") {
+TEST_CASE("200 proxies x 200 updates: pairs and begun and ended lists equal the brute-force oracle") {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     Scenario scenario({.proxies = 200, .updates = 200, .seed = seed});
     scenario.Run();
@@ -246,7 +246,7 @@ TEST_CASE("200 proxies x 200 updates: pairs, begun and ended equal the brute-for
   }
 }
 
-TEST_CASE("2000 proxies x 1000 updates: pairs, begun and ended equal the brute-force oracle" *
+TEST_CASE("2000 proxies x 1000 updates: pairs and begun and ended lists equal the brute-force oracle" *
           doctest::test_suite("long")) {
   Scenario scenario({.proxies = 2000, .updates = 1000, .seed = 7});
   scenario.Run();
@@ -264,7 +264,7 @@ TEST_CASE("reports do not depend on the order of MoveProxy calls") {
   CHECK(a == b);
 }
 
-TEST_CASE("pairs between sleeping proxies persist; a teleported sleeper's pairs follow it") {
+TEST_CASE("pairs between sleeping proxies persist and a teleported sleeper's pairs follow it") {
   BroadPhase bp;
   auto box = [](float x, float y) { return AABB{{x - 0.5f, y - 0.5f}, {x + 0.5f, y + 0.5f}}; };
   ProxyId a = bp.CreateProxy({.aabb = box(0, 0), .userData = 1}).id;
@@ -297,7 +297,7 @@ TEST_CASE("pairs between sleeping proxies persist; a teleported sleeper's pairs 
   CHECK(bp.EndedPairs()[0].proxyB == b);
 }
 
-TEST_CASE("filter rules: static pairs, same body, groups, categories, callback and RefilterProxy") {
+TEST_CASE("filter rules: static pairs / same body / groups / categories / callback and RefilterProxy") {
   BroadPhase bp;
   const AABB unit{{0, 0}, {1, 1}};
   auto make = [&](std::uint64_t user, ProxyType type, ProxyFilter filter) {

@@ -90,7 +90,7 @@ float LogRay(ProxyId, std::uint64_t userData, const RayCastInput&, float entry, 
 
 TEST_SUITE("broadphase.query") {
 
-TEST_CASE("AABB queries return exactly the brute-force overlaps, each once") {
+TEST_CASE("AABB queries return exactly the brute-force overlaps and each once") {
   for (int trial = 0; trial < 6; ++trial) {
     test::Rng rng(100 + trial);
     BroadPhase bp(trial % 3 == 2 ? BroadPhaseDef{.maxBands = 1} : BroadPhaseDef{});
@@ -126,7 +126,7 @@ TEST_CASE("an AABB query stops when the callback returns false") {
   CHECK(calls == 3);
 }
 
-TEST_CASE("ray casts visit exactly the boxes the segment touches, in increasing entry fraction") {
+TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing entry fraction") {
   for (int trial = 0; trial < 6; ++trial) {
     test::Rng rng(200 + trial);
     BroadPhase bp(trial % 3 == 2 ? BroadPhaseDef{.axis = SweepAxisMode::Y} : BroadPhaseDef{});
