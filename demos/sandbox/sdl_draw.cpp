@@ -13,7 +13,9 @@ constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kTwoPi = 2.0f * kPi;
 // Largest gap, in pixels, between a true arc and the chords drawn for it.
 constexpr float kArcTolerancePixels = 0.25f;
-constexpr int kMinCircleSegments = 12;
+constexpr int kMinCircleSegments = 8;
+// Sharper corners than this get their miter cut so a thin spike cannot shoot out of an outline.
+constexpr float kMinMiterCosine = 0.5f;
 constexpr int kMaxCircleSegments = 128;
 
 SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
@@ -21,6 +23,13 @@ SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
 SDL_Color Translucent(Color c, float opacity) {
   float a = std::clamp(static_cast<float>(c.a) * opacity, 0.0f, 255.0f);
   return {c.r, c.g, c.b, static_cast<Uint8>(a + 0.5f)};
+}
+
+// Unit direction of b - a, or `fallback` when the points coincide.
+Vec2 DirectionOr(Vec2 a, Vec2 b, Vec2 fallback) {
+  Vec2 d = b - a;
+  float lengthSquared = LengthSquared(d);
+  return lengthSquared > 1e-12f ? d * (1.0f / std::sqrt(lengthSquared)) : fallback;
 }
 
 }  // namespace
@@ -68,9 +77,31 @@ void SdlDraw::AddLine(Vec2 a, Vec2 b, float width, SDL_Color color) {
   AddTriangle(i0, i2, i3);
 }
 
-void SdlDraw::AddPolyline(const Vec2* points, int count, bool closed, float width, SDL_Color color) {
-  for (int i = 0; i + 1 < count; ++i) AddLine(points[i], points[i + 1], width, color);
-  if (closed && count > 2) AddLine(points[count - 1], points[0], width, color);
+void SdlDraw::AddClosedOutline(const Vec2* points, int count, float width, SDL_Color color) {
+  if (count < 2) return;
+  // A band of two vertices per point, offset along the corner's miter direction so neighbouring
+  // edges share vertices: 2 vertices and 2 triangles per edge, no overlaps, no notches.
+  const int base = static_cast<int>(vertexBuffer.size());
+  const float halfWidth = 0.5f * width;
+  for (int i = 0; i < count; ++i) {
+    Vec2 prev = points[i == 0 ? count - 1 : i - 1];
+    Vec2 next = points[i + 1 == count ? 0 : i + 1];
+    Vec2 e1 = DirectionOr(points[i], next, {1.0f, 0.0f});
+    Vec2 e0 = DirectionOr(prev, points[i], e1);
+    Vec2 n0 = LeftPerp(e0);
+    Vec2 n1 = LeftPerp(e1);
+    Vec2 miter = DirectionOr({0.0f, 0.0f}, n0 + n1, n1);
+    // The miter reaches halfWidth / cos(half the turn) to keep both edges halfWidth thick.
+    float offset = halfWidth / std::max(Dot(miter, n1), kMinMiterCosine);
+    PushVertex(points[i] + offset * miter, color);
+    PushVertex(points[i] - offset * miter, color);
+  }
+  for (int i = 0; i < count; ++i) {
+    int a = base + 2 * i;
+    int b = base + 2 * (i + 1 == count ? 0 : i + 1);
+    AddTriangle(a, a + 1, b + 1);
+    AddTriangle(a, b + 1, b);
+  }
 }
 
 void SdlDraw::AddConvexFill(const Vec2* points, int count, SDL_Color color) {
@@ -82,7 +113,7 @@ void SdlDraw::AddConvexFill(const Vec2* points, int count, SDL_Color color) {
 
 void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
   AddConvexFill(points, count, Translucent(color, fillOpacity));
-  AddPolyline(points, count, true, lineWidth, ToSdl(color));
+  AddClosedOutline(points, count, lineWidth, ToSdl(color));
 }
 
 int SdlDraw::ArcSegments(float radius, float sweep) const {
@@ -97,18 +128,25 @@ int SdlDraw::ArcSegments(float radius, float sweep) const {
   return std::max(1, static_cast<int>(std::ceil(static_cast<float>(full) * sweep / kTwoPi)));
 }
 
-void SdlDraw::AppendArc(Vec2 center, float radius, float a0, float a1) {
-  int n = ArcSegments(radius, a1 - a0);
+void SdlDraw::AppendArc(Vec2 center, float radius, Vec2 from, float sweep) {
+  if (sweep < 1e-4f) {  // no turn: one point, not a zero-length edge
+    outline.push_back(WorldToScreen(camera, center + radius * from));
+    return;
+  }
+  // Walk the arc by repeated rotation: one sin/cos per arc instead of one per point.
+  int n = ArcSegments(radius, sweep);
+  Rot step = MakeRot(sweep / static_cast<float>(n));
+  Vec2 d = from;
   for (int k = 0; k <= n; ++k) {
-    float a = a0 + (a1 - a0) * static_cast<float>(k) / static_cast<float>(n);
-    outline.push_back(WorldToScreen(camera, center + radius * Vec2{std::cos(a), std::sin(a)}));
+    outline.push_back(WorldToScreen(camera, center + radius * d));
+    d = Rotate(step, d);
   }
 }
 
 void SdlDraw::DrawPolygon(const Vec2* vertices, int count, Color color) {
   outline.clear();
   for (int i = 0; i < count; ++i) outline.push_back(WorldToScreen(camera, vertices[i]));
-  AddPolyline(outline.data(), count, true, lineWidth, ToSdl(color));
+  AddClosedOutline(outline.data(), count, lineWidth, ToSdl(color));
 }
 
 void SdlDraw::DrawSolidPolygon(const Transform& xf, const Vec2* vertices, int count, float radius,
@@ -121,16 +159,16 @@ void SdlDraw::DrawSolidPolygon(const Transform& xf, const Vec2* vertices, int co
     // A rounded convex polygon is the core offset by `radius`: straight edges pushed out along their
     // normals, joined at each vertex by an arc from the previous edge's normal to the next edge's.
     // The result is convex, so one fan fills it.
+    world.clear();
+    for (int i = 0; i < count; ++i) world.push_back(TransformPoint(xf, vertices[i]));
+    Vec2 n0 = DirectionOr({0.0f, 0.0f}, RightPerp(world[0] - world[count - 1]), {1.0f, 0.0f});
     for (int i = 0; i < count; ++i) {
-      Vec2 prev = TransformPoint(xf, vertices[i == 0 ? count - 1 : i - 1]);
-      Vec2 v = TransformPoint(xf, vertices[i]);
-      Vec2 next = TransformPoint(xf, vertices[i + 1 == count ? 0 : i + 1]);
-      Vec2 n0 = RightPerp(v - prev);
-      Vec2 n1 = RightPerp(next - v);
-      float a0 = std::atan2(n0.y, n0.x);
-      float a1 = std::atan2(n1.y, n1.x);
-      if (a1 < a0) a1 += kTwoPi;
-      AppendArc(v, radius, a0, a1);
+      Vec2 next = world[i + 1 == count ? 0 : i + 1];
+      Vec2 n1 = DirectionOr({0.0f, 0.0f}, RightPerp(next - world[i]), n0);
+      // Counter-clockwise and convex: the normal turns left by less than pi at every vertex.
+      float sweep = std::max(0.0f, std::atan2(Cross(n0, n1), Dot(n0, n1)));
+      AppendArc(world[i], radius, n0, sweep);
+      n0 = n1;
     }
   }
   AddSolid(outline.data(), static_cast<int>(outline.size()), color);
@@ -138,14 +176,14 @@ void SdlDraw::DrawSolidPolygon(const Transform& xf, const Vec2* vertices, int co
 
 void SdlDraw::DrawCircle(Vec2 center, float radius, Color color) {
   outline.clear();
-  AppendArc(center, radius, 0.0f, kTwoPi);
+  AppendArc(center, radius, {1.0f, 0.0f}, kTwoPi);
   outline.pop_back();  // the last point repeats the first
-  AddPolyline(outline.data(), static_cast<int>(outline.size()), true, lineWidth, ToSdl(color));
+  AddClosedOutline(outline.data(), static_cast<int>(outline.size()), lineWidth, ToSdl(color));
 }
 
 void SdlDraw::DrawSolidCircle(const Transform& xf, float radius, Color color) {
   outline.clear();
-  AppendArc(xf.p, radius, 0.0f, kTwoPi);
+  AppendArc(xf.p, radius, {1.0f, 0.0f}, kTwoPi);
   outline.pop_back();
   AddSolid(outline.data(), static_cast<int>(outline.size()), color);
   // The radius line shows the rotation.
@@ -154,12 +192,11 @@ void SdlDraw::DrawSolidCircle(const Transform& xf, float radius, Color color) {
 }
 
 void SdlDraw::DrawSolidCapsule(Vec2 p1, Vec2 p2, float radius, Color color) {
-  Vec2 d = p2 - p1;
-  float angle = LengthSquared(d) > 0.0f ? std::atan2(d.y, d.x) : 0.0f;
+  Vec2 u = DirectionOr(p1, p2, {1.0f, 0.0f});
   outline.clear();
   // Counter-clockwise: the half disc around p2, then the one around p1.
-  AppendArc(p2, radius, angle - 0.5f * kPi, angle + 0.5f * kPi);
-  AppendArc(p1, radius, angle + 0.5f * kPi, angle + 1.5f * kPi);
+  AppendArc(p2, radius, RightPerp(u), kPi);
+  AppendArc(p1, radius, LeftPerp(u), kPi);
   AddSolid(outline.data(), static_cast<int>(outline.size()), color);
 }
 

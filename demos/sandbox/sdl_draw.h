@@ -49,13 +49,15 @@ class SdlDraw final : public DebugDraw {
   int PushVertex(Vec2 screen, SDL_Color color);
   void AddTriangle(int a, int b, int c);
   void AddLine(Vec2 a, Vec2 b, float width, SDL_Color color);
-  void AddPolyline(const Vec2* points, int count, bool closed, float width, SDL_Color color);
+  /// Closed outline `width` pixels wide through screen points, with mitered corners.
+  void AddClosedOutline(const Vec2* points, int count, float width, SDL_Color color);
   void AddConvexFill(const Vec2* points, int count, SDL_Color color);
   /// Fill translucent, then outline opaque: the look of every solid shape.
   void AddSolid(const Vec2* points, int count, Color color);
-  /// Appends to `outline` the arc of `radius` metres around world point `center` from angle a0 to
-  /// a1 (radians, counter-clockwise), as screen points, with a segment count chosen for its size.
-  void AppendArc(Vec2 center, float radius, float a0, float a1);
+  /// Appends to `outline` the arc of `radius` metres around world point `center`, starting in unit
+  /// direction `from` and turning `sweep` radians counter-clockwise, as screen points, with a segment
+  /// count chosen for its size on screen.
+  void AppendArc(Vec2 center, float radius, Vec2 from, float sweep);
   int ArcSegments(float radius, float sweep) const;
 
   Camera camera;
@@ -63,6 +65,7 @@ class SdlDraw final : public DebugDraw {
   std::vector<SDL_Vertex> vertexBuffer;
   std::vector<int> indexBuffer;
   std::vector<Vec2> outline;  // scratch: screen points of the shape being built
+  std::vector<Vec2> world;    // scratch: world vertices of the polygon being built
 };
 
 }  // namespace mk::sandbox
