@@ -8,9 +8,18 @@
 #                        because libimgui.a does not contain imgui_impl_sdlrenderer. Links both of the above.
 include_guard(GLOBAL)
 
-find_package(SDL2 CONFIG REQUIRED)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(MK_IMGUI REQUIRED IMPORTED_TARGET GLOBAL imgui)
+set(mk_sandbox_packages "pkg-config libsdl2-dev libimgui-dev libstb-dev (and xvfb xauth for its tests)")
+find_package(SDL2 CONFIG QUIET)
+find_package(PkgConfig QUIET)
+if(NOT TARGET SDL2::SDL2 OR NOT PKG_CONFIG_FOUND)
+  message(FATAL_ERROR "The sandbox needs SDL2 (CMake config) and pkg-config. On Debian 12: "
+    "apt-get install ${mk_sandbox_packages}; or configure with -DMK_BUILD_SANDBOX=OFF.")
+endif()
+pkg_check_modules(MK_IMGUI QUIET IMPORTED_TARGET GLOBAL imgui)
+if(NOT MK_IMGUI_FOUND)
+  message(FATAL_ERROR "The sandbox needs Dear ImGui 1.86 (pkg-config module 'imgui'). On Debian 12: "
+    "apt-get install ${mk_sandbox_packages}; or configure with -DMK_BUILD_SANDBOX=OFF.")
+endif()
 
 # The backend's include folder sits next to imgui.h (Debian: /usr/include/imgui/backends).
 find_path(MK_IMGUI_BACKEND_INCLUDE_DIR imgui_impl_sdlrenderer.h
