@@ -28,7 +28,8 @@ find_file(MK_IMGUI_SDLRENDERER_SOURCE imgui_impl_sdlrenderer.cpp
   HINTS /usr/share/doc/libimgui-dev/examples/backends
   DOC "imgui_impl_sdlrenderer.cpp from libimgui-dev (Debian ships it as documentation)")
 
-if(NOT EXISTS "${MK_IMGUI_BACKEND_INCLUDE_DIR}/imgui_impl_sdlrenderer.h" OR NOT EXISTS "${MK_IMGUI_SDLRENDERER_SOURCE}")
+if(NOT EXISTS "${MK_IMGUI_BACKEND_INCLUDE_DIR}/imgui_impl_sdlrenderer.h"
+   OR NOT EXISTS "${MK_IMGUI_SDLRENDERER_SOURCE}")
   message(FATAL_ERROR
     "The sandbox needs ImGui's SDL_Renderer backend, which libimgui.a does not contain:\n"
     "  header imgui_impl_sdlrenderer.h:   ${MK_IMGUI_BACKEND_INCLUDE_DIR}\n"

@@ -44,7 +44,8 @@ void PrintNoDisplay(const char* program, const char* detail) {
     const char* display = IsSet("DISPLAY") ? std::getenv("DISPLAY") : std::getenv("WAYLAND_DISPLAY");
     std::fprintf(stderr, "%s: cannot open a window on display '%s' (%s).\n", program, display, detail);
   } else {
-    std::fprintf(stderr, "%s: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open.\n",
+    std::fprintf(stderr,
+                 "%s: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open.\n",
                  program);
   }
   std::fprintf(stderr,
@@ -82,7 +83,8 @@ int StartVideo(const Options& options, const char* program) {
   }
 #endif
   if (SDL_Init(SDL_INIT_VIDEO) == 0) {
-    if (options.headless || userChoseDriver || !IsDisplaylessDriver(SDL_GetCurrentVideoDriver())) return kExitOk;
+    if (options.headless || userChoseDriver || !IsDisplaylessDriver(SDL_GetCurrentVideoDriver()))
+      return kExitOk;
     SDL_Quit();
     PrintNoDisplay(program, "X11 and Wayland failed; SDL fell back to its invisible offscreen driver");
     return kExitNoDisplay;
@@ -107,9 +109,9 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
     std::fprintf(stderr, "%s: screenshot: no output size (%s)\n", program, SDL_GetError());
     return false;
   }
-  // ABGR8888 is a packed format whose bytes in memory are R, G, B, A on little-endian machines.
+  // RGBA32 means the bytes R, G, B, A in memory on any byte order (ABGR8888 on x86).
   std::vector<unsigned char> rgba(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
-  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, rgba.data(), w * 4) != 0) {
+  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGBA32, rgba.data(), w * 4) != 0) {
     std::fprintf(stderr, "%s: screenshot: cannot read pixels (%s)\n", program, SDL_GetError());
     return false;
   }
@@ -200,7 +202,8 @@ int App::Open() {
   ImGui_ImplSDLRenderer_Init(renderer);
 
   shapes = MakeDemoShapes(shapeErrors);
-  for (const std::string& error : shapeErrors) std::fprintf(stderr, "%s: demo shape refused: %s\n", program, error.c_str());
+  for (const std::string& error : shapeErrors)
+    std::fprintf(stderr, "%s: demo shape refused: %s\n", program, error.c_str());
   ResetView();
   return kExitOk;
 }
@@ -263,7 +266,8 @@ void App::BuildPanel() {
     ResetView();
   }
   ImGui::TextWrapped("Right or middle drag: pan. Wheel: zoom at the cursor. Esc: quit.");
-  for (const std::string& error : shapeErrors) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error.c_str());
+  for (const std::string& error : shapeErrors)
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error.c_str());
   ImGui::End();
 }
 
@@ -303,7 +307,8 @@ int App::Run() {
   for (int frame = 0; options.frames == 0 || frame < options.frames; ++frame) {
     if (!HandleEvents()) break;
     Uint64 now = SDL_GetPerformanceCounter();
-    float dt = static_cast<float>(static_cast<double>(now - last) / static_cast<double>(SDL_GetPerformanceFrequency()));
+    float dt = static_cast<float>(static_cast<double>(now - last) /
+                                  static_cast<double>(SDL_GetPerformanceFrequency()));
     last = now;
     if (options.headless) dt = kHeadlessStep;
     if (!paused) seconds += speed * std::min(dt, kMaxFrameTime);

@@ -87,7 +87,8 @@ void DrawDemoShapes(const std::vector<DemoShape>& shapes, float seconds, const D
       draw.DrawPolygon(corners, 4, colors::kAABB);
     }
     if (toggles.transforms) draw.DrawTransform(xf, 0.5f);
-    if (toggles.centersOfMass) draw.DrawPoint(TransformPoint(xf, s.mass.center), kCenterPointSize, kCenterColor);
+    if (toggles.centersOfMass)
+      draw.DrawPoint(TransformPoint(xf, s.mass.center), kCenterPointSize, kCenterColor);
     if (toggles.labels) draw.DrawString(s.position + kLabelOffset, s.label.c_str(), colors::kWhite);
   }
 }

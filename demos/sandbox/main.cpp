@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
   const char* program = argc > 0 ? argv[0] : "sandbox";
   mk::sandbox::ParsedArguments parsed = mk::sandbox::ParseArguments(argc, argv);
   if (!parsed.ok) {
-    std::fprintf(stderr, "%s: %s\n\n%s", program, parsed.error.c_str(), mk::sandbox::UsageText(program).c_str());
+    std::fprintf(stderr, "%s: %s\n\n%s", program, parsed.error.c_str(),
+                 mk::sandbox::UsageText(program).c_str());
     return mk::sandbox::kExitError;
   }
   if (parsed.options.help) {

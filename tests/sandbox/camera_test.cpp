@@ -56,7 +56,8 @@ TEST_CASE("zoom is clamped and a bad factor changes nothing") {
   Camera camera;
   CHECK(ZoomAt(camera, {10.0f, 10.0f}, 1e9f).pixelsPerMetre == kMaxPixelsPerMetre);
   CHECK(ZoomAt(camera, {10.0f, 10.0f}, 1e-9f).pixelsPerMetre == kMinPixelsPerMetre);
-  for (float bad : {0.0f, -2.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+  for (float bad :
+       {0.0f, -2.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
     Camera same = ZoomAt(camera, {10.0f, 10.0f}, bad);
     CHECK(same.pixelsPerMetre == camera.pixelsPerMetre);
     CHECK(same.center == camera.center);

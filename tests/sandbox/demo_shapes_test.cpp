@@ -80,7 +80,8 @@ TEST_CASE("each shape draws once, with its AABB, centre of mass and label when a
     CHECK(all.strings[i] == shapes[i].label);
   }
   Recorder bare;
-  DrawDemoShapes(shapes, t, {.aabbs = false, .centersOfMass = false, .transforms = false, .labels = false}, bare);
+  DrawDemoShapes(shapes, t, {.aabbs = false, .centersOfMass = false, .transforms = false, .labels = false},
+                 bare);
   CHECK(bare.shapeCalls == static_cast<int>(n));
   CHECK(bare.outlines.empty());
   CHECK(bare.points.empty());

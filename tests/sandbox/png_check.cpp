@@ -77,14 +77,15 @@ std::vector<std::string> Check(const Image& image, const Requirements& req, cons
   double foreground = 1.0 - static_cast<double>(background->second) / static_cast<double>(pixels);
   std::uint32_t bg = background->first;
   std::printf("%s: %dx%d, %ld distinct colours, background (%u,%u,%u), foreground %.1f%%\n", name.c_str(),
-              image.width, image.height, static_cast<long>(histogram.size()), (bg >> 16) & 255u, (bg >> 8) & 255u,
-              bg & 255u, 100.0 * foreground);
+              image.width, image.height, static_cast<long>(histogram.size()), (bg >> 16) & 255u,
+              (bg >> 8) & 255u, bg & 255u, 100.0 * foreground);
   if (static_cast<long>(histogram.size()) < req.minColors) {
     failures.push_back(std::to_string(histogram.size()) + " distinct colours, expected at least " +
                        std::to_string(req.minColors));
   }
   if (foreground < req.minForeground) {
-    failures.push_back("only " + std::to_string(100.0 * foreground) + "% of pixels differ from the background, expected at least " +
+    failures.push_back("only " + std::to_string(100.0 * foreground) +
+                       "% of pixels differ from the background, expected at least " +
                        std::to_string(100.0 * req.minForeground) + "%");
   }
   for (const ExpectedColor& e : req.expected) {
@@ -92,9 +93,9 @@ std::vector<std::string> Check(const Image& image, const Requirements& req, cons
     long count = it == histogram.end() ? 0 : it->second;
     std::printf("  colour (%d,%d,%d): %ld pixels (need %ld)\n", e.r, e.g, e.b, count, e.minPixels);
     if (count < e.minPixels) {
-      failures.push_back("colour (" + std::to_string(e.r) + "," + std::to_string(e.g) + "," + std::to_string(e.b) +
-                         ") covers " + std::to_string(count) + " pixels, expected at least " +
-                         std::to_string(e.minPixels));
+      failures.push_back("colour (" + std::to_string(e.r) + "," + std::to_string(e.g) + "," +
+                         std::to_string(e.b) + ") covers " + std::to_string(count) +
+                         " pixels, expected at least " + std::to_string(e.minPixels));
     }
   }
   return failures;
@@ -132,7 +133,8 @@ Image Scene(int w, int h, double coverage) {
   int rows = static_cast<int>(coverage * h);
   for (int y = 0; y < rows; ++y) {
     for (int x = 0; x < w; ++x) {
-      std::uint8_t* p = &image.rgb[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 3];
+      std::uint8_t* p =
+          &image.rgb[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 3];
       p[0] = static_cast<std::uint8_t>(x * 255 / w);
       p[1] = static_cast<std::uint8_t>(y * 255 / h);
       p[2] = 128;
@@ -140,7 +142,8 @@ Image Scene(int w, int h, double coverage) {
   }
   for (int y = h - 20; y < h - 10; ++y) {
     for (int x = 10; x < 20; ++x) {
-      std::uint8_t* p = &image.rgb[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 3];
+      std::uint8_t* p =
+          &image.rgb[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 3];
       p[0] = 255;
       p[1] = 255;
       p[2] = 80;
@@ -178,7 +181,8 @@ int SelfTest(const std::string& dir) {
   int wrong = 0;
   for (Case& c : cases) {
     std::string path = dir + "/selftest_" + c.name + ".png";
-    if (stbi_write_png(path.c_str(), c.image.width, c.image.height, 3, c.image.rgb.data(), c.image.width * 3) == 0) {
+    if (stbi_write_png(path.c_str(), c.image.width, c.image.height, 3, c.image.rgb.data(),
+                       c.image.width * 3) == 0) {
       std::printf("self-test: cannot write %s\n", path.c_str());
       return 1;
     }
