@@ -21,7 +21,7 @@
 namespace mk::sandbox {
 namespace {
 
-constexpr float kHeadlessStep = 1.0f / 60.0f;  // seconds per frame when headless: same frames every run
+constexpr float kHeadlessStep = 1.0f / 60.0f;  // seconds per headless frame: shapes land alike every run
 constexpr float kMaxFrameTime = 0.1f;          // seconds; a stalled frame does not jump the animation
 constexpr float kWheelZoomStep = 1.15f;        // zoom factor per wheel notch
 constexpr SDL_Color kBackground{28, 30, 36, 255};

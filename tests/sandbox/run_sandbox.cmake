@@ -1,7 +1,8 @@
 # Runs the sandbox for a CTest test (cmake -P), so a test can check exit codes and output together.
 #
 #   -DMODE=no_display   run without --headless and with no display: expect exit code 2 and a message
-#                       that names the headless form and xvfb-run.
+#                       that names the headless form and xvfb-run. With -DDISPLAY_VALUE=:N, DISPLAY
+#                       names an X server that is not there instead of being unset.
 #   -DMODE=screenshot   delete PNG, run the sandbox with ARGS writing PNG, optionally under XVFB_RUN,
 #                       then run CHECKER PNG CHECK_ARGS. ARGS and CHECK_ARGS are joined by "|".
 # Always: -DSANDBOX=<sandbox binary>.
@@ -19,13 +20,18 @@ endif()
 set(clean_env ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY --unset=SDL_VIDEODRIVER)
 
 if(MODE STREQUAL "no_display")
-  execute_process(COMMAND ${clean_env} ${SANDBOX}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+  set(expected "no display found")
+  set(run ${clean_env} ${SANDBOX})
+  if(DISPLAY_VALUE)
+    set(expected "cannot open a window on display '${DISPLAY_VALUE}'")
+    set(run ${clean_env} DISPLAY=${DISPLAY_VALUE} ${SANDBOX})
+  endif()
+  execute_process(COMMAND ${run} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
   message(STATUS "exit code: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
   if(NOT rc EQUAL 2)
     message(FATAL_ERROR "expected exit code 2 (no display), got '${rc}'")
   endif()
-  foreach(needle "no display found" "--headless --frames N --screenshot out.png" "xvfb-run")
+  foreach(needle "${expected}" "--headless --frames N --screenshot out.png" "xvfb-run")
     string(FIND "${err}" "${needle}" at)
     if(at EQUAL -1)
       message(FATAL_ERROR "the message on stderr does not mention '${needle}'")
