@@ -10,7 +10,9 @@
 // Output: CSV, one row per (motion, n, engine): median of `runs` runs of ms per step, build time
 // (create all + first update), pairs (Minkowski, brute: pairs in the set; Box2D: AddPair calls per
 // step, its pairs of moved proxies), then the scaling exponent from 1k to 100k.
-//   build/<dir>/demos/benchmark/broadphase_benchmark [runs]      (default 3 runs)
+//   build/<dir>/demos/benchmark/broadphase_benchmark [runs [motion [engine [n]]]]
+// runs defaults to 3; motion and engine filter by name ("all" = every one), n to one size: e.g.
+// `broadphase_benchmark 1 drift minkowski 100000` for a profiler.
 #include "minkowski/broadphase.h"
 
 #if defined(MK_HAVE_BOX2D)
@@ -255,6 +257,9 @@ struct Row {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+  const std::string onlyMotion = argc > 2 ? argv[2] : "all";
+  const std::string onlyEngine = argc > 3 ? argv[3] : "all";
+  const int onlyN = argc > 4 ? std::atoi(argv[4]) : 0;
   struct MotionCase {
     const char* name;
     Motion motion;
@@ -263,31 +268,35 @@ int main(int argc, char** argv) {
   const int sizes[] = {1000, 10000, 100000};
   std::vector<Row> rows;
   std::printf("motion,n,engine,step_ms,build_ms,pairs,moved_per_step\n");
+  auto wanted = [&](const char* engine) { return onlyEngine == "all" || onlyEngine == engine; };
   auto emit = [&](const char* motion, int n, const char* engine, RunResult r) {
     std::printf("%s,%d,%s,%.4f,%.2f,%.0f,%.0f\n", motion, n, engine, r.stepMs, r.buildMs, r.pairs, r.moved);
     std::fflush(stdout);
     rows.push_back({motion, engine, n, r});
   };
   for (const MotionCase& m : motions) {
+    if (onlyMotion != "all" && onlyMotion != m.name) continue;
     for (int n : sizes) {
+      if (onlyN != 0 && n != onlyN) continue;
       const int steps = n <= 1000 ? 300 : n <= 10000 ? 60 : 12;
-      emit(m.name, n, "minkowski",
+      if (wanted("minkowski")) emit(m.name, n, "minkowski",
            Median<MinkowskiEngine>(runs, m.motion, n, steps, [] { return new MinkowskiEngine({}); }));
-      if (m.motion == Motion::Line) {
+      if (m.motion == Motion::Line && wanted("minkowski_y_axis")) {
         emit(m.name, n, "minkowski_y_axis", Median<MinkowskiEngine>(runs, m.motion, n, steps, [] {
                return new MinkowskiEngine({.axis = mk::SweepAxisMode::Y});
              }));
-        if (n <= 10000) {  // classic SAP on the bad axis is quadratic here: 100k would take minutes
-          emit(m.name, n, "classic_sap_y_axis", Median<MinkowskiEngine>(runs, m.motion, n, steps, [] {
-                 return new MinkowskiEngine({.axis = mk::SweepAxisMode::Y, .maxBands = 1});
-               }));
-        }
+      }
+      // Classic SAP on the bad axis is quadratic here: 100k would take minutes.
+      if (m.motion == Motion::Line && n <= 10000 && wanted("classic_sap_y_axis")) {
+        emit(m.name, n, "classic_sap_y_axis", Median<MinkowskiEngine>(runs, m.motion, n, steps, [] {
+               return new MinkowskiEngine({.axis = mk::SweepAxisMode::Y, .maxBands = 1});
+             }));
       }
 #if defined(MK_HAVE_BOX2D)
-      emit(m.name, n, "box2d_2.4.1_tree",
+      if (wanted("box2d_2.4.1_tree")) emit(m.name, n, "box2d_2.4.1_tree",
            Median<Box2DEngine>(runs, m.motion, n, steps, [] { return new Box2DEngine(); }));
 #endif
-      if (n <= 10000) {
+      if (n <= 10000 && wanted("brute_force")) {
         emit(m.name, n, "brute_force",
              Median<BruteEngine>(runs, m.motion, n, n <= 1000 ? steps : 10, [] { return new BruteEngine(); }));
       }

@@ -71,7 +71,7 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, RayCastFn fn, void* co
   heap.clear();
   auto consider = [&](std::int32_t proxy) {
     if (stamp[proxy] == t) return;
-    const float entry = RayEntry(p, d, maxFraction, slots[proxy].fat);
+    const float entry = RayEntry(p, d, maxFraction, fat[proxy]);
     if (entry < 0.0f) return;
     stamp[proxy] = t;
     heap.push_back({entry, proxy});
@@ -134,12 +134,13 @@ void BroadPhase::Draw(DebugDraw& draw, const BroadPhaseDrawOptions& options) con
   const Impl& s = *impl_;
   const int axis = s.layout.axis, cross = 1 - axis;
   float sweepLo = std::numeric_limits<float>::max(), sweepHi = -sweepLo;
-  for (const ProxySlot& slot : s.slots) {
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const ProxySlot& slot = s.slots[i];
     if (!slot.alive) continue;
-    sweepLo = std::min(sweepLo, slot.fat.lower[axis]);
-    sweepHi = std::max(sweepHi, slot.fat.upper[axis]);
+    const AABB& f = s.fat[i];
+    sweepLo = std::min(sweepLo, f.lower[axis]);
+    sweepHi = std::max(sweepHi, f.upper[axis]);
     if (!options.fatAABBs) continue;
-    const AABB& f = slot.fat;
     const Vec2 corners[4] = {f.lower, {f.upper.x, f.lower.y}, f.upper, {f.lower.x, f.upper.y}};
     const Color color = slot.type == ProxyType::Static ? colors::kStatic : slot.awake ? colors::kAABB : colors::kSleeping;
     draw.DrawPolygon(corners, 4, color);
@@ -156,7 +157,7 @@ void BroadPhase::Draw(DebugDraw& draw, const BroadPhaseDrawOptions& options) con
   }
   if (options.pairs) {
     for (const PairNode& node : s.pairs) {
-      if (node.a >= 0) draw.DrawSegment(Center(s.slots[node.a].fat), Center(s.slots[node.b].fat), colors::kNormal);
+      if (node.a >= 0) draw.DrawSegment(Center(s.fat[node.a]), Center(s.fat[node.b]), colors::kNormal);
     }
   }
 }

@@ -97,14 +97,15 @@ LayoutParams BroadPhase::Impl::IdealLayout() const {
   double lo[2] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
   double hi[2] = {-lo[0], -lo[1]};
   int n = 0;
-  for (const ProxySlot& slot : slots) {
-    if (!slot.alive) continue;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].alive) continue;
+    const AABB& f = fat[i];
     ++n;
     for (int k = 0; k < 2; ++k) {
-      const double centre = 0.5 * (static_cast<double>(slot.fat.lower[k]) + slot.fat.upper[k]);
+      const double centre = 0.5 * (static_cast<double>(f.lower[k]) + f.upper[k]);
       sum[k] += centre;
       sumSq[k] += centre * centre;
-      ext[k] += static_cast<double>(slot.fat.upper[k]) - slot.fat.lower[k];
+      ext[k] += static_cast<double>(f.upper[k]) - f.lower[k];
       lo[k] = std::min(lo[k], centre);
       hi[k] = std::max(hi[k], centre);
     }
@@ -114,10 +115,10 @@ LayoutParams BroadPhase::Impl::IdealLayout() const {
   if (n == 0) return l;
   double trimmed[2] = {0, 0};
   int trimmedCount[2] = {0, 0};
-  for (const ProxySlot& slot : slots) {
-    if (!slot.alive) continue;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].alive) continue;
     for (int k = 0; k < 2; ++k) {
-      const double e = static_cast<double>(slot.fat.upper[k]) - slot.fat.lower[k];
+      const double e = static_cast<double>(fat[i].upper[k]) - fat[i].lower[k];
       if (e <= 4.0 * ext[k] / n) {
         trimmed[k] += e;
         ++trimmedCount[k];
@@ -178,7 +179,7 @@ bool BroadPhase::Impl::NeedsRebuild(const LayoutParams& ideal) const {
 // ---------------------------------------------------------------------------------------------
 
 BandEntry BroadPhase::Impl::MakeEntry(std::int32_t proxy) const {
-  const AABB& f = slots[proxy].fat;
+  const AABB& f = fat[proxy];
   const int s = layout.axis, c = 1 - layout.axis;
   return {f.lower[s], f.upper[s], f.lower[c], f.upper[c], proxy, generation[proxy]};
 }
@@ -187,8 +188,9 @@ BandEntry BroadPhase::Impl::MakeEntry(std::int32_t proxy) const {
 void BroadPhase::Impl::PlaceProxy(std::int32_t proxy) {
   ProxySlot& slot = slots[proxy];
   const int s = layout.axis, c = 1 - layout.axis;
-  const int b0 = BandOf(slot.fat.lower[c]), b1 = BandOf(slot.fat.upper[c]);
-  const bool isLarge = slot.fat.upper[s] - slot.fat.lower[s] > layout.largeExtent || b1 - b0 >= kMaxBandsPerProxy;
+  const AABB& f = fat[proxy];
+  const int b0 = BandOf(f.lower[c]), b1 = BandOf(f.upper[c]);
+  const bool isLarge = f.upper[s] - f.lower[s] > layout.largeExtent || b1 - b0 >= kMaxBandsPerProxy;
   if (isLarge) {
     slot.placement = Placement::Large;
     slot.bandLo = 0;
