@@ -1,0 +1,153 @@
+// World benchmark: runs scenes of the shared table (demos/scenes) with the timing convention of
+// SCENES.md and prints CSV.
+//
+//   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]
+//
+// Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
+// ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
+// averaged over the timed steps) of the median run; counts after the last step; the final StateHash,
+// which must be identical in every run (hash_ok = no otherwise, and the exit code is 2).
+// --steps overrides every scene's step count (quick smoke runs), --size/--count the scene knobs
+// (see --list). --scene all (the default) runs the whole table in order.
+#include "scenes.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using mk::scenes::SceneInfo;
+
+struct Options {
+  std::string_view scene = "all";
+  int runs = 3;
+  int steps = 0;  // 0 = the scene's default
+  mk::scenes::SceneParams params{};
+  bool list = false;
+};
+
+struct RunResult {
+  double msPerStep = 0.0;
+  double broadphase = 0.0, narrowphase = 0.0, solver = 0.0, islands = 0.0;  // ms per timed step
+  mk::Counters counters{};
+  std::uint64_t hash = 0;
+};
+
+RunResult RunOnce(const SceneInfo& info, const mk::scenes::SceneParams& params, int steps) {
+  mk::scenes::SceneRun run(info, params);
+  RunResult result;
+  if (steps <= 0) return result;
+  run.Step();  // step 0: untimed (first pairs, first contacts, rain's first spawn)
+  double total = 0.0;
+  for (int i = 1; i < steps; ++i) {
+    const Clock::time_point start = Clock::now();
+    run.Step();
+    total += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    const mk::Profile& p = run.GetWorld().GetProfile();
+    result.broadphase += p.broadphase;
+    result.narrowphase += p.narrowphase;
+    result.solver += p.solver;
+    result.islands += p.islands;
+  }
+  const double timed = steps > 1 ? static_cast<double>(steps - 1) : 1.0;
+  result.msPerStep = total / timed;
+  result.broadphase /= timed;
+  result.narrowphase /= timed;
+  result.solver /= timed;
+  result.islands /= timed;
+  result.counters = run.GetWorld().GetCounters();
+  result.hash = run.GetWorld().StateHash();
+  return result;
+}
+
+// Runs one scene `runs` times and prints its row; false when the final states differed.
+bool RunScene(const SceneInfo& info, const Options& options) {
+  const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
+  std::vector<RunResult> results;
+  for (int r = 0; r < options.runs; ++r) results.push_back(RunOnce(info, options.params, steps));
+  const bool hashOk = std::all_of(results.begin(), results.end(),
+                                  [&](const RunResult& x) { return x.hash == results.front().hash; });
+  std::sort(results.begin(), results.end(),
+            [](const RunResult& a, const RunResult& b) { return a.msPerStep < b.msPerStep; });
+  const RunResult& m = results[results.size() / 2];  // median (upper median for even counts)
+  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s\n", info.name, m.counters.bodies,
+              m.counters.touchingContacts, m.counters.joints, steps, options.runs, m.msPerStep, m.broadphase,
+              m.narrowphase, m.solver, m.islands, m.hash, hashOk ? "yes" : "no");
+  std::fflush(stdout);
+  return hashOk;
+}
+
+void PrintUsage() {
+  std::fprintf(stderr,
+               "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]\n");
+}
+
+bool ParseInt(const char* text, int& out) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || value < 1 || value > 1000000) return false;
+  out = static_cast<int>(value);
+  return true;
+}
+
+bool Parse(int argc, char** argv, Options& options) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool hasValue = i + 1 < argc;
+    if (arg == "--list") {
+      options.list = true;
+    } else if (arg == "--scene" && hasValue) {
+      options.scene = argv[++i];
+    } else if (arg == "--runs" && hasValue) {
+      if (!ParseInt(argv[++i], options.runs)) return false;
+    } else if (arg == "--steps" && hasValue) {
+      if (!ParseInt(argv[++i], options.steps)) return false;
+    } else if (arg == "--size" && hasValue) {
+      if (!ParseInt(argv[++i], options.params.size)) return false;
+    } else if (arg == "--count" && hasValue) {
+      if (!ParseInt(argv[++i], options.params.count)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!Parse(argc, argv, options)) {
+    PrintUsage();
+    return 1;
+  }
+  if (options.list) {
+    for (const SceneInfo& info : mk::scenes::SceneTable()) {
+      std::printf("%s,%s,%d,%s,%s\n", info.name, info.category, info.defaultSteps, info.description,
+                  info.paramHelp);
+    }
+    return 0;
+  }
+  std::vector<const SceneInfo*> selected;
+  if (options.scene == "all") {
+    for (const SceneInfo& info : mk::scenes::SceneTable()) selected.push_back(&info);
+  } else if (const SceneInfo* info = mk::scenes::FindScene(options.scene)) {
+    selected.push_back(info);
+  } else {
+    std::fprintf(stderr, "unknown scene '%.*s' (try --list)\n", static_cast<int>(options.scene.size()),
+                 options.scene.data());
+    return 1;
+  }
+  std::printf("scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
+              "islands_ms,state_hash,hash_ok\n");
+  bool allOk = true;
+  for (const SceneInfo* info : selected) allOk = RunScene(*info, options) && allOk;
+  return allOk ? 0 : 2;
+}

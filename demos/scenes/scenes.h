@@ -1,0 +1,98 @@
+// Minkowski — the scene table shared by the sandbox, the benchmark and the tests (DESIGN.md section 2).
+//
+// A scene is a row of one explicit table (SceneTable): a name, the WorldDef it runs in, its step count,
+// a builder that fills a World, and an optional per-step callback (rain spawns and destroys ragdolls).
+// The Box2D v3 benchmark set matches /work/shared/SCENES.md exactly at the default parameters.
+//
+//   const mk::scenes::SceneInfo* info = mk::scenes::FindScene("large_pyramid");
+//   mk::scenes::SceneRun run(*info);          // world from info->worldDef, scene built into it
+//   for (int i = 0; i < info->defaultSteps; ++i) run.Step();   // callback, then World::Step(1/60)
+#pragma once
+
+#include "minkowski/world.h"
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace mk::scenes {
+
+/// Every scene steps at 60 Hz (SCENES.md: dt = 1/60 s, 4 sub-steps from the default SolverSettings).
+inline constexpr float kTimeStep = 1.0f / 60.0f;
+
+/// Two integer knobs a scene may read; 0 means "the scene's default" (SceneInfo::defaults). Their
+/// meaning is per scene and spelled out in SceneInfo::paramHelp (e.g. large_pyramid: size = base).
+struct SceneParams {
+  int size = 0;   ///< a linear size: pyramid base, grid side, stack height, ...
+  int count = 0;  ///< a number of repeats: pyramids per row, ragdoll columns, bodies, ...
+};
+
+/// What a builder leaves behind: the ids a test or tool may want, and the per-step hook. Scenes with
+/// no per-step behaviour return this base as is.
+class SceneState {
+ public:
+  virtual ~SceneState() = default;
+
+  /// Called before World::Step of step `step` (0-based), e.g. rain's spawning. Default: nothing.
+  virtual void PreStep(World& world, int step);
+
+  /// The scene's dynamic bodies in creation order (for rain: the ragdolls created at build time
+  /// only; its callback keeps its own list). Tests use them to watch positions.
+  std::vector<BodyId> bodies;
+  /// The scene's joints in creation order (at build time).
+  std::vector<JointId> joints;
+};
+
+/// Builds a scene into an empty World that was created with SceneInfo::worldDef. `params` has its
+/// zero fields already replaced by the scene's defaults.
+using BuildFn = std::unique_ptr<SceneState> (*)(World& world, const SceneParams& params);
+
+/// One row of the scene table.
+struct SceneInfo {
+  const char* name;         ///< unique, snake_case: the benchmark's --scene argument
+  const char* category;     ///< "benchmark" (the Box2D v3 set) or "stress"
+  const char* description;  ///< one line for the sandbox and --help
+  int defaultSteps;         ///< steps a benchmark run takes (SCENES.md)
+  WorldDef worldDef;        ///< gravity and solver settings (sleep on/off) the scene runs with
+  SceneParams defaults;     ///< the default knobs (both non-zero where the scene reads them)
+  const char* paramHelp;    ///< what size and count mean for this scene ("" when unused)
+  BuildFn build;
+};
+
+/// The whole table, in a fixed order (benchmark scenes first).
+std::span<const SceneInfo> SceneTable();
+
+/// The row with this name, or nullptr.
+const SceneInfo* FindScene(std::string_view name);
+
+/// `params` with every zero field replaced by the scene's default.
+SceneParams ResolveParams(const SceneInfo& info, SceneParams params);
+
+/// A scene loaded into its own World, with the step counter that the per-step callback sees. The
+/// benchmark, the tests and the sandbox all step scenes through this, so they agree on what a
+/// "step" of a scene is: PreStep(step) then World::Step(kTimeStep).
+class SceneRun {
+ public:
+  /// Creates a World from info.worldDef and builds the scene into it.
+  explicit SceneRun(const SceneInfo& info, SceneParams params = {});
+
+  /// Runs the scene callback for the current step, then World::Step. Returns World::Step's result.
+  bool Step();
+
+  World& GetWorld() { return world_; }
+  const World& GetWorld() const { return world_; }
+  SceneState& State() { return *state_; }
+  const SceneInfo& Info() const { return *info_; }
+  const SceneParams& Params() const { return params_; }
+  int StepCount() const { return step_; }  ///< steps taken so far
+
+ private:
+  const SceneInfo* info_;
+  SceneParams params_;
+  World world_;
+  std::unique_ptr<SceneState> state_;
+  int step_ = 0;
+};
+
+}  // namespace mk::scenes
