@@ -247,7 +247,8 @@ bool App::HandleEvents() {
 
 void App::BuildPanel() {
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(270.0f, 0.0f), ImGuiCond_FirstUseEver);  // height 0: fit the contents
+  // A fixed first size (not 0 = auto-fit): auto-fitting windows stay hidden on their first frame.
+  ImGui::SetNextWindowSize(ImVec2(270.0f, 282.0f), ImGuiCond_FirstUseEver);
   ImGui::Begin("Minkowski sandbox");
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
@@ -280,9 +281,9 @@ bool App::RenderFrame(bool takeScreenshot) {
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  BuildPanel();
   draw.BeginFrame(camera, ImGui::GetBackgroundDrawList());
   DrawDemoShapes(shapes, seconds, toggles, draw);
+  BuildPanel();  // after the scene, so its statistics are this frame's; its toggles act from the next
   ImGui::Render();
 
   SDL_SetRenderDrawColor(renderer, kBackground.r, kBackground.g, kBackground.b, kBackground.a);
