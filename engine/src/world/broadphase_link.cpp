@@ -18,8 +18,9 @@ ProxyFilter MakeProxyFilter(const Shape& shape) {
   return filter;
 }
 
-// The broadphase checks same body and filter bits; this adds the rule that needs body types: a
-// contact needs at least one dynamic body (kinematic and static bodies never push each other).
+// The broadphase checks same body and filter bits; this adds the rules that need the world: a
+// contact needs at least one dynamic body (kinematic and static bodies never push each other), and
+// bodies joined by a joint with collideConnected = false never collide.
 bool ShouldCollideCallback(std::uint64_t userDataA, std::uint64_t userDataB, void* context) {
   const WorldState& w = *static_cast<const WorldState*>(context);
   return ShouldShapesCollide(w, static_cast<int>(userDataA), static_cast<int>(userDataB));
@@ -30,7 +31,17 @@ bool ShouldCollideCallback(std::uint64_t userDataA, std::uint64_t userDataB, voi
 bool ShouldShapesCollide(const WorldState& w, int shapeA, int shapeB) {
   const Body& a = w.bodies[w.shapes[shapeA].body];
   const Body& b = w.bodies[w.shapes[shapeB].body];
-  return a.type == BodyType::Dynamic || b.type == BodyType::Dynamic;
+  if (a.type != BodyType::Dynamic && b.type != BodyType::Dynamic) return false;
+  // Only bodies that both have joints need the walk over A's joint list (most have none or a few).
+  int bodyA = w.shapes[shapeA].body, bodyB = w.shapes[shapeB].body;
+  if (a.headJointEdge == kNull || b.headJointEdge == kNull) return true;
+  return !JointBlocksCollision(w, bodyA, bodyB);
+}
+
+void RefilterBodyPairs(WorldState& w, int bodySlot) {
+  for (int s = w.bodies[bodySlot].headShape; s != kNull; s = w.shapes[s].nextShape) {
+    if (!w.shapes[s].proxy.IsNull()) w.broadphase.RefilterProxy(w.shapes[s].proxy);
+  }
 }
 
 void AddShapeToBroadphase(WorldState& w, int slot) {

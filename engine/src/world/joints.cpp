@@ -1,26 +1,414 @@
-// World API for joints (stub: every entry is defined so callers link; the solver comes next).
-#include "minkowski/world.h"
-
+// Joints in the world: creation with validation, destruction, the bodies' joint lists, the
+// collide-connected rule, and the step's glue (gather joints into solver constraints, store their
+// impulses back). The constraint math is in engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
+#include "solver/contact_solver.h"
+#include "world/world_internal.h"
 #include "world/world_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace mk {
 
-JointId World::CreateJoint(const RevoluteJointDef&) { return {}; }
-JointId World::CreateJoint(const PrismaticJointDef&) { return {}; }
-JointId World::CreateJoint(const DistanceJointDef&) { return {}; }
-JointId World::CreateJoint(const WeldJointDef&) { return {}; }
-JointId World::CreateJoint(const WheelJointDef&) { return {}; }
-JointId World::CreateJoint(const MouseJointDef&) { return {}; }
-bool World::DestroyJoint(JointId) { return false; }
-bool World::IsValid(JointId) const { return false; }
-JointType World::GetJointType(JointId) const { return JointType::Revolute; }
-Vec2 World::GetJointReactionForce(JointId) const { return {0.0f, 0.0f}; }
-float World::GetJointReactionTorque(JointId) const { return 0.0f; }
-float World::GetRevoluteAngle(JointId) const { return 0.0f; }
-float World::GetPrismaticTranslation(JointId) const { return 0.0f; }
-float World::GetDistanceJointLength(JointId) const { return 0.0f; }
-void World::SetMotorSpeed(JointId, float) {}
-void World::SetMouseTarget(JointId, Vec2) {}
+namespace {
+
+bool NonNegative(float x) { return IsFinite(x) && x >= 0.0f; }
+
+bool ValidRange(float lower, float upper) { return IsFinite(lower) && IsFinite(upper) && lower <= upper; }
+
+bool ValidBase(const WorldState& w, const JointBase& def) {
+  return w.IsBody(def.bodyA) && w.IsBody(def.bodyB) && def.bodyA != def.bodyB && IsFinite(def.localAnchorA) &&
+         IsFinite(def.localAnchorB) && NonNegative(def.constraintHertz) && NonNegative(def.constraintDampingRatio);
+}
+
+bool ValidAxis(Vec2 axis) { return IsFinite(axis) && LengthSquared(axis) > 1e-12f; }
+
+// --- Joint edges: each joint is linked into both bodies' lists, key = (joint << 1) | side. ---------
+
+void LinkEdge(WorldState& w, int joint, int side) {
+  JointEdge& edge = w.joints[joint].edges[side];
+  Body& body = w.bodies[edge.body];
+  int key = (joint << 1) | side;
+  edge.prev = kNull;
+  edge.next = body.headJointEdge;
+  if (body.headJointEdge != kNull) {
+    int head = body.headJointEdge;
+    w.joints[head >> 1].edges[head & 1].prev = key;
+  }
+  body.headJointEdge = key;
+}
+
+void UnlinkEdge(WorldState& w, int joint, int side) {
+  JointEdge& edge = w.joints[joint].edges[side];
+  if (edge.prev != kNull) {
+    w.joints[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
+  } else {
+    w.bodies[edge.body].headJointEdge = edge.next;
+  }
+  if (edge.next != kNull) w.joints[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
+  edge.prev = edge.next = kNull;
+}
+
+int ShapeCount(const WorldState& w, int body) {
+  int n = 0;
+  for (int s = w.bodies[body].headShape; s != kNull; s = w.shapes[s].nextShape) ++n;
+  return n;
+}
+
+// After a joint that blocks collision appears or goes, the broadphase re-runs its filter on the pairs
+// of one body's shapes (the one with fewer shapes is enough: a pair has a shape on each body).
+void RefilterJointBodies(WorldState& w, const Joint& j) {
+  int a = j.edges[0].body, b = j.edges[1].body;
+  if (j.collideConnected || a == kNull) return;
+  RefilterBodyPairs(w, ShapeCount(w, a) <= ShapeCount(w, b) ? a : b);
+}
+
+// Allocates a joint between body slots a (kNull for the mouse's world) and b with the base values.
+int NewJoint(WorldState& w, JointType type, int a, int b) {
+  int slot = w.jointIds.Allocate();
+  if (slot >= static_cast<int>(w.joints.size())) w.joints.resize(slot + 1);
+  Joint& j = w.joints[slot];
+  j = Joint{};
+  j.type = type;
+  j.edges[0].body = a;
+  j.edges[1].body = b;
+  if (a != kNull) LinkEdge(w, slot, 0);
+  LinkEdge(w, slot, 1);
+  return slot;
+}
+
+JointId FinishJoint(WorldState& w, int slot) {
+  const Joint& j = w.joints[slot];
+  if (j.edges[0].body != kNull) WakeBody(w, j.edges[0].body);
+  WakeBody(w, j.edges[1].body);
+  RefilterJointBodies(w, j);
+  return w.MakeJointId(slot);
+}
+
+int NewJoint(WorldState& w, JointType type, const JointBase& def) {
+  int slot = NewJoint(w, type, static_cast<int>(def.bodyA.index1) - 1, static_cast<int>(def.bodyB.index1) - 1);
+  Joint& j = w.joints[slot];
+  j.localAnchorA = def.localAnchorA;
+  j.localAnchorB = def.localAnchorB;
+  j.collideConnected = def.collideConnected;
+  j.constraintHertz = def.constraintHertz;
+  j.constraintDampingRatio = def.constraintDampingRatio;
+  j.userData = def.userData;
+  return slot;
+}
+
+Joint* FindJoint(WorldState& w, JointId id) {
+  bool live = w.IsJoint(id);
+  MK_ASSERT(live);
+  return live ? &w.joints[id.index1 - 1] : nullptr;
+}
+
+float WrapAngle(float angle) {
+  constexpr float pi = std::numbers::pi_v<float>;
+  if (angle > pi) angle -= 2.0f * pi;
+  if (angle < -pi) angle += 2.0f * pi;
+  return angle;
+}
+
+Rot BodyRot(const WorldState& w, int body) { return body == kNull ? Rot{} : w.bodies[body].xf.q; }
+
+// World anchor points of a joint (mouse: A's anchor is the target).
+void WorldAnchors(const WorldState& w, const Joint& j, Vec2& pA, Vec2& pB) {
+  int a = j.edges[0].body;
+  pA = a == kNull ? j.target : TransformPoint(w.bodies[a].xf, j.localAnchorA);
+  pB = TransformPoint(w.bodies[j.edges[1].body].xf, j.localAnchorB);
+}
+
+}  // namespace
+
+// --- Internal operations (world_internal.h) -------------------------------------------------------
+
+void DestroyJointInternal(WorldState& w, int slot) {
+  Joint& j = w.joints[slot];
+  for (int side = 0; side < 2; ++side) {
+    if (j.edges[side].body == kNull) continue;
+    WakeBody(w, j.edges[side].body);
+    UnlinkEdge(w, slot, side);
+  }
+  RefilterJointBodies(w, j);
+  w.jointIds.Free(slot);
+}
+
+void DestroyJointsOfBody(WorldState& w, int body) {
+  while (w.bodies[body].headJointEdge != kNull) DestroyJointInternal(w, w.bodies[body].headJointEdge >> 1);
+}
+
+bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB) {
+  for (int key = w.bodies[bodyA].headJointEdge; key != kNull;) {
+    const Joint& j = w.joints[key >> 1];
+    if (!j.collideConnected && j.edges[(key & 1) ^ 1].body == bodyB) return true;
+    key = j.edges[key & 1].next;
+  }
+  return false;
+}
+
+void WakeJointPartners(WorldState& w) {
+  // A sleeping dynamic body jointed to an awake dynamic body, or to a moving kinematic one, wakes
+  // (with its sleep group). Kinematic bodies are never woken by what hangs on them.
+  auto drives = [&w](int slot) {
+    const Body& b = w.bodies[slot];
+    if (!b.awake || !b.enabled) return false;
+    return b.type == BodyType::Dynamic || LengthSquared(b.linearVelocity) > 0.0f || b.angularVelocity != 0.0f;
+  };
+  for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
+    if (!w.jointIds.IsLive(slot)) continue;
+    int a = w.joints[slot].edges[0].body, b = w.joints[slot].edges[1].body;
+    if (a == kNull) continue;
+    for (auto [sleeper, other] : {std::pair{a, b}, std::pair{b, a}}) {
+      const Body& body = w.bodies[sleeper];
+      if (!body.awake && body.enabled && body.type == BodyType::Dynamic && drives(other)) WakeBody(w, sleeper);
+    }
+  }
+}
+
+void PrepareJoints(WorldState& w, const StepContext& context) {
+  std::vector<JointConstraint>& out = w.jointConstraints;
+  SolverArrays& s = w.solver;
+  out.clear();
+  const SolverSettings& settings = context.settings;
+  const float h = context.h;
+  for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
+    if (!w.jointIds.IsLive(slot)) continue;
+    Joint& j = w.joints[slot];
+    int a = j.edges[0].body, b = j.edges[1].body;
+    const Body* bodyA = a == kNull ? nullptr : &w.bodies[a];
+    const Body& bodyB = w.bodies[b];
+    if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
+    int ia = bodyA ? bodyA->solverIndex : kNull, ib = bodyB.solverIndex;
+    if (ia == kNull && ib == kNull) continue;
+    JointConstraint c;
+    c.joint = slot;
+    c.type = j.type;
+    c.indexA = ia;
+    c.indexB = ib;
+    if (ia != kNull) c.invMassA = s.params[ia].invMass, c.invIA = s.params[ia].invInertia, s.params[ia].ballistic = false;
+    if (ib != kNull) c.invMassB = s.params[ib].invMass, c.invIB = s.params[ib].invInertia, s.params[ib].ballistic = false;
+    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
+    Rot qA = BodyRot(w, a), qB = bodyB.xf.q;
+    Vec2 centerA = bodyA ? bodyA->center : j.target;
+    c.rA0 = bodyA ? Rotate(qA, j.localAnchorA - bodyA->localCenter) : Vec2{0.0f, 0.0f};
+    c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
+    c.deltaCenter = bodyB.center - centerA;
+    c.axis0 = Rotate(qA, j.localAxisA);
+    c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
+    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped at a
+    // quarter of the sub-step rate like contacts (a stiffer spring is not resolved by the sub-step).
+    float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
+    float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
+    c.softness = MakeSoftness(std::min(hertz, 0.25f * context.invH), zeta, h);
+    c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
+    c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
+    c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
+    c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
+    c.lower = j.lower;
+    c.upper = j.upper;
+    c.length = j.length;
+    c.motorSpeed = j.motorSpeed;
+    c.maxMotorImpulse = j.maxMotor * h;
+    c.maxImpulse = j.maxForce * h;
+    c.enableLimit = j.enableLimit;
+    c.enableMotor = j.enableMotor;
+    // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
+    // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
+    c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
+    if (settings.enableWarmStarting) {
+      c.impulses = j.impulses;
+      if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
+      if (!c.enableMotor) c.impulses.motor = 0.0f;
+      if (!c.enableSpring) c.impulses.spring = 0.0f;
+    }
+    out.push_back(c);
+  }
+}
+
+void StoreJointImpulses(WorldState& w, const StepContext& context) {
+  const SolverArrays& s = w.solver;
+  const BodyState rest{};
+  for (const JointConstraint& c : w.jointConstraints) {
+    Joint& j = w.joints[c.joint];
+    const BodyState& a = c.indexA >= 0 ? s.states[c.indexA] : rest;
+    const BodyState& b = c.indexB >= 0 ? s.states[c.indexB] : rest;
+    j.impulses = c.impulses;
+    j.reactionForce = JointReactionForce(c, a, b, context.invH);
+    j.reactionTorque = JointReactionTorque(c, a, b, context.invH);
+  }
+}
+
+// --- API ------------------------------------------------------------------------------------------
+
+JointId World::CreateJoint(const RevoluteJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidRange(def.lowerAngle, def.upperAngle) &&
+               IsFinite(def.motorSpeed) && NonNegative(def.maxMotorTorque) && NonNegative(def.hertz) &&
+               NonNegative(def.dampingRatio);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(w, JointType::Revolute, def);
+  Joint& j = w.joints[slot];
+  j.referenceAngle = def.referenceAngle;
+  j.enableLimit = def.enableLimit, j.lower = def.lowerAngle, j.upper = def.upperAngle;
+  j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
+  j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
+  return FinishJoint(w, slot);
+}
+
+JointId World::CreateJoint(const PrismaticJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
+               ValidRange(def.lowerTranslation, def.upperTranslation) && IsFinite(def.motorSpeed) &&
+               NonNegative(def.maxMotorForce) && NonNegative(def.hertz) && NonNegative(def.dampingRatio);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(w, JointType::Prismatic, def);
+  Joint& j = w.joints[slot];
+  j.localAxisA = Normalize(def.localAxisA);
+  j.referenceAngle = def.referenceAngle;
+  j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
+  j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorForce;
+  j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
+  return FinishJoint(w, slot);
+}
+
+JointId World::CreateJoint(const DistanceJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = ValidBase(w, def) && IsFinite(def.length) && def.length > 0.0f && NonNegative(def.minLength) &&
+               ValidRange(def.minLength, def.maxLength) && NonNegative(def.hertz) && NonNegative(def.dampingRatio);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(w, JointType::Distance, def);
+  Joint& j = w.joints[slot];
+  j.length = def.length;
+  j.enableLimit = def.enableLimit, j.lower = def.minLength, j.upper = def.maxLength;
+  j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
+  return FinishJoint(w, slot);
+}
+
+JointId World::CreateJoint(const WeldJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && NonNegative(def.linearHertz) &&
+               NonNegative(def.angularHertz) && NonNegative(def.linearDampingRatio) &&
+               NonNegative(def.angularDampingRatio);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(w, JointType::Weld, def);
+  Joint& j = w.joints[slot];
+  j.referenceAngle = def.referenceAngle;
+  j.hertz = def.linearHertz, j.dampingRatio = def.linearDampingRatio;
+  j.angularHertz = def.angularHertz, j.angularDampingRatio = def.angularDampingRatio;
+  return FinishJoint(w, slot);
+}
+
+JointId World::CreateJoint(const WheelJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && NonNegative(def.hertz) &&
+               NonNegative(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
+               IsFinite(def.motorSpeed) && NonNegative(def.maxMotorTorque);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(w, JointType::Wheel, def);
+  Joint& j = w.joints[slot];
+  j.localAxisA = Normalize(def.localAxisA);
+  j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
+  j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
+  j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
+  return FinishJoint(w, slot);
+}
+
+JointId World::CreateJoint(const MouseJointDef& def) {
+  WorldState& w = *state_;
+  bool valid = w.IsBody(def.body) && IsFinite(def.target) && NonNegative(def.hertz) &&
+               NonNegative(def.dampingRatio) && NonNegative(def.maxForce);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int body = static_cast<int>(def.body.index1) - 1;
+  int slot = NewJoint(w, JointType::Mouse, kNull, body);
+  Joint& j = w.joints[slot];
+  j.target = def.target;
+  j.localAnchorB = InvTransformPoint(w.bodies[body].xf, def.target);  // the grabbed point
+  j.hertz = def.hertz, j.dampingRatio = def.dampingRatio, j.maxForce = def.maxForce;
+  j.collideConnected = true;  // nothing to collide with
+  j.userData = def.userData;
+  return FinishJoint(w, slot);
+}
+
+bool World::DestroyJoint(JointId id) {
+  MK_ASSERT(state_->IsJoint(id));
+  if (!state_->IsJoint(id)) return false;
+  DestroyJointInternal(*state_, static_cast<int>(id.index1) - 1);
+  return true;
+}
+
+bool World::IsValid(JointId id) const { return state_->IsJoint(id); }
+
+JointType World::GetJointType(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  return j ? j->type : JointType::Revolute;
+}
+
+Vec2 World::GetJointReactionForce(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  return j ? j->reactionForce : Vec2{0.0f, 0.0f};
+}
+
+float World::GetJointReactionTorque(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  return j ? j->reactionTorque : 0.0f;
+}
+
+float World::GetRevoluteAngle(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  bool ok = j && j->type == JointType::Revolute;
+  MK_ASSERT(!j || ok);
+  if (!ok) return 0.0f;
+  return WrapAngle(Angle(InvMulRot(BodyRot(*state_, j->edges[0].body), BodyRot(*state_, j->edges[1].body))) -
+                   j->referenceAngle);
+}
+
+float World::GetPrismaticTranslation(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  bool ok = j && (j->type == JointType::Prismatic || j->type == JointType::Wheel);
+  MK_ASSERT(!j || ok);
+  if (!ok) return 0.0f;
+  Vec2 pA, pB;
+  WorldAnchors(*state_, *j, pA, pB);
+  return Dot(Rotate(BodyRot(*state_, j->edges[0].body), j->localAxisA), pB - pA);
+}
+
+float World::GetDistanceJointLength(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  bool ok = j && j->type == JointType::Distance;
+  MK_ASSERT(!j || ok);
+  if (!ok) return 0.0f;
+  Vec2 pA, pB;
+  WorldAnchors(*state_, *j, pA, pB);
+  return Distance(pA, pB);
+}
+
+void World::SetMotorSpeed(JointId id, float speed) {
+  Joint* j = FindJoint(*state_, id);
+  bool ok = j && IsFinite(speed) &&
+            (j->type == JointType::Revolute || j->type == JointType::Prismatic || j->type == JointType::Wheel);
+  MK_ASSERT(!j || ok);
+  if (!ok || j->motorSpeed == speed) return;
+  j->motorSpeed = speed;
+  WakeBody(*state_, j->edges[0].body);
+  WakeBody(*state_, j->edges[1].body);
+}
+
+void World::SetMouseTarget(JointId id, Vec2 target) {
+  Joint* j = FindJoint(*state_, id);
+  bool ok = j && IsFinite(target) && j->type == JointType::Mouse;
+  MK_ASSERT(!j || ok);
+  if (!ok) return;
+  j->target = target;
+  WakeBody(*state_, j->edges[1].body);
+}
 
 }  // namespace mk

@@ -1,4 +1,4 @@
-// Islands and sleeping. Each step, awake dynamic bodies joined by touching contacts are grouped by
+// Islands and sleeping. Each step, awake dynamic bodies joined by touching contacts or joints are grouped by
 // union-find (cheap: near-linear, no persistent graph to maintain); an island whose bodies have all
 // been slower than their threshold for SolverSettings::timeToSleep goes to sleep as a whole. A
 // sleeping island remembers its members (a "sleep group") so touching any of them wakes all of them,
@@ -106,6 +106,18 @@ void PutIslandToSleep(WorldState& w, int start) {
       }
       key = c.edges[key & 1].next;
     }
+    for (int key = w.bodies[slot].headJointEdge; key != kNull;) {  // joints tie islands like contacts
+      const Joint& j = w.joints[key >> 1];
+      int other = j.edges[(key & 1) ^ 1].body;
+      if (other != kNull) {
+        Body& body = w.bodies[other];
+        if (body.awake && body.enabled && body.type == BodyType::Dynamic) {
+          body.awake = false;
+          stack.push_back(other);
+        }
+      }
+      key = j.edges[key & 1].next;
+    }
   }
   SleepGroup(w, [&](auto sleep) {
     for (int slot : members) sleep(slot);
@@ -129,11 +141,17 @@ int UpdateSleep(WorldState& w, float dt) {
     // A moving kinematic body keeps whatever touches it awake.
     if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
   }
-  for (const ContactConstraint& c : s.contacts) {
-    if (c.indexA == kNull || c.indexB == kNull) continue;
-    if (s.params[c.indexA].invMass == 0.0f || s.params[c.indexB].invMass == 0.0f) continue;  // kinematic
-    Union(parent, c.indexA, c.indexB);
-  }
+  // Constraints between two simulated bodies: touching contacts, then joints (a joint ties its
+  // bodies into one island, so a chain sleeps and wakes as a whole).
+  auto forEachLink = [&](auto visit) {
+    for (const ContactConstraint& c : s.contacts) visit(c.indexA, c.indexB);
+    for (const JointConstraint& c : w.jointConstraints) visit(c.indexA, c.indexB);
+  };
+  forEachLink([&](int a, int b) {
+    if (a == kNull || b == kNull) return;
+    if (s.params[a].invMass == 0.0f || s.params[b].invMass == 0.0f) return;  // kinematic
+    Union(parent, a, b);
+  });
   int islands = 0;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
@@ -141,16 +159,16 @@ int UpdateSleep(WorldState& w, float dt) {
     minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[i]].sleepTime);
   }
   // Kinematic bodies touching an island keep it awake through their contact's sleep time.
-  for (const ContactConstraint& c : s.contacts) {
-    if (c.indexA == kNull || c.indexB == kNull) continue;
-    for (int k : {c.indexA, c.indexB}) {
-      int other = k == c.indexA ? c.indexB : c.indexA;
+  forEachLink([&](int a, int b) {
+    if (a == kNull || b == kNull) return;
+    for (int k : {a, b}) {
+      int other = k == a ? b : a;
       if (s.params[k].invMass == 0.0f) {
         int root = FindRoot(parent, other);
         minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[k]].sleepTime);
       }
     }
-  }
+  });
   if (!sleepOn) return islands;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);

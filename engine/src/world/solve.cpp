@@ -1,6 +1,7 @@
 // Solver stage glue: gathers awake bodies and touching contacts into the dense solver arrays, runs
 // the sub-steps, and writes velocities, transforms and impulses back.
 #include "solver/contact_solver.h"
+#include "solver/joint_solver.h"
 #include "world/world_internal.h"
 
 #include <cmath>
@@ -86,22 +87,38 @@ void PrepareContacts(WorldState& w, const StepContext& context) {
   }
 }
 
+// Joints go before contacts in every pass: contacts, solved last, then have the final say on
+// non-penetration, which is the error players notice first.
 void RunSubSteps(WorldState& w, const StepContext& context) {
   SolverArrays& s = w.solver;
+  std::vector<JointConstraint>& joints = w.jointConstraints;
   const SolverSettings& settings = context.settings;
   if (settings.mode == SolverMode::Classic) {
     IntegrateVelocities(s, context);
-    if (settings.enableWarmStarting) WarmStartContacts(s);
-    for (int i = 0; i < settings.classicIterations; ++i) SolveContactsClassic(s, context);
+    if (settings.enableWarmStarting) {
+      WarmStartJoints(joints, s);
+      WarmStartContacts(s);
+    }
+    for (int i = 0; i < settings.classicIterations; ++i) {
+      SolveJoints(joints, s, context, JointPass::Classic);
+      SolveContactsClassic(s, context);
+    }
     IntegratePositions(s, context);
     return;
   }
   for (int i = 0; i < settings.subSteps; ++i) {
     IntegrateVelocities(s, context);
-    if (settings.enableWarmStarting) WarmStartContacts(s);
+    if (settings.enableWarmStarting) {
+      WarmStartJoints(joints, s);
+      WarmStartContacts(s);
+    }
+    SolveJoints(joints, s, context, JointPass::Biased);
     SolveContacts(s, context, /*useBias=*/true, /*applyFriction=*/true);
     IntegratePositions(s, context);
-    if (settings.enableRelax) SolveContacts(s, context, /*useBias=*/false, /*applyFriction=*/true);
+    if (settings.enableRelax) {
+      SolveJoints(joints, s, context, JointPass::Relax);
+      SolveContacts(s, context, /*useBias=*/false, /*applyFriction=*/true);
+    }
   }
 }
 
@@ -150,11 +167,14 @@ void FinalizeBodies(WorldState& w) {
 
 void SolveStep(WorldState& w, float dt) {
   StepContext context = MakeStepContext(dt, w.settings);
+  WakeJointPartners(w);
   GatherBodies(w, context);
   PrepareContacts(w, context);
+  PrepareJoints(w, context);
   RunSubSteps(w, context);
   if (context.settings.enableRestitution) ApplyRestitution(w.solver, context);
   StoreImpulsesAndHits(w);
+  StoreJointImpulses(w, context);
   FinalizeBodies(w);
 }
 

@@ -25,6 +25,7 @@ void CountObjects(WorldState& w) {
   c.bodies = w.bodyIds.LiveCount();
   c.shapes = w.shapeIds.LiveCount();
   c.contacts = w.contactIds.LiveCount();
+  c.joints = w.jointIds.LiveCount();
   c.awakeBodies = static_cast<int>(w.solver.bodies.size());
 }
 

@@ -151,6 +151,10 @@ bool World::DestroyBody(BodyId id) {
   if (!state_->IsBody(id)) return false;
   WorldState& w = *state_;
   int slot = static_cast<int>(id.index1) - 1;
+  // Waking first takes the body out of its sleep group (whose member list would otherwise keep
+  // pointing at the freed slot) and wakes what it rested on or hung from.
+  WakeBody(w, slot);
+  DestroyJointsOfBody(w, slot);
   while (w.bodies[slot].headShape != kNull) DestroyShapeInternal(w, w.bodies[slot].headShape, false);
   WakeTouchingBodies(w, slot);
   w.bodyIds.Free(slot);

@@ -6,6 +6,8 @@
 
 namespace mk {
 
+struct StepContext;  // solver/contact_solver.h
+
 // Bodies and shapes (world.cpp / body.cpp)
 void UpdateBodyMass(WorldState& w, int body);
 AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);
@@ -22,7 +24,11 @@ void SetBodyShapesInBroadphase(WorldState& w, int body, bool enabled);
 void SetBodyProxiesAwake(WorldState& w, int body, bool awake);
 /// Re-evaluates a shape's pairs after its filter changed.
 void RefilterShape(WorldState& w, int shape);
-/// True when the two shapes may collide (same body, body types, filters).
+/// Re-runs the broadphase filter on the pairs of a body's shapes at the next update (joints that
+/// disable collision were created or destroyed).
+void RefilterBodyPairs(WorldState& w, int body);
+/// True when the two shapes may collide (body types, joints without collideConnected; the
+/// broadphase already checked the same body and the filter bits).
 bool ShouldShapesCollide(const WorldState& w, int shapeA, int shapeB);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
 void UpdatePairs(WorldState& w);
@@ -33,6 +39,20 @@ void DestroyContact(WorldState& w, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& w, int shape);
 /// Narrowphase: new manifolds for every contact with an awake body, touching transitions, events.
 void UpdateContacts(WorldState& w);
+
+// Joints (joints.cpp)
+/// Destroys a joint: unlinks it from its bodies, wakes them, lets their shapes collide again.
+void DestroyJointInternal(WorldState& w, int joint);
+void DestroyJointsOfBody(WorldState& w, int body);
+/// True when a joint with collideConnected = false joins the two bodies.
+bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB);
+/// Before gathering bodies: sleeping bodies jointed to awake ones wake (with their sleep group).
+void WakeJointPartners(WorldState& w);
+/// Builds w.jointConstraints for the joints with a body in the solver; marks those bodies
+/// non-ballistic. After the bodies were gathered.
+void PrepareJoints(WorldState& w, const StepContext& context);
+/// Writes impulses (warm start) and reaction force / torque back to the joints.
+void StoreJointImpulses(WorldState& w, const StepContext& context);
 
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& w, int body);

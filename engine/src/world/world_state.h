@@ -11,6 +11,7 @@
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
+#include "solver/joint_solver.h"
 #include "solver/solver_types.h"
 
 #include <vector>
@@ -37,6 +38,7 @@ struct Body {
   void* userData = nullptr;
   int headShape = kNull;        // singly linked through Shape::nextShape
   int headContactEdge = kNull;  // doubly linked contact edges: (contact << 1) | side
+  int headJointEdge = kNull;    // doubly linked joint edges: (joint << 1) | side
   int solverIndex = kNull;      // slot in the step's awake-body arrays, kNull when not simulated
   int sleepGroup = kNull;       // island id while asleep (all bodies of an island sleep and wake together)
   int nextInSleepGroup = kNull; // singly linked list of the sleeping island's bodies
@@ -100,6 +102,40 @@ struct Contact {
   bool enableHitEvents = false;
 };
 
+/// One end of a joint, linked into its body's list (like ContactEdge). A mouse joint has only
+/// edges[1] (its body); edges[0].body stays kNull and is not linked.
+struct JointEdge {
+  int body = kNull;
+  int prev = kNull;
+  int next = kNull;
+};
+
+/// A joint: the definition's values (anchors relative to the body origins) and the impulses carried
+/// between steps for warm starting. One struct for every type keeps joints in one contiguous array;
+/// fields a type does not use stay at their defaults. Ranges (lower/upper) mean angle for revolute,
+/// translation for prismatic and wheel, length for distance.
+struct Joint {
+  JointEdge edges[2];
+  Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};  // from the body origins (m)
+  Vec2 localAxisA{1.0f, 0.0f};  // prismatic, wheel: unit, bodyA frame
+  Vec2 target{0.0f, 0.0f};      // mouse: world target (m)
+  float referenceAngle = 0.0f;
+  float constraintHertz = 0.0f, constraintDampingRatio = 0.0f;  // 0 = world setting
+  float lower = 0.0f, upper = 0.0f;
+  float length = 1.0f;                     // distance: rest length
+  float motorSpeed = 0.0f, maxMotor = 0.0f;  // maxMotor: N m or N
+  float hertz = 0.0f, dampingRatio = 0.0f;   // spring (weld: linear; mouse: the pull)
+  float angularHertz = 0.0f, angularDampingRatio = 0.0f;  // weld
+  float maxForce = 0.0f;                     // mouse (N)
+  JointImpulses impulses{};                  // per sub-step impulses of the last step (warm start)
+  Vec2 reactionForce{0.0f, 0.0f};            // on bodyB during the last step (N)
+  float reactionTorque = 0.0f;               // N m
+  void* userData = nullptr;
+  JointType type = JointType::Revolute;
+  bool collideConnected = false;
+  bool enableLimit = false, enableMotor = false, enableSpring = false;
+};
+
 struct WorldState {
   Vec2 gravity{0.0f, -10.0f};
   SolverSettings settings{};
@@ -107,10 +143,11 @@ struct WorldState {
   Counters counters{};
 
   BroadPhase broadphase;
-  IdPool bodyIds, shapeIds, contactIds;
+  IdPool bodyIds, shapeIds, contactIds, jointIds;
   std::vector<Body> bodies;
   std::vector<Shape> shapes;
   std::vector<Contact> contacts;
+  std::vector<Joint> joints;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
 
   std::vector<ContactBeginEvent> beginEvents;
@@ -118,6 +155,7 @@ struct WorldState {
   std::vector<ContactHitEvent> hitEvents;
 
   SolverArrays solver;  // per-step scratch, reused
+  std::vector<JointConstraint> jointConstraints;  // per-step joint solver data, reused
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
   std::vector<int> islandParent;    // union-find scratch over solver indices
@@ -127,6 +165,10 @@ struct WorldState {
 
   bool IsBody(BodyId id) const { return bodyIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
   bool IsShape(ShapeId id) const { return shapeIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
+  bool IsJoint(JointId id) const { return jointIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
+  JointId MakeJointId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), jointIds.Generation(slot)};
+  }
   BodyId MakeBodyId(int slot) const {
     return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot)};
   }

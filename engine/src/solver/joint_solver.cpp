@@ -1,0 +1,185 @@
+// Joint solver: dispatch, warm starting, reaction readout and the shared pieces (coefficients, the
+// 2x2 point constraint, angular rows). Weld and mouse joints live here too (they are the point
+// constraint plus at most one angular row); revolute, prismatic / wheel and distance have their own
+// files.
+#include "solver/joint_solver.h"
+
+#include "solver/contact_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mk {
+
+namespace joint {
+
+Coefficients Equality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
+  switch (pass) {
+    case JointPass::Biased: return {soft.biasRate * C, soft.massScale, soft.impulseScale};
+    case JointPass::Relax: return {0.0f, 1.0f, 0.0f};
+    default: return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};  // Baumgarte
+  }
+}
+
+Coefficients Inequality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
+  if (C > 0.0f) return {C * context.invH, 1.0f, 0.0f};  // may close the gap, not more, this sub-step
+  return Equality(C, soft, pass, context);
+}
+
+float RelativeAngle(Rot qA, Rot qB) { return Angle(InvMulRot(qA, qB)); }
+
+Vec2 Solve22(float k11, float k12, float k22, Vec2 b) {
+  float det = k11 * k22 - k12 * k12;
+  if (det == 0.0f) return {0.0f, 0.0f};
+  float inv = 1.0f / det;
+  return {inv * (k22 * b.x - k12 * b.y), inv * (k11 * b.y - k12 * b.x)};
+}
+
+float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float target, Coefficients k,
+                   float& accumulated, float lo, float hi) {
+  // Row Cdot = wB - wA (Jacobian [0, -1, 0, 1]), effective mass 1 / (iA + iB).
+  float cdot = b.w - a.w - target;
+  float impulse = -k.massScale * c.angularMass * (cdot + k.bias) - k.impulseScale * accumulated;
+  float updated = std::clamp(accumulated + impulse, lo, hi);
+  impulse = updated - accumulated;
+  accumulated = updated;
+  a.w -= c.invIA * impulse;
+  b.w += c.invIB * impulse;
+  return impulse;
+}
+
+void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec2 rA, Vec2 rB, Vec2 bias,
+                float massScale, float impulseScale, Vec2& accumulated, float maxImpulse) {
+  // C = pB - pA (two rows). Cdot = vB + wB x rB - vA - wA x rA. An impulse P (+P on B at rB, -P on A
+  // at rA) changes Cdot by K P with
+  //   K = (mA + mB) I + iA rA_perp rA_perp^T + iB rB_perp rB_perp^T,  r_perp = (-r.y, r.x),
+  // since w x r = w r_perp and the angular impulse is r x P = r_perp . P.
+  Vec2 cdot = (b.v + Cross(b.w, rB)) - (a.v + Cross(a.w, rA));
+  float m = c.invMassA + c.invMassB;
+  float k11 = m + c.invIA * rA.y * rA.y + c.invIB * rB.y * rB.y;
+  float k12 = -c.invIA * rA.x * rA.y - c.invIB * rB.x * rB.y;
+  float k22 = m + c.invIA * rA.x * rA.x + c.invIB * rB.x * rB.x;
+  Vec2 impulse = -massScale * Solve22(k11, k12, k22, cdot + bias) - impulseScale * accumulated;
+  if (maxImpulse >= 0.0f) {  // force cap (mouse): clamp the accumulated impulse's length
+    Vec2 updated = accumulated + impulse;
+    float len2 = LengthSquared(updated);
+    if (len2 > maxImpulse * maxImpulse) updated *= maxImpulse / std::sqrt(len2);
+    impulse = updated - accumulated;
+  }
+  accumulated += impulse;
+  ApplyWrench(c, a, b, rA, rB, impulse, 0.0f);
+}
+
+void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
+  // Angle first (cheap, and the point row then sees the rotation it must follow). A weld with its
+  // own hertz is a spring (same coefficients in every pass); without, the joint softness applies.
+  float angle = CurrentAngle(c, a, b);
+  Coefficients ka = c.angularSpring ? Spring(angle, c.angularSoftness) : Equality(angle, c.softness, pass, context);
+  SolveAngular(c, a, b, 0.0f, ka, c.impulses.angular, -1e30f, 1e30f);
+
+  Frame f = CurrentFrame(c, a, b);
+  Coefficients kl = c.linearSpring ? Spring(1.0f, c.springSoftness) : Equality(1.0f, c.softness, pass, context);
+  SolvePoint(c, a, b, f.rA, f.rB, kl.bias * f.d, kl.massScale, kl.impulseScale, c.impulses.linear);
+}
+
+void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass, const StepContext&) {
+  // The point constraint towards a static target (body A is the world, deltaCenter = cB - target),
+  // as a spring in every pass, with the accumulated impulse capped at maxForce h.
+  Frame f = CurrentFrame(c, a, b);
+  Coefficients k = Spring(1.0f, c.springSoftness);
+  SolvePoint(c, a, b, f.rA, f.rB, k.bias * f.d, k.massScale, k.impulseScale, c.impulses.linear, c.maxImpulse);
+}
+
+}  // namespace joint
+
+namespace {
+
+/// Linear impulse P on B (at the anchors) and pure angular impulse L, with A's lever arm; the sum of
+/// what a joint's rows apply. Used to warm start and for the reaction readout.
+struct Wrench {
+  Vec2 P{0.0f, 0.0f};
+  float L = 0.0f;
+  Vec2 armA{0.0f, 0.0f}, armB{0.0f, 0.0f};
+};
+
+Wrench TotalWrench(const JointConstraint& c, const BodyState& a, const BodyState& b) {
+  using joint::Frame;
+  const JointImpulses& i = c.impulses;
+  Frame f = joint::CurrentFrame(c, a, b);
+  Wrench out{{0.0f, 0.0f}, 0.0f, f.rA, f.rB};
+  switch (c.type) {
+    case JointType::Revolute:
+      out.P = i.linear;
+      out.L = i.spring + i.motor + i.lower - i.upper;
+      break;
+    case JointType::Weld:
+      out.P = i.linear;
+      out.L = i.angular;
+      break;
+    case JointType::Mouse:
+      out.P = i.linear;
+      break;
+    case JointType::Prismatic:
+    case JointType::Wheel: {
+      // Axial and perpendicular rows act on A at anchor B's position (arm d + rA, see prismatic_joint.cpp).
+      Vec2 axis = Rotate(a.dq, c.axis0);
+      float axial = i.spring + i.lower - i.upper + (c.type == JointType::Prismatic ? i.motor : 0.0f);
+      out.P = i.perpendicular * LeftPerp(axis) + axial * axis;
+      out.L = c.type == JointType::Prismatic ? i.angular : i.motor;
+      out.armA = f.d + f.rA;
+      break;
+    }
+    case JointType::Distance: {
+      float len = Length(f.d);
+      Vec2 axis = len > 1e-6f ? f.d / len : Vec2{1.0f, 0.0f};
+      out.P = (i.axial + i.spring + i.lower - i.upper) * axis;
+      break;
+    }
+  }
+  return out;
+}
+
+BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
+  if (index >= 0) return solver.states[index];
+  scratch = BodyState{};  // static body or the mouse's target: at rest, never moves
+  return scratch;
+}
+
+}  // namespace
+
+void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver) {
+  BodyState scratchA, scratchB;
+  for (JointConstraint& c : joints) {
+    BodyState& a = StateOf(solver, c.indexA, scratchA);
+    BodyState& b = StateOf(solver, c.indexB, scratchB);
+    Wrench w = TotalWrench(c, a, b);
+    joint::ApplyWrench(c, a, b, w.armA, w.armB, w.P, w.L);
+  }
+}
+
+void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
+                 JointPass pass) {
+  BodyState scratchA, scratchB;
+  for (JointConstraint& c : joints) {
+    BodyState& a = StateOf(solver, c.indexA, scratchA);
+    BodyState& b = StateOf(solver, c.indexB, scratchB);
+    switch (c.type) {
+      case JointType::Revolute: joint::SolveRevolute(c, a, b, pass, context); break;
+      case JointType::Prismatic: joint::SolvePrismatic(c, a, b, pass, context); break;
+      case JointType::Distance: joint::SolveDistance(c, a, b, pass, context); break;
+      case JointType::Weld: joint::SolveWeld(c, a, b, pass, context); break;
+      case JointType::Wheel: joint::SolveWheel(c, a, b, pass, context); break;
+      case JointType::Mouse: joint::SolveMouse(c, a, b, pass, context); break;
+    }
+  }
+}
+
+Vec2 JointReactionForce(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH) {
+  return invH * TotalWrench(c, a, b).P;
+}
+
+float JointReactionTorque(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH) {
+  return invH * TotalWrench(c, a, b).L;
+}
+
+}  // namespace mk

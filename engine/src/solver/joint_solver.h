@@ -1,0 +1,156 @@
+// Internal: the joint solver. Joints are soft constraints solved in the contact solver's sub-step loop
+// (Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the derivations are ours and
+// are written next to each joint):
+//   per sub-step: warm start (apply last impulses), solve with soft bias (Biased pass), integrate
+//   positions, solve rigid without bias (Relax pass).
+// Classic mode runs one step of PGS with Baumgarte position feedback instead (Classic pass).
+//
+// Position error during a step is tracked without recomputing transforms, exactly like contacts:
+// anchors rA0, rB0 (from the centres of mass, world orientation) and the centre offset cB - cA are
+// taken at the start of the step, and a body's accumulated motion (dp, dq) moves them:
+//   rA = dqA rA0,  d = pB - pA = (cB - cA) + (dpB - dpA) + rB - rA.
+// Joint angles likewise: angle = angle at the start of the step + angle(dqA^-1 dqB).
+//
+// Accumulated impulses are per sub-step (each sub-step re-applies them in its warm start), so the
+// reaction force is impulse / h.
+#pragma once
+
+#include "minkowski/joint_types.h"
+#include "solver/solver_types.h"
+
+#include <vector>
+
+namespace mk {
+
+struct StepContext;
+
+/// Accumulated impulses of one joint (N s per sub-step; angular ones N m s). Which fields a joint
+/// uses depends on its type; the rest stay zero.
+struct JointImpulses {
+  Vec2 linear{0.0f, 0.0f};   // point constraint: revolute, weld, mouse (world frame)
+  float angular = 0.0f;      // weld angle, prismatic angle
+  float perpendicular = 0.0f;  // prismatic, wheel: keeps anchor B on the axis
+  float axial = 0.0f;        // rigid distance
+  float spring = 0.0f;
+  float motor = 0.0f;
+  float lower = 0.0f;        // >= 0
+  float upper = 0.0f;        // >= 0
+};
+
+/// Per-step data of one joint. Rebuilt every step into a reused array (world/joints.cpp).
+struct JointConstraint {
+  JointImpulses impulses{};
+  Vec2 rA0{0.0f, 0.0f}, rB0{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
+  Vec2 deltaCenter{0.0f, 0.0f};  // cB - cA at the start of the step (mouse: cB - target)
+  Vec2 axis0{1.0f, 0.0f};        // prismatic, wheel: unit axis in world at the start of the step
+  float deltaAngle = 0.0f;       // angleB - angleA - referenceAngle at the start of the step
+  float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
+  float angularMass = 0.0f;      // 1 / (iA + iB), 0 when neither body can rotate
+  Softness softness{};           // the positional constraint (joint or world hertz)
+  Softness springSoftness{};     // spring (weld: linear spring; mouse: the pull)
+  Softness angularSoftness{};    // weld: angular spring
+  float lower = 0.0f, upper = 0.0f;  // angle (rad) or translation / length (m)
+  float length = 0.0f;               // distance: rest length
+  float motorSpeed = 0.0f;
+  float maxMotorImpulse = 0.0f;      // max motor torque / force times h
+  float maxImpulse = 0.0f;           // mouse: max force times h
+  int joint = -1;                    // joint slot, to store impulses back
+  int indexA = -1, indexB = -1;      // solver indices, -1 = static (or the mouse's world target)
+  JointType type = JointType::Revolute;
+  bool enableLimit = false, enableMotor = false, enableSpring = false;
+  bool linearSpring = false, angularSpring = false;  // weld: soft by its own hertz
+};
+
+/// Which solve: soft with bias (sub-step), rigid without bias (relax), or PGS with Baumgarte.
+enum class JointPass : std::uint8_t { Biased, Relax, Classic };
+
+/// Applies the impulses carried over from the last sub-step / step.
+void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver);
+
+/// One pass over all joints.
+void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
+                 JointPass pass);
+
+/// Reaction force on bodyB (N) and its pure torque (N m) from the accumulated impulses, given 1/h and
+/// the bodies' states at the end of the step. (Prismatic and wheel: the torque is the angular row's
+/// only; the lever of the linear force is not included.)
+Vec2 JointReactionForce(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH);
+float JointReactionTorque(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH);
+
+// --- Shared by the per-type solvers (joint_solver.cpp, *_joint.cpp) --------------------------------
+
+namespace joint {
+
+/// Bias, mass scale and impulse scale for one solve of a scalar constraint with position error C:
+///   impulse = -massScale * m (Cdot + bias) - impulseScale * accumulated.
+struct Coefficients {
+  float bias = 0.0f;
+  float massScale = 1.0f;
+  float impulseScale = 0.0f;
+};
+
+/// Equality constraint C = 0: soft in the biased pass, rigid in relax, Baumgarte in classic.
+Coefficients Equality(float C, const Softness& soft, JointPass pass, const StepContext& context);
+
+/// Inequality C >= 0: while C > 0 the constraint may only close the gap this sub-step (speculative,
+/// like contacts); once violated it behaves like an equality.
+Coefficients Inequality(float C, const Softness& soft, JointPass pass, const StepContext& context);
+
+/// A spring is physical, not a correction: the same soft coefficients in every pass.
+inline Coefficients Spring(float C, const Softness& soft) {
+  return {soft.biasRate * C, soft.massScale, soft.impulseScale};
+}
+
+/// Angle of dqB relative to dqA (rad, in (-pi, pi]).
+float RelativeAngle(Rot qA, Rot qB);
+
+/// The joint's current geometry inside a sub-step: anchors from the centres of mass and the anchor
+/// separation d = pB - pA.
+struct Frame {
+  Vec2 rA, rB, d;
+};
+
+inline Frame CurrentFrame(const JointConstraint& c, const BodyState& a, const BodyState& b) {
+  Vec2 rA = Rotate(a.dq, c.rA0);
+  Vec2 rB = Rotate(b.dq, c.rB0);
+  return {rA, rB, c.deltaCenter + (b.dp - a.dp) + (rB - rA)};
+}
+
+/// Current joint angle (angleB - angleA - referenceAngle).
+inline float CurrentAngle(const JointConstraint& c, const BodyState& a, const BodyState& b) {
+  return c.deltaAngle + RelativeAngle(a.dq, b.dq);
+}
+
+/// Applies a linear impulse P (to B, -P to A) acting at arms armA / armB from the centres of mass,
+/// plus a pure angular impulse L (to B, -L to A).
+inline void ApplyWrench(const JointConstraint& c, BodyState& a, BodyState& b, Vec2 armA, Vec2 armB, Vec2 P,
+                        float L) {
+  a.v -= c.invMassA * P;
+  a.w -= c.invIA * (Cross(armA, P) + L);
+  b.v += c.invMassB * P;
+  b.w += c.invIB * (Cross(armB, P) + L);
+}
+
+/// 2x2 symmetric solve K x = b; zero for a singular K.
+Vec2 Solve22(float k11, float k12, float k22, Vec2 b);
+
+/// Solves one angular row (Cdot = wB - wA) with coefficients `k` and clamps the accumulated impulse
+/// to [lo, hi]; applies the change. Returns the applied increment.
+float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float target, Coefficients k,
+                   float& accumulated, float lo, float hi);
+
+/// The two-dimensional point constraint pB = pA (revolute, weld, mouse). `maxImpulse` >= 0 caps the
+/// accumulated impulse's length (mouse); negative = no cap.
+void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec2 rA, Vec2 rB, Vec2 bias,
+                float massScale, float impulseScale, Vec2& accumulated, float maxImpulse = -1.0f);
+
+void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+
+}  // namespace joint
+
+}  // namespace mk
