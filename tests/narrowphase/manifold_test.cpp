@@ -92,9 +92,11 @@ TEST_CASE("a box resting flat on a box gives two points with normal (0, 1) and z
   CheckPoint(m, {0.8f, 0.5f}, 0.0f);
   CHECK(m.points[0].id != m.points[1].id);
   for (int k = 0; k < 2; ++k) {
-    // Both points are box B's bottom vertices on the ground's top edge.
-    CHECK((FeatureOfA(m.points[k].id) & kFeatureEdge) != 0);
-    CHECK((FeatureOfB(m.points[k].id) & kFeatureEdge) == 0);
+    // Ids name each end by its vertex pair: a vertex of the ground's top edge (2 or 3) and one of
+    // the box's bottom vertices (0 or 1).
+    CHECK((FeatureOfA(m.points[k].id) & kFeatureEdge) == 0);
+    CHECK((FeatureOfA(m.points[k].id) == 2 || FeatureOfA(m.points[k].id) == 3));
+    CHECK((FeatureOfB(m.points[k].id) == 0 || FeatureOfB(m.points[k].id) == 1));
     CHECK(test::Near(m.points[k].anchorA, m.points[k].point - xfA.p, kTol));
     CHECK(test::Near(m.points[k].anchorB, m.points[k].point - xfB.p, kTol));
     CHECK(m.points[k].normalImpulse == 0.0f);
@@ -143,9 +145,9 @@ TEST_CASE("vertex against face: a triangle's apex below a box makes one point, r
     REQUIRE(m.pointCount == 1);
     CHECK(test::Near(m.normal, {0.0f, 1.0f}, kTol));
     CheckPoint(m, {0.1f, 0.5f * gap}, gap);
-    // A's feature is the apex vertex, B's the bottom edge.
-    CHECK((FeatureOfA(m.points[0].id) & kFeatureEdge) == 0);
-    CHECK((FeatureOfB(m.points[0].id) & kFeatureEdge) != 0);
+    // A's feature is the apex vertex (index 2 of the hull), B's a vertex of its bottom edge.
+    CHECK(FeatureOfA(m.points[0].id) == 2);
+    CHECK((FeatureOfB(m.points[0].id) & kFeatureEdge) == 0);
     CheckSwapSymmetric(triangle, Transform{}, box, xfB);
   }
 }

@@ -40,9 +40,12 @@ inline constexpr float kDefaultSpeculativeDistance = 0.02f;
 /// the low byte B's. A feature byte is `index | kFeatureEdge` for edge `index` (vertex index ->
 /// index + 1) or plain `index` for a vertex; index < 64 = kMaxPolygonVertices. Circles have vertex 0,
 /// capsules and segments vertices 0 (p1) and 1 (p2) and edges 0 (p1 -> p2) and 1 (p2 -> p1).
-/// A clipped point keeps the id (reference edge, incident vertex) while it is an incident vertex and
-/// (reference vertex, incident edge) once a side plane cut it, so ids change exactly when the
-/// touching features change. Swapping A and B swaps the bytes (FlipFeatureId).
+/// Two clipped points are named after the vertex pair at their end of the contact (reference vertex,
+/// incident vertex), whether or not a side plane cut the point and whichever shape is the reference:
+/// ids stay the same while the same two edges touch, and change when either edge changes. (Naming a
+/// cut point after the cutting plane instead makes ids flicker for equal boxes stacked flush, whose
+/// vertices sit exactly on each other's side planes.) A circle or a single vertex on a face is (face
+/// edge, vertex); a single point between two vertices is (vertex, vertex). Swapping A and B swaps the bytes (FlipFeatureId).
 using FeatureId = std::uint16_t;
 
 /// Set in a feature byte when the feature is an edge (clear: a vertex).
