@@ -83,6 +83,14 @@ void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, c
 }
 
 void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass, const StepContext&) {
+  // Rotation damper: the pull below only damps the grabbed point's motion, so a body held by one
+  // point would swing about it like an undamped pendulum. A velocity-only soft row (the pull's
+  // softness without its position term) brings wB towards 0, with a torque capped at maxForce times
+  // the body's radius of gyration (prepared into maxMotorImpulse).
+  if (c.angularMass > 0.0f) {
+    Coefficients damper{0.0f, c.springSoftness.massScale, c.springSoftness.impulseScale};
+    SolveAngular(c, a, b, 0.0f, damper, c.impulses.angular, -c.maxMotorImpulse, c.maxMotorImpulse);
+  }
   // The point constraint towards a static target (body A is the world, deltaCenter = cB - target),
   // as a spring in every pass, with the accumulated impulse capped at maxForce h.
   Frame f = CurrentFrame(c, a, b);
@@ -118,6 +126,7 @@ Wrench TotalWrench(const JointConstraint& c, const BodyState& a, const BodyState
       break;
     case JointType::Mouse:
       out.P = i.linear;
+      out.L = i.angular;
       break;
     case JointType::Prismatic:
     case JointType::Wheel: {

@@ -213,6 +213,9 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
     c.motorSpeed = j.motorSpeed;
     c.maxMotorImpulse = j.maxMotor * h;
     c.maxImpulse = j.maxForce * h;
+    if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
+      c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
+    }
     c.enableLimit = j.enableLimit;
     c.enableMotor = j.enableMotor;
     // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
