@@ -1,0 +1,90 @@
+// Replacement global operator new/delete that count while enabled (see alloc_counter.h).
+#include "alloc_counter.h"
+
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+
+std::atomic<bool> gCounting{false};
+std::atomic<std::size_t> gCount{0};
+std::atomic<std::size_t> gBytes{0};
+bool gBacktrace = false;
+
+void PrintBacktrace() {
+  void* frames[32];
+  const int n = backtrace(frames, 32);
+  backtrace_symbols_fd(frames, n, 2);
+  static const char kSeparator[] = "----\n";
+  (void)!write(2, kSeparator, sizeof(kSeparator) - 1);
+}
+
+void Record(std::size_t size) {
+  if (!gCounting.load(std::memory_order_relaxed)) return;
+  gCount.fetch_add(1, std::memory_order_relaxed);
+  gBytes.fetch_add(size, std::memory_order_relaxed);
+  if (gBacktrace) {
+    gCounting.store(false);  // backtrace() may allocate on first use
+    PrintBacktrace();
+    gCounting.store(true);
+  }
+}
+
+void* Allocate(std::size_t size) {
+  Record(size);
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void* AllocateAligned(std::size_t size, std::align_val_t alignment) {
+  Record(size);
+  const std::size_t a = static_cast<std::size_t>(alignment);
+  void* p = std::aligned_alloc(a, (size + a - 1) / a * a);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+namespace mk::test {
+
+void StartCountingAllocations() {
+  gBacktrace = std::getenv("MK_ALLOC_BACKTRACE") != nullptr;
+  gCount = 0;
+  gBytes = 0;
+  gCounting = true;
+}
+
+void StopCountingAllocations() { gCounting = false; }
+std::size_t CountedAllocations() { return gCount; }
+std::size_t CountedAllocationBytes() { return gBytes; }
+
+}  // namespace mk::test
+
+void* operator new(std::size_t size) { return Allocate(size); }
+void* operator new[](std::size_t size) { return Allocate(size); }
+void* operator new(std::size_t size, std::align_val_t a) { return AllocateAligned(size, a); }
+void* operator new[](std::size_t size, std::align_val_t a) { return AllocateAligned(size, a); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  Record(size);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  Record(size);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }

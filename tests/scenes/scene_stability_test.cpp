@@ -1,0 +1,168 @@
+// Scenario tests on the scene table: stacks that must stand, islands that must sleep.
+#include "scene_test_util.h"
+#include "test_util.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace mk;
+using scenes::SceneRun;
+
+namespace {
+
+std::vector<Vec2> Positions(const World& world, const std::vector<BodyId>& bodies) {
+  std::vector<Vec2> out;
+  out.reserve(bodies.size());
+  for (BodyId b : bodies) out.push_back(world.GetPosition(b));
+  return out;
+}
+
+float MaxDisplacement(const World& world, const std::vector<BodyId>& bodies, const std::vector<Vec2>& from) {
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < bodies.size(); ++i) worst = std::max(worst, Distance(world.GetPosition(bodies[i]), from[i]));
+  return worst;
+}
+
+// Steady-state sink (m) of each box of a column of 1 m boxes (bottom first) resting on a static floor,
+// predicted by the soft-contact model (DESIGN.md section 7): at rest the warm-started impulse carries
+// the load, and the soft solve balances it against the overlap C with
+//   load per point = m_eff omega^2 C,   omega = 2 pi contactHertz (x staticContactScale on the floor),
+// where m_eff is the point's normal mass 1 / (1/mA + 1/mB + (r x n)^2 (1/IA + 1/IB)), r x n = 0.5 m for
+// the two corner points of a box face. So each contact compresses by load / (2 m_eff omega^2), and a
+// box sinks by the sum over the contacts below it.
+std::vector<float> SoftStackSink(const World& world, const std::vector<BodyId>& column) {
+  const SolverSettings& s = world.GetSolverSettings();
+  const float g = -world.GetGravity().y;
+  const float twoPi = 2.0f * 3.14159265f;
+  std::vector<float> sink;
+  float depth = 0.0f;
+  for (std::size_t i = 0; i < column.size(); ++i) {
+    float above = 0.0f;
+    for (std::size_t k = i; k < column.size(); ++k) above += world.GetMass(column[k]);
+    const float invA = i == 0 ? 0.0f : 1.0f / world.GetMass(column[i - 1]);
+    const float invIA = i == 0 ? 0.0f : 1.0f / world.GetRotationalInertia(column[i - 1]);
+    const float invB = 1.0f / world.GetMass(column[i]), invIB = 1.0f / world.GetRotationalInertia(column[i]);
+    const float pointMass = 1.0f / (invA + invB + 0.25f * (invIA + invIB));
+    const float omega = twoPi * s.contactHertz * (i == 0 ? s.staticContactScale : 1.0f);
+    depth += 0.5f * above * g / (pointMass * omega * omega);
+    sink.push_back(depth);
+  }
+  return sink;
+}
+
+// The pyramid test: settle for 1 s, then no box may move more than 5 cm in the next 9 s.
+void CheckPyramidStands(int base) {
+  SceneRun run(*scenes::FindScene("large_pyramid"), {.size = base});
+  const std::vector<BodyId>& boxes = run.State().bodies;
+  REQUIRE(boxes.size() == static_cast<std::size_t>(base * (base + 1) / 2));
+  test::StepScene(run, 60);
+  const std::vector<Vec2> settled = Positions(run.GetWorld(), boxes);
+  test::StepScene(run, 540);
+  CHECK(MaxDisplacement(run.GetWorld(), boxes, settled) <= 0.05f);
+  // The apex is still where the stack of `base` 1 m rows puts it (less a few slops of overlap).
+  CHECK(run.GetWorld().GetPosition(boxes.back()).y == doctest::Approx(static_cast<float>(base) - 0.5f).epsilon(0.01));
+  CHECK(test::AllBodiesFinite(run.GetWorld()));
+}
+
+}  // namespace
+
+TEST_SUITE("scenes.stability") {
+
+// KNOWN FAILURE (reported to the lead; should_fail turns this red once the engine passes, then drop
+// the decorator). Measured: after 1 s the base-100 pyramid is still settling. Its soft contacts let it
+// sink 0.72 m at the apex (the spring model's compliance; the sink grows with base^2: 3 cm at base 20,
+// 18 cm at 50), and between 1 s and 2 s the upper part rebounds about 7 cm while the top boxes wobble
+// +-4-9 cm sideways: 972 boxes move more than 5 cm between 1 s and 10 s (worst 8.6 cm). Taking the
+// reference at 3 s instead, the worst is 2.9 cm. Base 50 and below pass (worst 4 mm).
+TEST_CASE("the large pyramid (base 100, 5050 boxes) stands for 10 s: no box moves 5 cm after the first second" *
+          doctest::test_suite("long") * doctest::should_fail()) {
+  CheckPyramidStands(100);
+}
+
+TEST_CASE("a pyramid of base 10 stands for 10 s: no box moves 5 cm after the first second") {
+  CheckPyramidStands(10);
+}
+
+TEST_CASE("a 100 kg box on three 1 kg boxes, and three 1 kg boxes on a 100 kg box, stand for 5 s") {
+  SceneRun run(*scenes::FindScene("high_mass_ratio"));
+  const World& world = run.GetWorld();
+  const std::vector<BodyId>& boxes = run.State().bodies;
+  REQUIRE(boxes.size() == 8);
+  CHECK(world.GetMass(boxes[3]) == doctest::Approx(100.0f));  // heavy on top (left stack)
+  CHECK(world.GetMass(boxes[0]) == doctest::Approx(1.0f));
+  CHECK(world.GetMass(boxes[4]) == doctest::Approx(100.0f));  // heavy at the bottom (right stack)
+  const std::vector<Vec2> start = Positions(world, boxes);
+  test::StepScene(run, 300);
+  const std::vector<float> sinkLeft = SoftStackSink(world, {boxes.begin(), boxes.begin() + 4});
+  const std::vector<float> sinkRight = SoftStackSink(world, {boxes.begin() + 4, boxes.end()});
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    CAPTURE(i);
+    const Vec2 p = world.GetPosition(boxes[i]);
+    const float predicted = i < 4 ? sinkLeft[i] : sinkRight[i - 4];
+    CAPTURE(predicted);
+    // Stays on the stack: no sliding or tipping.
+    CHECK(std::fabs(p.x - start[i].x) <= 0.03f);
+    CHECK(std::fabs(world.GetAngle(boxes[i])) <= 0.02f);
+    // Sinks no deeper than the soft contacts' spring model says (1 cm for the rest of the solver).
+    CHECK(p.y <= start[i].y);
+    CHECK(start[i].y - p.y <= predicted + 0.01f);
+    CHECK(Length(world.GetLinearVelocity(boxes[i])) <= 0.01f);
+  }
+  // What the model predicts, so that a change of the contact model shows up here: the heavy box on
+  // top sinks 18.8 cm at 30 Hz (mostly the two light-light contacts, 0.2 kg effective mass per point
+  // carrying 505 N each); the light boxes on the heavy one hardly at all.
+  CHECK(sinkLeft[3] == doctest::Approx(0.1875f).epsilon(0.01));
+  CHECK(sinkRight[3] < 0.01f);
+}
+
+TEST_CASE("a column of 20 boxes stands for 10 s and sleeps, compressed no more than its soft contacts predict") {
+  SceneRun run(*scenes::FindScene("vertical_stack"));
+  const World& world = run.GetWorld();
+  const std::vector<BodyId>& boxes = run.State().bodies;
+  REQUIRE(boxes.size() == 20);
+  test::StepScene(run, 600);
+  const std::vector<float> sink = SoftStackSink(world, boxes);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    CAPTURE(i);
+    const Vec2 p = world.GetPosition(boxes[i]);
+    CHECK(std::fabs(p.x) <= 0.05f);  // the "stands": within 5 cm
+    CHECK(std::fabs(world.GetAngle(boxes[i])) <= 0.01f);
+    const float y0 = 0.5f + static_cast<float>(i);
+    CHECK(p.y <= y0);
+    CHECK(y0 - p.y <= sink[i] + 0.01f);
+    CHECK_FALSE(world.IsAwake(boxes[i]));
+  }
+}
+
+TEST_CASE("the arch and the house of cards stand for 10 s (no body moves 5 cm) and fall asleep") {
+  for (const char* name : {"arch", "card_house"}) {
+    const std::string sceneName = name;
+    CAPTURE(sceneName);
+    SceneRun run(*scenes::FindScene(name));
+    const std::vector<BodyId>& bodies = run.State().bodies;
+    const std::vector<Vec2> start = Positions(run.GetWorld(), bodies);
+    test::StepScene(run, 600);
+    CHECK(MaxDisplacement(run.GetWorld(), bodies, start) <= 0.05f);
+    CHECK(run.GetWorld().GetCounters().awakeBodies == 0);
+  }
+}
+
+TEST_CASE("a settled pyramid of base 10 is fully asleep by 5 s") {
+  SceneRun run(*scenes::FindScene("large_pyramid"), {.size = 10});
+  SolverSettings settings = run.GetWorld().GetSolverSettings();
+  settings.enableSleep = true;  // the benchmark scene runs with sleep off
+  run.GetWorld().SetSolverSettings(settings);
+  const std::vector<BodyId>& boxes = run.State().bodies;
+  test::StepScene(run, 300);
+  int awake = 0;
+  for (BodyId b : boxes) awake += run.GetWorld().IsAwake(b) ? 1 : 0;
+  CHECK(awake == 0);
+  CHECK(run.GetWorld().GetCounters().awakeBodies == 0);
+  CHECK(run.GetWorld().GetPosition(boxes.back()).y == doctest::Approx(9.5f).epsilon(0.01));
+}
+
+}  // TEST_SUITE
