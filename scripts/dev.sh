@@ -77,8 +77,10 @@ run_fuzzer() {
   command -v clang++ >/dev/null || return 0
   [ -f tests/fuzz/CMakeLists.txt ] || return 0
   log "fuzz: narrowphase for ${FUZZ_SECONDS} s over the committed corpus"
-  CXX=clang++ configure_and_build build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
-    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  # Only the fuzz target: the rest of the tree is not linked against the fuzzer runtime.
+  CXX=clang++ cmake -S "$ROOT" -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
+    -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase
   local work=build/fuzz/corpus-run
   rm -rf "$work" && mkdir -p "$work" && cp tests/fuzz/corpus/* "$work"/
   if build/fuzz/tests/fuzz/fuzz_narrowphase -max_total_time="$FUZZ_SECONDS" -timeout=5 -rss_limit_mb=2048 \

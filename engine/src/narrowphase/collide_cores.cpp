@@ -93,7 +93,13 @@ SatResult FindMaxSeparation(const Core& a, const Core& b) {
     float s = FaceSeparation(b, i, a);
     if (s > bestB.separation) bestB = {s, i, true};
   }
-  if (best.face < 0 || bestB.separation > best.separation + kReferenceTolerance) return bestB;
+  // Non-finite coordinates (overflow far from the origin) make every separation NaN, so no face
+  // wins a comparison: fall back to face 0 of a core that has faces (one always does here), giving
+  // a defined, if meaningless, manifold instead of indexing face -1. Found by the fuzzer.
+  if (best.face < 0 && bestB.face < 0) {
+    return a.count >= 2 ? SatResult{FaceSeparation(a, 0, b), 0, false} : SatResult{FaceSeparation(b, 0, a), 0, true};
+  }
+  if (best.face < 0 || (bestB.face >= 0 && bestB.separation > best.separation + kReferenceTolerance)) return bestB;
   return best;
 }
 
