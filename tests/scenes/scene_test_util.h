@@ -30,8 +30,8 @@ inline bool AllBodiesFinite(const World& world) {
 /// The scene's default knobs shrunk to a few dozen bodies, for the sanitizer pass.
 inline scenes::SceneParams SmallParams(const scenes::SceneInfo& info) {
   scenes::SceneParams p = scenes::ResolveParams(info, {});
-  if (p.size > 0) p.size = std::min(p.size, 10);
-  if (p.count > 0) p.count = std::min(p.count, 4);
+  if (p.size > 0) p.size = std::min(p.size, 8);
+  if (p.count > 0) p.count = std::min(p.count, 2);
   return p;
 }
 
