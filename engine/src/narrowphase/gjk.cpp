@@ -34,13 +34,6 @@ constexpr float kRelativeProgress = 1e-6f;
 /// coordinates the closest point was computed from, which is the rounding error of that computation.
 constexpr float kOriginTolerance = 16.0f * kEpsilon;
 
-bool IsValidProxy(const ShapeProxy& proxy) {
-  return proxy.points != nullptr && proxy.count >= 1 && proxy.count <= kMaxPolygonVertices &&
-         std::isfinite(proxy.radius) && proxy.radius >= 0.0f;
-}
-
-bool IsFiniteTransform(const Transform& xf) { return IsFinite(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s); }
-
 // Segment w1-w2: barycentric coordinates of the origin's projection (unnormalised: u1 for w1,
 // u2 for w2). A non-positive one means the origin is beyond that end, so only the other end stays.
 [[gnu::always_inline]] inline void Solve2(LocalSimplex& s) {
@@ -182,16 +175,16 @@ void Solve3(LocalSimplex& s) {
 }
 
 // The cached simplex when it is valid for these shapes, else vertex 0 of each (a cold start).
-[[gnu::always_inline]] inline LocalSimplex StartSimplex(const LocalPair& pair, const SimplexCache* cache) {
-  LocalSimplex s;  // no zero fill: vertices past count are never read
+// Returns true for a warm start.
+[[gnu::always_inline]] inline bool StartSimplex(const LocalPair& pair, const SimplexCache* cache, LocalSimplex& s) {
   if (cache != nullptr && IsCacheUsable(*cache, pair.countA, pair.countB)) {
     s.count = cache->count;
     for (int i = 0; i < s.count; ++i) s.v[i] = MakeVertex(pair, cache->indexA[i], cache->indexB[i]);
-  } else {
-    s.count = 1;
-    s.v[0] = MakeVertex(pair, 0, 0);
+    return true;
   }
-  return s;
+  s.count = 1;
+  s.v[0] = MakeVertex(pair, 0, 0);
+  return false;
 }
 
 // Recording for the sandbox, out of line so it costs nothing when history is off.
@@ -216,8 +209,16 @@ void Solve3(LocalSimplex& s) {
 }  // namespace
 
 bool IsValidInput(const DistanceInput& input) {
-  return IsValidProxy(input.proxyA) && IsValidProxy(input.proxyB) && IsFiniteTransform(input.transformA) &&
-         IsFiniteTransform(input.transformB);
+  const ShapeProxy& a = input.proxyA;
+  const ShapeProxy& b = input.proxyB;
+  const Transform& xa = input.transformA;
+  const Transform& xb = input.transformB;
+  // One unsigned compare per count range; radius >= 0 is false for NaN, and the sum of the radii
+  // being finite covers each radius (both are >= 0) and keeps rA + rB finite for the outputs.
+  bool counts = static_cast<unsigned>(a.count - 1) < unsigned{kMaxPolygonVertices} &&
+                static_cast<unsigned>(b.count - 1) < unsigned{kMaxPolygonVertices};
+  return a.points != nullptr && b.points != nullptr && counts && a.radius >= 0.0f && b.radius >= 0.0f &&
+         FiniteTransforms(xa, xb, a.radius + b.radius);
 }
 
 LocalPair MakeLocalPair(const DistanceInput& input) {
@@ -225,15 +226,19 @@ LocalPair MakeLocalPair(const DistanceInput& input) {
           InvMulTransforms(input.transformA, input.transformB)};
 }
 
-GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
-                 const Transform& xfA) {
+namespace {
+
+// The GJK loop; kRecord compiles the history out of the common path.
+template <bool kRecord>
+GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA) {
   GjkResult result;  // no zero fill: every field is written below
   result.iterations = 0;
   result.overlap = false;
   result.capped = false;
-  LocalSimplex& s = result.simplex;
-  s = StartSimplex(pair, cache);
-  if (history != nullptr) history->count = 0;
+  LocalSimplex& s = result.simplex;  // no zero fill: vertices past count are never read
+  // A warm start's supports are near the cached ones: hill climbing from them beats a full scan.
+  const bool warm = StartSimplex(pair, cache, s);
+  if constexpr (kRecord) history->count = 0;
 
   float previousSquared = FLT_MAX;
   float largestSquared = LargestSquared(s);  // of every vertex seen: bounds the simplex's |w|
@@ -247,7 +252,7 @@ GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* h
     }
     Vec2 closest = ClosestPoint(s);
     Vec2 direction = SearchDirection(s, closest);
-    if (history != nullptr) Record(history, s, direction, closest, xfA);
+    if constexpr (kRecord) Record(history, s, direction, closest, xfA);
     if (s.count == 3) {
       result.overlap = true;
       break;
@@ -265,7 +270,8 @@ GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* h
       break;
     }
     const LocalVertex& last = s.v[s.count - 1];
-    LocalVertex w = SupportVertex(pair, direction, last.indexA, last.indexB);
+    LocalVertex w = warm ? ClimbVertex(pair, direction, last.indexA, last.indexB)
+                         : SupportVertex(pair, direction, last.indexA, last.indexB);
     bool repeated = false;
     for (int i = 0; i < s.count; ++i) {
       repeated = repeated || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
@@ -279,6 +285,13 @@ GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* h
     previousSquared = closestSquared;
   }
   return result;
+}
+
+}  // namespace
+
+GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA) {
+  if (history != nullptr) return RunGjkImpl<true>(pair, cache, history, xfA);
+  return RunGjkImpl<false>(pair, cache, nullptr, xfA);
 }
 
 }  // namespace detail
@@ -319,86 +332,221 @@ DistanceOutput InvalidDistance() {
   return out;
 }
 
-bool IsFiniteOutput(const DistanceOutput& out) {
-  return IsFinite(out.corePointA) && IsFinite(out.corePointB) && IsFinite(out.pointA) && IsFinite(out.pointB) &&
-         IsFinite(out.normal) && IsFinite(out.coreDistance) && IsFinite(out.distance) && IsFinite(out.penetration);
+[[gnu::noinline, gnu::cold]] DistanceOutput InvalidQuery(SimplexCache* cache, GjkHistory* history) {
+  if (cache != nullptr) cache->count = 0;  // whatever it held, it cannot describe these shapes
+  if (history != nullptr) history->count = 0;
+  return InvalidDistance();
+}
+
+// Cores overlap (or touch within GJK's tolerance): no normal from GJK. Off the common path.
+[[gnu::noinline]] DistanceOutput OverlapOutput(const DistanceInput& input, SimplexCache* cache, const LocalSimplex& s,
+                                               DistanceOutput out) {
+  const float radii = input.proxyA.radius + input.proxyB.radius;
+  out.coresOverlap = true;
+  out.pointA = out.corePointA;
+  out.pointB = out.corePointB;
+  out.penetration = radii;
+  out.status = DistanceStatus::Overlapping;
+  // Sharp cores with the origin on the simplex (not strictly inside a triangle) may only touch:
+  // EPA decides (rare: exact contact of sharp shapes).
+  if (radii == 0.0f && s.count < 3) {
+    PenetrationOutput pen = ShapePenetration(input, cache, nullptr);
+    float scale = PairScale(s, radii);
+    if (pen.status != PenetrationStatus::InvalidInput && pen.status != PenetrationStatus::Failed &&
+        pen.coreDepth <= kTouchingTolerance * scale) {
+      out.status = DistanceStatus::Touching;
+      out.normal = pen.normal;
+    }
+  }
+  return detail::FiniteOutputs(out.pointA, out.pointB, out.normal, 0.0f) ? out : InvalidDistance();
+}
+
+/// What the outputs of separated cores are built from (A's frame).
+struct LocalSeparation {
+  Vec2 pointA;     ///< witness on A's core
+  Vec2 pointB;     ///< witness on B's core
+  Vec2 normal;     ///< unit, from A to B
+  float distance;  ///< core distance
+  float scale;     ///< largest |coordinate| of the simplex, for the Touching tolerance
+};
+
+[[gnu::always_inline]] inline float MaxAbs(Vec2 v, float m) {
+  float x = std::fabs(v.x);
+  float y = std::fabs(v.y);
+  m = x > m ? x : m;
+  return y > m ? y : m;
+}
+
+// Normal from a segment simplex w0-w1 that the origin projects inside: the edge perpendicular, which
+// keeps all its digits however close the cores are (the witness difference loses them).
+[[gnu::always_inline]] inline void SegmentNormal(Vec2 w0, Vec2 w1, LocalSeparation& sep) {
+  Vec2 e = w1 - w0;
+  sep.normal = Normalize(Cross(e, w0) > 0.0f ? RightPerp(e) : LeftPerp(e));
+  sep.distance = -Dot(sep.normal, w0);
+}
+
+// Warm start, common case: the cached simplex is a point or a segment of the difference, the origin
+// projects inside it, and one support query per shape (hill climbing from the cached vertices)
+// returns a vertex already in it. That is the general loop's first pass ending on its exact test (a
+// repeated vertex), written out for a known simplex size so that it stays in registers and needs no
+// cache write (the simplex is unchanged). Anything else (overlap, a new vertex, the origin beyond an
+// end of the segment, coordinates beyond 1e9 m) returns false and the general loop runs.
+//
+// Where the arithmetic differs from the general loop, it is by rounding only (tests compare both):
+//  - the origin test "|v| <= kOriginTolerance |w|max" uses |v| = |c| / |e| for the segment's line
+//    (c = e x w0), squared and multiplied out, so no closest point is formed;
+//  - the core distance is |c| / |e| (the general path's -n.w0 is the same number);
+//  - a vertex-edge simplex (one index repeated, the usual case) gives the vertex itself as its
+//    witness and the other witness one core distance along the normal, without the barycentric
+//    weights.
+[[gnu::always_inline]] inline bool WarmSeparation(const LocalPair& pair, const SimplexCache& cache,
+                                                  LocalSeparation& sep) {
+  // |w|^2 below this keeps every product below in float range (|w| < 1e9 m).
+  constexpr float kLargestSquared = 1e18f;
+  const int count = cache.count;
+  const int iA0 = cache.indexA[0];
+  const int iB0 = cache.indexB[0];
+  if ((count - 1u) > 1u || iA0 >= pair.countA || iB0 >= pair.countB) return false;
+  const Vec2 a0 = pair.pointsA[iA0];
+  const Vec2 b0 = TransformPoint(pair.xf, pair.pointsB[iB0]);
+  const Vec2 w0 = a0 - b0;
+  const float l0 = LengthSquared(w0);
+  if (count == 1) {
+    // The origin is on a point simplex only when |w0| = 0 (and Normalize's cut-off is |w0| < 1e-20).
+    if (!(l0 >= FLT_MIN && l0 < kLargestSquared)) return false;
+    int iA = detail::ClimbSupport(pair.pointsA, pair.countA, -w0, iA0);
+    int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, w0), iB0);
+    if (iA != iA0 || iB != iB0) return false;
+    sep.pointA = a0;
+    sep.pointB = b0;
+    sep.distance = std::sqrt(l0);
+    sep.normal = (-1.0f / sep.distance) * w0;
+    sep.scale = MaxAbs(w0, 0.0f);
+    return true;
+  }
+  const int iA1 = cache.indexA[1];
+  const int iB1 = cache.indexB[1];
+  if (iA1 >= pair.countA || iB1 >= pair.countB) return false;
+  const Vec2 a1 = pair.pointsA[iA1];
+  const Vec2 b1 = TransformPoint(pair.xf, pair.pointsB[iB1]);
+  const Vec2 w1 = a1 - b1;
+  const float l1 = LengthSquared(w1);
+  const float largest = l1 > l0 ? l1 : l0;
+  const Vec2 e = w1 - w0;
+  const float u1 = -Dot(w0, e);  // unnormalised weight of w1 (Solve2)
+  const float u0 = Dot(w1, e);   // unnormalised weight of w0
+  const float c = Cross(e, w0);
+  const float ee = Dot(e, e);
+  constexpr float kTolerance = detail::kOriginTolerance * detail::kOriginTolerance;
+  if (!(u1 > 0.0f && u0 > 0.0f && largest < kLargestSquared && ee >= FLT_MIN && c * c > kTolerance * largest * ee)) {
+    return false;
+  }
+  const Vec2 direction = c < 0.0f ? LeftPerp(e) : RightPerp(e);
+  int iA = detail::ClimbSupport(pair.pointsA, pair.countA, direction, iA1);
+  int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -direction), iB1);
+  bool repeated = (iA == iA0 && iB == iB0) || (iA == iA1 && iB == iB1);
+  if (!repeated) return false;
+  const float invLength = 1.0f / std::sqrt(ee);
+  sep.normal = invLength * direction;  // towards the origin of A - B: from A to B
+  sep.distance = std::fabs(c) * invLength;
+  if (iA0 == iA1) {
+    sep.pointA = a0;
+    sep.pointB = a0 + sep.distance * sep.normal;
+  } else if (iB0 == iB1) {
+    sep.pointB = b0;
+    sep.pointA = b0 - sep.distance * sep.normal;
+  } else {
+    // Both indices differ (parallel edges): barycentric weights, as in Solve2.
+    const float inv = 1.0f / (u0 + u1);
+    const float s0 = u0 * inv;
+    const float s1 = u1 * inv;
+    sep.pointA = s0 * a0;
+    sep.pointA += s1 * a1;
+    sep.pointB = s0 * b0;
+    sep.pointB += s1 * b1;
+  }
+  sep.scale = MaxAbs(w1, MaxAbs(w0, 0.0f));
+  return true;
+}
+
+// The outputs of separated cores in the world frame, with the status and the finiteness check.
+[[gnu::always_inline]] inline DistanceOutput SeparatedOutput(const DistanceInput& input, const LocalSeparation& sep,
+                                                             int iterations, int simplexCount, bool capped) {
+  const Transform& xfA = input.transformA;
+  const float radiusA = input.proxyA.radius;
+  const float radiusB = input.proxyB.radius;
+  const float radii = radiusA + radiusB;
+  const float coreDistance = sep.distance;
+  DistanceOutput out;
+  out.iterations = iterations;
+  out.simplexCount = simplexCount;
+  out.corePointA = TransformPoint(xfA, sep.pointA);
+  out.corePointB = TransformPoint(xfA, sep.pointB);
+  out.normal = Rotate(xfA.q, sep.normal);
+  out.coreDistance = coreDistance;
+  out.distance = coreDistance > radii ? coreDistance - radii : 0.0f;
+  out.penetration = coreDistance < radii ? radii - coreDistance : 0.0f;
+  out.pointA = out.corePointA + radiusA * out.normal;
+  out.pointB = out.corePointB - radiusB * out.normal;
+  if (capped) [[unlikely]] {
+    out.status = DistanceStatus::IterationCap;
+  } else if (std::fabs(coreDistance - radii) <= kTouchingTolerance * (sep.scale + radii)) {
+    out.status = DistanceStatus::Touching;
+  } else {
+    out.status = coreDistance > radii ? DistanceStatus::Separated : DistanceStatus::Overlapping;
+  }
+  // Points are not scanned on input, and huge finite ones can overflow: check the outputs. Finite
+  // pointA/pointB imply finite core points (x + finite is finite only for finite x); the radii
+  // are finite (IsValidInput), so coreDistance covers distance and penetration.
+  if (!detail::FiniteOutputs(out.pointA, out.pointB, out.normal, coreDistance)) [[unlikely]] return InvalidDistance();
+  return out;
+}
+
+// The general path: the GJK loop, then the outputs from its terminal simplex.
+[[gnu::noinline]] DistanceOutput GeneralDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
+  const LocalPair pair = detail::MakeLocalPair(input);
+  const Transform& xfA = input.transformA;
+  const GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
+  const LocalSimplex& s = gjk.simplex;
+  WriteCache(s, cache);
+
+  LocalSeparation sep;
+  sep.pointA = s.v[0].a * s.v[0].wA;
+  sep.pointB = s.v[0].a * s.v[0].wB;
+  for (int i = 1; i < s.count; ++i) {
+    sep.pointA += s.v[i].a * s.v[i].wA;
+    sep.pointB += s.v[i].a * s.v[i].wB;
+  }
+  if (gjk.overlap) [[unlikely]] {
+    DistanceOutput out;
+    out.iterations = gjk.iterations;
+    out.simplexCount = s.count;
+    out.corePointA = TransformPoint(xfA, sep.pointA);
+    out.corePointB = TransformPoint(xfA, sep.pointB);
+    return OverlapOutput(input, cache, s, out);
+  }
+  if (s.count == 2) {
+    SegmentNormal(s.v[0].w, s.v[1].w, sep);
+  } else {
+    sep.normal = Normalize(sep.pointB - sep.pointA);
+    sep.distance = Length(sep.pointB - sep.pointA);
+  }
+  sep.scale = PairScale(s, 0.0f);
+  return SeparatedOutput(input, sep, gjk.iterations, s.count, gjk.capped);
 }
 
 }  // namespace
 
 DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
-  if (!detail::IsValidInput(input)) {
-    if (cache != nullptr) cache->count = 0;  // whatever it held, it cannot describe these shapes
-    if (history != nullptr) history->count = 0;
-    return InvalidDistance();
+  if (!detail::IsValidInput(input)) [[unlikely]] return InvalidQuery(cache, history);
+  if (cache != nullptr && history == nullptr) {
+    // The pair is rebuilt by the general path (16 flops) rather than passed, so that it can stay in
+    // registers here.
+    const LocalPair pair = detail::MakeLocalPair(input);
+    LocalSeparation sep;
+    if (WarmSeparation(pair, *cache, sep)) return SeparatedOutput(input, sep, 0, cache->count, false);
   }
-  const LocalPair pair = detail::MakeLocalPair(input);
-  const Transform& xfA = input.transformA;
-  GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
-  const LocalSimplex& s = gjk.simplex;
-  WriteCache(s, cache);
-
-  Vec2 localA = s.v[0].a * s.v[0].wA;
-  Vec2 localB = s.v[0].a * s.v[0].wB;
-  for (int i = 1; i < s.count; ++i) {
-    localA += s.v[i].a * s.v[i].wA;
-    localB += s.v[i].a * s.v[i].wB;
-  }
-
-  DistanceOutput out;
-  out.iterations = gjk.iterations;
-  out.simplexCount = s.count;
-  out.corePointA = TransformPoint(xfA, localA);
-  out.corePointB = TransformPoint(xfA, localB);
-  const float radii = input.proxyA.radius + input.proxyB.radius;
-
-  if (gjk.overlap) {
-    out.coresOverlap = true;
-    out.pointA = out.corePointA;
-    out.pointB = out.corePointB;
-    out.penetration = radii;
-    out.status = DistanceStatus::Overlapping;
-    // Sharp cores with the origin on the simplex (not strictly inside a triangle) may only touch:
-    // EPA decides (rare: exact contact of sharp shapes).
-    if (radii == 0.0f && s.count < 3) {
-      PenetrationOutput pen = ShapePenetration(input, cache, nullptr);
-      float scale = PairScale(s, radii);
-      if (pen.status != PenetrationStatus::InvalidInput && pen.status != PenetrationStatus::Failed &&
-          pen.coreDepth <= kTouchingTolerance * scale) {
-        out.status = DistanceStatus::Touching;
-        out.normal = pen.normal;
-      }
-    }
-    return IsFiniteOutput(out) ? out : InvalidDistance();
-  }
-
-  // Normal from the simplex: the edge perpendicular for a segment (exact direction), else B - A.
-  Vec2 normal;
-  float coreDistance;
-  if (s.count == 2) {
-    Vec2 e = s.v[1].w - s.v[0].w;
-    normal = Normalize(Cross(e, s.v[0].w) > 0.0f ? RightPerp(e) : LeftPerp(e));
-    coreDistance = -Dot(normal, s.v[0].w);
-  } else {
-    normal = Normalize(localB - localA);
-    coreDistance = Length(localB - localA);
-  }
-  out.normal = Rotate(xfA.q, normal);
-  out.coreDistance = coreDistance;
-  out.distance = coreDistance > radii ? coreDistance - radii : 0.0f;
-  out.penetration = coreDistance < radii ? radii - coreDistance : 0.0f;
-  out.pointA = out.corePointA + input.proxyA.radius * out.normal;
-  out.pointB = out.corePointB - input.proxyB.radius * out.normal;
-
-  float tolerance = kTouchingTolerance * PairScale(s, radii);
-  if (gjk.capped) {
-    out.status = DistanceStatus::IterationCap;
-  } else if (std::fabs(coreDistance - radii) <= tolerance) {
-    out.status = DistanceStatus::Touching;
-  } else {
-    out.status = coreDistance > radii ? DistanceStatus::Separated : DistanceStatus::Overlapping;
-  }
-  return IsFiniteOutput(out) ? out : InvalidDistance();
+  return GeneralDistance(input, cache, history);
 }
 
 bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
@@ -409,7 +557,8 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
   const LocalPair pair = detail::MakeLocalPair(input);
   // Boolean GJK (seeds 002, 004): the same simplex loop; a support vertex that does not reach past
   // the origin along the search direction is a separating axis and ends the query early.
-  LocalSimplex s = detail::StartSimplex(pair, cache);
+  LocalSimplex s;
+  detail::StartSimplex(pair, cache, s);
   bool overlap = false;
   float previousSquared = FLT_MAX;
   for (int iteration = 0; iteration <= kGjkMaxIterations; ++iteration) {

@@ -7,6 +7,11 @@
 #include "minkowski/distance.h"
 
 #include <cfloat>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mk::detail {
 
@@ -61,6 +66,41 @@ struct GjkResult {
   return best;
 }
 
+/// Index of the point farthest along dir by walking uphill from `start` (seed 001): the projection
+/// is unimodal around a convex polygon, so a local maximum is the global one. Used by warm-started
+/// GJK, where `start` (the cached support) is almost always the answer already: 3 dot products and
+/// two well-predicted branches instead of a scan of every vertex. At most `count` steps, so a
+/// non-convex point set (a raw proxy) still ends, with a local maximum.
+[[gnu::always_inline]] inline int ClimbSupport(const Vec2* points, int count, Vec2 dir, int start) {
+  int best = start;
+  float bestValue = Dot(points[best], dir);
+  int next = best + 1 == count ? 0 : best + 1;
+  int prev = best == 0 ? count - 1 : best - 1;
+  float nextValue = Dot(points[next], dir);
+  float prevValue = Dot(points[prev], dir);
+  int step;
+  if (nextValue > bestValue && nextValue >= prevValue) {
+    step = 1;
+    best = next;
+    bestValue = nextValue;
+  } else if (prevValue > bestValue) {
+    step = count - 1;  // -1 modulo count
+    best = prev;
+    bestValue = prevValue;
+  } else {
+    return best;
+  }
+  for (int walked = 1; walked < count; ++walked) {
+    int candidate = best + step;
+    candidate = candidate >= count ? candidate - count : candidate;
+    float value = Dot(points[candidate], dir);
+    if (!(value > bestValue)) break;
+    best = candidate;
+    bestValue = value;
+  }
+  return best;
+}
+
 [[gnu::always_inline]] inline LocalVertex MakeVertex(const LocalPair& pair, int indexA, int indexB) {
   LocalVertex v;
   v.wA = pair.pointsA[indexA];
@@ -77,6 +117,52 @@ struct GjkResult {
   int indexA = Support(pair.pointsA, pair.countA, dir, startA);
   int indexB = Support(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -dir), startB);
   return MakeVertex(pair, indexA, indexB);
+}
+
+/// SupportVertex by hill climbing from the given indices (warm start: they are the cached supports).
+[[gnu::always_inline]] inline LocalVertex ClimbVertex(const LocalPair& pair, Vec2 dir, int startA, int startB) {
+  int indexA = ClimbSupport(pair.pointsA, pair.countA, dir, startA);
+  int indexB = ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -dir), startB);
+  return MakeVertex(pair, indexA, indexB);
+}
+
+/// 0 when every argument is finite, NaN otherwise: x * 0 is +-0 for finite x and NaN for an infinity
+/// or NaN, and NaN survives the sum. Branch-free, and unlike a plain sum it cannot overflow.
+template <class... T>
+[[gnu::always_inline]] inline float FiniteProbe(T... x) {
+  return ((x * 0.0f) + ...);
+}
+
+#if defined(__SSE2__)
+/// x - x is 0 for finite x and NaN for an infinity or NaN; the NaN survives the add, and only NaN
+/// compares unequal to itself.
+[[gnu::always_inline]] inline bool FiniteLanes(__m128 x, __m128 y) {
+  __m128 z = _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(y, y));
+  return _mm_movemask_ps(_mm_cmpeq_ps(z, z)) == 0xF;
+}
+#endif
+
+/// True when both transforms and `extra` are finite (one SSE2 test on x86-64).
+[[gnu::always_inline]] inline bool FiniteTransforms(const Transform& a, const Transform& b, float extra) {
+#if defined(__SSE2__)
+  static_assert(sizeof(Transform) == 4 * sizeof(float));
+  float fa[4];
+  float fb[4];
+  std::memcpy(fa, &a, sizeof fa);
+  std::memcpy(fb, &b, sizeof fb);
+  return FiniteLanes(_mm_loadu_ps(fa), _mm_add_ps(_mm_loadu_ps(fb), _mm_set_ss(extra))) ;
+#else
+  return FiniteProbe(a.p.x, a.p.y, a.q.c, a.q.s, b.p.x, b.p.y, b.q.c, b.q.s, extra) == 0.0f;
+#endif
+}
+
+/// True when the three vectors and `d` are finite.
+[[gnu::always_inline]] inline bool FiniteOutputs(Vec2 p, Vec2 q, Vec2 n, float d) {
+#if defined(__SSE2__)
+  return FiniteLanes(_mm_setr_ps(p.x, p.y, q.x, q.y), _mm_setr_ps(n.x, n.y, d, 0.0f));
+#else
+  return FiniteProbe(p.x, p.y, q.x, q.y, n.x, n.y, d) == 0.0f;
+#endif
 }
 
 /// True when the input can be processed: proxies with 1..kMaxPolygonVertices points, finite
