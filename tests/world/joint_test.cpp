@@ -324,6 +324,73 @@ TEST_CASE("reaction force of a body hanging at rest on a revolute joint is m g w
   CHECK(std::fabs(world.GetJointReactionTorque(joint)) < 1e-4f);
 }
 
+// Random hanging chains: the top joint carries the whole weight and each gap is the soft compliance.
+void CheckRandomChains(std::uint64_t seed, int trials) {
+  // At rest the top joint holds every link: F = g sum m, straight up. A soft point constraint at
+  // rest is a spring: its biased solve balances when massScale K^-1 biasRate C = -impulseScale lambda,
+  // and with the soft coefficients that is C = -K F / w^2 (w = 2 pi 60 Hz, K the joint's 2x2 inverse
+  // effective mass, F the force it carries). So a light link under a heavy load opens by more than
+  // the 0.07 mm a link carrying only its own weight would: that is the soft step's compliance, and
+  // this checks it is exactly that and nothing more (no drift).
+  test::Rng rng(seed);
+  const float omega = 2.0f * kPi * 60.0f;
+  for (int trial = 0; trial < trials; ++trial) {
+    WorldDef def;
+    def.settings.enableSleep = false;  // sleep would freeze a chain still swinging by a few mm
+    World world(def);
+    BodyId previous = world.CreateBody({});
+    Vec2 pivot{0.0f, 0.0f};
+    Vec2 localA{0.0f, 0.0f};
+    std::vector<JointId> joints;
+    std::vector<BodyId> links;
+    for (int i = 0, n = rng.Int(2, 6); i < n; ++i) {
+      float hx = rng.Uniform(0.05f, 0.4f), hy = rng.Uniform(0.2f, 0.6f);
+      Vec2 top{rng.Uniform(-hx, hx), hy}, bottom{rng.Uniform(-hx, hx), -hy};
+      BodyId link = world.CreateBody(
+          {.type = BodyType::Dynamic, .position = pivot - top, .linearDamping = 0.5f, .angularDamping = 2.0f});
+      world.CreateShape(link, {.density = rng.LogUniform(0.5f, 5.0f)}, MakeBox(hx, hy).value);
+      joints.push_back(world.CreateJoint(
+          RevoluteJointDef{{.bodyA = previous, .bodyB = link, .localAnchorA = localA, .localAnchorB = top}}));
+      links.push_back(link);
+      previous = link;
+      pivot = pivot - top + bottom;
+      localA = bottom;
+    }
+    for (int i = 0; i < 900; ++i) world.Step(kDt);
+    CAPTURE(trial);
+    float weight = 0.0f;
+    for (BodyId link : links) weight += 10.0f * world.GetMass(link);
+    Vec2 force = world.GetJointReactionForce(joints[0]);
+    CHECK(force.y == doctest::Approx(weight).epsilon(0.01));
+    CHECK(std::fabs(force.x) < 0.01f * weight);
+    float below = weight;  // weight hanging from joint k
+    for (size_t k = 0; k < joints.size(); ++k) {
+      const Joint& j = world.State().joints[joints[k].index1 - 1];
+      BodyId a = k == 0 ? BodyId{} : links[k - 1], b = links[k];
+      Vec2 pA = k == 0 ? j.localAnchorA : WorldPoint(world, a, j.localAnchorA);
+      Vec2 pB = WorldPoint(world, b, j.localAnchorB);
+      // K = (1/mA + 1/mB) I + iA rA_perp rA_perp^T + iB rB_perp rB_perp^T applied to F = (0, below).
+      Vec2 rB = pB - world.GetWorldCenterOfMass(b);
+      float m = 1.0f / world.GetMass(b), iB = 1.0f / world.GetRotationalInertia(b);
+      Vec2 KF = m * Vec2{0.0f, below} + iB * Cross(rB, Vec2{0.0f, below}) * LeftPerp(rB);
+      if (k > 0) {
+        Vec2 rA = pA - world.GetWorldCenterOfMass(a);
+        float iA = 1.0f / world.GetRotationalInertia(a);
+        KF += (1.0f / world.GetMass(a)) * Vec2{0.0f, below} + iA * Cross(rA, Vec2{0.0f, below}) * LeftPerp(rA);
+      }
+      float predicted = Length(KF) / (omega * omega);
+      CHECK(Distance(pA, pB) == doctest::Approx(predicted).epsilon(0.05));
+      below -= 10.0f * world.GetMass(b);
+    }
+  }
+}
+
+TEST_CASE("random hanging chains: the top joint carries the whole weight and each gap is the soft compliance K F / w^2") {
+  CheckRandomChains(20240611, 5);
+}
+
+TEST_CASE("random hanging chains: 100 more" * doctest::test_suite("long")) { CheckRandomChains(77, 100); }
+
 TEST_CASE("collideConnected false keeps joined overlapping bodies from touching and true lets them touch") {
   for (bool collide : {false, true}) {
     World world({.gravity = {0.0f, 0.0f}});
