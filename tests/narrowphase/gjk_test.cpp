@@ -1,4 +1,5 @@
 #include "minkowski/distance.h"
+#include "narrowphase/gjk_internal.h"
 #include "narrowphase/oracle.h"
 #include "test_util.h"
 
@@ -229,6 +230,66 @@ TEST_CASE("warm start gives the cold answer in fewer iterations after small moti
   MESSAGE("average iterations: cold " << double(coldIterations) / (4 * trials) << ", warm "
                                       << double(warmIterations) / (4 * trials));
   CHECK(warmIterations * 2 < coldIterations);
+}
+
+// The warm fast path (a cached point or segment simplex that one support query confirms) is
+// written out apart from the general loop; querying again at the same pose must take it and give
+// the cold answer to rounding, on every shape type and both vertex-edge orders.
+TEST_CASE("a warm query at an unchanged pose gives the cold answer") {
+  test::Rng rng(2024);
+  int fastPath = 0;
+  const int trials = 4000;
+  for (int trial = 0; trial < trials; ++trial) {
+    AnyShape a = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.2f, 3.0f);
+    AnyShape b = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.2f, 3.0f);
+    Transform xfA{rng.InBox(10.0f), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
+    Transform xfB = PlaceB(rng, a, xfA, b, trial % 9 == 0);
+    DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);
+    SimplexCache cache;
+    DistanceOutput cold = ShapeDistance(in, &cache);
+    SimplexCache before = cache;
+    DistanceOutput warm = ShapeDistance(in, &cache);
+    if (cold.coresOverlap) continue;
+    double scale = 1.0 + a.size + b.size + 10.0;
+    double tolerance = 2e-6 * scale;
+    CHECK(warm.status == cold.status);
+    CHECK(warm.coresOverlap == cold.coresOverlap);
+    CHECK(warm.simplexCount == cold.simplexCount);
+    CHECK(std::fabs(warm.coreDistance - cold.coreDistance) <= tolerance);
+    CHECK(std::fabs(warm.distance - cold.distance) <= tolerance);
+    CHECK(std::fabs(warm.penetration - cold.penetration) <= tolerance);
+    CHECK(test::Near(warm.corePointA, cold.corePointA, static_cast<float>(tolerance)));
+    CHECK(test::Near(warm.corePointB, cold.corePointB, static_cast<float>(tolerance)));
+    CHECK(test::Near(warm.pointA, cold.pointA, static_cast<float>(tolerance)));
+    CHECK(test::Near(warm.pointB, cold.pointB, static_cast<float>(tolerance)));
+    if (cold.coreDistance > 1e-3f) CHECK(test::Near(warm.normal, cold.normal, 1e-5f));
+    CheckAgainstOracle(in, warm, 1e-5 * scale);
+    // The terminal simplex confirmed itself: no iteration, same cache.
+    if (warm.iterations == 0 && cache.count == before.count) ++fastPath;
+  }
+  MESSAGE("warm queries ending without an iteration: " << fastPath);
+  CHECK(fastPath > trials / 2);
+}
+
+// The four-wide SSE2 scan must pick exactly the scalar scan's vertex, ties to the lowest index.
+TEST_CASE("the support scan picks the scalar scan's vertex, lowest index on ties") {
+  test::Rng rng(99);
+  for (int trial = 0; trial < 20000; ++trial) {
+    int count = 1 + trial % (kHillClimbMinVertices - 1);
+    Vec2 points[kHillClimbMinVertices];
+    for (int i = 0; i < count; ++i) points[i] = rng.InBox(2.0f);
+    if (trial % 3 == 0 && count > 1) points[rng.Int(0, count - 1)] = points[rng.Int(0, count - 1)];  // ties
+    Vec2 dir = trial % 7 == 0 ? Vec2{0.0f, 1.0f} : rng.Direction();
+    if (trial % 11 == 0) {
+      for (int i = 0; i < count; ++i) points[i].y = 1.0f;  // all tied along (0, 1)
+      dir = {0.0f, 1.0f};
+    }
+    int expected = 0;
+    for (int i = 1; i < count; ++i) {
+      if (Dot(points[i], dir) > Dot(points[expected], dir)) expected = i;
+    }
+    CHECK(detail::Support(points, count, dir, 0) == expected);
+  }
 }
 
 TEST_CASE("a stale cache (indices out of range, or from another pair) still gives the exact answer") {

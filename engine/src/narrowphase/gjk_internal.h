@@ -50,10 +50,49 @@ struct GjkResult {
   bool capped;
 };
 
-/// Index of the point farthest along dir. A plain scan for small sets (inlined: most cores have
-/// 1-8 points); hill climbing from `start` for large polygons (geometry.h, kHillClimbMinVertices).
+#if defined(__SSE2__)
+/// Dot products of points[0..3] with the direction held as (x, y, x, y): two products per register,
+/// then x and y products gathered and added, in the same order as Dot (the same float results).
+[[gnu::always_inline]] inline __m128 Dots4(const Vec2* points, __m128 dir) {
+  float f[8];
+  std::memcpy(f, points, sizeof f);
+  __m128 lo = _mm_mul_ps(_mm_loadu_ps(f), dir);
+  __m128 hi = _mm_mul_ps(_mm_loadu_ps(f + 4), dir);
+  return _mm_add_ps(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/// Scan of 4..12 points, four dot products at a time, branch-free: three groups starting at 0,
+/// min(4, count - 4) and count - 4 (overlapping when count is not 12, so nothing past count is
+/// read). The maximum comes from maxps; each group's lanes equal to it become bits at their point
+/// indices, and the lowest set bit is the lowest index of the maximum, as in the scalar scan. Which
+/// group holds the maximum is data-dependent, so no branch decides it. A NaN maximum matches no
+/// lane and gives 0.
+[[gnu::always_inline]] inline int ScanSupport4(const Vec2* points, int count, Vec2 dir) {
+  static_assert(kHillClimbMinVertices <= 13, "three groups of 4 cover at most 12 points");
+  const __m128 d = _mm_setr_ps(dir.x, dir.y, dir.x, dir.y);
+  const int last = count - 4;
+  const int middle = last < 4 ? last : 4;
+  const __m128 d0 = Dots4(points, d);
+  const __m128 d1 = Dots4(points + middle, d);
+  const __m128 d2 = Dots4(points + last, d);
+  __m128 best = _mm_max_ps(_mm_max_ps(d0, d1), d2);
+  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(1, 0, 3, 2)));
+  unsigned mask = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d0, best))) |
+                  static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d1, best))) << middle |
+                  static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d2, best))) << last;
+  return mask != 0 ? __builtin_ctz(mask) : 0;
+}
+#endif
+
+/// Index of the point farthest along dir. A scan for small sets (inlined: most cores have 1-8
+/// points; four at a time with SSE2 from 4 points on); hill climbing from `start` for large polygons
+/// (geometry.h, kHillClimbMinVertices).
 [[gnu::always_inline]] inline int Support(const Vec2* points, int count, Vec2 dir, int start) {
   if (count >= kHillClimbMinVertices) return FindSupportHillClimb({points, count, 0.0f}, dir, start);
+#if defined(__SSE2__)
+  if (count >= 4) return ScanSupport4(points, count, dir);
+#endif
   // Branch-free select: which vertex wins is data-dependent, so a branch would mispredict often.
   int best = 0;
   float bestValue = Dot(points[0], dir);
