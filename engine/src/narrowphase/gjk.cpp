@@ -441,7 +441,8 @@ struct LocalSeparation {
   if (!(u1 > 0.0f && u0 > 0.0f && largest < kLargestSquared && ee >= FLT_MIN && c * c > kTolerance * largest * ee)) {
     return false;
   }
-  const Vec2 direction = c < 0.0f ? LeftPerp(e) : RightPerp(e);
+  // Towards the origin: the perpendicular on the origin's side (copysign: no branch on the side).
+  const Vec2 direction = std::copysign(1.0f, -c) * LeftPerp(e);
   int iA = detail::ClimbSupport(pair.pointsA, pair.countA, direction, iA1);
   int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -direction), iB1);
   bool repeated = (iA == iA0 && iB == iB0) || (iA == iA1 && iB == iB1);

@@ -54,8 +54,8 @@ struct GjkResult {
 /// Dot products of points[0..3] with the direction held as (x, y, x, y): two products per register,
 /// then x and y products gathered and added, in the same order as Dot (the same float results).
 [[gnu::always_inline]] inline __m128 Dots4(const Vec2* points, __m128 dir) {
-  float f[8];
-  std::memcpy(f, points, sizeof f);
+  // _mm_loadu_ps reads through a may_alias type: fine on the Vec2 array (two floats each).
+  const float* f = &points[0].x;
   __m128 lo = _mm_mul_ps(_mm_loadu_ps(f), dir);
   __m128 hi = _mm_mul_ps(_mm_loadu_ps(f + 4), dir);
   return _mm_add_ps(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
