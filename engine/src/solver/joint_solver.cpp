@@ -13,14 +13,6 @@ namespace mk {
 
 namespace joint {
 
-Coefficients Equality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
-  switch (pass) {
-    case JointPass::Biased: return {soft.biasRate * C, soft.massScale, soft.impulseScale};
-    case JointPass::Relax: return {0.0f, 1.0f, 0.0f};
-    default: return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};  // Baumgarte
-  }
-}
-
 Coefficients Inequality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
   if (C > 0.0f) return {C * context.invH, 1.0f, 0.0f};  // may close the gap, not more, this sub-step
   return Equality(C, soft, pass, context);
@@ -46,28 +38,6 @@ float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float t
   a.w -= c.invIA * impulse;
   b.w += c.invIB * impulse;
   return impulse;
-}
-
-void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec2 rA, Vec2 rB, Vec2 bias,
-                float massScale, float impulseScale, Vec2& accumulated, float maxImpulse) {
-  // C = pB - pA (two rows). Cdot = vB + wB x rB - vA - wA x rA. An impulse P (+P on B at rB, -P on A
-  // at rA) changes Cdot by K P with
-  //   K = (mA + mB) I + iA rA_perp rA_perp^T + iB rB_perp rB_perp^T,  r_perp = (-r.y, r.x),
-  // since w x r = w r_perp and the angular impulse is r x P = r_perp . P.
-  Vec2 cdot = (b.v + Cross(b.w, rB)) - (a.v + Cross(a.w, rA));
-  float m = c.invMassA + c.invMassB;
-  float k11 = m + c.invIA * rA.y * rA.y + c.invIB * rB.y * rB.y;
-  float k12 = -c.invIA * rA.x * rA.y - c.invIB * rB.x * rB.y;
-  float k22 = m + c.invIA * rA.x * rA.x + c.invIB * rB.x * rB.x;
-  Vec2 impulse = -massScale * Solve22(k11, k12, k22, cdot + bias) - impulseScale * accumulated;
-  if (maxImpulse >= 0.0f) {  // force cap (mouse): clamp the accumulated impulse's length
-    Vec2 updated = accumulated + impulse;
-    float len2 = LengthSquared(updated);
-    if (len2 > maxImpulse * maxImpulse) updated *= maxImpulse / std::sqrt(len2);
-    impulse = updated - accumulated;
-  }
-  accumulated += impulse;
-  ApplyWrench(c, a, b, rA, rB, impulse, 0.0f);
 }
 
 void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
@@ -161,6 +131,11 @@ void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver)
   for (JointConstraint& c : joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
+    if (c.type == JointType::Revolute && !c.enableSpring && !c.enableMotor && !c.enableLimit) {
+      // The common plain hinge (joint_grid, chains): only the point impulse.
+      joint::ApplyWrench(c, a, b, Rotate(a.dq, c.rA0), Rotate(b.dq, c.rB0), c.impulses.linear, 0.0f);
+      continue;
+    }
     Wrench w = TotalWrench(c, a, b);
     joint::ApplyWrench(c, a, b, w.armA, w.armB, w.P, w.L);
   }

@@ -174,6 +174,8 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
   out.clear();
   const SolverSettings& settings = context.settings;
   const float h = context.h;
+  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, 0.25f * context.invH),
+                                              settings.jointDampingRatio, h);
   for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
     if (!w.jointIds.IsLive(slot)) continue;
     Joint& j = w.joints[slot];
@@ -197,14 +199,22 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
     c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
     c.deltaCenter = bodyB.center - centerA;
     c.axis0 = Rotate(qA, j.localAxisA);
-    c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
+    // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
+    bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
+    if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
+      c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
+    }
     // Positional softness: the joint's own hertz / damping ratio, else the world's; capped at a
     // quarter of the sub-step rate like contacts (a stiffer spring is not resolved by the sub-step).
-    float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
-    float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
-    c.softness = MakeSoftness(std::min(hertz, 0.25f * context.invH), zeta, h);
-    c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
-    c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
+    if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
+      float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
+      float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
+      c.softness = MakeSoftness(std::min(hertz, 0.25f * context.invH), zeta, h);
+    } else {
+      c.softness = worldSoftness;
+    }
+    if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
+    if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
     c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
     c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
     c.lower = j.lower;
