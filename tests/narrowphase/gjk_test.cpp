@@ -481,6 +481,15 @@ TEST_CASE("invalid input gives InvalidInput, not NaN or a crash") {
   CHECK(ShapeDistance(Input(negative, {}, good, {})).status == DistanceStatus::InvalidInput);
   Transform nan{{NAN, 0}, {}};
   CHECK(ShapeDistance(Input(good, nan, good, {})).status == DistanceStatus::InvalidInput);
+  Transform infiniteRotation{{0, 0}, {INFINITY, 0.0f}};
+  CHECK(ShapeDistance(Input(good, {}, good, infiniteRotation)).status == DistanceStatus::InvalidInput);
+  ShapeProxy infiniteRadius{box.vertices, 4, INFINITY};
+  CHECK(ShapeDistance(Input(good, {}, infiniteRadius, {})).status == DistanceStatus::InvalidInput);
+  ShapeProxy nullPoints{nullptr, 4, 0.0f};
+  CHECK(ShapeDistance(Input(good, {}, nullPoints, {})).status == DistanceStatus::InvalidInput);
+  // Far but finite positions are valid input, not an overflow.
+  Transform far{{3e30f, -3e30f}, {}};
+  CHECK(ShapeDistance(Input(good, far, good, Transform{{3e30f, -3e30f + 5.0f}, {}})).status != DistanceStatus::InvalidInput);
   Vec2 bad[3] = {{0, 0}, {INFINITY, 0}, {0, 1}};
   ShapeProxy infinite{bad, 3, 0.0f};
   DistanceOutput out = ShapeDistance(Input(infinite, {}, good, Transform{{5, 0}, {}}));

@@ -7,7 +7,6 @@
 #include "minkowski/distance.h"
 
 #include <cfloat>
-#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -185,11 +184,11 @@ template <class... T>
 [[gnu::always_inline]] inline bool FiniteTransforms(const Transform& a, const Transform& b, float extra) {
 #if defined(__SSE2__)
   static_assert(sizeof(Transform) == 4 * sizeof(float));
-  float fa[4];
-  float fb[4];
-  std::memcpy(fa, &a, sizeof fa);
-  std::memcpy(fb, &b, sizeof fb);
-  return FiniteLanes(_mm_loadu_ps(fa), _mm_add_ps(_mm_loadu_ps(fb), _mm_set_ss(extra))) ;
+  // _mm_loadu_ps reads through a may_alias type: fine on a Transform (four floats).
+  const __m128 xa = _mm_loadu_ps(&a.p.x);
+  const __m128 xb = _mm_loadu_ps(&b.p.x);
+  const __m128 r = _mm_set_ss(extra);
+  return FiniteLanes(xa, _mm_add_ps(_mm_sub_ps(xb, xb), _mm_sub_ps(r, r)));
 #else
   return FiniteProbe(a.p.x, a.p.y, a.q.c, a.q.s, b.p.x, b.p.y, b.q.c, b.q.s, extra) == 0.0f;
 #endif
