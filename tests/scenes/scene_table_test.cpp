@@ -81,11 +81,11 @@ TEST_CASE("the table holds the whole Box2D v3 benchmark set with the SCENES.md s
   CHECK(scenes::FindScene("large_pyramid")->worldDef.gravity.y == -10.0f);
 }
 
-TEST_CASE("every scene builds and runs 60 steps with finite body states, at a small size") {
+TEST_CASE("every scene builds and runs 60 steps with finite body states at a small size") {
   RunEveryScene(true);
 }
 
-TEST_CASE("every scene builds and runs 60 steps with finite body states, at full size" *
+TEST_CASE("every scene builds and runs 60 steps with finite body states at full size" *
           doctest::test_suite("long")) {
   RunEveryScene(false);
 }
@@ -115,7 +115,7 @@ TEST_CASE("the benchmark scenes have the SCENES.md body and joint counts at full
   CHECK(rain.GetWorld().State().shapeIds.LiveCount() == 5 * 501 + 1000 * 13);  // 11 capsules + 2 feet each
 }
 
-TEST_CASE("the rain ragdoll has 11 bodies, 10 joints, and 13 shapes") {
+TEST_CASE("the rain ragdoll has 11 bodies and 10 joints and 13 shapes") {
   World world;
   scenes::Ragdoll ragdoll = scenes::CreateRagdoll(world, {0, 0}, -1);
   int bodies = 0, joints = 0;
