@@ -155,12 +155,12 @@ void RunAllTypePairs(int perPair, std::uint64_t seed, int minSeparated, int minO
 
 TEST_SUITE("narrowphase.manifold") {
 
-TEST_CASE("random pairs of every type pair: unit normal, <= 2 points, exact deepest separation" *
+TEST_CASE("random pairs of every type pair: unit normal and <= 2 points and exact deepest separation" *
           doctest::test_suite("long")) {
   RunAllTypePairs(1500, 1000, 10000, 200);
 }
 
-TEST_CASE("random pairs of every type pair, a short run for the sanitizer pass") {
+TEST_CASE("random pairs of every type pair: a short run for the sanitizer pass") {
   RunAllTypePairs(40, 7000, 250, 5);
 }
 

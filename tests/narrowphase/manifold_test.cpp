@@ -80,7 +80,7 @@ void CheckIdsStable(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, 
 
 TEST_SUITE("narrowphase.manifold") {
 
-TEST_CASE("a box resting flat on a box gives two points with normal (0, 1) and zero separation") {
+TEST_CASE("a box resting flat on a box gives two points with normal +y and zero separation") {
   Polygon ground = Box(2.0f, 0.5f);
   Polygon box = Box(0.5f, 0.5f);
   Transform xfA{};
@@ -135,7 +135,7 @@ TEST_CASE("a rotated box on the ground touches with its lowest corner") {
   }
 }
 
-TEST_CASE("vertex against face: a triangle's apex below a box makes one point, reference on B") {
+TEST_CASE("vertex against face: a triangle's apex below a box makes one point with the reference face on B") {
   Polygon triangle = MakePolygon(std::vector<Vec2>{{-0.5f, -0.6f}, {0.5f, -0.6f}, {0.1f, 0.0f}}).value;
   Polygon box = Box(1.0f, 0.25f);
   for (float gap : {0.005f, -0.005f}) {
@@ -186,7 +186,7 @@ TEST_CASE("shapes farther apart than the speculative distance give no points") {
   CHECK(m.pointCount == 2);
 }
 
-TEST_CASE("a circle on a box: one point midway, exact separation") {
+TEST_CASE("a circle on a box: one point midway with the exact separation") {
   Polygon box = Box(1.0f, 0.5f);
   Circle circle{{0.0f, 0.0f}, 0.25f};
   for (float gap : {0.01f, 0.0f, -0.03f}) {
@@ -234,7 +234,7 @@ TEST_CASE("a capsule lying on a box gives two points at its segment ends") {
   }
 }
 
-TEST_CASE("a capsule lying on a capsule: two points, clipped at the lower capsule's end") {
+TEST_CASE("a capsule lying on a capsule: two points clipped at the lower capsule's end") {
   Capsule lower{{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.3f};
   Capsule upper{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.2f};
   for (float gap : {0.01f, -0.02f}) {
@@ -257,7 +257,7 @@ TEST_CASE("a capsule lying on a capsule: two points, clipped at the lower capsul
   }
 }
 
-TEST_CASE("rounded boxes: flat contact on the rounded faces, one exact point corner to corner") {
+TEST_CASE("rounded boxes: flat contact on the rounded faces and one exact point corner to corner") {
   Polygon lower = MakeRoundedBox(1.0f, 0.4f, 0.1f).value;  // outer top at y = 0.5
   Polygon upper = MakeRoundedBox(0.4f, 0.3f, 0.1f).value;
   for (float gap : {0.01f, -0.01f}) {
@@ -326,6 +326,22 @@ TEST_CASE("feature ids stay the same under 1 mm / 0.01 rad perturbations of rest
     Capsule log{{-2.0f, 0.0f}, {2.0f, 0.0f}, 0.5f};
     CheckIdsStable(log, Transform{}, box, Transform{{0.5f, 1.0f}, {}}, 2);
   }
+  SUBCASE("rotated box resting on its corner") {
+    // Corner (-0.5, -0.5) on the ground's top (y = 0.5); the other bottom corner is sin(0.3) = 0.30 m
+    // higher, far beyond the speculative distance under any of the perturbations.
+    const float angle = 0.3f;
+    Vec2 center{0.2f, 0.5f + 0.5f * (std::sin(angle) + std::cos(angle))};
+    CheckIdsStable(ground, Transform{}, box, MakeTransform(center, angle), 1);
+  }
+  SUBCASE("capsule lying on capsule") {
+    Capsule lower{{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.3f};
+    Capsule upper{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.2f};
+    CheckIdsStable(lower, Transform{}, upper, Transform{{0.2f, 0.5f}, {}}, 2);
+  }
+  SUBCASE("box on segment") {
+    Segment floor{{-3.0f, 0.0f}, {3.0f, 0.0f}};
+    CheckIdsStable(floor, Transform{}, box, Transform{{0.4f, 0.5f}, {}}, 2);
+  }
 }
 
 TEST_CASE("the pair table has an entry for every pair and none for invalid types") {
@@ -335,7 +351,7 @@ TEST_CASE("the pair table has an entry for every pair and none for invalid types
   CHECK((GetCollideFunction(ShapeType::Polygon, ShapeType::Count) == CollideFunction{}));
 }
 
-TEST_CASE("bad input gives an empty manifold and reports an assert, never a crash") {
+TEST_CASE("bad input gives an empty manifold and reports an assert but never crashes") {
   static int asserts = 0;
   AssertHandler previous = SetAssertHandler([](const char*, const char*, int) { ++asserts; });
   Polygon box = Box(0.5f, 0.5f);
