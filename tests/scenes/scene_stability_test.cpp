@@ -54,6 +54,70 @@ std::vector<float> SoftStackSink(const World& world, const std::vector<BodyId>& 
   return sink;
 }
 
+// Steady-state sink (m) of every box of a pyramid built by the large_pyramid scene (rows of 1 m boxes, each
+// row shifted half a box, body order row by row), predicted by the same soft-contact spring model as
+// SoftStackSink but over the whole network: each contact is two points of stiffness m_eff omega^2, a
+// staggered box-box point has r x n = 0.5 m on one body and 0 on the other, a floor point 0.5 m on its
+// box. Vertical displacements only (a symmetric pyramid under gravity neither slides nor tilts to first
+// order); K u = m g is solved by conjugate gradients in double precision.
+std::vector<double> SoftPyramidSink(const World& world, const std::vector<BodyId>& boxes, int base) {
+  const SolverSettings& s = world.GetSolverSettings();
+  const double g = -world.GetGravity().y;
+  const double omega = 2.0 * 3.141592653589793 * s.contactHertz;
+  const double omegaFloor = omega * s.staticContactScale;
+  const double m = world.GetMass(boxes[0]), invI = 1.0 / world.GetRotationalInertia(boxes[0]);
+  const double kBox = 2.0 * omega * omega / (2.0 / m + 0.25 * invI);
+  const double kFloor = 2.0 * omegaFloor * omegaFloor / (1.0 / m + 0.25 * invI);
+  struct Spring {
+    int upper, lower;  // lower = -1: the floor
+    double k;
+  };
+  std::vector<Spring> springs;
+  std::vector<int> rowStart;
+  for (int i = 0, index = 0; i < base; index += base - i, ++i) rowStart.push_back(index);
+  for (int i = 0; i < base; ++i) {
+    for (int k = 0; k < base - i; ++k) {
+      const int box = rowStart[i] + k;
+      if (i == 0) {
+        springs.push_back({box, -1, kFloor});
+      } else {
+        springs.push_back({box, rowStart[i - 1] + k, kBox});
+        springs.push_back({box, rowStart[i - 1] + k + 1, kBox});
+      }
+    }
+  }
+  const std::size_t n = boxes.size();
+  auto multiply = [&](const std::vector<double>& u) {
+    std::vector<double> r(n, 0.0);
+    for (const Spring& sp : springs) {
+      const double d = u[sp.upper] - (sp.lower >= 0 ? u[sp.lower] : 0.0);
+      r[sp.upper] += sp.k * d;
+      if (sp.lower >= 0) r[sp.lower] -= sp.k * d;
+    }
+    return r;
+  };
+  auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+    return sum;
+  };
+  std::vector<double> u(n, 0.0), r(n, m * g), p = r;
+  double rr = dot(r, r);
+  const double stop = 1e-24 * rr;
+  for (std::size_t it = 0; it < 10 * n && rr > stop; ++it) {
+    const std::vector<double> ap = multiply(p);
+    const double alpha = rr / dot(p, ap);
+    for (std::size_t i = 0; i < n; ++i) {
+      u[i] += alpha * p[i];
+      r[i] -= alpha * ap[i];
+    }
+    const double next = dot(r, r);
+    for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + next / rr * p[i];
+    rr = next;
+  }
+  return u;
+}
+
 // The issue's pyramid test: settle for 1 s, then no box may move more than 5 cm in the next 9 s.
 void CheckPyramidStands(int base) {
   SceneRun run(*scenes::FindScene("large_pyramid"), {.size = base});
@@ -78,9 +142,37 @@ TEST_SUITE("scenes.stability") {
 // 18 cm at 50), and between 1 s and 2 s the upper part rebounds about 7 cm while the top boxes wobble
 // +-2-6 cm sideways: about 900 boxes move more than 5 cm between 1 s and 10 s (worst 7.7 cm). Taking
 // the reference at 3 s instead, the worst is 2 cm. Base 50 and below pass (worst 4 mm).
+// Why (audit of issue 5): the sink is the model, not a defect. SoftPyramidSink (the base-20 test checks
+// it against the engine) predicts 3.0 cm / 18.4 cm / 73 cm apex sink at base 20 / 50 / 100, and the
+// same spring network (contact damping c = 2 zeta m_eff omega, so mode n has zeta_n = zeta w_n / omega)
+// has its slowest mode at w1 = 22 / 8.9 / 4.5 rad/s: zeta1 = 1.2 / 0.47 / 0.24, i.e. at base 100 a
+// 1.4 s period that decays as e^(-t / 0.95 s). Box2D v3 solves the same soft contacts (same softness,
+// same fixed point K u = m g whatever the iteration order), so it has the same sink and the same slow
+// mode; "settled after 1 s" needs about 3 s here, or stiffer contacts (contactHertz) for this scene.
 TEST_CASE("the large pyramid (base 100 and 5050 boxes) stands for 10 s: no box moves 5 cm after the first second" *
           doctest::test_suite("long") * doctest::should_fail()) {
   CheckPyramidStands(100);
+}
+
+// Ties the pyramid's compression to the contact model: if this holds, the base-100 apex sink (0.73 m
+// predicted by the same function, 0.72 m measured) is the soft contacts' compliance, not a solver
+// defect. Measured at 5 s (this pyramid's slowest mode is overdamped and gone in 0.1 s): every box sinks
+// 1-5% less than the vertical-only model says (apex 28.7 mm against 30.1 mm), the share the model leaves
+// to the boxes' tilt and friction; a defect in the contact stiffness would be off by a factor.
+TEST_CASE("a pyramid of base 20 sinks as much as its network of soft contact springs predicts within 10%") {
+  const int base = 20;
+  SceneRun run(*scenes::FindScene("large_pyramid"), {.size = base});
+  const std::vector<BodyId>& boxes = run.State().bodies;
+  const std::vector<Vec2> start = Positions(run.GetWorld(), boxes);
+  test::StepScene(run, 300);
+  const std::vector<double> predicted = SoftPyramidSink(run.GetWorld(), boxes, base);
+  CHECK(predicted.back() == doctest::Approx(0.0301).epsilon(0.01));  // the apex, for the record
+  for (std::size_t i : {std::size_t{0}, std::size_t{10}, boxes.size() - 3, boxes.size() - 1}) {
+    CAPTURE(i);
+    CAPTURE(predicted[i]);
+    const double sink = start[i].y - run.GetWorld().GetPosition(boxes[i]).y;
+    CHECK(sink == doctest::Approx(predicted[i]).epsilon(0.1));
+  }
 }
 
 TEST_CASE("a pyramid of base 10 stands for 10 s: no box moves 5 cm after the first second") {

@@ -85,6 +85,28 @@ TEST_CASE("solver settings are clamped into range and NaN keeps the old value") 
   CHECK(world.SetSolverSettings(SolverSettings{}));
 }
 
+TEST_CASE("user data of bodies and shapes and joints comes back as given and is null for stale ids") {
+  World world;
+  int tags[4] = {};
+  BodyId a = world.CreateBody({.type = BodyType::Dynamic, .userData = &tags[0]});
+  BodyId b = world.CreateBody({.type = BodyType::Dynamic, .position = {2, 0}});
+  ShapeId s = world.CreateShape(a, {.userData = &tags[1]}, Circle{{0, 0}, 0.5f});
+  JointId j = world.CreateJoint(DistanceJointDef{{.bodyA = a, .bodyB = b, .userData = &tags[2]}, 2.0f});
+  CHECK(world.GetUserData(a) == &tags[0]);
+  CHECK(world.GetUserData(b) == nullptr);
+  CHECK(world.GetUserData(s) == &tags[1]);
+  CHECK(world.GetUserData(j) == &tags[2]);
+  world.SetUserData(s, &tags[3]);
+  world.SetUserData(j, &tags[0]);
+  CHECK(world.GetUserData(s) == &tags[3]);
+  CHECK(world.GetUserData(j) == &tags[0]);
+  world.DestroyBody(a);  // takes its shape and joint with it
+  test::AssertCounter asserts;
+  CHECK(world.GetUserData(s) == nullptr);
+  CHECK(world.GetUserData(j) == nullptr);
+  CHECK(asserts.Count() == 2);
+}
+
 TEST_CASE("thousands of create and destroy cycles do not grow the world") {
   World world;
   test::AddGround(world);

@@ -27,7 +27,7 @@ float MaxPenetration(const World& world) {
 
 TEST_SUITE("world.contact") {
 
-TEST_CASE("a box dropped on the ground comes to rest, within the slop, and falls asleep") {
+TEST_CASE("a box dropped on the ground comes to rest within the slop and falls asleep by 3 s") {
   World world;
   test::AddGround(world);
   BodyId box = test::AddBox(world, {0, 2});
@@ -40,7 +40,7 @@ TEST_CASE("a box dropped on the ground comes to rest, within the slop, and falls
   CHECK_FALSE(world.IsAwake(box));
 }
 
-TEST_CASE("a ball with restitution 0.5 dropped from 1 m rebounds to 0.25 m, and with 0 does not bounce") {
+TEST_CASE("a ball with restitution 0.5 dropped from 1 m rebounds to 0.25 m and with 0 does not bounce") {
   for (float e : {0.5f, 0.0f}) {
     World world;
     test::AddGround(world);
@@ -108,7 +108,7 @@ TEST_CASE("friction holds a box on a slope flatter than atan(mu) and lets it sli
   CHECK(acceleration == doctest::Approx(10.0f * (std::sin(angle) - mu * std::cos(angle))).epsilon(0.05));
 }
 
-TEST_CASE("a scripted drop produces exactly one begin, one hit and, after a launch, one end event") {
+TEST_CASE("a scripted drop produces exactly one begin and one hit event and after a launch one end event") {
   World world;
   test::AddGround(world);
   BodyId box = test::AddBox(world, {0, 2.5f}, 0.5f, {.enableHitEvents = true});  // bottom 2 m up
@@ -136,6 +136,74 @@ TEST_CASE("a scripted drop produces exactly one begin, one hit and, after a laun
   }
   CHECK(ends == 1);
   CHECK(begins == 1);
+}
+
+TEST_CASE("a ball falling through a sensor raises one begin and one end exactly when it overlaps and falls freely") {
+  World world;
+  BodyId holder = world.CreateBody({});
+  // Sensor slab spanning y in [-0.5, 0.5]; a ball of radius 0.25 overlaps it while -0.75 < y < 0.75.
+  ShapeId sensor = world.CreateShape(holder, {.isSensor = true}, MakeBox(1.0f, 0.5f).value);
+  const float y0 = 3.0f, r = 0.25f;
+  BodyId ball = world.CreateBody({.type = BodyType::Dynamic, .position = {0, y0}});
+  ShapeId visitor = world.CreateShape(ball, {}, Circle{{0, 0}, r});
+  // Overlap is evaluated at the start of a step on the positions the previous step left, so step k
+  // (1-based) reports the state after k - 1 steps: y = y0 - g ((k - 1) dt)^2 / 2, exact for a ballistic
+  // body (the free-fall test). First k with y < 0.75 is 42, first with y < -0.75 is 53.
+  auto yAfter = [&](int steps) { return y0 - 5.0f * (steps * kDt) * (steps * kDt); };
+  int beginStep = -1, endStep = -1, begins = 0, ends = 0, contactEvents = 0;
+  for (int k = 1; k <= 70; ++k) {
+    world.Step(kDt);
+    for (const SensorBeginEvent& e : world.GetSensorBeginEvents()) {
+      ++begins;
+      beginStep = k;
+      CHECK(e.sensorShape == sensor);
+      CHECK(e.visitorShape == visitor);
+    }
+    for (const SensorEndEvent& e : world.GetSensorEndEvents()) {
+      ++ends;
+      endStep = k;
+      CHECK(e.sensorShape == sensor);
+      CHECK(e.visitorShape == visitor);
+    }
+    contactEvents += static_cast<int>(world.GetContactBeginEvents().size() + world.GetContactEndEvents().size());
+    CHECK(world.GetCounters().touchingContacts == 0);
+  }
+  CHECK(begins == 1);
+  CHECK(ends == 1);
+  CHECK(contactEvents == 0);
+  CHECK(yAfter(beginStep - 2) >= 0.75f);  // just before the begin step the ball was still above
+  CHECK(yAfter(beginStep - 1) < 0.75f);
+  CHECK(yAfter(endStep - 2) >= -0.75f);
+  CHECK(yAfter(endStep - 1) < -0.75f);
+  CHECK(beginStep == 42);
+  CHECK(endStep == 53);
+  // No collision response: the ball is exactly where free fall puts it.
+  CHECK(std::fabs(world.GetPosition(ball).y - yAfter(70)) <= 1e-4f);
+  CHECK(std::fabs(world.GetLinearVelocity(ball).y + 10.0f * 70 * kDt) <= 1e-4f);
+}
+
+TEST_CASE("destroying a visitor inside a sensor raises its end event and shapes with sensor events off are not seen") {
+  World world({.gravity = {0, 0}});
+  BodyId holder = world.CreateBody({});
+  ShapeId sensor = world.CreateShape(holder, {.isSensor = true}, Circle{{0, 0}, 1.0f});
+  BodyId seen = world.CreateBody({.type = BodyType::Dynamic, .position = {0.5f, 0}});
+  ShapeId seenShape = world.CreateShape(seen, {}, Circle{{0, 0}, 0.25f});
+  BodyId unseen = world.CreateBody({.type = BodyType::Dynamic, .position = {-0.5f, 0}});
+  world.CreateShape(unseen, {.enableSensorEvents = false}, Circle{{0, 0}, 0.25f});
+  int begins = 0;
+  for (int i = 0; i < 3; ++i) {
+    world.Step(kDt);
+    begins += static_cast<int>(world.GetSensorBeginEvents().size());
+  }
+  CHECK(begins == 1);
+  CHECK(world.GetPosition(seen) == Vec2(0.5f, 0));  // overlapping from the start, never pushed
+  CHECK(world.GetPosition(unseen) == Vec2(-0.5f, 0));
+  world.DestroyBody(seen);
+  REQUIRE(world.GetSensorEndEvents().size() == 1);
+  CHECK(world.GetSensorEndEvents()[0].sensorShape == sensor);
+  CHECK(world.GetSensorEndEvents()[0].visitorShape == seenShape);
+  world.Step(kDt);
+  CHECK(world.GetSensorEndEvents().empty());
 }
 
 TEST_CASE("a vertical stack of 20 boxes stands for 10 s" * doctest::test_suite("long")) {

@@ -21,7 +21,7 @@ TEST_CASE("free fall matches x0 + v0 t + g t^2 / 2 after 1 s at 60 Hz") {
   CHECK(std::fabs(world.GetLinearVelocity(body).y - (2.0f - 10.0f)) <= 1e-4f);
 }
 
-TEST_CASE("gravity scale, damping and fixed rotation act as documented") {
+TEST_CASE("gravity scale and damping and fixed rotation act as documented") {
   World world;
   BodyId floating = world.CreateBody({.type = BodyType::Dynamic, .gravityScale = 0.0f});
   world.CreateShape(floating, {}, Circle{{0, 0}, 0.5f});

@@ -13,6 +13,7 @@
 //   for (int i = 0; i < 60; ++i) world.Step(1.0f / 60.0f);
 #pragma once
 
+#include "minkowski/broadphase.h"
 #include "minkowski/geometry.h"
 #include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
@@ -37,6 +38,10 @@ struct DrawOptions {
   bool contactImpulses = false;  ///< arrows scaled by the normal impulse
   bool centersOfMass = false;
   bool sleepColors = true;       ///< draw sleeping bodies in a muted colour
+  bool joints = false;           ///< anchors and the lines joining them, coloured by joint type
+  /// Colour awake dynamic bodies by island (bodies joined by touching contacts and joints share a
+  /// colour); sleeping bodies keep the muted colour. Costs a union-find pass per Draw call.
+  bool islandColors = false;
 };
 
 /// Read-only view of one contact, for debugging tools and tests.
@@ -152,6 +157,8 @@ class World {
   void SetDensity(ShapeId shape, float density);  ///< kg/m^2; updates the body's mass
   void SetFilter(ShapeId shape, const Filter& filter);
   Filter GetFilter(ShapeId shape) const;
+  void SetUserData(ShapeId shape, void* userData);
+  void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
   AABB GetAABB(ShapeId shape) const;              ///< tight world AABB as of the last step
 
   // --- Joints -----------------------------------------------------------------------------------
@@ -169,6 +176,8 @@ class World {
   bool DestroyJoint(JointId joint);
   bool IsValid(JointId joint) const;
   JointType GetJointType(JointId joint) const;
+  void SetUserData(JointId joint, void* userData);
+  void* GetUserData(JointId joint) const;  ///< the def's userData unless changed; null for a stale id
 
   /// Constraint force (N) that the joint applied to bodyB during the last step, at its anchor.
   Vec2 GetJointReactionForce(JointId joint) const;
@@ -192,6 +201,12 @@ class World {
   std::span<const ContactBeginEvent> GetContactBeginEvents() const;
   std::span<const ContactEndEvent> GetContactEndEvents() const;
   std::span<const ContactHitEvent> GetContactHitEvents() const;
+  /// A shape with enableSensorEvents began / stopped overlapping a sensor shape (ShapeDef::isSensor) of
+  /// another body. Sensors push nothing and raise no contact events; two sensors do not see each
+  /// other; a sensor, like any contact, needs a dynamic body on one side. Destroying either shape
+  /// while they overlap raises the end event (readable until the next Step).
+  std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
+  std::span<const SensorEndEvent> GetSensorEndEvents() const;
 
   /// Calls `visit` for every contact with manifold points, in creation order.
   template <class Visitor>
@@ -202,14 +217,35 @@ class World {
     }
   }
 
-  /// Draws bodies, shapes and contacts through the interface.
+  /// Draws bodies, shapes, contacts and joints through the interface.
   void Draw(DebugDraw& draw, const DrawOptions& options = {}) const;
+
+  // --- Queries ------------------------------------------------------------------------------------
+
+  /// Calls `visit(ShapeId)` for every enabled shape whose tight AABB (as of the last step, or its
+  /// creation) overlaps `box` (metres), in broadphase order. `visit` returns false to stop early.
+  /// A non-finite or inverted box asserts and visits nothing. Not const: the broadphase brings its
+  /// sorted lists up to date before it answers.
+  template <class Visitor>
+  void QueryAABB(const AABB& box, Visitor&& visit) {
+    auto thunk = [](ShapeId shape, void* context) { return (*static_cast<Visitor*>(context))(shape); };
+    QueryAABBImpl(box, thunk, &visit);
+  }
+
+  /// True when the world point (metres) lies inside the shape or on its boundary (radius included).
+  /// False for a stale id or a non-finite point.
+  bool TestPoint(ShapeId shape, Vec2 point) const;
+
+  /// The world's broadphase, read-only: its layout, proxies and pairs for debugging tools. A proxy's
+  /// user data is the shape's slot (ShapeId::index1 - 1).
+  const BroadPhase& GetBroadPhase() const;
 
   /// Internal state, for tests and tools that live next to the engine (engine/src/world).
   WorldState& State() { return *state_; }
   const WorldState& State() const { return *state_; }
 
  private:
+  void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context);
   int ContactCapacity() const;
   bool GetContactView(int slot, ContactView& out) const;
 

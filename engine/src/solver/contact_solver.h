@@ -27,9 +27,11 @@ void IntegratePositions(SolverArrays& solver, const StepContext& context);
 /// Applies the impulses carried over from the last step (scaled into this step's constraint).
 void WarmStartContacts(SolverArrays& solver);
 
-/// One pass over all contacts. With `useBias`, soft constraints push overlap out (no friction);
-/// without, a rigid pass removes the approach velocity and applies friction (the relax pass).
-/// `applyFriction` forces friction into a biased pass (when relax is off).
+/// One pass over all contacts. With `useBias`, soft constraints push overlap out; without, a rigid
+/// pass removes the approach velocity (the relax pass). `applyFriction` adds the friction rows, which
+/// carry no bias either way. The sub-step loop applies friction in both passes, as Box2D v3 does
+/// (its contact solve runs the friction rows whatever useBias is); the bias only ever enters the
+/// normal rows.
 void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction);
 
 /// Classic mode: one PGS iteration with Baumgarte velocity bias and friction.

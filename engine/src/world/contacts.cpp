@@ -47,6 +47,30 @@ void CarryImpulses(const Manifold& old, Manifold& fresh) {
   }
 }
 
+// The sensor and visitor of a sensor pair (contacts order their shapes by slot, not by role).
+template <class Event>
+Event MakeSensorEvent(const WorldState& w, const Contact& c) {
+  const bool sensorIsA = w.shapes[c.shapeA].isSensor;
+  return {w.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), w.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
+}
+
+// Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
+// exactly when the shapes touch, and overlap means some point is strictly inside (separation < 0).
+void UpdateSensorOverlap(WorldState& w, Contact& c, const Shape& shapeA, const Transform& xfA, const Shape& shapeB,
+                         const Transform& xfB) {
+  ManifoldSettings settings;
+  settings.speculativeDistance = 0.0f;
+  const Manifold m = Collide(shapeA.Ref(), xfA, shapeB.Ref(), xfB, &c.cache, settings);
+  bool overlap = false;
+  for (int i = 0; i < m.pointCount; ++i) overlap = overlap || m.points[i].separation < 0.0f;
+  if (overlap && !c.sensorOverlap) {
+    w.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(w, c));
+  } else if (!overlap && c.sensorOverlap) {
+    w.sensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
+  }
+  c.sensorOverlap = overlap;
+}
+
 }  // namespace
 
 void CreateContact(WorldState& w, int shapeA, int shapeB) {
@@ -66,6 +90,7 @@ void CreateContact(WorldState& w, int shapeA, int shapeB) {
   c.restitution = a.restitution > b.restitution ? a.restitution : b.restitution;
   c.enableContactEvents = a.enableContactEvents || b.enableContactEvents;
   c.enableHitEvents = a.enableHitEvents || b.enableHitEvents;
+  c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
   c.edges[0].body = a.body;
   c.edges[1].body = b.body;
   LinkEdge(w, slot, 0);
@@ -78,6 +103,7 @@ void DestroyContact(WorldState& w, int slot, bool raiseEndEvent) {
   if (raiseEndEvent && c.touching && c.enableContactEvents) {
     w.endEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
   }
+  if (raiseEndEvent && c.sensorOverlap) w.sensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
   w.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
   UnlinkEdge(w, slot, 0);
   UnlinkEdge(w, slot, 1);
@@ -116,9 +142,15 @@ void UpdateContacts(WorldState& w) {
       touching += c.touching ? 1 : 0;
       continue;
     }
+    if (shapeA.isSensor || shapeB.isSensor) {  // sensors never push: the manifold stays empty
+      if (c.sensorEvents) {
+        ++queries;
+        UpdateSensorOverlap(w, c, shapeA, bodyA.xf, shapeB, bodyB.xf);
+      }
+      continue;
+    }
     ++queries;
     Manifold manifold = Collide(shapeA.Ref(), bodyA.xf, shapeB.Ref(), bodyB.xf, &c.cache, settings);
-    if (shapeA.isSensor || shapeB.isSensor) manifold.pointCount = 0;  // sensors never push
     CarryImpulses(c.manifold, manifold);
     c.manifold = manifold;
     bool nowTouching = manifold.pointCount > 0;

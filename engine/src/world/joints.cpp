@@ -365,6 +365,15 @@ JointType World::GetJointType(JointId id) const {
   return j ? j->type : JointType::Revolute;
 }
 
+void World::SetUserData(JointId id, void* userData) {
+  if (Joint* j = FindJoint(*state_, id)) j->userData = userData;
+}
+
+void* World::GetUserData(JointId id) const {
+  const Joint* j = FindJoint(*state_, id);
+  return j ? j->userData : nullptr;
+}
+
 Vec2 World::GetJointReactionForce(JointId id) const {
   const Joint* j = FindJoint(*state_, id);
   return j ? j->reactionForce : Vec2{0.0f, 0.0f};

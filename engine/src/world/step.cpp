@@ -1,6 +1,5 @@
 // World::Step: one function call per pipeline stage (DESIGN.md section 1), each timed into Profile.
 #include "minkowski/assert.h"
-#include "minkowski/debug_draw.h"
 #include "world/world_internal.h"
 
 #include <chrono>
@@ -39,6 +38,8 @@ bool World::Step(float timeStep) {
   w.beginEvents.clear();
   w.endEvents.clear();
   w.hitEvents.clear();
+  w.sensorBeginEvents.clear();
+  w.sensorEndEvents.clear();
 
   StageTimer broadphase;
   UpdatePairs(w);  // pairs begun / ended since the last step -> contacts created / destroyed
@@ -60,50 +61,6 @@ bool World::Step(float timeStep) {
   CountObjects(w);
   w.profile.step = total.Ms();
   return true;
-}
-
-void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
-  const WorldState& w = *state_;
-  for (int slot = 0; slot < w.shapeIds.Capacity(); ++slot) {
-    if (!w.shapeIds.IsLive(slot)) continue;
-    const Shape& shape = w.shapes[slot];
-    const Body& body = w.bodies[shape.body];
-    Color color = body.type == BodyType::Static ? colors::kStatic
-                  : (!body.awake && options.sleepColors) ? colors::kSleeping
-                                                         : colors::kDynamic;
-    if (options.shapes) {
-      switch (shape.type) {
-        case ShapeType::Circle: DrawShape(draw, shape.circle, body.xf, color); break;
-        case ShapeType::Capsule: DrawShape(draw, shape.capsule, body.xf, color); break;
-        case ShapeType::Segment: DrawShape(draw, shape.segment, body.xf, color); break;
-        default: DrawShape(draw, shape.polygon, body.xf, color); break;
-      }
-    }
-    if (options.aabbs) {
-      Vec2 box[4] = {shape.aabb.lower, {shape.aabb.upper.x, shape.aabb.lower.y}, shape.aabb.upper,
-                     {shape.aabb.lower.x, shape.aabb.upper.y}};
-      draw.DrawPolygon(box, 4, colors::kAABB);
-    }
-  }
-  if (options.centersOfMass) {
-    for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
-      if (w.bodyIds.IsLive(slot)) draw.DrawTransform({w.bodies[slot].center, w.bodies[slot].xf.q}, 0.25f);
-    }
-  }
-  if (options.contactPoints || options.contactNormals || options.contactImpulses) {
-    for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
-      if (!w.contactIds.IsLive(slot)) continue;
-      const Manifold& m = w.contacts[slot].manifold;
-      for (int i = 0; i < m.pointCount; ++i) {
-        const ManifoldPoint& p = m.points[i];
-        if (options.contactPoints) draw.DrawPoint(p.point, 5.0f, colors::kContact);
-        if (options.contactNormals) draw.DrawSegment(p.point, p.point + 0.3f * m.normal, colors::kNormal);
-        if (options.contactImpulses) {
-          draw.DrawSegment(p.point, p.point + 0.1f * p.normalImpulse * m.normal, colors::kWhite);
-        }
-      }
-    }
-  }
 }
 
 }  // namespace mk

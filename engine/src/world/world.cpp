@@ -446,6 +446,15 @@ static Shape* FindShape(WorldState& w, ShapeId id) {
   return live ? &w.shapes[id.index1 - 1] : nullptr;
 }
 
+void World::SetUserData(ShapeId id, void* userData) {
+  if (Shape* s = FindShape(*state_, id)) s->userData = userData;
+}
+
+void* World::GetUserData(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->userData : nullptr;
+}
+
 BodyId World::GetBody(ShapeId id) const {
   const Shape* s = FindShape(*state_, id);
   return s ? state_->MakeBodyId(s->body) : BodyId{};
@@ -508,6 +517,8 @@ AABB World::GetAABB(ShapeId id) const {
 std::span<const ContactBeginEvent> World::GetContactBeginEvents() const { return state_->beginEvents; }
 std::span<const ContactEndEvent> World::GetContactEndEvents() const { return state_->endEvents; }
 std::span<const ContactHitEvent> World::GetContactHitEvents() const { return state_->hitEvents; }
+std::span<const SensorBeginEvent> World::GetSensorBeginEvents() const { return state_->sensorBeginEvents; }
+std::span<const SensorEndEvent> World::GetSensorEndEvents() const { return state_->sensorEndEvents; }
 
 int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 

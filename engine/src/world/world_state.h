@@ -100,6 +100,10 @@ struct Contact {
   bool touching = false;
   bool enableContactEvents = false;
   bool enableHitEvents = false;
+  // Exactly one shape is a sensor and the other can be seen by sensors: the pair reports overlap as
+  // sensor events instead of touching (its manifold stays empty, so it never pushes or wakes).
+  bool sensorEvents = false;
+  bool sensorOverlap = false;  // the shapes overlapped at the last narrowphase update
 };
 
 /// One end of a joint, linked into its body's list (like ContactEdge). A mouse joint has only
@@ -153,6 +157,8 @@ struct WorldState {
   std::vector<ContactBeginEvent> beginEvents;
   std::vector<ContactEndEvent> endEvents;
   std::vector<ContactHitEvent> hitEvents;
+  std::vector<SensorBeginEvent> sensorBeginEvents;
+  std::vector<SensorEndEvent> sensorEndEvents;
 
   SolverArrays solver;  // per-step scratch, reused
   std::vector<JointConstraint> jointConstraints;  // per-step joint solver data, reused

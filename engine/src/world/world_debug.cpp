@@ -1,0 +1,210 @@
+// The World's debugging side: drawing through DebugDraw (shapes, AABBs, contacts, joints, islands)
+// and the queries tools use to find shapes (AABB query, point test). Nothing here runs in Step.
+#include "minkowski/assert.h"
+#include "minkowski/debug_draw.h"
+#include "minkowski/distance.h"
+#include "world/world_internal.h"
+
+#include <vector>
+
+namespace mk {
+
+namespace {
+
+// Island colours: distinct hues of similar brightness, so neighbouring islands stand apart.
+constexpr Color kIslandPalette[] = {
+    {230, 180, 110, 255}, {110, 200, 230, 255}, {230, 120, 160, 255}, {150, 220, 120, 255},
+    {190, 150, 240, 255}, {240, 220, 100, 255}, {100, 220, 190, 255}, {240, 140, 100, 255},
+};
+constexpr int kIslandPaletteSize = static_cast<int>(sizeof(kIslandPalette) / sizeof(kIslandPalette[0]));
+
+constexpr Color kJointColors[] = {
+    {120, 220, 220, 255},  // revolute
+    {220, 160, 240, 255},  // prismatic
+    {240, 240, 120, 255},  // distance
+    {240, 150, 120, 255},  // weld
+    {150, 240, 150, 255},  // wheel
+    {120, 255, 120, 255},  // mouse
+};
+
+constexpr float kAxisDrawLength = 0.5f;  // m: prismatic and wheel axes drawn this far each way
+constexpr float kAnchorPointSize = 5.0f; // pixels
+
+int Find(std::vector<int>& parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];  // path halving
+    i = parent[i];
+  }
+  return i;
+}
+
+void Union(std::vector<int>& parent, int a, int b) {
+  a = Find(parent, a);
+  b = Find(parent, b);
+  if (a != b) parent[a < b ? b : a] = a < b ? a : b;  // the smaller slot is the root: stable colours
+}
+
+bool Links(const Body& body) { return body.type != BodyType::Static; }
+
+// Island root per body slot (kNull for static bodies), from touching contacts and joints. Computed
+// here rather than read from the solver because the solver keeps islands only for the step.
+std::vector<int> IslandRoots(const WorldState& w) {
+  const int n = w.bodyIds.Capacity();
+  std::vector<int> parent(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) parent[static_cast<size_t>(i)] = i;
+  for (int c = 0; c < w.contactIds.Capacity(); ++c) {
+    if (!w.contactIds.IsLive(c) || !w.contacts[c].touching) continue;
+    const Contact& contact = w.contacts[c];
+    int a = w.shapes[contact.shapeA].body, b = w.shapes[contact.shapeB].body;
+    if (w.shapes[contact.shapeA].isSensor || w.shapes[contact.shapeB].isSensor) continue;
+    if (Links(w.bodies[a]) && Links(w.bodies[b])) Union(parent, a, b);
+  }
+  for (int j = 0; j < w.jointIds.Capacity(); ++j) {
+    if (!w.jointIds.IsLive(j)) continue;
+    int a = w.joints[j].edges[0].body, b = w.joints[j].edges[1].body;
+    if (a != kNull && b != kNull && Links(w.bodies[a]) && Links(w.bodies[b])) Union(parent, a, b);
+  }
+  std::vector<int> roots(static_cast<size_t>(n), kNull);
+  for (int i = 0; i < n; ++i) {
+    if (w.bodyIds.IsLive(i) && Links(w.bodies[i])) roots[static_cast<size_t>(i)] = Find(parent, i);
+  }
+  return roots;
+}
+
+Color BodyColor(const Body& body, int islandRoot, const DrawOptions& options) {
+  if (body.type == BodyType::Static) return colors::kStatic;
+  if (!body.awake && options.sleepColors) return colors::kSleeping;
+  if (options.islandColors && islandRoot != kNull) {
+    // Knuth's multiplicative hash spreads consecutive roots over the palette.
+    auto mixed = static_cast<unsigned>(islandRoot) * 2654435761u;
+    return kIslandPalette[(mixed >> 16) % kIslandPaletteSize];
+  }
+  return colors::kDynamic;
+}
+
+void DrawShapes(const WorldState& w, DebugDraw& draw, const DrawOptions& options) {
+  std::vector<int> roots;
+  if (options.islandColors) roots = IslandRoots(w);
+  for (int slot = 0; slot < w.shapeIds.Capacity(); ++slot) {
+    if (!w.shapeIds.IsLive(slot)) continue;
+    const Shape& shape = w.shapes[slot];
+    const Body& body = w.bodies[shape.body];
+    if (options.shapes) {
+      int root = roots.empty() ? kNull : roots[static_cast<size_t>(shape.body)];
+      Color color = BodyColor(body, root, options);
+      switch (shape.type) {
+        case ShapeType::Circle: DrawShape(draw, shape.circle, body.xf, color); break;
+        case ShapeType::Capsule: DrawShape(draw, shape.capsule, body.xf, color); break;
+        case ShapeType::Segment: DrawShape(draw, shape.segment, body.xf, color); break;
+        default: DrawShape(draw, shape.polygon, body.xf, color); break;
+      }
+    }
+    if (options.aabbs) {
+      Vec2 box[4] = {shape.aabb.lower, {shape.aabb.upper.x, shape.aabb.lower.y}, shape.aabb.upper,
+                     {shape.aabb.lower.x, shape.aabb.upper.y}};
+      draw.DrawPolygon(box, 4, colors::kAABB);
+    }
+  }
+}
+
+void DrawContacts(const WorldState& w, DebugDraw& draw, const DrawOptions& options) {
+  for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
+    if (!w.contactIds.IsLive(slot)) continue;
+    const Manifold& m = w.contacts[slot].manifold;
+    for (int i = 0; i < m.pointCount; ++i) {
+      const ManifoldPoint& p = m.points[i];
+      if (options.contactPoints) draw.DrawPoint(p.point, 5.0f, colors::kContact);
+      if (options.contactNormals) draw.DrawSegment(p.point, p.point + 0.3f * m.normal, colors::kNormal);
+      if (options.contactImpulses) {
+        draw.DrawSegment(p.point, p.point + 0.1f * p.normalImpulse * m.normal, colors::kWhite);
+      }
+    }
+  }
+}
+
+// A joint as lines: body A's origin -> anchor A -> anchor B -> body B's origin, with the axis of
+// prismatic and wheel joints and the target of a mouse joint.
+void DrawJoint(const WorldState& w, const Joint& joint, DebugDraw& draw) {
+  const Color color = kJointColors[static_cast<int>(joint.type)];
+  const int a = joint.edges[0].body, b = joint.edges[1].body;
+  const Transform& xfB = w.bodies[b].xf;
+  const Vec2 anchorB = TransformPoint(xfB, joint.localAnchorB);
+  if (joint.type == JointType::Mouse) {
+    draw.DrawSegment(joint.target, anchorB, color);
+    draw.DrawPoint(joint.target, kAnchorPointSize, color);
+    draw.DrawPoint(anchorB, kAnchorPointSize, color);
+    return;
+  }
+  const Transform& xfA = w.bodies[a].xf;
+  const Vec2 anchorA = TransformPoint(xfA, joint.localAnchorA);
+  draw.DrawSegment(xfA.p, anchorA, color);
+  draw.DrawSegment(anchorA, anchorB, color);
+  draw.DrawSegment(anchorB, xfB.p, color);
+  if (joint.type == JointType::Prismatic || joint.type == JointType::Wheel) {
+    Vec2 axis = Rotate(xfA.q, joint.localAxisA);
+    draw.DrawSegment(anchorA - kAxisDrawLength * axis, anchorA + kAxisDrawLength * axis, color);
+  }
+  draw.DrawPoint(anchorA, kAnchorPointSize, color);
+  draw.DrawPoint(anchorB, kAnchorPointSize, color);
+}
+
+}  // namespace
+
+void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
+  const WorldState& w = *state_;
+  if (options.shapes || options.aabbs) DrawShapes(w, draw, options);
+  if (options.joints) {
+    for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
+      if (w.jointIds.IsLive(slot)) DrawJoint(w, w.joints[slot], draw);
+    }
+  }
+  if (options.centersOfMass) {
+    for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
+      if (w.bodyIds.IsLive(slot)) draw.DrawTransform({w.bodies[slot].center, w.bodies[slot].xf.q}, 0.25f);
+    }
+  }
+  if (options.contactPoints || options.contactNormals || options.contactImpulses) DrawContacts(w, draw, options);
+}
+
+void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) {
+  const bool valid = mk::IsValid(box) && visit != nullptr;
+  MK_ASSERT(valid);
+  if (!valid) return;
+  struct Query {
+    const WorldState* w;
+    AABB box;
+    bool (*visit)(ShapeId, void*);
+    void* context;
+  } query{state_.get(), box, visit, context};
+  // The broadphase answers with fat boxes; the tight box filters out shapes only the margin reaches.
+  auto onProxy = [](ProxyId, std::uint64_t userData, void* ctx) {
+    const Query& q = *static_cast<const Query*>(ctx);
+    const int slot = static_cast<int>(userData);
+    if (!Overlaps(q.w->shapes[slot].aabb, q.box)) return true;
+    return q.visit(q.w->MakeShapeId(slot), q.context);
+  };
+  state_->broadphase.QueryAABB(box, onProxy, &query);
+}
+
+bool World::TestPoint(ShapeId shapeId, Vec2 point) const {
+  const WorldState& w = *state_;
+  const bool valid = w.IsShape(shapeId) && IsFinite(point);
+  MK_ASSERT(valid);
+  if (!valid) return false;
+  const Shape& shape = w.shapes[shapeId.index1 - 1];
+  DistanceInput input;
+  switch (shape.type) {
+    case ShapeType::Circle: input.proxyA = MakeProxy(shape.circle); break;
+    case ShapeType::Capsule: input.proxyA = MakeProxy(shape.capsule); break;
+    case ShapeType::Segment: input.proxyA = MakeProxy(shape.segment); break;
+    default: input.proxyA = MakeProxy(shape.polygon); break;
+  }
+  input.transformA = w.bodies[shape.body].xf;
+  input.proxyB = ShapeProxy{&point, 1, 0.0f};
+  input.transformB = Transform{};
+  return ShapesOverlap(input);
+}
+
+const BroadPhase& World::GetBroadPhase() const { return state_->broadphase; }
+
+}  // namespace mk
