@@ -73,10 +73,10 @@ SceneRun::SceneRun(const SceneInfo& info, SceneParams params)
   state_ = info.build(world_, params_);
 }
 
-bool SceneRun::Step() {
+bool SceneRun::Step(float timeStep) {
   state_->PreStep(world_, step_);
   ++step_;
-  return world_.Step(kTimeStep);
+  return world_.Step(timeStep);
 }
 
 }  // namespace mk::scenes

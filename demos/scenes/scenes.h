@@ -77,8 +77,9 @@ class SceneRun {
   /// Creates a World from info.worldDef and builds the scene into it.
   explicit SceneRun(const SceneInfo& info, SceneParams params = {});
 
-  /// Runs the scene callback for the current step, then World::Step. Returns World::Step's result.
-  bool Step();
+  /// Runs the scene callback for the current step, then World::Step(timeStep). Returns World::Step's
+  /// result. Benchmarks and tests use the default; the sandbox passes its own step rate.
+  bool Step(float timeStep = kTimeStep);
 
   World& GetWorld() { return world_; }
   const World& GetWorld() const { return world_; }
