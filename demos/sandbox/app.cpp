@@ -1,8 +1,8 @@
 #include "app.h"
 
 #include "camera.h"
-#include "demo_shapes.h"
 #include "sdl_draw.h"
+#include "view_host.h"
 
 #include <SDL.h>
 #include <imgui.h>
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {
@@ -128,6 +129,7 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
 }
 
 // Everything a running sandbox owns. Members are released in reverse order by Shutdown().
+// Everything a running sandbox owns. Members are released in reverse order by Shutdown().
 class App {
  public:
   App(const Options& opts, const char* programName) : options(opts), program(programName) {}
@@ -141,13 +143,13 @@ class App {
   int Open();
   void Shutdown();
   bool HandleEvents();
-  void BuildPanel();
+  void HandleKey(SDL_Keycode key);
+  void HandleMouse(const SDL_Event& event);
+  void Advance(float realSeconds);
+  void BuildUi();
+  void BuildHelp();
   bool RenderFrame(bool takeScreenshot);
-  // Frames the demo grid to the right of the panel.
-  void ResetView() {
-    camera.center = {5.6f, 0.0f};
-    camera.pixelsPerMetre = 50.0f;
-  }
+  void FitCamera();
 
   Options options;
   const char* program;
@@ -158,16 +160,21 @@ class App {
 
   Camera camera;
   SdlDraw draw;
-  std::vector<DemoShape> shapes;
-  std::vector<std::string> shapeErrors;
-  DemoToggles toggles;
-  float seconds = 0.0f;      // animation time
-  float speed = 1.0f;        // animation speed multiplier
+  ViewHost host;
+  bool showUi = true;
   bool paused = false;
+  bool singleStep = false;
   bool reportedFlush = false;
+  Vec2 mouseScreen{-1.0f, -1.0f};
 };
 
 int App::Open() {
+  // The scene first: a typo in --scene or --settings is reported before any window opens.
+  std::string error;
+  if (!host.Load(options.scene.empty() ? kDefaultScene : options.scene, options.settings, error)) {
+    std::fprintf(stderr, "%s: %s\n", program, error.c_str());
+    return kExitError;
+  }
   int status = StartVideo(options, program);
   if (status != kExitOk) return status;
   sdlStarted = true;
@@ -200,11 +207,7 @@ int App::Open() {
   ImGui::StyleColorsDark();
   ImGui_ImplSDL2_InitForSDLRenderer(window);
   ImGui_ImplSDLRenderer_Init(renderer);
-
-  shapes = MakeDemoShapes(shapeErrors);
-  for (const std::string& error : shapeErrors)
-    std::fprintf(stderr, "%s: demo shape refused: %s\n", program, error.c_str());
-  ResetView();
+  FitCamera();
   return kExitOk;
 }
 
@@ -223,6 +226,62 @@ void App::Shutdown() {
   sdlStarted = false;
 }
 
+void App::FitCamera() {
+  int w = kWindowWidth, h = kWindowHeight;
+  if (renderer != nullptr) SDL_GetRendererOutputSize(renderer, &w, &h);
+  camera.width = static_cast<float>(w);
+  camera.height = static_cast<float>(h);
+  camera = FitBoundsBeside(camera, host.Bounds(), showUi ? kPanelPixels : 0.0f);
+}
+
+void App::HandleKey(SDL_Keycode key) {
+  switch (key) {
+    case SDLK_SPACE: paused = !paused; break;
+    case SDLK_PERIOD:
+    case SDLK_s:
+      paused = true;
+      singleStep = true;
+      break;
+    case SDLK_r: host.Restart(); break;
+    case SDLK_f: FitCamera(); break;
+    case SDLK_h: showUi = !showUi; break;
+    default: break;
+  }
+}
+
+void App::HandleMouse(const SDL_Event& event) {
+  auto toWorld = [this](int x, int y) {
+    return ScreenToWorld(camera, {static_cast<float>(x), static_cast<float>(y)});
+  };
+  const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
+  switch (event.type) {
+    case SDL_MOUSEBUTTONDOWN:
+      if (event.button.button == SDL_BUTTON_LEFT) host.MouseDown(toWorld(event.button.x, event.button.y), shift);
+      break;
+    case SDL_MOUSEBUTTONUP:
+      if (event.button.button == SDL_BUTTON_LEFT) host.MouseUp(toWorld(event.button.x, event.button.y));
+      break;
+    case SDL_MOUSEMOTION:
+      mouseScreen = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
+      if ((event.motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK)) != 0) {
+        camera = Pan(camera, {static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
+      }
+      host.MouseMove(toWorld(event.motion.x, event.motion.y));
+      break;
+    case SDL_MOUSEWHEEL:
+      if (event.wheel.preciseY != 0.0f) {
+        int x = 0, y = 0;
+        SDL_GetMouseState(&x, &y);
+        if (!host.MouseWheel(toWorld(x, y), event.wheel.preciseY)) {
+          float factor = std::pow(kWheelZoomStep, event.wheel.preciseY);
+          camera = ZoomAt(camera, {static_cast<float>(x), static_cast<float>(y)}, factor);
+        }
+      }
+      break;
+    default: break;
+  }
+}
+
 // Returns false when the user asked to quit.
 bool App::HandleEvents() {
   bool running = true;
@@ -231,45 +290,59 @@ bool App::HandleEvents() {
     if (event.type == SDL_QUIT) running = false;
     if (options.headless) continue;  // headless frames must not depend on stray input
     ImGui_ImplSDL2_ProcessEvent(&event);
-    if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) running = false;
-    if (ImGui::GetIO().WantCaptureMouse) continue;
-    if (event.type == SDL_MOUSEMOTION && (event.motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK)) != 0) {
-      camera = Pan(camera, {static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
-    } else if (event.type == SDL_MOUSEWHEEL && event.wheel.preciseY != 0.0f) {
-      int x = 0, y = 0;
-      SDL_GetMouseState(&x, &y);
-      float factor = std::pow(kWheelZoomStep, event.wheel.preciseY);
-      camera = ZoomAt(camera, {static_cast<float>(x), static_cast<float>(y)}, factor);
+    if (event.type == SDL_KEYDOWN) {
+      if (event.key.keysym.sym == SDLK_ESCAPE) running = false;
+      if (!ImGui::GetIO().WantCaptureKeyboard) HandleKey(event.key.keysym.sym);
+      continue;
     }
+    // A drag that started in the view keeps reaching it even over a panel (releases above all).
+    const bool releaseOrDrag = event.type == SDL_MOUSEBUTTONUP || event.type == SDL_MOUSEMOTION;
+    if (ImGui::GetIO().WantCaptureMouse && !releaseOrDrag) continue;
+    HandleMouse(event);
   }
   return running;
 }
 
-void App::BuildPanel() {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  // A fixed first size (not 0 = auto-fit): auto-fitting windows stay hidden on their first frame.
-  ImGui::SetNextWindowSize(ImVec2(270.0f, 282.0f), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Minkowski sandbox");
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
-              io.Framerate > 0.0f ? 1000.0 / static_cast<double>(io.Framerate) : 0.0);
-  ImGui::Text("%d shapes, %d triangles, 1 batch", static_cast<int>(shapes.size()), draw.TriangleCount());
-  ImGui::Separator();
-  ImGui::Checkbox("Pause", &paused);
-  ImGui::SliderFloat("Speed", &speed, 0.0f, 4.0f, "%.2fx");
-  ImGui::Checkbox("Show AABBs", &toggles.aabbs);
-  ImGui::Checkbox("Show centres of mass", &toggles.centersOfMass);
-  ImGui::Checkbox("Show transforms", &toggles.transforms);
-  ImGui::Checkbox("Show labels", &toggles.labels);
-  ImGui::Separator();
-  ImGui::Text("Zoom: %.1f px/m", static_cast<double>(camera.pixelsPerMetre));
-  if (ImGui::Button("Reset view")) {
-    ResetView();
+void App::Advance(float realSeconds) {
+  if (singleStep) {
+    host.StepOnce();
+    singleStep = false;
+  } else if (!paused) {
+    host.Advance(realSeconds);
   }
-  ImGui::TextWrapped("Right or middle drag: pan. Wheel: zoom at the cursor. Esc: quit.");
-  for (const std::string& error : shapeErrors)
-    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error.c_str());
+}
+
+void App::BuildHelp() {
+  ImGui::SetNextWindowPos(ImVec2(camera.width - 330.0f, camera.height - 178.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(320.0f, 168.0f), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Help");
+  ImGui::TextUnformatted(
+      "space   pause / run\n"
+      ". or S  single step\n"
+      "R       restart the scene\n"
+      "F       fit the camera\n"
+      "H       hide / show the panels\n"
+      "left drag     grab a body\n"
+      "shift + drag  launch a bomb\n"
+      "right/middle drag  pan, wheel  zoom");
   ImGui::End();
+}
+
+void App::BuildUi() {
+  const char* picked = host.BuildPanels(LabNames(), paused);
+  BuildHelp();
+  if (!ImGui::GetIO().WantCaptureMouse && mouseScreen.x >= 0.0f) {
+    std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
+    if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (picked != nullptr) {
+    std::string error;
+    if (host.Load(picked, {}, error)) {
+      FitCamera();
+    } else {
+      std::fprintf(stderr, "%s: %s\n", program, error.c_str());
+    }
+  }
 }
 
 bool App::RenderFrame(bool takeScreenshot) {
@@ -282,8 +355,8 @@ bool App::RenderFrame(bool takeScreenshot) {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   draw.BeginFrame(camera, ImGui::GetBackgroundDrawList());
-  DrawDemoShapes(shapes, seconds, toggles, draw);
-  BuildPanel();  // after the scene, so its statistics are this frame's; its toggles act from the next
+  host.Draw(draw, VisibleBounds(camera), 1.0f / camera.pixelsPerMetre);
+  if (showUi) BuildUi();  // after the scene, so its statistics are this frame's
   ImGui::Render();
 
   SDL_SetRenderDrawColor(renderer, kBackground.r, kBackground.g, kBackground.b, kBackground.a);
@@ -311,8 +384,12 @@ int App::Run() {
     float dt = static_cast<float>(static_cast<double>(now - last) /
                                   static_cast<double>(SDL_GetPerformanceFrequency()));
     last = now;
-    if (options.headless) dt = kHeadlessStep;
-    if (!paused) seconds += speed * std::min(dt, kMaxFrameTime);
+    if (options.headless) {
+      host.StepOnce();  // one fixed step per frame: the same picture on every machine
+    } else {
+      Advance(std::min(dt, kMaxFrameTime));
+    }
+    host.Update();
 
     bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
     bool shoot = lastFrame && !options.screenshotPath.empty();
@@ -329,6 +406,10 @@ int App::Run() {
 }  // namespace
 
 int RunSandbox(const Options& options, const char* program) {
+  if (options.listScenes) {
+    std::fputs(ListScenesText(LabNames()).c_str(), stdout);
+    return kExitOk;
+  }
   App app(options, program);
   return app.Run();
 }

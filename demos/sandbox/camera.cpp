@@ -35,6 +35,32 @@ Camera ZoomAt(const Camera& camera, Vec2 screenPoint, float factor) {
   return zoomed;
 }
 
+Camera FitBounds(const Camera& camera, const AABB& bounds, float margin) {
+  if (!IsValid(bounds) || !(margin >= 0.0f && margin < 0.5f)) return camera;
+  Vec2 size = bounds.upper - bounds.lower;
+  float usable = 1.0f - 2.0f * margin;
+  // The tighter of the two axes decides; a zero extent on one axis leaves the other to decide.
+  float zoomX = size.x > 0.0f ? usable * camera.width / size.x : kMaxPixelsPerMetre;
+  float zoomY = size.y > 0.0f ? usable * camera.height / size.y : kMaxPixelsPerMetre;
+  if (size.x <= 0.0f && size.y <= 0.0f) return camera;
+  Camera fitted = camera;
+  fitted.center = 0.5f * (bounds.lower + bounds.upper);
+  fitted.pixelsPerMetre = std::clamp(std::min(zoomX, zoomY), kMinPixelsPerMetre, kMaxPixelsPerMetre);
+  return fitted;
+}
+
+Camera FitBoundsBeside(const Camera& camera, const AABB& bounds, float leftPixels, float margin) {
+  if (!IsValid(bounds)) return camera;
+  if (!(leftPixels >= 0.0f && leftPixels < camera.width)) return FitBounds(camera, bounds, margin);
+  Camera part = camera;
+  part.width = camera.width - leftPixels;
+  Camera fitted = FitBounds(part, bounds, margin);
+  // The part's centre is leftPixels / 2 right of the full viewport's centre.
+  fitted.center.x -= 0.5f * leftPixels / fitted.pixelsPerMetre;
+  fitted.width = camera.width;
+  return fitted;
+}
+
 AABB VisibleBounds(const Camera& camera) {
   Vec2 a = ScreenToWorld(camera, {0.0f, camera.height});
   Vec2 b = ScreenToWorld(camera, {camera.width, 0.0f});

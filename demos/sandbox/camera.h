@@ -31,6 +31,15 @@ Camera Pan(const Camera& camera, Vec2 screenDelta);
 /// world point; the zoom is clamped to [kMinPixelsPerMetre, kMaxPixelsPerMetre].
 Camera ZoomAt(const Camera& camera, Vec2 screenPoint, float factor);
 
+/// The camera centred on `bounds` (metres) at the largest zoom that shows all of it with `margin`
+/// (a fraction of the viewport, e.g. 0.05) free on every side; the zoom is clamped as in ZoomAt. An
+/// invalid or empty box leaves the camera unchanged.
+Camera FitBounds(const Camera& camera, const AABB& bounds, float margin = 0.05f);
+
+/// FitBounds into the part of the viewport right of `leftPixels` (where a side panel covers the
+/// left edge); the camera keeps its full viewport.
+Camera FitBoundsBeside(const Camera& camera, const AABB& bounds, float leftPixels, float margin = 0.05f);
+
 /// The world rectangle the viewport shows (metres).
 AABB VisibleBounds(const Camera& camera);
 

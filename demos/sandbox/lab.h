@@ -24,6 +24,8 @@ class Lab {
   /// One line for the Scenes panel and --help.
   virtual const char* Description() const = 0;
 
+  /// Real time passing (seconds, already scaled and zero while paused), for labs that animate.
+  virtual void Advance(float /*seconds*/) {}
   /// Recomputes whatever the lab shows after its inputs changed. Called once per frame before Draw.
   virtual void Update() = 0;
   /// Draws the lab in world coordinates (metres).

@@ -36,11 +36,28 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
     } else if (arg == "--screenshot") {
       if (!hasValue || argv[i + 1][0] == '\0') return fail("--screenshot needs a file name");
       parsed.options.screenshotPath = argv[++i];
+    } else if (arg == "--scene") {
+      if (!hasValue || argv[i + 1][0] == '\0') return fail("--scene needs a scene name (see --list-scenes)");
+      parsed.options.scene = argv[++i];
+    } else if (arg == "--list-scenes") {
+      parsed.options.listScenes = true;
+    } else if (arg == "--settings") {
+      int taken = 0;
+      for (; i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0; ++i, ++taken) {
+        std::string pair = argv[i + 1];
+        size_t eq = pair.find('=');
+        if (eq == 0 || eq == std::string::npos || eq + 1 == pair.size()) {
+          return fail("--settings takes key=value pairs; got '" + pair + "'");
+        }
+        parsed.options.settings.push_back(std::move(pair));
+      }
+      if (taken == 0) return fail("--settings needs at least one key=value pair");
     } else {
       return fail("unknown argument '" + arg + "'");
     }
   }
-  if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help) {
+  if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help &&
+      !parsed.options.listScenes) {
     return fail("--headless needs --frames N (N > 0), or it would never stop");
   }
   return parsed;
@@ -57,6 +74,11 @@ std::string UsageText(const char* program) {
          "                      SDL's offscreen video driver, so it works on any machine\n"
          "  --frames N          stop after N frames (also without --headless)\n"
          "  --screenshot FILE   write the last frame to FILE (PNG)\n"
+         "  --scene NAME        open this scene or lab (default: pyramid); --list-scenes names them\n"
+         "  --settings k=v ...  solver, draw and scene settings, e.g. sub_steps=8 draw_contacts=1\n"
+         "                      size=20; the GJK lab takes its own (shape_a=box iteration=2 ...);\n"
+         "                      --list-scenes prints every key\n"
+         "  --list-scenes       print the scenes and settings keys, then exit\n"
          "  --help              this text\n"
          "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace mk::sandbox {
 
@@ -19,7 +20,10 @@ struct Options {
   bool headless = false;       ///< hidden window, software renderer, fixed 1/60 s steps, no input
   int frames = 0;              ///< stop after this many frames (0 = until the window closes)
   std::string screenshotPath;  ///< write the last frame here as PNG (empty = none)
+  std::string scene;           ///< scene-table or lab name to open (empty = the default scene)
+  std::vector<std::string> settings;  ///< `key=value` pairs, applied in order after the scene loads
   bool help = false;
+  bool listScenes = false;     ///< print the scene names (with their settings keys) and exit
 };
 
 /// Result of parsing: the options, or an error message when `ok` is false.
@@ -29,8 +33,10 @@ struct ParsedArguments {
   std::string error;
 };
 
-/// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--help`. Headless needs --frames > 0 (it
-/// would otherwise never end).
+/// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
+/// (every following argument that does not start with "--"), `--list-scenes`, `--help`. Headless needs
+/// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
+/// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);
 
 /// The --help text.

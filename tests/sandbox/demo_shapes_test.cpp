@@ -53,7 +53,7 @@ TEST_CASE("every demo shape is accepted and every kind of shape is shown") {
   CHECK(rounded >= 3);
 }
 
-TEST_CASE("each shape draws once, with its AABB, centre of mass and label when asked") {
+TEST_CASE("each shape draws once with its AABB and centre of mass and label when asked") {
   std::vector<std::string> errors;
   std::vector<DemoShape> shapes = MakeDemoShapes(errors);
   const float t = 2.5f;

@@ -4,6 +4,9 @@
 //
 //   png_check FILE --size WxH [--min-colors N] [--min-foreground F] [--expect R,G,B,MIN_PIXELS]...
 //   png_check --self-test DIR     checks the checker on images it writes into DIR
+//   png_check --distinct MIN_FRACTION FILE FILE...
+//                                 every two images differ in at least MIN_FRACTION of their pixels
+//                                 (same size required): no two scenes render the same picture
 #include <stb_image.h>        // declarations only: Debian's libstb contains the compiled loader
 #include <stb_image_write.h>  // likewise for the writer (self-test)
 
@@ -152,6 +155,45 @@ Image Scene(int w, int h, double coverage) {
   return image;
 }
 
+// Fraction of pixels whose colour differs between two images of the same size (1 if sizes differ).
+double DifferentFraction(const Image& a, const Image& b) {
+  if (a.width != b.width || a.height != b.height) return 1.0;
+  long differing = 0;
+  const long n = static_cast<long>(a.width) * a.height;
+  for (long i = 0; i < n; ++i) {
+    if (a.rgb[3 * i] != b.rgb[3 * i] || a.rgb[3 * i + 1] != b.rgb[3 * i + 1] || a.rgb[3 * i + 2] != b.rgb[3 * i + 2]) {
+      ++differing;
+    }
+  }
+  return n == 0 ? 0.0 : static_cast<double>(differing) / static_cast<double>(n);
+}
+
+int Distinct(double minFraction, const std::vector<std::string>& paths) {
+  std::vector<Image> images(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::string error;
+    if (!Load(paths[i], images[i], error)) {
+      std::printf("FAIL: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  int failures = 0;
+  double closest = 1.0;
+  for (size_t i = 0; i < images.size(); ++i) {
+    for (size_t j = i + 1; j < images.size(); ++j) {
+      double f = DifferentFraction(images[i], images[j]);
+      closest = std::min(closest, f);
+      if (f < minFraction) {
+        std::printf("FAIL: %s and %s differ in only %.4f of their pixels (need %.4f)\n", paths[i].c_str(),
+                    paths[j].c_str(), f, minFraction);
+        ++failures;
+      }
+    }
+  }
+  std::printf("%zu images, closest pair differs in %.4f of the pixels\n", images.size(), closest);
+  return failures == 0 ? 0 : 1;
+}
+
 int SelfTest(const std::string& dir) {
   Requirements req;
   req.width = 320;
@@ -196,6 +238,13 @@ int SelfTest(const std::string& dir) {
     std::printf("  -> %s (expected %s)\n", passed ? "pass" : "fail", c.shouldPass ? "pass" : "fail");
     if (passed != c.shouldPass) ++wrong;
   }
+  // Distinctness: an image against itself differs nowhere; against a scene with half the foreground
+  // rows it differs in a known fraction (rows 0.5 vs 0.25 of the height: a quarter of the pixels).
+  const Image a = Scene(320, 180, 0.5), b = Scene(320, 180, 0.25);
+  if (DifferentFraction(a, a) != 0.0) ++wrong;
+  const double f = DifferentFraction(a, b);
+  std::printf("self-test: distinct fraction %.4f (expected 0.25 up to the shared square)\n", f);
+  if (!(f > 0.2 && f <= 0.25)) ++wrong;
   // A missing file must be an error, not a pass.
   Image none;
   std::string error;
@@ -215,6 +264,11 @@ int Usage() {
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--self-test") return SelfTest(argv[2]);
+  if (argc >= 5 && std::string(argv[1]) == "--distinct") {
+    double minFraction = std::atof(argv[2]);
+    if (!(minFraction > 0.0 && minFraction < 1.0)) return Usage();
+    return Distinct(minFraction, std::vector<std::string>(argv + 3, argv + argc));
+  }
   if (argc < 2) return Usage();
   std::string path = argv[1];
   Requirements req;

@@ -1,0 +1,149 @@
+// A world scene in the sandbox: the scene-table row running in its own World at a fixed step rate,
+// decoupled from rendering, plus everything the user does to it (grab with a mouse joint, launch
+// bombs, hover) and what the panels read (profile history, solver readouts). No SDL or ImGui here:
+// tests drive it directly. The ImGui panels live in scene_panels.cpp.
+#pragma once
+
+#include "minkowski/debug_draw.h"
+#include "minkowski/distance.h"
+#include "scenes.h"
+#include "settings.h"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace mk::sandbox {
+
+/// Rolling history of one per-step figure, for ImGui::PlotLines.
+struct History {
+  static constexpr int kSize = 240;  ///< samples kept (4 s at 60 Hz)
+  std::array<float, kSize> values{};
+  int next = 0;    ///< where the next sample goes (the oldest sample is here once full)
+  int count = 0;
+  void Push(float value);
+  float Latest() const;
+  float Average() const;
+};
+
+/// Per-step figures the Profile panel shows.
+struct ProfileHistory {
+  History step, broadphase, narrowphase, islands, solver;
+  History gjkCalls;        ///< narrowphase queries per step
+  History epaCalls;        ///< EPA runs per step (all worlds in the process; the sandbox has one)
+  History epaIterations;   ///< average EPA expansions per run, per step
+  std::uint64_t satFallbacks = 0;  ///< since the scene loaded
+};
+
+/// Solver-lab readouts, measured after every step.
+struct Readouts {
+  float maxPenetration = 0.0f;  ///< m: deepest overlap among touching contacts (0 when none)
+  float kineticEnergy = 0.0f;   ///< J: sum of 1/2 m v^2 + 1/2 I w^2 over dynamic bodies
+  float drift = 0.0f;           ///< m: largest displacement of a scene body since the reference
+  float referenceTime = -1.0f;  ///< s of simulated time when the reference was taken (< 0: not yet)
+};
+
+/// What hovering shows about a body.
+struct HoverInfo {
+  BodyId body{};  ///< null when nothing is under the cursor
+  float mass = 0.0f;
+  Vec2 velocity{0.0f, 0.0f};
+  float angularVelocity = 0.0f;
+};
+
+/// A scene-table scene running in the sandbox.
+class SceneView {
+ public:
+  /// Drift is measured from the scene's state this long after loading (s): long enough for a
+  /// dropped scene to land, as in the stability tests.
+  static constexpr float kDriftReferenceTime = 1.0f;
+  /// Bombs: circles of this radius (m) and density (kg/m^2); velocity per metre of drag (1/s).
+  static constexpr float kBombRadius = 0.25f;
+  static constexpr float kBombDensity = 20.0f;
+  static constexpr float kBombSpeedPerMetre = 8.0f;
+  /// The mouse joint pulls with up to this many times the body's weight (Box2D's samples use the same
+  /// rule of thumb: strong enough to lift, weak enough not to tear joints apart).
+  static constexpr float kMouseForcePerWeight = 100.0f;
+
+  /// Loads `info` with `settings` (params and solver settings applied). The world exists at once.
+  SceneView(const scenes::SceneInfo& info, const SceneSettings& settings);
+
+  /// Rebuilds the scene from scratch with the current settings (R).
+  void Restart();
+  /// Applies changed settings. Solver settings and gravity take effect at once; changed scene knobs
+  /// (size, count) restart the scene. Returns false when the world clamped a value (see `settings`).
+  bool SetSettings(const SceneSettings& settings);
+  const SceneSettings& Settings() const { return settings_; }
+
+  /// Advances real time: runs as many fixed steps of 1/stepHertz as have accumulated (at most
+  /// kMaxStepsPerFrame, so a slow frame does not snowball). Returns the steps taken.
+  int Advance(float realSeconds);
+  /// One step now, whatever the accumulator holds (single stepping while paused).
+  void StepOnce();
+  static constexpr int kMaxStepsPerFrame = 4;
+
+  bool paused = false;
+
+  /// Mouse, in world coordinates. MouseDown grabs the dynamic body under `point` (true if it did),
+  /// or, with shift, starts aiming a bomb. MouseUp releases the grab or launches the bomb.
+  bool MouseDown(Vec2 point, bool shift);
+  void MouseMove(Vec2 point);
+  void MouseUp(Vec2 point);
+  bool IsGrabbing() const;
+
+  /// The dynamic (or kinematic) body whose shape contains `point`, preferring dynamic bodies; null
+  /// if none. Static bodies are found only when nothing else is there.
+  BodyId PickBody(Vec2 point);
+  HoverInfo Hover(Vec2 point);
+
+  /// Draws the world with the current toggles. `visible` is the world rectangle on screen and
+  /// `metresPerPixel` the current zoom, for the screen-edge broadphase intervals.
+  void Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
+  /// World rectangle around every shape (fat AABBs), for fit-to-view.
+  AABB Bounds() const;
+
+  World& GetWorld() { return run_->GetWorld(); }
+  const World& GetWorld() const { return run_->GetWorld(); }
+  const scenes::SceneInfo& Info() const { return *info_; }
+  int StepCount() const { return run_->StepCount(); }
+  float SimulatedTime() const { return static_cast<float>(run_->StepCount()) / settings_.stepHertz; }
+  const ProfileHistory& Profile() const { return profile_; }
+  const Readouts& GetReadouts() const { return readouts_; }
+  /// Bombs launched since the scene loaded (ids may have gone stale if a scene destroyed them).
+  const std::vector<BodyId>& Bombs() const { return bombs_; }
+  /// Takes the drift reference now (the Solver lab's "reset drift" button).
+  void ResetDriftReference();
+
+ private:
+  void Load();
+  void ApplyWorldSettings();
+  void AfterStep();
+  void MeasureReadouts();
+  void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
+  std::vector<BodyId> WatchedBodies() const;
+
+  const scenes::SceneInfo* info_;
+  SceneSettings settings_;
+  std::unique_ptr<scenes::SceneRun> run_;
+  float accumulator_ = 0.0f;
+  ProfileHistory profile_;
+  Readouts readouts_;
+  EpaCounters epaBefore_{};
+  std::vector<BodyId> bombs_;
+  std::vector<Vec2> referencePositions_;  // of WatchedBodies() at the reference time
+  JointId mouseJoint_{};
+  Vec2 mouseTarget_{0.0f, 0.0f};
+  bool aiming_ = false;
+  Vec2 aimStart_{0.0f, 0.0f};
+  Vec2 aimEnd_{0.0f, 0.0f};
+};
+
+/// The Scenes, Solver, Draw and Profile panels of a world scene (scene_panels.cpp, ImGui). Returns
+/// the name of a scene or lab the user picked in the Scenes panel, or nullptr.
+const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames);
+
+/// The scene list (scene table by category, then the labs) as ImGui selectables, with `current`
+/// highlighted. Returns the picked name or nullptr.
+const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames);
+
+}  // namespace mk::sandbox

@@ -1,0 +1,63 @@
+// Sandbox settings: everything the Solver, Draw and Scenes panels change, as one value with a
+// `key=value` text form, so `--settings` on the command line, the panels and the tests all speak the
+// same names. No SDL or ImGui here.
+#pragma once
+
+#include "minkowski/world.h"
+#include "scenes.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mk::sandbox {
+
+/// What the Draw panel toggles.
+struct DrawToggles {
+  bool shapes = true;
+  bool aabbs = false;
+  bool broadphase = false;      ///< sweep-axis intervals along the screen edge and the pairs as lines
+  bool contactPoints = false;
+  bool contactNormals = false;
+  bool contactImpulses = false;
+  bool joints = true;
+  bool centersOfMass = false;
+  bool islands = false;         ///< colour awake bodies by island (sleeping ones are always muted)
+};
+
+/// Everything a world scene runs with that the user can change.
+struct SceneSettings {
+  SolverSettings solver{};
+  Vec2 gravity{0.0f, -10.0f};   ///< m/s^2
+  float stepHertz = 60.0f;      ///< fixed simulation rate (steps per second of real time), 10..480
+  scenes::SceneParams params{}; ///< the scene's knobs (0 = the scene's default)
+  DrawToggles draw{};
+};
+
+/// The settings a scene starts with: its WorldDef (gravity, solver settings), default knobs and the
+/// default draw toggles.
+SceneSettings DefaultSettings(const scenes::SceneInfo& info);
+
+/// One settings key, for --list-scenes and the help panel.
+struct SettingKey {
+  const char* name;
+  const char* help;  ///< meaning, unit and accepted range
+};
+
+/// Every key ApplySetting accepts, in panel order.
+std::vector<SettingKey> SettingKeys();
+
+/// Applies one `key=value` to `settings`. Numbers must parse completely and lie in the key's range
+/// (the ranges World::SetSolverSettings accepts for solver keys); booleans are 0/1/true/false/on/off;
+/// `mode` is soft or classic. On failure returns false, sets `error` to a sentence naming the key and
+/// what was expected, and leaves `settings` unchanged.
+bool ApplySetting(SceneSettings& settings, std::string_view key, std::string_view value, std::string& error);
+
+/// Splits "key=value" (both non-empty). Returns false otherwise.
+bool SplitSetting(std::string_view pair, std::string_view& key, std::string_view& value);
+
+/// Every key's current value as "key=value", in SettingKeys() order; applying them all to any
+/// SceneSettings reproduces `settings` exactly (floats are printed with enough digits to round-trip).
+std::vector<std::string> FormatSettings(const SceneSettings& settings);
+
+}  // namespace mk::sandbox

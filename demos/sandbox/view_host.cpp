@@ -1,0 +1,160 @@
+#include "view_host.h"
+
+#include "gjk_lab.h"
+#include "shape_gallery.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+namespace mk::sandbox {
+
+const std::vector<const char*>& LabNames() {
+  static const std::vector<const char*> names = {"gjk_lab", "shape_gallery"};
+  return names;
+}
+
+std::unique_ptr<Lab> MakeLab(std::string_view name) {
+  if (name == "gjk_lab") return std::make_unique<GjkLab>();
+  if (name == "shape_gallery") return std::make_unique<ShapeGalleryLab>();
+  return nullptr;
+}
+
+std::string ListScenesText(const std::vector<const char*>& labNames) {
+  std::string text = "Scenes (--scene NAME):\n";
+  for (const scenes::SceneInfo& info : scenes::SceneTable()) {
+    text += "  " + std::string(info.name) + " [" + info.category + "]  " + info.description + "\n";
+    if (info.paramHelp[0] != '\0') text += "      size/count: " + std::string(info.paramHelp) + "\n";
+  }
+  text += "Labs:\n";
+  for (const char* name : labNames) text += "  " + std::string(name) + "  " + MakeLab(name)->Description() + "\n";
+  text += "Settings of world scenes (--settings key=value ...):\n";
+  for (const SettingKey& key : SettingKeys()) text += "  " + std::string(key.name) + "  " + key.help + "\n";
+  text += "gjk_lab keys: shape_a (circle|capsule|segment|box|polygon), vertices_a, size_a, radius_a, x_a, y_a,\n"
+          "  angle_a (degrees), the same with _b, warm (0/1), iteration and epa_iteration (-1 = last)\n"
+          "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
+  return text;
+}
+
+bool ViewHost::Load(std::string_view name, const std::vector<std::string>& settings, std::string& error) {
+  std::unique_ptr<SceneView> scene;
+  std::unique_ptr<Lab> lab = MakeLab(name);
+  if (lab == nullptr) {
+    const scenes::SceneInfo* info = scenes::FindScene(name);
+    if (info == nullptr) {
+      error = "unknown scene '" + std::string(name) + "' (--list-scenes names them)";
+      return false;
+    }
+    SceneSettings s = DefaultSettings(*info);
+    if (scene_ != nullptr) s.draw = scene_->Settings().draw;
+    for (const std::string& pair : settings) {
+      std::string_view key, value;
+      if (!SplitSetting(pair, key, value)) {
+        error = "settings take key=value; got '" + pair + "'";
+        return false;
+      }
+      if (!ApplySetting(s, key, value, error)) return false;
+    }
+    scene = std::make_unique<SceneView>(*info, s);
+  } else {
+    for (const std::string& pair : settings) {
+      std::string_view key, value;
+      if (!SplitSetting(pair, key, value)) {
+        error = "settings take key=value; got '" + pair + "'";
+        return false;
+      }
+      if (!lab->ApplySetting(key, value, error)) return false;
+    }
+    lab->Update();
+  }
+  scene_ = std::move(scene);
+  lab_ = std::move(lab);
+  name_ = std::string(name);
+  settings_ = settings;
+  return true;
+}
+
+void ViewHost::Restart() {
+  if (scene_ != nullptr) {
+    scene_->Restart();  // keeps the settings changed in the panels since loading
+    return;
+  }
+  std::string error;
+  Load(std::string(name_), std::vector<std::string>(settings_), error);
+}
+
+void ViewHost::StepOnce() {
+  if (scene_ != nullptr) scene_->StepOnce();
+  if (lab_ != nullptr) lab_->Advance(1.0f / 60.0f);
+}
+
+void ViewHost::Advance(float realSeconds) {
+  if (scene_ != nullptr) scene_->Advance(realSeconds);
+  if (lab_ != nullptr) lab_->Advance(realSeconds);
+}
+
+void ViewHost::Update() {
+  if (lab_ != nullptr) lab_->Update();
+}
+
+void ViewHost::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel) const {
+  if (scene_ != nullptr) scene_->Draw(draw, visible, metresPerPixel);
+  if (lab_ != nullptr) lab_->Draw(draw);
+}
+
+AABB ViewHost::Bounds() const {
+  if (scene_ != nullptr) return scene_->Bounds();
+  if (lab_ != nullptr) return lab_->Bounds();
+  return {{-10.0f, -10.0f}, {10.0f, 10.0f}};
+}
+
+void ViewHost::MouseDown(Vec2 world, bool shift) {
+  if (scene_ != nullptr) scene_->MouseDown(world, shift);
+  if (lab_ != nullptr) lab_->MouseDown(world, MouseButton::kLeft, shift);
+}
+
+void ViewHost::MouseMove(Vec2 world) {
+  if (scene_ != nullptr) scene_->MouseMove(world);
+  if (lab_ != nullptr) lab_->MouseMove(world);
+}
+
+void ViewHost::MouseUp(Vec2 world) {
+  if (scene_ != nullptr) scene_->MouseUp(world);
+  if (lab_ != nullptr) lab_->MouseUp(world, MouseButton::kLeft);
+}
+
+bool ViewHost::MouseWheel(Vec2 world, float notches) {
+  return lab_ != nullptr && lab_->MouseWheel(world, notches);
+}
+
+const char* ViewHost::BuildPanels(const std::vector<const char*>& labNames, bool paused) {
+  if (scene_ != nullptr) {
+    scene_->paused = paused;
+    return DrawScenePanels(*scene_, labNames);
+  }
+  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelPixels - 20.0f, 690.0f), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Minkowski");
+  ImGui::Text("%s: %s", lab_->Name(), lab_->Description());
+  const char* picked = nullptr;
+  if (ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    picked = DrawScenePicker(lab_->Name(), labNames);
+  }
+  if (ImGui::CollapsingHeader("Lab", ImGuiTreeNodeFlags_DefaultOpen)) lab_->DrawPanel();
+  ImGui::End();
+  return picked;
+}
+
+std::string ViewHost::HoverText(Vec2 world) {
+  if (scene_ == nullptr) return "";
+  HoverInfo info = scene_->Hover(world);
+  if (info.body.IsNull()) return "";
+  char text[160];
+  std::snprintf(text, sizeof text, "body %u (gen %u)\nmass %.3f kg\nvelocity (%.3f, %.3f) m/s\nspin %.3f rad/s",
+                info.body.index1, info.body.generation, static_cast<double>(info.mass),
+                static_cast<double>(info.velocity.x), static_cast<double>(info.velocity.y),
+                static_cast<double>(info.angularVelocity));
+  return text;
+}
+
+}  // namespace mk::sandbox

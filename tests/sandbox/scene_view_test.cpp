@@ -1,0 +1,216 @@
+#include "scene_view.h"
+#include "test_util.h"
+#include "view_host.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace mk;
+using namespace mk::sandbox;
+
+namespace {
+
+// The shapes of the picking scene, kept for the analytic oracle (the builder is a plain function).
+struct PickBodyShape {
+  BodyId body;
+  bool isCircle;
+  bool isStatic;
+  Vec2 position;
+  float angle;
+  Vec2 half;     // box half extents
+  float radius;  // circle
+};
+std::vector<PickBodyShape> gPickShapes;
+
+std::unique_ptr<scenes::SceneState> BuildPickScene(World& world, const scenes::SceneParams&) {
+  auto state = std::make_unique<scenes::SceneState>();
+  gPickShapes.clear();
+  test::Rng rng(99);
+  BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
+  world.CreateShape(ground, {}, MakeBox(20.0f, 1.0f).value);
+  gPickShapes.push_back({ground, false, true, {0.0f, -1.0f}, 0.0f, {20.0f, 1.0f}, 0.0f});
+  for (int i = 0; i < 60; ++i) {
+    PickBodyShape s{};
+    s.isCircle = i % 2 == 0;
+    s.position = {rng.Uniform(-15.0f, 15.0f), rng.Uniform(-1.5f, 10.0f)};  // some dip into the ground
+    s.angle = rng.Uniform(-3.0f, 3.0f);
+    s.half = {rng.Uniform(0.2f, 1.5f), rng.Uniform(0.2f, 1.5f)};
+    s.radius = rng.Uniform(0.2f, 1.5f);
+    s.body = world.CreateBody({.type = BodyType::Dynamic, .position = s.position, .angle = s.angle});
+    if (s.isCircle) {
+      world.CreateShape(s.body, {}, MakeCircle({0.0f, 0.0f}, s.radius).value);
+    } else {
+      world.CreateShape(s.body, {}, MakeBox(s.half.x, s.half.y).value);
+    }
+    state->bodies.push_back(s.body);
+    gPickShapes.push_back(s);
+  }
+  return state;
+}
+
+// Signed distance from the shape's boundary (< 0 inside), exact for circles and boxes.
+float SignedDistance(const PickBodyShape& s, Vec2 p) {
+  Vec2 local = InvTransformPoint(MakeTransform(s.position, s.angle), p);
+  if (s.isCircle) return Length(local) - s.radius;
+  Vec2 q{std::abs(local.x) - s.half.x, std::abs(local.y) - s.half.y};
+  Vec2 outside{std::max(q.x, 0.0f), std::max(q.y, 0.0f)};
+  return Length(outside) + std::min(std::max(q.x, q.y), 0.0f);
+}
+
+std::unique_ptr<scenes::SceneState> BuildOneBox(World& world, const scenes::SceneParams&) {
+  auto state = std::make_unique<scenes::SceneState>();
+  BodyId box = world.CreateBody({.type = BodyType::Dynamic});
+  world.CreateShape(box, {}, MakeBox(0.5f, 0.5f).value);
+  state->bodies.push_back(box);
+  return state;
+}
+
+constexpr WorldDef kNoGravity{.gravity = {0.0f, 0.0f}};
+const scenes::SceneInfo kPickScene{"pick_test", "test", "", 1, kNoGravity, {}, "", BuildPickScene};
+const scenes::SceneInfo kBoxScene{"box_test", "test", "", 1, kNoGravity, {}, "", BuildOneBox};
+const scenes::SceneInfo kFallScene{"fall_test", "test", "", 1, WorldDef{}, {}, "", BuildOneBox};
+
+}  // namespace
+
+TEST_SUITE("sandbox.scene_view") {
+
+TEST_CASE("picking finds a body that contains the point (movable before static) or nothing") {
+  SceneView view(kPickScene, DefaultSettings(kPickScene));
+  test::Rng rng(7);
+  int hits = 0, staticHits = 0, misses = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    Vec2 p{rng.Uniform(-18.0f, 18.0f), rng.Uniform(-2.5f, 12.0f)};
+    bool nearBoundary = false, inMovable = false, inStatic = false;
+    for (const PickBodyShape& s : gPickShapes) {
+      float d = SignedDistance(s, p);
+      nearBoundary = nearBoundary || std::abs(d) < 1e-3f;
+      if (d < 0.0f) (s.isStatic ? inStatic : inMovable) = true;
+    }
+    if (nearBoundary) continue;
+    BodyId picked = view.PickBody(p);
+    if (!inMovable && !inStatic) {
+      CHECK(picked.IsNull());
+      ++misses;
+      continue;
+    }
+    REQUIRE_FALSE(picked.IsNull());
+    const PickBodyShape* shape = nullptr;
+    for (const PickBodyShape& s : gPickShapes) shape = s.body == picked ? &s : shape;
+    REQUIRE(shape != nullptr);
+    CHECK(SignedDistance(*shape, p) < 0.0f);
+    CHECK(shape->isStatic == !inMovable);
+    (shape->isStatic ? staticHits : hits) += 1;
+  }
+  // The trial mix covered all three outcomes.
+  CHECK(hits > 200);
+  CHECK(staticHits > 50);
+  CHECK(misses > 200);
+}
+
+TEST_CASE("dragging with the mouse joint brings the grabbed point to the cursor and release removes it") {
+  SceneView view(kBoxScene, DefaultSettings(kBoxScene));
+  const Vec2 grab{0.2f, 0.1f};
+  REQUIRE(view.MouseDown(grab, false));
+  CHECK(view.IsGrabbing());
+  const Vec2 target{3.0f, 0.1f};
+  view.MouseMove(target);
+  for (int i = 0; i < 180; ++i) view.StepOnce();
+  BodyId box = view.PickBody(target);
+  REQUIRE_FALSE(box.IsNull());
+  Vec2 grabbed = TransformPoint(view.GetWorld().GetTransform(box), grab);  // body started at the origin
+  CHECK(Distance(grabbed, target) < 0.05f);
+  CHECK(view.GetWorld().GetCounters().joints == 1);
+  view.MouseUp(target);
+  CHECK_FALSE(view.IsGrabbing());
+  view.StepOnce();
+  CHECK(view.GetWorld().GetCounters().joints == 0);
+  CHECK_FALSE(view.MouseDown({10.0f, 10.0f}, false));  // nothing there
+}
+
+TEST_CASE("shift-drag launches a bomb from the press point along the drag") {
+  SceneView view(kBoxScene, DefaultSettings(kBoxScene));
+  const Vec2 start{-5.0f, 2.0f}, end{-4.0f, 2.5f};
+  REQUIRE(view.MouseDown(start, true));
+  view.MouseMove(end);
+  view.MouseUp(end);
+  REQUIRE(view.Bombs().size() == 1);
+  BodyId bomb = view.Bombs()[0];
+  const World& world = view.GetWorld();
+  CHECK(test::Near(world.GetPosition(bomb), start, 1e-6f));
+  CHECK(test::Near(world.GetLinearVelocity(bomb), SceneView::kBombSpeedPerMetre * (end - start), 1e-5f));
+  const float area = std::numbers::pi_v<float> * SceneView::kBombRadius * SceneView::kBombRadius;
+  CHECK(world.GetMass(bomb) == doctest::Approx(SceneView::kBombDensity * area).epsilon(1e-5));
+}
+
+TEST_CASE("the fixed step is decoupled from the frame time and capped per frame") {
+  SceneView view(kBoxScene, DefaultSettings(kBoxScene));
+  CHECK(view.Advance(2.5f / 60.0f) == 2);  // two whole steps; half a step carried over
+  CHECK(view.Advance(0.6f / 60.0f) == 1);  // the carried half completes a step
+  CHECK(view.Advance(1.0f) == SceneView::kMaxStepsPerFrame);
+  CHECK(view.StepCount() == 3 + SceneView::kMaxStepsPerFrame);
+  view.paused = true;
+  CHECK(view.Advance(1.0f) == 0);
+  SceneSettings s = view.Settings();
+  s.stepHertz = 120.0f;
+  view.SetSettings(s);
+  view.paused = false;
+  CHECK(view.Advance(2.0f / 120.0f + 1e-4f) == 2);
+}
+
+TEST_CASE("readouts: kinetic energy and drift of a free fall match the analytic values") {
+  SceneView view(kFallScene, DefaultSettings(kFallScene));
+  const float g = 10.0f, mass = 1.0f;  // 1 m x 1 m box of density 1
+  for (int i = 0; i < 60; ++i) view.StepOnce();
+  // After 1 s from rest: v = g t, KE = m (g t)^2 / 2 = 50 J. The drift reference is taken now.
+  CHECK(view.GetReadouts().kineticEnergy == doctest::Approx(0.5f * mass * g * g).epsilon(0.01));
+  CHECK(view.GetReadouts().referenceTime == doctest::Approx(1.0f));
+  for (int i = 0; i < 60; ++i) view.StepOnce();
+  // Between 1 s and 2 s it falls g (2^2 - 1^2) / 2 = 15 m.
+  CHECK(view.GetReadouts().drift == doctest::Approx(15.0f).epsilon(0.01));
+  CHECK(view.GetReadouts().maxPenetration == 0.0f);
+}
+
+TEST_CASE("changing the scene knobs restarts the scene at the new size but solver changes do not") {
+  const scenes::SceneInfo* pyramid = scenes::FindScene("large_pyramid");
+  REQUIRE(pyramid != nullptr);
+  SceneSettings s = DefaultSettings(*pyramid);
+  s.params.size = 10;
+  SceneView view(*pyramid, s);
+  view.StepOnce();
+  CHECK(view.GetWorld().GetCounters().bodies == 10 * 11 / 2 + 1);  // rows of 10..1 boxes, and the ground
+  s.solver.subSteps = 8;
+  view.SetSettings(s);
+  CHECK(view.StepCount() == 1);
+  CHECK(view.GetWorld().GetSolverSettings().subSteps == 8);
+  s.params.size = 5;
+  view.SetSettings(s);
+  CHECK(view.StepCount() == 0);
+  view.StepOnce();
+  CHECK(view.GetWorld().GetCounters().bodies == 5 * 6 / 2 + 1);
+  CHECK(view.GetWorld().GetSolverSettings().subSteps == 8);
+}
+
+TEST_CASE("the view host loads scenes and labs by name and refuses unknown names and keys") {
+  ViewHost host;
+  std::string error;
+  CHECK(host.Load("vertical_stack", {"sub_steps=2", "draw_contacts=1"}, error));
+  REQUIRE(host.Scene() != nullptr);
+  CHECK(host.Scene()->GetWorld().GetSolverSettings().subSteps == 2);
+  CHECK(host.Scene()->Settings().draw.contactPoints);
+  CHECK_FALSE(host.Load("no_such_scene", {}, error));
+  CHECK(error.find("no_such_scene") != std::string::npos);
+  CHECK(host.Name() == "vertical_stack");  // the previous view stays
+  CHECK_FALSE(host.Load("vertical_stack", {"sub_steps=0"}, error));
+  CHECK_FALSE(host.Load("gjk_lab", {"vertices_a=2"}, error));
+  CHECK(host.Load("gjk_lab", {"shape_a=circle", "size_a=0.5"}, error));
+  CHECK(host.GetLab() != nullptr);
+  CHECK(host.Scene() == nullptr);
+  // Every name the sandbox lists loads.
+  for (const scenes::SceneInfo& info : scenes::SceneTable()) CHECK(host.Load(info.name, {"size=2"}, error) == true);
+  for (const char* lab : LabNames()) CHECK(host.Load(lab, {}, error));
+}
+
+}
