@@ -312,25 +312,28 @@ void App::Advance(float realSeconds) {
   }
 }
 
+// The keys, as a small collapsed window in the corner: open it to read, it stays out of the way.
 void App::BuildHelp() {
-  ImGui::SetNextWindowPos(ImVec2(camera.width - 330.0f, camera.height - 178.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(320.0f, 168.0f), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Help");
+  ImGui::SetNextWindowPos(ImVec2(camera.width - 330.0f, camera.height - 180.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(320.0f, 170.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  ImGui::Begin("Help: keys and mouse");
   ImGui::TextUnformatted(
       "space   pause / run\n"
       ". or S  single step\n"
       "R       restart the scene\n"
       "F       fit the camera\n"
       "H       hide / show the panels\n"
-      "left drag     grab a body\n"
-      "shift + drag  launch a bomb\n"
-      "right/middle drag  pan, wheel  zoom");
+      "Esc     quit\n"
+      "left drag          grab a body (labs: move a shape)\n"
+      "shift + left drag  launch a bomb\n"
+      "right/middle drag  pan;  wheel  zoom (labs: turn)");
   ImGui::End();
 }
 
 void App::BuildUi() {
-  const char* picked = host.BuildPanels(LabNames(), paused);
   BuildHelp();
+  const char* picked = host.BuildPanels(LabNames(), paused);  // last: the focused window
   if (!ImGui::GetIO().WantCaptureMouse && mouseScreen.x >= 0.0f) {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());

@@ -87,10 +87,11 @@ void GjkLab::DrawEpa(DebugDraw& draw) const {
       draw.DrawPoint(step.closestPoint, 6.0f, lab_colors::kEpa);
     }
   }
-  // The penetration vector: moving B by coreDepth * normal separates the cores; in the difference
-  // A - B that is the origin's way out, drawn from the origin.
+  // The penetration vector: moving B by t shifts the difference A - B by -t, so the cores separate
+  // once t leaves A - B. The shortest such t, coreDepth * normal, runs from the origin to the nearest
+  // boundary point of the difference (EPA's closest edge).
   if (r.penetration.status == PenetrationStatus::Epa || r.penetration.status == PenetrationStatus::SatFallback) {
-    DrawArrow(draw, {0.0f, 0.0f}, -r.penetration.coreDepth * r.penetration.normal, lab_colors::kEpa);
+    DrawArrow(draw, {0.0f, 0.0f}, r.penetration.coreDepth * r.penetration.normal, lab_colors::kEpa);
   }
 }
 
@@ -120,7 +121,8 @@ void GjkLab::Draw(DebugDraw& draw) const {
     char label[48];
     std::snprintf(label, sizeof label, "id %02x:%02x  s %.3f", FeatureOfA(p.id), FeatureOfB(p.id),
                   static_cast<double>(p.separation));
-    draw.DrawString(p.point + Vec2{0.1f, 0.1f + 0.3f * static_cast<float>(i)}, label, lab_colors::kManifold);
+    // Labels stack below the lower shape's bounds so they never sit on the points or each other.
+    draw.DrawString(p.point + Vec2{0.15f, -0.25f - 0.35f * static_cast<float>(i)}, label, lab_colors::kManifold);
   }
 
   // Closest points last, so nothing covers them.
