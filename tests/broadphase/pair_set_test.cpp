@@ -297,6 +297,38 @@ TEST_CASE("pairs between sleeping proxies persist and a teleported sleeper's pai
   CHECK(bp.EndedPairs()[0].proxyB == b);
 }
 
+TEST_CASE("a scene of static and sleeping proxies processes nothing per update") {
+  BroadPhase bp;
+  test::Rng rng(21);
+  std::vector<ProxyId> ids;
+  for (int i = 0; i < 2000; ++i) {
+    Vec2 c = rng.InBox(30.0f);
+    ProxyDef def{.aabb = {c, c + Vec2{1.0f, 1.0f}}, .userData = static_cast<std::uint64_t>(i + 1)};
+    if (i % 2 == 0) def.type = ProxyType::Static;
+    else def.awake = false;
+    ids.push_back(bp.CreateProxy(def).id);
+  }
+  bp.UpdatePairs();
+  const BroadPhaseStats start = bp.Stats();
+  const std::size_t bytes = bp.CapacityBytes();
+  CHECK(start.pairCount > 100);
+  bool quiet = true;
+  for (int update = 0; update < 200; ++update) {
+    bp.UpdatePairs();
+    const BroadPhaseStats now = bp.Stats();
+    quiet = quiet && now.movedLastUpdate == 0 && now.pairCount == start.pairCount &&
+            now.fullRebuilds == start.fullRebuilds && bp.BegunPairs().empty() && bp.EndedPairs().empty();
+  }
+  CHECK(quiet);
+  CHECK(bp.CapacityBytes() == bytes);
+  // Waking one and moving it processes exactly that one.
+  REQUIRE(bp.SetProxyAwake(ids[1], true) == BroadPhaseError::None);
+  const AABB fat = bp.GetFatAABB(ids[1]);
+  REQUIRE(bp.MoveProxy(ids[1], {fat.lower + Vec2{1.0f, 0.0f}, fat.upper + Vec2{1.0f, 0.0f}}) == BroadPhaseError::None);
+  bp.UpdatePairs();
+  CHECK(bp.Stats().movedLastUpdate == 1);
+}
+
 TEST_CASE("filter rules: static pairs / same body / groups / categories / callback and RefilterProxy") {
   BroadPhase bp;
   const AABB unit{{0, 0}, {1, 1}};

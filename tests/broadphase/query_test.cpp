@@ -1,12 +1,14 @@
 // Broadphase queries against brute force: AABB overlap and ordered ray casts.
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"
+#include "minkowski/debug_draw.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace mk;
@@ -86,9 +88,79 @@ float LogRay(ProxyId, std::uint64_t userData, const RayCastInput&, float entry, 
   return 1.0f;
 }
 
+// Counts what Draw emits: polygons (fat boxes) and segments (band edges and pairs), and checks that
+// every pair segment joins the centres of two live proxies' fat boxes.
+class CountingDraw : public DebugDraw {
+ public:
+  void DrawPolygon(const Vec2*, int count, Color) override { polygons += count == 4 ? 1 : 1000; }
+  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override { ++other; }
+  void DrawCircle(Vec2, float, Color) override { ++other; }
+  void DrawSolidCircle(const Transform&, float, Color) override { ++other; }
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override { ++other; }
+  void DrawSegment(Vec2 p1, Vec2 p2, Color) override { segments.push_back({p1, p2}); }
+  void DrawTransform(const Transform&, float) override { ++other; }
+  void DrawPoint(Vec2, float, Color) override { ++other; }
+  void DrawString(Vec2, const char*, Color) override { ++other; }
+  int polygons = 0;
+  int other = 0;
+  std::vector<std::pair<Vec2, Vec2>> segments;
+};
+
 }  // namespace
 
 TEST_SUITE("broadphase.query") {
+
+TEST_CASE("debug data gives each proxy's interval on the sweep axis and every pair and Draw shows them") {
+  test::Rng rng(31);
+  BroadPhase bp;
+  std::vector<SceneProxy> scene = MakeScene(bp, rng, 400, 12.0f);
+  bp.UpdatePairs();
+  const BroadPhaseLayout layout = bp.Layout();
+  REQUIRE((layout.sweepAxis == 0 || layout.sweepAxis == 1));
+  CHECK(layout.bandCount >= 1);
+  CHECK(layout.bandHeight > 0.0f);
+
+  std::vector<ProxyInfo> infos;
+  bp.CollectProxies(infos);
+  REQUIRE(infos.size() == scene.size());
+  int matched = 0;
+  for (const ProxyInfo& info : infos) {
+    for (const SceneProxy& s : scene) {
+      if (!(s.id == info.id)) continue;
+      ++matched;
+      CHECK(info.userData == s.userData);
+      CHECK(info.fatAABB.lower == s.fat.lower);
+      CHECK(info.fatAABB.upper == s.fat.upper);
+      CHECK(info.sweepLower == s.fat.lower[layout.sweepAxis]);
+      CHECK(info.sweepUpper == s.fat.upper[layout.sweepAxis]);
+    }
+  }
+  CHECK(matched == static_cast<int>(scene.size()));
+
+  // Pairs: exactly the brute-force overlaps of the model's fat boxes (no filter in this scene except
+  // static-static).
+  std::vector<ProxyPair> pairs;
+  bp.CollectPairs(pairs);
+  std::vector<test::ModelProxy> model;
+  for (const ProxyInfo& info : infos) {
+    model.push_back({.id = info.id, .fat = info.fatAABB, .userData = info.userData, .type = info.type});
+  }
+  CHECK(test::KeysOf(pairs) == test::OraclePairs(model, nullptr, nullptr));
+  CHECK(test::InDocumentedOrder(pairs));
+
+  CountingDraw boxesAndPairs;
+  bp.Draw(boxesAndPairs, {.fatAABBs = true, .bands = false, .pairs = true});
+  CHECK(boxesAndPairs.polygons == static_cast<int>(scene.size()));
+  CHECK(boxesAndPairs.segments.size() == pairs.size());
+  CHECK(boxesAndPairs.other == 0);
+  CountingDraw bands;
+  bp.Draw(bands, {.fatAABBs = false, .bands = true, .pairs = false});
+  CHECK(bands.polygons == 0);
+  CHECK(static_cast<int>(bands.segments.size()) == layout.bandCount - 1);
+  for (const auto& [p1, p2] : bands.segments) {
+    CHECK(p1[1 - layout.sweepAxis] == p2[1 - layout.sweepAxis]);  // band edges run along the sweep axis
+  }
+}
 
 TEST_CASE("AABB queries return exactly the brute-force overlaps and each once") {
   for (int trial = 0; trial < 6; ++trial) {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -88,6 +89,74 @@ TEST_CASE("a hand-made hull that is not convex is refused with an assert and an 
   GeometryResult<Polygon> ok = MakePolygon(rotated, 0.0f);
   REQUIRE(ok.ok());
   CHECK(ok.value.vertices[0] == Vec2(1, 0));
+}
+
+// Regression: MakePolygon used to re-run ComputeHull on the hull and demand the same answer. The hull's
+// clean-up measures removal errors against the raw cloud, so on its own output it could drop one more
+// vertex of a very flat hull: about 1% of flat clouds were refused as NotConvex (with an assert).
+TEST_CASE("every hull ComputeHull returns is accepted by MakePolygon unchanged (flat clouds included)") {
+  test::Rng rng(2024);
+  AssertHandler previous = SetAssertHandler(CountAssert);
+  gAsserts = 0;
+  int hulls = 0, mismatches = 0, notFixedPoints = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int count = rng.Int(3, 40);
+    const float flatness = rng.LogUniform(1e-5f, 1e-1f);
+    std::vector<Vec2> cloud(count);
+    for (Vec2& p : cloud) {
+      const float x = rng.Uniform(-1.0f, 1.0f);
+      // Thin lens or thin sliver: many vertices within a few tolerances of the line through their
+      // neighbours, where the clean-up's choices matter.
+      const float y = trial % 2 == 0 ? flatness * (1.0f - x * x) * (rng.Unit() < 0.5 ? 1.0f : -1.0f)
+                                     : flatness * rng.Uniform(0.0f, 1.0f);
+      p = {x, y};
+    }
+    GeometryResult<Hull> hull = ComputeHull(cloud);
+    if (!hull.ok()) continue;
+    ++hulls;
+    GeometryResult<Hull> again = ComputeHull(std::span<const Vec2>(hull.value.points, hull.value.count));
+    notFixedPoints += again.ok() && again.value.count == hull.value.count ? 0 : 1;
+    GeometryResult<Polygon> fromHull = MakePolygon(hull.value, 0.0f);
+    GeometryResult<Polygon> fromCloud = MakePolygon(cloud, 0.0f);
+    bool same = fromHull.ok() && fromCloud.ok() && fromHull.value.count == hull.value.count &&
+                fromCloud.value.count == hull.value.count;
+    for (int i = 0; same && i < hull.value.count; ++i) {
+      same = fromHull.value.vertices[i] == hull.value.points[i] && fromCloud.value.vertices[i] == hull.value.points[i];
+    }
+    mismatches += same ? 0 : 1;
+  }
+  SetAssertHandler(previous);
+  CHECK(hulls > 12000);
+  CHECK(notFixedPoints > 0);  // the case the old check refused does occur in this sample
+  CHECK(mismatches == 0);
+  CHECK(gAsserts == 0);
+}
+
+TEST_CASE("hand-made hulls that are clockwise or wind twice or repeat a point are refused") {
+  auto make = [](std::initializer_list<Vec2> points) {
+    Hull hull;
+    for (Vec2 p : points) hull.points[hull.count++] = p;
+    return hull;
+  };
+  // A regular pentagram: every corner turns left, but the loop winds twice.
+  Hull star;
+  for (int i = 0; i < 5; ++i) {
+    const double a = 2.0 * 3.141592653589793 * (2 * i) / 5;
+    star.points[star.count++] = {static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a))};
+  }
+  const Hull bad[] = {make({{0, 0}, {0, 1}, {1, 0}}),           // clockwise
+                      star,
+                      make({{0, 0}, {1, 0}, {1, 0}, {0, 1}}),   // repeated point: zero-length edge
+                      make({{0, 0}, {1, 0}, {2, 0}, {0, 1}})};  // collinear corner
+  AssertHandler previous = SetAssertHandler(CountAssert);
+  gAsserts = 0;
+  for (const Hull& hull : bad) CHECK(MakePolygon(hull, 0.0f).error == GeometryError::NotConvex);
+  Hull nan = make({{0, 0}, {1, 0}, {0, kNaN}});
+  CHECK(MakePolygon(nan, 0.0f).error == GeometryError::NonFinite);
+  Hull two = make({{0, 0}, {1, 0}});
+  CHECK(MakePolygon(two, 0.0f).error == GeometryError::TooFewPoints);
+  SetAssertHandler(previous);
+  CHECK(gAsserts == 4);
 }
 
 TEST_CASE("tiny and huge boxes are valid and keep their size") {

@@ -87,15 +87,19 @@ TEST_CASE("seed 000's support calls") {
 TEST_CASE("support projection equals the maximum over a dense boundary sampling for every shape" *
           doctest::test_suite("long")) {
   test::Rng rng(4049);
-  for (int shapeKind = 0; shapeKind < 5; ++shapeKind) {
+  // Kinds: circle, capsule, segment, sharp and rounded polygons (3..12 vertices: mostly the linear
+  // scan), and large sharp and rounded polygons (up to the maximum: the hill-climbing path).
+  for (int shapeKind = 0; shapeKind < 7; ++shapeKind) {
     for (int trial = 0; trial < 1000; ++trial) {
       Circle circle{rng.InBox(0.5f), rng.Uniform(0.05f, 1.0f)};
       Capsule capsule{rng.InBox(1.0f), rng.InBox(1.0f), rng.Uniform(0.05f, 1.0f)};
       Segment segment{rng.InBox(1.0f), rng.InBox(1.0f)};
       Polygon sharp = RandomPolygon(rng, 12, 0.0f);
       Polygon rounded = RandomPolygon(rng, 12, rng.Uniform(0.05f, 0.5f));
-      ShapeProxy proxies[5] = {MakeProxy(circle), MakeProxy(capsule), MakeProxy(segment),
-                               MakeProxy(sharp), MakeProxy(rounded)};
+      Polygon largeSharp = shapeKind >= 5 ? RandomPolygon(rng, kMaxPolygonVertices, 0.0f) : sharp;
+      Polygon largeRounded = shapeKind >= 5 ? RandomPolygon(rng, kMaxPolygonVertices, rng.Uniform(0.05f, 0.5f)) : rounded;
+      ShapeProxy proxies[7] = {MakeProxy(circle), MakeProxy(capsule), MakeProxy(segment), MakeProxy(sharp),
+                               MakeProxy(rounded), MakeProxy(largeSharp), MakeProxy(largeRounded)};
       const ShapeProxy& proxy = proxies[shapeKind];
       Transform xf = MakeTransform(rng.InBox(10.0f), rng.Uniform(-4.0f, 4.0f));
       Vec2 dir = rng.Direction();
@@ -117,6 +121,23 @@ TEST_CASE("hill climbing finds the same support as a linear scan on polygons up 
     int climbed = FindSupportHillClimb(proxy, dir, start);
     int scanned = FindSupportScan(proxy, dir);
     CHECK(Dot(proxy.points[climbed], dir) == Dot(proxy.points[scanned], dir));
+  }
+}
+
+TEST_CASE("hill climbing from every start vertex handles exact ties (directions along edge normals)") {
+  for (int count : {kHillClimbMinVertices, 16, 33, kMaxPolygonVertices}) {
+    Polygon polygon = MakeRegularPolygon(count, 1.5f).value;
+    ShapeProxy proxy = MakeProxy(polygon);
+    std::vector<Vec2> directions = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    for (int i = 0; i < polygon.count; ++i) directions.push_back(polygon.normals[i]);
+    int mismatches = 0;
+    for (Vec2 dir : directions) {
+      const float best = Dot(proxy.points[FindSupportScan(proxy, dir)], dir);
+      for (int start = 0; start < polygon.count; ++start) {
+        mismatches += Dot(proxy.points[FindSupportHillClimb(proxy, dir, start)], dir) == best ? 0 : 1;
+      }
+    }
+    CHECK_MESSAGE(mismatches == 0, count << " vertices");
   }
 }
 

@@ -99,9 +99,11 @@ enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Cou
 /// TooManyVertices.
 GeometryResult<Hull> ComputeHull(std::span<const Vec2> points);
 
-/// Polygon from a hull (as returned by ComputeHull) and a rounding radius >= 0 (metres).
-/// Errors: NegativeRadius, NonFinite, NotConvex (also an MK_ASSERT: a hand-made hull that is not
-/// what ComputeHull would return is a programmer error), and the hull errors.
+/// Polygon from a hull (as returned by ComputeHull, or made by hand) and a rounding radius >= 0
+/// (metres). The hull is checked, not re-computed: every output of ComputeHull is accepted as is.
+/// Errors: NegativeRadius, NonFinite, TooFewPoints / TooManyVertices (count outside
+/// 3..kMaxPolygonVertices), NotConvex (also an MK_ASSERT: a hand-made hull that is not strictly
+/// convex, counter-clockwise and simple is a programmer error).
 GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius = 0.0f);
 
 /// Polygon from an arbitrary point cloud: ComputeHull followed by MakePolygon.

@@ -38,6 +38,7 @@ void BroadPhase::Impl::MarkMoved(std::int32_t proxy) {
 }
 
 void BroadPhase::Impl::MarkRelocate(std::int32_t proxy) {
+  layoutStale = true;
   if ((flags[proxy] & kFlagRelocate) == 0) {
     flags[proxy] |= kFlagRelocate;
     relocate.push_back(proxy);
@@ -255,6 +256,7 @@ BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
   }
   slot.alive = false;
   slot.placement = Placement::None;
+  s.layoutStale = true;
   slot.nextFree = s.freeHead;
   s.freeHead = proxy;
   if (++s.generation[proxy] == 0) s.generation[proxy] = 1;

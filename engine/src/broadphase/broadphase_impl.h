@@ -122,6 +122,7 @@ struct BroadPhase::Impl {
   std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
   std::vector<std::int32_t> relocate;
   bool evaluateDue = true;
+  bool layoutStale = true;  ///< a proxy was created, destroyed or relocated since the last evaluation
   int countAtRebuild = 0;
   int fullRebuilds = 0;
 

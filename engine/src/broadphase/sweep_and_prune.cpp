@@ -323,8 +323,12 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
 void BroadPhase::Impl::Sync() {
   // Bulk creation or destruction changes the typical spread: re-evaluate at once rather than wait.
   const bool countChanged = proxyCount > 2 * countAtRebuild + 64 || 2 * proxyCount + 64 < countAtRebuild;
-  if (layout.count == 0 || evaluateDue || countChanged) {
+  // The periodic evaluation is an O(n) pass over every proxy; when nothing was created, destroyed or
+  // relocated since the last one its answer cannot have changed, so a scene of static and sleeping
+  // proxies skips it and an update costs nothing.
+  if (layout.count == 0 || (evaluateDue && layoutStale) || countChanged) {
     evaluateDue = false;
+    layoutStale = false;
     const LayoutParams ideal = IdealLayout();
     if (NeedsRebuild(ideal) || countChanged) {
       FullRebuild(ideal);
