@@ -9,10 +9,22 @@
 //          forced to y (every interval overlaps) with bands, and as classic single-list SAP
 // Output: CSV, one row per (motion, n, engine): median of `runs` runs of ms per step, build time
 // (create all + first update), pairs (Minkowski, brute: pairs in the set; Box2D: AddPair calls per
-// step, its pairs of moved proxies), then the scaling exponent from 1k to 100k.
-//   build/<dir>/demos/benchmark/broadphase_benchmark [runs [motion [engine [n]]]]
-// runs defaults to 3; motion and engine filter by name ("all" = every one), n to one size: e.g.
-// `broadphase_benchmark 1 drift minkowski 100000` for a profiler.
+// step, its pairs of moved proxies; brute force at 10k runs 10 steps, so its count is of an earlier
+// state of the drift and line motions), then the scaling exponent from 1k to 100k, and Box2D's time
+// over ours per (motion, n) with the targets (> 1 on drift and pile at 10k and 100k, > 0.5
+// on the one-line worst case).
+//   build/<dir>/demos/benchmark/broadphase_benchmark [runs [motion [engine [n [wall]]]]]
+// runs defaults to 3; motion and engine filter by name ("all" = every one), n to one size (0 = all):
+// e.g. `broadphase_benchmark 1 drift minkowski 100000` for a profiler.
+//
+// Fairness: the engines run interleaved (run 1 of each engine, then run 2 of each, ...) on identical
+// generated motion, so a slow phase of a shared machine hits all of them. Box2D's side does less
+// than ours: its AddPair callback only counts (b2ContactManager would look the pair up in the
+// body's contact list, and its Collide re-tests every contact's fat boxes each step to find the
+// ended ones), while ours maintains the persistent set and reports begun and ended pairs.
+//
+// Timing: the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) by default, as in gjk_benchmark: on a
+// loaded machine the wall clock also counts time spent descheduled. Pass `wall` to use steady_clock.
 #include "minkowski/broadphase.h"
 
 #if defined(MK_HAVE_BOX2D)
@@ -27,15 +39,24 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <time.h>
 #include <vector>
 
 namespace {
 
 using mk::AABB;
 using mk::Vec2;
-using Clock = std::chrono::steady_clock;
+bool gWall = false;
 
-double Ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+// Milliseconds on the thread's CPU clock (or the wall clock with `wall`).
+double NowMs() {
+  if (gWall) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
 
 class Rng {
  public:
@@ -220,16 +241,15 @@ RunResult RunOnce(Motion motion, int n, int steps, std::function<Engine*()> make
   Scene scene(motion, n);
   Engine* engine = make();
   RunResult r;
-  auto t0 = Clock::now();
+  const double t0 = NowMs();
   engine->Build(scene);
-  auto t1 = Clock::now();
-  r.buildMs = Ms(t0, t1);
+  r.buildMs = NowMs() - t0;
   double total = 0.0;
   for (int s = 0; s < steps; ++s) {
     scene.Advance();
-    auto a = Clock::now();
+    const double a = NowMs();
     engine->Step(scene);
-    total += Ms(a, Clock::now());
+    total += NowMs() - a;
     if constexpr (requires { engine->CountMoved(); }) engine->CountMoved();
   }
   r.stepMs = total / steps;
@@ -239,13 +259,16 @@ RunResult RunOnce(Motion motion, int n, int steps, std::function<Engine*()> make
   return r;
 }
 
-template <class Engine>
-RunResult Median(int runs, Motion motion, int n, int steps, std::function<Engine*()> make) {
-  std::vector<RunResult> results;
-  for (int i = 0; i < runs; ++i) results.push_back(RunOnce<Engine>(motion, n, steps, make));
+RunResult Median(std::vector<RunResult> results) {
   std::sort(results.begin(), results.end(), [](const RunResult& a, const RunResult& b) { return a.stepMs < b.stepMs; });
   return results[results.size() / 2];
 }
+
+// One engine in the comparison: a name and how to run it once.
+struct EngineCase {
+  const char* name;
+  std::function<RunResult(Motion, int, int)> run;
+};
 
 struct Row {
   std::string motion, engine;
@@ -260,6 +283,7 @@ int main(int argc, char** argv) {
   const std::string onlyMotion = argc > 2 ? argv[2] : "all";
   const std::string onlyEngine = argc > 3 ? argv[3] : "all";
   const int onlyN = argc > 4 ? std::atoi(argv[4]) : 0;
+  gWall = argc > 5 && std::string(argv[5]) == "wall";
   struct MotionCase {
     const char* name;
     Motion motion;
@@ -267,38 +291,47 @@ int main(int argc, char** argv) {
   const MotionCase motions[] = {{"drift", Motion::Drift}, {"pile", Motion::Pile}, {"line", Motion::Line}};
   const int sizes[] = {1000, 10000, 100000};
   std::vector<Row> rows;
+  std::printf("# %s clock, median of %d interleaved runs\n", gWall ? "wall" : "thread CPU", runs);
   std::printf("motion,n,engine,step_ms,build_ms,pairs,moved_per_step\n");
   auto wanted = [&](const char* engine) { return onlyEngine == "all" || onlyEngine == engine; };
-  auto emit = [&](const char* motion, int n, const char* engine, RunResult r) {
-    std::printf("%s,%d,%s,%.4f,%.2f,%.0f,%.0f\n", motion, n, engine, r.stepMs, r.buildMs, r.pairs, r.moved);
-    std::fflush(stdout);
-    rows.push_back({motion, engine, n, r});
+  auto minkowski = [](mk::BroadPhaseDef def) {
+    return [def](Motion motion, int n, int steps) {
+      return RunOnce<MinkowskiEngine>(motion, n, steps, [def] { return new MinkowskiEngine(def); });
+    };
   };
   for (const MotionCase& m : motions) {
     if (onlyMotion != "all" && onlyMotion != m.name) continue;
     for (int n : sizes) {
       if (onlyN != 0 && n != onlyN) continue;
       const int steps = n <= 1000 ? 300 : n <= 10000 ? 60 : 12;
-      if (wanted("minkowski")) emit(m.name, n, "minkowski",
-           Median<MinkowskiEngine>(runs, m.motion, n, steps, [] { return new MinkowskiEngine({}); }));
-      if (m.motion == Motion::Line && wanted("minkowski_y_axis")) {
-        emit(m.name, n, "minkowski_y_axis", Median<MinkowskiEngine>(runs, m.motion, n, steps, [] {
-               return new MinkowskiEngine({.axis = mk::SweepAxisMode::Y});
-             }));
-      }
+      std::vector<EngineCase> engines;
+      engines.push_back({"minkowski", minkowski({})});
+      if (m.motion == Motion::Line) engines.push_back({"minkowski_y_axis", minkowski({.axis = mk::SweepAxisMode::Y})});
       // Classic SAP on the bad axis is quadratic here: 100k would take minutes.
-      if (m.motion == Motion::Line && n <= 10000 && wanted("classic_sap_y_axis")) {
-        emit(m.name, n, "classic_sap_y_axis", Median<MinkowskiEngine>(runs, m.motion, n, steps, [] {
-               return new MinkowskiEngine({.axis = mk::SweepAxisMode::Y, .maxBands = 1});
-             }));
+      if (m.motion == Motion::Line && n <= 10000) {
+        engines.push_back({"classic_sap_y_axis", minkowski({.axis = mk::SweepAxisMode::Y, .maxBands = 1})});
       }
 #if defined(MK_HAVE_BOX2D)
-      if (wanted("box2d_2.4.1_tree")) emit(m.name, n, "box2d_2.4.1_tree",
-           Median<Box2DEngine>(runs, m.motion, n, steps, [] { return new Box2DEngine(); }));
+      engines.push_back({"box2d_2.4.1_tree", [](Motion motion, int count, int stepCount) {
+                           return RunOnce<Box2DEngine>(motion, count, stepCount, [] { return new Box2DEngine(); });
+                         }});
 #endif
-      if (n <= 10000 && wanted("brute_force")) {
-        emit(m.name, n, "brute_force",
-             Median<BruteEngine>(runs, m.motion, n, n <= 1000 ? steps : 10, [] { return new BruteEngine(); }));
+      if (n <= 10000) {
+        engines.push_back({"brute_force", [](Motion motion, int count, int stepCount) {
+                             return RunOnce<BruteEngine>(motion, count, count <= 1000 ? stepCount : 10,
+                                                         [] { return new BruteEngine(); });
+                           }});
+      }
+      std::erase_if(engines, [&](const EngineCase& e) { return !wanted(e.name); });
+      std::vector<std::vector<RunResult>> results(engines.size());
+      for (int run = 0; run < runs; ++run) {
+        for (std::size_t e = 0; e < engines.size(); ++e) results[e].push_back(engines[e].run(m.motion, n, steps));
+      }
+      for (std::size_t e = 0; e < engines.size(); ++e) {
+        const RunResult r = Median(results[e]);
+        std::printf("%s,%d,%s,%.4f,%.2f,%.0f,%.0f\n", m.name, n, engines[e].name, r.stepMs, r.buildMs, r.pairs, r.moved);
+        std::fflush(stdout);
+        rows.push_back({m.name, engines[e].name, n, r});
       }
     }
   }
@@ -309,6 +342,21 @@ int main(int argc, char** argv) {
       if (b.n == 100000 && b.motion == a.motion && b.engine == a.engine) {
         std::printf("%s,%s,%.2f\n", a.motion.c_str(), a.engine.c_str(), std::log(b.r.stepMs / a.r.stepMs) / std::log(100.0));
       }
+    }
+  }
+  // Box2D's step time over ours (> 1: we are faster) and the target for it.
+  bool header = false;
+  for (const Row& a : rows) {
+    if (a.engine != "minkowski") continue;
+    for (const Row& b : rows) {
+      if (b.engine != "box2d_2.4.1_tree" || b.motion != a.motion || b.n != a.n) continue;
+      if (!header) std::printf("\nmotion,n,box2d_over_minkowski,target,met\n");
+      header = true;
+      const double ratio = b.r.stepMs / a.r.stepMs;
+      const bool targeted = a.n >= 10000;
+      const double target = a.motion == "line" ? 0.5 : 1.0;
+      std::printf("%s,%d,%.2f,%s,%s\n", a.motion.c_str(), a.n, ratio, targeted ? (target == 1.0 ? "> 1" : "> 0.5") : "-",
+                  targeted ? (ratio > target ? "yes" : "NO") : "-");
     }
   }
   return 0;
