@@ -103,7 +103,11 @@ void SceneView::AfterStep() {
   profile_.narrowphase.Push(p.narrowphase);
   profile_.islands.Push(p.islands);
   profile_.solver.Push(p.solver);
-  profile_.gjkCalls.Push(static_cast<float>(world.GetCounters().gjkCalls));
+  const Counters counters = world.GetCounters();
+  profile_.gjkCalls.Push(static_cast<float>(counters.gjkCalls));
+  profile_.gjkIterations.Push(counters.gjkCalls > 0 ? static_cast<float>(counters.gjkIterations) /
+                                                          static_cast<float>(counters.gjkCalls)
+                                                    : 0.0f);
   const EpaCounters now = GetEpaCounters();
   const auto calls = static_cast<float>(now.calls - epaBefore_.calls);
   profile_.epaCalls.Push(calls);

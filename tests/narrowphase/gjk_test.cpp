@@ -218,6 +218,7 @@ TEST_CASE("warm start gives the cold answer in fewer iterations after small moti
       xfB.q = MulRot(MakeRot(rng.Uniform(-0.02f, 0.02f)), xfB.q);
       DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);
       DistanceOutput warm = ShapeDistance(in, &cache);
+      CHECK(cache.iterations == warm.iterations);  // the cache reports its query's iterations
       DistanceOutput cold = ShapeDistance(in);
       warmIterations += warm.iterations;
       coldIterations += cold.iterations;

@@ -241,4 +241,24 @@ TEST_CASE("sleeping: a ball dropped on one of two resting piles wakes that pile 
   CHECK_FALSE(rightWoke);
 }
 
+TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops once contacts are warm") {
+  World world;
+  test::AddGround(world);
+  for (int i = 0; i < 10; ++i) test::AddBox(world, {-20.0f + 4.0f * static_cast<float>(i), 0.52f});
+  // The boxes start 2 cm above the ground: within the speculative distance, so every pair is queried
+  // from the first step, cold.
+  world.Step(kDt);
+  Counters first = world.GetCounters();
+  REQUIRE(first.gjkCalls == 10);
+  CHECK(first.gjkIterations >= first.gjkCalls);  // a cold polygon pair needs at least one iteration
+  CHECK(first.gjkIterations <= kGjkMaxIterations * first.gjkCalls);
+  long later = 0;
+  for (int i = 0; i < 30; ++i) {
+    world.Step(kDt);
+    later += world.GetCounters().gjkIterations;
+  }
+  // Resting contacts re-query from their cache: far fewer iterations per step than the cold start.
+  CHECK(later < 30L * first.gjkIterations / 2);
+}
+
 }  // TEST_SUITE

@@ -53,6 +53,9 @@ struct SimplexCache {
   std::uint8_t count = 0;        ///< number of cached vertices, 0..3
   std::uint8_t indexA[3] = {};   ///< core vertex indices on A
   std::uint8_t indexB[3] = {};   ///< core vertex indices on B
+  /// GJK iterations of the last distance query that used this cache (diagnostics for profiles;
+  /// saturates at 255; 0 when the warm fast path answered without iterating).
+  std::uint8_t iterations = 0;
 };
 
 /// One vertex of a GJK simplex (world frame, metres).

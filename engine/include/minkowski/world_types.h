@@ -185,6 +185,7 @@ struct Counters {
   int joints = 0;
   int islands = 0;
   int gjkCalls = 0;          ///< narrowphase queries in the last Step
+  int gjkIterations = 0;     ///< GJK iterations summed over those queries (analytic pairs count 0)
 };
 
 }  // namespace mk

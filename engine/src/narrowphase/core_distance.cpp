@@ -13,6 +13,7 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
   const detail::LocalSimplex& s = gjk.simplex;
   if (cache != nullptr) {
     cache->count = static_cast<std::uint8_t>(s.count);
+    cache->iterations = static_cast<std::uint8_t>(gjk.iterations < 255 ? gjk.iterations : 255);
     for (int i = 0; i < s.count; ++i) {
       cache->indexA[i] = static_cast<std::uint8_t>(s.v[i].indexA);
       cache->indexB[i] = static_cast<std::uint8_t>(s.v[i].indexB);

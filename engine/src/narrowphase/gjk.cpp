@@ -510,6 +510,7 @@ struct LocalSeparation {
   const GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
   const LocalSimplex& s = gjk.simplex;
   WriteCache(s, cache);
+  if (cache != nullptr) cache->iterations = static_cast<std::uint8_t>(gjk.iterations < 255 ? gjk.iterations : 255);
 
   LocalSeparation sep;
   sep.pointA = s.v[0].a * s.v[0].wA;
@@ -545,7 +546,10 @@ DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, Gj
     // registers here.
     const LocalPair pair = detail::MakeLocalPair(input);
     LocalSeparation sep;
-    if (WarmSeparation(pair, *cache, sep)) return SeparatedOutput(input, sep, 0, cache->count, false);
+    if (WarmSeparation(pair, *cache, sep)) {
+      cache->iterations = 0;
+      return SeparatedOutput(input, sep, 0, cache->count, false);
+    }
   }
   return GeneralDistance(input, cache, history);
 }

@@ -130,7 +130,7 @@ void DestroyContactsOfShape(WorldState& w, int shape) {
 void UpdateContacts(WorldState& w) {
   ManifoldSettings settings;
   settings.speculativeDistance = w.settings.speculativeDistance;
-  int touching = 0, queries = 0;
+  int touching = 0, queries = 0, iterations = 0;
   for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
     if (!w.contactIds.IsLive(slot)) continue;
     Contact& c = w.contacts[slot];
@@ -151,6 +151,7 @@ void UpdateContacts(WorldState& w) {
     }
     ++queries;
     Manifold manifold = Collide(shapeA.Ref(), bodyA.xf, shapeB.Ref(), bodyB.xf, &c.cache, settings);
+    iterations += c.cache.iterations;
     CarryImpulses(c.manifold, manifold);
     c.manifold = manifold;
     bool nowTouching = manifold.pointCount > 0;
@@ -169,6 +170,7 @@ void UpdateContacts(WorldState& w) {
   }
   w.counters.touchingContacts = touching;
   w.counters.gjkCalls = queries;
+  w.counters.gjkIterations = iterations;
 }
 
 }  // namespace mk
