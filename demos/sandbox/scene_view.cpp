@@ -114,7 +114,7 @@ void SceneView::AfterStep() {
   profile_.epaIterations.Push(calls > 0 ? static_cast<float>(now.iterations - epaBefore_.iterations) / calls : 0.0f);
   profile_.satFallbacks += now.satFallbacks - epaBefore_.satFallbacks;
   epaBefore_ = now;
-  if (mouseJoint_.IsNull() == false && !world.IsValid(mouseJoint_)) mouseJoint_ = {};  // body destroyed
+  if (!mouseJoint_.IsNull() && !world.IsValid(mouseJoint_)) mouseJoint_ = {};  // its body was destroyed
   MeasureReadouts();
 }
 

@@ -36,6 +36,20 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
   return text;
 }
 
+// Splits every "key=value" and hands it to `apply`; stops at the first refusal.
+template <class Apply>
+bool ApplyEach(const std::vector<std::string>& settings, std::string& error, Apply apply) {
+  for (const std::string& pair : settings) {
+    std::string_view key, value;
+    if (!SplitSetting(pair, key, value)) {
+      error = "settings take key=value; got '" + pair + "'";
+      return false;
+    }
+    if (!apply(key, value)) return false;
+  }
+  return true;
+}
+
 bool ViewHost::Load(std::string_view name, const std::vector<std::string>& settings, std::string& error) {
   std::unique_ptr<SceneView> scene;
   std::unique_ptr<Lab> lab = MakeLab(name);
@@ -47,23 +61,13 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
     }
     SceneSettings s = DefaultSettings(*info);
     if (scene_ != nullptr) s.draw = scene_->Settings().draw;
-    for (const std::string& pair : settings) {
-      std::string_view key, value;
-      if (!SplitSetting(pair, key, value)) {
-        error = "settings take key=value; got '" + pair + "'";
-        return false;
-      }
-      if (!ApplySetting(s, key, value, error)) return false;
+    if (!ApplyEach(settings, error, [&](auto key, auto value) { return ApplySetting(s, key, value, error); })) {
+      return false;
     }
     scene = std::make_unique<SceneView>(*info, s);
   } else {
-    for (const std::string& pair : settings) {
-      std::string_view key, value;
-      if (!SplitSetting(pair, key, value)) {
-        error = "settings take key=value; got '" + pair + "'";
-        return false;
-      }
-      if (!lab->ApplySetting(key, value, error)) return false;
+    if (!ApplyEach(settings, error, [&](auto key, auto value) { return lab->ApplySetting(key, value, error); })) {
+      return false;
     }
     lab->Update();
   }

@@ -3,6 +3,7 @@
 // been slower than their threshold for SolverSettings::timeToSleep goes to sleep as a whole. A
 // sleeping island remembers its members (a "sleep group") so touching any of them wakes all of them,
 // and only them.
+#include "core/union_find.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -11,20 +12,6 @@
 namespace mk {
 
 namespace {
-
-int FindRoot(std::vector<int>& parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];  // path halving
-    i = parent[i];
-  }
-  return i;
-}
-
-void Union(std::vector<int>& parent, int a, int b) {
-  a = FindRoot(parent, a);
-  b = FindRoot(parent, b);
-  if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smaller root wins: deterministic
-}
 
 // Puts the listed bodies to sleep as one group.
 template <class ForEachMember>

@@ -3,6 +3,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/debug_draw.h"
 #include "minkowski/distance.h"
+#include "core/union_find.h"
 #include "world/world_internal.h"
 
 #include <vector>
@@ -30,20 +31,6 @@ constexpr Color kJointColors[] = {
 constexpr float kAxisDrawLength = 0.5f;  // m: prismatic and wheel axes drawn this far each way
 constexpr float kAnchorPointSize = 5.0f; // pixels
 
-int Find(std::vector<int>& parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];  // path halving
-    i = parent[i];
-  }
-  return i;
-}
-
-void Union(std::vector<int>& parent, int a, int b) {
-  a = Find(parent, a);
-  b = Find(parent, b);
-  if (a != b) parent[a < b ? b : a] = a < b ? a : b;  // the smaller slot is the root: stable colours
-}
-
 bool Links(const Body& body) { return body.type != BodyType::Static; }
 
 // Island root per body slot (kNull for static bodies), from touching contacts and joints. Computed
@@ -66,7 +53,7 @@ std::vector<int> IslandRoots(const WorldState& w) {
   }
   std::vector<int> roots(static_cast<size_t>(n), kNull);
   for (int i = 0; i < n; ++i) {
-    if (w.bodyIds.IsLive(i) && Links(w.bodies[i])) roots[static_cast<size_t>(i)] = Find(parent, i);
+    if (w.bodyIds.IsLive(i) && Links(w.bodies[i])) roots[static_cast<size_t>(i)] = FindRoot(parent, i);
   }
   return roots;
 }
