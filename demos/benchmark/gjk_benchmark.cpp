@@ -1,11 +1,13 @@
-// GJK / EPA micro-benchmark: nanoseconds per query on 10,000 random octagon pairs (A sharp, B rounded
-// by 0.1 m), cold (empty cache) and warm (cache from the previous pose, after a small motion), plus
-// EPA on overlapping pairs. With MK_HAVE_BOX2D, Box2D 2.4.1's b2Distance runs on the very same pairs
-// in the same process, interleaved with ours.
+// GJK / EPA micro-benchmark: nanoseconds per query on the 10,000 random octagon pairs of
+// octagon_pairs.h (A sharp, B rounded by 0.1 m; the pairs manifold_benchmark uses), cold (empty cache)
+// and warm (cache from the pose one small motion earlier), plus EPA on the same pairs pushed into
+// overlap. With MK_HAVE_BOX2D, Box2D 2.4.1's b2Distance runs on the very same pairs in the same
+// process, interleaved with ours.
 //
 //   ./gjk_benchmark                        (prints a table: median of --reps interleaved passes)
 //   ./gjk_benchmark --reps 101             (more passes, steadier medians on a loaded machine)
 //   ./gjk_benchmark --wall                 (wall-clock time instead of thread CPU time)
+//   ./gjk_benchmark --per-pair-shapes      (every pair owns its two octagons: memory-bound)
 //   ./gjk_benchmark --only ours-warm       (one pass kind only, for callgrind; kinds: ours-cold,
 //                                           ours-warm, b2-cold, b2-warm, epa)
 //
@@ -13,15 +15,16 @@
 //   valgrind --tool=callgrind --toggle-collect='*OursWarmPass*' ./gjk_benchmark --only ours-warm --reps 1
 //   (total Ir / 10,000)
 //
-// Fairness: both engines get the same poses, read their shapes through their own proxies (shared
-// vertex arrays, a few hundred bytes that stay in L1), read their per-pair inputs from an array of
-// their own input structs (DistanceInput, 64 bytes; b2DistanceInput, 108 bytes), and warm-start the
-// same way: a per-query copy of the cache filled at the earlier pose, no cache copy outside the timing.
+// Fairness: both engines get the same poses, read their shapes through their own proxies, read their
+// per-pair inputs from an array of their own input structs (DistanceInput, 64 bytes; b2DistanceInput,
+// 108 bytes), and warm-start the same way: a per-query copy of the cache filled at the earlier pose,
+// no cache copy outside the timing.
 //
 // Timing: each pass is timed with the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) by default. On a
 // loaded machine the wall clock also counts the time the thread sits descheduled while other
 // processes run, which inflated one pass or another by 2-5x at random (see the report in git log).
 #include "minkowski/distance.h"
+#include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
 #include <box2d/b2_distance.h>
@@ -29,6 +32,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -43,35 +47,13 @@ using namespace mk;
 
 namespace {
 
-constexpr int kPairs = 10000;
-
-/// Small deterministic generator (SplitMix64), so every run sees the same pairs.
-struct Rng {
-  std::uint64_t state;
-  std::uint64_t Next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  float Uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>((Next() >> 40) * 0x1.0p-24); }
-};
-
-struct Pair {
-  Transform xfA;
-  Transform xfB;   // pose queried
-  Transform xfB0;  // pose one small motion earlier (fills the warm cache)
-};
+constexpr int kPairs = bench::kOctagonPairs;
 
 struct OursData {
-  ShapeProxy proxyA;
-  ShapeProxy proxyB;
-  ShapeProxy proxyB2;  // sharp B for EPA
-  std::vector<Pair> pairs;
-  std::vector<DistanceInput> inputs;  // at xfB, like Box2D's array of b2DistanceInput
-  std::vector<SimplexCache> caches0;  // filled at xfB0
-  std::vector<Pair> deep;             // overlapping poses for EPA
-  std::vector<SimplexCache> deepCaches;
+  std::vector<DistanceInput> inputs;      // at xfB, like Box2D's array of b2DistanceInput
+  std::vector<SimplexCache> caches0;      // filled at xfB0
+  std::vector<DistanceInput> deepInputs;  // at xfDeep (cores overlap)
+  std::vector<SimplexCache> deepCaches;   // GJK's terminal simplex there, EPA's start
 };
 
 bool gWall = false;
@@ -111,15 +93,15 @@ volatile float gSink;
 [[gnu::noinline]] float OursEpaPass(const OursData& d) {
   float sum = 0.0f;
   for (int i = 0; i < kPairs; ++i) {
-    sum += ShapePenetration({d.proxyA, d.proxyB2, d.deep[i].xfA, d.deep[i].xfB}, &d.deepCaches[i]).depth;
+    sum += ShapePenetration(d.deepInputs[i], &d.deepCaches[i]).depth;
   }
   return sum;
 }
 
 #ifdef MK_HAVE_BOX2D
 struct B2Data {
-  b2Vec2 va[8];
-  b2Vec2 vb[8];
+  std::vector<std::array<b2Vec2, 8>> va;  // per pool shape; the proxies point into these
+  std::vector<std::array<b2Vec2, 8>> vb;
   std::vector<b2DistanceInput> inputs;  // at xfB
   std::vector<b2SimplexCache> caches0;  // filled at xfB0
 };
@@ -174,61 +156,45 @@ float RunB2(const void* d) { return F(*static_cast<const B2Data*>(d)); }
 int main(int argc, char** argv) {
   int reps = 31;
   const char* only = nullptr;
+  bool perPairShapes = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--reps" && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--only" && i + 1 < argc) {
       only = argv[++i];
+    } else if (arg == "--per-pair-shapes") {
+      perPairShapes = true;
     } else if (arg == "--wall") {
       gWall = true;
     } else {
-      std::fprintf(stderr, "usage: gjk_benchmark [--reps N] [--wall] [--only ours-cold|ours-warm|b2-cold|b2-warm|epa]\n");
+      std::fprintf(stderr, "usage: gjk_benchmark [--reps N] [--wall] [--per-pair-shapes] [--only ours-cold|ours-warm|b2-cold|b2-warm|epa]\n");
       return 2;
     }
   }
 
-  Polygon sharp = MakeRegularPolygon(8, 0.5f).value;
-  Polygon rounded = MakeRegularPolygon(8, 0.4f, 0.1f).value;
-  Polygon sharpB = MakeRegularPolygon(8, 0.5f).value;
+  const bench::OctagonPairs set = bench::MakeOctagonPairs(perPairShapes);
+  std::vector<ShapeProxy> proxiesA, proxiesB;
+  for (const Polygon& p : set.shapesA) proxiesA.push_back(MakeProxy(p));
+  for (const Polygon& p : set.shapesB) proxiesB.push_back(MakeProxy(p));
+
   OursData ours;
-  ours.proxyA = MakeProxy(sharp);
-  ours.proxyB = MakeProxy(rounded);
-  ours.proxyB2 = MakeProxy(sharpB);
-
-  Rng rng{12345};
-  ours.pairs.resize(kPairs);
-  for (Pair& p : ours.pairs) {
-    p.xfA = MakeTransform({rng.Uniform(-10, 10), rng.Uniform(-10, 10)}, rng.Uniform(-3.14f, 3.14f));
-    float angle = rng.Uniform(-3.14f, 3.14f);
-    float reach = rng.Uniform(1.0f, 2.0f);  // centre distance 1..2 m: mostly separated, some touching
-    p.xfB0 = MakeTransform(p.xfA.p + reach * Vec2{std::cos(angle), std::sin(angle)}, rng.Uniform(-3.14f, 3.14f));
-    // A small motion: 1 cm and 0.01 rad, what a body does in a step.
-    p.xfB = MakeTransform(p.xfB0.p + Vec2{rng.Uniform(-0.01f, 0.01f), rng.Uniform(-0.01f, 0.01f)},
-                          Angle(p.xfB0.q) + rng.Uniform(-0.01f, 0.01f));
-  }
   ours.caches0.resize(kPairs);
-  for (const Pair& p : ours.pairs) ours.inputs.push_back({ours.proxyA, ours.proxyB, p.xfA, p.xfB});
-  long coldIterations = 0, warmIterations = 0;
-  for (int i = 0; i < kPairs; ++i) {
-    const Pair& p = ours.pairs[i];
-    ShapeDistance({ours.proxyA, ours.proxyB, p.xfA, p.xfB0}, &ours.caches0[i]);
-    DistanceInput in{ours.proxyA, ours.proxyB, p.xfA, p.xfB};
-    coldIterations += ShapeDistance(in).iterations;
-    SimplexCache c = ours.caches0[i];
-    warmIterations += ShapeDistance(in, &c).iterations;
-  }
-
-  // EPA: the same octagons (both sharp) pushed into each other.
-  ours.deep = ours.pairs;
   ours.deepCaches.resize(kPairs);
-  long epaIterations = 0;
+  long coldIterations = 0, warmIterations = 0, epaIterations = 0, overlapping = 0;
   for (int i = 0; i < kPairs; ++i) {
-    float angle = rng.Uniform(-3.14f, 3.14f);
-    ours.deep[i].xfB.p = ours.deep[i].xfA.p + rng.Uniform(0.05f, 0.8f) * Vec2{std::cos(angle), std::sin(angle)};
-    DistanceInput in{ours.proxyA, ours.proxyB2, ours.deep[i].xfA, ours.deep[i].xfB};
-    ShapeDistance(in, &ours.deepCaches[i]);
-    epaIterations += ShapePenetration(in, &ours.deepCaches[i]).iterations;
+    const bench::OctagonPair& p = set.pairs[i];
+    const ShapeProxy& a = proxiesA[p.a];
+    const ShapeProxy& b = proxiesB[p.b];
+    ours.inputs.push_back({a, b, p.xfA, p.xfB});
+    ShapeDistance({a, b, p.xfA, p.xfB0}, &ours.caches0[i]);
+    coldIterations += ShapeDistance(ours.inputs[i]).iterations;
+    SimplexCache c = ours.caches0[i];
+    warmIterations += ShapeDistance(ours.inputs[i], &c).iterations;
+    // EPA starts from GJK's terminal simplex, which the caller's cache holds after ShapeDistance.
+    ours.deepInputs.push_back({a, b, p.xfA, p.xfDeep});
+    overlapping += ShapeDistance(ours.deepInputs[i], &ours.deepCaches[i]).status == DistanceStatus::Overlapping;
+    epaIterations += ShapePenetration(ours.deepInputs[i], &ours.deepCaches[i]).iterations;
   }
 
   std::vector<Kind> kinds = {{"ours-cold", RunOurs<OursColdPass>, &ours},
@@ -237,23 +203,26 @@ int main(int argc, char** argv) {
 
 #ifdef MK_HAVE_BOX2D
   B2Data b2;
-  for (int i = 0; i < 8; ++i) {
-    b2.va[i] = {sharp.vertices[i].x, sharp.vertices[i].y};
-    b2.vb[i] = {rounded.vertices[i].x, rounded.vertices[i].y};
+  std::vector<b2DistanceProxy> b2ProxiesA(set.shapesA.size()), b2ProxiesB(set.shapesB.size());
+  b2.va.resize(set.shapesA.size());
+  b2.vb.resize(set.shapesB.size());
+  for (std::size_t s = 0; s < set.shapesA.size(); ++s) {
+    for (int k = 0; k < 8; ++k) {
+      b2.va[s][k] = {set.shapesA[s].vertices[k].x, set.shapesA[s].vertices[k].y};
+      b2.vb[s][k] = {set.shapesB[s].vertices[k].x, set.shapesB[s].vertices[k].y};
+    }
+    b2ProxiesA[s].Set(b2.va[s].data(), 8, set.shapesA[s].radius);
+    b2ProxiesB[s].Set(b2.vb[s].data(), 8, set.shapesB[s].radius);
   }
-  b2DistanceProxy b2A;
-  b2DistanceProxy b2B;
-  b2A.Set(b2.va, 8, 0.0f);
-  b2B.Set(b2.vb, 8, 0.1f);
   b2.inputs.resize(kPairs);
   b2.caches0.resize(kPairs);
   long b2Cold = 0, b2Warm = 0;
   double maxDiff = 0.0, maxWarmDiff = 0.0;
   for (int i = 0; i < kPairs; ++i) {
-    const Pair& p = ours.pairs[i];
+    const bench::OctagonPair& p = set.pairs[i];
     b2DistanceInput& in = b2.inputs[i];
-    in.proxyA = b2A;
-    in.proxyB = b2B;
+    in.proxyA = b2ProxiesA[p.a];
+    in.proxyB = b2ProxiesB[p.b];
     in.transformA = ToB2(p.xfA);
     in.transformB = ToB2(p.xfB0);
     in.useRadii = true;
@@ -265,10 +234,10 @@ int main(int argc, char** argv) {
     c.count = 0;
     b2Distance(&out, &c, &in);
     b2Cold += out.iterations;
-    DistanceInput ourIn{ours.proxyA, ours.proxyB, p.xfA, p.xfB};
-    maxDiff = std::max(maxDiff, double(std::fabs(ShapeDistance(ourIn).distance - out.distance)));
+    maxDiff = std::max(maxDiff, double(std::fabs(ShapeDistance(ours.inputs[i]).distance - out.distance)));
     SimplexCache ourCache = ours.caches0[i];
-    maxWarmDiff = std::max(maxWarmDiff, double(std::fabs(ShapeDistance(ourIn, &ourCache).distance - out.distance)));
+    maxWarmDiff =
+        std::max(maxWarmDiff, double(std::fabs(ShapeDistance(ours.inputs[i], &ourCache).distance - out.distance)));
     c = b2.caches0[i];
     b2Distance(&out, &c, &in);
     b2Warm += out.iterations;
@@ -302,9 +271,11 @@ int main(int argc, char** argv) {
   std::vector<double> ns(kinds.size());
   for (std::size_t j = 0; j < kinds.size(); ++j) ns[j] = Median(times[j]);
 
-  std::printf("GJK benchmark: %d random octagon pairs (A sharp r=0.5, B rounded 0.4 + 0.1), median of %d "
-              "interleaved passes, %s time\n\n",
-              kPairs, reps, gWall ? "wall-clock" : "thread CPU");
+  std::printf("GJK benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m,\n"
+              "surfaces -5 .. +2 cm apart; %s), median of %d interleaved passes, %s time.\n"
+              "EPA: the same pairs with the cores overlapping 2 .. 30 cm (%ld of %d reported overlapping).\n\n",
+              kPairs, perPairShapes ? "every pair with its own two octagons" : "shapes from pools of 64 per side",
+              reps, gWall ? "wall-clock" : "thread CPU", overlapping, kPairs);
   std::printf("| query                       | ns/query | iterations |\n");
   std::printf("| --------------------------- | -------- | ---------- |\n");
   std::printf("| Minkowski GJK cold          | %8.1f | %10.2f |\n", ns[0], double(coldIterations) / kPairs);

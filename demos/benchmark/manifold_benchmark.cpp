@@ -1,8 +1,9 @@
-// Manifold micro-benchmark: nanoseconds per manifold on 10,000 random octagon pairs (A sharp, B
-// rounded by 0.1 m) placed in contact: overlapping up to 5 cm, touching, or apart within the 2 cm
-// speculative distance. Timed: our Collide through the pair table with a cold cache, with a warm
-// cache (filled one small motion earlier), and with the SAT method; with MK_HAVE_BOX2D also Box2D
-// 2.4.1's b2CollidePolygons on the very same pairs in the same run. Each figure is the median of
+// Manifold micro-benchmark: nanoseconds per manifold on the 10,000 random octagon pairs of
+// octagon_pairs.h (A sharp, B rounded by 0.1 m; the pairs gjk_benchmark uses) placed in contact:
+// overlapping up to 5 cm, touching, or apart within the 2 cm speculative distance. Timed: our
+// Collide through the pair table with the default method (Auto) and no cache (a new contact: SAT),
+// with a warm cache (filled by Auto one small motion earlier: GJK from the SAT seed), and with each
+// method forced (GJK with a cold cache, SAT); with MK_HAVE_BOX2D also Box2D 2.4.1's b2CollidePolygons on the very same pairs in the same run. Each figure is the median of
 // kRepetitions passes, interleaved (every repetition runs every variant once, in an order rotated per
 // repetition, so a slow phase of a loaded machine hits all variants alike) and timed with the
 // thread's CPU clock (the wall clock also counts time spent descheduled).
@@ -13,10 +14,15 @@
 //
 //   ./manifold_benchmark                      (prints a table; shapes from small pools)
 //   ./manifold_benchmark --per-pair-shapes    (every pair owns its two polygons: memory-bound)
-//   ./manifold_benchmark --only=warm          (one variant, for callgrind: cold, warm, sat, box2d,
-//                                              circles or circles-general)
+//   ./manifold_benchmark --only=warm          (one variant, for callgrind: cold, warm, gjk-cold, sat,
+//                                              box2d, circles or circles-general)
+//
+// Instruction counts: the polygon passes are out-of-line functions named *Pass, e.g.
+//   valgrind --tool=callgrind --toggle-collect='*ColdPass*' ./manifold_benchmark --only=cold
+//   (total Ir / (10,000 x 15 repetitions))
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
+#include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
 #include <box2d/box2d.h>
@@ -36,64 +42,10 @@ using namespace mk;
 
 namespace {
 
-constexpr int kPairs = 10000;
+constexpr int kPairs = bench::kOctagonPairs;
 constexpr int kRepetitions = 15;
-constexpr float kPi = 3.14159265f;
-
-/// Deterministic generator (SplitMix64): every run sees the same pairs.
-struct Rng {
-  std::uint64_t state;
-  std::uint64_t Next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  float Uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>((Next() >> 40) * 0x1.0p-24); }
-};
-
-/// A random convex octagon: 8 jittered angles on a circle of jittered radius.
-Polygon RandomOctagon(Rng& rng, float size, float radius) {
-  for (;;) {
-    Vec2 points[8];
-    for (int i = 0; i < 8; ++i) {
-      float a = 2.0f * kPi * (i + rng.Uniform(0.0f, 0.4f)) / 8.0f;
-      float r = size * rng.Uniform(0.8f, 1.0f);
-      points[i] = {r * std::cos(a), r * std::sin(a)};
-    }
-    GeometryResult<Polygon> p = MakePolygon(points, radius);
-    if (p.ok() && p.value.count == 8) return p.value;
-  }
-}
-
-// Shapes come from pools of kShapes per side, shared by the pairs, so the working set of shapes stays
-// in cache for both engines: a Polygon holds room for kMaxPolygonVertices (about 1 KB) while Box2D's
-// holds 8, and with one shape per pair the timing would mostly measure memory traffic (see the
-// --per-pair-shapes option, which gives every pair its own two polygons).
-constexpr int kShapes = 64;
-
-struct Pair {
-  int a;
-  int b;
-  Transform xfA;
-  Transform xfB;   // pose queried
-  Transform xfB0;  // pose one small motion earlier (fills the warm cache)
-};
-
-float Separation(const Polygon& a, const Polygon& b, const Transform& xfA, const Transform& xfB) {
-  return ShapeSeparation({MakeProxy(a), MakeProxy(b), xfA, xfB}).separation;
-}
-
-/// Moves B along `dir` from A's centre until the signed separation is `target` (bisection).
-Transform PlaceAt(const Polygon& a, const Polygon& b, const Transform& xfA, Vec2 dir, float angle, float target) {
-  float lo = 0.0f, hi = 4.0f;
-  for (int k = 0; k < 40; ++k) {
-    float mid = 0.5f * (lo + hi);
-    float s = Separation(a, b, xfA, MakeTransform(xfA.p + mid * dir, angle));
-    (s < target ? lo : hi) = mid;
-  }
-  return MakeTransform(xfA.p + hi * dir, angle);
-}
+constexpr float kPi = bench::kPi;
+using bench::Rng;
 
 double ThreadNs() {
   timespec t;
@@ -140,6 +92,29 @@ struct Passes {
 
 volatile float gSink;
 
+/// The polygon pairs as the passes read them.
+struct PolygonPairs {
+  const bench::OctagonPairs* set;
+  std::vector<SimplexCache> caches;
+};
+
+[[gnu::noinline]] float ColdPass(const PolygonPairs& d, const ManifoldSettings& settings) {
+  float sum = 0.0f;
+  for (const bench::OctagonPair& p : d.set->pairs) {
+    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, nullptr, settings).points[0].separation;
+  }
+  return sum;
+}
+
+[[gnu::noinline]] float WarmPass(PolygonPairs& d, const ManifoldSettings& settings) {
+  float sum = 0.0f;
+  for (int i = 0; i < kPairs; ++i) {
+    const bench::OctagonPair& p = d.set->pairs[i];
+    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, &d.caches[i], settings).points[0].separation;
+  }
+  return sum;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,49 +126,32 @@ int main(int argc, char** argv) {
     if (arg.substr(0, 7) == "--only=") only = arg.substr(7);
   }
   auto wanted = [&](std::string_view name) { return only.empty() || only == name; };
-  const int shapeCount = perPairShapes ? kPairs : kShapes;
-  Rng rng{2024};
-  std::vector<Polygon> shapesA(shapeCount), shapesB(shapeCount);
-  for (int i = 0; i < shapeCount; ++i) {
-    shapesA[i] = RandomOctagon(rng, 0.5f, 0.0f);
-    shapesB[i] = RandomOctagon(rng, 0.4f, 0.1f);
-  }
-  std::vector<Pair> pairs(kPairs);
-  for (int i = 0; i < kPairs; ++i) {
-    Pair& p = pairs[i];
-    p.a = perPairShapes ? i : static_cast<int>(rng.Next() % kShapes);
-    p.b = perPairShapes ? i : static_cast<int>(rng.Next() % kShapes);
-    p.xfA = MakeTransform({rng.Uniform(-10, 10), rng.Uniform(-10, 10)}, rng.Uniform(-kPi, kPi));
-    float direction = rng.Uniform(-kPi, kPi);
-    float angle = rng.Uniform(-kPi, kPi);
-    float target = rng.Uniform(-0.05f, 0.02f);
-    p.xfB = PlaceAt(shapesA[p.a], shapesB[p.b], p.xfA, {std::cos(direction), std::sin(direction)}, angle, target);
-    // One step earlier: 5 mm and 0.01 rad away.
-    p.xfB0 = MakeTransform(p.xfB.p + Vec2{rng.Uniform(-0.005f, 0.005f), rng.Uniform(-0.005f, 0.005f)},
-                           angle + rng.Uniform(-0.01f, 0.01f));
-  }
+  const bench::OctagonPairs set = bench::MakeOctagonPairs(perPairShapes);
+  const std::vector<Polygon>& shapesA = set.shapesA;
+  const std::vector<Polygon>& shapesB = set.shapesB;
+  const std::vector<bench::OctagonPair>& pairs = set.pairs;
+  const int shapeCount = static_cast<int>(shapesA.size());
+  Rng rng{2025};  // the circle pairs
 
   std::vector<SimplexCache> caches0(kPairs);
   for (int i = 0; i < kPairs; ++i) Collide(shapesA[pairs[i].a], pairs[i].xfA, shapesB[pairs[i].b], pairs[i].xfB0, &caches0[i]);
-  std::vector<SimplexCache> caches(kPairs);
+  PolygonPairs polygonPairs{&set, std::vector<SimplexCache>(kPairs)};
+  std::vector<SimplexCache>& caches = polygonPairs.caches;
 
   int points = 0, onePoint = 0, twoPoints = 0;
-  for (const Pair& p : pairs) {
+  for (const bench::OctagonPair& p : pairs) {
     int n = Collide(shapesA[p.a], p.xfA, shapesB[p.b], p.xfB, nullptr).pointCount;
     points += n;
     onePoint += n == 1;
     twoPoints += n == 2;
   }
 
-  const ManifoldSettings gjk{};
+  const ManifoldSettings automatic{};  // the default
+  const ManifoldSettings gjk{.method = ManifoldMethod::Gjk};
   const ManifoldSettings sat{.method = ManifoldMethod::Sat};
   Passes passes;
   if (wanted("cold")) {
-    passes.Add("cold", [&] {
-      float sum = 0.0f;
-      for (const Pair& p : pairs) sum += Collide(shapesA[p.a], p.xfA, shapesB[p.b], p.xfB, nullptr, gjk).points[0].separation;
-      gSink = sum;
-    });
+    passes.Add("cold", [&] { gSink = ColdPass(polygonPairs, automatic); });
   }
   // The warm pass restores the caches first; that copy is timed on its own and subtracted.
   passes.Add("copy", [&] {
@@ -203,20 +161,14 @@ int main(int argc, char** argv) {
   if (wanted("warm")) {
     passes.Add("warm", [&] {
       std::copy(caches0.begin(), caches0.end(), caches.begin());
-      float sum = 0.0f;
-      for (int i = 0; i < kPairs; ++i) {
-        const Pair& p = pairs[i];
-        sum += Collide(shapesA[p.a], p.xfA, shapesB[p.b], p.xfB, &caches[i], gjk).points[0].separation;
-      }
-      gSink = sum;
+      gSink = WarmPass(polygonPairs, automatic);
     });
   }
+  if (wanted("gjk-cold")) {
+    passes.Add("gjk-cold", [&] { gSink = ColdPass(polygonPairs, gjk); });
+  }
   if (wanted("sat")) {
-    passes.Add("sat", [&] {
-      float sum = 0.0f;
-      for (const Pair& p : pairs) sum += Collide(shapesA[p.a], p.xfA, shapesB[p.b], p.xfB, nullptr, sat).points[0].separation;
-      gSink = sum;
-    });
+    passes.Add("sat", [&] { gSink = ColdPass(polygonPairs, sat); });
   }
 
   // Circle pairs in contact (separation -5 cm .. +2 cm), radii 0.1 .. 1 m, for the shortcut.
@@ -273,7 +225,7 @@ int main(int argc, char** argv) {
   std::vector<b2Transform> b2XfA(kPairs), b2XfB(kPairs);
   int b2Points = 0;
   for (int i = 0; i < kPairs; ++i) {
-    const Pair& p = pairs[i];
+    const bench::OctagonPair& p = pairs[i];
     b2A[i] = &b2ShapesA[p.a];
     b2B[i] = &b2ShapesB[p.b];
     b2XfA[i].Set(b2Vec2(p.xfA.p.x, p.xfA.p.y), Angle(p.xfA.q));
@@ -312,7 +264,7 @@ int main(int argc, char** argv) {
   const double warm = passes.Get("warm") > 0.0 ? passes.Get("warm") - passes.Get("copy") : 0.0;
   const double satTime = passes.Get("sat");
 
-  std::printf("Manifold benchmark: %d random octagon pairs (A sharp ~0.5 m, B rounded ~0.4 + 0.1 m) in contact,\n",
+  std::printf("Manifold benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m) in contact,\n",
               kPairs);
   std::printf("%s\n", perPairShapes ? "every pair with its own two polygons" : "shapes drawn from pools of 64 per side");
   std::printf("(separation -5 cm .. +2 cm), median of %d interleaved passes, thread CPU time; %d points: %d pairs "
@@ -320,9 +272,10 @@ int main(int argc, char** argv) {
               kRepetitions, points, onePoint, twoPoints);
   std::printf("| manifold                              | ns/manifold |\n");
   std::printf("| ------------------------------------- | ----------- |\n");
-  std::printf("| Minkowski Collide, GJK, cold cache    | %11.1f |\n", cold);
-  std::printf("| Minkowski Collide, GJK, warm cache    | %11.1f |\n", warm);
-  std::printf("| Minkowski Collide, SAT                | %11.1f |\n", satTime);
+  std::printf("| Minkowski Collide, new contact (SAT)  | %11.1f |\n", cold);
+  std::printf("| Minkowski Collide, warm cache (GJK)   | %11.1f |\n", warm);
+  std::printf("| Minkowski, GJK method, cold cache     | %11.1f |\n", passes.Get("gjk-cold"));
+  std::printf("| Minkowski, SAT method                 | %11.1f |\n", satTime);
 #ifdef MK_HAVE_BOX2D
   const double box2d = passes.Get("box2d");
   std::printf("| Box2D 2.4.1 b2CollidePolygons         | %11.1f |\n", box2d);
@@ -331,8 +284,11 @@ int main(int argc, char** argv) {
   std::printf("| circles: CollideCircles (shortcut)    | %11.1f |\n", passes.Get("circles"));
   std::printf("| circles: CollideGeneral (GJK path)    | %11.1f |\n", passes.Get("circles-general"));
 #ifdef MK_HAVE_BOX2D
-  std::printf("\nratios (Box2D b2CollidePolygons / ours, > 1 = we are faster): cold %.2f, warm %.2f, SAT %.2f\n",
-              box2d / cold, box2d / warm, box2d / satTime);
+  std::printf("\nratios (Box2D b2CollidePolygons / ours, > 1 = we are faster; target >= 1): new contact %.2f, "
+              "warm %.2f, GJK method cold %.2f, SAT method %.2f\n",
+              box2d / cold, box2d / warm, box2d / passes.Get("gjk-cold"), box2d / satTime);
+  std::printf("against Box2D with its world manifold (the form our Collide returns): new contact %.2f, warm %.2f\n",
+              passes.Get("box2d-world") / cold, passes.Get("box2d-world") / warm);
   std::printf("Box2D points on the same pairs: %d (ours %d; Box2D 2.4.1 keeps no speculative points beyond its radii)\n", b2Points,
               points);
 #else

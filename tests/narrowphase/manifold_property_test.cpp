@@ -174,6 +174,57 @@ TEST_CASE("SAT method on polygon and capsule pairs: the same exact separations" 
   CHECK(stats.separated > 1000);
 }
 
+TEST_CASE("GJK method on every type pair: the same exact separations" * doctest::test_suite("long")) {
+  // The default (Auto) answers cold polygon-like pairs by SAT; this runs the GJK-only path on them.
+  Stats stats;
+  ManifoldSettings gjk{.method = ManifoldMethod::Gjk};
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      CAPTURE(a);
+      CAPTURE(b);
+      RunPairs(static_cast<ShapeType>(a), static_cast<ShapeType>(b), 300, 9000 + 10 * a + b, gjk, stats);
+    }
+  }
+  CHECK(stats.separated > 2000);
+  CHECK(stats.overlappingPolygons > 50);
+}
+
+TEST_CASE("Auto seeds the cache from SAT: the next query is warm and agrees with the GJK method") {
+  test::Rng rng(77);
+  const ManifoldSettings gjk{.method = ManifoldMethod::Gjk};
+  int contacts = 0, seededIterations = 0, coldIterations = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    ShapeType tb = rng.Int(0, 1) == 0 ? ShapeType::Polygon : ShapeType::Capsule;
+    AnyShape a = RandomShape(rng, ShapeType::Polygon);
+    AnyShape b = RandomShape(rng, tb);
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    SimplexCache cache;
+    Manifold cold = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);  // Auto, empty cache: SAT
+    REQUIRE(cache.count >= 1);  // seeded (2 points) or, for a vertex-vertex pair, GJK's simplex
+    // A small motion, then the warm query (GJK from the seed) against the GJK method run cold.
+    xfB.p += rng.InBox(0.005f);
+    xfB.q = MulRot(MakeRot(rng.Uniform(-0.01f, 0.01f)), xfB.q);
+    Manifold warm = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    seededIterations += cache.iterations;
+    SimplexCache fresh;
+    Manifold reference = Collide(a.Ref(), xfA, b.Ref(), xfB, &fresh, gjk);
+    coldIterations += fresh.iterations;
+    REQUIRE(warm.pointCount == reference.pointCount);
+    if (warm.pointCount == 0 || cold.pointCount == 0) continue;
+    ++contacts;
+    CHECK(test::Near(warm.normal, reference.normal, 1e-4f));
+    for (int k = 0; k < warm.pointCount; ++k) {
+      CHECK(std::fabs(warm.points[k].separation - reference.points[k].separation) <= 2e-5f);
+      CHECK(warm.points[k].id == reference.points[k].id);
+    }
+  }
+  CHECK(contacts > 300);
+  // For pairs in contact the seed is usually GJK's terminal simplex already; pairs up to 2 m apart
+  // are included, where it is only a start. Measured: 1,095 iterations against 4,193 cold.
+  CHECK(seededIterations * 3 < coldIterations);
+}
+
 TEST_CASE("the table's swapped entries are exact flips of the direct ones") {
   test::Rng rng(99);
   int contacts = 0;

@@ -106,13 +106,18 @@ struct Manifold {
   int pointCount = 0;
 };
 
-/// How polygon-like pairs (any pair that has a core of 2 or more points) find the reference face.
+/// How pairs whose cores both have 2 or more points (polygons, capsules, segments) find the reference
+/// face. A pair with a 1-point core (a circle) always takes the GJK path, whatever the method.
 enum class ManifoldMethod : std::uint8_t {
-  Gjk,  ///< GJK distance on the cores (warm-startable); SAT only when the cores overlap. Exact
-        ///< separations for separated shapes, rounded corners included.
-  Sat   ///< Separating axes over the face normals of both cores, no GJK (Box2D 2.4's approach), except
-        ///< for separated vertex-vertex pairs, which SAT alone gets wrong: those go to the GJK path.
-        ///< Same answers as Gjk (up to which exact face is reference for near-ties).
+  Auto,  ///< The default: Gjk when the caller's cache holds a usable simplex (a persisting contact:
+         ///< warm GJK is the cheapest exact query), Sat otherwise (a new contact or no cache: SAT's
+         ///< scan has no data-dependent branches and beats a cold GJK), after which the cache is
+         ///< seeded with the reference face and the incident vertex so the next query is warm.
+  Gjk,   ///< GJK distance on the cores (warm-startable); SAT only when the cores overlap. Exact
+         ///< separations for separated shapes, rounded corners included.
+  Sat    ///< Separating axes over the face normals of both cores, no GJK (Box2D 2.4's approach), except
+         ///< for separated vertex-vertex pairs, which SAT alone gets wrong: those go to the GJK path.
+         ///< Same answers as Gjk (up to which exact face is reference for near-ties).
 };
 
 /// Tunables of manifold generation. Plain data; may change between calls.
@@ -120,7 +125,7 @@ struct ManifoldSettings {
   /// Points are produced while separation <= speculativeDistance (metres, >= 0).
   float speculativeDistance = kDefaultSpeculativeDistance;
   /// Reference-face search for pairs with a polygon, capsule or segment (see ManifoldMethod).
-  ManifoldMethod method = ManifoldMethod::Gjk;
+  ManifoldMethod method = ManifoldMethod::Auto;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -184,8 +184,8 @@ struct Counters {
   int touchingContacts = 0;  ///< contacts with manifold points
   int joints = 0;
   int islands = 0;
-  int gjkCalls = 0;          ///< narrowphase queries in the last Step
-  int gjkIterations = 0;     ///< GJK iterations summed over those queries (analytic pairs count 0)
+  int gjkCalls = 0;          ///< narrowphase queries in the last Step (GJK, or SAT for a new polygon contact)
+  int gjkIterations = 0;     ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
 };
 
 }  // namespace mk

@@ -21,10 +21,14 @@ int ClipSegment(ClipVertex v[2], Vec2 axis, float offset) {
   float d0 = Dot(v[0].point, axis) - offset;
   float d1 = Dot(v[1].point, axis) - offset;
   if (d0 > 0.0f && d1 > 0.0f) return 0;
-  if (d0 <= 0.0f && d1 <= 0.0f) return 2;
-  // Exactly one point is outside; d0 != d1 here, so the division is safe.
-  float t = d0 / (d0 - d1);
-  v[d0 > 0.0f ? 0 : 1].point = Lerp(v[0].point, v[1].point, t);
+  // At most one point is outside. Whether one is, and which, is a coin flip on contacts, so the cut
+  // point is always computed and the selects below compile to blends instead of branches. The
+  // denominator is nonzero whenever a cut is selected (the signs of d0 and d1 differ then).
+  float denominator = d0 - d1;
+  float t = denominator != 0.0f ? d0 / denominator : 0.0f;
+  Vec2 cut = Lerp(v[0].point, v[1].point, t);
+  v[0].point = d0 > 0.0f ? cut : v[0].point;
+  v[1].point = d1 > 0.0f ? cut : v[1].point;
   return 2;
 }
 
@@ -80,12 +84,14 @@ LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& in
     // reference face pushed out by its radius and the incident point pulled in by its own.
     float coreSeparation = Dot(clip[k].point - v1, normal);
     float separation = coreSeparation - radiusReference - radiusIncident;
-    if (separation > margin) continue;
-    LocalPoint& p = out.points[out.count++];
+    // Written into the next slot either way and kept by counting it (whether a point lies within
+    // the margin is data-dependent; a branch here mispredicts often). out.count <= k < 2.
+    LocalPoint& p = out.points[out.count];
     p.point = clip[k].point + (0.5f * (radiusReference - radiusIncident - coreSeparation)) * normal;
     p.separation = separation;
     p.id = flip ? MakeFeatureId(clip[k].featureIncident, clip[k].featureReference)
                 : MakeFeatureId(clip[k].featureReference, clip[k].featureIncident);
+    out.count += separation <= margin ? 1 : 0;
   }
   out.normal = flip ? -normal : normal;
   return out;

@@ -1,5 +1,8 @@
 // The general manifold path: core distance -> reference face -> clip. See manifold.h for the outline.
+#include "narrowphase/gjk_internal.h"
 #include "narrowphase/manifold_internal.h"
+
+#include <cfloat>
 
 namespace mk {
 
@@ -75,32 +78,138 @@ LocalManifold SinglePoint(const Core& a, const Core& b, const Transform& bToA, c
   return out;
 }
 
+// Smallest Dot(points[j], n). With SSE2 from 4 points on: four products at a time in groups starting
+// at 0, 4, 8, ... and a last group ending at count (overlapping the one before it when count is not
+// a multiple of 4; a minimum does not mind seeing a point twice). No branch depends on the data, so
+// the SAT scan of every face against every point runs at full throughput instead of stalling on
+// mispredicted comparisons. A NaN product may be dropped by minps; FindMaxSeparation copes with
+// non-finite input either way (see there).
+[[gnu::always_inline]] inline float MinDot(const Vec2* points, int count, Vec2 n) {
+#if defined(__SSE2__)
+  if (count >= 4) {
+    const __m128 d = _mm_setr_ps(n.x, n.y, n.x, n.y);
+    __m128 m = detail::Dots4(points, d);
+    for (int k = 4; k + 4 <= count; k += 4) m = _mm_min_ps(m, detail::Dots4(points + k, d));
+    if ((count & 3) != 0) m = _mm_min_ps(m, detail::Dots4(points + count - 4, d));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_cvtss_f32(m);
+  }
+#endif
+  float best = Dot(points[0], n);
+  for (int j = 1; j < count; ++j) {
+    float s = Dot(points[j], n);
+    best = s < best ? s : best;
+  }
+  return best;
+}
+
+// Separation of core `b` from face `face` of core `a`: min_j n.(b_j - v) = min_j n.b_j - n.v. Both
+// cores are in the working frame (A's), where coordinates are of the size of the shapes, so the
+// subtraction loses no more than the shapes' own float resolution.
+[[gnu::always_inline]] inline float FaceSeparationInline(const Core& a, int face, const Core& b) {
+  Vec2 n = a.normals[face];
+  return MinDot(b.points, b.count, n) - Dot(a.points[face], n);
+}
+
 struct SatResult {
   float separation = -3.4e38f;  // core separation, radii not included
   int face = -1;
   bool onB = false;
 };
 
+#if defined(__SSE2__)
+// Four faces of `a` (first..first+3) as registers: normals' x and y lanes, and their offsets n.v.
+struct FourFaces {
+  __m128 nx, ny, offset;
+};
+
+[[gnu::always_inline]] inline FourFaces LoadFourFaces(const Core& a, int first) {
+  // _mm_loadu_ps reads through a may_alias type: fine on the Vec2 arrays (two floats each).
+  const float* n = &a.normals[first].x;
+  const float* v = &a.points[first].x;
+  const __m128 n01 = _mm_loadu_ps(n), n23 = _mm_loadu_ps(n + 4);
+  const __m128 v01 = _mm_loadu_ps(v), v23 = _mm_loadu_ps(v + 4);
+  FourFaces f;
+  f.nx = _mm_shuffle_ps(n01, n23, _MM_SHUFFLE(2, 0, 2, 0));
+  f.ny = _mm_shuffle_ps(n01, n23, _MM_SHUFFLE(3, 1, 3, 1));
+  const __m128 vx = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(2, 0, 2, 0));
+  const __m128 vy = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(3, 1, 3, 1));
+  f.offset = _mm_add_ps(_mm_mul_ps(f.nx, vx), _mm_mul_ps(f.ny, vy));
+  return f;
+}
+
+// n.p for four faces at once, in Dot's order (x product plus y product).
+[[gnu::always_inline]] inline __m128 FaceDots(const FourFaces& f, __m128 px, __m128 py) {
+  return _mm_add_ps(_mm_mul_ps(f.nx, px), _mm_mul_ps(f.ny, py));
+}
+
+// Separations of faces g0..g0+3 and g1..g1+3 of `a` from core `b`, written to separations[]: each
+// point of `b` is broadcast once and tested against eight faces (two products, an add and a min per
+// four faces), so the scan has no data-dependent branch and twice the independent work per load.
+[[gnu::always_inline]] inline void EightFaceSeparations(const Core& a, int g0, int g1, const Core& b,
+                                                       float* separations) {
+  const FourFaces f0 = LoadFourFaces(a, g0);
+  const FourFaces f1 = LoadFourFaces(a, g1);
+  __m128 low0 = _mm_set1_ps(FLT_MAX);
+  __m128 low1 = low0;
+  for (int j = 0; j < b.count; ++j) {
+    const __m128 px = _mm_set1_ps(b.points[j].x);
+    const __m128 py = _mm_set1_ps(b.points[j].y);
+    low0 = _mm_min_ps(low0, FaceDots(f0, px, py));
+    low1 = _mm_min_ps(low1, FaceDots(f1, px, py));
+  }
+  // Stored second group first: when the groups overlap, both hold the same values there anyway.
+  _mm_storeu_ps(separations + g1, _mm_sub_ps(low1, f1.offset));
+  _mm_storeu_ps(separations + g0, _mm_sub_ps(low0, f0.offset));
+}
+#endif
+
+// Face of largest separation among `a`'s faces (none for a 1-point core). The selects compile to
+// conditional moves: which face wins is data-dependent, so a branch would mispredict often.
+SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
+  SatResult best;
+  best.onB = onB;
+  const int faces = a.count < 2 ? 0 : a.count;
+  float separations[kMaxPolygonVertices];
+  int computed = 0;
+#if defined(__SSE2__)
+  // Groups of four faces from 0, the last group ending at `faces` (overlapping when faces is not a
+  // multiple of 4; a face computed twice gets the same value).
+  // Groups of four faces from 0 in pairs, a group past the end moved back to end at `faces`
+  // (overlapping one before it when faces is not a multiple of 4: a face computed twice gets the
+  // same value). Four faces (boxes) are one group, tested twice: cheaper than a second loop shape.
+  if (faces >= 4) {
+    for (int first = 0; first < faces; first += 8) {
+      const int g0 = first + 4 <= faces ? first : faces - 4;
+      const int g1 = first + 8 <= faces ? first + 4 : faces - 4;
+      EightFaceSeparations(a, g0, g1, b, separations);
+    }
+    computed = faces;
+  }
+#endif
+  for (int i = computed; i < faces; ++i) separations[i] = FaceSeparationInline(a, i, b);
+  for (int i = 0; i < faces; ++i) {
+    bool better = separations[i] > best.separation;
+    best.face = better ? i : best.face;
+    best.separation = better ? separations[i] : best.separation;
+  }
+  return best;
+}
+
 // Face of maximum separation over the faces of both cores; A's unless B's is clearly larger.
 SatResult FindMaxSeparation(const Core& a, const Core& b) {
-  SatResult best;
-  for (int i = 0; i < (a.count < 2 ? 0 : a.count); ++i) {
-    float s = FaceSeparation(a, i, b);
-    if (s > best.separation) best = {s, i, false};
-  }
-  SatResult bestB;
-  for (int i = 0; i < (b.count < 2 ? 0 : b.count); ++i) {
-    float s = FaceSeparation(b, i, a);
-    if (s > bestB.separation) bestB = {s, i, true};
-  }
+  SatResult best = MaxFaceSeparation(a, b, false);
+  SatResult bestB = MaxFaceSeparation(b, a, true);
   // Non-finite coordinates (overflow far from the origin) make every separation NaN, so no face
   // wins a comparison: fall back to face 0 of a core that has faces (one always does here), giving
   // a defined, if meaningless, manifold instead of indexing face -1. Found by the fuzzer.
   if (best.face < 0 && bestB.face < 0) {
     return a.count >= 2 ? SatResult{FaceSeparation(a, 0, b), 0, false} : SatResult{FaceSeparation(b, 0, a), 0, true};
   }
-  if (best.face < 0 || (bestB.face >= 0 && bestB.separation > best.separation + kReferenceTolerance)) return bestB;
-  return best;
+  // Which core holds the reference face is a coin flip on random contacts: a select, not a branch.
+  const bool useB = best.face < 0 || (bestB.face >= 0 && bestB.separation > best.separation + kReferenceTolerance);
+  return useB ? bestB : best;
 }
 
 // Clip for a SAT result, both cores already in A's frame.
@@ -118,16 +227,7 @@ LocalManifold CoincidentPoints(const Core& a, const Core& b, const Transform& bT
 
 }  // namespace
 
-float FaceSeparation(const Core& a, int face, const Core& b) {
-  Vec2 n = a.normals[face];
-  Vec2 v = a.points[face];
-  float best = Dot(b.points[0] - v, n);
-  for (int j = 1; j < b.count; ++j) {
-    float s = Dot(b.points[j] - v, n);
-    if (s < best) best = s;
-  }
-  return best;
-}
+float FaceSeparation(const Core& a, int face, const Core& b) { return FaceSeparationInline(a, face, b); }
 
 namespace {
 
@@ -171,21 +271,51 @@ LocalManifold CollideGjk(const Core& a, const Core& bLocal, const Transform& bTo
   return SinglePoint(a, bLocal, bToA, cd, normal, margin);
 }
 
+// The deepest vertex of `core` against `normal` (the incident vertex of a SAT reference face).
+int DeepestVertex(const Core& core, Vec2 normal) { return ArgMaxDot(core.points, core.count, -normal); }
+
+// After SAT, a cache for the next (warm) query: the reference face's two vertices, each paired with
+// the incident core's deepest vertex. That is GJK's terminal simplex for a face-vertex contact, and
+// any simplex is a safe start (a stale cache never gives a wrong answer, only more iterations).
+void SeedCache(const Core& a, const Core& b, const SatResult& sat, SimplexCache* cache) {
+  const Core& reference = sat.onB ? b : a;
+  const Core& incident = sat.onB ? a : b;
+  const int i1 = sat.face;
+  const int i2 = sat.face + 1 == reference.count ? 0 : sat.face + 1;
+  const auto j = static_cast<std::uint8_t>(DeepestVertex(incident, reference.normals[sat.face]));
+  cache->count = 2;
+  cache->iterations = 0;
+  for (int k = 0; k < 2; ++k) {
+    const auto r = static_cast<std::uint8_t>(k == 0 ? i1 : i2);
+    cache->indexA[k] = sat.onB ? j : r;
+    cache->indexB[k] = sat.onB ? r : j;
+  }
+}
+
 // Face axes only, no GJK, as long as that is exact: when the cores are apart and the incident
 // vertex that realises the SAT separation was clipped away (a vertex-vertex pair: the clip would
-// report more room than there is, or none at all), the pair goes to the GJK path instead.
+// report more room than there is, or none at all), the pair goes to the GJK path instead. With
+// `seed`, the cache is seeded for a warm GJK next time (the GJK fallback then starts from it too).
 LocalManifold CollideSat(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
-                         float margin) {
+                         float margin, bool seed) {
   CoreBuffer bufferB;
   const Core& b = TransformCore(bLocal, bToA, bufferB);
   SatResult sat = FindMaxSeparation(a, b);
+  if (seed && cache != nullptr) SeedCache(a, b, sat, cache);
   const float radii = a.radius + b.radius;
   if (sat.separation - radii > margin) return {};
   LocalManifold m = ClipAgainst(a, b, sat, margin);
   if (sat.separation < kCoreOverlapDistance) return m;
   LocalManifold checked;
   if (ClipMatches(m, sat.separation - radii, checked)) return checked;
-  return CollideGjk(a, bLocal, bToA, cache, margin);
+  // The GJK fallback starts from the SAT features: warm, it costs about a quarter of a cold start.
+  // Only the Auto method hands them to the caller's cache; Sat leaves GJK's final simplex there.
+  SimplexCache local;
+  SimplexCache* start = seed && cache != nullptr ? cache : &local;
+  if (start == &local) SeedCache(a, b, sat, &local);
+  LocalManifold fallback = CollideGjk(a, bLocal, bToA, start, margin);
+  if (cache != nullptr && start != cache) *cache = local;
+  return fallback;
 }
 
 }  // namespace
@@ -193,9 +323,22 @@ LocalManifold CollideSat(const Core& a, const Core& bLocal, const Transform& bTo
 LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                            const ManifoldSettings& settings) {
   const float margin = settings.speculativeDistance;
-  const bool roundOnly = a.count < 2 && bLocal.count < 2;
-  if (settings.method == ManifoldMethod::Sat && !roundOnly) return CollideSat(a, bLocal, bToA, cache, margin);
-  return CollideGjk(a, bLocal, bToA, cache, margin);
+  // SAT needs faces on both sides: against a 1-point core (a circle's centre) the face axis is the
+  // answer only in that face's region, not beyond its ends where the closest feature is a vertex,
+  // and an unclipped single point cannot reveal that (ClipMatches sees the face separation it was
+  // given). GJK is exact there and cheap (one point).
+  const bool facesOnBoth = a.count >= 2 && bLocal.count >= 2;
+  if (!facesOnBoth) return CollideGjk(a, bLocal, bToA, cache, margin);
+  switch (settings.method) {
+    case ManifoldMethod::Sat: return CollideSat(a, bLocal, bToA, cache, margin, false);
+    case ManifoldMethod::Gjk: return CollideGjk(a, bLocal, bToA, cache, margin);
+    default:
+      // A cache GJK can start from means a persisting contact: warm GJK. Otherwise SAT, seeding it.
+      if (cache != nullptr && detail::IsCacheUsable(*cache, a.count, bLocal.count)) {
+        return CollideGjk(a, bLocal, bToA, cache, margin);
+      }
+      return CollideSat(a, bLocal, bToA, cache, margin, true);
+  }
 }
 
 }  // namespace mk

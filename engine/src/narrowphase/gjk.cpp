@@ -166,16 +166,15 @@ void Solve3(LocalSimplex& s) {
   return m;
 }
 
-[[gnu::always_inline]] inline bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
-  if (cache.count < 1 || cache.count > 3) return false;
-  for (int i = 0; i < cache.count; ++i) {
-    if (cache.indexA[i] >= countA || cache.indexB[i] >= countB) return false;
-  }
-  return true;
-}
-
-// The cached simplex when it is valid for these shapes, else vertex 0 of each (a cold start).
-// Returns true for a warm start.
+// The cached simplex when it is valid for these shapes, else a cold start. Returns true for a warm
+// start.
+//
+// Cold start: the Minkowski vertex farthest along the line from A's origin to B's (A's point
+// farthest towards B minus B's point farthest towards A). Shapes are built around their bodies'
+// origins, so that pair of points is close to the closest pair: on octagons in contact it saves about
+// one iteration (and most triangle solves) against starting from vertex 0 of each, for the price of
+// one support scan. Coincident origins give a zero direction, where the scan returns vertex 0 of
+// each, the plain start.
 [[gnu::always_inline]] inline bool StartSimplex(const LocalPair& pair, const SimplexCache* cache, LocalSimplex& s) {
   if (cache != nullptr && IsCacheUsable(*cache, pair.countA, pair.countB)) {
     s.count = cache->count;
@@ -183,7 +182,7 @@ void Solve3(LocalSimplex& s) {
     return true;
   }
   s.count = 1;
-  s.v[0] = MakeVertex(pair, 0, 0);
+  s.v[0] = SupportVertex(pair, pair.xf.p, 0, 0);
   return false;
 }
 

@@ -164,6 +164,15 @@ struct GjkResult {
   return MakeVertex(pair, indexA, indexB);
 }
 
+/// True when `cache` holds a simplex GJK can start from for cores of these sizes (a warm start).
+[[gnu::always_inline]] inline bool IsCacheUsable(const SimplexCache& cache, int countA, int countB) {
+  if (cache.count < 1 || cache.count > 3) return false;
+  for (int i = 0; i < cache.count; ++i) {
+    if (cache.indexA[i] >= countA || cache.indexB[i] >= countB) return false;
+  }
+  return true;
+}
+
 /// 0 when every argument is finite, NaN otherwise: x * 0 is +-0 for finite x and NaN for an infinity
 /// or NaN, and NaN survives the sum. Branch-free, and unlike a plain sum it cannot overflow.
 template <class... T>
