@@ -12,8 +12,9 @@
 //                                           ours-warm, b2-cold, b2-warm, epa)
 //
 // Instruction counts per query with callgrind (the pass functions are named *Pass):
-//   valgrind --tool=callgrind --toggle-collect='*OursWarmPass*' ./gjk_benchmark --only ours-warm --reps 1
-//   (total Ir / 10,000)
+//   valgrind --tool=callgrind --toggle-collect='*::OursWarmPass(*' ./gjk_benchmark --only ours-warm --reps 1
+//   (total Ir / 10,000; the pattern must not also match the RunOurs<...OursWarmPass> wrapper, whose
+//   entry would toggle collection back off)
 //
 // Fairness: both engines get the same poses, read their shapes through their own proxies, read their
 // per-pair inputs from an array of their own input structs (DistanceInput, 64 bytes; b2DistanceInput,

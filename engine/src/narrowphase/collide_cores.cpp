@@ -144,51 +144,87 @@ struct FourFaces {
   return _mm_add_ps(_mm_mul_ps(f.nx, px), _mm_mul_ps(f.ny, py));
 }
 
-// Separations of faces g0..g0+3 and g1..g1+3 of `a` from core `b`, written to separations[]: each
-// point of `b` is broadcast once and tested against eight faces (two products, an add and a min per
-// four faces), so the scan has no data-dependent branch and twice the independent work per load.
-[[gnu::always_inline]] inline void EightFaceSeparations(const Core& a, int g0, int g1, const Core& b,
-                                                       float* separations) {
+// Separations of faces g0..g0+3 (first) and g1..g1+3 (second) of `a` from core `b`: each point of
+// `b` is broadcast once and tested against eight faces (two products, an add and a min per four
+// faces), so the scan has no data-dependent branch. Even and odd points keep separate minima,
+// halving the chain of dependent mins (its latency is what the scan waits on).
+struct EightSeparations {
+  __m128 first, second;
+};
+
+[[gnu::always_inline]] inline EightSeparations EightFaceSeparations(const Core& a, int g0, int g1, const Core& b) {
   const FourFaces f0 = LoadFourFaces(a, g0);
   const FourFaces f1 = LoadFourFaces(a, g1);
-  __m128 low0 = _mm_set1_ps(FLT_MAX);
-  __m128 low1 = low0;
-  for (int j = 0; j < b.count; ++j) {
-    const __m128 px = _mm_set1_ps(b.points[j].x);
-    const __m128 py = _mm_set1_ps(b.points[j].y);
-    low0 = _mm_min_ps(low0, FaceDots(f0, px, py));
-    low1 = _mm_min_ps(low1, FaceDots(f1, px, py));
+  const __m128 far = _mm_set1_ps(FLT_MAX);
+  __m128 even0 = far, even1 = far, odd0 = far, odd1 = far;
+  int j = 0;
+  for (; j + 2 <= b.count; j += 2) {
+    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
+    const __m128 qx = _mm_set1_ps(b.points[j + 1].x), qy = _mm_set1_ps(b.points[j + 1].y);
+    even0 = _mm_min_ps(even0, FaceDots(f0, px, py));
+    even1 = _mm_min_ps(even1, FaceDots(f1, px, py));
+    odd0 = _mm_min_ps(odd0, FaceDots(f0, qx, qy));
+    odd1 = _mm_min_ps(odd1, FaceDots(f1, qx, qy));
   }
-  // Stored second group first: when the groups overlap, both hold the same values there anyway.
-  _mm_storeu_ps(separations + g1, _mm_sub_ps(low1, f1.offset));
-  _mm_storeu_ps(separations + g0, _mm_sub_ps(low0, f0.offset));
+  if (j < b.count) {
+    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
+    even0 = _mm_min_ps(even0, FaceDots(f0, px, py));
+    even1 = _mm_min_ps(even1, FaceDots(f1, px, py));
+  }
+  return {_mm_sub_ps(_mm_min_ps(even0, odd0), f0.offset), _mm_sub_ps(_mm_min_ps(even1, odd1), f1.offset)};
+}
+
+// The largest of 4..8 separations held as EightFaceSeparations returns them, and the lowest face
+// index holding it (the scalar scan's answer on ties): a max across the lanes, then the lanes equal
+// to it as bits at their face indices. A NaN maximum matches no lane and gives face -1, which
+// FindMaxSeparation handles.
+[[gnu::always_inline]] inline SatResult ArgMaxSeparation(const EightSeparations& s, int g0, int g1, bool onB) {
+  __m128 best = _mm_max_ps(s.first, s.second);
+  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(1, 0, 3, 2)));
+  const unsigned mask = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(s.first, best))) << g0 |
+                        static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(s.second, best))) << g1;
+  SatResult r;
+  r.onB = onB;
+  r.face = mask != 0 ? __builtin_ctz(mask) : -1;
+  r.separation = mask != 0 ? _mm_cvtss_f32(best) : r.separation;
+  return r;
 }
 #endif
 
-// Face of largest separation among `a`'s faces (none for a 1-point core). The selects compile to
-// conditional moves: which face wins is data-dependent, so a branch would mispredict often.
+// Face of largest separation among `a`'s faces (none for a 1-point core), the lowest index on ties.
 SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
+  const int faces = a.count < 2 ? 0 : a.count;
+#if defined(__SSE2__)
+  // 4..8 faces (boxes to octagons, the common case) stay in two registers of four faces: the second
+  // group ends at `faces` and overlaps the first when faces < 8 (a face computed twice gets the same
+  // value); a box's one group is simply tested twice.
+  if (faces >= 4 && faces <= 8) {
+    const int g1 = faces - 4;
+    return ArgMaxSeparation(EightFaceSeparations(a, 0, g1, b), 0, g1, onB);
+  }
+#endif
   SatResult best;
   best.onB = onB;
-  const int faces = a.count < 2 ? 0 : a.count;
   float separations[kMaxPolygonVertices];
   int computed = 0;
 #if defined(__SSE2__)
-  // Groups of four faces from 0, the last group ending at `faces` (overlapping when faces is not a
-  // multiple of 4; a face computed twice gets the same value).
-  // Groups of four faces from 0 in pairs, a group past the end moved back to end at `faces`
-  // (overlapping one before it when faces is not a multiple of 4: a face computed twice gets the
-  // same value). Four faces (boxes) are one group, tested twice: cheaper than a second loop shape.
-  if (faces >= 4) {
+  // More faces: groups of four in pairs through memory, a group past the end moved back to end at
+  // `faces` as above.
+  if (faces > 8) {
     for (int first = 0; first < faces; first += 8) {
       const int g0 = first + 4 <= faces ? first : faces - 4;
       const int g1 = first + 8 <= faces ? first + 4 : faces - 4;
-      EightFaceSeparations(a, g0, g1, b, separations);
+      const EightSeparations s = EightFaceSeparations(a, g0, g1, b);
+      // Second group first: where the groups overlap both hold the same values anyway.
+      _mm_storeu_ps(separations + g1, s.second);
+      _mm_storeu_ps(separations + g0, s.first);
     }
     computed = faces;
   }
 #endif
   for (int i = computed; i < faces; ++i) separations[i] = FaceSeparationInline(a, i, b);
+  // Conditional moves: which face wins is data-dependent, so a branch would mispredict often.
   for (int i = 0; i < faces; ++i) {
     bool better = separations[i] > best.separation;
     best.face = better ? i : best.face;
