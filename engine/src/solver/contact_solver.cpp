@@ -76,10 +76,11 @@ void IntegratePositions(SolverArrays& solver, const StepContext& context) {
 namespace {
 
 // A constraint's two bodies, copied out of the solver arrays into locals for the duration of the
-// constraint and written back after it. Working on locals lets the compiler keep velocities in
-// registers: through pointers into one array it must assume the two may alias and reload each after
-// every store, which measured a third of the instructions of the solve. A static body (index -1) is
-// a body at rest that is never written back. The arithmetic is the same either way (bitwise).
+// constraint and written back after it. Through pointers into one array the compiler must assume
+// the two may alias, so every velocity update was stored and reloaded before the next could start;
+// on locals the chain stays in registers (some spill: 16 SSE registers are tight). Measured on
+// large_pyramid: the same instruction count, 10% less solver time. A static body (index -1) is a
+// body at rest that is never written back. The arithmetic is unchanged (bitwise the same states).
 struct BodyPair {
   BodyState a;
   BodyState b;
