@@ -174,6 +174,20 @@ struct EightSeparations {
   return {_mm_sub_ps(_mm_min_ps(even0, odd0), f0.offset), _mm_sub_ps(_mm_min_ps(even1, odd1), f1.offset)};
 }
 
+// Separations of the four faces of a 4-face core `a` from core `b` (EightFaceSeparations for one
+// group).
+[[gnu::always_inline]] inline __m128 FourFaceSeparations(const Core& a, const Core& b) {
+  const FourFaces f = LoadFourFaces(a, 0);
+  __m128 even = _mm_set1_ps(FLT_MAX), odd = even;
+  int j = 0;
+  for (; j + 2 <= b.count; j += 2) {
+    even = _mm_min_ps(even, FaceDots(f, _mm_set1_ps(b.points[j].x), _mm_set1_ps(b.points[j].y)));
+    odd = _mm_min_ps(odd, FaceDots(f, _mm_set1_ps(b.points[j + 1].x), _mm_set1_ps(b.points[j + 1].y)));
+  }
+  if (j < b.count) even = _mm_min_ps(even, FaceDots(f, _mm_set1_ps(b.points[j].x), _mm_set1_ps(b.points[j].y)));
+  return _mm_sub_ps(_mm_min_ps(even, odd), f.offset);
+}
+
 // The largest of 4..8 separations held as EightFaceSeparations returns them, and the lowest face
 // index holding it (the scalar scan's answer on ties): a max across the lanes, then the lanes equal
 // to it as bits at their face indices. A NaN maximum matches no lane and gives face -1, which
@@ -190,6 +204,11 @@ struct EightSeparations {
   r.separation = mask != 0 ? _mm_cvtss_f32(best) : r.separation;
   return r;
 }
+// The largest of four separations and the lowest face index holding it (see above).
+[[gnu::always_inline]] inline SatResult ArgMaxSeparation(__m128 s, bool onB) {
+  return ArgMaxSeparation(EightSeparations{s, s}, 0, 0, onB);
+}
+
 #endif
 
 // Face of largest separation among `a`'s faces (none for a 1-point core), the lowest index on ties.
@@ -198,8 +217,9 @@ SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
 #if defined(__SSE2__)
   // 4..8 faces (boxes to octagons, the common case) stay in two registers of four faces: the second
   // group ends at `faces` and overlaps the first when faces < 8 (a face computed twice gets the same
-  // value); a box's one group is simply tested twice.
-  if (faces >= 4 && faces <= 8) {
+  // value). Boxes, the commonest shape of all, have one group only.
+  if (faces == 4) return ArgMaxSeparation(FourFaceSeparations(a, b), onB);
+  if (faces > 4 && faces <= 8) {
     const int g1 = faces - 4;
     return ArgMaxSeparation(EightFaceSeparations(a, 0, g1, b), 0, g1, onB);
   }
@@ -310,21 +330,26 @@ LocalManifold CollideGjk(const Core& a, const Core& bLocal, const Transform& bTo
 // The deepest vertex of `core` against `normal` (the incident vertex of a SAT reference face).
 int DeepestVertex(const Core& core, Vec2 normal) { return ArgMaxDot(core.points, core.count, -normal); }
 
-// After SAT, a cache for the next (warm) query: the reference face's two vertices, each paired with
-// the incident core's deepest vertex. That is GJK's terminal simplex for a face-vertex contact, and
-// any simplex is a safe start (a stale cache never gives a wrong answer, only more iterations).
+// After SAT, a cache for the next query. Cores apart: the reference face's two vertices, each paired
+// with the incident core's deepest vertex, which is GJK's terminal simplex for a face-vertex contact
+// (and any simplex is a safe start: a stale cache never gives a wrong answer, only more iterations).
+// Cores overlapping: a triangle, which is what GJK leaves for overlapping cores too and which tells
+// Auto to go straight to SAT next time (see CollideCores). Auto never starts GJK from it (the next
+// SAT reseeds a pair that has come apart), so it is only a marker: the reference face's vertices
+// against incident vertices 0 and 1, with no search for the deepest one.
 void SeedCache(const Core& a, const Core& b, const SatResult& sat, SimplexCache* cache) {
   const Core& reference = sat.onB ? b : a;
   const Core& incident = sat.onB ? a : b;
   const int i1 = sat.face;
   const int i2 = sat.face + 1 == reference.count ? 0 : sat.face + 1;
-  const auto j = static_cast<std::uint8_t>(DeepestVertex(incident, reference.normals[sat.face]));
-  cache->count = 2;
+  const bool overlap = sat.separation < kCoreOverlapDistance;
+  const int j = overlap ? 0 : DeepestVertex(incident, reference.normals[sat.face]);
+  const int pairs[3][2] = {{i1, j}, {i2, j}, {i1, 1}};  // incident.count >= 2 on the SAT path
+  cache->count = overlap ? 3 : 2;
   cache->iterations = 0;
-  for (int k = 0; k < 2; ++k) {
-    const auto r = static_cast<std::uint8_t>(k == 0 ? i1 : i2);
-    cache->indexA[k] = sat.onB ? j : r;
-    cache->indexB[k] = sat.onB ? r : j;
+  for (int k = 0; k < cache->count; ++k) {
+    cache->indexA[k] = static_cast<std::uint8_t>(pairs[k][sat.onB ? 1 : 0]);
+    cache->indexB[k] = static_cast<std::uint8_t>(pairs[k][sat.onB ? 0 : 1]);
   }
 }
 
@@ -369,8 +394,11 @@ LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& b
     case ManifoldMethod::Sat: return CollideSat(a, bLocal, bToA, cache, margin, false);
     case ManifoldMethod::Gjk: return CollideGjk(a, bLocal, bToA, cache, margin);
     default:
-      // A cache GJK can start from means a persisting contact: warm GJK. Otherwise SAT, seeding it.
-      if (cache != nullptr && detail::IsCacheUsable(*cache, a.count, bLocal.count)) {
+      // A cache GJK can start from means a persisting contact: warm GJK, unless it holds a triangle,
+      // which GJK (and SeedCache) leave only for overlapping cores. Overlapping cores end on SAT
+      // anyway (CollideGjk hands them over), so a resting pair of sharp polygons, which overlaps by
+      // the solver's slop step after step, skips the GJK query. Otherwise SAT, seeding the cache.
+      if (cache != nullptr && cache->count < 3 && detail::IsCacheUsable(*cache, a.count, bLocal.count)) {
         return CollideGjk(a, bLocal, bToA, cache, margin);
       }
       return CollideSat(a, bLocal, bToA, cache, margin, true);
