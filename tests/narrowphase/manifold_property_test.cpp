@@ -225,6 +225,46 @@ TEST_CASE("Auto seeds the cache from SAT: the next query is warm and agrees with
   CHECK(seededIterations * 3 < coldIterations);
 }
 
+TEST_CASE("Auto sends overlapping cores straight to SAT and back to GJK once they part") {
+  test::Rng rng(78);
+  const ManifoldSettings gjk{.method = ManifoldMethod::Gjk};
+  int overlapping = 0, parted = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    AnyShape a = RandomShape(rng, ShapeType::Polygon);
+    AnyShape b = RandomShape(rng, ShapeType::Polygon);
+    a.polygon.radius = 0.0f;  // sharp, so that the cores themselves overlap
+    b.polygon.radius = 0.0f;
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 0.3f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
+    if (oracle::CoreDistance(oa, oracle::Place(b.Proxy(), xfB)) > 0.0) continue;
+    ++overlapping;
+    SimplexCache cache;
+    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    CHECK(cache.count == 3);  // the overlap marker
+    // Still overlapping after a small motion: SAT again (no GJK iteration), the GJK method's answer.
+    xfB.p += rng.InBox(0.002f);
+    Manifold again = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    CHECK(cache.iterations == 0);
+    Manifold reference = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr, gjk);
+    REQUIRE(again.pointCount == reference.pointCount);
+    CHECK(test::Near(again.normal, reference.normal, 1e-6f));
+    for (int k = 0; k < again.pointCount; ++k) {
+      CHECK(std::fabs(again.points[k].separation - reference.points[k].separation) <= 1e-6f);
+      CHECK(again.points[k].id == reference.points[k].id);
+    }
+    // Pulled 3 m apart along the centre line: SAT finds the cores apart and seeds a pair for GJK.
+    Vec2 away = xfB.p - xfA.p;
+    xfB.p += (3.0f / std::max(Length(away), 1e-3f)) * away;
+    if (oracle::CoreDistance(oa, oracle::Place(b.Proxy(), xfB)) <= 0.0) continue;
+    ++parted;
+    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    CHECK(cache.count <= 2);
+  }
+  CHECK(overlapping > 300);
+  CHECK(parted > 300);
+}
+
 TEST_CASE("the table's swapped entries are exact flips of the direct ones") {
   test::Rng rng(99);
   int contacts = 0;
