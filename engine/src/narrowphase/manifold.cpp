@@ -265,8 +265,6 @@ constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
      SwappedEntry<Polygon, Segment, CollideSegmentAndPolygon>, Entry<Polygon, Polygon, CollidePolygons>},
 };
 
-bool IsFiniteTransform(const Transform& xf) { return IsFinite(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s); }
-
 bool IsValidShape(const ShapeRef& ref) {
   if (ref.shape == nullptr || static_cast<int>(ref.type) >= kTypeCount) return false;
   if (ref.type != ShapeType::Polygon) return true;
@@ -285,8 +283,9 @@ CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB) {
 
 Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
                  SimplexCache* cache, const ManifoldSettings& settings) {
-  bool valid = IsValidShape(a) && IsValidShape(b) && IsFiniteTransform(xfA) && IsFiniteTransform(xfB) &&
-               settings.speculativeDistance >= 0.0f && IsFinite(settings.speculativeDistance);
+  // Both transforms and the margin in one SIMD test (the check runs on every contact every step).
+  bool valid = IsValidShape(a) && IsValidShape(b) && detail::FiniteTransforms(xfA, xfB, settings.speculativeDistance) &&
+               settings.speculativeDistance >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
   return kPairTable[static_cast<int>(a.type)][static_cast<int>(b.type)](a.shape, xfA, b.shape, xfB, cache,
