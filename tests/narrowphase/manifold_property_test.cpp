@@ -2,6 +2,7 @@
 // oracle.h (the GJK tests' double-precision oracle, shared read-only): unit normal, at most 2 points, and the deepest point's separation equal to the
 // exact signed distance (separated cores) or the exact SAT penetration (overlapping polygons).
 #include "minkowski/manifold.h"
+#include "narrowphase/manifold_internal.h"
 #include "narrowphase/oracle.h"
 #include "test_util.h"
 
@@ -263,6 +264,44 @@ TEST_CASE("Auto sends overlapping cores straight to SAT and back to GJK once the
   }
   CHECK(overlapping > 300);
   CHECK(parted > 300);
+}
+
+TEST_CASE("compact cores collide bit for bit like the shapes they came from") {
+  // The world's narrowphase reads CompactCore (manifold_internal.h) instead of the shapes; it must be
+  // the pair table's answer exactly, including its swaps, caches and circle shortcut.
+  test::Rng rng(123);
+  int contacts = 0, large = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    AnyShape a = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
+    AnyShape b = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
+    if (trial % 10 == 0) {  // a polygon beyond the inline capacity reads its Polygon
+      a.type = ShapeType::Polygon;
+      a.polygon = MakeRegularPolygon(12 + rng.Int(0, 20), rng.Uniform(0.2f, 1.0f), rng.Uniform(0.0f, 0.1f)).value;
+      ++large;
+    }
+    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
+    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    const CompactCore ca = MakeCompactCore(a.Ref()), cb = MakeCompactCore(b.Ref());
+    CHECK(ca.Inline() == (a.type != ShapeType::Polygon || a.polygon.count <= CompactCore::kInlinePoints));
+    SimplexCache cacheShapes, cacheCores;
+    for (int step = 0; step < 2; ++step) {  // cold, then warm from the caches each call left
+      Manifold expected = Collide(a.Ref(), xfA, b.Ref(), xfB, &cacheShapes);
+      Manifold actual = CollideCompact(a.type, ca.View(&a.polygon), xfA, b.type, cb.View(&b.polygon), xfB, &cacheCores, {});
+      REQUIRE(actual.pointCount == expected.pointCount);
+      CHECK(actual.normal == expected.normal);
+      for (int k = 0; k < actual.pointCount; ++k) {
+        CHECK(actual.points[k].point == expected.points[k].point);
+        CHECK(actual.points[k].anchorA == expected.points[k].anchorA);
+        CHECK(actual.points[k].separation == expected.points[k].separation);
+        CHECK(actual.points[k].id == expected.points[k].id);
+      }
+      CHECK(cacheCores.count == cacheShapes.count);
+      contacts += actual.pointCount > 0;
+      xfB.p += rng.InBox(0.005f);
+    }
+  }
+  CHECK(contacts > 2000);
+  CHECK(large > 500);
 }
 
 TEST_CASE("the table's swapped entries are exact flips of the direct ones") {

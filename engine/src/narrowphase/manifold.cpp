@@ -292,4 +292,77 @@ Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, con
                                                                          settings);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Compact cores (the world's narrowphase)
+// ---------------------------------------------------------------------------------------------
+
+CompactCore MakeCompactCore(const ShapeRef& shape) {
+  CompactCore c;
+  c.type = shape.type;
+  CoreBuffer buffer;
+  Core core;
+  switch (shape.type) {
+    case ShapeType::Circle: {
+      const auto& circle = *static_cast<const Circle*>(shape.shape);
+      core = MakeSmallCore(&circle.center, 1, circle.radius, buffer);
+      break;
+    }
+    case ShapeType::Capsule: {
+      const auto& capsule = *static_cast<const Capsule*>(shape.shape);
+      core = MakeSmallCore(&capsule.p1, 2, capsule.radius, buffer);
+      break;
+    }
+    case ShapeType::Segment: {
+      const auto& segment = *static_cast<const Segment*>(shape.shape);
+      core = MakeSmallCore(&segment.p1, 2, 0.0f, buffer);
+      break;
+    }
+    default: core = PolygonCore(*static_cast<const Polygon*>(shape.shape));
+  }
+  c.count = core.count;
+  c.radius = core.radius;
+  if (c.Inline()) {
+    for (int i = 0; i < core.count; ++i) {
+      c.data[i] = core.points[i];
+      // A 1-point core has no normals; its slot is left at zero.
+      c.data[core.count + i] = core.count >= 2 ? core.normals[i] : Vec2{0.0f, 0.0f};
+    }
+  }
+  return c;
+}
+
+namespace {
+
+// Which side of the pair table's typed function a type takes: the table calls F(A, B) directly when
+// A ranks at least as high as B, else F(B, A) and flips (kPairTable above).
+int TableRank(ShapeType type) {
+  switch (type) {
+    case ShapeType::Segment: return 3;
+    case ShapeType::Polygon: return 2;
+    case ShapeType::Capsule: return 1;
+    default: return 0;
+  }
+}
+
+// The typed function's body for a direct pair (A ranks first), on cores.
+Manifold CollideCompactDirect(ShapeType typeA, const Core& a, const Transform& xfA, ShapeType typeB, const Core& b,
+                              const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  if (typeB == ShapeType::Circle) {
+    if (typeA == ShapeType::Circle) {
+      return CollideCircles(Circle{a.points[0], a.radius}, xfA, Circle{b.points[0], b.radius}, xfB, settings);
+    }
+    // The capsule-circle and segment-circle functions take no cache.
+    if (typeA != ShapeType::Polygon) cache = nullptr;
+  }
+  return CollideLocalCores(a, xfA, b, xfB, cache, settings);
+}
+
+}  // namespace
+
+Manifold CollideCompact(ShapeType typeA, const Core& a, const Transform& xfA, ShapeType typeB, const Core& b,
+                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  if (TableRank(typeA) >= TableRank(typeB)) return CollideCompactDirect(typeA, a, xfA, typeB, b, xfB, cache, settings);
+  return FlipManifold(CollideCompactDirect(typeB, b, xfB, typeA, a, xfA, cache, settings));
+}
+
 }  // namespace mk

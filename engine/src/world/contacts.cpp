@@ -54,13 +54,24 @@ Event MakeSensorEvent(const WorldState& w, const Contact& c) {
   return {w.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), w.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
 }
 
+// The manifold of a contact's two shapes at the given transforms, from their compact cores (the same
+// result as Collide on the shapes, see CollideCompact).
+Manifold CollideShapes(const WorldState& w, const Contact& c, const Transform& xfA, const Transform& xfB,
+                       SimplexCache* cache, const ManifoldSettings& settings) {
+  const CompactCore& a = w.cores[c.shapeA];
+  const CompactCore& b = w.cores[c.shapeB];
+  // Only a polygon of more than CompactCore::kInlinePoints vertices reads its Shape.
+  const Core coreA = a.View(a.Inline() ? nullptr : &w.shapes[c.shapeA].polygon);
+  const Core coreB = b.View(b.Inline() ? nullptr : &w.shapes[c.shapeB].polygon);
+  return CollideCompact(a.type, coreA, xfA, b.type, coreB, xfB, cache, settings);
+}
+
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
 // exactly when the shapes touch, and overlap means some point is strictly inside (separation < 0).
-void UpdateSensorOverlap(WorldState& w, Contact& c, const Shape& shapeA, const Transform& xfA, const Shape& shapeB,
-                         const Transform& xfB) {
+void UpdateSensorOverlap(WorldState& w, Contact& c, const Transform& xfA, const Transform& xfB) {
   ManifoldSettings settings;
   settings.speculativeDistance = 0.0f;
-  const Manifold m = Collide(shapeA.Ref(), xfA, shapeB.Ref(), xfB, &c.cache, settings);
+  const Manifold m = CollideShapes(w, c, xfA, xfB, &c.cache, settings);
   bool overlap = false;
   for (int i = 0; i < m.pointCount; ++i) overlap = overlap || m.points[i].separation < 0.0f;
   if (overlap && !c.sensorOverlap) {
@@ -145,12 +156,12 @@ void UpdateContacts(WorldState& w) {
     if (shapeA.isSensor || shapeB.isSensor) {  // sensors never push: the manifold stays empty
       if (c.sensorEvents) {
         ++queries;
-        UpdateSensorOverlap(w, c, shapeA, bodyA.xf, shapeB, bodyB.xf);
+        UpdateSensorOverlap(w, c, bodyA.xf, bodyB.xf);
       }
       continue;
     }
     ++queries;
-    Manifold manifold = Collide(shapeA.Ref(), bodyA.xf, shapeB.Ref(), bodyB.xf, &c.cache, settings);
+    Manifold manifold = CollideShapes(w, c, bodyA.xf, bodyB.xf, &c.cache, settings);
     iterations += c.cache.iterations;
     CarryImpulses(c.manifold, manifold);
     c.manifold = manifold;

@@ -374,7 +374,10 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   MK_ASSERT(w.IsBody(bodyId) && ValidShapeDef(def));
   if (!w.IsBody(bodyId) || !ValidShapeDef(def)) return {};
   int slot = w.shapeIds.Allocate();
-  if (slot >= static_cast<int>(w.shapes.size())) w.shapes.resize(slot + 1);
+  if (slot >= static_cast<int>(w.shapes.size())) {
+    w.shapes.resize(slot + 1);
+    w.cores.resize(slot + 1);
+  }
   Shape& shape = w.shapes[slot];
   shape = Shape{};
   if constexpr (std::is_same_v<Geometry, Circle>) {
@@ -386,6 +389,7 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   } else {
     shape.type = ShapeType::Polygon, shape.polygon = geometry;
   }
+  w.cores[slot] = MakeCompactCore(shape.Ref());
   shape.density = def.density;
   shape.friction = def.friction;
   shape.restitution = def.restitution;

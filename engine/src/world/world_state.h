@@ -11,6 +11,7 @@
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
+#include "narrowphase/manifold_internal.h"
 #include "solver/joint_solver.h"
 #include "solver/solver_types.h"
 
@@ -150,6 +151,9 @@ struct WorldState {
   IdPool bodyIds, shapeIds, contactIds, jointIds;
   std::vector<Body> bodies;
   std::vector<Shape> shapes;
+  /// Per shape slot, the core the narrowphase reads (a Shape holds every geometry type by value, over
+  /// 1 KB, so reading cores from here keeps the contact loop on a line or two per shape).
+  std::vector<CompactCore> cores;
   std::vector<Contact> contacts;
   std::vector<Joint> joints;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
