@@ -95,27 +95,44 @@ struct BodyPair {
   if (c.indexB >= 0) solver.states[c.indexB] = p.b;
 }
 
-[[gnu::always_inline]] inline void ApplyImpulse(const ContactConstraint& c, BodyState& a, BodyState& b, Vec2 rA, Vec2 rB, Vec2 impulse) {
-  a.v -= c.invMassA * impulse;
-  a.w -= c.invIA * Cross(rA, impulse);
-  b.v += c.invMassB * impulse;
-  b.w += c.invIB * Cross(rB, impulse);
+// Velocity of B's point relative to A's along a unit axis: (vB - vA).axis + wB (rB x axis) -
+// wA (rA x axis), with the lever arms r x axis precomputed for the step (ContactConstraintPoint).
+[[gnu::always_inline]] inline float AxisVelocity(const BodyState& a, const BodyState& b, Vec2 axis, float leverA,
+                                                 float leverB) {
+  return Dot(b.v - a.v, axis) + (b.w * leverB - a.w * leverA);
 }
 
-[[gnu::always_inline]] inline Vec2 RelativeVelocity(const BodyState& a, const BodyState& b, Vec2 rA, Vec2 rB) {
-  return (b.v + Cross(b.w, rB)) - (a.v + Cross(a.w, rA));
+// Impulse `lambda` along a unit axis at the point: on B, minus on A; r x (lambda axis) = lambda (r x axis).
+[[gnu::always_inline]] inline void ApplyAxisImpulse(const ContactConstraint& c, BodyState& a, BodyState& b, Vec2 axis,
+                                                    float leverA, float leverB, float lambda) {
+  const Vec2 p = lambda * axis;
+  a.v -= c.invMassA * p;
+  a.w -= c.invIA * (lambda * leverA);
+  b.v += c.invMassB * p;
+  b.w += c.invIB * (lambda * leverB);
+}
+
+// Normal impulse at a point.
+[[gnu::always_inline]] inline void ApplyNormalImpulse(const ContactConstraint& c, const ContactConstraintPoint& cp,
+                                                      BodyState& a, BodyState& b, float lambda) {
+  ApplyAxisImpulse(c, a, b, c.normal, cp.rnA, cp.rnB, lambda);
+}
+
+[[gnu::always_inline]] inline float NormalVelocity(const ContactConstraint& c, const ContactConstraintPoint& cp,
+                                                   const BodyState& a, const BodyState& b) {
+  return AxisVelocity(a, b, c.normal, cp.rnA, cp.rnB);
 }
 
 [[gnu::always_inline]] inline void SolveFriction(ContactConstraint& c, BodyState& a, BodyState& b) {
-  Vec2 tangent = RightPerp(c.normal);
+  const Vec2 tangent = RightPerp(c.normal);
   for (int j = 0; j < c.pointCount; ++j) {
     ContactConstraintPoint& cp = c.points[j];
-    float vt = Dot(RelativeVelocity(a, b, cp.rA, cp.rB), tangent);
+    float vt = AxisVelocity(a, b, tangent, cp.rtA, cp.rtB);
     float maxFriction = c.friction * cp.normalImpulse;
     float newImpulse = std::clamp(cp.tangentImpulse - cp.tangentMass * vt, -maxFriction, maxFriction);
     float impulse = newImpulse - cp.tangentImpulse;
     cp.tangentImpulse = newImpulse;
-    ApplyImpulse(c, a, b, cp.rA, cp.rB, impulse * tangent);
+    ApplyAxisImpulse(c, a, b, tangent, cp.rtA, cp.rtB, impulse);
   }
 }
 
@@ -132,10 +149,11 @@ void WarmStartContacts(SolverArrays& solver) {
     BodyPair pair = LoadBodies(solver, c);
     BodyState& a = pair.a;
     BodyState& b = pair.b;
-    Vec2 tangent = RightPerp(c.normal);
+    const Vec2 tangent = RightPerp(c.normal);
     for (int j = 0; j < c.pointCount; ++j) {
       const ContactConstraintPoint& cp = c.points[j];
-      ApplyImpulse(c, a, b, cp.rA, cp.rB, cp.normalImpulse * c.normal + cp.tangentImpulse * tangent);
+      ApplyNormalImpulse(c, cp, a, b, cp.normalImpulse);
+      ApplyAxisImpulse(c, a, b, tangent, cp.rtA, cp.rtB, cp.tangentImpulse);
     }
     StoreBodies(solver, c, pair);
   }
@@ -159,13 +177,13 @@ void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBia
         massScale = c.softness.massScale;
         impulseScale = c.softness.impulseScale;
       }
-      float vn = Dot(RelativeVelocity(a, b, cp.rA, cp.rB), c.normal);
+      float vn = NormalVelocity(c, cp, a, b);
       float impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse;
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
       impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;
       cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyImpulse(c, a, b, cp.rA, cp.rB, impulse * c.normal);
+      ApplyNormalImpulse(c, cp, a, b, impulse);
     }
     StoreBodies(solver, c, pair);
   }
@@ -185,12 +203,12 @@ void SolveContactsClassic(SolverArrays& solver, const StepContext& context) {
       // Baumgarte: feed back a fraction of the overlap beyond the slop as a velocity; speculative
       // contacts let the gap close within the step.
       float bias = s > 0.0f ? s / context.dt : baumgarte / context.dt * std::min(0.0f, s + slop);
-      float vn = Dot(RelativeVelocity(a, b, cp.rA, cp.rB), c.normal);
+      float vn = NormalVelocity(c, cp, a, b);
       float newImpulse = std::max(cp.normalImpulse - cp.normalMass * (vn + bias), 0.0f);
       float impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;
       cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyImpulse(c, a, b, cp.rA, cp.rB, impulse * c.normal);
+      ApplyNormalImpulse(c, cp, a, b, impulse);
     }
     StoreBodies(solver, c, pair);
   }
@@ -207,13 +225,13 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
       ContactConstraintPoint& cp = c.points[j];
       // Only points that approached fast and actually pushed this step bounce.
       if (cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f) continue;
-      float vn = Dot(RelativeVelocity(a, b, cp.rA, cp.rB), c.normal);
+      float vn = NormalVelocity(c, cp, a, b);
       float impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity);
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
       impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;
       cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyImpulse(c, a, b, cp.rA, cp.rB, impulse * c.normal);
+      ApplyNormalImpulse(c, cp, a, b, impulse);
     }
     StoreBodies(solver, c, pair);
   }

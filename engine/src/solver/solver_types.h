@@ -42,6 +42,9 @@ struct BodyParams {
 
 struct ContactConstraintPoint {
   Vec2 rA{0.0f, 0.0f}, rB{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
+  // Lever arms about the normal and the tangent, r x n and r x t (m), fixed for the step like r: the
+  // angular parts of every velocity and impulse along those axes are these times w or the impulse.
+  float rnA = 0.0f, rnB = 0.0f, rtA = 0.0f, rtB = 0.0f;
   float adjustedSeparation = 0.0f;      // separation minus dot(rB - rA, n) at the start of the step
   float normalMass = 0.0f, tangentMass = 0.0f;
   float normalImpulse = 0.0f, tangentImpulse = 0.0f;  // accumulated this step (N s)

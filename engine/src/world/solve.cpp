@@ -70,10 +70,11 @@ void PrepareContacts(WorldState& w, const StepContext& context) {
       cp.rA = mp.point - bodyA.center;
       cp.rB = mp.point - bodyB.center;
       cp.adjustedSeparation = mp.separation - Dot(cp.rB - cp.rA, c.normal);
-      float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
+      const float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
       float kNormal = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB;
       cp.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
-      float rtA = Cross(cp.rA, tangent), rtB = Cross(cp.rB, tangent);
+      const float rtA = Cross(cp.rA, tangent), rtB = Cross(cp.rB, tangent);
+      cp.rnA = rnA, cp.rnB = rnB, cp.rtA = rtA, cp.rtB = rtB;
       float kTangent = c.invMassA + c.invMassB + c.invIA * rtA * rtA + c.invIB * rtB * rtB;
       cp.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
       cp.normalImpulse = warm ? mp.normalImpulse : 0.0f;
