@@ -11,6 +11,9 @@
 //     manifold is one point between the GJK witness points.
 //     Cores overlapping: the reference face is the face of minimum penetration, found by SAT over
 //     the face normals of both cores.
+//     With the default method (ManifoldMethod::Auto) step 1 runs only for a persisting contact whose
+//     cores were apart last time: a new contact (empty cache) and one whose cores overlapped (a
+//     triangle in the cache) find the reference face by SAT directly, which also seeds the cache.
 //  3. The *incident edge* is the edge of the other shape most anti-parallel to the reference normal.
 //     It is clipped (Sutherland-Hodgman) to the two side planes through the reference face's end
 //     points; clipped points deeper than the speculative distance are kept (dyn4j's "contact points
