@@ -204,6 +204,7 @@ struct EightSeparations {
   r.separation = mask != 0 ? _mm_cvtss_f32(best) : r.separation;
   return r;
 }
+
 // The largest of four separations and the lowest face index holding it (see above).
 [[gnu::always_inline]] inline SatResult ArgMaxSeparation(__m128 s, bool onB) {
   return ArgMaxSeparation(EightSeparations{s, s}, 0, 0, onB);
