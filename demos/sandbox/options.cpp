@@ -74,7 +74,7 @@ std::string UsageText(const char* program) {
          "                      SDL's offscreen video driver, so it works on any machine\n"
          "  --frames N          stop after N frames (also without --headless)\n"
          "  --screenshot FILE   write the last frame to FILE (PNG)\n"
-         "  --scene NAME        open this scene or lab (default: pyramid); --list-scenes names them\n"
+         "  --scene NAME        open this scene or lab (default: large_pyramid); --list-scenes names them\n"
          "  --settings k=v ...  solver, draw and scene settings, e.g. sub_steps=8 draw_contacts=1\n"
          "                      size=20; the GJK lab takes its own (shape_a=box iteration=2 ...);\n"
          "                      --list-scenes prints every key\n"
