@@ -25,6 +25,7 @@
 //
 // Timing: the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) by default, as in gjk_benchmark: on a
 // loaded machine the wall clock also counts time spent descheduled. Pass `wall` to use steady_clock.
+#include "bench_clock.h"
 #include "minkowski/broadphase.h"
 
 #if defined(MK_HAVE_BOX2D)
@@ -32,14 +33,12 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
-#include <time.h>
 #include <vector>
 
 namespace {
@@ -49,14 +48,7 @@ using mk::Vec2;
 bool gWall = false;
 
 // Milliseconds on the thread's CPU clock (or the wall clock with `wall`).
-double NowMs() {
-  if (gWall) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  }
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
+double NowMs() { return mk::bench::NowNs(gWall) * 1e-6; }
 
 class Rng {
  public:

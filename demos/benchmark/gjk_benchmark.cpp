@@ -25,6 +25,7 @@
 // loaded machine the wall clock also counts the time the thread sits descheduled while other
 // processes run, which inflated one pass or another by 2-5x at random (see the report in git log).
 #include "minkowski/distance.h"
+#include "bench_clock.h"
 #include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
@@ -34,13 +35,11 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <string_view>
 #include <vector>
 
@@ -59,14 +58,7 @@ struct OursData {
 
 bool gWall = false;
 
-double NowNs() {
-  if (gWall) {
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  }
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
-}
+double NowNs() { return bench::NowNs(gWall); }
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

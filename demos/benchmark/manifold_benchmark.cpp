@@ -22,6 +22,7 @@
 //   (total Ir / (10,000 x 15 repetitions))
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
+#include "bench_clock.h"
 #include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
@@ -32,7 +33,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -47,11 +47,6 @@ constexpr int kRepetitions = 15;
 constexpr float kPi = bench::kPi;
 using bench::Rng;
 
-double ThreadNs() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
-}
 
 /// Timed variants, run interleaved by Run(): the median ns per manifold of each.
 struct Passes {
@@ -69,9 +64,9 @@ struct Passes {
     for (int r = 0; r < kRepetitions; ++r) {
       for (std::size_t j = 0; j < n; ++j) {
         std::size_t k = (j + std::size_t(r)) % n;
-        double t0 = ThreadNs();
+        double t0 = bench::NowNs();
         passes[k]();
-        double t1 = ThreadNs();
+        double t1 = bench::NowNs();
         times[k].push_back((t1 - t0) / kPairs);
       }
     }

@@ -80,6 +80,18 @@ AnyShape RandomShape(test::Rng& rng, ShapeType type) {
   return s;
 }
 
+// A random pose for A within `box` of the origin and one for B up to `reach` (metres) from A's
+// centre, both turned by up to `angle` radians either way.
+struct Poses {
+  Transform xfA, xfB;
+};
+Poses RandomPoses(test::Rng& rng, float reach, float box = 1.0f, float angle = 3.0f) {
+  Poses p;
+  p.xfA = MakeTransform(rng.InBox(box), rng.Uniform(-angle, angle));
+  p.xfB = MakeTransform(p.xfA.p + rng.Uniform(0.0f, reach) * rng.Direction(), rng.Uniform(-angle, angle));
+  return p;
+}
+
 struct Stats {
   int separated = 0;
   int overlappingPolygons = 0;
@@ -95,8 +107,7 @@ void RunPairs(ShapeType typeA, ShapeType typeB, int wanted, std::uint64_t seed, 
   for (int attempt = 0; kept < wanted && attempt < 200 * wanted; ++attempt) {
     AnyShape a = RandomShape(rng, typeA);
     AnyShape b = RandomShape(rng, typeB);
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.2f, 3.2f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.2f, 3.2f));
+    auto [xfA, xfB] = RandomPoses(rng, 2.0f, 1.0f, 3.2f);
     oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
     oracle::WorldShape ob = oracle::Place(b.Proxy(), xfB);
     double coreDistance = oracle::CoreDistance(oa, ob);
@@ -198,8 +209,7 @@ TEST_CASE("Auto seeds the cache from SAT: the next query is warm and agrees with
     ShapeType tb = rng.Int(0, 1) == 0 ? ShapeType::Polygon : ShapeType::Capsule;
     AnyShape a = RandomShape(rng, ShapeType::Polygon);
     AnyShape b = RandomShape(rng, tb);
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 2.0f);
     SimplexCache cache;
     Manifold cold = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);  // Auto, empty cache: SAT
     REQUIRE(cache.count >= 1);  // seeded (2 points) or, for a vertex-vertex pair, GJK's simplex
@@ -235,8 +245,7 @@ TEST_CASE("Auto sends overlapping cores straight to SAT and back to GJK once the
     AnyShape b = RandomShape(rng, ShapeType::Polygon);
     a.polygon.radius = 0.0f;  // sharp, so that the cores themselves overlap
     b.polygon.radius = 0.0f;
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 0.3f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 0.3f);
     oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
     if (oracle::CoreDistance(oa, oracle::Place(b.Proxy(), xfB)) > 0.0) continue;
     ++overlapping;
@@ -279,8 +288,7 @@ TEST_CASE("compact cores collide bit for bit like the shapes they came from") {
       a.polygon = MakeRegularPolygon(12 + rng.Int(0, 20), rng.Uniform(0.2f, 1.0f), rng.Uniform(0.0f, 0.1f)).value;
       ++large;
     }
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 2.0f);
     const CompactCore ca = MakeCompactCore(a.Ref()), cb = MakeCompactCore(b.Ref());
     CHECK(ca.Inline() == (a.type != ShapeType::Polygon || a.polygon.count <= CompactCore::kInlinePoints));
     SimplexCache cacheShapes, cacheCores;
@@ -313,8 +321,7 @@ TEST_CASE("the table's swapped entries are exact flips of the direct ones") {
     if (ta == tb) continue;
     AnyShape a = RandomShape(rng, ta);
     AnyShape b = RandomShape(rng, tb);
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 1.5f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 1.5f);
     Manifold ab = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr);
     Manifold ba = FlipManifold(Collide(b.Ref(), xfB, a.Ref(), xfA, nullptr));
     REQUIRE(ab.pointCount == ba.pointCount);
@@ -338,8 +345,7 @@ TEST_CASE("the circle-circle shortcut equals the general path") {
   for (int trial = 0; trial < 5000; ++trial) {
     Circle a{rng.InBox(0.3f), rng.LogUniform(0.05f, 1.0f)};
     Circle b{rng.InBox(0.3f), rng.LogUniform(0.05f, 1.0f)};
-    Transform xfA = MakeTransform(rng.InBox(2.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.5f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 2.5f, 2.0f);
     Manifold fast = CollideCircles(a, xfA, b, xfB);
     Manifold general = CollideGeneral(MakeProxy(a), xfA, MakeProxy(b), xfB, nullptr);
     REQUIRE(fast.pointCount == general.pointCount);
@@ -361,8 +367,7 @@ TEST_CASE("a warm simplex cache gives the same manifolds as a cold query") {
   for (int trial = 0; trial < 2000; ++trial) {
     AnyShape a = RandomShape(rng, ShapeType::Polygon);
     AnyShape b = RandomShape(rng, ShapeType::Polygon);
-    Transform xfA = MakeTransform(rng.InBox(1.0f), rng.Uniform(-3.0f, 3.0f));
-    Transform xfB = MakeTransform(xfA.p + rng.Uniform(0.0f, 2.0f) * rng.Direction(), rng.Uniform(-3.0f, 3.0f));
+    auto [xfA, xfB] = RandomPoses(rng, 2.0f);
     SimplexCache cache;
     Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
     // A small motion, then the warm query must match the cold one.

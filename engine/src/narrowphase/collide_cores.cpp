@@ -107,7 +107,7 @@ LocalManifold SinglePoint(const Core& a, const Core& b, const Transform& bToA, c
 // Separation of core `b` from face `face` of core `a`: min_j n.(b_j - v) = min_j n.b_j - n.v. Both
 // cores are in the working frame (A's), where coordinates are of the size of the shapes, so the
 // subtraction loses no more than the shapes' own float resolution.
-[[gnu::always_inline]] inline float FaceSeparationInline(const Core& a, int face, const Core& b) {
+[[gnu::always_inline]] inline float FaceSeparation(const Core& a, int face, const Core& b) {
   Vec2 n = a.normals[face];
   return MinDot(b.points, b.count, n) - Dot(a.points[face], n);
 }
@@ -144,48 +144,51 @@ struct FourFaces {
   return _mm_add_ps(_mm_mul_ps(f.nx, px), _mm_mul_ps(f.ny, py));
 }
 
-// Separations of faces g0..g0+3 (first) and g1..g1+3 (second) of `a` from core `b`: each point of
-// `b` is broadcast once and tested against eight faces (two products, an add and a min per four
-// faces), so the scan has no data-dependent branch. Even and odd points keep separate minima,
-// halving the chain of dependent mins (its latency is what the scan waits on).
+// Separations of the face groups starting at first[0..kGroups) (four faces each) of `a` from core
+// `b`: each point of `b` is broadcast once and tested against every group (two products, an add and
+// a min per four faces), so the scan has no data-dependent branch. Even and odd points keep separate
+// minima, halving the chain of dependent mins (its latency is what the scan waits on).
+template <int kGroups>
+[[gnu::always_inline]] inline void GroupSeparations(const Core& a, const int (&first)[kGroups], const Core& b,
+                                                    __m128 (&out)[kGroups]) {
+  FourFaces f[kGroups];
+  __m128 even[kGroups], odd[kGroups];
+  for (int g = 0; g < kGroups; ++g) {
+    f[g] = LoadFourFaces(a, first[g]);
+    even[g] = odd[g] = _mm_set1_ps(FLT_MAX);
+  }
+  int j = 0;
+  for (; j + 2 <= b.count; j += 2) {
+    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
+    const __m128 qx = _mm_set1_ps(b.points[j + 1].x), qy = _mm_set1_ps(b.points[j + 1].y);
+    for (int g = 0; g < kGroups; ++g) {
+      even[g] = _mm_min_ps(even[g], FaceDots(f[g], px, py));
+      odd[g] = _mm_min_ps(odd[g], FaceDots(f[g], qx, qy));
+    }
+  }
+  if (j < b.count) {
+    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
+    for (int g = 0; g < kGroups; ++g) even[g] = _mm_min_ps(even[g], FaceDots(f[g], px, py));
+  }
+  for (int g = 0; g < kGroups; ++g) out[g] = _mm_sub_ps(_mm_min_ps(even[g], odd[g]), f[g].offset);
+}
+
+// Two groups of four separations (faces g0..g0+3 and g1..g1+3).
 struct EightSeparations {
   __m128 first, second;
 };
 
 [[gnu::always_inline]] inline EightSeparations EightFaceSeparations(const Core& a, int g0, int g1, const Core& b) {
-  const FourFaces f0 = LoadFourFaces(a, g0);
-  const FourFaces f1 = LoadFourFaces(a, g1);
-  const __m128 far = _mm_set1_ps(FLT_MAX);
-  __m128 even0 = far, even1 = far, odd0 = far, odd1 = far;
-  int j = 0;
-  for (; j + 2 <= b.count; j += 2) {
-    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
-    const __m128 qx = _mm_set1_ps(b.points[j + 1].x), qy = _mm_set1_ps(b.points[j + 1].y);
-    even0 = _mm_min_ps(even0, FaceDots(f0, px, py));
-    even1 = _mm_min_ps(even1, FaceDots(f1, px, py));
-    odd0 = _mm_min_ps(odd0, FaceDots(f0, qx, qy));
-    odd1 = _mm_min_ps(odd1, FaceDots(f1, qx, qy));
-  }
-  if (j < b.count) {
-    const __m128 px = _mm_set1_ps(b.points[j].x), py = _mm_set1_ps(b.points[j].y);
-    even0 = _mm_min_ps(even0, FaceDots(f0, px, py));
-    even1 = _mm_min_ps(even1, FaceDots(f1, px, py));
-  }
-  return {_mm_sub_ps(_mm_min_ps(even0, odd0), f0.offset), _mm_sub_ps(_mm_min_ps(even1, odd1), f1.offset)};
+  __m128 s[2];
+  GroupSeparations<2>(a, {g0, g1}, b, s);
+  return {s[0], s[1]};
 }
 
-// Separations of the four faces of a 4-face core `a` from core `b` (EightFaceSeparations for one
-// group).
+// The four faces of a 4-face core `a`.
 [[gnu::always_inline]] inline __m128 FourFaceSeparations(const Core& a, const Core& b) {
-  const FourFaces f = LoadFourFaces(a, 0);
-  __m128 even = _mm_set1_ps(FLT_MAX), odd = even;
-  int j = 0;
-  for (; j + 2 <= b.count; j += 2) {
-    even = _mm_min_ps(even, FaceDots(f, _mm_set1_ps(b.points[j].x), _mm_set1_ps(b.points[j].y)));
-    odd = _mm_min_ps(odd, FaceDots(f, _mm_set1_ps(b.points[j + 1].x), _mm_set1_ps(b.points[j + 1].y)));
-  }
-  if (j < b.count) even = _mm_min_ps(even, FaceDots(f, _mm_set1_ps(b.points[j].x), _mm_set1_ps(b.points[j].y)));
-  return _mm_sub_ps(_mm_min_ps(even, odd), f.offset);
+  __m128 s[1];
+  GroupSeparations<1>(a, {0}, b, s);
+  return s[0];
 }
 
 // The largest of 4..8 separations held as EightFaceSeparations returns them, and the lowest face
@@ -244,7 +247,7 @@ SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
     computed = faces;
   }
 #endif
-  for (int i = computed; i < faces; ++i) separations[i] = FaceSeparationInline(a, i, b);
+  for (int i = computed; i < faces; ++i) separations[i] = FaceSeparation(a, i, b);
   // Conditional moves: which face wins is data-dependent, so a branch would mispredict often.
   for (int i = 0; i < faces; ++i) {
     bool better = separations[i] > best.separation;
@@ -281,12 +284,6 @@ LocalManifold CoincidentPoints(const Core& a, const Core& b, const Transform& bT
   CoreDistance cd{a.points[0], TransformPoint(bToA, b.points[0]), {0.0f, 1.0f}, 0.0f};
   return SinglePoint(a, b, bToA, cd, {0.0f, 1.0f}, margin);
 }
-
-}  // namespace
-
-float FaceSeparation(const Core& a, int face, const Core& b) { return FaceSeparationInline(a, face, b); }
-
-namespace {
 
 LocalManifold CollideGjk(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                          float margin) {

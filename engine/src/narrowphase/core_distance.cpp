@@ -11,21 +11,11 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
   const detail::LocalPair pair{a.points, bLocal.points, a.count, bLocal.count, bToA};
   const detail::GjkResult gjk = detail::RunGjk(pair, cache, nullptr, Transform{});
   const detail::LocalSimplex& s = gjk.simplex;
-  if (cache != nullptr) {
-    cache->count = static_cast<std::uint8_t>(s.count);
-    cache->iterations = static_cast<std::uint8_t>(gjk.iterations < 255 ? gjk.iterations : 255);
-    for (int i = 0; i < s.count; ++i) {
-      cache->indexA[i] = static_cast<std::uint8_t>(s.v[i].indexA);
-      cache->indexB[i] = static_cast<std::uint8_t>(s.v[i].indexB);
-    }
-  }
+  detail::WriteCache(s, gjk.iterations, cache);
+  const detail::WitnessPoints witnesses = detail::Witnesses(s);
   CoreDistance out;
-  out.pointA = s.v[0].a * s.v[0].wA;
-  out.pointB = s.v[0].a * s.v[0].wB;
-  for (int i = 1; i < s.count; ++i) {
-    out.pointA += s.v[i].a * s.v[i].wA;
-    out.pointB += s.v[i].a * s.v[i].wB;
-  }
+  out.pointA = witnesses.pointA;
+  out.pointB = witnesses.pointB;
   if (gjk.overlap) return out;  // distance 0, normal unused
   if (s.count == 2) {
     // The simplex edge's perpendicular is a more accurate direction than the witness difference

@@ -305,15 +305,6 @@ namespace {
 /// reported Touching: about 64 ulps, above the rounding of transforms and witness points.
 constexpr float kTouchingTolerance = 64.0f * detail::kEpsilon;
 
-void WriteCache(const LocalSimplex& s, SimplexCache* cache) {
-  if (cache == nullptr) return;
-  cache->count = static_cast<std::uint8_t>(s.count);
-  for (int i = 0; i < s.count; ++i) {
-    cache->indexA[i] = static_cast<std::uint8_t>(s.v[i].indexA);
-    cache->indexB[i] = static_cast<std::uint8_t>(s.v[i].indexB);
-  }
-}
-
 float PairScale(const LocalSimplex& s, float radii) {
   float m = 0.0f;
   for (int i = 0; i < s.count; ++i) {
@@ -508,16 +499,12 @@ struct LocalSeparation {
   const Transform& xfA = input.transformA;
   const GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
   const LocalSimplex& s = gjk.simplex;
-  WriteCache(s, cache);
-  if (cache != nullptr) cache->iterations = static_cast<std::uint8_t>(gjk.iterations < 255 ? gjk.iterations : 255);
+  detail::WriteCache(s, gjk.iterations, cache);
 
   LocalSeparation sep;
-  sep.pointA = s.v[0].a * s.v[0].wA;
-  sep.pointB = s.v[0].a * s.v[0].wB;
-  for (int i = 1; i < s.count; ++i) {
-    sep.pointA += s.v[i].a * s.v[i].wA;
-    sep.pointB += s.v[i].a * s.v[i].wB;
-  }
+  const detail::WitnessPoints witnesses = detail::Witnesses(s);
+  sep.pointA = witnesses.pointA;
+  sep.pointB = witnesses.pointB;
   if (gjk.overlap) [[unlikely]] {
     DistanceOutput out;
     out.iterations = gjk.iterations;
@@ -565,6 +552,7 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
   detail::StartSimplex(pair, cache, s);
   bool overlap = false;
   float previousSquared = FLT_MAX;
+  int supports = 0;  // support vertices added: the iterations, as RunGjk counts them
   for (int iteration = 0; iteration <= kGjkMaxIterations; ++iteration) {
     if (s.count == 2) {
       detail::Solve2(s);
@@ -596,9 +584,10 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
     }
     if (repeated) break;
     s.v[s.count++] = w;
+    ++supports;
     previousSquared = closestSquared;
   }
-  WriteCache(s, cache);
+  detail::WriteCache(s, supports, cache);
   return overlap;
 }
 

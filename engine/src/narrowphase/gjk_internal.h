@@ -173,6 +173,33 @@ struct GjkResult {
   return true;
 }
 
+/// Stores the simplex's vertex indices and the iteration count (saturating at 255) in `cache`, if
+/// any: what every GJK query leaves for the next one.
+inline void WriteCache(const LocalSimplex& s, int iterations, SimplexCache* cache) {
+  if (cache == nullptr) return;
+  cache->count = static_cast<std::uint8_t>(s.count);
+  cache->iterations = static_cast<std::uint8_t>(iterations < 255 ? iterations : 255);
+  for (int i = 0; i < s.count; ++i) {
+    cache->indexA[i] = static_cast<std::uint8_t>(s.v[i].indexA);
+    cache->indexB[i] = static_cast<std::uint8_t>(s.v[i].indexB);
+  }
+}
+
+/// The closest points on A's and B's cores: the simplex's support points weighted like the closest
+/// point of the difference (seed 000). A's frame.
+struct WitnessPoints {
+  Vec2 pointA;
+  Vec2 pointB;
+};
+[[gnu::always_inline]] inline WitnessPoints Witnesses(const LocalSimplex& s) {
+  WitnessPoints w{s.v[0].a * s.v[0].wA, s.v[0].a * s.v[0].wB};
+  for (int i = 1; i < s.count; ++i) {
+    w.pointA += s.v[i].a * s.v[i].wA;
+    w.pointB += s.v[i].a * s.v[i].wB;
+  }
+  return w;
+}
+
 /// 0 when every argument is finite, NaN otherwise: x * 0 is +-0 for finite x and NaN for an infinity
 /// or NaN, and NaN survives the sum. Branch-free, and unlike a plain sum it cannot overflow.
 template <class... T>

@@ -104,10 +104,6 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
 LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                            const ManifoldSettings& settings);
 
-/// Separation of core `b` from face `face` of core `a` (both in one frame): the minimum over b's
-/// points of their height above the face. Radii not included.
-float FaceSeparation(const Core& a, int face, const Core& b);
-
 /// World manifold from a local one (A's frame) and the two transforms.
 Manifold ToWorld(const LocalManifold& local, const Transform& xfA, const Transform& xfB);
 

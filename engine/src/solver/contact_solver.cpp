@@ -75,24 +75,19 @@ void IntegratePositions(SolverArrays& solver, const StepContext& context) {
 
 namespace {
 
-// A constraint's two bodies, copied out of the solver arrays into locals for the duration of the
-// constraint and written back after it. Through pointers into one array the compiler must assume
-// the two may alias, so every velocity update was stored and reloaded before the next could start;
-// on locals the chain stays in registers (some spill: 16 SSE registers are tight). Measured on
-// large_pyramid: the same instruction count, 10% less solver time. A static body (index -1) is a
-// body at rest that is never written back. The arithmetic is unchanged (bitwise the same states).
-struct BodyPair {
-  BodyState a;
-  BodyState b;
-};
-
-[[gnu::always_inline]] inline BodyPair LoadBodies(const SolverArrays& solver, const ContactConstraint& c) {
-  return {c.indexA >= 0 ? solver.states[c.indexA] : BodyState{}, c.indexB >= 0 ? solver.states[c.indexB] : BodyState{}};
-}
-
-[[gnu::always_inline]] inline void StoreBodies(SolverArrays& solver, const ContactConstraint& c, const BodyPair& p) {
-  if (c.indexA >= 0) solver.states[c.indexA] = p.a;
-  if (c.indexB >= 0) solver.states[c.indexB] = p.b;
+// Runs `solve(a, b)` on local copies of the constraint's two body states, then writes them back.
+// Through pointers into one array the compiler must assume the two may alias, so every velocity
+// update was stored and reloaded before the next could start; on locals the chain stays in
+// registers (some spill: 16 SSE registers are tight). Measured on large_pyramid: the same
+// instruction count, 10% less solver time, bitwise the same states. A static body (index -1) is a
+// body at rest that is never written back.
+template <class Solve>
+[[gnu::always_inline]] inline void WithBodies(SolverArrays& solver, const ContactConstraint& c, Solve&& solve) {
+  BodyState a = c.indexA >= 0 ? solver.states[c.indexA] : BodyState{};
+  BodyState b = c.indexB >= 0 ? solver.states[c.indexB] : BodyState{};
+  solve(a, b);
+  if (c.indexA >= 0) solver.states[c.indexA] = a;
+  if (c.indexB >= 0) solver.states[c.indexB] = b;
 }
 
 // Velocity of B's point relative to A's along a unit axis: (vB - vA).axis + wB (rB x axis) -
@@ -146,46 +141,42 @@ struct BodyPair {
 
 void WarmStartContacts(SolverArrays& solver) {
   for (ContactConstraint& c : solver.contacts) {
-    BodyPair pair = LoadBodies(solver, c);
-    BodyState& a = pair.a;
-    BodyState& b = pair.b;
-    const Vec2 tangent = RightPerp(c.normal);
-    for (int j = 0; j < c.pointCount; ++j) {
-      const ContactConstraintPoint& cp = c.points[j];
-      ApplyNormalImpulse(c, cp, a, b, cp.normalImpulse);
-      ApplyAxisImpulse(c, a, b, tangent, cp.rtA, cp.rtB, cp.tangentImpulse);
-    }
-    StoreBodies(solver, c, pair);
+    WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
+      const Vec2 tangent = RightPerp(c.normal);
+      for (int j = 0; j < c.pointCount; ++j) {
+        const ContactConstraintPoint& cp = c.points[j];
+        ApplyNormalImpulse(c, cp, a, b, cp.normalImpulse);
+        ApplyAxisImpulse(c, a, b, tangent, cp.rtA, cp.rtB, cp.tangentImpulse);
+      }
+    });
   }
 }
 
 void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction) {
   const float pushMax = context.settings.contactPushMaxSpeed;
   for (ContactConstraint& c : solver.contacts) {
-    BodyPair pair = LoadBodies(solver, c);
-    BodyState& a = pair.a;
-    BodyState& b = pair.b;
-    if (applyFriction) SolveFriction(c, a, b);  // before non-penetration: that one matters more
-    for (int j = 0; j < c.pointCount; ++j) {
-      ContactConstraintPoint& cp = c.points[j];
-      float s = CurrentSeparation(c, cp, a, b);
-      float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
-      if (s > 0.0f) {
-        bias = s * context.invH;  // speculative: may close the gap, not more, this sub-step
-      } else if (useBias) {
-        bias = std::max(c.softness.biasRate * s, -pushMax);
-        massScale = c.softness.massScale;
-        impulseScale = c.softness.impulseScale;
+    WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
+      if (applyFriction) SolveFriction(c, a, b);  // before non-penetration: that one matters more
+      for (int j = 0; j < c.pointCount; ++j) {
+        ContactConstraintPoint& cp = c.points[j];
+        float s = CurrentSeparation(c, cp, a, b);
+        float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
+        if (s > 0.0f) {
+          bias = s * context.invH;  // speculative: may close the gap, not more, this sub-step
+        } else if (useBias) {
+          bias = std::max(c.softness.biasRate * s, -pushMax);
+          massScale = c.softness.massScale;
+          impulseScale = c.softness.impulseScale;
+        }
+        float vn = NormalVelocity(c, cp, a, b);
+        float impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse;
+        float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - cp.normalImpulse;
+        cp.normalImpulse = newImpulse;
+        cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
+        ApplyNormalImpulse(c, cp, a, b, impulse);
       }
-      float vn = NormalVelocity(c, cp, a, b);
-      float impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse;
-      float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
-      impulse = newImpulse - cp.normalImpulse;
-      cp.normalImpulse = newImpulse;
-      cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyNormalImpulse(c, cp, a, b, impulse);
-    }
-    StoreBodies(solver, c, pair);
+    });
   }
 }
 
@@ -193,24 +184,22 @@ void SolveContactsClassic(SolverArrays& solver, const StepContext& context) {
   const float slop = context.settings.linearSlop;
   const float baumgarte = context.settings.classicBaumgarte;
   for (ContactConstraint& c : solver.contacts) {
-    BodyPair pair = LoadBodies(solver, c);
-    BodyState& a = pair.a;
-    BodyState& b = pair.b;
-    SolveFriction(c, a, b);
-    for (int j = 0; j < c.pointCount; ++j) {
-      ContactConstraintPoint& cp = c.points[j];
-      float s = cp.adjustedSeparation;  // classic: separation at the start of the step
-      // Baumgarte: feed back a fraction of the overlap beyond the slop as a velocity; speculative
-      // contacts let the gap close within the step.
-      float bias = s > 0.0f ? s / context.dt : baumgarte / context.dt * std::min(0.0f, s + slop);
-      float vn = NormalVelocity(c, cp, a, b);
-      float newImpulse = std::max(cp.normalImpulse - cp.normalMass * (vn + bias), 0.0f);
-      float impulse = newImpulse - cp.normalImpulse;
-      cp.normalImpulse = newImpulse;
-      cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyNormalImpulse(c, cp, a, b, impulse);
-    }
-    StoreBodies(solver, c, pair);
+    WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
+      SolveFriction(c, a, b);
+      for (int j = 0; j < c.pointCount; ++j) {
+        ContactConstraintPoint& cp = c.points[j];
+        float s = cp.adjustedSeparation;  // classic: separation at the start of the step
+        // Baumgarte: feed back a fraction of the overlap beyond the slop as a velocity; speculative
+        // contacts let the gap close within the step.
+        float bias = s > 0.0f ? s / context.dt : baumgarte / context.dt * std::min(0.0f, s + slop);
+        float vn = NormalVelocity(c, cp, a, b);
+        float newImpulse = std::max(cp.normalImpulse - cp.normalMass * (vn + bias), 0.0f);
+        float impulse = newImpulse - cp.normalImpulse;
+        cp.normalImpulse = newImpulse;
+        cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
+        ApplyNormalImpulse(c, cp, a, b, impulse);
+      }
+    });
   }
 }
 
@@ -218,22 +207,20 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   const float threshold = context.settings.restitutionThreshold;
   for (ContactConstraint& c : solver.contacts) {
     if (c.restitution == 0.0f) continue;
-    BodyPair pair = LoadBodies(solver, c);
-    BodyState& a = pair.a;
-    BodyState& b = pair.b;
-    for (int j = 0; j < c.pointCount; ++j) {
-      ContactConstraintPoint& cp = c.points[j];
-      // Only points that approached fast and actually pushed this step bounce.
-      if (cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f) continue;
-      float vn = NormalVelocity(c, cp, a, b);
-      float impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity);
-      float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
-      impulse = newImpulse - cp.normalImpulse;
-      cp.normalImpulse = newImpulse;
-      cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
-      ApplyNormalImpulse(c, cp, a, b, impulse);
-    }
-    StoreBodies(solver, c, pair);
+    WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
+      for (int j = 0; j < c.pointCount; ++j) {
+        ContactConstraintPoint& cp = c.points[j];
+        // Only points that approached fast and actually pushed this step bounce.
+        if (cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f) continue;
+        float vn = NormalVelocity(c, cp, a, b);
+        float impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity);
+        float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - cp.normalImpulse;
+        cp.normalImpulse = newImpulse;
+        cp.maxNormalImpulse = std::max(cp.maxNormalImpulse, impulse);
+        ApplyNormalImpulse(c, cp, a, b, impulse);
+      }
+    });
   }
 }
 
