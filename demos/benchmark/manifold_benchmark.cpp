@@ -125,7 +125,6 @@ int main(int argc, char** argv) {
   const std::vector<Polygon>& shapesA = set.shapesA;
   const std::vector<Polygon>& shapesB = set.shapesB;
   const std::vector<bench::OctagonPair>& pairs = set.pairs;
-  const int shapeCount = static_cast<int>(shapesA.size());
   Rng rng{2025};  // the circle pairs
 
   std::vector<SimplexCache> caches0(kPairs);
@@ -204,6 +203,7 @@ int main(int argc, char** argv) {
   }
 
 #ifdef MK_HAVE_BOX2D
+  const int shapeCount = static_cast<int>(shapesA.size());
   std::vector<b2PolygonShape> b2ShapesA(shapeCount), b2ShapesB(shapeCount);
   for (int i = 0; i < shapeCount; ++i) {
     b2Vec2 va[8], vb[8];
