@@ -14,6 +14,8 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
 SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"
 TOOL_PACKAGES="clang libclang-rt-14-dev"
+# Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
+PEER_PACKAGES="libbox2d-dev"
 
 log() { printf '\n== %s\n' "$*"; }
 
@@ -73,6 +75,21 @@ check_engine_is_standalone() {
   fi
 }
 
+# The benchmarks with their peers compiled in (MK_COMPARE_BOX2D=ON), warnings as errors. The Release
+# build above is what a fresh machine gets (peers OFF, the default); this one keeps the other
+# configuration compiling, so neither depends on what happens to be installed.
+build_with_peers() {
+  install_missing $PEER_PACKAGES
+  log "build: benchmarks compared with Box2D 2.4.1 (MK_COMPARE_BOX2D=ON), warnings as errors"
+  if configure_and_build build/peers -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON \
+       -DMK_COMPARE_BOX2D=ON -DMK_BUILD_TESTS=OFF -DMK_BUILD_SANDBOX=OFF; then
+    PASSED=$((PASSED + 1))
+  else
+    echo "the peers build (MK_COMPARE_BOX2D=ON) failed"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
 run_fuzzer() {
   command -v clang++ >/dev/null || return 0
   [ -f tests/fuzz/CMakeLists.txt ] || return 0
@@ -103,6 +120,7 @@ cmd_test() {
   configure_and_build build/asan -DCMAKE_BUILD_TYPE=Debug -DMK_SANITIZE=ON -DMK_WARNINGS_AS_ERRORS=ON \
     -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
   run_ctest "ASan + UBSan, without label 'long'" build/asan -LE long
+  build_with_peers
   run_fuzzer
   echo
   echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed"
