@@ -21,6 +21,11 @@ namespace mk {
 /// Largest polygon the engine accepts (Box2D caps at 8; games ask for more).
 inline constexpr int kMaxPolygonVertices = 64;
 
+/// Longest point cloud ComputeHull (and MakePolygon from points) accepts; longer input is refused
+/// with TooManyPoints before any work, so a bad call costs microseconds, not seconds. 16 points per
+/// possible hull vertex leaves room for dense outlines; thin a longer outline first.
+inline constexpr int kMaxHullInputPoints = 16 * kMaxPolygonVertices;
+
 /// Why a geometry constructor refused its input.
 enum class GeometryError : std::uint8_t {
   None = 0,
@@ -32,7 +37,9 @@ enum class GeometryError : std::uint8_t {
   TooManyVertices,  ///< the hull has more than kMaxPolygonVertices vertices
   NegativeDensity,  ///< density < 0 (zero is allowed: a massless shape)
   DegenerateSegment, ///< the two end points of a segment or capsule coincide
-  NotConvex          ///< a Hull passed to MakePolygon is not strictly convex and counter-clockwise
+  NotConvex,         ///< a Hull passed to MakePolygon is not strictly convex and counter-clockwise
+  TooManyPoints,     ///< a point cloud longer than kMaxHullInputPoints (refused before any work)
+  InconsistentPolygon ///< a Polygon's normals or centroid are not those of its vertices
 };
 
 /// A short English description of the error, e.g. "fewer than 3 distinct points".
@@ -95,8 +102,8 @@ enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Cou
 /// Convex hull of a point cloud: welds points closer than a tolerance, drops collinear points, and
 /// returns the strictly convex counter-clockwise hull. The tolerance is relative to the cloud's size
 /// (kHullRelativeTolerance x extent, and never below the float resolution of its coordinates), so
-/// hulls from 1 mm to 1 km behave the same. Errors: NonFinite, TooFewPoints, Collinear,
-/// TooManyVertices.
+/// hulls from 1 mm to 1 km behave the same. Errors: TooManyPoints (more than kMaxHullInputPoints
+/// points, checked first), NonFinite, TooFewPoints, Collinear, TooManyVertices.
 GeometryResult<Hull> ComputeHull(std::span<const Vec2> points);
 
 /// Polygon from a hull (as returned by ComputeHull, or made by hand) and a rounding radius >= 0
@@ -108,6 +115,13 @@ GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius = 0.0f);
 
 /// Polygon from an arbitrary point cloud: ComputeHull followed by MakePolygon.
 GeometryResult<Polygon> MakePolygon(std::span<const Vec2> points, float radius = 0.0f);
+
+/// Checks the Polygon invariants of a polygon built by hand (the Make* functions guarantee them):
+/// count in 3..kMaxPolygonVertices, every value finite, radius >= 0, vertices strictly convex and
+/// counter-clockwise (NotConvex), and normals and centroid those of the vertices within 1e-4
+/// (relative to the polygon's size for the centroid; InconsistentPolygon). None when valid. Does not
+/// assert: World::CreateShape calls it and asserts once itself.
+GeometryError ValidatePolygon(const Polygon& polygon);
 
 /// Axis-aligned box centred on the origin, half extents in metres (> 0).
 GeometryResult<Polygon> MakeBox(float halfWidth, float halfHeight);

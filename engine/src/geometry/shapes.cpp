@@ -4,6 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/geometry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -21,6 +22,8 @@ const char* ToString(GeometryError error) {
     case GeometryError::NegativeDensity: return "density is negative";
     case GeometryError::DegenerateSegment: return "segment end points coincide";
     case GeometryError::NotConvex: return "hull is not strictly convex and counter-clockwise";
+    case GeometryError::TooManyPoints: return "more than kMaxHullInputPoints input points";
+    case GeometryError::InconsistentPolygon: return "polygon normals or centroid do not match its vertices";
   }
   return "unknown geometry error";
 }
@@ -79,6 +82,33 @@ GeometryError CheckRadius(float radius) {
 }
 
 }  // namespace
+
+GeometryError ValidatePolygon(const Polygon& polygon) {
+  if (GeometryError error = CheckRadius(polygon.radius); error != GeometryError::None) return error;
+  if (polygon.count < 3) return GeometryError::TooFewPoints;
+  if (polygon.count > kMaxPolygonVertices) return GeometryError::TooManyVertices;
+  Hull hull;
+  hull.count = polygon.count;
+  for (int i = 0; i < polygon.count; ++i) {
+    if (!IsFinite(polygon.vertices[i]) || !IsFinite(polygon.normals[i])) return GeometryError::NonFinite;
+    hull.points[i] = polygon.vertices[i];
+  }
+  if (!IsFinite(polygon.centroid)) return GeometryError::NonFinite;
+  if (!IsStrictlyConvexCCW(hull)) return GeometryError::NotConvex;
+  // The derived data must be what MakePolygon derives (a hand-copied normal with a sign slip or a
+  // stale centroid would turn contacts inside out).
+  const Polygon derived = BuildPolygon(hull, polygon.radius).value;
+  float extent = 0.0f;
+  for (int i = 0; i < polygon.count; ++i) extent = std::max(extent, Distance(derived.vertices[i], derived.centroid));
+  constexpr float kTolerance = 1e-4f;
+  for (int i = 0; i < polygon.count; ++i) {
+    if (!(Distance(polygon.normals[i], derived.normals[i]) <= kTolerance)) return GeometryError::InconsistentPolygon;
+  }
+  if (!(Distance(polygon.centroid, derived.centroid) <= kTolerance * std::max(1.0f, extent))) {
+    return GeometryError::InconsistentPolygon;
+  }
+  return GeometryError::None;
+}
 
 // A hull is validated by its geometry, not by asking whether ComputeHull would reproduce it: the clean-up
 // in ComputeHull measures removal errors against the raw cloud, so running it again on its own output
