@@ -200,9 +200,13 @@ TEST_CASE("destroying a visitor inside a sensor raises its end event and shapes 
   CHECK(world.GetPosition(seen) == Vec2(0.5f, 0));  // overlapping from the start, never pushed
   CHECK(world.GetPosition(unseen) == Vec2(-0.5f, 0));
   world.DestroyBody(seen);
+  // Raised between Steps, reported with the next Step's events (the last Step's list is untouched).
+  CHECK(world.GetSensorEndEvents().empty());
+  world.Step(kDt);
   REQUIRE(world.GetSensorEndEvents().size() == 1);
   CHECK(world.GetSensorEndEvents()[0].sensorShape == sensor);
   CHECK(world.GetSensorEndEvents()[0].visitorShape == seenShape);
+  CHECK(world.GetSensorBeginEvents().empty());
   world.Step(kDt);
   CHECK(world.GetSensorEndEvents().empty());
 }

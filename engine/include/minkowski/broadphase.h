@@ -227,12 +227,15 @@ class BroadPhase {
 
   /// Calls `fn` for every proxy whose fat AABB overlaps `box` (touching counts), each once, in a
   /// deterministic order. Sees creations and moves made since the last UpdatePairs.
-  void QueryAABB(const AABB& box, QueryFn fn, void* context);
+  /// Queries are const: what they answer and every later answer are the same whether or not they ran.
+  /// Inside, a query first re-sorts the lists that moves left unsorted and stamps the proxies it
+  /// visits (shared scratch), so two queries must not run at the same time, even on a const object.
+  void QueryAABB(const AABB& box, QueryFn fn, void* context) const;
 
   /// Visits the proxies whose fat AABB the ray segment touches, in increasing entry fraction (ties by
   /// slot), with early termination and clipping through the callback's return value (see RayCastFn).
-  /// A non-finite input visits nothing.
-  void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
+  /// A non-finite input visits nothing. Const, with QueryAABB's caveat on concurrent calls.
+  void RayCast(const RayCastInput& input, RayCastFn fn, void* context) const;
 
   /// True when `id` names a live proxy.
   bool IsValid(ProxyId id) const;

@@ -1,7 +1,9 @@
 // Minkowski — joint definitions. A joint connects two bodies (or, for the mouse joint, one body and a
 // world target) at anchors given in each body's local frame. Joints are soft constraints solved in the
 // same sub-step loop as contacts; each joint's stiffness and damping default to the world's
-// SolverSettings::jointHertz / jointDampingRatio (0 here = use the world's value).
+// SolverSettings::jointHertz / jointDampingRatio (0 here = use the world's value). Every spring
+// stiffness (hertz fields) is in 0..kMaxHertz; values outside the documented ranges are refused by
+// World::CreateJoint (MK_ASSERT, null id).
 #pragma once
 
 #include "minkowski/math.h"
@@ -13,10 +15,10 @@ namespace mk {
 struct JointBase {
   BodyId bodyA{};
   BodyId bodyB{};
-  Vec2 localAnchorA{0.0f, 0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass)
-  Vec2 localAnchorB{0.0f, 0.0f};  ///< metres, in bodyB's frame
+  Vec2 localAnchorA{0.0f, 0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass); |x|, |y| <= kMaxWorldLength
+  Vec2 localAnchorB{0.0f, 0.0f};  ///< metres, in bodyB's frame; |x|, |y| <= kMaxWorldLength
   bool collideConnected = false;  ///< let the two bodies' shapes collide with each other
-  float constraintHertz = 0.0f;   ///< stiffness of the positional constraint (Hz); 0 = world's jointHertz
+  float constraintHertz = 0.0f;   ///< stiffness of the positional constraint (Hz, <= kMaxHertz); 0 = world's jointHertz
   float constraintDampingRatio = 0.0f;  ///< 0 = world's jointDampingRatio
   void* userData = nullptr;
 };
@@ -28,7 +30,7 @@ struct RevoluteJointDef : JointBase {
   float lowerAngle = 0.0f;      ///< rad, <= upperAngle
   float upperAngle = 0.0f;      ///< rad
   bool enableMotor = false;
-  float motorSpeed = 0.0f;      ///< rad/s, counter-clockwise positive
+  float motorSpeed = 0.0f;      ///< rad/s, counter-clockwise positive, |speed| <= kMaxAngularSpeed
   float maxMotorTorque = 0.0f;  ///< N m, >= 0 (a motor with speed 0 acts as joint friction)
   bool enableSpring = false;
   float hertz = 0.0f;           ///< angular spring towards the zero joint angle (Hz)
@@ -40,10 +42,10 @@ struct PrismaticJointDef : JointBase {
   Vec2 localAxisA{1.0f, 0.0f};  ///< unit axis in bodyA's frame
   float referenceAngle = 0.0f;
   bool enableLimit = false;
-  float lowerTranslation = 0.0f;  ///< m, <= upperTranslation
-  float upperTranslation = 0.0f;  ///< m
+  float lowerTranslation = 0.0f;  ///< m, <= upperTranslation; |value| <= kMaxWorldLength
+  float upperTranslation = 0.0f;  ///< m, |value| <= kMaxWorldLength
   bool enableMotor = false;
-  float motorSpeed = 0.0f;        ///< m/s
+  float motorSpeed = 0.0f;        ///< m/s, |speed| <= kMaxWorldLength (per second)
   float maxMotorForce = 0.0f;     ///< N, >= 0
   bool enableSpring = false;
   float hertz = 0.0f;             ///< spring towards zero translation (Hz)
@@ -52,10 +54,12 @@ struct PrismaticJointDef : JointBase {
 
 /// Keeps the anchors at a distance: a rod (rigid), a spring, or a rope (min/max limits).
 struct DistanceJointDef : JointBase {
+  /// Lengths in metres; values beyond kMaxWorldLength are clamped to it (so the default maxLength
+  /// means "no upper limit").
   float length = 1.0f;     ///< rest length (m), > 0
   bool enableLimit = false;
-  float minLength = 0.0f;  ///< m
-  float maxLength = 1e30f; ///< m
+  float minLength = 0.0f;  ///< m, >= 0
+  float maxLength = kMaxWorldLength; ///< m, >= minLength
   bool enableSpring = false;  ///< false = rigid rod at `length`
   float hertz = 0.0f;
   float dampingRatio = 0.0f;
@@ -80,7 +84,7 @@ struct WheelJointDef : JointBase {
   float lowerTranslation = 0.0f;
   float upperTranslation = 0.0f;
   bool enableMotor = false;
-  float motorSpeed = 0.0f;      ///< rad/s of bodyB relative to bodyA
+  float motorSpeed = 0.0f;      ///< rad/s of bodyB relative to bodyA, |speed| <= kMaxAngularSpeed
   float maxMotorTorque = 0.0f;  ///< N m
 };
 

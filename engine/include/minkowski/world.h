@@ -1,9 +1,13 @@
 // Minkowski — the World: bodies, shapes, and the step that moves them.
 //
 // A World owns everything created in it and hands out ids (world_types.h). Calls with a stale or
-// null id, or with NaN/Inf values, fail an MK_ASSERT and are otherwise ignored (setters) or return a
-// neutral value (getters: zero, identity, null): the world always stays valid. Not thread-safe: use
-// one World from one thread at a time.
+// null id, an id made by another World, or values outside what the call documents (NaN/Inf, lengths
+// beyond kMaxWorldLength, ...) fail an MK_ASSERT and are otherwise ignored (setters) or return a
+// neutral value (getters: zero, identity, null): the world always stays valid and finite. Not
+// thread-safe: use one World from one thread at a time.
+//
+// Including this header gives the whole world API: geometry, joints, events, DebugDraw and the
+// assert hook (SetAssertHandler).
 //
 //   mk::World world;                                             // gravity (0, -10) m/s^2
 //   mk::BodyId ground = world.CreateBody({});                    // static
@@ -13,7 +17,9 @@
 //   for (int i = 0; i < 60; ++i) world.Step(1.0f / 60.0f);
 #pragma once
 
+#include "minkowski/assert.h"
 #include "minkowski/broadphase.h"
+#include "minkowski/debug_draw.h"
 #include "minkowski/geometry.h"
 #include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
@@ -23,10 +29,10 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
 
 namespace mk {
 
-class DebugDraw;
 struct WorldState;  // internal (engine/src/world/world_state.h)
 
 /// Toggles for World::Draw.
@@ -56,13 +62,16 @@ class World {
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
-  World(World&&) noexcept;
-  World& operator=(World&&) noexcept;
+  /// Moving transfers the bodies, shapes and joints with their ids. The moved-from World is left as
+  /// a new empty one (default settings, a tag of its own): ids from before the move are foreign to
+  /// it, and every call on it is safe. (Not noexcept: that empty world is allocated.)
+  World(World&&);
+  World& operator=(World&&);
 
   // --- Simulation -------------------------------------------------------------------------------
 
-  /// Advances the world by `timeStep` seconds (> 0 and finite; otherwise MK_ASSERT and nothing
-  /// happens, returning false). Events of this step are readable until the next Step.
+  /// Advances the world by `timeStep` seconds (0 < timeStep <= kMaxTimeStep; otherwise MK_ASSERT
+  /// and nothing happens, returning false). Events of this step are readable until the next Step.
   bool Step(float timeStep);
 
   /// World gravity (m/s^2).
@@ -198,13 +207,19 @@ class World {
 
   // --- Events and inspection ----------------------------------------------------------------------
 
+  /// The events of the last Step, in a deterministic order. Owned by the world; a span stays valid,
+  /// and its contents unchanged, until the next Step whatever the game calls meanwhile (destroying
+  /// bodies while iterating is safe). End events raised by calls between two Steps (destroying a
+  /// touching shape or body, a filter change, disabling a body) are reported with the next Step's
+  /// events, before those the Step itself raises, as Box2D v3 does. An event's ids may be stale by
+  /// the time it is read (the shape was destroyed): compare them, IsValid() them before use.
   std::span<const ContactBeginEvent> GetContactBeginEvents() const;
   std::span<const ContactEndEvent> GetContactEndEvents() const;
   std::span<const ContactHitEvent> GetContactHitEvents() const;
   /// A shape with enableSensorEvents began / stopped overlapping a sensor shape (ShapeDef::isSensor) of
   /// another body. Sensors push nothing and raise no contact events; two sensors do not see each
   /// other; a sensor, like any contact, needs a dynamic body on one side. Destroying either shape
-  /// while they overlap raises the end event (readable until the next Step).
+  /// while they overlap raises the end event (reported with the next Step's events, as above).
   std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
   std::span<const SensorEndEvent> GetSensorEndEvents() const;
 
@@ -224,12 +239,13 @@ class World {
 
   /// Calls `visit(ShapeId)` for every enabled shape whose tight AABB (as of the last step, or its
   /// creation) overlaps `box` (metres), in broadphase order. `visit` returns false to stop early.
-  /// A non-finite or inverted box asserts and visits nothing. Not const: the broadphase brings its
-  /// sorted lists up to date before it answers.
+  /// A non-finite or inverted box asserts and visits nothing. Const, but see BroadPhase::QueryAABB:
+  /// two queries must not run at the same time. `visit` must not create or destroy anything.
   template <class Visitor>
-  void QueryAABB(const AABB& box, Visitor&& visit) {
-    auto thunk = [](ShapeId shape, void* context) { return (*static_cast<Visitor*>(context))(shape); };
-    QueryAABBImpl(box, thunk, &visit);
+  void QueryAABB(const AABB& box, Visitor&& visit) const {
+    using V = std::remove_reference_t<Visitor>;
+    auto thunk = [](ShapeId shape, void* context) { return (*static_cast<V*>(context))(shape); };
+    QueryAABBImpl(box, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
   }
 
   /// True when the world point (metres) lies inside the shape or on its boundary (radius included).
@@ -245,7 +261,7 @@ class World {
   const WorldState& State() const { return *state_; }
 
  private:
-  void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context);
+  void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   int ContactCapacity() const;
   bool GetContactView(int slot, ContactView& out) const;
 

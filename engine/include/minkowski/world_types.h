@@ -9,14 +9,17 @@
 namespace mk {
 
 // ---------------------------------------------------------------------------------------------
-// Ids. Small handles with a generation counter: a destroyed object's id goes stale and every API
-// call detects it (MK_ASSERT + the documented no-op / default return). The default id is null.
+// Ids. Small handles with a generation counter and the tag of the world that made them: a destroyed
+// object's id goes stale, an id from another World is foreign, and every API call detects both
+// (MK_ASSERT + the documented no-op / default return). The default id is null.
 // ---------------------------------------------------------------------------------------------
 
-/// A body in a World. `index1` is the slot + 1 (0 = null).
+/// A body in a World. `index1` is the slot + 1 (0 = null); `world` is the tag of the World that made
+/// it (every World gets its own, never 0, from a process-wide counter).
 struct BodyId {
   std::uint32_t index1 = 0;
   std::uint32_t generation = 0;
+  std::uint32_t world = 0;
   bool IsNull() const { return index1 == 0; }
   friend bool operator==(BodyId, BodyId) = default;
 };
@@ -25,6 +28,7 @@ struct BodyId {
 struct ShapeId {
   std::uint32_t index1 = 0;
   std::uint32_t generation = 0;
+  std::uint32_t world = 0;
   bool IsNull() const { return index1 == 0; }
   friend bool operator==(ShapeId, ShapeId) = default;
 };
@@ -33,9 +37,37 @@ struct ShapeId {
 struct JointId {
   std::uint32_t index1 = 0;
   std::uint32_t generation = 0;
+  std::uint32_t world = 0;
   bool IsNull() const { return index1 == 0; }
   friend bool operator==(JointId, JointId) = default;
 };
+
+// ---------------------------------------------------------------------------------------------
+// What the world accepts. A value outside these bounds is refused at the call (MK_ASSERT, and a null
+// id or no effect), or clamped where the documentation of the field says so; nothing a game passes
+// can make the world's state NaN or infinite.
+// ---------------------------------------------------------------------------------------------
+
+/// The largest length the world accepts (m): body positions, joint anchors and targets, the points
+/// and radii of shapes, joint lengths and translation limits, in absolute value. Box2D v3 bounds its
+/// worlds by the same 100 km. Float spacing at 100 km is 8 mm, so keep the action far closer to the
+/// origin than this; the bound exists so that no product of lengths (masses, inertias) overflows.
+inline constexpr float kMaxWorldLength = 1e5f;
+
+/// The fastest a body turns (rad/s, about 1,600 turns per second): angular speeds given to the API
+/// (BodyDef, SetAngularVelocity, impulses) and those the solver computes are clamped to it, as linear
+/// speeds are to SolverSettings::maxLinearSpeed. Well before this, at a quarter turn per sub-step
+/// (188 rad/s at 60 Hz with 4 sub-steps), the solver's first-order rotation update is inaccurate.
+inline constexpr float kMaxAngularSpeed = 1e4f;
+
+/// The longest step World::Step takes (s). A longer one is refused: it is almost always a unit slip
+/// (milliseconds passed as seconds), and it bounds how far a body can move in one step.
+inline constexpr float kMaxTimeStep = 1.0f;
+
+/// Stiffness bound (Hz) for joint springs and constraint softness (JointBase::constraintHertz,
+/// spring hertz): the solver cannot resolve more than a quarter of its sub-step rate anyway, and
+/// larger values would overflow the softness coefficients.
+inline constexpr float kMaxHertz = 1e6f;
 
 // ---------------------------------------------------------------------------------------------
 // Bodies and shapes
@@ -48,19 +80,23 @@ enum class BodyType : std::uint8_t { Static = 0, Kinematic, Dynamic };
 /// Everything needed to create a body. Defaults make a static body at the origin.
 struct BodyDef {
   BodyType type = BodyType::Static;
-  Vec2 position{0.0f, 0.0f};        ///< world position of the body origin (m)
+  Vec2 position{0.0f, 0.0f};        ///< world position of the body origin (m), |x|, |y| <= kMaxWorldLength
   float angle = 0.0f;               ///< radians, counter-clockwise
-  Vec2 linearVelocity{0.0f, 0.0f};  ///< of the centre of mass (m/s)
-  float angularVelocity = 0.0f;     ///< rad/s
+  Vec2 linearVelocity{0.0f, 0.0f};  ///< of the centre of mass (m/s); clamped to maxLinearSpeed
+  float angularVelocity = 0.0f;     ///< rad/s; clamped to kMaxAngularSpeed
   float linearDamping = 0.0f;       ///< 1/s, >= 0; reduces linear velocity as v /= (1 + h c)
   float angularDamping = 0.0f;      ///< 1/s, >= 0
-  float gravityScale = 1.0f;        ///< multiplies the world gravity for this body
+  float gravityScale = 1.0f;        ///< multiplies the world gravity for this body (finite)
   float sleepThreshold = 0.05f;     ///< m/s: the body may sleep below this speed
   bool fixedRotation = false;       ///< no rotation (infinite rotational inertia)
   bool isAwake = true;              ///< start awake (a body created asleep waits to be touched)
   bool enableSleep = true;          ///< false keeps this body (and its island) awake
   bool isEnabled = true;            ///< a disabled body is out of the simulation entirely
-  bool isBullet = false;            ///< reserved for continuous collision (a later stage)
+  /// Has no effect yet: continuous collision (time of impact, so fast bodies do not tunnel) is not
+  /// implemented, and a fast body can pass through thin shapes whatever this says. Reserved so code
+  /// written for Box2D compiles; it will mark bodies that get continuous collision against dynamic
+  /// bodies too.
+  bool isBullet = false;
   void* userData = nullptr;         ///< yours; the engine never touches it
 };
 

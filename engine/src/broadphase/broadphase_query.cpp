@@ -37,7 +37,7 @@ bool HeapAfter(const RayItem& x, const RayItem& y) { return x.t > y.t || (x.t ==
 
 }  // namespace
 
-void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) {
+void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) const {
   const bool valid = mk::IsValid(box) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
@@ -51,7 +51,7 @@ void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) {
   });
 }
 
-void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context) {
+void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context) const {
   const bool valid = IsFinite(input.origin) && IsFinite(input.translation) && std::isfinite(input.maxFraction) &&
                      fn != nullptr;
   MK_ASSERT(valid);

@@ -50,7 +50,7 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
     float speed2 = LengthSquared(v);
     if (speed2 > maxSpeed * maxSpeed) v *= maxSpeed / std::sqrt(speed2);
     s.v = v;
-    s.w = w;
+    s.w = std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed);  // world_types.h: keeps w finite
   }
 }
 

@@ -15,7 +15,7 @@ AABB ComputeShapeAABB(const Shape& shape, const Transform& xf) {
   }
 }
 
-static MassData ShapeMass(const Shape& shape) {
+MassData ShapeMass(const Shape& shape) {
   switch (shape.type) {
     case ShapeType::Circle: return ComputeMass(shape.circle, shape.density).value;
     case ShapeType::Capsule: return ComputeMass(shape.capsule, shape.density).value;
@@ -24,9 +24,39 @@ static MassData ShapeMass(const Shape& shape) {
   }
 }
 
+void BodyMassSum::Add(const MassData& data) {
+  if (data.mass <= 0.0f) return;
+  mass += data.mass;
+  moment += data.mass * data.center;
+  inertiaAtOrigin += data.rotationalInertia + data.mass * LengthSquared(data.center);
+}
+
+BodyMassSum SumShapeMasses(const WorldState& w, int bodySlot, int skipShape) {
+  BodyMassSum sum;
+  for (int s = w.bodies[bodySlot].headShape; s != kNull; s = w.shapes[s].nextShape) {
+    if (s != skipShape) sum.Add(ShapeMass(w.shapes[s]));
+  }
+  return sum;
+}
+
+// Mass, centre and inertia about it from the sum about the origin (parallel axis theorem).
+static void ResolveMass(const BodyMassSum& sum, float& mass, Vec2& localCenter, float& inertia) {
+  mass = sum.mass;
+  localCenter = sum.mass > 0.0f ? sum.moment * (1.0f / sum.mass) : Vec2{0.0f, 0.0f};
+  inertia = sum.inertiaAtOrigin - sum.mass * LengthSquared(localCenter);
+}
+
+bool BodyMassSum::Finite() const {
+  float m, i;
+  Vec2 c;
+  ResolveMass(*this, m, c, i);
+  return IsFinite(m) && IsFinite(c) && IsFinite(i) && (m <= 0.0f || IsFinite(1.0f / m)) &&
+         (i <= 0.0f || IsFinite(1.0f / i));
+}
+
 // Sums the shapes' mass properties about the body origin, then moves the inertia to the centre of
-// mass (parallel axis theorem). Only dynamic bodies have mass; a dynamic body without mass gets
-// 1 kg so it still falls (Box2D's convention), with no rotational inertia.
+// mass. Only dynamic bodies have mass; a dynamic body without mass gets 1 kg so it still falls
+// (Box2D's convention), with no rotational inertia.
 void UpdateBodyMass(WorldState& w, int bodySlot) {
   Body& body = w.bodies[bodySlot];
   body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
@@ -35,20 +65,11 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
     body.center = body.xf.p;
     return;
   }
-  float mass = 0.0f, inertiaAtOrigin = 0.0f;
-  Vec2 moment{0.0f, 0.0f};
-  for (int s = body.headShape; s != kNull; s = w.shapes[s].nextShape) {
-    MassData data = ShapeMass(w.shapes[s]);
-    if (data.mass <= 0.0f) continue;
-    mass += data.mass;
-    moment += data.mass * data.center;
-    inertiaAtOrigin += data.rotationalInertia + data.mass * LengthSquared(data.center);
-  }
+  float mass, inertia;
+  ResolveMass(SumShapeMasses(w, bodySlot, kNull), mass, body.localCenter, inertia);
   if (mass > 0.0f) {
     body.mass = mass;
     body.invMass = 1.0f / mass;
-    body.localCenter = moment * body.invMass;
-    float inertia = inertiaAtOrigin - mass * LengthSquared(body.localCenter);
     if (inertia > 0.0f && !body.fixedRotation) {
       body.inertia = inertia;
       body.invInertia = 1.0f / inertia;

@@ -77,7 +77,7 @@ void UpdateSensorOverlap(WorldState& w, Contact& c, const Transform& xfA, const 
   if (overlap && !c.sensorOverlap) {
     w.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(w, c));
   } else if (!overlap && c.sensorOverlap) {
-    w.sensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
+    w.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
   }
   c.sensorOverlap = overlap;
 }
@@ -111,10 +111,17 @@ void CreateContact(WorldState& w, int shapeA, int shapeB) {
 
 void DestroyContact(WorldState& w, int slot, bool raiseEndEvent) {
   Contact& c = w.contacts[slot];
-  if (raiseEndEvent && c.touching && c.enableContactEvents) {
-    w.endEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+  // Whatever a touching contact held (a box resting on the shape, a stack leaning on it) must be free
+  // to move once it is gone, whichever way it went: shape or body destroyed, body disabled, filter
+  // changed, or the pair's boxes parted.
+  if (c.touching) {
+    WakeBody(w, c.edges[0].body);
+    WakeBody(w, c.edges[1].body);
   }
-  if (raiseEndEvent && c.sensorOverlap) w.sensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
+  if (raiseEndEvent && c.touching && c.enableContactEvents) {
+    w.pendingEndEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+  }
+  if (raiseEndEvent && c.sensorOverlap) w.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
   w.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
   UnlinkEdge(w, slot, 0);
   UnlinkEdge(w, slot, 1);
@@ -128,12 +135,7 @@ void DestroyContactsOfShape(WorldState& w, int shape) {
     int contact = key >> 1;
     int next = w.contacts[contact].edges[key & 1].next;
     const Contact& c = w.contacts[contact];
-    if (c.shapeA == shape || c.shapeB == shape) {
-      // Waking the other body lets whatever rested on this shape fall.
-      int other = c.edges[(key & 1) ^ 1].body;
-      if (c.touching) WakeBody(w, other);
-      DestroyContact(w, contact, true);
-    }
+    if (c.shapeA == shape || c.shapeB == shape) DestroyContact(w, contact, true);
     key = next;
   }
 }
@@ -169,7 +171,7 @@ void UpdateContacts(WorldState& w) {
     if (nowTouching && !c.touching && c.enableContactEvents) {
       w.beginEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
     } else if (!nowTouching && c.touching && c.enableContactEvents) {
-      w.endEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+      w.pendingEndEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
     }
     c.touching = nowTouching;
     if (nowTouching) {

@@ -16,11 +16,21 @@ namespace {
 
 bool NonNegative(float x) { return IsFinite(x) && x >= 0.0f; }
 
-bool ValidRange(float lower, float upper) { return IsFinite(lower) && IsFinite(upper) && lower <= upper; }
+// A stiffness (Hz) the softness coefficients can take without overflow (kMaxHertz, world_types.h).
+bool ValidHertz(float hertz) { return NonNegative(hertz) && hertz <= kMaxHertz; }
+
+// Motor speeds: a motor at a huge speed with a huge torque would hand its bodies velocities whose
+// products overflow inside the sub-step, before the speed clamps apply. Rotation: kMaxAngularSpeed;
+// translation: kMaxWorldLength per second, far beyond any SolverSettings::maxLinearSpeed.
+bool ValidAngularSpeed(float speed) { return std::fabs(speed) <= kMaxAngularSpeed; }
+bool ValidLinearSpeed(float speed) { return std::fabs(speed) <= kMaxWorldLength; }
+
+// A translation or length range within the world's bounds.
+bool ValidRange(float lower, float upper) { return ValidLength(lower) && ValidLength(upper) && lower <= upper; }
 
 bool ValidBase(const WorldState& w, const JointBase& def) {
-  return w.IsBody(def.bodyA) && w.IsBody(def.bodyB) && def.bodyA != def.bodyB && IsFinite(def.localAnchorA) &&
-         IsFinite(def.localAnchorB) && NonNegative(def.constraintHertz) && NonNegative(def.constraintDampingRatio);
+  return w.IsBody(def.bodyA) && w.IsBody(def.bodyB) && def.bodyA != def.bodyB && ValidPoint(def.localAnchorA) &&
+         ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) && NonNegative(def.constraintDampingRatio);
 }
 
 bool ValidAxis(Vec2 axis) { return IsFinite(axis) && LengthSquared(axis) > 1e-12f; }
@@ -88,7 +98,7 @@ JointId FinishJoint(WorldState& w, int slot) {
 }
 
 int NewJoint(WorldState& w, JointType type, const JointBase& def) {
-  int slot = NewJoint(w, type, static_cast<int>(def.bodyA.index1) - 1, static_cast<int>(def.bodyB.index1) - 1);
+  int slot = NewJoint(w, type, w.BodySlot(def.bodyA), w.BodySlot(def.bodyB));
   Joint& j = w.joints[slot];
   j.localAnchorA = def.localAnchorA;
   j.localAnchorB = def.localAnchorB;
@@ -102,7 +112,7 @@ int NewJoint(WorldState& w, JointType type, const JointBase& def) {
 Joint* FindJoint(WorldState& w, JointId id) {
   bool live = w.IsJoint(id);
   MK_ASSERT(live);
-  return live ? &w.joints[id.index1 - 1] : nullptr;
+  return live ? &w.joints[w.JointSlot(id)] : nullptr;
 }
 
 float WrapAngle(float angle) {
@@ -259,7 +269,7 @@ void StoreJointImpulses(WorldState& w, const StepContext& context) {
 JointId World::CreateJoint(const RevoluteJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidRange(def.lowerAngle, def.upperAngle) &&
-               IsFinite(def.motorSpeed) && NonNegative(def.maxMotorTorque) && NonNegative(def.hertz) &&
+               ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque) && ValidHertz(def.hertz) &&
                NonNegative(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
@@ -275,8 +285,8 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
 JointId World::CreateJoint(const PrismaticJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
-               ValidRange(def.lowerTranslation, def.upperTranslation) && IsFinite(def.motorSpeed) &&
-               NonNegative(def.maxMotorForce) && NonNegative(def.hertz) && NonNegative(def.dampingRatio);
+               ValidRange(def.lowerTranslation, def.upperTranslation) && ValidLinearSpeed(def.motorSpeed) &&
+               NonNegative(def.maxMotorForce) && ValidHertz(def.hertz) && NonNegative(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Prismatic, def);
@@ -291,22 +301,26 @@ JointId World::CreateJoint(const PrismaticJointDef& def) {
 
 JointId World::CreateJoint(const DistanceJointDef& def) {
   WorldState& w = *state_;
+  // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
   bool valid = ValidBase(w, def) && IsFinite(def.length) && def.length > 0.0f && NonNegative(def.minLength) &&
-               ValidRange(def.minLength, def.maxLength) && NonNegative(def.hertz) && NonNegative(def.dampingRatio);
+               !(def.maxLength < def.minLength) && !std::isnan(def.maxLength) && ValidHertz(def.hertz) &&
+               NonNegative(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Distance, def);
   Joint& j = w.joints[slot];
-  j.length = def.length;
-  j.enableLimit = def.enableLimit, j.lower = def.minLength, j.upper = def.maxLength;
+  j.length = std::min(def.length, kMaxWorldLength);
+  j.enableLimit = def.enableLimit;
+  j.lower = std::min(def.minLength, kMaxWorldLength);
+  j.upper = std::min(def.maxLength, kMaxWorldLength);
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
   return FinishJoint(w, slot);
 }
 
 JointId World::CreateJoint(const WeldJointDef& def) {
   WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && NonNegative(def.linearHertz) &&
-               NonNegative(def.angularHertz) && NonNegative(def.linearDampingRatio) &&
+  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
+               ValidHertz(def.angularHertz) && NonNegative(def.linearDampingRatio) &&
                NonNegative(def.angularDampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
@@ -320,9 +334,9 @@ JointId World::CreateJoint(const WeldJointDef& def) {
 
 JointId World::CreateJoint(const WheelJointDef& def) {
   WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && NonNegative(def.hertz) &&
+  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
                NonNegative(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
-               IsFinite(def.motorSpeed) && NonNegative(def.maxMotorTorque);
+               ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Wheel, def);
@@ -336,11 +350,11 @@ JointId World::CreateJoint(const WheelJointDef& def) {
 
 JointId World::CreateJoint(const MouseJointDef& def) {
   WorldState& w = *state_;
-  bool valid = w.IsBody(def.body) && IsFinite(def.target) && NonNegative(def.hertz) &&
+  bool valid = w.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
                NonNegative(def.dampingRatio) && NonNegative(def.maxForce);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int body = static_cast<int>(def.body.index1) - 1;
+  int body = state_->BodySlot(def.body);
   int slot = NewJoint(w, JointType::Mouse, kNull, body);
   Joint& j = w.joints[slot];
   j.target = def.target;
@@ -354,7 +368,7 @@ JointId World::CreateJoint(const MouseJointDef& def) {
 bool World::DestroyJoint(JointId id) {
   MK_ASSERT(state_->IsJoint(id));
   if (!state_->IsJoint(id)) return false;
-  DestroyJointInternal(*state_, static_cast<int>(id.index1) - 1);
+  DestroyJointInternal(*state_, state_->JointSlot(id));
   return true;
 }
 
@@ -415,7 +429,7 @@ float World::GetDistanceJointLength(JointId id) const {
 
 void World::SetMotorSpeed(JointId id, float speed) {
   Joint* j = FindJoint(*state_, id);
-  bool ok = j && IsFinite(speed) &&
+  bool ok = j && (j->type == JointType::Prismatic ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
             (j->type == JointType::Revolute || j->type == JointType::Prismatic || j->type == JointType::Wheel);
   MK_ASSERT(!j || ok);
   if (!ok || j->motorSpeed == speed) return;
@@ -426,7 +440,7 @@ void World::SetMotorSpeed(JointId id, float speed) {
 
 void World::SetMouseTarget(JointId id, Vec2 target) {
   Joint* j = FindJoint(*state_, id);
-  bool ok = j && IsFinite(target) && j->type == JointType::Mouse;
+  bool ok = j && ValidPoint(target) && j->type == JointType::Mouse;
   MK_ASSERT(!j || ok);
   if (!ok) return;
   j->target = target;

@@ -4,11 +4,16 @@
 #include "solver/joint_solver.h"
 #include "world/world_internal.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mk {
 
 namespace {
+
+Vec2 ClampComponents(Vec2 v, float limit) {
+  return {std::clamp(v.x, -limit, limit), std::clamp(v.y, -limit, limit)};
+}
 
 void GatherBodies(WorldState& w, const StepContext& context) {
   SolverArrays& s = w.solver;
@@ -27,8 +32,13 @@ void GatherBodies(WorldState& w, const StepContext& context) {
     if (body.type == BodyType::Dynamic) {
       p.invMass = body.invMass;
       p.invInertia = body.invInertia;
-      p.linearAcceleration = body.gravityScale * w.gravity + body.invMass * body.force;
-      p.angularAcceleration = body.invInertia * body.torque;
+      // Each term is clamped to what one sub-step can use: any more would be cut by the speed
+      // limits anyway, and it keeps huge forces on light bodies finite (no Inf - Inf = NaN).
+      const float maxLinear = context.settings.maxLinearSpeed * context.invH;
+      const float maxAngular = kMaxAngularSpeed * context.invH;
+      p.linearAcceleration = ClampComponents(body.gravityScale * w.gravity, maxLinear) +
+                             ClampComponents(body.invMass * body.force, maxLinear);
+      p.angularAcceleration = std::clamp(body.invInertia * body.torque, -maxAngular, maxAngular);
       // Implicit damping, stable for any coefficient: v / (1 + h c) per sub-step.
       p.linearDampingFactor = 1.0f / (1.0f + context.h * body.linearDamping);
       p.angularDampingFactor = 1.0f / (1.0f + context.h * body.angularDamping);

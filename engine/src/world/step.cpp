@@ -28,18 +28,26 @@ void CountObjects(WorldState& w) {
   c.awakeBodies = static_cast<int>(w.solver.bodies.size());
 }
 
+// End events raised since the last Step (by destroy calls in between, then by this Step's stages)
+// become the ones the game reads; swapping keeps both lists' capacity, so nothing is allocated.
+void PublishEndEvents(WorldState& w) {
+  w.endEvents.swap(w.pendingEndEvents);
+  w.pendingEndEvents.clear();
+  w.sensorEndEvents.swap(w.pendingSensorEndEvents);
+  w.pendingSensorEndEvents.clear();
+}
+
 }  // namespace
 
 bool World::Step(float timeStep) {
-  MK_ASSERT(IsFinite(timeStep) && timeStep > 0.0f);
-  if (!IsFinite(timeStep) || !(timeStep > 0.0f)) return false;
+  const bool valid = timeStep > 0.0f && timeStep <= kMaxTimeStep;  // false for NaN
+  MK_ASSERT(valid);
+  if (!valid) return false;
   WorldState& w = *state_;
   StageTimer total;
   w.beginEvents.clear();
-  w.endEvents.clear();
   w.hitEvents.clear();
   w.sensorBeginEvents.clear();
-  w.sensorEndEvents.clear();
 
   StageTimer broadphase;
   UpdatePairs(w);  // pairs begun / ended since the last step -> contacts created / destroyed
@@ -57,6 +65,7 @@ bool World::Step(float timeStep) {
   w.counters.islands = UpdateSleep(w, timeStep);  // union-find islands; quiet ones sleep
   w.profile.islands = islands.Ms();
 
+  PublishEndEvents(w);
   w.profile.events = 0.0f;  // events are recorded in place by the stages above
   CountObjects(w);
   w.profile.step = total.Ms();

@@ -7,36 +7,74 @@
 #include "world/world_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace mk {
 
 namespace {
 
 bool ValidBodyDef(const BodyDef& def) {
-  return IsFinite(def.position) && IsFinite(def.angle) && IsFinite(def.linearVelocity) &&
-         IsFinite(def.angularVelocity) && IsFinite(def.linearDamping) && def.linearDamping >= 0.0f &&
-         IsFinite(def.angularDamping) && def.angularDamping >= 0.0f && IsFinite(def.gravityScale) &&
-         IsFinite(def.sleepThreshold) && def.sleepThreshold >= 0.0f;
+  return def.type <= BodyType::Dynamic && ValidPoint(def.position) && IsFinite(def.angle) &&
+         IsFinite(def.linearVelocity) && IsFinite(def.angularVelocity) && IsFinite(def.linearDamping) &&
+         def.linearDamping >= 0.0f && IsFinite(def.angularDamping) && def.angularDamping >= 0.0f &&
+         IsFinite(def.gravityScale) && IsFinite(def.sleepThreshold) && def.sleepThreshold >= 0.0f;
 }
+
+// The speeds a body may be given (world_types.h): linear up to the solver's maxLinearSpeed, angular up
+// to kMaxAngularSpeed. Clamping here, not only in the solver, keeps every product the solver forms
+// with a velocity before it integrates (relative contact speeds, restitution) finite.
+Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
+  const double speed = std::hypot(static_cast<double>(v.x), static_cast<double>(v.y));  // no overflow
+  return speed > maxSpeed ? static_cast<float>(maxSpeed / speed) * v : v;
+}
+float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
 
 bool ValidShapeDef(const ShapeDef& def) {
   return IsFinite(def.density) && def.density >= 0.0f && IsFinite(def.friction) && def.friction >= 0.0f &&
          IsFinite(def.restitution) && def.restitution >= 0.0f;
 }
 
+// A tag no other World of this process has had (until 2^32 - 1 worlds were made): ids carry it, so
+// a call with another world's id is caught instead of acting on whatever sits in that slot here.
+std::uint32_t NextWorldTag() {
+  static std::atomic<std::uint32_t> counter{0};
+  std::uint32_t tag = counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (tag == 0) tag = counter.fetch_add(1, std::memory_order_relaxed) + 1;  // 0 is the null ids' tag
+  return tag;
+}
+
+std::unique_ptr<WorldState> NewWorldState() {
+  auto state = std::make_unique<WorldState>();
+  state->tag = NextWorldTag();
+  return state;
+}
+
 }  // namespace
 
-World::World(const WorldDef& def) : state_(std::make_unique<WorldState>()) {
+World::World(const WorldDef& def) : state_(NewWorldState()) {
+  MK_ASSERT(IsFinite(def.gravity));
   state_->gravity = IsFinite(def.gravity) ? def.gravity : Vec2{0.0f, -10.0f};
   SetSolverSettings(def.settings);
 }
 
 World::~World() = default;
-World::World(World&&) noexcept = default;
-World& World::operator=(World&&) noexcept = default;
+
+// The moved-from world is left empty and usable (default settings, a tag of its own) rather than
+// holding no state: every call on it then behaves as on a new world instead of dereferencing null.
+World::World(World&& other) : state_(std::exchange(other.state_, NewWorldState())) {}
+
+World& World::operator=(World&& other) {
+  if (this != &other) {
+    std::unique_ptr<WorldState> fresh = NewWorldState();
+    state_ = std::move(other.state_);
+    other.state_ = std::move(fresh);
+  }
+  return *this;
+}
 
 // --- Settings -------------------------------------------------------------------------------------
 
@@ -127,8 +165,10 @@ BodyId World::CreateBody(const BodyDef& def) {
   body.type = def.type;
   body.xf = MakeTransform(def.position, def.angle);
   body.center = def.position;
-  body.linearVelocity = def.type == BodyType::Static ? Vec2{0.0f, 0.0f} : def.linearVelocity;
-  body.angularVelocity = def.type == BodyType::Static ? 0.0f : def.angularVelocity;
+  if (def.type != BodyType::Static) {
+    body.linearVelocity = ClampLinearSpeed(def.linearVelocity, w.settings.maxLinearSpeed);
+    body.angularVelocity = ClampAngularSpeed(def.angularVelocity);
+  }
   body.linearDamping = def.linearDamping;
   body.angularDamping = def.angularDamping;
   body.gravityScale = def.gravityScale;
@@ -150,7 +190,7 @@ bool World::DestroyBody(BodyId id) {
   MK_ASSERT(state_->IsBody(id));
   if (!state_->IsBody(id)) return false;
   WorldState& w = *state_;
-  int slot = static_cast<int>(id.index1) - 1;
+  int slot = state_->BodySlot(id);
   // Waking first takes the body out of its sleep group (whose member list would otherwise keep
   // pointing at the freed slot) and wakes what it rested on or hung from.
   WakeBody(w, slot);
@@ -168,7 +208,7 @@ bool World::IsValid(BodyId id) const { return state_->IsBody(id); }
 static Body* FindBody(WorldState& w, BodyId id) {
   bool live = w.IsBody(id);
   MK_ASSERT(live);
-  return live ? &w.bodies[id.index1 - 1] : nullptr;
+  return live ? &w.bodies[w.BodySlot(id)] : nullptr;
 }
 
 BodyType World::GetBodyType(BodyId id) const {
@@ -193,11 +233,11 @@ Transform World::GetTransform(BodyId id) const {
 
 void World::SetTransform(BodyId id, Vec2 position, float angle) {
   Body* b = FindBody(*state_, id);
-  MK_ASSERT(IsFinite(position) && IsFinite(angle));
-  if (!b || !IsFinite(position) || !IsFinite(angle)) return;
+  MK_ASSERT(ValidPoint(position) && IsFinite(angle));
+  if (!b || !ValidPoint(position) || !IsFinite(angle)) return;
   b->xf = MakeTransform(position, angle);
   b->center = TransformPoint(b->xf, b->localCenter);
-  int slot = static_cast<int>(id.index1) - 1;
+  int slot = state_->BodySlot(id);
   UpdateBodyShapesInBroadphase(*state_, slot, /*teleport=*/true);
   if (b->type != BodyType::Static) WakeBody(*state_, slot);
 }
@@ -211,8 +251,8 @@ void World::SetLinearVelocity(BodyId id, Vec2 velocity) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(velocity));
   if (!b || !IsFinite(velocity) || b->type == BodyType::Static) return;
-  b->linearVelocity = velocity;
-  if (LengthSquared(velocity) > 0.0f) WakeBody(*state_, static_cast<int>(id.index1) - 1);
+  b->linearVelocity = ClampLinearSpeed(velocity, state_->settings.maxLinearSpeed);
+  if (LengthSquared(velocity) > 0.0f) WakeBody(*state_, state_->BodySlot(id));
 }
 
 float World::GetAngularVelocity(BodyId id) const {
@@ -224,19 +264,24 @@ void World::SetAngularVelocity(BodyId id, float omega) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(omega));
   if (!b || !IsFinite(omega) || b->type == BodyType::Static || b->fixedRotation) return;
-  b->angularVelocity = omega;
-  if (omega != 0.0f) WakeBody(*state_, static_cast<int>(id.index1) - 1);
+  b->angularVelocity = ClampAngularSpeed(omega);
+  if (omega != 0.0f) WakeBody(*state_, state_->BodySlot(id));
 }
 
 void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(force) && IsFinite(worldPoint));
   if (!b || !IsFinite(force) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
-  int slot = static_cast<int>(id.index1) - 1;
+  int slot = state_->BodySlot(id);
   if (wake) WakeBody(*state_, slot);
   if (!b->awake) return;  // forces on sleeping bodies are dropped, as in Box2D
-  b->force += force;
-  b->torque += Cross(worldPoint - b->center, force);
+  const Vec2 newForce = b->force + force;
+  const float newTorque = b->torque + Cross(worldPoint - b->center, force);
+  const bool finite = IsFinite(newForce) && IsFinite(newTorque);
+  MK_ASSERT(finite);  // the accumulated force or torque would overflow
+  if (!finite) return;
+  b->force = newForce;
+  b->torque = newTorque;
 }
 
 void World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
@@ -248,18 +293,26 @@ void World::ApplyTorque(BodyId id, float torque, bool wake) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(torque));
   if (!b || !IsFinite(torque) || b->type != BodyType::Dynamic) return;
-  if (wake) WakeBody(*state_, static_cast<int>(id.index1) - 1);
-  if (b->awake) b->torque += torque;
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
+  if (!b->awake) return;
+  const bool finite = IsFinite(b->torque + torque);
+  MK_ASSERT(finite);  // the accumulated torque would overflow
+  if (finite) b->torque += torque;
 }
 
 void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wake) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse) && IsFinite(worldPoint));
   if (!b || !IsFinite(impulse) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
-  if (wake) WakeBody(*state_, static_cast<int>(id.index1) - 1);
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
   if (!b->awake) return;
-  b->linearVelocity += b->invMass * impulse;
-  b->angularVelocity += b->invInertia * Cross(worldPoint - b->center, impulse);
+  const Vec2 v = b->linearVelocity + b->invMass * impulse;
+  const float w = b->angularVelocity + b->invInertia * Cross(worldPoint - b->center, impulse);
+  const bool finite = IsFinite(v) && IsFinite(w);
+  MK_ASSERT(finite);  // the impulse overflows the velocity
+  if (!finite) return;
+  b->linearVelocity = ClampLinearSpeed(v, state_->settings.maxLinearSpeed);
+  b->angularVelocity = ClampAngularSpeed(w);
 }
 
 void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
@@ -271,8 +324,11 @@ void World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse));
   if (!b || !IsFinite(impulse) || b->type != BodyType::Dynamic) return;
-  if (wake) WakeBody(*state_, static_cast<int>(id.index1) - 1);
-  if (b->awake) b->angularVelocity += b->invInertia * impulse;
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
+  if (!b->awake) return;
+  const float w = b->angularVelocity + b->invInertia * impulse;
+  MK_ASSERT(IsFinite(w));  // the impulse overflows the angular velocity
+  if (IsFinite(w)) b->angularVelocity = ClampAngularSpeed(w);
 }
 
 float World::GetMass(BodyId id) const {
@@ -318,13 +374,13 @@ void World::SetFixedRotation(BodyId id, bool fixed) {
   if (!b) return;
   b->fixedRotation = fixed;
   if (fixed) b->angularVelocity = 0.0f;
-  UpdateBodyMass(*state_, static_cast<int>(id.index1) - 1);
+  UpdateBodyMass(*state_, state_->BodySlot(id));
 }
 
 void World::SetAwake(BodyId id, bool awake) {
   Body* b = FindBody(*state_, id);
   if (!b || b->type == BodyType::Static) return;
-  int slot = static_cast<int>(id.index1) - 1;
+  int slot = state_->BodySlot(id);
   if (awake) {
     WakeBody(*state_, slot);
   } else {
@@ -341,13 +397,13 @@ void World::SetSleepEnabled(BodyId id, bool enabled) {
   Body* b = FindBody(*state_, id);
   if (!b) return;
   b->enableSleep = enabled;
-  if (!enabled) WakeBody(*state_, static_cast<int>(id.index1) - 1);
+  if (!enabled) WakeBody(*state_, state_->BodySlot(id));
 }
 
 void World::SetEnabled(BodyId id, bool enabled) {
   Body* b = FindBody(*state_, id);
   if (!b || b->enabled == enabled) return;
-  int slot = static_cast<int>(id.index1) - 1;
+  int slot = state_->BodySlot(id);
   b->enabled = enabled;
   SetBodyShapesInBroadphase(*state_, slot, enabled);
   if (enabled) WakeBody(*state_, slot);
@@ -369,10 +425,36 @@ void* World::GetUserData(BodyId id) const {
 
 // --- Shapes ---------------------------------------------------------------------------------------
 
+// The geometry checks of each shape type: finite, within kMaxWorldLength, and what its Make*
+// constructor (or ValidatePolygon) requires.
+static bool ValidGeometry(const Circle& c) {
+  return ValidPoint(c.center) && ValidLength(c.radius) && MakeCircle(c.center, c.radius).ok();
+}
+static bool ValidGeometry(const Capsule& c) {
+  return ValidPoint(c.p1) && ValidPoint(c.p2) && ValidLength(c.radius) && MakeCapsule(c.p1, c.p2, c.radius).ok();
+}
+static bool ValidGeometry(const Segment& s) {
+  return ValidPoint(s.p1) && ValidPoint(s.p2) && MakeSegment(s.p1, s.p2).ok();
+}
+static bool ValidGeometry(const Polygon& p) {
+  if (ValidatePolygon(p) != GeometryError::None || !ValidLength(p.radius)) return false;
+  for (int i = 0; i < p.count; ++i) {
+    if (!ValidPoint(p.vertices[i])) return false;
+  }
+  return true;
+}
+
 template <class Geometry>
 static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
-  MK_ASSERT(w.IsBody(bodyId) && ValidShapeDef(def));
-  if (!w.IsBody(bodyId) || !ValidShapeDef(def)) return {};
+  bool valid = w.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
+  if (valid) {  // the body's mass properties with this shape must stay finite
+    GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
+    BodyMassSum sum = SumShapeMasses(w, w.BodySlot(bodyId), kNull);
+    sum.Add(mass.value);
+    valid = mass.ok() && sum.Finite();
+  }
+  MK_ASSERT(valid);
+  if (!valid) return {};
   int slot = w.shapeIds.Allocate();
   if (slot >= static_cast<int>(w.shapes.size())) {
     w.shapes.resize(slot + 1);
@@ -399,7 +481,7 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   shape.enableHitEvents = def.enableHitEvents;
   shape.enableSensorEvents = def.enableSensorEvents;
   shape.userData = def.userData;
-  int bodySlot = static_cast<int>(bodyId.index1) - 1;
+  int bodySlot = w.BodySlot(bodyId);
   Body& body = w.bodies[bodySlot];
   shape.body = bodySlot;
   shape.nextShape = body.headShape;
@@ -411,34 +493,25 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {
-  bool valid = IsFinite(circle.center) && IsFinite(circle.radius) && circle.radius > 0.0f;
-  MK_ASSERT(valid);
-  return valid ? AddShape(*state_, body, def, circle) : ShapeId{};
+  return AddShape(*state_, body, def, circle);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule) {
-  bool valid = MakeCapsule(capsule.p1, capsule.p2, capsule.radius).ok();
-  MK_ASSERT(valid);
-  return valid ? AddShape(*state_, body, def, capsule) : ShapeId{};
+  return AddShape(*state_, body, def, capsule);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Segment& segment) {
-  bool valid = MakeSegment(segment.p1, segment.p2).ok();
-  MK_ASSERT(valid);
-  return valid ? AddShape(*state_, body, def, segment) : ShapeId{};
+  return AddShape(*state_, body, def, segment);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon) {
-  bool valid = polygon.count >= 3 && polygon.count <= kMaxPolygonVertices && IsFinite(polygon.radius) &&
-               polygon.radius >= 0.0f;
-  MK_ASSERT(valid);
-  return valid ? AddShape(*state_, body, def, polygon) : ShapeId{};
+  return AddShape(*state_, body, def, polygon);
 }
 
 bool World::DestroyShape(ShapeId id) {
   MK_ASSERT(state_->IsShape(id));
   if (!state_->IsShape(id)) return false;
-  DestroyShapeInternal(*state_, static_cast<int>(id.index1) - 1, true);
+  DestroyShapeInternal(*state_, state_->ShapeSlot(id), true);
   return true;
 }
 
@@ -447,7 +520,7 @@ bool World::IsValid(ShapeId id) const { return state_->IsShape(id); }
 static Shape* FindShape(WorldState& w, ShapeId id) {
   bool live = w.IsShape(id);
   MK_ASSERT(live);
-  return live ? &w.shapes[id.index1 - 1] : nullptr;
+  return live ? &w.shapes[w.ShapeSlot(id)] : nullptr;
 }
 
 void World::SetUserData(ShapeId id, void* userData) {
@@ -493,8 +566,17 @@ float World::GetRestitution(ShapeId id) const {
 
 void World::SetDensity(ShapeId id, float density) {
   Shape* s = FindShape(*state_, id);
-  MK_ASSERT(IsFinite(density) && density >= 0.0f);
-  if (!s || !IsFinite(density) || density < 0.0f) return;
+  if (!s) return;
+  bool valid = IsFinite(density) && density >= 0.0f;
+  if (valid) {  // the body's mass properties with the new density must stay finite
+    Shape changed = *s;
+    changed.density = density;
+    BodyMassSum sum = SumShapeMasses(*state_, s->body, state_->ShapeSlot(id));
+    sum.Add(ShapeMass(changed));
+    valid = sum.Finite();
+  }
+  MK_ASSERT(valid);
+  if (!valid) return;
   s->density = density;
   UpdateBodyMass(*state_, s->body);
 }
@@ -503,7 +585,7 @@ void World::SetFilter(ShapeId id, const Filter& filter) {
   Shape* s = FindShape(*state_, id);
   if (!s) return;
   s->filter = filter;
-  RefilterShape(*state_, static_cast<int>(id.index1) - 1);
+  RefilterShape(*state_, state_->ShapeSlot(id));
 }
 
 Filter World::GetFilter(ShapeId id) const {

@@ -153,7 +153,7 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
   if (options.contactPoints || options.contactNormals || options.contactImpulses) DrawContacts(w, draw, options);
 }
 
-void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) {
+void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
   const bool valid = mk::IsValid(box) && visit != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
@@ -178,7 +178,7 @@ bool World::TestPoint(ShapeId shapeId, Vec2 point) const {
   const bool valid = w.IsShape(shapeId) && IsFinite(point);
   MK_ASSERT(valid);
   if (!valid) return false;
-  const Shape& shape = w.shapes[shapeId.index1 - 1];
+  const Shape& shape = w.shapes[w.ShapeSlot(shapeId)];
   DistanceInput input;
   switch (shape.type) {
     case ShapeType::Circle: input.proxyA = MakeProxy(shape.circle); break;

@@ -4,12 +4,32 @@
 
 #include "world/world_state.h"
 
+#include <cmath>
+
 namespace mk {
 
 struct StepContext;  // solver/contact_solver.h
 
+// API validation shared by world.cpp and joints.cpp: a length or point the world accepts is finite
+// and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
+inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
+inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
+
 // Bodies and shapes (world.cpp / body.cpp)
 void UpdateBodyMass(WorldState& w, int body);
+MassData ShapeMass(const Shape& shape);
+/// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks
+/// that a new shape or density keeps them finite (the world refuses what would overflow).
+struct BodyMassSum {
+  float mass = 0.0f;
+  Vec2 moment{0.0f, 0.0f};
+  float inertiaAtOrigin = 0.0f;
+  void Add(const MassData& data);
+  /// Mass, centre, inertia and their inverses would all be finite.
+  bool Finite() const;
+};
+/// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
+BodyMassSum SumShapeMasses(const WorldState& w, int body, int skipShape);
 AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);
 void DestroyShapeInternal(WorldState& w, int shape, bool updateMass);
 

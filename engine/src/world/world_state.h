@@ -158,11 +158,18 @@ struct WorldState {
   std::vector<Joint> joints;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
 
+  // Events the game reads after a Step (World::Get*Events). Only Step writes these, so the spans a
+  // game holds stay valid whatever it calls before the next Step. Begin and hit events arise only
+  // inside Step; end events also arise between Steps (destroying a touching shape, body or filter
+  // change), so those go to the pending lists, which Step publishes at its end (Box2D v3 reports
+  // end events from destroy calls the same way, with the next step's events).
   std::vector<ContactBeginEvent> beginEvents;
   std::vector<ContactEndEvent> endEvents;
   std::vector<ContactHitEvent> hitEvents;
   std::vector<SensorBeginEvent> sensorBeginEvents;
   std::vector<SensorEndEvent> sensorEndEvents;
+  std::vector<ContactEndEvent> pendingEndEvents;      // raised since the last Step published
+  std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
   SolverArrays solver;  // per-step scratch, reused
   std::vector<JointConstraint> jointConstraints;  // per-step joint solver data, reused
@@ -173,18 +180,27 @@ struct WorldState {
   std::vector<int> islandStack;     // scratch for PutIslandToSleep
   std::vector<std::uint64_t> begunPairScratch;
 
-  bool IsBody(BodyId id) const { return bodyIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
-  bool IsShape(ShapeId id) const { return shapeIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
-  bool IsJoint(JointId id) const { return jointIds.IsLive(static_cast<int>(id.index1) - 1, id.generation); }
-  JointId MakeJointId(int slot) const {
-    return {static_cast<std::uint32_t>(slot + 1), jointIds.Generation(slot)};
+  /// This world's tag, written into every id it makes (World::World draws it from a process-wide
+  /// counter), so an id from another world is told apart from one of ours.
+  std::uint32_t tag = 0;
+
+  /// The slot an id names, or kNull when the id is null, from another world, out of range or stale.
+  /// Unsigned arithmetic throughout: any 32-bit pattern a caller passes is safe to look up.
+  template <class Id>
+  int SlotOf(const Id& id, const IdPool& pool) const {
+    if (id.world != tag || id.index1 == 0 || id.index1 > static_cast<std::uint32_t>(pool.Capacity())) return kNull;
+    const int slot = static_cast<int>(id.index1 - 1u);
+    return pool.IsLive(slot, id.generation) ? slot : kNull;
   }
-  BodyId MakeBodyId(int slot) const {
-    return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot)};
-  }
-  ShapeId MakeShapeId(int slot) const {
-    return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot)};
-  }
+  int BodySlot(BodyId id) const { return SlotOf(id, bodyIds); }
+  int ShapeSlot(ShapeId id) const { return SlotOf(id, shapeIds); }
+  int JointSlot(JointId id) const { return SlotOf(id, jointIds); }
+  bool IsBody(BodyId id) const { return BodySlot(id) != kNull; }
+  bool IsShape(ShapeId id) const { return ShapeSlot(id) != kNull; }
+  bool IsJoint(JointId id) const { return JointSlot(id) != kNull; }
+  JointId MakeJointId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), jointIds.Generation(slot), tag}; }
+  BodyId MakeBodyId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot), tag}; }
+  ShapeId MakeShapeId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot), tag}; }
 };
 
 }  // namespace mk

@@ -1,7 +1,10 @@
 // Uses the installed engine the way a game would and checks the answers against closed forms: shape
 // queries, then a world that steps (free fall over one step, a box coming to rest on the ground).
-#include <minkowski/geometry.h>
+// It includes world.h alone, which must give the whole world API (geometry, DebugDraw, the assert
+// hook), and uses its own glm the default way, which the engine must not reconfigure.
 #include <minkowski/world.h>
+
+#include <glm/vec4.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -62,10 +65,52 @@ bool WorldOk() {
 
 }  // namespace
 
+// The game's glm as GLM ships it: colour accessors on vec4 (gone if a library forced
+// GLM_FORCE_XYZW_ONLY on its users).
+bool GameGlmOk() {
+  glm::vec4 tint{0.25f, 0.5f, 0.75f, 1.0f};
+  tint.r *= 2.0f;
+  return tint.r == 0.5f && tint.a == 1.0f && tint.x == tint.r;
+}
+
+// Counts what World::Draw sends through the interface world.h declares.
+class CountingDraw final : public mk::DebugDraw {
+ public:
+  int calls = 0;
+  void DrawPolygon(const mk::Vec2*, int, mk::Color) override { ++calls; }
+  void DrawSolidPolygon(const mk::Transform&, const mk::Vec2*, int, float, mk::Color) override { ++calls; }
+  void DrawCircle(mk::Vec2, float, mk::Color) override { ++calls; }
+  void DrawSolidCircle(const mk::Transform&, float, mk::Color) override { ++calls; }
+  void DrawSolidCapsule(mk::Vec2, mk::Vec2, float, mk::Color) override { ++calls; }
+  void DrawSegment(mk::Vec2, mk::Vec2, mk::Color) override { ++calls; }
+  void DrawTransform(const mk::Transform&, float) override { ++calls; }
+  void DrawPoint(mk::Vec2, float, mk::Color) override { ++calls; }
+  void DrawString(mk::Vec2, const char*, mk::Color) override { ++calls; }
+};
+
+int g_asserts = 0;
+
+// The assert hook from world.h: a stale id is reported to the game's handler, once.
+bool HooksOk() {
+  mk::AssertHandler previous = mk::SetAssertHandler([](const char*, const char*, int) { ++g_asserts; });
+  mk::World world;
+  mk::BodyId body = world.CreateBody({.type = mk::BodyType::Dynamic});
+  world.CreateShape(body, {}, mk::MakeBox(0.5f, 0.5f).value);
+  CountingDraw draw;
+  world.Draw(draw);
+  world.DestroyBody(body);
+  world.GetPosition(body);
+  mk::SetAssertHandler(previous);
+  std::printf("hooks: draw calls %d, asserts %d\n", draw.calls, g_asserts);
+  return draw.calls >= 1 && g_asserts == 1;
+}
+
 int main() {
+  const bool glmOk = GameGlmOk();
+  const bool hooks = HooksOk();
   const bool shapes = ShapeQueriesOk();
   const bool world = WorldOk();
-  if (!(shapes && world)) {
+  if (!(glmOk && hooks && shapes && world)) {
     std::printf("consumer FAILED\n");
     return 1;
   }
