@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -355,13 +356,102 @@ TEST_CASE("a shape whose mass or inertia would overflow is refused and the body 
   CHECK(world.GetMass(body) == mass);
 }
 
-TEST_CASE("steps longer than kMaxTimeStep are refused") {
+TEST_CASE("fuzzer findings: each stays finite or is refused") {
+  // Each case is a minimised program of the world-API fuzzer (tests/fuzz/world_program.h) that made
+  // the world non-finite, named by what it did.
+  test::AssertCounter asserts;
+  SUBCASE("restitution 3.4e38 and friction beyond kMaxMaterialCoefficient are refused") {
+    World world;
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+    CHECK(world.CreateShape(body, {.restitution = 3.4e38f}, Circle{{0, 0}, 0.5f}).IsNull());
+    CHECK(world.CreateShape(body, {.friction = 2.0f * kMaxMaterialCoefficient}, Circle{{0, 0}, 0.5f}).IsNull());
+    ShapeId shape = world.CreateShape(body, {.restitution = kMaxMaterialCoefficient}, Circle{{0, 0}, 0.5f});
+    CHECK_FALSE(shape.IsNull());
+    world.SetRestitution(shape, 3.4e38f);
+    CHECK(world.GetRestitution(shape) == kMaxMaterialCoefficient);
+    CHECK(asserts.Count() == 3);
+  }
+  SUBCASE("a mouse joint with a denormal hertz and no damping does not divide 0 by 0") {
+    World world;
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {1, 2}});
+    world.CreateShape(body, {}, Circle{{0, 0}, 0.5f});
+    CHECK_FALSE(world.CreateJoint(MouseJointDef{.body = body, .target = {1, 2}, .hertz = 1.4013e-45f, .dampingRatio = 0.0f}).IsNull());
+    for (int i = 0; i < 10; ++i) world.Step(kDt);
+    CHECK(AllFinite(world));
+    CHECK(world.GetLinearVelocity(body).y == doctest::Approx(-10.0f * 10.0f * kDt));  // no pull at all: free fall
+  }
+  SUBCASE("a damping ratio of 3.4e38 is refused") {
+    World world;
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+    CHECK(world.CreateJoint(MouseJointDef{.body = body, .hertz = 1e-20f, .dampingRatio = 3.4e38f}).IsNull());
+    CHECK(asserts.Count() == 1);
+  }
+  SUBCASE("a shape whose own mass or inertia has no finite inverse is refused") {
+    // Density 1e-45 gives a denormal mass (1/m = Inf); once its partner shape was destroyed the body
+    // had an infinite inverse mass. Every shape is now usable on its own, so every subset is.
+    World world;
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+    ShapeId big = world.CreateShape(body, {.density = 1.0f}, MakeBox(1, 1).value);
+    CHECK(world.CreateShape(body, {.density = 1e-45f}, Circle{{0, 0}, 0.5f}).IsNull());
+    CHECK(world.CreateShape(body, {.density = 1e-30f}, Circle{{0, 0}, 1e-3f}).IsNull());  // I = 8e-43
+    CHECK(asserts.Count() == 2);
+    world.DestroyShape(big);
+    CHECK(world.GetMass(body) == 1.0f);  // no shapes with mass: Box2D's 1 kg
+  }
+  SUBCASE("a huge joint axis keeps its direction") {
+    World world;
+    BodyId ground = world.CreateBody({});
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+    world.CreateShape(body, {}, MakeBox(0.5f, 0.5f).value);
+    PrismaticJointDef d{{.bodyA = ground, .bodyB = body}};
+    d.localAxisA = {3e38f, 3e38f};  // its squared length overflows float
+    JointId joint = world.CreateJoint(d);
+    REQUIRE_FALSE(joint.IsNull());
+    const Vec2 axis = world.State().joints[world.State().JointSlot(joint)].localAxisA;
+    CHECK(axis.x == doctest::Approx(std::sqrt(0.5f)));
+    CHECK(axis.y == doctest::Approx(std::sqrt(0.5f)));
+    for (int i = 0; i < 30; ++i) world.Step(kDt);
+    // Gravity along the 45 degree slide: a free slide at g / sqrt 2 along it, so x = y.
+    CHECK(world.GetPosition(body).x == doctest::Approx(world.GetPosition(body).y).epsilon(1e-3));
+    CHECK(asserts.Count() == 0);
+  }
+  SUBCASE("a spinning body without inertia on a prismatic joint stays bounded") {
+    // No shapes: 1 kg, no rotational inertia, so the joint cannot stop its 10,000 rad/s spin, and its
+    // perpendicular row chased an anchor sweeping at 1e5 m/s to 1e18 m/s within three steps.
+    World world;
+    BodyId ground = world.CreateBody({.position = {6.92913f, -6.92913f}});
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {5.3f, 8.3f}, .angularVelocity = 1e4f});
+    PrismaticJointDef d{{.bodyA = body, .bodyB = ground, .localAnchorA = {4.72441f, -9.68504f}}};
+    d.enableLimit = true;
+    d.upperTranslation = 8.66142f;
+    REQUIRE_FALSE(world.CreateJoint(d).IsNull());
+    const float maxSpeed = world.GetSolverSettings().maxLinearSpeed;
+    Vec2 previous = world.GetPosition(body);
+    for (int i = 0; i < 60; ++i) {
+      world.Step(kDt);
+      REQUIRE(AllFinite(world));
+      // However wrong the constraint, no sub-step moves it faster than the speed limit.
+      CHECK(Distance(world.GetPosition(body), previous) <= maxSpeed * kDt * 1.0001f);
+      previous = world.GetPosition(body);
+    }
+  }
+}
+
+TEST_CASE("steps outside kMinTimeStep to kMaxTimeStep are refused") {
   World world;
+  BodyId ball = world.CreateBody({.type = BodyType::Dynamic});
+  world.CreateShape(ball, {}, Circle{{0, 0}, 0.5f});
   test::AssertCounter asserts;
   CHECK(world.Step(kMaxTimeStep));
+  CHECK(world.Step(kMinTimeStep));
   CHECK_FALSE(world.Step(kMaxTimeStep * 1.5f));
   CHECK_FALSE(world.Step(std::numeric_limits<float>::infinity()));
-  CHECK(asserts.Count() == 2);
+  CHECK_FALSE(world.Step(1e-45f));  // a denormal step: 1/h would overflow
+  CHECK_FALSE(world.Step(kMinTimeStep * 0.5f));
+  CHECK(asserts.Count() == 4);
+  CHECK(IsFinite(world.GetPosition(ball)));
+  // Free fall over the two accepted steps: v = -g (1 s + 1 us).
+  CHECK(world.GetLinearVelocity(ball).y == doctest::Approx(-10.0f * (kMaxTimeStep + kMinTimeStep)));
 }
 
 }  // TEST_SUITE

@@ -2,8 +2,8 @@
 // world target) at anchors given in each body's local frame. Joints are soft constraints solved in the
 // same sub-step loop as contacts; each joint's stiffness and damping default to the world's
 // SolverSettings::jointHertz / jointDampingRatio (0 here = use the world's value). Every spring
-// stiffness (hertz fields) is in 0..kMaxHertz; values outside the documented ranges are refused by
-// World::CreateJoint (MK_ASSERT, null id).
+// stiffness (hertz fields) is in 0..kMaxHertz and every damping ratio in 0..kMaxDampingRatio; values
+// outside the documented ranges are refused by World::CreateJoint (MK_ASSERT, null id).
 #pragma once
 
 #include "minkowski/math.h"

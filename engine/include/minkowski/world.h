@@ -70,7 +70,7 @@ class World {
 
   // --- Simulation -------------------------------------------------------------------------------
 
-  /// Advances the world by `timeStep` seconds (0 < timeStep <= kMaxTimeStep; otherwise MK_ASSERT
+  /// Advances the world by `timeStep` seconds (kMinTimeStep..kMaxTimeStep; otherwise MK_ASSERT
   /// and nothing happens, returning false). Events of this step are readable until the next Step.
   bool Step(float timeStep);
 

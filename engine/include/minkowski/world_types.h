@@ -64,10 +64,21 @@ inline constexpr float kMaxAngularSpeed = 1e4f;
 /// (milliseconds passed as seconds), and it bounds how far a body can move in one step.
 inline constexpr float kMaxTimeStep = 1.0f;
 
+/// The shortest step World::Step takes (s): 1 microsecond. Shorter ones are refused; at a denormal
+/// step the sub-step rate 1/h overflows.
+inline constexpr float kMinTimeStep = 1e-6f;
+
+/// Largest friction or restitution coefficient a shape accepts. Friction 1,000 never slides and
+/// restitution above 1 already adds energy; the bound keeps the bounce and friction impulses finite.
+inline constexpr float kMaxMaterialCoefficient = 1000.0f;
+
 /// Stiffness bound (Hz) for joint springs and constraint softness (JointBase::constraintHertz,
 /// spring hertz): the solver cannot resolve more than a quarter of its sub-step rate anyway, and
 /// larger values would overflow the softness coefficients.
 inline constexpr float kMaxHertz = 1e6f;
+
+/// Damping ratio bound for the same springs and constraints (non-dimensional; 1 is critical).
+inline constexpr float kMaxDampingRatio = 1e6f;
 
 // ---------------------------------------------------------------------------------------------
 // Bodies and shapes
@@ -112,8 +123,8 @@ struct Filter {
 /// Material and behaviour of a shape.
 struct ShapeDef {
   float density = 1.0f;       ///< kg/m^2, >= 0
-  float friction = 0.6f;      ///< Coulomb coefficient, >= 0; pairs mix as sqrt(fA fB)
-  float restitution = 0.0f;   ///< 0..1; pairs mix as max(eA, eB)
+  float friction = 0.6f;      ///< Coulomb coefficient, 0..kMaxMaterialCoefficient; pairs mix as sqrt(fA fB)
+  float restitution = 0.0f;   ///< usually 0..1 (above 1 adds energy), at most kMaxMaterialCoefficient; pairs mix as max(eA, eB)
   Filter filter{};
   bool isSensor = false;              ///< detects overlap (sensor events), no collision response
   bool enableContactEvents = true;    ///< report begin/end touch events for this shape

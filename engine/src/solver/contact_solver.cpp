@@ -19,6 +19,9 @@ Softness MakeSoftness(float hertz, float zeta, float h) {
   if (hertz <= 0.0f) return {0.0f, 1.0f, 0.0f};  // rigid
   float omega = 2.0f * std::numbers::pi_v<float> * hertz;
   float a1 = 2.0f * zeta + h * omega;
+  // An undamped spring so weak that h omega underflows: the limit omega -> 0 is no spring at all
+  // (massScale 0, impulseScale 1), where omega / a1 would be 0 / 0.
+  if (a1 == 0.0f) return {0.0f, 0.0f, 1.0f};
   float a2 = h * omega * a1;
   float a3 = 1.0f / (1.0f + a2);
   return {omega / a1, a2 * a3, a3};
@@ -38,6 +41,27 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   return context;
 }
 
+namespace {
+
+// |v| <= maxSpeed and |w| <= kMaxAngularSpeed (world_types.h). A velocity too large to square in
+// float, which only a degenerate constraint produces (a spinning body without inertia held by a
+// joint), is first brought into range component-wise, so the result is always finite.
+inline void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
+  const float speed2 = LengthSquared(v);
+  if (speed2 > maxSpeed * maxSpeed) [[unlikely]] {
+    if (std::isfinite(speed2)) {
+      v *= maxSpeed / std::sqrt(speed2);
+    } else {
+      v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
+      const float length = Length(v);
+      v = length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
+    }
+  }
+  w = std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed);
+}
+
+}  // namespace
+
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
   const float h = context.h;
   const float maxSpeed = context.settings.maxLinearSpeed;
@@ -47,17 +71,20 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
     if (p.invMass == 0.0f && p.invInertia == 0.0f) continue;  // kinematic: keeps its velocity
     Vec2 v = p.linearDampingFactor * (s.v + h * p.linearAcceleration);
     float w = p.angularDampingFactor * (s.w + h * p.angularAcceleration);
-    float speed2 = LengthSquared(v);
-    if (speed2 > maxSpeed * maxSpeed) v *= maxSpeed / std::sqrt(speed2);
+    ClampVelocity(v, w, maxSpeed);
     s.v = v;
-    s.w = std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed);  // world_types.h: keeps w finite
+    s.w = w;
   }
 }
 
 void IntegratePositions(SolverArrays& solver, const StepContext& context) {
   const float h = context.h;
+  const float maxSpeed = context.settings.maxLinearSpeed;
   for (size_t i = 0; i < solver.states.size(); ++i) {
     BodyState& s = solver.states[i];
+    // The solve may have pushed a body past the speed limits (only ever a degenerate constraint does):
+    // the limits bound how far anything moves in a sub-step, so they hold here too.
+    ClampVelocity(s.v, s.w, maxSpeed);
     // Semi-implicit Euler (x += h v_new) overshoots a constant acceleration a by h^2 a / 2 per
     // sub-step: 2 cm after 1 s of free fall at 240 Hz. A body with no constraint this step is
     // ballistic, and taking its acceleration at the sub-step average, x += h (v_new - h a / 2), makes

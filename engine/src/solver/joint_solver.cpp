@@ -23,8 +23,16 @@ float RelativeAngle(Rot qA, Rot qB) { return Angle(InvMulRot(qA, qB)); }
 Vec2 Solve22(float k11, float k12, float k22, Vec2 b) {
   float det = k11 * k22 - k12 * k12;
   if (det == 0.0f) return {0.0f, 0.0f};
+  if (!std::isfinite(det)) return Solve22Wide(k11, k12, k22, b);
   float inv = 1.0f / det;
   return {inv * (k22 * b.x - k12 * b.y), inv * (k11 * b.y - k12 * b.x)};
+}
+
+Vec2 Solve22Wide(float k11, float k12, float k22, Vec2 b) {
+  const double a = k11, c = k12, d = k22;
+  const double det = a * d - c * c;
+  if (det == 0.0 || !std::isfinite(det)) return {0.0f, 0.0f};
+  return {static_cast<float>((d * b.x - c * b.y) / det), static_cast<float>((a * b.y - c * b.x) / det)};
 }
 
 float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float target, Coefficients k,

@@ -46,6 +46,12 @@ static void ResolveMass(const BodyMassSum& sum, float& mass, Vec2& localCenter, 
   inertia = sum.inertiaAtOrigin - sum.mass * LengthSquared(localCenter);
 }
 
+bool MassIsUsable(const MassData& data) {
+  return IsFinite(data.mass) && IsFinite(data.center) && IsFinite(data.rotationalInertia) &&
+         (data.mass == 0.0f || IsFinite(1.0f / data.mass)) &&
+         (data.rotationalInertia == 0.0f || IsFinite(1.0f / data.rotationalInertia));
+}
+
 bool BodyMassSum::Finite() const {
   float m, i;
   Vec2 c;

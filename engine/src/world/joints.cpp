@@ -16,8 +16,10 @@ namespace {
 
 bool NonNegative(float x) { return IsFinite(x) && x >= 0.0f; }
 
-// A stiffness (Hz) the softness coefficients can take without overflow (kMaxHertz, world_types.h).
+// A stiffness (Hz) and damping ratio the softness coefficients can take without overflow (kMaxHertz,
+// kMaxDampingRatio, world_types.h).
 bool ValidHertz(float hertz) { return NonNegative(hertz) && hertz <= kMaxHertz; }
+bool ValidDamping(float ratio) { return NonNegative(ratio) && ratio <= kMaxDampingRatio; }
 
 // Motor speeds: a motor at a huge speed with a huge torque would hand its bodies velocities whose
 // products overflow inside the sub-step, before the speed clamps apply. Rotation: kMaxAngularSpeed;
@@ -30,10 +32,17 @@ bool ValidRange(float lower, float upper) { return ValidLength(lower) && ValidLe
 
 bool ValidBase(const WorldState& w, const JointBase& def) {
   return w.IsBody(def.bodyA) && w.IsBody(def.bodyB) && def.bodyA != def.bodyB && ValidPoint(def.localAnchorA) &&
-         ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) && NonNegative(def.constraintDampingRatio);
+         ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) && ValidDamping(def.constraintDampingRatio);
 }
 
-bool ValidAxis(Vec2 axis) { return IsFinite(axis) && LengthSquared(axis) > 1e-12f; }
+// An axis direction: any finite vector of length > 1e-6, normalised in double so that neither a
+// huge one (whose squared length overflows float) nor a tiny one loses its direction.
+double AxisLength(Vec2 axis) { return std::hypot(static_cast<double>(axis.x), static_cast<double>(axis.y)); }
+bool ValidAxis(Vec2 axis) { return IsFinite(axis) && AxisLength(axis) > 1e-6; }
+Vec2 UnitAxis(Vec2 axis) {
+  const double length = AxisLength(axis);
+  return {static_cast<float>(axis.x / length), static_cast<float>(axis.y / length)};
+}
 
 // --- Joint edges: each joint is linked into both bodies' lists, key = (joint << 1) | side. ---------
 
@@ -270,7 +279,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidRange(def.lowerAngle, def.upperAngle) &&
                ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque) && ValidHertz(def.hertz) &&
-               NonNegative(def.dampingRatio);
+               ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Revolute, def);
@@ -286,12 +295,12 @@ JointId World::CreateJoint(const PrismaticJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
                ValidRange(def.lowerTranslation, def.upperTranslation) && ValidLinearSpeed(def.motorSpeed) &&
-               NonNegative(def.maxMotorForce) && ValidHertz(def.hertz) && NonNegative(def.dampingRatio);
+               NonNegative(def.maxMotorForce) && ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Prismatic, def);
   Joint& j = w.joints[slot];
-  j.localAxisA = Normalize(def.localAxisA);
+  j.localAxisA = UnitAxis(def.localAxisA);
   j.referenceAngle = def.referenceAngle;
   j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorForce;
@@ -304,7 +313,7 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
   // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
   bool valid = ValidBase(w, def) && IsFinite(def.length) && def.length > 0.0f && NonNegative(def.minLength) &&
                !(def.maxLength < def.minLength) && !std::isnan(def.maxLength) && ValidHertz(def.hertz) &&
-               NonNegative(def.dampingRatio);
+               ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Distance, def);
@@ -320,8 +329,8 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
 JointId World::CreateJoint(const WeldJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
-               ValidHertz(def.angularHertz) && NonNegative(def.linearDampingRatio) &&
-               NonNegative(def.angularDampingRatio);
+               ValidHertz(def.angularHertz) && ValidDamping(def.linearDampingRatio) &&
+               ValidDamping(def.angularDampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Weld, def);
@@ -335,13 +344,13 @@ JointId World::CreateJoint(const WeldJointDef& def) {
 JointId World::CreateJoint(const WheelJointDef& def) {
   WorldState& w = *state_;
   bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
-               NonNegative(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
+               ValidDamping(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
                ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Wheel, def);
   Joint& j = w.joints[slot];
-  j.localAxisA = Normalize(def.localAxisA);
+  j.localAxisA = UnitAxis(def.localAxisA);
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
   j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
@@ -351,7 +360,7 @@ JointId World::CreateJoint(const WheelJointDef& def) {
 JointId World::CreateJoint(const MouseJointDef& def) {
   WorldState& w = *state_;
   bool valid = w.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
-               NonNegative(def.dampingRatio) && NonNegative(def.maxForce);
+               ValidDamping(def.dampingRatio) && NonNegative(def.maxForce);
   MK_ASSERT(valid);
   if (!valid) return {};
   int body = state_->BodySlot(def.body);

@@ -40,7 +40,7 @@ void PublishEndEvents(WorldState& w) {
 }  // namespace
 
 bool World::Step(float timeStep) {
-  const bool valid = timeStep > 0.0f && timeStep <= kMaxTimeStep;  // false for NaN
+  const bool valid = timeStep >= kMinTimeStep && timeStep <= kMaxTimeStep;  // false for NaN
   MK_ASSERT(valid);
   if (!valid) return false;
   WorldState& w = *state_;

@@ -33,9 +33,12 @@ Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
 }
 float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
 
+// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
+bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficient; }
+
 bool ValidShapeDef(const ShapeDef& def) {
-  return IsFinite(def.density) && def.density >= 0.0f && IsFinite(def.friction) && def.friction >= 0.0f &&
-         IsFinite(def.restitution) && def.restitution >= 0.0f;
+  return IsFinite(def.density) && def.density >= 0.0f && ValidCoefficient(def.friction) &&
+         ValidCoefficient(def.restitution);
 }
 
 // A tag no other World of this process has had (until 2^32 - 1 worlds were made): ids carry it, so
@@ -451,7 +454,7 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
     GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
     BodyMassSum sum = SumShapeMasses(w, w.BodySlot(bodyId), kNull);
     sum.Add(mass.value);
-    valid = mass.ok() && sum.Finite();
+    valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
   }
   MK_ASSERT(valid);
   if (!valid) return {};
@@ -544,8 +547,8 @@ ShapeType World::GetShapeType(ShapeId id) const {
 
 void World::SetFriction(ShapeId id, float friction) {
   Shape* s = FindShape(*state_, id);
-  MK_ASSERT(IsFinite(friction) && friction >= 0.0f);
-  if (s && IsFinite(friction) && friction >= 0.0f) s->friction = friction;
+  MK_ASSERT(ValidCoefficient(friction));
+  if (s && ValidCoefficient(friction)) s->friction = friction;
 }
 
 float World::GetFriction(ShapeId id) const {
@@ -555,8 +558,8 @@ float World::GetFriction(ShapeId id) const {
 
 void World::SetRestitution(ShapeId id, float restitution) {
   Shape* s = FindShape(*state_, id);
-  MK_ASSERT(IsFinite(restitution) && restitution >= 0.0f);
-  if (s && IsFinite(restitution) && restitution >= 0.0f) s->restitution = restitution;
+  MK_ASSERT(ValidCoefficient(restitution));
+  if (s && ValidCoefficient(restitution)) s->restitution = restitution;
 }
 
 float World::GetRestitution(ShapeId id) const {
@@ -571,9 +574,10 @@ void World::SetDensity(ShapeId id, float density) {
   if (valid) {  // the body's mass properties with the new density must stay finite
     Shape changed = *s;
     changed.density = density;
+    const MassData mass = ShapeMass(changed);
     BodyMassSum sum = SumShapeMasses(*state_, s->body, state_->ShapeSlot(id));
-    sum.Add(ShapeMass(changed));
-    valid = sum.Finite();
+    sum.Add(mass);
+    valid = MassIsUsable(mass) && sum.Finite();
   }
   MK_ASSERT(valid);
   if (!valid) return;

@@ -28,6 +28,10 @@ struct BodyMassSum {
   /// Mass, centre, inertia and their inverses would all be finite.
   bool Finite() const;
 };
+/// A shape's own mass data is usable when it is finite and its mass and inertia, if not 0, have
+/// finite inverses. Every subset of such shapes then has too (the sum's mass and central inertia are
+/// at least each member's), so destroying shapes can never leave a body with an infinite inverse.
+bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
 BodyMassSum SumShapeMasses(const WorldState& w, int body, int skipShape);
 AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);

@@ -1,0 +1,382 @@
+// A world-API program interpreter for fuzzing: bytes become a sequence of World calls (create and
+// destroy bodies, shapes and joints, setters, forces, settings, steps, events read while destroying,
+// moves of the world) with values drawn from a table of hostile floats (NaN, infinities, denormals,
+// 1e30, float max, just past the documented bounds) and ids that are stale, foreign or any bit
+// pattern. After every Step the world must be finite: every body we know of has a finite position,
+// rotation and velocity. Used by the libFuzzer target (fuzz_world.cpp) and by a seeded property test
+// (tests/world/world_fuzz_test.cpp), so a crash the fuzzer finds can become a test case.
+#pragma once
+
+#include "minkowski/world.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace mk::fuzz {
+
+/// Reads the input front to back; past the end it yields zeros.
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  bool AtEnd() const { return at_ >= bytes_.size(); }
+  std::size_t Offset() const { return at_; }
+  std::uint8_t Byte() { return at_ < bytes_.size() ? bytes_[at_++] : 0; }
+  std::uint32_t Word() {
+    std::uint32_t w = 0;
+    for (int i = 0; i < 4; ++i) w = (w << 8) | Byte();
+    return w;
+  }
+  bool Bool() { return (Byte() & 1) != 0; }
+
+  /// Mostly ordinary values (-10..10 in 1/12.7 steps), else one of the hostile ones.
+  float Value() {
+    const std::uint8_t pick = Byte();
+    if (pick < 160) return static_cast<float>(static_cast<int>(Byte()) - 128) / 12.7f;
+    static constexpr float kNasty[] = {0.0f,    -0.0f,   1e-45f,  1e-30f,   1e-6f,   5e-3f,  1e5f,   1.0001e5f,
+                                       -1e5f,   1e6f,    1e30f,   -1e30f,   3.4e38f, -3.4e38f, 1e4f,  1.0001e4f,
+                                       2e6f,    0.5f,    1e-20f,  -1e-45f};
+    const std::uint8_t which = Byte();
+    if (which < 200) return kNasty[which % (sizeof kNasty / sizeof kNasty[0])];
+    if (which < 210) return std::numeric_limits<float>::quiet_NaN();
+    if (which < 220) return std::numeric_limits<float>::infinity();
+    if (which < 230) return -std::numeric_limits<float>::infinity();
+    const std::uint32_t bits = Word();
+    float raw;
+    std::memcpy(&raw, &bits, sizeof raw);
+    return raw;
+  }
+  Vec2 Point() {
+    const float x = Value();
+    return {x, Value()};
+  }
+  /// A positive size: mostly 0.05..2.6 m, sometimes hostile.
+  float Size() {
+    const std::uint8_t pick = Byte();
+    return pick < 200 ? 0.05f + static_cast<float>(Byte()) / 100.0f : Value();
+  }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t at_ = 0;
+};
+
+/// A DebugDraw that only counts, so Draw runs its whole path.
+class CountingDraw final : public DebugDraw {
+ public:
+  int calls = 0;
+  void DrawPolygon(const Vec2*, int, Color) override { ++calls; }
+  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override { ++calls; }
+  void DrawCircle(Vec2, float, Color) override { ++calls; }
+  void DrawSolidCircle(const Transform&, float, Color) override { ++calls; }
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override { ++calls; }
+  void DrawSegment(Vec2, Vec2, Color) override { ++calls; }
+  void DrawTransform(const Transform&, float) override { ++calls; }
+  void DrawPoint(Vec2, float, Color) override { ++calls; }
+  void DrawString(Vec2, const char*, Color) override { ++calls; }
+};
+
+/// Runs one program. Returns nullptr when every check held, else what failed.
+class WorldProgram {
+ public:
+  static constexpr int kMaxOps = 400;
+  static constexpr int kMaxBodies = 48;
+
+  /// When set, every operation is printed (index, opcode, bytes read so far) and the world is
+  /// checked after each one, not only after Steps: the way to find which call broke a failing input.
+  std::FILE* trace = nullptr;
+
+  const char* Run(std::span<const std::uint8_t> bytes) {
+    ByteReader in(bytes);
+    AddGround();
+    for (int op = 0; op < kMaxOps && !in.AtEnd(); ++op) {
+      const char* failure = Execute(in, op);
+      if (failure == nullptr && trace != nullptr) failure = CheckFinite();
+      if (failure) return failure;
+    }
+    world_.Step(1.0f / 60.0f);
+    return CheckFinite();
+  }
+
+  int Steps() const { return steps_; }
+
+ private:
+  void AddGround() {
+    BodyId ground = world_.CreateBody({.position = {0.0f, -1.0f}});
+    shapes_.push_back(world_.CreateShape(ground, {}, MakeBox(50.0f, 1.0f).value));
+    bodies_.push_back(ground);
+    foreign_ = other_.CreateBody({.type = BodyType::Dynamic});
+  }
+
+  // An id to act on: mostly one we made (live or stale), sometimes another world's or any bits.
+  template <class Id>
+  Id Pick(ByteReader& in, const std::vector<Id>& made) {
+    const std::uint8_t how = in.Byte();
+    if (how < 220 && !made.empty()) return made[in.Byte() % made.size()];
+    if (how < 235) return Id{foreign_.index1, foreign_.generation, foreign_.world};
+    return Id{in.Word(), in.Word(), in.Bool() ? BodyWorldTag() : in.Word()};
+  }
+  std::uint32_t BodyWorldTag() const { return bodies_.front().world; }
+
+  // Checks every body we know of that is still live; the world must never hold a non-finite value.
+  const char* CheckFinite() const {
+    for (BodyId b : bodies_) {
+      if (!world_.IsValid(b)) continue;
+      if (!IsFinite(world_.GetPosition(b)) || !std::isfinite(world_.GetAngle(b))) return "non-finite position";
+      if (!IsFinite(world_.GetLinearVelocity(b)) || !std::isfinite(world_.GetAngularVelocity(b))) {
+        return "non-finite velocity";
+      }
+      if (!IsFinite(world_.GetWorldCenterOfMass(b)) || !std::isfinite(world_.GetMass(b))) return "non-finite mass";
+    }
+    return nullptr;
+  }
+
+  const char* Execute(ByteReader& in, int op) {
+    const int code = in.Byte() % 24;
+    if (trace != nullptr) std::fprintf(trace, "op %d: code %d at byte %zu\n", op, code, in.Offset());
+    switch (code) {
+      case 0: CreateBody(in); break;
+      case 1: world_.DestroyBody(Pick(in, bodies_)); break;
+      case 2: CreateShape(in); break;
+      case 3: world_.DestroyShape(Pick(in, shapes_)); break;
+      case 4: CreateJoint(in); break;
+      case 5: world_.DestroyJoint(Pick(in, joints_)); break;
+      case 6: world_.SetTransform(Pick(in, bodies_), in.Point(), in.Value()); break;
+      case 7: world_.SetLinearVelocity(Pick(in, bodies_), in.Point()); break;
+      case 8: world_.SetAngularVelocity(Pick(in, bodies_), in.Value()); break;
+      case 9: world_.ApplyForce(Pick(in, bodies_), in.Point(), in.Point(), in.Bool()); break;
+      case 10: world_.ApplyTorque(Pick(in, bodies_), in.Value(), in.Bool()); break;
+      case 11: world_.ApplyLinearImpulse(Pick(in, bodies_), in.Point(), in.Point(), in.Bool()); break;
+      case 12: world_.ApplyAngularImpulse(Pick(in, bodies_), in.Value(), in.Bool()); break;
+      case 13: SetShapeProperty(in); break;
+      case 14: SetBodyProperty(in); break;
+      case 15: SetJointProperty(in); break;
+      case 16: SetSettings(in); break;
+      case 17: world_.SetGravity(in.Bool() ? in.Point() : Vec2{0.0f, -10.0f}); break;
+      case 18:
+      case 19:
+      case 20: return StepAndCheck(in);
+      case 21: return DestroyWhileReadingEvents(in);
+      case 22: Query(in); break;
+      default: MoveWorld(in); break;
+    }
+    return nullptr;
+  }
+
+  void CreateBody(ByteReader& in) {
+    if (static_cast<int>(bodies_.size()) >= kMaxBodies) return;
+    BodyDef def;
+    def.type = static_cast<BodyType>(in.Byte() % 4);  // 3 is not a type: must be refused
+    if (in.Byte() < 200) def.type = BodyType::Dynamic;
+    def.position = in.Point();
+    def.angle = in.Value();
+    def.linearVelocity = in.Point();
+    def.angularVelocity = in.Value();
+    if (in.Bool()) def.linearDamping = in.Value();
+    if (in.Bool()) def.angularDamping = in.Value();
+    if (in.Bool()) def.gravityScale = in.Value();
+    def.fixedRotation = in.Byte() < 20;
+    def.isAwake = in.Byte() > 20;
+    def.isEnabled = in.Byte() > 10;
+    bodies_.push_back(world_.CreateBody(def));
+  }
+
+  ShapeDef MakeShapeDef(ByteReader& in) {
+    ShapeDef def;
+    if (in.Bool()) def.density = in.Value();
+    if (in.Bool()) def.friction = in.Value();
+    if (in.Bool()) def.restitution = in.Value();
+    def.isSensor = in.Byte() < 20;
+    def.enableHitEvents = in.Bool();
+    return def;
+  }
+
+  void CreateShape(ByteReader& in) {
+    const BodyId body = Pick(in, bodies_);
+    const ShapeDef def = MakeShapeDef(in);
+    switch (in.Byte() % 5) {
+      case 0: shapes_.push_back(world_.CreateShape(body, def, Circle{in.Point(), in.Size()})); break;
+      case 1: shapes_.push_back(world_.CreateShape(body, def, Capsule{in.Point(), in.Point(), in.Size()})); break;
+      case 2: shapes_.push_back(world_.CreateShape(body, def, Segment{in.Point(), in.Point()})); break;
+      case 3: {  // through the checked constructor
+        Vec2 points[8];
+        const int count = 3 + in.Byte() % 6;
+        for (int i = 0; i < count; ++i) points[i] = in.Point();
+        GeometryResult<Polygon> polygon = MakePolygon(std::span<const Vec2>(points, count), in.Bool() ? in.Size() : 0.0f);
+        shapes_.push_back(world_.CreateShape(body, def, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value));
+        break;
+      }
+      default: {  // hand-built, as a careless caller would
+        Polygon polygon = MakeBox(in.Size(), in.Size()).value;
+        const int edit = in.Byte() % 6;
+        if (edit == 0) polygon.vertices[in.Byte() % 4] = in.Point();
+        if (edit == 1) polygon.normals[in.Byte() % 4] = in.Point();
+        if (edit == 2) polygon.centroid = in.Point();
+        if (edit == 3) polygon.count = static_cast<int>(in.Byte() % 70);
+        if (edit == 4) polygon.radius = in.Value();
+        shapes_.push_back(world_.CreateShape(body, def, polygon));
+        break;
+      }
+    }
+  }
+
+  JointBase MakeBase(ByteReader& in) {
+    JointBase base;
+    base.bodyA = Pick(in, bodies_);
+    base.bodyB = Pick(in, bodies_);
+    base.localAnchorA = in.Point();
+    base.localAnchorB = in.Point();
+    base.collideConnected = in.Bool();
+    if (in.Bool()) base.constraintHertz = in.Value();
+    if (in.Bool()) base.constraintDampingRatio = in.Value();
+    return base;
+  }
+
+  void CreateJoint(ByteReader& in) {
+    const int type = in.Byte() % 6;
+    const JointBase base = MakeBase(in);
+    JointId id;
+    if (type == 0) {
+      RevoluteJointDef d{base};
+      d.referenceAngle = in.Value(), d.enableLimit = in.Bool(), d.lowerAngle = in.Value(), d.upperAngle = in.Value();
+      d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
+      d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      id = world_.CreateJoint(d);
+    } else if (type == 1) {
+      PrismaticJointDef d{base};
+      d.localAxisA = in.Point(), d.referenceAngle = in.Value();
+      d.enableLimit = in.Bool(), d.lowerTranslation = in.Value(), d.upperTranslation = in.Value();
+      d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorForce = in.Value();
+      d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      id = world_.CreateJoint(d);
+    } else if (type == 2) {
+      DistanceJointDef d{base};
+      d.length = in.Value(), d.enableLimit = in.Bool(), d.minLength = in.Value(), d.maxLength = in.Value();
+      d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      id = world_.CreateJoint(d);
+    } else if (type == 3) {
+      WeldJointDef d{base};
+      d.referenceAngle = in.Value(), d.linearHertz = in.Value(), d.angularHertz = in.Value();
+      d.linearDampingRatio = in.Value(), d.angularDampingRatio = in.Value();
+      id = world_.CreateJoint(d);
+    } else if (type == 4) {
+      WheelJointDef d{base};
+      d.localAxisA = in.Point(), d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      d.enableLimit = in.Bool(), d.lowerTranslation = in.Value(), d.upperTranslation = in.Value();
+      d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
+      id = world_.CreateJoint(d);
+    } else {
+      MouseJointDef d;
+      d.body = base.bodyB, d.target = in.Point(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      d.maxForce = in.Value();
+      id = world_.CreateJoint(d);
+    }
+    joints_.push_back(id);
+  }
+
+  void SetShapeProperty(ByteReader& in) {
+    const ShapeId shape = Pick(in, shapes_);
+    switch (in.Byte() % 5) {
+      case 0: world_.SetDensity(shape, in.Value()); break;
+      case 1: world_.SetFriction(shape, in.Value()); break;
+      case 2: world_.SetRestitution(shape, in.Value()); break;
+      case 3: world_.SetFilter(shape, {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2}); break;
+      default: world_.TestPoint(shape, in.Point()); break;
+    }
+  }
+
+  void SetBodyProperty(ByteReader& in) {
+    const BodyId body = Pick(in, bodies_);
+    switch (in.Byte() % 7) {
+      case 0: world_.SetEnabled(body, in.Bool()); break;
+      case 1: world_.SetAwake(body, in.Bool()); break;
+      case 2: world_.SetFixedRotation(body, in.Bool()); break;
+      case 3: world_.SetGravityScale(body, in.Value()); break;
+      case 4: world_.SetLinearDamping(body, in.Value()); break;
+      case 5: world_.SetAngularDamping(body, in.Value()); break;
+      default: world_.SetSleepEnabled(body, in.Bool()); break;
+    }
+  }
+
+  void SetJointProperty(ByteReader& in) {
+    const JointId joint = Pick(in, joints_);
+    if (in.Bool()) {
+      world_.SetMotorSpeed(joint, in.Value());
+    } else {
+      world_.SetMouseTarget(joint, in.Point());
+    }
+    (void)world_.GetJointReactionForce(joint);
+  }
+
+  void SetSettings(ByteReader& in) {
+    SolverSettings s = world_.GetSolverSettings();
+    switch (in.Byte() % 10) {
+      case 0: s.mode = in.Bool() ? SolverMode::Classic : SolverMode::SoftStep; break;
+      case 1: s.subSteps = static_cast<int>(in.Word() % 80) - 4; break;
+      case 2: s.contactHertz = in.Value(); break;
+      case 3: s.contactDampingRatio = in.Value(); break;
+      case 4: s.contactPushMaxSpeed = in.Value(); break;
+      case 5: s.jointHertz = in.Value(); break;
+      case 6: s.maxLinearSpeed = in.Value(); break;
+      case 7: s.linearSlop = in.Value(); break;
+      case 8: s.enableWarmStarting = in.Bool(), s.enableRelax = in.Bool(), s.enableSleep = in.Bool(); break;
+      default: s.classicIterations = static_cast<int>(in.Byte()), s.classicBaumgarte = in.Value(); break;
+    }
+    world_.SetSolverSettings(s);
+  }
+
+  const char* StepAndCheck(ByteReader& in) {
+    const std::uint8_t pick = in.Byte();
+    const float dt = pick < 230 ? 1.0f / 60.0f : pick < 240 ? 1.0f / 30.0f : in.Value();
+    if (world_.Step(dt)) ++steps_;
+    return CheckFinite();
+  }
+
+  // Destroys bodies while iterating the last Step's events (the span must stay valid and unchanged).
+  const char* DestroyWhileReadingEvents(ByteReader& in) {
+    const std::span<const ContactEndEvent> ends = world_.GetContactEndEvents();
+    const std::size_t count = ends.size();
+    for (const ContactEndEvent& e : ends) {
+      if (in.Bool()) world_.DestroyBody(world_.GetBody(e.shapeB));
+    }
+    for (const ContactBeginEvent& e : world_.GetContactBeginEvents()) {
+      if (in.Bool()) world_.DestroyShape(e.shapeA);
+    }
+    return world_.GetContactEndEvents().size() == count ? nullptr : "destroying changed the published events";
+  }
+
+  void Query(ByteReader& in) {
+    const Vec2 a = in.Point(), b = in.Point();
+    const AABB box{Min(a, b), Max(a, b)};
+    int visited = 0;
+    world_.QueryAABB(box, [&](ShapeId) { return ++visited < 100; });
+    CountingDraw draw;
+    world_.Draw(draw, {.aabbs = in.Bool(), .contactPoints = in.Bool(), .joints = in.Bool()});
+  }
+
+  // Moves the world out and back, or leaves a moved-from world behind and works on.
+  void MoveWorld(ByteReader& in) {
+    World moved(std::move(world_));
+    if (in.Bool()) {
+      world_ = std::move(moved);
+    } else {
+      world_.Step(1.0f / 60.0f);  // the moved-from world is a new empty one
+      world_ = std::move(moved);
+    }
+  }
+
+  World world_;
+  World other_;
+  BodyId foreign_;
+  std::vector<BodyId> bodies_;
+  std::vector<ShapeId> shapes_;
+  std::vector<JointId> joints_;
+  int steps_ = 0;
+};
+
+}  // namespace mk::fuzz
