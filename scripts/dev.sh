@@ -2,7 +2,8 @@
 # Minkowski's two set-up commands (see README):
 #   bash scripts/dev.sh sandbox   install what is missing, build, open the sandbox
 #   bash scripts/dev.sh test      install what is missing, build, run the whole suite twice
-#                                 (Release, then Debug with ASan + UBSan), fuzz briefly, summarise
+#                                 (Release, then Debug with ASan + UBSan), fuzz the narrowphase and the
+#                                 world API briefly, summarise
 # Works on Debian 12 as root, or as a user with sudo. Everything it installs is a Debian package.
 set -euo pipefail
 
@@ -93,21 +94,26 @@ build_with_peers() {
 run_fuzzer() {
   command -v clang++ >/dev/null || return 0
   [ -f tests/fuzz/CMakeLists.txt ] || return 0
-  log "fuzz: narrowphase for ${FUZZ_SECONDS} s over the committed corpus"
-  # Only the fuzz target: the rest of the tree is not linked against the fuzzer runtime.
+  # Only the fuzz targets: the rest of the tree is not linked against the fuzzer runtime.
   CXX=clang++ cmake -S "$ROOT" -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
     -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
-  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase
-  local work=build/fuzz/corpus-run
-  rm -rf "$work" && mkdir -p "$work" && cp tests/fuzz/corpus/* "$work"/
-  if build/fuzz/tests/fuzz/fuzz_narrowphase -max_total_time="$FUZZ_SECONDS" -timeout=5 -rss_limit_mb=2048 \
-       -print_final_stats=1 "$work" >build/fuzz/fuzz.log 2>&1; then
-    tail -n 5 build/fuzz/fuzz.log
-    PASSED=$((PASSED + 1))
-  else
-    tail -n 40 build/fuzz/fuzz.log
-    FAILED=$((FAILED + 1))
-  fi
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world
+  local target corpus work
+  for target in narrowphase world; do
+    corpus=tests/fuzz/corpus
+    [ "$target" = world ] && corpus=tests/fuzz/world_corpus
+    log "fuzz: $target for ${FUZZ_SECONDS} s over the committed corpus ($corpus)"
+    work=build/fuzz/corpus-run-$target
+    rm -rf "$work" && mkdir -p "$work" && cp "$corpus"/* "$work"/
+    if build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+         -print_final_stats=1 "$work" >build/fuzz/fuzz-$target.log 2>&1; then
+      tail -n 5 build/fuzz/fuzz-$target.log
+      PASSED=$((PASSED + 1))
+    else
+      tail -n 40 build/fuzz/fuzz-$target.log
+      FAILED=$((FAILED + 1))
+    fi
+  done
 }
 
 cmd_test() {

@@ -8,6 +8,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 using namespace mk;
@@ -35,6 +38,25 @@ int RunRandomPrograms(std::uint64_t seed, int programs, int length) {
 }  // namespace
 
 TEST_SUITE("world.fuzz") {
+
+TEST_CASE("every program of the committed fuzz corpus runs clean") {
+  // The corpus holds the fuzzer's seeds and every input that once failed (regression_*), replayed
+  // here in every build, with the sanitizers in the ASan pass.
+  test::AssertCounter silence;
+  int programs = 0, regressions = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(MK_WORLD_CORPUS_DIR)) {
+    std::ifstream file(entry.path(), std::ios::binary);
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    fuzz::WorldProgram program;
+    const char* failure = program.Run(bytes);
+    INFO(entry.path().filename().string() << ": " << std::string(failure ? failure : ""));
+    CHECK(failure == nullptr);
+    ++programs;
+    regressions += entry.path().filename().string().starts_with("regression_") ? 1 : 0;
+  }
+  CHECK(programs >= 7);
+  CHECK(regressions >= 1);
+}
 
 TEST_CASE("random world programs never crash and leave every body finite") {
   const int steps = RunRandomPrograms(2026, 300, 2000);

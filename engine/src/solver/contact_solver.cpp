@@ -41,17 +41,12 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   return context;
 }
 
-namespace {
-
-// |v| <= maxSpeed and |w| <= kMaxAngularSpeed (world_types.h). A velocity too large to square in
-// float, which only a degenerate constraint produces (a spinning body without inertia held by a
-// joint), is first brought into range component-wise, so the result is always finite.
-inline void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
+void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
   const float speed2 = LengthSquared(v);
   if (speed2 > maxSpeed * maxSpeed) [[unlikely]] {
     if (std::isfinite(speed2)) {
       v *= maxSpeed / std::sqrt(speed2);
-    } else {
+    } else {  // too large to square in float: into range component-wise first
       v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
       const float length = Length(v);
       v = length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
@@ -59,8 +54,6 @@ inline void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
   }
   w = std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed);
 }
-
-}  // namespace
 
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
   const float h = context.h;

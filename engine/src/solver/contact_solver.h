@@ -18,6 +18,13 @@ struct StepContext {
 
 StepContext MakeStepContext(float dt, const SolverSettings& settings);
 
+/// |v| <= maxSpeed (SolverSettings::maxLinearSpeed) and |w| <= kMaxAngularSpeed (world_types.h),
+/// for any finite input. Applied after velocities are integrated, before positions are, and to the
+/// final velocities of a step: the solve, relax and restitution passes can push a body past the
+/// limits (only a degenerate constraint does, such as a joint holding a spinning body without
+/// inertia), and the limits must bound both how far anything moves and what the next step starts from.
+void ClampVelocity(Vec2& v, float& w, float maxSpeed);
+
 /// v += h a, then damping and the speed clamp.
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
 

@@ -157,11 +157,13 @@ void StoreImpulsesAndHits(WorldState& w) {
 
 void FinalizeBodies(WorldState& w) {
   const SolverArrays& s = w.solver;
+  const float maxSpeed = w.settings.maxLinearSpeed;
   for (size_t i = 0; i < s.bodies.size(); ++i) {
     Body& body = w.bodies[s.bodies[i]];
     const BodyState& state = s.states[i];
     body.linearVelocity = state.v;
     body.angularVelocity = state.w;
+    ClampVelocity(body.linearVelocity, body.angularVelocity, maxSpeed);
     body.center += state.dp;
     body.xf.q = MulRot(state.dq, body.xf.q);
     // Renormalise so rounding never accumulates into a non-unit rotation over long runs.
