@@ -41,18 +41,21 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   return context;
 }
 
-void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
+Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
   const float speed2 = LengthSquared(v);
-  if (speed2 > maxSpeed * maxSpeed) [[unlikely]] {
-    if (std::isfinite(speed2)) {
-      v *= maxSpeed / std::sqrt(speed2);
-    } else {  // too large to square in float: into range component-wise first
-      v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
-      const float length = Length(v);
-      v = length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
-    }
-  }
-  w = std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed);
+  if (!(speed2 > maxSpeed * maxSpeed)) [[likely]] return v;
+  if (std::isfinite(speed2)) return (maxSpeed / std::sqrt(speed2)) * v;
+  // Too large to square in float: into range component-wise first, keeping the direction roughly.
+  v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
+  const float length = Length(v);
+  return length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
+}
+
+float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
+
+void ClampVelocity(Vec2& v, float& w, float maxSpeed) {
+  v = ClampLinearSpeed(v, maxSpeed);
+  w = ClampAngularSpeed(w);
 }
 
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {

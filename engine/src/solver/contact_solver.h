@@ -24,6 +24,9 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings);
 /// limits (only a degenerate constraint does, such as a joint holding a spinning body without
 /// inertia), and the limits must bound both how far anything moves and what the next step starts from.
 void ClampVelocity(Vec2& v, float& w, float maxSpeed);
+/// The two halves of ClampVelocity, also used by the World API's setters.
+Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed);
+float ClampAngularSpeed(float w);
 
 /// v += h a, then damping and the speed clamp.
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context);

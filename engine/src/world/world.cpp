@@ -3,6 +3,7 @@
 #include "minkowski/world.h"
 
 #include "minkowski/assert.h"
+#include "solver/contact_solver.h"  // ClampLinearSpeed, ClampAngularSpeed: the solver's speed limits
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
@@ -23,15 +24,6 @@ bool ValidBodyDef(const BodyDef& def) {
          def.linearDamping >= 0.0f && IsFinite(def.angularDamping) && def.angularDamping >= 0.0f &&
          IsFinite(def.gravityScale) && IsFinite(def.sleepThreshold) && def.sleepThreshold >= 0.0f;
 }
-
-// The speeds a body may be given (world_types.h): linear up to the solver's maxLinearSpeed, angular up
-// to kMaxAngularSpeed. Clamping here, not only in the solver, keeps every product the solver forms
-// with a velocity before it integrates (relative contact speeds, restitution) finite.
-Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
-  const double speed = std::hypot(static_cast<double>(v.x), static_cast<double>(v.y));  // no overflow
-  return speed > maxSpeed ? static_cast<float>(maxSpeed / speed) * v : v;
-}
-float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
 
 // Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
 bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficient; }
@@ -157,6 +149,9 @@ std::uint64_t World::StateHash() const {
 
 // --- Bodies ---------------------------------------------------------------------------------------
 
+// Speeds given to a body are clamped to the solver's limits (world_types.h) at the call, not only in
+// the solver: products the solver forms with a velocity before it integrates (relative contact
+// speeds, restitution) then stay finite.
 BodyId World::CreateBody(const BodyDef& def) {
   MK_ASSERT(ValidBodyDef(def));
   if (!ValidBodyDef(def)) return {};
