@@ -4,6 +4,8 @@
 #include "minkowski/world_types.h"
 #include "solver/solver_types.h"
 
+#include <cmath>
+
 namespace mk {
 
 /// Constants of one step.
@@ -17,6 +19,14 @@ struct StepContext {
 };
 
 StepContext MakeStepContext(float dt, const SolverSettings& settings);
+
+/// q turned by a small angle (rad): the first-order update, renormalised. Exact to O(angle^2), cheap,
+/// and stays unit.
+inline Rot TurnRotation(Rot q, float angle) {
+  Rot r{q.c - angle * q.s, q.s + angle * q.c};
+  float inv = 1.0f / std::sqrt(r.c * r.c + r.s * r.s);
+  return {r.c * inv, r.s * inv};
+}
 
 /// v += h a, then damping and the speed clamp.
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
@@ -34,8 +44,13 @@ void WarmStartContacts(SolverArrays& solver);
 /// normal rows.
 void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction);
 
-/// Classic mode: one PGS iteration with Baumgarte velocity bias and friction.
+/// Classic mode: one PGS velocity iteration (friction, then the normal rows; a two-point manifold as
+/// one 2x2 block). No position feedback here: only a speculative point's gap may close.
 void SolveContactsClassic(SolverArrays& solver, const StepContext& context);
+
+/// Classic mode, after the positions are integrated: one non-linear Gauss-Seidel pass moving the
+/// bodies (dp, dq) to remove classicBaumgarte of each overlap beyond the slop; velocities untouched.
+void SolveContactPositionsClassic(SolverArrays& solver, const StepContext& context);
 
 /// Once per step after the sub-steps: bounce where the approach was faster than the threshold.
 void ApplyRestitution(SolverArrays& solver, const StepContext& context);

@@ -10,6 +10,9 @@ namespace mk {
 
 namespace {
 
+// Classic mode's position passes per step (Box2D 2.x's default).
+constexpr int kClassicPositionIterations = 3;
+
 void GatherBodies(WorldState& w, const StepContext& context) {
   SolverArrays& s = w.solver;
   s.states.clear();
@@ -105,6 +108,10 @@ void RunSubSteps(WorldState& w, const StepContext& context) {
       SolveContactsClassic(s, context);
     }
     IntegratePositions(s, context);
+    for (int i = 0; i < kClassicPositionIterations; ++i) {
+      SolveJointPositions(joints, s, context);
+      SolveContactPositionsClassic(s, context);
+    }
     return;
   }
   for (int i = 0; i < settings.subSteps; ++i) {
