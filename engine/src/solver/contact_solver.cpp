@@ -58,10 +58,37 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
   }
 }
 
-void IntegratePositions(SolverArrays& solver, const StepContext& context) {
+namespace {
+
+// Clamps a dynamic body's velocity to the speed caps; true (and p.capped set) when a cap bit.
+// Kinematic bodies move as they are told.
+inline bool CapSpeed(BodyState& s, BodyParams& p, float maxSpeed, float maxAngularSpeed) {
+  if (p.invMass == 0.0f && p.invInertia == 0.0f) return false;
+  bool capped = false;
+  const float speed2 = LengthSquared(s.v);
+  if (speed2 > maxSpeed * maxSpeed) {
+    s.v *= maxSpeed / std::sqrt(speed2);
+    capped = true;
+  }
+  if (std::fabs(s.w) > maxAngularSpeed) {
+    s.w = std::copysign(maxAngularSpeed, s.w);
+    capped = true;
+  }
+  if (capped) p.capped = true;  // cleared by whoever handles it (DropCappedImpulses)
+  return capped;
+}
+
+}  // namespace
+
+bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
   const float h = context.h;
+  const float maxSpeed = context.settings.maxLinearSpeed;
+  const float maxAngularSpeed = kMaxRotation * context.invH;
+  bool anyCapped = false;
   for (size_t i = 0; i < solver.states.size(); ++i) {
     BodyState& s = solver.states[i];
+    // The constraints may have asked for more than the caps: the motion integrated is capped.
+    anyCapped = CapSpeed(s, solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
     // Semi-implicit Euler (x += h v_new) overshoots a constant acceleration a by h^2 a / 2 per
     // sub-step: 2 cm after 1 s of free fall at 240 Hz. A body with no constraint this step is
     // ballistic, and taking its acceleration at the sub-step average, x += h (v_new - h a / 2), makes
@@ -72,6 +99,17 @@ void IntegratePositions(SolverArrays& solver, const StepContext& context) {
     s.dp += h * (s.v - correction);
     s.dq = TurnRotation(s.dq, h * s.w);
   }
+  return anyCapped;
+}
+
+bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
+  const float maxSpeed = context.settings.maxLinearSpeed;
+  const float maxAngularSpeed = kMaxRotation * context.invH;
+  bool anyCapped = false;
+  for (size_t i = 0; i < solver.states.size(); ++i) {
+    anyCapped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
+  }
+  return anyCapped;
 }
 
 namespace {
