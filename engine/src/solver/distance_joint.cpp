@@ -35,7 +35,7 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
 
   if (!c.enableSpring) {
     row(Equality(len - c.length, c.softness, pass, context), imp.axial, -1e30f, 1e30f, 1.0f);
-  } else if (c.springSoftness.biasRate > 0.0f) {
+  } else if (c.springSoftness.biasRate > 0.0f && pass != JointPass::Position) {
     row(Spring(len - c.length, c.springSoftness), imp.spring, -1e30f, 1e30f, 1.0f);
   }
   if (c.enableLimit) {

@@ -51,16 +51,21 @@ float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float t
 void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   // Angle first (cheap, and the point row then sees the rotation it must follow). A weld with its
   // own hertz is a spring (same coefficients in every pass); without, the joint softness applies.
+  // A spring row has no position error to remove: the position pass skips it.
+  const bool position = pass == JointPass::Position;
   float angle = CurrentAngle(c, a, b);
-  Coefficients ka = c.angularSpring ? Spring(angle, c.angularSoftness) : Equality(angle, c.softness, pass, context);
-  SolveAngular(c, a, b, 0.0f, ka, c.impulses.angular, -1e30f, 1e30f);
-
+  if (!(position && c.angularSpring)) {
+    Coefficients ka = c.angularSpring ? Spring(angle, c.angularSoftness) : Equality(angle, c.softness, pass, context);
+    SolveAngular(c, a, b, 0.0f, ka, c.impulses.angular, -1e30f, 1e30f);
+  }
+  if (position && c.linearSpring) return;
   Frame f = CurrentFrame(c, a, b);
   Coefficients kl = c.linearSpring ? Spring(1.0f, c.springSoftness) : Equality(1.0f, c.softness, pass, context);
   SolvePoint(c, a, b, f.rA, f.rB, kl.bias * f.d, kl.massScale, kl.impulseScale, c.impulses.linear);
 }
 
-void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass, const StepContext&) {
+void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext&) {
+  if (pass == JointPass::Position) return;  // a spring through and through: no position error to remove
   // Rotation damper: the pull below only damps the grabbed point's motion, so a body held by one
   // point would swing about it like an undamped pendulum. A velocity-only soft row (the pull's
   // softness without its position term) brings wB towards 0, with a torque capped at maxForce times
@@ -126,6 +131,17 @@ Wrench TotalWrench(const JointConstraint& c, const BodyState& a, const BodyState
   return out;
 }
 
+void SolveJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
+  switch (c.type) {
+    case JointType::Revolute: joint::SolveRevolute(c, a, b, pass, context); break;
+    case JointType::Prismatic: joint::SolvePrismatic(c, a, b, pass, context); break;
+    case JointType::Distance: joint::SolveDistance(c, a, b, pass, context); break;
+    case JointType::Weld: joint::SolveWeld(c, a, b, pass, context); break;
+    case JointType::Wheel: joint::SolveWheel(c, a, b, pass, context); break;
+    case JointType::Mouse: joint::SolveMouse(c, a, b, pass, context); break;
+  }
+}
+
 BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
   if (index >= 0) return solver.states[index];
   scratch = BodyState{};  // static body or the mouse's target: at rest, never moves
@@ -155,14 +171,29 @@ void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, con
   for (JointConstraint& c : joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
-    switch (c.type) {
-      case JointType::Revolute: joint::SolveRevolute(c, a, b, pass, context); break;
-      case JointType::Prismatic: joint::SolvePrismatic(c, a, b, pass, context); break;
-      case JointType::Distance: joint::SolveDistance(c, a, b, pass, context); break;
-      case JointType::Weld: joint::SolveWeld(c, a, b, pass, context); break;
-      case JointType::Wheel: joint::SolveWheel(c, a, b, pass, context); break;
-      case JointType::Mouse: joint::SolveMouse(c, a, b, pass, context); break;
-    }
+    SolveJoint(c, a, b, pass, context);
+  }
+}
+
+void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context) {
+  BodyState scratchA, scratchB;
+  const float dt = context.h;  // classic mode: one sub-step, the whole step
+  for (JointConstraint& c : joints) {
+    BodyState& a = StateOf(solver, c.indexA, scratchA);
+    BodyState& b = StateOf(solver, c.indexB, scratchB);
+    const BodyState velocityA = a, velocityB = b;
+    const JointImpulses impulses = c.impulses;
+    a.v = b.v = {0.0f, 0.0f};
+    a.w = b.w = 0.0f;
+    c.impulses = {};
+    SolveJoint(c, a, b, JointPass::Position, context);
+    c.impulses = impulses;
+    a.dp += dt * a.v;
+    b.dp += dt * b.v;
+    a.dq = TurnRotation(a.dq, dt * a.w);
+    b.dq = TurnRotation(b.dq, dt * b.w);
+    a.v = velocityA.v, a.w = velocityA.w;
+    b.v = velocityB.v, b.w = velocityB.w;
   }
 }
 

@@ -3,7 +3,8 @@
 // are written next to each joint):
 //   per sub-step: warm start (apply last impulses), solve with soft bias (Biased pass), integrate
 //   positions, solve rigid without bias (Relax pass).
-// Classic mode runs one step of PGS with Baumgarte position feedback instead (Classic pass).
+// Classic mode runs one step of PGS instead: rigid velocity iterations (Classic pass), then, after the
+// positions are integrated, position passes (Position pass, see SolveJointPositions).
 //
 // Position error during a step is tracked without recomputing transforms, exactly like contacts:
 // anchors rA0, rB0 (from the centres of mass, world orientation) and the centre offset cB - cA are
@@ -61,8 +62,10 @@ struct JointConstraint {
   bool linearSpring = false, angularSpring = false;  // weld: soft by its own hertz
 };
 
-/// Which solve: soft with bias (sub-step), rigid without bias (relax), or PGS with Baumgarte.
-enum class JointPass : std::uint8_t { Biased, Relax, Classic };
+/// Which solve: soft with bias (sub-step), rigid without bias (relax), classic mode's rigid velocity
+/// iterations, or classic mode's position pass (SolveJointPositions: the bodies at rest, only the
+/// position rows, each removing classicBaumgarte of its error; springs and motors sit it out).
+enum class JointPass : std::uint8_t { Biased, Relax, Classic, Position };
 
 /// Applies the impulses carried over from the last sub-step / step.
 void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver);
@@ -70,6 +73,13 @@ void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver)
 /// One pass over all joints.
 void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
                  JointPass pass);
+
+/// Classic mode, after the positions are integrated: one non-linear Gauss-Seidel pass over the joints
+/// (Box2D 2.x's SolvePositionConstraints, written through the velocity rows): each joint in turn sees
+/// its bodies at rest, solves its position rows with the bias classicBaumgarte C / dt and impulses from
+/// zero, and the resulting velocities times dt move the bodies (dp, dq), which the next joint then
+/// sees. Velocities and accumulated impulses are left as they were.
+void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context);
 
 /// Reaction force on bodyB (N) and its pure torque (N m) from the accumulated impulses, given 1/h and
 /// the bodies' states at the end of the step. (Prismatic and wheel: the torque is the angular row's
@@ -89,12 +99,16 @@ struct Coefficients {
   float impulseScale = 0.0f;
 };
 
-/// Equality constraint C = 0: soft in the biased pass, rigid in relax, Baumgarte in classic.
+/// Equality constraint C = 0: soft in the biased pass; rigid without position feedback in relax and in
+/// classic mode's velocity iterations; in classic mode's position pass (bodies at rest, invH = 1 / dt)
+/// the impulse -m beta C / dt moves the bodies by -beta C along the row: Baumgarte's fraction beta of
+/// the error, removed in positions, not fed back as a velocity (which throws bodies around, see
+/// SolveContactsClassic).
 inline Coefficients Equality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
   switch (pass) {
     case JointPass::Biased: return {soft.biasRate * C, soft.massScale, soft.impulseScale};
-    case JointPass::Relax: return {0.0f, 1.0f, 0.0f};
-    default: return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};  // Baumgarte
+    case JointPass::Position: return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};
+    default: return {0.0f, 1.0f, 0.0f};  // Relax, Classic
   }
 }
 

@@ -60,8 +60,11 @@ void SolveRow(const JointConstraint& c, BodyState& a, BodyState& b, const AxialR
 void SolveAxial(JointConstraint& c, BodyState& a, BodyState& b, const AxialRow& row, float translation,
                 bool withMotor, JointPass pass, const StepContext& context) {
   JointImpulses& imp = c.impulses;
-  if (c.enableSpring) SolveRow(c, a, b, row, 0.0f, Spring(translation, c.springSoftness), imp.spring, -1e30f, 1e30f);
-  if (withMotor && c.enableMotor) {
+  const bool position = pass == JointPass::Position;  // springs and motors sit the position pass out
+  if (c.enableSpring && !position) {
+    SolveRow(c, a, b, row, 0.0f, Spring(translation, c.springSoftness), imp.spring, -1e30f, 1e30f);
+  }
+  if (withMotor && c.enableMotor && !position) {
     SolveRow(c, a, b, row, c.motorSpeed, {}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse);
   }
   if (c.enableLimit) {
@@ -106,7 +109,7 @@ void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pa
 
 void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   // Motor first: it only turns the wheel relative to the chassis.
-  if (c.enableMotor && c.angularMass > 0.0f) {
+  if (c.enableMotor && c.angularMass > 0.0f && pass != JointPass::Position) {
     SolveAngular(c, a, b, c.motorSpeed, {}, c.impulses.motor, -c.maxMotorImpulse, c.maxMotorImpulse);
   }
   Frame f = CurrentFrame(c, a, b);

@@ -14,10 +14,13 @@ namespace mk::joint {
 
 void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   JointImpulses& imp = c.impulses;
+  const bool position = pass == JointPass::Position;  // springs and motors sit the position pass out
   if (c.angularMass > 0.0f) {  // some body can rotate; else the angular rows have nothing to act on
     float angle = (c.enableSpring || c.enableLimit) ? CurrentAngle(c, a, b) : 0.0f;
-    if (c.enableSpring) SolveAngular(c, a, b, 0.0f, Spring(angle, c.springSoftness), imp.spring, -1e30f, 1e30f);
-    if (c.enableMotor) {
+    if (c.enableSpring && !position) {
+      SolveAngular(c, a, b, 0.0f, Spring(angle, c.springSoftness), imp.spring, -1e30f, 1e30f);
+    }
+    if (c.enableMotor && !position) {
       SolveAngular(c, a, b, c.motorSpeed, {}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse);
     }
     if (c.enableLimit) {

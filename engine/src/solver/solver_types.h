@@ -38,6 +38,7 @@ struct BodyParams {
   float linearDampingFactor = 1.0f;     // per sub-step: 1 / (1 + h c)
   float angularDampingFactor = 1.0f;
   bool ballistic = true;  // no contact or joint constraint this step: integrate gravity exactly
+  bool capped = false;    // a speed cap bit (IntegratePositions, CapSpeeds); DropCappedImpulses clears it
 };
 
 struct ContactConstraintPoint {
