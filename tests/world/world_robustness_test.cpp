@@ -415,6 +415,23 @@ TEST_CASE("fuzzer findings: each stays finite or is refused") {
     CHECK(world.GetPosition(body).x == doctest::Approx(world.GetPosition(body).y).epsilon(1e-3));
     CHECK(asserts.Count() == 0);
   }
+  SUBCASE("a reference angle of 3.4e38 rad is wrapped, not carried into the joint angle") {
+    World world;
+    BodyId ground = world.CreateBody({});
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {0, -1}});
+    world.CreateShape(body, {}, MakeBox(0.25f, 0.25f).value);
+    RevoluteJointDef d{{.bodyA = ground, .bodyB = body, .localAnchorB = {0, 1}}};  // pinned at the origin
+    d.referenceAngle = 3.4e38f;
+    JointId joint = world.CreateJoint(d);
+    REQUIRE_FALSE(joint.IsNull());
+    const float wrapped = world.State().joints[world.State().JointSlot(joint)].referenceAngle;
+    CHECK(std::fabs(wrapped) <= 3.14159275f);
+    CHECK(std::fabs(world.GetRevoluteAngle(joint)) <= 3.14159275f);
+    for (int i = 0; i < 30; ++i) world.Step(kDt);
+    CHECK(AllFinite(world));
+    // A revolute joint leaves the angle free: the pendulum hangs from the pin, 1 m below it.
+    CHECK(Length(world.GetPosition(body)) == doctest::Approx(1.0f).epsilon(0.01));
+  }
   SUBCASE("a spinning body without inertia on a prismatic joint stays bounded") {
     // No shapes: 1 kg, no rotational inertia, so the joint cannot stop its 10,000 rad/s spin, and its
     // perpendicular row chased an anchor sweeping at 1e5 m/s to 1e18 m/s within three steps.

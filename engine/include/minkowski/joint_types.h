@@ -33,7 +33,7 @@ struct JointBase {
 
 /// Pins two bodies together at a point; they rotate freely about it (a hinge).
 struct RevoluteJointDef : JointBase {
-  float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero
+  float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero; any finite value, wrapped into [-pi, pi]
   bool enableLimit = false;
   float lowerAngle = 0.0f;      ///< rad, <= upperAngle
   float upperAngle = 0.0f;      ///< rad

@@ -124,11 +124,18 @@ Joint* FindJoint(WorldState& w, JointId id) {
   return live ? &w.joints[w.JointSlot(id)] : nullptr;
 }
 
+// Into [-pi, pi] for an angle within one turn of that range (a difference of two wrapped angles).
 float WrapAngle(float angle) {
   constexpr float pi = std::numbers::pi_v<float>;
   if (angle > pi) angle -= 2.0f * pi;
   if (angle < -pi) angle += 2.0f * pi;
   return angle;
+}
+
+// A reference angle of any finite size, into [-pi, pi] (in double, so 1e30 rad still wraps): the
+// joint angle is measured from it with WrapAngle, which only handles one turn either way.
+float UnwindAngle(float angle) {
+  return static_cast<float>(std::remainder(static_cast<double>(angle), 2.0 * std::numbers::pi));
 }
 
 Rot BodyRot(const WorldState& w, int body) { return body == kNull ? Rot{} : w.bodies[body].xf.q; }
@@ -284,7 +291,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Revolute, def);
   Joint& j = w.joints[slot];
-  j.referenceAngle = def.referenceAngle;
+  j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.enableLimit = def.enableLimit, j.lower = def.lowerAngle, j.upper = def.upperAngle;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
@@ -301,7 +308,7 @@ JointId World::CreateJoint(const PrismaticJointDef& def) {
   int slot = NewJoint(w, JointType::Prismatic, def);
   Joint& j = w.joints[slot];
   j.localAxisA = UnitAxis(def.localAxisA);
-  j.referenceAngle = def.referenceAngle;
+  j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorForce;
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
@@ -335,7 +342,7 @@ JointId World::CreateJoint(const WeldJointDef& def) {
   if (!valid) return {};
   int slot = NewJoint(w, JointType::Weld, def);
   Joint& j = w.joints[slot];
-  j.referenceAngle = def.referenceAngle;
+  j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.hertz = def.linearHertz, j.dampingRatio = def.linearDampingRatio;
   j.angularHertz = def.angularHertz, j.angularDampingRatio = def.angularDampingRatio;
   return FinishJoint(w, slot);
