@@ -2,6 +2,8 @@
 // cache (floats taken raw, so NaN, infinities, denormals and huge values all occur) and go through
 // GJK distance, the overlap tests, EPA and manifold generation. A crash, a hang (libFuzzer's
 // -timeout) or a NaN/infinite output is a failure: the engine must answer bad input with a status.
+// On physical input the queries must also agree with each other and, for validated shapes, with the
+// exact oracle of the tests (tests/narrowphase/oracle.h).
 //
 // Build and run (clang only; see tests/fuzz/CMakeLists.txt):
 //   CXX=clang++ cmake -S . -B build/h-fuzz -DMK_BUILD_FUZZ=ON -DMK_BUILD_SANDBOX=OFF -DMK_SANITIZE=ON
@@ -11,7 +13,10 @@
 // MK_FUZZ_NO_MANIFOLD=1 skips Collide and fuzzes GJK/EPA/SAT only.)
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
+#include "narrowphase/oracle.h"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -144,15 +149,75 @@ bool Physical(const Transform& xf) {
   return Physical(xf.p) && std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= 1e-3f;
 }
 
-bool Physical(const FuzzShape& s) {
-  ShapeProxy p = s.Proxy();
+bool Physical(const ShapeProxy& p) {
   for (int i = 0; i < p.count; ++i) {
     if (!Physical(p.points[i])) return false;
   }
   return p.radius <= kWorldLimit;
 }
 
-void Query(const DistanceInput& in, SimplexCache cache) {
+/// The coordinate scale GJK works at in A's frame (metres): both cores' reach from their body
+/// origins plus the distance between the origins. Its rounding is a few ulps of this.
+double Scale(const DistanceInput& in) {
+  double reach = 0.0;
+  for (const ShapeProxy* p : {&in.proxyA, &in.proxyB}) {
+    double m = 0.0;
+    for (int i = 0; i < p->count; ++i) m = std::max(m, oracle::DLength(oracle::ToD(p->points[i])));
+    reach += m;
+  }
+  return reach + oracle::DLength(oracle::ToD(in.transformB.p) - oracle::ToD(in.transformA.p));
+}
+
+/// The queries against each other on physical input, and against the exact oracle when `convex`
+/// (validated shapes) and both rotations are unit. ShapeDistance, CoresOverlap and ShapePenetration
+/// run one GJK loop from the same start here, so they may disagree only within rounding of touching
+/// (kBand x scale: GJK's origin tolerance is 16 ulps of its coordinates); the distance must match the
+/// oracle to 1e-5 x scale and the depth to 1e-4 x scale (as gjk_precision_test.cpp requires). Catches
+/// issue 2's repros (tests/fuzz/corpus/issue2_*): a 400 m segment crossing a 1 m one reported apart
+/// by ShapeDistance and overlapping by CoresOverlap, and a box 0.94 mm above it reported 4 cm away.
+void CheckConsistency(const DistanceInput& in, const SimplexCache& start, const DistanceOutput& d,
+                      bool convex) {
+  constexpr double kBand = 128.0 * FLT_EPSILON;
+  if (d.status == DistanceStatus::InvalidInput || d.status == DistanceStatus::IterationCap) return;
+  const double scale = std::max(1.0, Scale(in));
+  const double band = kBand * scale;
+  SimplexCache copy = start;
+  const bool cores = CoresOverlap(in, &copy);
+  const PenetrationOutput pen = ShapePenetration(in, &start);
+  const bool apart = !d.coresOverlap && d.coreDistance > band;
+  if (apart && cores) Fail("ShapeDistance says the cores are apart, CoresOverlap that they overlap");
+  if (apart && pen.status != PenetrationStatus::Separated) {
+    Fail("ShapeDistance says apart, ShapePenetration not");
+  }
+  // The oracle places the shapes by their transforms as given; GJK inverts A's rotation by its
+  // transpose, which is only its inverse for a unit rotation (as MakeRot makes them, to ~1 ulp).
+  auto unit = [](Rot q) { return std::fabs(q.c * q.c + q.s * q.s - 1.0f) <= 1e-6f; };
+  if (!convex || !unit(in.transformA.q) || !unit(in.transformB.q)) return;
+  const oracle::WorldShape a = oracle::Place(in.proxyA, in.transformA);
+  const oracle::WorldShape b = oracle::Place(in.proxyB, in.transformB);
+  const double core = oracle::CoreDistance(a, b);
+  if (d.coresOverlap ? core > 1e-5 * scale : std::fabs(d.coreDistance - core) > 1e-5 * scale) {
+    Fail("ShapeDistance's core distance differs from the exact oracle");
+  }
+  if (d.coresOverlap && !cores && core == 0.0 && std::isfinite(oracle::CorePenetration(a, b)) &&
+      oracle::CorePenetration(a, b) > band) {
+    Fail("CoresOverlap says apart, but the cores overlap");
+  }
+  // (A core far smaller than its distance from the world origin collapses to a point once placed,
+  // even in double, and leaves the oracle no axis: an infinite depth, not an answer.)
+  if (core == 0.0 && std::isfinite(oracle::CorePenetration(a, b))) {
+    const double depth = oracle::CorePenetration(a, b);
+    const bool answered =
+        pen.status == PenetrationStatus::Epa || pen.status == PenetrationStatus::SatFallback;
+    if (depth > band && !answered) Fail("overlapping cores, but ShapePenetration gave no depth");
+    if (answered && std::fabs(pen.coreDepth - depth) > 1e-4 * scale) {
+      Fail("ShapePenetration's depth differs from the oracle");
+    }
+  }
+}
+
+void Query(const DistanceInput& in, SimplexCache cache, bool convex) {
+  const SimplexCache start = cache;
   DistanceOutput d = ShapeDistance(in, &cache);
   if (!Finite(d)) Fail("ShapeDistance produced a non-finite output");
   if (cache.count > 3) Fail("cache count > 3");
@@ -167,6 +232,9 @@ void Query(const DistanceInput& in, SimplexCache cache) {
   SeparationOutput s = ShapeSeparation(in, &cache);
   if (!IsFinite(s.normal) || !std::isfinite(s.separation) || !IsFinite(s.pointA) || !IsFinite(s.pointB)) {
     Fail("ShapeSeparation produced a non-finite output");
+  }
+  if (Physical(in.proxyA) && Physical(in.proxyB) && Physical(in.transformA) && Physical(in.transformB)) {
+    CheckConsistency(in, start, d, convex);
   }
 }
 
@@ -188,8 +256,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // Raw point sets (unvalidated) and the validated shapes.
-  Query({a.rawProxy, b.rawProxy, xfA, xfB}, cache);
-  Query({a.Proxy(), b.Proxy(), xfA, xfB}, cache);
+  Query({a.rawProxy, b.rawProxy, xfA, xfB}, cache, false);
+  Query({a.Proxy(), b.Proxy(), xfA, xfB}, cache, true);
 
   // Manifolds on validated shapes. GJK/EPA above must survive anything; Collide is held to a finite
   // manifold for physical input: unit rotations and coordinates within kWorldLimit (a 2000 km
@@ -200,7 +268,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (noManifold) return 0;
   SimplexCache manifoldCache = cache;
   Manifold m = Collide(a.Ref(), xfA, b.Ref(), xfB, &manifoldCache);
-  if (Physical(a) && Physical(b) && Physical(xfA) && Physical(xfB) && !Finite(m)) {
+  if (Physical(a.Proxy()) && Physical(b.Proxy()) && Physical(xfA) && Physical(xfB) && !Finite(m)) {
     Fail("Collide produced a non-finite manifold for physical input");
   }
   return 0;

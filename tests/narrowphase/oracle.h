@@ -2,7 +2,9 @@
 //  - core distance by exhaustive feature pairs (segment-segment distances, plus a containment test
 //    for overlap), which is exact for convex cores of 1, 2 or more points;
 //  - polygon penetration depth by separating axes over every edge normal of both polygons;
-//  - signed distance from a point to a core (for "the witness point lies on the shape").
+//  - signed distance from a point to a core (for "the witness point lies on the shape");
+//  - the closest pair of points and the separating direction;
+//  - the size (reach from the body origin) that accuracy is measured against.
 // Shared read-only with the manifold tests.
 #pragma once
 
@@ -143,6 +145,70 @@ inline double PolygonPenetration(const WorldShape& a, const WorldShape& b, DVec2
 }
 
 inline DVec2 ToD(Vec2 v) { return {v.x, v.y}; }
+
+/// Penetration depth of two overlapping cores of any kind by separating axes: PolygonPenetration,
+/// whose axes cover every edge direction of the Minkowski difference for any cores (a 2-point core
+/// gives its segment's normal both ways, a 1-point core none). Two 1-point cores overlap only when
+/// they coincide: depth 0.
+inline double CorePenetration(const WorldShape& a, const WorldShape& b, DVec2* normalOut = nullptr) {
+  if (a.points.size() == 1 && b.points.size() == 1) return 0.0;
+  return PolygonPenetration(a, b, normalOut);
+}
+
+/// The "size" that accuracy is measured against (metres): the reach of the shape from its body
+/// origin, max |core point| in the shape's own frame plus the radius. Float coordinates of the
+/// shape are only as fine as eps x this, wherever the body is placed (queries run in A's frame).
+/// For a centred segment of length L it is L / 2.
+inline double Extent(const ShapeProxy& proxy) {
+  double m = 0.0;
+  for (int i = 0; i < proxy.count; ++i) m = std::max(m, DLength(ToD(proxy.points[i])));
+  return m + proxy.radius;
+}
+
+/// The closest pair of points of two separated cores, found among every vertex-vertex pair and
+/// every vertex against the inside of an edge of the other core (the foot of the perpendicular
+/// strictly between the edge's ends), in double.
+struct ClosestPair {
+  double distance = INFINITY;
+  DVec2 pointA;
+  DVec2 pointB;
+  bool vertexPair = false;  ///< the closest points are a vertex of each core
+  /// Unit separating direction, from A to B.
+  DVec2 Normal() const { return (1.0 / distance) * (pointB - pointA); }
+};
+
+inline ClosestPair Closest(const WorldShape& a, const WorldShape& b) {
+  ClosestPair best;
+  auto consider = [&best](DVec2 p, DVec2 q, bool vertexPair) {
+    double d = DLength(q - p);
+    if (d < best.distance) best = {d, p, q, vertexPair};
+  };
+  for (DVec2 p : a.points) {
+    for (DVec2 q : b.points) consider(p, q, true);
+  }
+  // Vertex of `from` against the inside of each edge of `to` (a 2-point core has one edge).
+  auto vertexEdge = [&consider](const WorldShape& from, const WorldShape& to, bool fromIsA) {
+    if (to.points.size() < 2) return;
+    for (int i = 0; i < FeatureCount(to); ++i) {
+      DVec2 e1, e2;
+      Feature(to, i, e1, e2);
+      DVec2 e = e2 - e1;
+      for (DVec2 p : from.points) {
+        double t = DDot(p - e1, e) / DDot(e, e);
+        if (!(t > 0.0 && t < 1.0)) continue;
+        DVec2 foot = e1 + t * e;
+        if (fromIsA) {
+          consider(p, foot, false);
+        } else {
+          consider(foot, p, false);
+        }
+      }
+    }
+  };
+  vertexEdge(a, b, true);
+  vertexEdge(b, a, false);
+  return best;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Random shapes of every kind, for property tests

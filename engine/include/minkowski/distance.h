@@ -122,11 +122,16 @@ struct DistanceOutput {
 /// GJK distance between two convex shapes (Gilbert, Johnson, Keerthi 1988), with the 2D signed-area
 /// sub-algorithm (Montanari, Petrinic, Barbieri 2017). `cache` (may be nullptr) warm-starts the query
 /// and receives the terminal simplex. `history` (may be nullptr) records every iteration.
+/// Accuracy: the float rounding of the shapes' coordinates (in A's frame), however much larger the
+/// shapes are than the distance (a 400 m segment against a 1 m box); tested to 1e-5 x the larger
+/// shape's reach from its body origin, and the normal to 1e-5 rad wherever float inputs determine it.
 DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache = nullptr,
                              GjkHistory* history = nullptr);
 
 /// Boolean GJK (seeds 002, 004): true when the *cores* intersect or touch (origin in the closed
 /// Minkowski difference, within the GJK tolerance). Radii are ignored. Invalid input gives false.
+/// ShapeDistance's loop, left at the first separating axis: the two agree on coresOverlap except
+/// for cores within rounding of touching.
 bool CoresOverlap(const DistanceInput& input, SimplexCache* cache = nullptr);
 
 /// True when the full shapes (cores + radii) overlap or touch. For radius-free pairs this is

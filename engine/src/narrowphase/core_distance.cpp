@@ -12,24 +12,19 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
   const detail::GjkResult gjk = detail::RunGjk(pair, cache, nullptr, Transform{});
   const detail::LocalSimplex& s = gjk.simplex;
   detail::WriteCache(s, gjk.iterations, cache);
-  const detail::WitnessPoints witnesses = detail::Witnesses(s);
   CoreDistance out;
-  out.pointA = witnesses.pointA;
-  out.pointB = witnesses.pointB;
-  if (gjk.overlap) return out;  // distance 0, normal unused
-  if (s.count == 2) {
-    // The simplex edge's perpendicular is a more accurate direction than the witness difference
-    // (which loses digits when the cores nearly touch).
-    // The Minkowski difference is A - B, so the direction from the simplex towards the origin is
-    // the direction from A to B.
-    Vec2 n = Normalize(LeftPerp(s.v[1].w - s.v[0].w));
-    if (Dot(n, s.v[0].w) > 0.0f) n = -n;
-    out.normal = n;
-    out.distance = -Dot(n, s.v[0].w);
-  } else {
-    out.distance = Length(out.pointB - out.pointA);
-    out.normal = out.distance > 0.0f ? (1.0f / out.distance) * (out.pointB - out.pointA) : Vec2{0.0f, 1.0f};
+  if (gjk.overlap) {
+    const detail::WitnessPoints witnesses = detail::Witnesses(s);
+    out.pointA = witnesses.pointA;
+    out.pointB = witnesses.pointB;
+    return out;  // distance 0, normal unused
   }
+  // The same outputs as ShapeDistance's (gjk_internal.h): the edge perpendicular as the normal.
+  const detail::LocalSeparation sep = detail::Separation(s, gjk.edge);
+  out.pointA = sep.pointA;
+  out.pointB = sep.pointB;
+  out.normal = sep.distance > 0.0f ? sep.normal : Vec2{0.0f, 1.0f};
+  out.distance = sep.distance;
   return out;
 }
 

@@ -2,18 +2,44 @@
 //
 // The simplex is reduced with the 2D signed-area (barycentric) sub-algorithm: for the segment and
 // the triangle, the signs of the barycentric coordinates of the origin's projection say which
-// Voronoi region the origin lies in, and the positive ones are the weights of the closest point
-// (Montanari, Petrinic, Barbieri 2017, "Improving the GJK algorithm for faster and more reliable
-// distance queries between convex objects", specialised to 2D; Ericson, RTCD 3.4 and 5.1.5).
+// Voronoi region the origin lies in (Montanari, Petrinic, Barbieri 2017, "Improving the GJK algorithm
+// for faster and more reliable distance queries between convex objects", specialised to 2D; Ericson,
+// RTCD 3.4 and 5.1.5).
+//
+// Precision. The Minkowski points w = a - b are as large as the shapes (hundreds of metres for a
+// ground segment) while the distance may be a millimetre, so nothing the loop decides may be
+// computed from a combination of them whose rounding (eps |w|) is not small against what it is
+// compared with. In particular the closest point is never formed as the barycentric combination of
+// the simplex (whose rounding, eps |w|, swamped |v|^2 in the old progress test v.v - v.w, which then
+// stopped GJK far from the answer: issue 2). Instead, as Montanari et al. (section 4) and Box2D v3
+// advise:
+//  - a segment's search direction p is the perpendicular of its edge on the origin's side, the edge
+//    taken from the shapes' own points (ShapeEdge), and its distance |e x w0| / |e|; the reported
+//    normal is the same perpendicular, of the same edge;
+//  - the progress of a support point w is measured as the gap g = p . (w - w0), with w - w0 formed
+//    as (a - a0) - (b - b0): exact when the new point shares a vertex with w0, otherwise rounded
+//    like B's placed points, not like |w|;
+//  - the query works in A's frame (gjk_internal.h): A's points are exact, B's carry one rotation and
+//    translation, and both shapes may be far from the world origin.
 //
 // Termination, in the order tested:
-//  1. the origin lies on the simplex (closest point ~ 0): the cores touch or overlap;
-//  2. the new support vertex repeats a simplex vertex (same index pair): exact for point sets, which
-//     is all GJK ever sees here, so polygon pairs end on this test with an exact answer;
-//  3. relative progress below kRelativeProgress (van den Bergen 1999, "A fast and robust GJK
-//     implementation"): guards against float noise cycling between nearly equal vertices;
-//  4. the closest point did not get closer (float noise again);
+//  1. the origin lies on the simplex (distance <= kOriginTolerance x largest |w|) or inside the
+//     triangle: the cores touch or overlap;
+//  2. the support vertex repeats a vertex of the simplex (same index pair): exact convergence on
+//     point sets, which is all GJK sees, so polygon pairs usually end here with an exact answer;
+//  3. the gap is within rounding: g <= kGapTolerance |p| |w - w0| (no real progress is possible);
+//  4. the support is a vertex this pass's reduction dropped, with a gap within the rounding of the
+//     Minkowski coordinates (kGapTolerance |p| |w|max). With exact reductions a dropped vertex
+//     cannot come back with a positive gap (the new closest point is the closest point of the hull
+//     that held it), so this is float noise between tied vertices (parallel edges, where B's
+//     vertices carry the rounding of its translation and test 3's bound is too fine), which would
+//     otherwise cycle. A dropped vertex returning with a larger gap was dropped by a rounded region
+//     test, and taking it again is progress;
 //  5. the iteration cap kGjkMaxIterations.
+// There is deliberately no relative-progress test (stop when g < 1e-6 |v|^2) and no "the distance
+// did not decrease" test: near-collinear polygon vertices let a chord across them match the true
+// edge's distance to float resolution while its normal is off by 1e-4 rad (issue 3), and either
+// test would stop there. Only a certificate that nothing lies beyond the simplex ends the query.
 #include "minkowski/distance.h"
 
 #include "narrowphase/gjk_internal.h"
@@ -26,75 +52,99 @@ namespace detail {
 
 namespace {
 
-/// Stop when a new support vertex improves the lower bound by less than this fraction of |v|^2
-/// (van den Bergen's eps_rel). 1e-6 is ~10 ulps of float: tighter only measures rounding noise.
-constexpr float kRelativeProgress = 1e-6f;
-
-/// The origin is "on" the simplex when |v| <= kOriginTolerance x (largest |w|): about 16 ulps of the
-/// coordinates the closest point was computed from, which is the rounding error of that computation.
+/// The origin is "on" the simplex when its distance <= kOriginTolerance x (largest |w|): about 16
+/// ulps of the coordinates the simplex was computed from, which is their rounding.
 constexpr float kOriginTolerance = 16.0f * kEpsilon;
 
-// Segment w1-w2: barycentric coordinates of the origin's projection (unnormalised: u1 for w1,
-// u2 for w2). A non-positive one means the origin is beyond that end, so only the other end stays.
-[[gnu::always_inline]] inline void Solve2(LocalSimplex& s) {
-  Vec2 w1 = s.v[0].w;
-  Vec2 w2 = s.v[1].w;
-  Vec2 e12 = w2 - w1;
-  float u2 = -Dot(w1, e12);
-  if (u2 <= 0.0f) {
-    s.v[0].a = 1.0f;
+/// A support point improves on the simplex only when its gap g = p . (w - w0) exceeds this fraction
+/// of |p| |w - w0|: the rounding of g (a few ulps of its two factors, each formed from the shapes'
+/// own points). Below it, float arithmetic cannot tell w from the simplex.
+constexpr float kGapTolerance = 4.0f * kEpsilon;
+
+/// What the loop knows of a reduced point or segment simplex: the search direction p (from the
+/// simplex towards the origin, not normalised), |p|^2, and the squared distance of the simplex from
+/// the origin, all free of the cancellation of a barycentric closest point.
+struct Descent {
+  Vec2 p;
+  float pp;
+  float distanceSquared;
+  Vec2 edge;  ///< a segment's ShapeEdge, kept for the reported normal
+};
+
+/// Reductions reorder the simplex rather than overwrite it: the vertices they drop stay in the slots
+/// past `count`, where the repeated-vertex test still sees them (until the next support is stored).
+[[gnu::always_inline]] inline void Swap(LocalVertex& a, LocalVertex& b) {
+  LocalVertex t = a;
+  a = b;
+  b = t;
+}
+
+[[gnu::always_inline]] inline Descent PointDescent(LocalSimplex& s) {
+  s.v[0].a = 1.0f;
+  const float ww = Dot(s.v[0].w, s.v[0].w);
+  return {-s.v[0].w, ww, ww, {0.0f, 0.0f}};
+}
+
+// Segment v0-v1: the unnormalised barycentric coordinates of the origin's projection, u1 = -w0.e
+// for v1 and u0 = w1.e for v0, each from the end it is small near (not u0 = e.e - u1, which cancels
+// when the origin projects next to v1). A non-positive one means the origin is beyond that end, and
+// only the other end stays. Inside: weights, and the edge's perpendicular on the origin's side,
+// where LeftPerp(e) . (-w0) = -c with c = e x w0, so |c| / |e| is the distance (e.e = u0 + u1, a
+// sum of two positive numbers).
+[[gnu::always_inline]] inline Descent Solve2(const LocalPair& pair, LocalSimplex& s) {
+  const Vec2 w0 = s.v[0].w;
+  const Vec2 e = ShapeEdge(pair, s.v[0], s.v[1]);
+  const float u1 = -Dot(w0, e);
+  if (!(u1 > 0.0f)) {
     s.count = 1;
-    return;
+    return PointDescent(s);
   }
-  float u1 = Dot(w2, e12);
-  if (u1 <= 0.0f) {
-    s.v[0] = s.v[1];
-    s.v[0].a = 1.0f;
+  const float u0 = Dot(s.v[1].w, e);
+  if (!(u0 > 0.0f)) {
+    Swap(s.v[0], s.v[1]);
     s.count = 1;
-    return;
+    return PointDescent(s);
   }
-  float inv = 1.0f / (u1 + u2);
-  s.v[0].a = u1 * inv;
-  s.v[1].a = u2 * inv;
+  const float ee = u0 + u1;
+  const float inv = 1.0f / ee;
+  s.v[0].a = u0 * inv;
+  s.v[1].a = u1 * inv;
+  const float c = Cross(e, w0);
+  return {std::copysign(1.0f, -c) * LeftPerp(e), ee, c * inv * c, e};
+}
+
+// Keeps vertices i < j of a triangle in slots 0 and 1, the third in slot 2.
+[[gnu::always_inline]] inline void KeepEdge(LocalSimplex& s, int i, int j) {
+  if (i == 1) Swap(s.v[0], s.v[1]);  // (1, 2): now (0, 2) with the old v0 in slot 1
+  if (j == 2) Swap(s.v[1], s.v[2]);
   s.count = 2;
 }
 
-[[gnu::always_inline]] inline Vec2 ClosestPoint(const LocalSimplex& s) {
-  Vec2 v = s.v[0].a * s.v[0].w;
-  for (int i = 1; i < s.count; ++i) v += s.v[i].a * s.v[i].w;
-  return v;
-}
-
-float ClosestSquared(const LocalSimplex& s) {
-  Vec2 v = ClosestPoint(s);
-  return Dot(v, v);
-}
-
-// A collinear (zero-area) triangle, e.g. from a stale cache: keep the best of its three edges.
-void SolveFlatTriangle(LocalSimplex& s) {
-  LocalSimplex best{};
-  float bestSquared = 0.0f;
+// A collinear (zero-area) triangle, e.g. from a stale cache: keep the closest of its three edges.
+void SolveFlatTriangle(const LocalPair& pair, LocalSimplex& s) {
   static constexpr int kEdges[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  int best = 0;
+  float bestSquared = 0.0f;
   for (int e = 0; e < 3; ++e) {
-    LocalSimplex edge{};
+    LocalSimplex edge;
     edge.v[0] = s.v[kEdges[e][0]];
     edge.v[1] = s.v[kEdges[e][1]];
     edge.count = 2;
-    Solve2(edge);
-    float squared = ClosestSquared(edge);
+    const float squared = Solve2(pair, edge).distanceSquared;
     if (e == 0 || squared < bestSquared) {
-      best = edge;
+      best = e;
       bestSquared = squared;
     }
   }
-  s = best;
+  KeepEdge(s, kEdges[best][0], kEdges[best][1]);
 }
 
 // Triangle w1 w2 w3: edge barycentrics as in Solve2, and the signed areas of the sub-triangles
 // (origin, w2, w3), (origin, w3, w1), (origin, w1, w2) times the orientation n, which are positive
 // for the vertex opposite an edge the origin lies inside of. Regions are tested vertex, edge, then
-// interior; each test only passes for its own Voronoi region.
-void Solve3(LocalSimplex& s) {
+// interior; each test only passes for its own Voronoi region. A vertex or an edge is only selected
+// here; Solve2 and PointDescent give it its weights and direction.
+void Solve3(const LocalPair& pair, LocalSimplex& s) {
   Vec2 w1 = s.v[0].w;
   Vec2 w2 = s.v[1].w;
   Vec2 w3 = s.v[2].w;
@@ -115,46 +165,27 @@ void Solve3(LocalSimplex& s) {
   float w123 = n * Cross(w1, w2);
 
   auto keep1 = [&s](int i) {
-    s.v[0] = s.v[i];
-    s.v[0].a = 1.0f;
+    if (i != 0) Swap(s.v[0], s.v[i]);
     s.count = 1;
   };
-  auto keep2 = [&s](int i, int j, float ui, float uj) {
-    LocalVertex vi = s.v[i];
-    LocalVertex vj = s.v[j];
-    float inv = 1.0f / (ui + uj);
-    s.v[0] = vi;
-    s.v[0].a = ui * inv;
-    s.v[1] = vj;
-    s.v[1].a = uj * inv;
-    s.count = 2;
-  };
+  auto keep2 = [&s](int i, int j) { KeepEdge(s, i, j); };
 
   if (v12 <= 0.0f && v13 <= 0.0f) return keep1(0);
-  if (u12 > 0.0f && v12 > 0.0f && w123 <= 0.0f) return keep2(0, 1, u12, v12);
-  if (u13 > 0.0f && v13 > 0.0f && v123 <= 0.0f) return keep2(0, 2, u13, v13);
+  if (u12 > 0.0f && v12 > 0.0f && w123 <= 0.0f) return keep2(0, 1);
+  if (u13 > 0.0f && v13 > 0.0f && v123 <= 0.0f) return keep2(0, 2);
   if (u12 <= 0.0f && v23 <= 0.0f) return keep1(1);
   if (u13 <= 0.0f && u23 <= 0.0f) return keep1(2);
-  if (u23 > 0.0f && v23 > 0.0f && u123 <= 0.0f) return keep2(1, 2, u23, v23);
+  if (u23 > 0.0f && v23 > 0.0f && u123 <= 0.0f) return keep2(1, 2);
 
   // Interior. A (nearly) collinear triangle makes the areas meaningless; fall back to its edges.
   float sum = u123 + v123 + w123;
   float scale = LengthSquared(e12) * LengthSquared(e13);
-  if (!(n * n > kEpsilon * kEpsilon * scale) || !(sum > 0.0f)) return SolveFlatTriangle(s);
+  if (!(n * n > kEpsilon * kEpsilon * scale) || !(sum > 0.0f)) return SolveFlatTriangle(pair, s);
   float inv = 1.0f / sum;
   s.v[0].a = u123 * inv;
   s.v[1].a = v123 * inv;
   s.v[2].a = w123 * inv;
   s.count = 3;
-}
-
-
-// Direction towards the origin from the simplex. For a segment the perpendicular of the edge is
-// exact (no cancellation in the closest point), as Box2D also found.
-[[gnu::always_inline]] inline Vec2 SearchDirection(const LocalSimplex& s, Vec2 closest) {
-  if (s.count != 2) return -closest;
-  Vec2 e = s.v[1].w - s.v[0].w;
-  return Cross(e, -s.v[0].w) > 0.0f ? LeftPerp(e) : RightPerp(e);
 }
 
 [[gnu::always_inline]] inline float LargestSquared(const LocalSimplex& s) {
@@ -186,8 +217,9 @@ void Solve3(LocalSimplex& s) {
   return false;
 }
 
-// Recording for the sandbox, out of line so it costs nothing when history is off.
-[[gnu::noinline]] void Record(GjkHistory* history, const LocalSimplex& s, Vec2 direction, Vec2 closest,
+// Recording for the sandbox, out of line so it costs nothing when history is off. The closest point
+// is shown as -distance along the unit direction (exact), not as the barycentric combination.
+[[gnu::noinline]] void Record(GjkHistory* history, const LocalSimplex& s, const Descent* descent,
                               const Transform& xfA) {
   if (history->count >= kGjkMaxIterations + 1) return;
   GjkStep& step = history->steps[history->count++];
@@ -200,6 +232,12 @@ void Solve3(LocalSimplex& s) {
     out.lambda = s.v[i].a;
     out.indexA = s.v[i].indexA;
     out.indexB = s.v[i].indexB;
+  }
+  Vec2 direction{0.0f, 0.0f};
+  Vec2 closest{0.0f, 0.0f};
+  if (descent != nullptr && descent->pp > 0.0f) {
+    direction = descent->p;
+    closest = -std::sqrt(descent->distanceSquared / descent->pp) * descent->p;
   }
   step.searchDirection = Rotate(xfA.q, direction);
   step.closestPoint = Rotate(xfA.q, closest);
@@ -227,9 +265,11 @@ LocalPair MakeLocalPair(const DistanceInput& input) {
 
 namespace {
 
-// The GJK loop; kRecord compiles the history out of the common path.
-template <bool kRecord>
-GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA) {
+// The GJK loop, shared by the distance and the boolean query so that both decide alike; kRecord
+// compiles the history out of the common path, kBoolean adds the separating-axis exit.
+template <bool kRecord, bool kBoolean>
+GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
+                     const Transform& xfA) {
   GjkResult result;  // no zero fill: every field is written below
   result.iterations = 0;
   result.overlap = false;
@@ -239,49 +279,62 @@ GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistor
   const bool warm = StartSimplex(pair, cache, s);
   if constexpr (kRecord) history->count = 0;
 
-  float previousSquared = FLT_MAX;
   float largestSquared = LargestSquared(s);  // of every vertex seen: bounds the simplex's |w|
   for (;;) {
-    if (s.count == 2) {
-      Solve2(s);
-    } else if (s.count == 3) {
-      Solve3(s);
-    } else {
-      s.v[0].a = 1.0f;
-    }
-    Vec2 closest = ClosestPoint(s);
-    Vec2 direction = SearchDirection(s, closest);
-    if constexpr (kRecord) Record(history, s, direction, closest, xfA);
+    // The simplex before its reduction, which only reorders it (tests 2 and 4 below).
+    const int seenCount = s.count;
+
     if (s.count == 3) {
+      Solve3(pair, s);
+      if (s.count == 3) {
+        if constexpr (kRecord) Record(history, s, nullptr, xfA);
+        result.overlap = true;
+        break;
+      }
+    }
+    const Descent d = s.count == 2 ? Solve2(pair, s) : PointDescent(s);
+    result.edge = d.edge;
+    if constexpr (kRecord) Record(history, s, &d, xfA);
+    if (d.distanceSquared <= kOriginTolerance * kOriginTolerance * largestSquared || d.pp == 0.0f) {
       result.overlap = true;
       break;
     }
-    float closestSquared = Dot(closest, closest);
-    if (closestSquared <= kOriginTolerance * kOriginTolerance * largestSquared ||
-        Dot(direction, direction) == 0.0f) {
-      result.overlap = true;
-      break;
-    }
-    // Not even NaN may loop: the cap below bounds it, and a non-decreasing distance stops here.
-    if (!(closestSquared < previousSquared)) break;
     if (result.iterations == kGjkMaxIterations) {
       result.capped = true;
       break;
     }
+    const LocalVertex& v0 = s.v[0];
     const LocalVertex& last = s.v[s.count - 1];
-    LocalVertex w = warm ? ClimbVertex(pair, direction, last.indexA, last.indexB)
-                         : SupportVertex(pair, direction, last.indexA, last.indexB);
+    const LocalVertex w = warm ? ClimbVertex(pair, d.p, last.indexA, last.indexB)
+                               : SupportVertex(pair, d.p, last.indexA, last.indexB);
+    // Boolean GJK (seeds 002, 004): nothing of the difference beyond the origin along p is a
+    // separating axis.
+    if constexpr (kBoolean) {
+      if (Dot(w.w, d.p) < 0.0f) break;
+    }
     bool repeated = false;
     for (int i = 0; i < s.count; ++i) {
       repeated = repeated || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
     }
     if (repeated) break;
-    if (closestSquared - Dot(closest, w.w) <= kRelativeProgress * closestSquared) break;
+    // Not even NaN may loop: a NaN gap fails the first comparison and stops.
+    const Vec2 offset = (w.wA - v0.wA) - (w.wB - v0.wB);
+    const float gap = Dot(d.p, offset);
+    const float gapSquared = gap * gap;
+    constexpr float kGap2 = kGapTolerance * kGapTolerance;
+    if (!(gap > 0.0f) || gapSquared <= kGap2 * d.pp * Dot(offset, offset)) break;
+    // Slots [count, seenCount) hold what the reduction dropped; only looked at for a small gap.
+    if (gapSquared <= kGap2 * d.pp * largestSquared) [[unlikely]] {
+      bool returned = false;
+      for (int i = s.count; i < seenCount; ++i) {
+        returned = returned || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
+      }
+      if (returned) break;
+    }
     s.v[s.count++] = w;
-    float wSquared = Dot(w.w, w.w);
+    const float wSquared = Dot(w.w, w.w);
     largestSquared = wSquared > largestSquared ? wSquared : largestSquared;
     ++result.iterations;
-    previousSquared = closestSquared;
   }
   return result;
 }
@@ -289,8 +342,12 @@ GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistor
 }  // namespace
 
 GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA) {
-  if (history != nullptr) return RunGjkImpl<true>(pair, cache, history, xfA);
-  return RunGjkImpl<false>(pair, cache, nullptr, xfA);
+  if (history != nullptr) return RunGjkImpl<true, false>(pair, cache, history, xfA);
+  return RunGjkImpl<false, false>(pair, cache, nullptr, xfA);
+}
+
+GjkResult RunGjkOverlap(const LocalPair& pair, const SimplexCache* cache) {
+  return RunGjkImpl<false, true>(pair, cache, nullptr, Transform{});
 }
 
 }  // namespace detail
@@ -351,29 +408,8 @@ DistanceOutput InvalidDistance() {
   return detail::FiniteOutputs(out.pointA, out.pointB, out.normal, 0.0f) ? out : InvalidDistance();
 }
 
-/// What the outputs of separated cores are built from (A's frame).
-struct LocalSeparation {
-  Vec2 pointA;     ///< witness on A's core
-  Vec2 pointB;     ///< witness on B's core
-  Vec2 normal;     ///< unit, from A to B
-  float distance;  ///< core distance
-  float scale;     ///< largest |coordinate| of the simplex, for the Touching tolerance
-};
-
-[[gnu::always_inline]] inline float MaxAbs(Vec2 v, float m) {
-  float x = std::fabs(v.x);
-  float y = std::fabs(v.y);
-  m = x > m ? x : m;
-  return y > m ? y : m;
-}
-
-// Normal from a segment simplex w0-w1 that the origin projects inside: the edge perpendicular, which
-// keeps all its digits however close the cores are (the witness difference loses them).
-[[gnu::always_inline]] inline void SegmentNormal(Vec2 w0, Vec2 w1, LocalSeparation& sep) {
-  Vec2 e = w1 - w0;
-  sep.normal = Normalize(Cross(e, w0) > 0.0f ? RightPerp(e) : LeftPerp(e));
-  sep.distance = -Dot(sep.normal, w0);
-}
+using detail::LocalSeparation;
+using detail::LocalVertex;
 
 // Warm start, common case: the cached simplex is a point or a segment of the difference, the origin
 // projects inside it, and one support query per shape (hill climbing from the cached vertices)
@@ -382,13 +418,10 @@ struct LocalSeparation {
 // cache write (the simplex is unchanged). Anything else (overlap, a new vertex, the origin beyond an
 // end of the segment, coordinates beyond 1e9 m) returns false and the general loop runs.
 //
-// Where the arithmetic differs from the general loop, it is by rounding only (tests compare both):
-//  - the origin test "|v| <= kOriginTolerance |w|max" uses |v| = |c| / |e| for the segment's line
-//    (c = e x w0), squared and multiplied out, so no closest point is formed;
-//  - the core distance is |c| / |e| (the general path's -n.w0 is the same number);
-//  - a vertex-edge simplex (one index repeated, the usual case) gives the vertex itself as its
-//    witness and the other witness one core distance along the normal, without the barycentric
-//    weights.
+// It takes the loop's edge (ShapeEdge), direction and region tests, and its outputs come from the
+// same SegmentSeparation as the general path's, so both give the same answer for the same simplex.
+// Where the arithmetic differs, it is by rounding only (tests compare both): the origin test
+// "|v| <= kOriginTolerance |w|max" uses |v| = |c| / |e| (c = e x w0) squared and multiplied out.
 [[gnu::always_inline]] inline bool WarmSeparation(const LocalPair& pair, const SimplexCache& cache,
                                                   LocalSeparation& sep) {
   // |w|^2 below this keeps every product below in float range (|w| < 1e9 m).
@@ -397,35 +430,27 @@ struct LocalSeparation {
   const int iA0 = cache.indexA[0];
   const int iB0 = cache.indexB[0];
   if ((count - 1u) > 1u || iA0 >= pair.countA || iB0 >= pair.countB) return false;
-  const Vec2 a0 = pair.pointsA[iA0];
-  const Vec2 b0 = TransformPoint(pair.xf, pair.pointsB[iB0]);
-  const Vec2 w0 = a0 - b0;
-  const float l0 = LengthSquared(w0);
+  const LocalVertex v0 = detail::MakeVertex(pair, iA0, iB0);
+  const float l0 = LengthSquared(v0.w);
   if (count == 1) {
     // The origin is on a point simplex only when |w0| = 0 (and Normalize's cut-off is |w0| < 1e-20).
     if (!(l0 >= FLT_MIN && l0 < kLargestSquared)) return false;
-    int iA = detail::ClimbSupport(pair.pointsA, pair.countA, -w0, iA0);
-    int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, w0), iB0);
+    int iA = detail::ClimbSupport(pair.pointsA, pair.countA, -v0.w, iA0);
+    int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, v0.w), iB0);
     if (iA != iA0 || iB != iB0) return false;
-    sep.pointA = a0;
-    sep.pointB = b0;
-    sep.distance = std::sqrt(l0);
-    sep.normal = (-1.0f / sep.distance) * w0;
-    sep.scale = MaxAbs(w0, 0.0f);
+    sep = detail::PointSeparation(v0);
     return true;
   }
   const int iA1 = cache.indexA[1];
   const int iB1 = cache.indexB[1];
   if (iA1 >= pair.countA || iB1 >= pair.countB) return false;
-  const Vec2 a1 = pair.pointsA[iA1];
-  const Vec2 b1 = TransformPoint(pair.xf, pair.pointsB[iB1]);
-  const Vec2 w1 = a1 - b1;
-  const float l1 = LengthSquared(w1);
+  const LocalVertex v1 = detail::MakeVertex(pair, iA1, iB1);
+  const float l1 = LengthSquared(v1.w);
   const float largest = l1 > l0 ? l1 : l0;
-  const Vec2 e = w1 - w0;
-  const float u1 = -Dot(w0, e);  // unnormalised weight of w1 (Solve2)
-  const float u0 = Dot(w1, e);   // unnormalised weight of w0
-  const float c = Cross(e, w0);
+  const Vec2 e = detail::ShapeEdge(pair, v0, v1);
+  const float u1 = -Dot(v0.w, e);  // unnormalised weights of v1 and v0 (Solve2)
+  const float u0 = Dot(v1.w, e);
+  const float c = Cross(e, v0.w);
   const float ee = Dot(e, e);
   constexpr float kTolerance = detail::kOriginTolerance * detail::kOriginTolerance;
   if (!(u1 > 0.0f && u0 > 0.0f && largest < kLargestSquared && ee >= FLT_MIN && c * c > kTolerance * largest * ee)) {
@@ -437,26 +462,7 @@ struct LocalSeparation {
   int iB = detail::ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -direction), iB1);
   bool repeated = (iA == iA0 && iB == iB0) || (iA == iA1 && iB == iB1);
   if (!repeated) return false;
-  const float invLength = 1.0f / std::sqrt(ee);
-  sep.normal = invLength * direction;  // towards the origin of A - B: from A to B
-  sep.distance = std::fabs(c) * invLength;
-  if (iA0 == iA1) {
-    sep.pointA = a0;
-    sep.pointB = a0 + sep.distance * sep.normal;
-  } else if (iB0 == iB1) {
-    sep.pointB = b0;
-    sep.pointA = b0 - sep.distance * sep.normal;
-  } else {
-    // Both indices differ (parallel edges): barycentric weights, as in Solve2.
-    const float inv = 1.0f / (u0 + u1);
-    const float s0 = u0 * inv;
-    const float s1 = u1 * inv;
-    sep.pointA = s0 * a0;
-    sep.pointA += s1 * a1;
-    sep.pointB = s0 * b0;
-    sep.pointB += s1 * b1;
-  }
-  sep.scale = MaxAbs(w1, MaxAbs(w0, 0.0f));
+  sep = detail::SegmentSeparation(v0, v1, e);
   return true;
 }
 
@@ -501,25 +507,16 @@ struct LocalSeparation {
   const LocalSimplex& s = gjk.simplex;
   detail::WriteCache(s, gjk.iterations, cache);
 
-  LocalSeparation sep;
-  const detail::WitnessPoints witnesses = detail::Witnesses(s);
-  sep.pointA = witnesses.pointA;
-  sep.pointB = witnesses.pointB;
   if (gjk.overlap) [[unlikely]] {
+    const detail::WitnessPoints witnesses = detail::Witnesses(s);
     DistanceOutput out;
     out.iterations = gjk.iterations;
     out.simplexCount = s.count;
-    out.corePointA = TransformPoint(xfA, sep.pointA);
-    out.corePointB = TransformPoint(xfA, sep.pointB);
+    out.corePointA = TransformPoint(xfA, witnesses.pointA);
+    out.corePointB = TransformPoint(xfA, witnesses.pointB);
     return OverlapOutput(input, cache, s, out);
   }
-  if (s.count == 2) {
-    SegmentNormal(s.v[0].w, s.v[1].w, sep);
-  } else {
-    sep.normal = Normalize(sep.pointB - sep.pointA);
-    sep.distance = Length(sep.pointB - sep.pointA);
-  }
-  sep.scale = PairScale(s, 0.0f);
+  const LocalSeparation sep = detail::Separation(s, gjk.edge);
   return SeparatedOutput(input, sep, gjk.iterations, s.count, gjk.capped);
 }
 
@@ -545,50 +542,10 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
     if (cache != nullptr) cache->count = 0;
     return false;
   }
-  const LocalPair pair = detail::MakeLocalPair(input);
-  // Boolean GJK (seeds 002, 004): the same simplex loop; a support vertex that does not reach past
-  // the origin along the search direction is a separating axis and ends the query early.
-  LocalSimplex s;
-  detail::StartSimplex(pair, cache, s);
-  bool overlap = false;
-  float previousSquared = FLT_MAX;
-  int supports = 0;  // support vertices added: the iterations, as RunGjk counts them
-  for (int iteration = 0; iteration <= kGjkMaxIterations; ++iteration) {
-    if (s.count == 2) {
-      detail::Solve2(s);
-    } else if (s.count == 3) {
-      detail::Solve3(s);
-    } else {
-      s.v[0].a = 1.0f;
-    }
-    if (s.count == 3) {
-      overlap = true;
-      break;
-    }
-    Vec2 closest = detail::ClosestPoint(s);
-    Vec2 direction = detail::SearchDirection(s, closest);
-    float closestSquared = Dot(closest, closest);
-    if (closestSquared <= detail::kOriginTolerance * detail::kOriginTolerance * detail::LargestSquared(s) ||
-        Dot(direction, direction) == 0.0f) {
-      overlap = true;
-      break;
-    }
-    if (!(closestSquared < previousSquared)) break;
-    const detail::LocalVertex& last = s.v[s.count - 1];
-    detail::LocalVertex w = detail::SupportVertex(pair, direction, last.indexA, last.indexB);
-    // Separating axis: nothing of the difference lies beyond the origin along `direction`.
-    if (Dot(w.w, direction) < 0.0f) break;
-    bool repeated = false;
-    for (int i = 0; i < s.count; ++i) {
-      repeated = repeated || (s.v[i].indexA == w.indexA && s.v[i].indexB == w.indexB);
-    }
-    if (repeated) break;
-    s.v[s.count++] = w;
-    ++supports;
-    previousSquared = closestSquared;
-  }
-  detail::WriteCache(s, supports, cache);
-  return overlap;
+  // Boolean GJK (seeds 002, 004): the distance query's loop, ended early by a separating axis.
+  const GjkResult gjk = detail::RunGjkOverlap(detail::MakeLocalPair(input), cache);
+  detail::WriteCache(gjk.simplex, gjk.iterations, cache);
+  return gjk.overlap;
 }
 
 bool ShapesOverlap(const DistanceInput& input, SimplexCache* cache) {

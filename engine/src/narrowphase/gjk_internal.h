@@ -7,6 +7,7 @@
 #include "minkowski/distance.h"
 
 #include <cfloat>
+#include <cmath>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -44,6 +45,7 @@ struct LocalSimplex {
 /// What RunGjk leaves behind: the terminal simplex (weights set), and why it stopped.
 struct GjkResult {
   LocalSimplex simplex;
+  Vec2 edge;  ///< ShapeEdge of a terminal segment simplex (its normal's edge)
   int iterations;
   bool overlap;  ///< origin inside the triangle, or on the simplex within tolerance
   bool capped;
@@ -185,6 +187,83 @@ inline void WriteCache(const LocalSimplex& s, int iterations, SimplexCache* cach
   }
 }
 
+/// What the outputs of separated cores are built from (A's frame).
+struct LocalSeparation {
+  Vec2 pointA;     ///< witness on A's core
+  Vec2 pointB;     ///< witness on B's core
+  Vec2 normal;     ///< unit, from A to B
+  float distance;  ///< core distance
+  float scale;     ///< largest |coordinate| of the simplex, for the Touching tolerance
+};
+
+[[gnu::always_inline]] inline float MaxAbs(Vec2 v, float m) {
+  float x = std::fabs(v.x);
+  float y = std::fabs(v.y);
+  m = x > m ? x : m;
+  return y > m ? y : m;
+}
+
+/// Separation from a point simplex: the two support points.
+[[gnu::always_inline]] inline LocalSeparation PointSeparation(const LocalVertex& v0) {
+  LocalSeparation sep;
+  sep.pointA = v0.wA;
+  sep.pointB = v0.wB;
+  sep.distance = Length(v0.w);
+  // |w| > 0 here (GJK reports the origin on the simplex otherwise), so 1 / |w| is at most ~3e22.
+  // (A guarded select cost the circle pair's general path 8 ns of latency.)
+  sep.normal = (1.0f / sep.distance) * (v0.wB - v0.wA);
+  sep.scale = MaxAbs(v0.w, 0.0f);
+  return sep;
+}
+
+/// The simplex edge v0 -> v1 of the difference (w1 - w0) as exactly as the shapes give it: formed
+/// from each shape's own points rather than from the Minkowski points, A's part from A's points and
+/// B's part rotated from B's own frame. Neither the size of the Minkowski coordinates (a 400 m ground
+/// segment) nor B's translation enters its direction, so a vertex-edge pair (one index shared) gives
+/// its shape's edge to one rounding of the rotation, an edge 1 cm long as exactly 100 m from A's
+/// origin as at it. GJK searches along its perpendicular and reports that as the normal.
+[[gnu::always_inline]] inline Vec2 ShapeEdge(const LocalPair& pair, const LocalVertex& v0,
+                                             const LocalVertex& v1) {
+  return (v1.wA - v0.wA) - Rotate(pair.xf.q, pair.pointsB[v1.indexB] - pair.pointsB[v0.indexB]);
+}
+
+/// Separation from a segment simplex v0-v1 that the origin projects inside, given its ShapeEdge `e`.
+/// The normal is the perpendicular of the edge (Box2D v3 takes its distance normal the same way),
+/// never the direction between witness points, which loses its digits when the cores nearly touch;
+/// the distance is the edge line's distance from the origin, |e x w0| / |e|. A vertex-edge pair (the
+/// usual case) has the vertex as one witness and its foot on the edge, one distance along the normal,
+/// as the other; parallel edges (both indices differ) get the closest point's weight along the edge.
+[[gnu::always_inline]] inline LocalSeparation SegmentSeparation(const LocalVertex& v0, const LocalVertex& v1,
+                                                                Vec2 e) {
+  const float c = Cross(e, v0.w);
+  const float ee = Dot(e, e);
+  const float invLength = 1.0f / std::sqrt(ee);
+  LocalSeparation sep;
+  // Towards the origin of A - B, i.e. from A to B: LeftPerp(e) . (-w0) = -c, so the side is -sign(c).
+  sep.normal = std::copysign(invLength, -c) * LeftPerp(e);
+  sep.distance = std::fabs(c) * invLength;
+  if (v0.indexA == v1.indexA) {
+    sep.pointA = v0.wA;
+    sep.pointB = v0.wA + sep.distance * sep.normal;
+  } else if (v0.indexB == v1.indexB) {
+    sep.pointB = v0.wB;
+    sep.pointA = v0.wB - sep.distance * sep.normal;
+  } else {
+    const float t = -Dot(v0.w, e) / ee;
+    sep.pointA = v0.wA + t * (v1.wA - v0.wA);
+    sep.pointB = v0.wB + t * (v1.wB - v0.wB);
+  }
+  sep.scale = MaxAbs(v1.w, MaxAbs(v0.w, 0.0f));
+  return sep;
+}
+
+/// The separation of apart cores from GJK's terminal point or segment simplex and, for a segment,
+/// its ShapeEdge (GjkResult::edge).
+[[gnu::always_inline]] inline LocalSeparation Separation(const LocalSimplex& s, Vec2 edge) {
+  if (s.count == 2) return SegmentSeparation(s.v[0], s.v[1], edge);
+  return PointSeparation(s.v[0]);
+}
+
 /// The closest points on A's and B's cores: the simplex's support points weighted like the closest
 /// point of the difference (seed 000). A's frame.
 struct WitnessPoints {
@@ -249,6 +328,10 @@ LocalPair MakeLocalPair(const DistanceInput& input);
 /// GJK distance on the cores, warm-started from `cache` when it is valid for these shapes.
 GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
                  const Transform& xfA);
+
+/// The same loop as RunGjk (so the same answer whenever the cores are not within rounding of
+/// touching), which also stops, with overlap false, at the first separating axis it meets.
+GjkResult RunGjkOverlap(const LocalPair& pair, const SimplexCache* cache);
 
 /// Penetration in A's frame from a terminal GJK simplex that touches or contains the origin.
 struct LocalPenetration {
