@@ -338,22 +338,34 @@ TEST_CASE("hand-built polygons with a NaN vertex, clockwise winding, zero area o
   CHECK_FALSE(world.CreateShape(body, {}, box).IsNull());
 }
 
-TEST_CASE("a shape whose mass or inertia would overflow is refused and the body keeps its mass") {
+TEST_CASE("a shape that would make its body heavier than kMaxBodyMass or kMaxBodyInertia is refused") {
   World world;
   BodyId body = world.CreateBody({.type = BodyType::Dynamic});
-  ShapeId shape = world.CreateShape(body, {.density = 1.0f}, MakeBox(1, 1).value);
+  ShapeId shape = world.CreateShape(body, {.density = 1.0f}, MakeBox(1, 1).value);  // 2 m x 2 m: 4 kg
   const float mass = world.GetMass(body);
   test::AssertCounter asserts;
   // 100 km box at 1e30 kg/m^2: mass 4e40 kg overflows float.
   CHECK(world.CreateShape(body, {.density = kHugeValue}, MakeBox(5e4f, 5e4f).value).IsNull());
-  // Finite mass but the inertia overflows: 1e20 kg/m^2 over a 100 km box.
-  CHECK(world.CreateShape(body, {.density = 1e20f}, MakeBox(5e4f, 5e4f).value).IsNull());
-  world.SetDensity(shape, kHugeValue * 10.0f);  // 4e31 kg, fine; 4e31 m^2 inertia... also fine
-  world.SetDensity(shape, 3e38f);               // mass 1.2e39: overflows, refused
-  CHECK(asserts.Count() == 3);
-  CHECK(world.GetMass(body) == doctest::Approx(4.0f * kHugeValue * 10.0f));
+  // Finite but past the bound: the same box at 1e12 kg/m^2 is 1e22 kg.
+  CHECK(world.CreateShape(body, {.density = 1e12f}, MakeBox(5e4f, 5e4f).value).IsNull());
+  // At the mass bound: 4 m^2 at 2.4e19 kg/m^2 gives 9.6e19 kg (accepted), at 2.6e19 kg/m^2 1.04e20 (refused).
+  world.SetDensity(shape, 2.4e19f);
+  CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));
+  world.SetDensity(shape, 2.6e19f);
+  CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));  // unchanged
+  world.SetDensity(shape, 3e38f);  // 1.2e39: overflows float
+  CHECK(asserts.Count() == 4);
   world.SetDensity(shape, 1.0f);
   CHECK(world.GetMass(body) == mass);
+  // Heavy bodies stay finite in contact: the impulses are masses times speeds.
+  BodyId ground = world.CreateBody({.position = {0, -1}});
+  world.CreateShape(ground, {}, MakeBox(50, 1).value);
+  world.SetDensity(shape, 2.4e19f);
+  world.SetTransform(body, {0, 1.5f}, 0);
+  world.SetLinearVelocity(body, {0, -4});
+  for (int i = 0; i < 60; ++i) world.Step(kDt);
+  CHECK(IsFinite(world.GetPosition(body)));
+  CHECK(world.GetPosition(body).y == doctest::Approx(1.0f).epsilon(0.05));
 }
 
 TEST_CASE("fuzzer findings: each stays finite or is refused") {

@@ -68,6 +68,12 @@ inline constexpr float kMaxTimeStep = 1.0f;
 /// step the sub-step rate 1/h overflows.
 inline constexpr float kMinTimeStep = 1e-6f;
 
+/// Heaviest body the world accepts (kg) and its largest rotational inertia (kg m^2): a shape (or a
+/// density) that would make its body heavier is refused. Impulses are masses times speeds, and these
+/// bounds keep them finite at any speed the solver allows (a 1 km steel-dense box is about 1e10 kg).
+inline constexpr float kMaxBodyMass = 1e20f;
+inline constexpr float kMaxBodyInertia = 1e30f;
+
 /// Largest friction or restitution coefficient a shape accepts. Friction 1,000 never slides and
 /// restitution above 1 already adds energy; the bound keeps the bounce and friction impulses finite.
 inline constexpr float kMaxMaterialCoefficient = 1000.0f;

@@ -46,18 +46,22 @@ static void ResolveMass(const BodyMassSum& sum, float& mass, Vec2& localCenter, 
   inertia = sum.inertiaAtOrigin - sum.mass * LengthSquared(localCenter);
 }
 
+// Mass and inertia within the world's bounds (world_types.h) with finite inverses when not 0.
+static bool MassInBounds(float mass, float inertia) {
+  return mass <= kMaxBodyMass && inertia <= kMaxBodyInertia && (mass == 0.0f || IsFinite(1.0f / mass)) &&
+         (inertia <= 0.0f || IsFinite(1.0f / inertia));
+}
+
 bool MassIsUsable(const MassData& data) {
   return IsFinite(data.mass) && IsFinite(data.center) && IsFinite(data.rotationalInertia) &&
-         (data.mass == 0.0f || IsFinite(1.0f / data.mass)) &&
-         (data.rotationalInertia == 0.0f || IsFinite(1.0f / data.rotationalInertia));
+         MassInBounds(data.mass, data.rotationalInertia);
 }
 
 bool BodyMassSum::Finite() const {
   float m, i;
   Vec2 c;
   ResolveMass(*this, m, c, i);
-  return IsFinite(m) && IsFinite(c) && IsFinite(i) && (m <= 0.0f || IsFinite(1.0f / m)) &&
-         (i <= 0.0f || IsFinite(1.0f / i));
+  return IsFinite(m) && IsFinite(c) && IsFinite(i) && MassInBounds(m, i);
 }
 
 // Sums the shapes' mass properties about the body origin, then moves the inertia to the centre of

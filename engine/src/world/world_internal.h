@@ -25,11 +25,12 @@ struct BodyMassSum {
   Vec2 moment{0.0f, 0.0f};
   float inertiaAtOrigin = 0.0f;
   void Add(const MassData& data);
-  /// Mass, centre, inertia and their inverses would all be finite.
+  /// Mass, centre, inertia and their inverses would all be finite, and within kMaxBodyMass and
+  /// kMaxBodyInertia.
   bool Finite() const;
 };
-/// A shape's own mass data is usable when it is finite and its mass and inertia, if not 0, have
-/// finite inverses. Every subset of such shapes then has too (the sum's mass and central inertia are
+/// A shape's own mass data is usable when it is finite, within kMaxBodyMass and kMaxBodyInertia,
+/// and its mass and inertia, if not 0, have finite inverses. Every subset of such shapes then has too (the sum's mass and central inertia are
 /// at least each member's), so destroying shapes can never leave a body with an infinite inverse.
 bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
