@@ -52,8 +52,7 @@ constexpr float kMaxRotation = std::numbers::pi_v<float>;
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
 
 /// Caps each dynamic body's speed (maxLinearSpeed) and turn rate (kMaxRotation per sub-step, at most
-/// kMaxAngularSpeed), then
-/// dp += h v, dq turned by h w. True when a cap bit some body (its BodyParams::capped is set until
+/// kMaxAngularSpeed), then dp += h v, dq turned by h w. True when a cap bit some body (its BodyParams::capped is set until
 /// DropCappedImpulses in world/solve.cpp clears it): the impulses accumulated by its constraints no
 /// longer match its velocity and must be dropped, or warm starting re-applies what the cap took away.
 bool IntegratePositions(SolverArrays& solver, const StepContext& context);
