@@ -1,19 +1,26 @@
-// Body mass from shapes, shape AABBs, shape destruction.
+// World API, bodies: creation, destruction, motion, forces and impulses, mass, flags; and a body's
+// mass properties from its shapes. Every entry validates its ids and values first (MK_ASSERT +
+// neutral result on misuse).
 #include "minkowski/assert.h"
+#include "minkowski/world.h"
+#include "solver/contact_solver.h"  // ClampLinearSpeed, ClampAngularSpeed: the solver's speed limits
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mk {
 
-AABB ComputeShapeAABB(const Shape& shape, const Transform& xf) {
-  switch (shape.type) {
-    case ShapeType::Circle: return ComputeAABB(shape.circle, xf);
-    case ShapeType::Capsule: return ComputeAABB(shape.capsule, xf);
-    case ShapeType::Segment: return ComputeAABB(shape.segment, xf);
-    default: return ComputeAABB(shape.polygon, xf);
-  }
+namespace {
+
+bool ValidBodyDef(const BodyDef& def) {
+  return def.type <= BodyType::Dynamic && ValidPoint(def.position) && IsFinite(def.angle) &&
+         IsFinite(def.linearVelocity) && IsFinite(def.angularVelocity) && IsFinite(def.linearDamping) &&
+         def.linearDamping >= 0.0f && IsFinite(def.angularDamping) && def.angularDamping >= 0.0f &&
+         IsFinite(def.gravityScale) && IsFinite(def.sleepThreshold) && def.sleepThreshold >= 0.0f;
 }
+
+}  // namespace
 
 MassData ShapeMass(const Shape& shape) {
   switch (shape.type) {
@@ -98,24 +105,277 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
   }
 }
 
-void DestroyShapeInternal(WorldState& w, int shapeSlot, bool updateMass) {
-  Shape& shape = w.shapes[shapeSlot];
-  DestroyContactsOfShape(w, shapeSlot);
-  RemoveShapeFromBroadphase(w, shapeSlot);
-  Body& body = w.bodies[shape.body];
-  // Unlink from the body's singly linked shape list.
-  if (body.headShape == shapeSlot) {
-    body.headShape = shape.nextShape;
-  } else {
-    int s = body.headShape;
-    while (s != kNull && w.shapes[s].nextShape != shapeSlot) s = w.shapes[s].nextShape;
-    MK_ASSERT(s != kNull);
-    if (s != kNull) w.shapes[s].nextShape = shape.nextShape;
+
+// Speeds given to a body are clamped to the solver's limits (world_types.h) at the call, not only in
+// the solver: products the solver forms with a velocity before it integrates (relative contact
+// speeds, restitution) then stay finite.
+BodyId World::CreateBody(const BodyDef& def) {
+  MK_ASSERT(ValidBodyDef(def));
+  if (!ValidBodyDef(def)) return {};
+  WorldState& w = *state_;
+  int slot = w.bodyIds.Allocate();
+  if (slot >= static_cast<int>(w.bodies.size())) w.bodies.resize(slot + 1);
+  Body& body = w.bodies[slot];
+  body = Body{};
+  body.type = def.type;
+  body.xf = MakeTransform(def.position, def.angle);
+  body.center = def.position;
+  if (def.type != BodyType::Static) {
+    body.linearVelocity = ClampLinearSpeed(def.linearVelocity, w.settings.maxLinearSpeed);
+    body.angularVelocity = ClampAngularSpeed(def.angularVelocity);
   }
-  int bodySlot = shape.body;
-  shape.body = kNull;
-  w.shapeIds.Free(shapeSlot);
-  if (updateMass) UpdateBodyMass(w, bodySlot);
+  body.linearDamping = def.linearDamping;
+  body.angularDamping = def.angularDamping;
+  body.gravityScale = def.gravityScale;
+  body.sleepThreshold = def.sleepThreshold;
+  body.fixedRotation = def.fixedRotation;
+  body.enableSleep = def.enableSleep;
+  body.enabled = def.isEnabled;
+  body.awake = def.type != BodyType::Static && def.isAwake;
+  body.userData = def.userData;
+  UpdateBodyMass(w, slot);
+  if (!body.awake && def.type != BodyType::Static) {  // created asleep: an island of its own
+    body.awake = true;
+    PutIslandToSleep(w, slot);
+  }
+  return w.MakeBodyId(slot);
+}
+
+bool World::DestroyBody(BodyId id) {
+  MK_ASSERT(state_->IsBody(id));
+  if (!state_->IsBody(id)) return false;
+  WorldState& w = *state_;
+  int slot = state_->BodySlot(id);
+  // Waking first takes the body out of its sleep group (whose member list would otherwise keep
+  // pointing at the freed slot) and wakes what it rested on or hung from.
+  WakeBody(w, slot);
+  DestroyJointsOfBody(w, slot);
+  while (w.bodies[slot].headShape != kNull) DestroyShapeInternal(w, w.bodies[slot].headShape, false);
+  WakeTouchingBodies(w, slot);
+  w.bodyIds.Free(slot);
+  return true;
+}
+
+bool World::IsValid(BodyId id) const { return state_->IsBody(id); }
+
+// Looks a body up, or asserts and returns nullptr for a stale id. (The World's const methods reach
+// the state through unique_ptr, which does not propagate const, so one overload serves both.)
+static Body* FindBody(WorldState& w, BodyId id) {
+  bool live = w.IsBody(id);
+  MK_ASSERT(live);
+  return live ? &w.bodies[w.BodySlot(id)] : nullptr;
+}
+
+BodyType World::GetBodyType(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->type : BodyType::Static;
+}
+
+Vec2 World::GetPosition(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->xf.p : Vec2{0.0f, 0.0f};
+}
+
+float World::GetAngle(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? Angle(b->xf.q) : 0.0f;
+}
+
+Transform World::GetTransform(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->xf : Transform{};
+}
+
+void World::SetTransform(BodyId id, Vec2 position, float angle) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(ValidPoint(position) && IsFinite(angle));
+  if (!b || !ValidPoint(position) || !IsFinite(angle)) return;
+  b->xf = MakeTransform(position, angle);
+  b->center = TransformPoint(b->xf, b->localCenter);
+  int slot = state_->BodySlot(id);
+  UpdateBodyShapesInBroadphase(*state_, slot, /*teleport=*/true);
+  if (b->type != BodyType::Static) WakeBody(*state_, slot);
+}
+
+Vec2 World::GetLinearVelocity(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->linearVelocity : Vec2{0.0f, 0.0f};
+}
+
+void World::SetLinearVelocity(BodyId id, Vec2 velocity) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(velocity));
+  if (!b || !IsFinite(velocity) || b->type == BodyType::Static) return;
+  b->linearVelocity = ClampLinearSpeed(velocity, state_->settings.maxLinearSpeed);
+  if (LengthSquared(velocity) > 0.0f) WakeBody(*state_, state_->BodySlot(id));
+}
+
+float World::GetAngularVelocity(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->angularVelocity : 0.0f;
+}
+
+void World::SetAngularVelocity(BodyId id, float omega) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(omega));
+  if (!b || !IsFinite(omega) || b->type == BodyType::Static || b->fixedRotation) return;
+  b->angularVelocity = ClampAngularSpeed(omega);
+  if (omega != 0.0f) WakeBody(*state_, state_->BodySlot(id));
+}
+
+void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(force) && IsFinite(worldPoint));
+  if (!b || !IsFinite(force) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
+  int slot = state_->BodySlot(id);
+  if (wake) WakeBody(*state_, slot);
+  if (!b->awake) return;  // forces on sleeping bodies are dropped, as in Box2D
+  const Vec2 newForce = b->force + force;
+  const float newTorque = b->torque + Cross(worldPoint - b->center, force);
+  const bool finite = IsFinite(newForce) && IsFinite(newTorque);
+  MK_ASSERT(finite);  // the accumulated force or torque would overflow
+  if (!finite) return;
+  b->force = newForce;
+  b->torque = newTorque;
+}
+
+void World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
+  Body* b = FindBody(*state_, id);
+  if (b) ApplyForce(id, force, b->center, wake);
+}
+
+void World::ApplyTorque(BodyId id, float torque, bool wake) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(torque));
+  if (!b || !IsFinite(torque) || b->type != BodyType::Dynamic) return;
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
+  if (!b->awake) return;
+  const bool finite = IsFinite(b->torque + torque);
+  MK_ASSERT(finite);  // the accumulated torque would overflow
+  if (finite) b->torque += torque;
+}
+
+void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wake) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(impulse) && IsFinite(worldPoint));
+  if (!b || !IsFinite(impulse) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
+  if (!b->awake) return;
+  const Vec2 v = b->linearVelocity + b->invMass * impulse;
+  const float w = b->angularVelocity + b->invInertia * Cross(worldPoint - b->center, impulse);
+  const bool finite = IsFinite(v) && IsFinite(w);
+  MK_ASSERT(finite);  // the impulse overflows the velocity
+  if (!finite) return;
+  b->linearVelocity = ClampLinearSpeed(v, state_->settings.maxLinearSpeed);
+  b->angularVelocity = ClampAngularSpeed(w);
+}
+
+void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
+  Body* b = FindBody(*state_, id);
+  if (b) ApplyLinearImpulse(id, impulse, b->center, wake);
+}
+
+void World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(impulse));
+  if (!b || !IsFinite(impulse) || b->type != BodyType::Dynamic) return;
+  if (wake) WakeBody(*state_, state_->BodySlot(id));
+  if (!b->awake) return;
+  const float w = b->angularVelocity + b->invInertia * impulse;
+  MK_ASSERT(IsFinite(w));  // the impulse overflows the angular velocity
+  if (IsFinite(w)) b->angularVelocity = ClampAngularSpeed(w);
+}
+
+float World::GetMass(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->mass : 0.0f;
+}
+
+float World::GetRotationalInertia(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->inertia : 0.0f;
+}
+
+Vec2 World::GetWorldCenterOfMass(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->center : Vec2{0.0f, 0.0f};
+}
+
+Vec2 World::GetLocalCenterOfMass(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->localCenter : Vec2{0.0f, 0.0f};
+}
+
+void World::SetLinearDamping(BodyId id, float damping) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
+  if (b && IsFinite(damping) && damping >= 0.0f) b->linearDamping = damping;
+}
+
+void World::SetAngularDamping(BodyId id, float damping) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
+  if (b && IsFinite(damping) && damping >= 0.0f) b->angularDamping = damping;
+}
+
+void World::SetGravityScale(BodyId id, float scale) {
+  Body* b = FindBody(*state_, id);
+  MK_ASSERT(IsFinite(scale));
+  if (b && IsFinite(scale)) b->gravityScale = scale;
+}
+
+void World::SetFixedRotation(BodyId id, bool fixed) {
+  Body* b = FindBody(*state_, id);
+  if (!b) return;
+  b->fixedRotation = fixed;
+  if (fixed) b->angularVelocity = 0.0f;
+  UpdateBodyMass(*state_, state_->BodySlot(id));
+}
+
+void World::SetAwake(BodyId id, bool awake) {
+  Body* b = FindBody(*state_, id);
+  if (!b || b->type == BodyType::Static) return;
+  int slot = state_->BodySlot(id);
+  if (awake) {
+    WakeBody(*state_, slot);
+  } else {
+    PutIslandToSleep(*state_, slot);
+  }
+}
+
+bool World::IsAwake(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->awake : false;
+}
+
+void World::SetSleepEnabled(BodyId id, bool enabled) {
+  Body* b = FindBody(*state_, id);
+  if (!b) return;
+  b->enableSleep = enabled;
+  if (!enabled) WakeBody(*state_, state_->BodySlot(id));
+}
+
+void World::SetEnabled(BodyId id, bool enabled) {
+  Body* b = FindBody(*state_, id);
+  if (!b || b->enabled == enabled) return;
+  int slot = state_->BodySlot(id);
+  b->enabled = enabled;
+  SetBodyShapesInBroadphase(*state_, slot, enabled);
+  if (enabled) WakeBody(*state_, slot);
+}
+
+bool World::IsEnabled(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->enabled : false;
+}
+
+void World::SetUserData(BodyId id, void* userData) {
+  if (Body* b = FindBody(*state_, id)) b->userData = userData;
+}
+
+void* World::GetUserData(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->userData : nullptr;
 }
 
 }  // namespace mk

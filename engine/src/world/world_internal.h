@@ -1,5 +1,6 @@
-// Internal: operations on WorldState shared by the API (world.cpp), the step (step.cpp), contacts
-// (contacts.cpp), sleep (sleep.cpp) and the broadphase link (broadphase_link.cpp).
+// Internal: operations on WorldState shared by the API (world.cpp, body.cpp, shape.cpp, joints.cpp),
+// the step (step.cpp), contacts (contacts.cpp), sleep (sleep.cpp) and the broadphase link
+// (broadphase_link.cpp).
 #pragma once
 
 #include "world/world_state.h"
@@ -10,12 +11,12 @@ namespace mk {
 
 struct StepContext;  // solver/contact_solver.h
 
-// API validation shared by world.cpp and joints.cpp: a length or point the world accepts is finite
+// API validation shared by body.cpp, shape.cpp and joints.cpp: a length or point the world accepts is finite
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
 inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
 inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
 
-// Bodies and shapes (world.cpp / body.cpp)
+// Bodies (body.cpp) and shapes (shape.cpp)
 void UpdateBodyMass(WorldState& w, int body);
 MassData ShapeMass(const Shape& shape);
 /// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks

@@ -1,0 +1,226 @@
+// World API, shapes: creation with validation, destruction, material, filter, user data; shape AABBs.
+// Every entry validates its ids and values first (MK_ASSERT + neutral result on misuse).
+#include "minkowski/assert.h"
+#include "minkowski/world.h"
+#include "world/world_internal.h"
+
+#include <type_traits>
+
+namespace mk {
+
+namespace {
+
+// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
+bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficient; }
+
+bool ValidShapeDef(const ShapeDef& def) {
+  return IsFinite(def.density) && def.density >= 0.0f && ValidCoefficient(def.friction) &&
+         ValidCoefficient(def.restitution);
+}
+
+}  // namespace
+
+AABB ComputeShapeAABB(const Shape& shape, const Transform& xf) {
+  switch (shape.type) {
+    case ShapeType::Circle: return ComputeAABB(shape.circle, xf);
+    case ShapeType::Capsule: return ComputeAABB(shape.capsule, xf);
+    case ShapeType::Segment: return ComputeAABB(shape.segment, xf);
+    default: return ComputeAABB(shape.polygon, xf);
+  }
+}
+
+void DestroyShapeInternal(WorldState& w, int shapeSlot, bool updateMass) {
+  Shape& shape = w.shapes[shapeSlot];
+  DestroyContactsOfShape(w, shapeSlot);
+  RemoveShapeFromBroadphase(w, shapeSlot);
+  Body& body = w.bodies[shape.body];
+  // Unlink from the body's singly linked shape list.
+  if (body.headShape == shapeSlot) {
+    body.headShape = shape.nextShape;
+  } else {
+    int s = body.headShape;
+    while (s != kNull && w.shapes[s].nextShape != shapeSlot) s = w.shapes[s].nextShape;
+    MK_ASSERT(s != kNull);
+    if (s != kNull) w.shapes[s].nextShape = shape.nextShape;
+  }
+  int bodySlot = shape.body;
+  shape.body = kNull;
+  w.shapeIds.Free(shapeSlot);
+  if (updateMass) UpdateBodyMass(w, bodySlot);
+}
+
+// The geometry checks of each shape type: finite, within kMaxWorldLength, and what its Make*
+// constructor (or ValidatePolygon) requires.
+static bool ValidGeometry(const Circle& c) {
+  return ValidPoint(c.center) && ValidLength(c.radius) && MakeCircle(c.center, c.radius).ok();
+}
+static bool ValidGeometry(const Capsule& c) {
+  return ValidPoint(c.p1) && ValidPoint(c.p2) && ValidLength(c.radius) && MakeCapsule(c.p1, c.p2, c.radius).ok();
+}
+static bool ValidGeometry(const Segment& s) {
+  return ValidPoint(s.p1) && ValidPoint(s.p2) && MakeSegment(s.p1, s.p2).ok();
+}
+static bool ValidGeometry(const Polygon& p) {
+  if (ValidatePolygon(p) != GeometryError::None || !ValidLength(p.radius)) return false;
+  for (int i = 0; i < p.count; ++i) {
+    if (!ValidPoint(p.vertices[i])) return false;
+  }
+  return true;
+}
+
+template <class Geometry>
+static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
+  bool valid = w.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
+  if (valid) {  // the body's mass properties with this shape must stay finite
+    GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
+    BodyMassSum sum = SumShapeMasses(w, w.BodySlot(bodyId), kNull);
+    sum.Add(mass.value);
+    valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
+  }
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = w.shapeIds.Allocate();
+  if (slot >= static_cast<int>(w.shapes.size())) {
+    w.shapes.resize(slot + 1);
+    w.cores.resize(slot + 1);
+  }
+  Shape& shape = w.shapes[slot];
+  shape = Shape{};
+  if constexpr (std::is_same_v<Geometry, Circle>) {
+    shape.type = ShapeType::Circle, shape.circle = geometry;
+  } else if constexpr (std::is_same_v<Geometry, Capsule>) {
+    shape.type = ShapeType::Capsule, shape.capsule = geometry;
+  } else if constexpr (std::is_same_v<Geometry, Segment>) {
+    shape.type = ShapeType::Segment, shape.segment = geometry;
+  } else {
+    shape.type = ShapeType::Polygon, shape.polygon = geometry;
+  }
+  w.cores[slot] = MakeCompactCore(shape.Ref());
+  shape.density = def.density;
+  shape.friction = def.friction;
+  shape.restitution = def.restitution;
+  shape.filter = def.filter;
+  shape.isSensor = def.isSensor;
+  shape.enableContactEvents = def.enableContactEvents;
+  shape.enableHitEvents = def.enableHitEvents;
+  shape.enableSensorEvents = def.enableSensorEvents;
+  shape.userData = def.userData;
+  int bodySlot = w.BodySlot(bodyId);
+  Body& body = w.bodies[bodySlot];
+  shape.body = bodySlot;
+  shape.nextShape = body.headShape;
+  body.headShape = slot;
+  shape.aabb = ComputeShapeAABB(shape, body.xf);
+  if (body.enabled) AddShapeToBroadphase(w, slot);
+  UpdateBodyMass(w, bodySlot);
+  return w.MakeShapeId(slot);
+}
+
+ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {
+  return AddShape(*state_, body, def, circle);
+}
+
+ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule) {
+  return AddShape(*state_, body, def, capsule);
+}
+
+ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Segment& segment) {
+  return AddShape(*state_, body, def, segment);
+}
+
+ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon) {
+  return AddShape(*state_, body, def, polygon);
+}
+
+bool World::DestroyShape(ShapeId id) {
+  MK_ASSERT(state_->IsShape(id));
+  if (!state_->IsShape(id)) return false;
+  DestroyShapeInternal(*state_, state_->ShapeSlot(id), true);
+  return true;
+}
+
+bool World::IsValid(ShapeId id) const { return state_->IsShape(id); }
+
+static Shape* FindShape(WorldState& w, ShapeId id) {
+  bool live = w.IsShape(id);
+  MK_ASSERT(live);
+  return live ? &w.shapes[w.ShapeSlot(id)] : nullptr;
+}
+
+void World::SetUserData(ShapeId id, void* userData) {
+  if (Shape* s = FindShape(*state_, id)) s->userData = userData;
+}
+
+void* World::GetUserData(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->userData : nullptr;
+}
+
+BodyId World::GetBody(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? state_->MakeBodyId(s->body) : BodyId{};
+}
+
+ShapeType World::GetShapeType(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->type : ShapeType::Count;
+}
+
+void World::SetFriction(ShapeId id, float friction) {
+  Shape* s = FindShape(*state_, id);
+  MK_ASSERT(ValidCoefficient(friction));
+  if (s && ValidCoefficient(friction)) s->friction = friction;
+}
+
+float World::GetFriction(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->friction : 0.0f;
+}
+
+void World::SetRestitution(ShapeId id, float restitution) {
+  Shape* s = FindShape(*state_, id);
+  MK_ASSERT(ValidCoefficient(restitution));
+  if (s && ValidCoefficient(restitution)) s->restitution = restitution;
+}
+
+float World::GetRestitution(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->restitution : 0.0f;
+}
+
+void World::SetDensity(ShapeId id, float density) {
+  Shape* s = FindShape(*state_, id);
+  if (!s) return;
+  bool valid = IsFinite(density) && density >= 0.0f;
+  if (valid) {  // the body's mass properties with the new density must stay finite
+    Shape changed = *s;
+    changed.density = density;
+    const MassData mass = ShapeMass(changed);
+    BodyMassSum sum = SumShapeMasses(*state_, s->body, state_->ShapeSlot(id));
+    sum.Add(mass);
+    valid = MassIsUsable(mass) && sum.Finite();
+  }
+  MK_ASSERT(valid);
+  if (!valid) return;
+  s->density = density;
+  UpdateBodyMass(*state_, s->body);
+}
+
+void World::SetFilter(ShapeId id, const Filter& filter) {
+  Shape* s = FindShape(*state_, id);
+  if (!s) return;
+  s->filter = filter;
+  RefilterShape(*state_, state_->ShapeSlot(id));
+}
+
+Filter World::GetFilter(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->filter : Filter{};
+}
+
+AABB World::GetAABB(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->aabb : AABB{};
+}
+
+}  // namespace mk
