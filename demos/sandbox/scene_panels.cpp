@@ -107,7 +107,7 @@ void ProfilePanel(SceneView& view) {
   ImGui::Text("bodies %d (awake %d), shapes %d", c.bodies, c.awakeBodies, c.shapes);
   ImGui::Text("contacts %d (touching %d), pairs %d", c.contacts, c.touchingContacts, bp.pairCount);
   ImGui::Text("joints %d, islands %d", c.joints, c.islands);
-  ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations", static_cast<double>(p.gjkCalls.Latest()),
+  ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations", static_cast<double>(p.narrowphaseQueries.Latest()),
               static_cast<double>(p.gjkIterations.Average()));
   ImGui::Text("EPA runs/step %.1f, avg %.2f iterations", static_cast<double>(p.epaCalls.Average()),
               static_cast<double>(p.epaIterations.Average()));

@@ -104,9 +104,9 @@ void SceneView::AfterStep() {
   profile_.islands.Push(p.islands);
   profile_.solver.Push(p.solver);
   const Counters counters = world.GetCounters();
-  profile_.gjkCalls.Push(static_cast<float>(counters.gjkCalls));
-  profile_.gjkIterations.Push(counters.gjkCalls > 0 ? static_cast<float>(counters.gjkIterations) /
-                                                          static_cast<float>(counters.gjkCalls)
+  profile_.narrowphaseQueries.Push(static_cast<float>(counters.narrowphaseQueries));
+  profile_.gjkIterations.Push(counters.narrowphaseQueries > 0 ? static_cast<float>(counters.gjkIterations) /
+                                                          static_cast<float>(counters.narrowphaseQueries)
                                                     : 0.0f);
   const EpaCounters now = GetEpaCounters();
   const auto calls = static_cast<float>(now.calls - epaBefore_.calls);

@@ -29,7 +29,7 @@ struct History {
 /// Per-step figures the Profile panel shows.
 struct ProfileHistory {
   History step, broadphase, narrowphase, islands, solver;
-  History gjkCalls;        ///< narrowphase queries per step
+  History narrowphaseQueries;        ///< narrowphase queries per step
   History gjkIterations;   ///< average GJK iterations per query, per step
   History epaCalls;        ///< EPA runs per step (all worlds in the process; the sandbox has one)
   History epaIterations;   ///< average EPA expansions per run, per step

@@ -311,7 +311,7 @@ TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops
   }
   world.Step(kDt);
   Counters first = world.GetCounters();
-  REQUIRE(first.gjkCalls == 20);
+  REQUIRE(first.narrowphaseQueries == 20);
   // A new box contact finds its reference face by SAT (ManifoldMethod::Auto), which runs no GJK
   // iteration; a circle contact always runs GJK, cold on the first step. So the first step's sum is
   // exactly the cold iterations of the ten ground-circle queries, asked here of ShapeDistance.

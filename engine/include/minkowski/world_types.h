@@ -157,8 +157,8 @@ enum class SolverMode : std::uint8_t {
   Classic
 };
 
-/// All solver tunables. Out-of-range values are clamped by World::SetSolverSettings (and reported
-/// by its return value); NaN leaves the previous value.
+/// All solver tunables. Each field's range is in its comment; World::SetSolverSettings clamps
+/// out-of-range values into it (and reports that by its return value); NaN leaves the previous value.
 ///
 /// Mass ratios (soft step). A soft contact point is a spring of stiffness m_eff w^2 (w = 2 pi
 /// contactHertz, staticContactScale times that against a static body), m_eff being the point's
@@ -176,21 +176,21 @@ enum class SolverMode : std::uint8_t {
 struct SolverSettings {
   SolverMode mode = SolverMode::SoftStep;
   int subSteps = 4;                   ///< sub-steps per Step (1..64)
-  float contactHertz = 30.0f;         ///< contact stiffness (Hz); capped at a quarter of the sub-step rate
-  float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional)
-  float staticContactScale = 2.0f;    ///< contacts with static bodies are this much stiffer
-  /// m/s: the most a soft contact pushes overlapping shapes apart. Deeper than its spring may push out
+  float contactHertz = 30.0f;         ///< contact stiffness (Hz, 0..1000); used up to a quarter of the sub-step rate
+  float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional, 0..1000)
+  float staticContactScale = 2.0f;    ///< contacts with static bodies are this much stiffer (1..10)
+  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart. Deeper than its spring may push out
   /// at this speed, a contact is a rigid row separating at it: the cap limits the speed, never the load
   /// the contact carries
   float contactPushMaxSpeed = 3.0f;
-  float jointHertz = 60.0f;           ///< joint stiffness (Hz)
-  float jointDampingRatio = 2.0f;     ///< joint damping (non-dimensional)
-  float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
-  float hitEventThreshold = 1.0f;     ///< m/s: faster approaches raise hit events
-  float linearSlop = 0.005f;          ///< m: allowed overlap, keeps contacts persistent
-  float speculativeDistance = 0.02f;  ///< m: contacts exist up to this separation (4 x slop)
-  float aabbMargin = 0.1f;            ///< m: fat-AABB margin in the broadphase
-  /// m/s: speed cap of dynamic bodies. With it, a body turns at most half a turn per sub-step (754
+  float jointHertz = 60.0f;           ///< joint stiffness (Hz, 0..1000)
+  float jointDampingRatio = 2.0f;     ///< joint damping (non-dimensional, 0..1000)
+  float restitutionThreshold = 1.0f;  ///< m/s (0..1000): slower approaches do not bounce
+  float hitEventThreshold = 1.0f;     ///< m/s (0..1e6): faster approaches raise hit events
+  float linearSlop = 0.005f;          ///< m (0..1): allowed overlap, keeps contacts persistent
+  float speculativeDistance = 0.02f;  ///< m (0..1): contacts exist up to this separation (4 x slop)
+  float aabbMargin = 0.1f;            ///< m (0..10): fat-AABB margin in the broadphase
+  /// m/s (0..1e5): speed cap of dynamic bodies. With it, a body turns at most half a turn per sub-step (754
   /// rad/s at 60 Hz and 4 sub-steps; more sub-steps allow more): a sub-step is linear in the rotation,
   /// and a body spun by radians within one (a few grams on a joint lever of metres) would take its
   /// constraints' impulses into levers they were not solved for and blow up. The caps apply to the
@@ -199,7 +199,7 @@ struct SolverSettings {
   /// the cap took away. So finite valid input never gives a non-finite state, and no body moves or
   /// turns faster than the caps, although a constraint that asks for more is then not satisfied.
   float maxLinearSpeed = 400.0f;
-  float timeToSleep = 0.5f;           ///< s an island must rest before it sleeps
+  float timeToSleep = 0.5f;           ///< s (0..1e6) an island must rest before it sleeps
   bool enableWarmStarting = true;
   bool enableRelax = true;
   bool enableRestitution = true;
@@ -274,7 +274,9 @@ struct Counters {
   int touchingContacts = 0;  ///< contacts with manifold points
   int joints = 0;
   int islands = 0;
-  int gjkCalls = 0;          ///< narrowphase queries in the last Step (GJK, or SAT for a new polygon contact)
+  /// Manifold queries in the last Step, one per contact with an awake body (warm GJK, or SAT for a
+  /// new polygon contact), sensor overlap tests included.
+  int narrowphaseQueries = 0;
   int gjkIterations = 0;     ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
 };
 

@@ -182,7 +182,7 @@ void UpdateContacts(WorldState& w) {
     }
   }
   w.counters.touchingContacts = touching;
-  w.counters.gjkCalls = queries;
+  w.counters.narrowphaseQueries = queries;
   w.counters.gjkIterations = iterations;
 }
 
