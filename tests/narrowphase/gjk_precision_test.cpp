@@ -512,6 +512,28 @@ TEST_SUITE("narrowphase.gjk_precision") {
     }
   }
 
+  TEST_CASE("a vertex 1e-19 m from the origin does not end GJK: a mm triangle over a segment's end overlaps") {
+    // Narrowphase fuzzer: GJK's first support gap was 2.4e-23 and its square (with |p|^2 = 1e-38)
+    // underflowed, so the query stopped on that vertex and reported the cores 1e-19 m apart while
+    // they overlap by 0.12 mm (tests/fuzz/corpus/regression_tiny_point_gap_underflow).
+    const Vec2 triangle[3] = {{0.0f, 1.08420217e-19f}, {2.26839339e-30f, -0.000238637425f},
+                              {0.00138039037f, 0.00214471319f}};
+    const Vec2 segment[2] = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+    const DistanceInput input{{triangle, 3, 0.0f}, {segment, 2, 0.0f}, {}, {}};
+    const oracle::WorldShape a = oracle::Place(input.proxyA, {});
+    const oracle::WorldShape b = oracle::Place(input.proxyB, {});
+    REQUIRE(oracle::CoreDistance(a, b) == 0.0);
+    const double depth = oracle::CorePenetration(a, b);
+    REQUIRE(depth == doctest::Approx(1.196e-4).epsilon(0.01));
+    const DistanceOutput distance = ShapeDistance(input, nullptr);
+    CHECK(distance.coresOverlap);
+    CHECK(distance.status == DistanceStatus::Overlapping);
+    CHECK(CoresOverlap(input, nullptr));
+    const PenetrationOutput pen = ShapePenetration(input, nullptr);
+    REQUIRE((pen.status == PenetrationStatus::Epa || pen.status == PenetrationStatus::SatFallback));
+    CHECK(std::fabs(pen.depth - depth) <= 1e-4);
+  }
+
   TEST_CASE("long segments and large polygons against small shapes agree with the exact oracle") {
     RunLargeSmall(0x1A26E5EEDull, 4000, "large against small");
   }

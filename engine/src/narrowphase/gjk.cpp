@@ -71,6 +71,15 @@ struct Descent {
   Vec2 edge;  ///< a segment's ShapeEdge, kept for the reported normal
 };
 
+/// A point simplex within 2^-32 m of the origin: the direction -w scaled by 2^64 (exact), because
+/// the gap tests multiply |p|^2 by squared lengths and underflowed to 0 <= 0 here, ending GJK on a
+/// vertex 1e-19 m from the origin while the cores overlapped by 0.1 mm (narrowphase fuzzer,
+/// tests/fuzz/corpus/regression_tiny_point_gap_underflow).
+[[gnu::noinline, gnu::cold]] Descent TinyPointDescent(Vec2 w, float ww) {
+  const Vec2 p = -0x1p64f * w;
+  return {p, Dot(p, p), ww, {0.0f, 0.0f}};
+}
+
 /// Reductions reorder the simplex rather than overwrite it: the vertices they drop stay in the slots
 /// past `count`, where the repeated-vertex test still sees them (until the next support is stored).
 [[gnu::always_inline]] inline void Swap(LocalVertex& a, LocalVertex& b) {
@@ -82,6 +91,7 @@ struct Descent {
 [[gnu::always_inline]] inline Descent PointDescent(LocalSimplex& s) {
   s.v[0].a = 1.0f;
   const float ww = Dot(s.v[0].w, s.v[0].w);
+  if (ww < 0x1p-64f) [[unlikely]] return TinyPointDescent(s.v[0].w, ww);
   return {-s.v[0].w, ww, ww, {0.0f, 0.0f}};
 }
 
