@@ -2,7 +2,7 @@
 // (dynamic AABB tree), all driven the same way: every step each proxy gets its tight AABB (MoveProxy),
 // then UpdatePairs. Only that loop is timed; the motion is generated beforehand into a buffer.
 //
-// Motions (DESIGN.md section 6):
+// Motions (docs/design.md section 6):
 //   drift  boxes 0.5-1.5 m drifting at up to 3 m/s in a square (density 0.25 / m^2), bouncing
 //   pile   a pyramid of 1 m boxes (like Box2D's large_pyramid), each jittering +-10 cm around rest
 //   line   1 m boxes on one horizontal line, 1.1 m apart, jittering +-10 cm; also with the sweep axis

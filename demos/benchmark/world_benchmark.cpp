@@ -1,5 +1,5 @@
 // World benchmark: runs scenes of the shared table (demos/scenes) with the timing convention of
-// SCENES.md and prints CSV.
+// Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]
 //

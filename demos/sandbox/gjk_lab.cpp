@@ -127,7 +127,8 @@ void GjkLab::Update() {
   if (r.distance.coresOverlap) r.penetration = ShapePenetration(input, &cache_, &r.epa);
   r.manifold = Collide(Ref(0), XForm(0), Ref(1), XForm(1), nullptr);
 
-  // The difference of the cores is the hull of all pairwise vertex differences (seed 004).
+  // The difference of the cores is the hull of all pairwise vertex differences (William Bittle,
+  // "GJK (Gilbert-Johnson-Keerthi)").
   std::vector<Vec2> points;
   for (int i = 0; i < input.proxyA.count; ++i) {
     for (int j = 0; j < input.proxyB.count; ++j) {

@@ -1,4 +1,4 @@
-// The Box2D v3 benchmark scenes (all but rain, which is in rain.cpp), built exactly as SCENES.md
+// The Box2D v3 benchmark scenes (all but rain, which is in rain.cpp), built exactly as Box2D v3 builds them
 // defines them: the default SceneParams give the release-build sizes.
 #include "scene_builders.h"
 
@@ -168,7 +168,7 @@ std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params) 
 // count = number of small bodies (6076).
 std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params) {
   auto state = std::make_unique<SceneState>();
-  // SCENES.md specifies a closed one-sided chain (normals inward). Chains come in a later issue;
+  // Box2D v3's spinner is a closed one-sided chain (normals inward). Chains come in a later issue;
   // until then the wall is the same 360 edges as two-sided segments, which differs only for a body
   // that gets outside the circle (the chain would push it back in, segments keep it out).
   BodyId ground = world.CreateBody({});

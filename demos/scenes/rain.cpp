@@ -1,4 +1,4 @@
-// The rain benchmark (SCENES.md): ragdolls spawned in columns onto five floors of small boxes; once
+// The rain benchmark (Box2D v3's): ragdolls spawned in columns onto five floors of small boxes; once
 // every column exists, the oldest is destroyed and re-created, so creation and destruction of bodies
 // and joints are part of the timed steps.
 #include "ragdoll.h"

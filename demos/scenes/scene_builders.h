@@ -5,7 +5,7 @@
 
 namespace mk::scenes {
 
-// Box2D v3 benchmark set (benchmark_scenes.cpp, rain.cpp), as defined in SCENES.md.
+// Box2D v3 benchmark set (benchmark_scenes.cpp, rain.cpp), as Box2D v3 defines them.
 std::unique_ptr<SceneState> BuildLargePyramid(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);

@@ -13,7 +13,7 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 
 // clang-format off
 const std::array kTable = {
-  // The Box2D v3 benchmark set (SCENES.md), release-build sizes by default.
+  // The Box2D v3 benchmark set, release-build sizes by default.
   SceneInfo{"large_pyramid", "benchmark", "pyramid of 5050 boxes, base 100, sleep off", 500, kSleepOff,
             {.size = 100}, "size = pyramid base", &BuildLargePyramid},
   SceneInfo{"many_pyramids", "benchmark", "20 x 20 pyramids of 55 boxes on 20 segments, sleep off", 200,

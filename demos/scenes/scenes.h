@@ -1,8 +1,8 @@
-// Minkowski — the scene table shared by the sandbox, the benchmark and the tests (DESIGN.md section 2).
+// Minkowski — the scene table shared by the sandbox, the benchmark and the tests (docs/design.md section 2).
 //
 // A scene is a row of one explicit table (SceneTable): a name, the WorldDef it runs in, its step count,
 // a builder that fills a World, and an optional per-step callback (rain spawns and destroys ragdolls).
-// The Box2D v3 benchmark set matches /work/shared/SCENES.md exactly at the default parameters.
+// The Box2D v3 benchmark scenes are built as Box2D v3 builds them, at the default parameters.
 //
 //   const mk::scenes::SceneInfo* info = mk::scenes::FindScene("large_pyramid");
 //   mk::scenes::SceneRun run(*info);          // world from info->worldDef, scene built into it
@@ -18,7 +18,8 @@
 
 namespace mk::scenes {
 
-/// Every scene steps at 60 Hz (SCENES.md: dt = 1/60 s, 4 sub-steps from the default SolverSettings).
+/// Every scene steps at 60 Hz (as Box2D v3 benchmarks: dt = 1/60 s, 4 sub-steps from the default
+/// SolverSettings).
 inline constexpr float kTimeStep = 1.0f / 60.0f;
 
 /// Two integer knobs a scene may read; 0 means "the scene's default" (SceneInfo::defaults). Their
@@ -53,7 +54,7 @@ struct SceneInfo {
   const char* name;         ///< unique, snake_case: the benchmark's --scene argument
   const char* category;     ///< "benchmark" (the Box2D v3 set) or "stress"
   const char* description;  ///< one line for the sandbox and --help
-  int defaultSteps;         ///< steps a benchmark run takes (SCENES.md)
+  int defaultSteps;         ///< steps a benchmark run takes (as in Box2D v3)
   WorldDef worldDef;        ///< gravity and solver settings (sleep on/off) the scene runs with
   SceneParams defaults;     ///< the default knobs (both non-zero where the scene reads them)
   const char* paramHelp;    ///< what size and count mean for this scene ("" when unused)

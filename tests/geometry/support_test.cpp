@@ -57,7 +57,7 @@ TEST_SUITE("geometry.support") {
 // Seed 004's shapes: triangle (4,11), (9,9), (4,5) and quadrilateral (5,7), (12,7), (10,2), (7,3).
 // Two of its directions hit ties ((4,5)/(4,11) for d = (-1,0); (5,7)/(12,7) for d = (0,-1)); the
 // seed takes the first vertex in hull order, which is also our documented tie rule (lowest index).
-TEST_CASE("seed 004's Minkowski difference points for the four axis directions") {
+TEST_CASE("Bittle's GJK article's Minkowski difference points for the four axis directions") {
   std::vector<Vec2> triangle = {{4, 11}, {9, 9}, {4, 5}};
   std::vector<Vec2> quad = {{5, 7}, {12, 7}, {10, 2}, {7, 3}};
   Polygon a = MakePolygon(triangle).value, b = MakePolygon(quad).value;
@@ -69,7 +69,7 @@ TEST_CASE("seed 004's Minkowski difference points for the four axis directions")
 }
 
 // Seed 000's shapes: triangle (4,5), (9,9), (4,11) and quadrilateral (8,6), (15,6), (13,1), (10,2).
-TEST_CASE("seed 000's support calls") {
+TEST_CASE("Bittle's distance article's support calls") {
   std::vector<Vec2> triangle = {{4, 5}, {9, 9}, {4, 11}};
   std::vector<Vec2> quad = {{8, 6}, {15, 6}, {13, 1}, {10, 2}};
   Polygon a = MakePolygon(triangle).value, b = MakePolygon(quad).value;

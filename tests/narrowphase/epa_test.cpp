@@ -56,7 +56,7 @@ bool CheckPenetration(const DistanceInput& in, const PenetrationOutput& out, dou
 
 TEST_SUITE("narrowphase.epa") {
 
-TEST_CASE("seed 004's overlapping triangle and quadrilateral: depth equals the SAT minimum") {
+TEST_CASE("Bittle's GJK article's overlapping triangle and quadrilateral: depth equals the SAT minimum") {
   Polygon a = MakePolygon(std::vector<Vec2>{{4, 11}, {9, 9}, {4, 5}}).value;
   Polygon b = MakePolygon(std::vector<Vec2>{{5, 7}, {12, 7}, {10, 2}, {7, 3}}).value;
   DistanceInput in = Input(MakeProxy(a), {}, MakeProxy(b), {});

@@ -114,7 +114,7 @@ TEST_SUITE("narrowphase.gjk") {
 // Seed 000: triangle (4,5), (9,9), (4,11) and quadrilateral (8,6), (15,6), (13,1), (10,2). The
 // Minkowski difference's closest feature is the edge (-4,-1)-(1,3) at t = 24/41, so the closest
 // points are (8,6) on B and (4,5) + 24/41 (5,4) on A, distance |(-44/41, 55/41)| = 11/sqrt(41).
-TEST_CASE("seed 000's separated triangle and quadrilateral: exact distance and closest points") {
+TEST_CASE("Bittle's distance article's separated triangle and quadrilateral: exact distance and closest points") {
   Polygon a = Poly({{4, 5}, {9, 9}, {4, 11}});
   Polygon b = Poly({{8, 6}, {15, 6}, {13, 1}, {10, 2}});
   DistanceInput in = Input(MakeProxy(a), {}, MakeProxy(b), {});
@@ -136,7 +136,7 @@ TEST_CASE("seed 000's separated triangle and quadrilateral: exact distance and c
 
 // Seed 004: triangle (4,11), (9,9), (4,5) and quadrilateral (5,7), (12,7), (10,2), (7,3). (5,7) is
 // strictly inside the triangle (cross products 6, 18, 6 with its CCW edges), so they overlap.
-TEST_CASE("seed 004's triangle and quadrilateral overlap") {
+TEST_CASE("Bittle's GJK article's triangle and quadrilateral overlap") {
   Polygon a = Poly({{4, 11}, {9, 9}, {4, 5}});
   Polygon b = Poly({{5, 7}, {12, 7}, {10, 2}, {7, 3}});
   DistanceInput in = Input(MakeProxy(a), {}, MakeProxy(b), {});
@@ -156,7 +156,7 @@ TEST_CASE("seed 004's triangle and quadrilateral overlap") {
 // Seed 002's point sets: A = {(1,1), (2,1)}, B = {(-2,2), (-1,2)}. A - B = {(3,-1), (2,-1), (4,-1),
 // (3,-1)}: a segment from (2,-1) to (4,-1), so no overlap and distance |(2,-1)| = sqrt(5), between
 // (1,1) on A and (-1,2) on B.
-TEST_CASE("seed 002's point sets: Minkowski difference misses the origin by sqrt(5)") {
+TEST_CASE("the 2D GJK tutorial's point sets: Minkowski difference misses the origin by sqrt(5)") {
   Segment a{{1, 1}, {2, 1}};
   Segment b{{-2, 2}, {-1, 2}};
   DistanceInput in = Input(MakeProxy(a), {}, MakeProxy(b), {});

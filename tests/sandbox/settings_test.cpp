@@ -118,7 +118,7 @@ TEST_CASE("a scene's default settings are its WorldDef") {
   const scenes::SceneInfo* pyramid = scenes::FindScene("large_pyramid");
   REQUIRE(pyramid != nullptr);
   SceneSettings s = DefaultSettings(*pyramid);
-  CHECK_FALSE(s.solver.enableSleep);  // SCENES.md: large_pyramid runs with sleep off
+  CHECK_FALSE(s.solver.enableSleep);  // as in Box2D v3: large_pyramid runs with sleep off
   CHECK(s.gravity == pyramid->worldDef.gravity);
   CHECK(s.params.size == pyramid->defaults.size);
 }

@@ -30,7 +30,7 @@ void CheckDeterminism(int count) {
   CHECK(ManyPyramidsHash(count, 299) != hashA);
 }
 
-// Steps 100..200 of many_pyramids must not touch the heap (DESIGN.md: no allocation in Step after
+// Steps 100..200 of many_pyramids must not touch the heap (docs/design.md section 8: no allocation in Step after
 // warm-up). Set MK_ALLOC_BACKTRACE=1 to print where an allocation comes from.
 void CheckNoAllocation(int count) {
   SceneRun run(*scenes::FindScene("many_pyramids"), {.count = count});

@@ -28,7 +28,7 @@ float MaxDisplacement(const World& world, const std::vector<BodyId>& bodies, con
 }
 
 // Steady-state sink (m) of each box of a column of 1 m boxes (bottom first) resting on a static floor,
-// predicted by the soft-contact model (DESIGN.md section 7): at rest the warm-started impulse carries
+// predicted by the soft-contact model (docs/design.md section 7): at rest the warm-started impulse carries
 // the load, and the soft solve balances it against the overlap C with
 //   load per point = m_eff omega^2 C,   omega = 2 pi contactHertz (x staticContactScale on the floor),
 // where m_eff is the point's normal mass 1 / (1/mA + 1/mB + (r x n)^2 (1/IA + 1/IB)), r x n = 0.5 m for

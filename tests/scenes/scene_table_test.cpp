@@ -56,7 +56,7 @@ TEST_CASE("scene names are unique and FindScene finds each row by name") {
   CHECK(scenes::FindScene("") == nullptr);
 }
 
-TEST_CASE("the table holds the whole Box2D v3 benchmark set with the SCENES.md step counts") {
+TEST_CASE("the table holds the whole Box2D v3 benchmark set with Box2D v3's step counts") {
   const std::pair<const char*, int> expected[] = {{"large_pyramid", 500}, {"many_pyramids", 200}, {"tumbler", 750},
                                                   {"rain", 1000},         {"joint_grid", 500},    {"smash", 300},
                                                   {"spinner", 500}};
@@ -68,7 +68,7 @@ TEST_CASE("the table holds the whole Box2D v3 benchmark set with the SCENES.md s
     CHECK(std::string_view(info->category) == "benchmark");
     CHECK(info->defaultSteps == steps);
   }
-  // Sleep flags and gravity (SCENES.md): sleeping off for the pyramids and the joint grid, smash in
+  // Sleep flags and gravity (as Box2D v3 sets them): sleeping off for the pyramids and the joint grid, smash in
   // zero gravity.
   CHECK_FALSE(scenes::FindScene("large_pyramid")->worldDef.settings.enableSleep);
   CHECK_FALSE(scenes::FindScene("many_pyramids")->worldDef.settings.enableSleep);
@@ -90,7 +90,7 @@ TEST_CASE("every scene builds and runs 60 steps with finite body states at full 
   RunEveryScene(false);
 }
 
-TEST_CASE("the benchmark scenes have the SCENES.md body and joint counts at full size" *
+TEST_CASE("the benchmark scenes have Box2D v3's body and joint counts at full size" *
           doctest::test_suite("long")) {
   struct Expected {
     const char* name;

@@ -177,7 +177,7 @@ struct BroadPhaseDrawOptions {
   bool pairs = true;     ///< a segment between box centres for every pair
 };
 
-/// Incremental banded sweep-and-prune with a persistent pair set (DESIGN.md section 6).
+/// Incremental banded sweep-and-prune with a persistent pair set (docs/design.md section 6).
 class BroadPhase {
  public:
   /// Empty broadphase. An invalid def (negative or non-finite margin, interval < 1) is clamped and

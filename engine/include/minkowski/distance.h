@@ -3,8 +3,9 @@
 // polygon pairs).
 //
 // Every query works on the *cores* of the shapes (ShapeProxy points) and adds the radii afterwards
-// (DESIGN.md section 4). The Minkowski difference is A - B: a Minkowski point is
-// w = support(A, d) - support(B, -d) (seeds 000, 002, 004), so the cores overlap exactly when the
+// (docs/design.md section 4). The Minkowski difference is A - B: a Minkowski point is
+// w = support(A, d) - support(B, -d) (William Bittle's GJK articles; "GJK Algorithm"), so the cores
+// overlap exactly when the
 // difference contains the origin, and the closest point of the difference to the origin is
 // pointA - pointB.
 //
@@ -101,7 +102,9 @@ enum class DistanceStatus : std::uint8_t {
 struct DistanceOutput {
   Vec2 pointA{0.0f, 0.0f};      ///< closest point on A's surface (core point pushed out by radiusA)
   Vec2 pointB{0.0f, 0.0f};      ///< closest point on B's surface
-  Vec2 corePointA{0.0f, 0.0f};  ///< closest point on A's core (convex combination of the simplex, seed 000)
+  /// closest point on A's core (a convex combination of the simplex, as in William Bittle, "GJK -
+  /// Distance & Closest Points")
+  Vec2 corePointA{0.0f, 0.0f};
   Vec2 corePointB{0.0f, 0.0f};  ///< closest point on B's core
   Vec2 normal{0.0f, 0.0f};      ///< unit normal from A to B; (0, 0) when the cores overlap
   float coreDistance = 0.0f;    ///< distance between the cores (metres); 0 when they overlap
@@ -128,7 +131,8 @@ struct DistanceOutput {
 DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache = nullptr,
                              GjkHistory* history = nullptr);
 
-/// Boolean GJK (seeds 002, 004): true when the *cores* intersect or touch (origin in the closed
+/// Boolean GJK (William Bittle, "GJK (Gilbert-Johnson-Keerthi)"; "GJK Algorithm"): true when the
+/// *cores* intersect or touch (origin in the closed
 /// Minkowski difference, within the GJK tolerance). Radii are ignored. Invalid input gives false.
 /// ShapeDistance's loop, left at the first separating axis: the two agree on coresOverlap except
 /// for cores within rounding of touching.

@@ -1,7 +1,7 @@
 // Minkowski — convex shapes (core + radius), convex hulls, mass properties, bounding boxes and
 // support mapping. Pure functions on plain values: nothing here allocates or keeps state.
 //
-// Every shape is a *core* point set plus a *radius* (DESIGN.md section 4):
+// Every shape is a *core* point set plus a *radius* (docs/design.md section 4):
 //   circle  = 1 point  + radius > 0        capsule = 2 points + radius > 0
 //   segment = 2 points + 0                 polygon = 3..kMaxPolygonVertices points + radius >= 0
 // GJK and EPA only ever see the core; the radius is added afterwards, which keeps curved shapes exact
@@ -203,7 +203,8 @@ inline constexpr int kHillClimbMinVertices = 12;
 /// linear scan. Ties go to the lowest index.
 int FindSupportScan(const ShapeProxy& proxy, Vec2 localDir);
 
-/// Same answer (up to ties) by hill climbing over neighbouring vertices from `startIndex` (seed 001):
+/// Same answer (up to ties) by hill climbing over neighbouring vertices from `startIndex` ("3D Convex
+/// Collision Detection, Part One: GJK"):
 /// the projection along a direction is unimodal around a convex polygon, so walking uphill reaches
 /// the maximum. Cost O(distance walked); ideal when the previous answer is a good start.
 int FindSupportHillClimb(const ShapeProxy& proxy, Vec2 localDir, int startIndex);
@@ -213,7 +214,8 @@ int FindSupport(const ShapeProxy& proxy, Vec2 localDir, int startIndex = 0);
 
 /// Farthest point of the whole shape (core + radius) along a world direction, in world coordinates:
 /// the direction is rotated into the local frame, the core support is found, the result is rotated
-/// back and pushed out by the radius along the unit direction (seed 001).
+/// back and pushed out by the radius along the unit direction ("3D Convex Collision Detection, Part
+/// One: GJK").
 Vec2 SupportPoint(const ShapeProxy& proxy, const Transform& xf, Vec2 worldDir);
 
 }  // namespace mk

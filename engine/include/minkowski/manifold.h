@@ -4,7 +4,7 @@
 // and at most two points, each with its separation and a feature id that stays the same while the
 // same features touch (so the solver can carry its impulses from one step to the next).
 //
-// How the general path works (DESIGN.md section 5), all in shape A's local frame:
+// How the general path works (docs/design.md section 5), all in shape A's local frame:
 //  1. GJK distance between the *cores* (radii left out), warm-started from the pair's SimplexCache.
 //  2. Cores apart: the GJK direction is the normal. If it is (within a hair) a face normal of A or B,
 //     that face is the *reference face*; otherwise the closest features are two vertices and the
@@ -32,7 +32,7 @@
 namespace mk {
 
 /// Contacts are made up to this separation (metres): speculative contacts let the solver stop a
-/// body before it touches. 4 x the solver's linear slop (0.005 m), DESIGN.md section 5.
+/// body before it touches. 4 x the solver's linear slop (0.005 m), docs/design.md section 5.
 inline constexpr float kDefaultSpeculativeDistance = 0.02f;
 
 // ---------------------------------------------------------------------------------------------

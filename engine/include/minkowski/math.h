@@ -1,6 +1,6 @@
 // Minkowski — 2D vector math on glm::vec2: rotations, transforms, AABBs.
 //
-// Conventions (DESIGN.md section 3), shared by the whole engine:
+// Conventions (docs/design.md section 3), shared by the whole engine:
 //  - Units: metres, kilograms, seconds, radians.
 //  - Right-handed: x right, y up, counter-clockwise angles are positive.
 //  - Cross(a, b) = a.x * b.y - a.y * b.x (the z of the 3D cross product).

@@ -140,7 +140,7 @@ struct ShapeDef {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Solver settings: every number of the solver, changeable between steps (DESIGN.md section 7).
+// Solver settings: every number of the solver, changeable between steps (docs/design.md section 7).
 // ---------------------------------------------------------------------------------------------
 
 /// Which velocity solver runs.
@@ -253,7 +253,7 @@ struct SensorEndEvent {
 // Profile and counters
 // ---------------------------------------------------------------------------------------------
 
-/// Milliseconds spent in each stage of the last Step (DESIGN.md section 1).
+/// Milliseconds spent in each stage of the last Step (docs/design.md section 1).
 struct Profile {
   float step = 0;         ///< the whole Step (ms)
   float broadphase = 0;   ///< pair updates for the proxies moved last step: contacts made and removed (ms)

@@ -1,6 +1,6 @@
 // Internal: the World's data. Plain arrays indexed by slot; ids are slot + 1 with a generation.
 //
-// Layout for speed (DESIGN.md sections 1 and 7): bodies, shapes and contacts live in contiguous
+// Layout for speed (docs/design.md sections 1 and 8): bodies, shapes and contacts live in contiguous
 // vectors that only grow to a scene's peak size; per-step solver data (solver_types.h) is rebuilt
 // into reused arrays, so Step allocates nothing after warm-up. Objects refer to each other by index.
 #pragma once
