@@ -33,23 +33,8 @@ const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& o
 /// Points are copied, so `out` is self-contained. count must be 1 or 2.
 const Core& MakeSmallCore(const Vec2* points, int count, float radius, CoreBuffer& out);
 
-/// Index of the vector among v[0..count) with the largest dot product with `direction` (the first on
-/// ties): support vertices, and the faces most aligned with a direction. count >= 1. Branch-free
-/// (which vector wins is data-dependent): four at a time with SSE2 for 4..12 vectors.
-inline int ArgMaxDot(const Vec2* v, int count, Vec2 direction) {
-#if defined(__SSE2__)
-  if (count >= 4 && count <= 12) return detail::ScanSupport4(v, count, direction);
-#endif
-  int best = 0;
-  float bestDot = Dot(v[0], direction);
-  for (int i = 1; i < count; ++i) {
-    float d = Dot(v[i], direction);
-    bool better = d > bestDot;
-    best = better ? i : best;
-    bestDot = better ? d : bestDot;
-  }
-  return best;
-}
+/// The argmax scan of support vertices and aligned faces (gjk_internal.h).
+using detail::ArgMaxDot;
 
 /// A manifold point in A's local frame.
 struct LocalPoint {
