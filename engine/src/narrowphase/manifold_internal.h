@@ -29,6 +29,24 @@ struct CoreBuffer {
 /// Copies `source` into `out`, transformed by `xf` (points and normals). Returns out.core.
 const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& out);
 
+/// out[i] = Rotate(xf.q, in[i]) (+ xf.p with `translate`) for count >= kLanes / 2 vectors, kLanes / 2
+/// per register as interleaved (x, y) pairs: R v = c (x, y) + (-s, s) (y, x), i.e. c times the pair
+/// plus (-s, s) times the pair with x and y swapped, then the translation (added as +0 without
+/// `translate`). The same products and sums as Rotate and TransformPoint, in the same order, so the
+/// same float results. The last group ends at count, redoing a few vectors (the same values).
+template <wide::LaneType F = wide::Float4>
+inline void TransformVectors(const Vec2* in, Vec2* out, int count, const Transform& xf, bool translate) {
+  constexpr int kPerRegister = F::kLanes / 2;
+  const F c = F::Splat(xf.q.c);
+  const F s = F::SplatPair(-xf.q.s, xf.q.s);
+  const F t = translate ? F::SplatPair(xf.p.x, xf.p.y) : F::Zero();
+  for (int i = 0; i < count; i += kPerRegister) {
+    const int k = i + kPerRegister <= count ? i : count - kPerRegister;
+    const F v = F::LoadPairs(in + k);
+    StorePairs(out + k, (c * v + s * SwapPairs(v)) + t);
+  }
+}
+
 /// Core of 1 or 2 points with computed normals (a 2-point core's normals: RightPerp of each side).
 /// Points are copied, so `out` is self-contained. count must be 1 or 2.
 const Core& MakeSmallCore(const Vec2* points, int count, float radius, CoreBuffer& out);
