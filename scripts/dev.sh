@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Minkowski's two set-up commands (see README):
 #   bash scripts/dev.sh sandbox   install what is missing, build, open the sandbox
-#   bash scripts/dev.sh test      install what is missing, build, run the whole suite twice
-#                                 (Release, then Debug with ASan + UBSan), fuzz the narrowphase and the
-#                                 world API briefly, summarise
+#   bash scripts/dev.sh test      install what is missing, build, run the whole suite (Release, then
+#                                 Release without SIMD, then Debug with ASan + UBSan), fuzz the
+#                                 narrowphase and the world API briefly, summarise
 # Works on Debian 12 as root, or as a user with sudo. Everything it installs is a Debian package.
 set -euo pipefail
 
@@ -122,6 +122,13 @@ cmd_test() {
   log "build: Release, warnings as errors"
   configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
   run_ctest "Release, all tests" build/release
+  # The kernels on the scalar lane type (MK_DISABLE_SIMD), what machines without SSE2 run; the twin
+  # tests hold it to the SSE2 results bit for bit. Long tests, the sandbox and the benchmark programs
+  # are skipped to keep CI time in check.
+  log "build: Release without SIMD (MK_DISABLE_SIMD=ON), warnings as errors"
+  configure_and_build build/nosimd -DCMAKE_BUILD_TYPE=Release -DMK_DISABLE_SIMD=ON -DMK_WARNINGS_AS_ERRORS=ON \
+    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  run_ctest "Release without SIMD, without label 'long'" build/nosimd -LE long
   log "build: Debug with AddressSanitizer + UndefinedBehaviorSanitizer"
   configure_and_build build/asan -DCMAKE_BUILD_TYPE=Debug -DMK_SANITIZE=ON -DMK_WARNINGS_AS_ERRORS=ON \
     -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF

@@ -272,7 +272,8 @@ TEST_CASE("a warm query at an unchanged pose gives the cold answer") {
   CHECK(fastPath > trials / 2);
 }
 
-// The four-wide SSE2 scan must pick exactly the scalar scan's vertex, ties to the lowest index.
+// The support scan (four lanes at a time from 4 points on, lane_kernels_test.cpp) must pick exactly the
+// scalar scan's vertex, ties to the lowest index.
 TEST_CASE("the support scan picks the scalar scan's vertex and the lowest index on ties") {
   test::Rng rng(99);
   for (int trial = 0; trial < 20000; ++trial) {

@@ -4,14 +4,11 @@
 // from the world origin.
 #pragma once
 
+#include "core/wide_float.h"
 #include "minkowski/distance.h"
 
 #include <cfloat>
 #include <cmath>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace mk::detail {
 
@@ -51,59 +48,57 @@ struct GjkResult {
   bool capped;
 };
 
-#if defined(__SSE2__)
-/// Dot products of points[0..3] with the direction held as (x, y, x, y): two products per register,
-/// then x and y products gathered and added, in the same order as Dot (the same float results).
-[[gnu::always_inline]] inline __m128 Dots4(const Vec2* points, __m128 dir) {
-  // _mm_loadu_ps reads through a may_alias type: fine on the Vec2 array (two floats each).
-  const float* f = &points[0].x;
-  __m128 lo = _mm_mul_ps(_mm_loadu_ps(f), dir);
-  __m128 hi = _mm_mul_ps(_mm_loadu_ps(f + 4), dir);
-  return _mm_add_ps(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)), _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+/// Dot products of points[0..kLanes) with the direction held as F::SplatPair(x, y): two points per
+/// half register multiplied, then the x and y products gathered and added, in Dot's order (the same
+/// float results as Dot).
+template <wide::LaneType F>
+[[gnu::always_inline]] inline F Dots(const Vec2* points, F dirPair) {
+  const F lo = F::LoadPairs(points) * dirPair;
+  const F hi = F::LoadPairs(points + F::kLanes / 2) * dirPair;
+  return Evens(lo, hi) + Odds(lo, hi);
 }
 
-/// Scan of 4..12 points, four dot products at a time, branch-free: three groups starting at 0,
-/// min(4, count - 4) and count - 4 (overlapping when count is not 12, so nothing past count is
-/// read). The maximum comes from maxps; each group's lanes equal to it become bits at their point
-/// indices, and the lowest set bit is the lowest index of the maximum, as in the scalar scan. Which
-/// group holds the maximum is data-dependent, so no branch decides it. A NaN maximum matches no
-/// lane and gives 0.
-[[gnu::always_inline]] inline int ScanSupport4(const Vec2* points, int count, Vec2 dir) {
-  static_assert(kHillClimbMinVertices <= 13, "three groups of 4 cover at most 12 points");
-  const __m128 d = _mm_setr_ps(dir.x, dir.y, dir.x, dir.y);
-  const int last = count - 4;
-  const int middle = last < 4 ? last : 4;
-  const __m128 d0 = Dots4(points, d);
-  const __m128 d1 = Dots4(points + middle, d);
-  const __m128 d2 = Dots4(points + last, d);
-  __m128 best = _mm_max_ps(_mm_max_ps(d0, d1), d2);
-  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
-  best = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(1, 0, 3, 2)));
-  unsigned mask = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d0, best))) |
-                  static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d1, best))) << middle |
-                  static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d2, best))) << last;
-  return mask != 0 ? __builtin_ctz(mask) : 0;
+/// Scan of kLanes..3 kLanes points (4..12 on Float4), kLanes dot products at a time, branch-free:
+/// three groups starting at 0, min(kLanes, count - kLanes) and count - kLanes (overlapping when count
+/// is not 3 kLanes, so nothing past count is read), and wide::ArgMax, whose ties go to the lowest
+/// index as in the scalar scan. Which group holds the maximum is data-dependent, so no branch
+/// decides it. A NaN maximum gives 0.
+template <wide::LaneType F>
+[[gnu::always_inline]] inline int ScanSupport(const Vec2* points, int count, Vec2 dir) {
+  constexpr int kLanes = F::kLanes;
+  const F d = F::SplatPair(dir.x, dir.y);
+  const int last = count - kLanes;
+  const int middle = last < kLanes ? last : kLanes;
+  const F dots[3] = {Dots(points, d), Dots(points + middle, d), Dots(points + last, d)};
+  const wide::LaneMax best = wide::ArgMax(dots, {0, middle, last});
+  return best.index >= 0 ? best.index : 0;
 }
-#endif
 
-/// Index of the point farthest along dir. A scan for small sets (inlined: most cores have 1-8
-/// points; four at a time with SSE2 from 4 points on); hill climbing from `start` for large polygons
-/// (geometry.h, kHillClimbMinVertices).
-[[gnu::always_inline]] inline int Support(const Vec2* points, int count, Vec2 dir, int start) {
-  if (count >= kHillClimbMinVertices) return FindSupportHillClimb({points, count, 0.0f}, dir, start);
-#if defined(__SSE2__)
-  if (count >= 4) return ScanSupport4(points, count, dir);
-#endif
-  // Branch-free select: which vertex wins is data-dependent, so a branch would mispredict often.
+/// Index of the vector among v[0..count) with the largest dot product with `direction` (the first on
+/// ties): support vertices, and the faces most aligned with a direction. count >= 1. Branch-free
+/// (which vector wins is data-dependent): ScanSupport for kLanes..3 kLanes vectors (4..12), a select
+/// per vector otherwise.
+template <wide::LaneType F = wide::Float4>
+[[gnu::always_inline]] inline int ArgMaxDot(const Vec2* v, int count, Vec2 direction) {
+  if (count >= F::kLanes && count <= 3 * F::kLanes) return ScanSupport<F>(v, count, direction);
   int best = 0;
-  float bestValue = Dot(points[0], dir);
+  float bestDot = Dot(v[0], direction);
   for (int i = 1; i < count; ++i) {
-    float value = Dot(points[i], dir);
-    bool better = value > bestValue;
+    float d = Dot(v[i], direction);
+    bool better = d > bestDot;
     best = better ? i : best;
-    bestValue = better ? value : bestValue;
+    bestDot = better ? d : bestDot;
   }
   return best;
+}
+
+/// Index of the point farthest along dir. A scan for small sets (inlined: most cores have 1-8
+/// points; ArgMaxDot); hill climbing from `start` for large polygons (geometry.h,
+/// kHillClimbMinVertices).
+[[gnu::always_inline]] inline int Support(const Vec2* points, int count, Vec2 dir, int start) {
+  static_assert(kHillClimbMinVertices <= 3 * wide::Float4::kLanes + 1, "ArgMaxDot scans every size below it");
+  if (count >= kHillClimbMinVertices) return FindSupportHillClimb({points, count, 0.0f}, dir, start);
+  return ArgMaxDot(points, count, dir);
 }
 
 /// Index of the point farthest along dir by walking uphill from `start` (seed 001): the projection
@@ -279,43 +274,28 @@ struct WitnessPoints {
   return w;
 }
 
-/// 0 when every argument is finite, NaN otherwise: x * 0 is +-0 for finite x and NaN for an infinity
-/// or NaN, and NaN survives the sum. Branch-free, and unlike a plain sum it cannot overflow.
-template <class... T>
-[[gnu::always_inline]] inline float FiniteProbe(T... x) {
-  return ((x * 0.0f) + ...);
-}
-
-#if defined(__SSE2__)
 /// x - x is 0 for finite x and NaN for an infinity or NaN; the NaN survives the add, and only NaN
 /// compares unequal to itself.
-[[gnu::always_inline]] inline bool FiniteLanes(__m128 x, __m128 y) {
-  __m128 z = _mm_add_ps(_mm_sub_ps(x, x), _mm_sub_ps(y, y));
-  return _mm_movemask_ps(_mm_cmpeq_ps(z, z)) == 0xF;
+template <wide::LaneType F>
+[[gnu::always_inline]] inline bool FiniteLanes(F x, F y) {
+  const F z = (x - x) + (y - y);
+  return All(z == z);
 }
-#endif
 
-/// True when both transforms and `extra` are finite (one SSE2 test on x86-64).
+/// True when both transforms and `extra` are finite (one 4-lane test).
+template <wide::LaneType F = wide::Float4>
 [[gnu::always_inline]] inline bool FiniteTransforms(const Transform& a, const Transform& b, float extra) {
-#if defined(__SSE2__)
-  static_assert(sizeof(Transform) == 4 * sizeof(float));
-  // _mm_loadu_ps reads through a may_alias type: fine on a Transform (four floats).
-  const __m128 xa = _mm_loadu_ps(&a.p.x);
-  const __m128 xb = _mm_loadu_ps(&b.p.x);
-  const __m128 r = _mm_set_ss(extra);
-  return FiniteLanes(xa, _mm_add_ps(_mm_sub_ps(xb, xb), _mm_sub_ps(r, r)));
-#else
-  return FiniteProbe(a.p.x, a.p.y, a.q.c, a.q.s, b.p.x, b.p.y, b.q.c, b.q.s, extra) == 0.0f;
-#endif
+  static_assert(F::kLanes == 4 && sizeof(Transform) == 4 * sizeof(float));
+  const F xa = F::Load(&a.p.x);
+  const F xb = F::Load(&b.p.x);
+  const F r = F::Set(extra, 0.0f, 0.0f, 0.0f);
+  return FiniteLanes(xa, (xb - xb) + (r - r));
 }
 
 /// True when the three vectors and `d` are finite.
+template <wide::LaneType F = wide::Float4>
 [[gnu::always_inline]] inline bool FiniteOutputs(Vec2 p, Vec2 q, Vec2 n, float d) {
-#if defined(__SSE2__)
-  return FiniteLanes(_mm_setr_ps(p.x, p.y, q.x, q.y), _mm_setr_ps(n.x, n.y, d, 0.0f));
-#else
-  return FiniteProbe(p.x, p.y, q.x, q.y, n.x, n.y, d) == 0.0f;
-#endif
+  return FiniteLanes(F::Set(p.x, p.y, q.x, q.y), F::Set(n.x, n.y, d, 0.0f));
 }
 
 /// True when the input can be processed: proxies with 1..kMaxPolygonVertices points, finite

@@ -3,50 +3,19 @@
 #include "minkowski/assert.h"
 #include "narrowphase/manifold_internal.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace mk {
 
 // ---------------------------------------------------------------------------------------------
 // Cores
 // ---------------------------------------------------------------------------------------------
 
-namespace {
-
-#if defined(__SSE2__)
-// Two vectors per register, (x0, y0, x1, y1): R v = c (x, y) + s (-y, x), i.e. c times the pair plus
-// (-s, s, -s, s) times the pair with x and y swapped, then the translation. The same products and
-// sums as Rotate and TransformPoint, in the same order, so the same float results.
-[[gnu::always_inline]] inline __m128 RotatePair(__m128 v, __m128 c, __m128 s) {
-  return _mm_add_ps(_mm_mul_ps(c, v), _mm_mul_ps(s, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1))));
-}
-
-// Transforms count >= 2 vectors two at a time; an odd count redoes the last pair (same values).
-void TransformPairs(const Vec2* in, Vec2* out, int count, const Transform& xf, bool translate) {
-  const __m128 c = _mm_set1_ps(xf.q.c);
-  const __m128 s = _mm_setr_ps(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
-  const __m128 t = translate ? _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y) : _mm_setzero_ps();
-  for (int i = 0; i < count; i += 2) {
-    const int k = i + 2 <= count ? i : count - 2;
-    // _mm_loadu_ps / _mm_storeu_ps go through may_alias types: fine on Vec2 arrays.
-    _mm_storeu_ps(&out[k].x, _mm_add_ps(RotatePair(_mm_loadu_ps(&in[k].x), c, s), t));
-  }
-}
-#endif
-
-}  // namespace
-
 const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& out) {
-#if defined(__SSE2__)
-  if (source.count >= 2) {
-    TransformPairs(source.points, out.points, source.count, xf, true);
-    TransformPairs(source.normals, out.normals, source.count, xf, false);
+  if (source.count >= wide::Float4::kLanes / 2) {
+    TransformVectors(source.points, out.points, source.count, xf, true);
+    TransformVectors(source.normals, out.normals, source.count, xf, false);
     out.core = {out.points, out.normals, source.count, source.radius};
     return out.core;
   }
-#endif
   for (int i = 0; i < source.count; ++i) {
     out.points[i] = TransformPoint(xf, source.points[i]);
     out.normals[i] = Rotate(xf.q, source.normals[i]);
@@ -283,7 +252,7 @@ CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB) {
 
 Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
                  SimplexCache* cache, const ManifoldSettings& settings) {
-  // Both transforms and the margin in one SIMD test (the check runs on every contact every step).
+  // Both transforms and the margin in one 4-lane test (the check runs on every contact every step).
   bool valid = IsValidShape(a) && IsValidShape(b) && detail::FiniteTransforms(xfA, xfB, settings.speculativeDistance) &&
                settings.speculativeDistance >= 0.0f;
   MK_ASSERT(valid);

@@ -29,27 +29,30 @@ struct CoreBuffer {
 /// Copies `source` into `out`, transformed by `xf` (points and normals). Returns out.core.
 const Core& TransformCore(const Core& source, const Transform& xf, CoreBuffer& out);
 
+/// out[i] = Rotate(xf.q, in[i]) (+ xf.p with `translate`) for count >= kLanes / 2 vectors, kLanes / 2
+/// per register as interleaved (x, y) pairs: R v = c (x, y) + (-s, s) (y, x), i.e. c times the pair
+/// plus (-s, s) times the pair with x and y swapped, then the translation (added as +0 without
+/// `translate`). The same products and sums as Rotate and TransformPoint, in the same order, so the
+/// same float results. The last group ends at count, redoing a few vectors (the same values).
+template <wide::LaneType F = wide::Float4>
+inline void TransformVectors(const Vec2* in, Vec2* out, int count, const Transform& xf, bool translate) {
+  constexpr int kPerRegister = F::kLanes / 2;
+  const F c = F::Splat(xf.q.c);
+  const F s = F::SplatPair(-xf.q.s, xf.q.s);
+  const F t = translate ? F::SplatPair(xf.p.x, xf.p.y) : F::Zero();
+  for (int i = 0; i < count; i += kPerRegister) {
+    const int k = i + kPerRegister <= count ? i : count - kPerRegister;
+    const F v = F::LoadPairs(in + k);
+    StorePairs(out + k, (c * v + s * SwapPairs(v)) + t);
+  }
+}
+
 /// Core of 1 or 2 points with computed normals (a 2-point core's normals: RightPerp of each side).
 /// Points are copied, so `out` is self-contained. count must be 1 or 2.
 const Core& MakeSmallCore(const Vec2* points, int count, float radius, CoreBuffer& out);
 
-/// Index of the vector among v[0..count) with the largest dot product with `direction` (the first on
-/// ties): support vertices, and the faces most aligned with a direction. count >= 1. Branch-free
-/// (which vector wins is data-dependent): four at a time with SSE2 for 4..12 vectors.
-inline int ArgMaxDot(const Vec2* v, int count, Vec2 direction) {
-#if defined(__SSE2__)
-  if (count >= 4 && count <= 12) return detail::ScanSupport4(v, count, direction);
-#endif
-  int best = 0;
-  float bestDot = Dot(v[0], direction);
-  for (int i = 1; i < count; ++i) {
-    float d = Dot(v[i], direction);
-    bool better = d > bestDot;
-    best = better ? i : best;
-    bestDot = better ? d : bestDot;
-  }
-  return best;
-}
+/// The argmax scan of support vertices and aligned faces (gjk_internal.h).
+using detail::ArgMaxDot;
 
 /// A manifold point in A's local frame.
 struct LocalPoint {
