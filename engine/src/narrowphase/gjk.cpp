@@ -1,4 +1,5 @@
-// GJK distance and overlap between convex cores (Gilbert, Johnson, Keerthi 1988; seeds 000, 002, 004).
+// GJK distance and overlap between convex cores (Gilbert, Johnson and Keerthi 1988; in 2D as William
+// Bittle's GJK articles and the "GJK Algorithm" tutorial explain it).
 //
 // The simplex is reduced with the 2D signed-area (barycentric) sub-algorithm: for the segment and
 // the triangle, the signs of the barycentric coordinates of the origin's projection say which
@@ -317,7 +318,7 @@ GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistor
     const LocalVertex& last = s.v[s.count - 1];
     const LocalVertex w = warm ? ClimbVertex(pair, d.p, last.indexA, last.indexB)
                                : SupportVertex(pair, d.p, last.indexA, last.indexB);
-    // Boolean GJK (seeds 002, 004): nothing of the difference beyond the origin along p is a
+    // Boolean GJK ("GJK Algorithm"; Bittle, "GJK"): nothing of the difference beyond the origin along p is a
     // separating axis.
     if constexpr (kBoolean) {
       if (Dot(w.w, d.p) < 0.0f) break;
@@ -552,7 +553,7 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
     if (cache != nullptr) cache->count = 0;
     return false;
   }
-  // Boolean GJK (seeds 002, 004): the distance query's loop, ended early by a separating axis.
+  // Boolean GJK ("GJK Algorithm"; Bittle, "GJK"): the distance query's loop, ended early by a separating axis.
   const GjkResult gjk = detail::RunGjkOverlap(detail::MakeLocalPair(input), cache);
   detail::WriteCache(gjk.simplex, gjk.iterations, cache);
   return gjk.overlap;

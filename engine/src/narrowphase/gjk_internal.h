@@ -101,7 +101,7 @@ template <wide::LaneType F = wide::Float4>
   return ArgMaxDot(points, count, dir);
 }
 
-/// Index of the point farthest along dir by walking uphill from `start` (seed 001): the projection
+/// Index of the point farthest along dir by walking uphill from `start` ("3D Convex Collision Detection, Part One: GJK"): the projection
 /// is unimodal around a convex polygon, so a local maximum is the global one. Used by warm-started
 /// GJK, where `start` (the cached support) is almost always the answer already: 3 dot products and
 /// two well-predicted branches instead of a scan of every vertex. At most `count` steps, so a
@@ -260,7 +260,7 @@ struct LocalSeparation {
 }
 
 /// The closest points on A's and B's cores: the simplex's support points weighted like the closest
-/// point of the difference (seed 000). A's frame.
+/// point of the difference (Bittle, "GJK - Distance & Closest Points"). A's frame.
 struct WitnessPoints {
   Vec2 pointA;
   Vec2 pointB;
