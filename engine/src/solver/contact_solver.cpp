@@ -38,8 +38,7 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   int subSteps = settings.mode == SolverMode::Classic ? 1 : settings.subSteps;
   context.h = dt / static_cast<float>(subSteps);
   context.invH = 1.0f / context.h;
-  // A spring stiffer than a quarter of the sub-step rate is not resolved by the integrator.
-  float hertz = std::min(settings.contactHertz, 0.25f * context.invH);
+  float hertz = std::min(settings.contactHertz, MaxSoftHertz(context));
   context.contactSoftness = MakeSoftness(hertz, settings.contactDampingRatio, context.h);
   context.staticSoftness = MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
   return context;

@@ -21,6 +21,15 @@ struct StepContext {
 
 StepContext MakeStepContext(float dt, const SolverSettings& settings);
 
+/// The stiffest position spring the sub-step resolves (Hz): a quarter of the sub-step rate. Contacts
+/// and joint constraints are capped to it (not a joint's own spring, which is physical, nor the
+/// mouse's pull). Why: the implicit-Euler spring of MakeSoftness is a spring only while a period spans
+/// several sub-steps; stiffer, it tends to a rigid row that removes the whole error in one sub-step
+/// (bias C / h), which pushes bodies apart faster than they met.
+/// Four sub-steps per period (h omega = pi / 2): Box2D v3.0 caps its contact hertz the same way (its
+/// joints at an eighth).
+inline float MaxSoftHertz(const StepContext& context) { return 0.25f * context.invH; }
+
 /// |v| <= maxSpeed (SolverSettings::maxLinearSpeed) for any finite v, even one too large to square
 /// in float; the World API's setters use it too.
 Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed);

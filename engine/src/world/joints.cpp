@@ -200,7 +200,7 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
   out.clear();
   const SolverSettings& settings = context.settings;
   const float h = context.h;
-  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, 0.25f * context.invH),
+  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
                                               settings.jointDampingRatio, h);
   for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
     if (!w.jointIds.IsLive(slot)) continue;
@@ -230,12 +230,12 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
     if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
       c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
     }
-    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped at a
-    // quarter of the sub-step rate like contacts (a stiffer spring is not resolved by the sub-step).
+    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
+    // contacts (MaxSoftHertz).
     if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
       float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
       float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
-      c.softness = MakeSoftness(std::min(hertz, 0.25f * context.invH), zeta, h);
+      c.softness = MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, h);
     } else {
       c.softness = worldSoftness;
     }
