@@ -236,11 +236,11 @@ void WarmStartContacts(SolverArrays& solver) {
   }
 }
 
-void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction) {
+void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias) {
   const float pushMax = context.settings.contactPushMaxSpeed;
   for (ContactConstraint& c : solver.contacts) {
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
-      if (applyFriction) SolveFriction(c, a, b);  // before non-penetration: that one matters more
+      SolveFriction(c, a, b);  // before non-penetration: that one matters more
       for (int j = 0; j < c.pointCount; ++j) {
         ContactConstraintPoint& cp = c.points[j];
         float s = CurrentSeparation(c, cp, a, b);

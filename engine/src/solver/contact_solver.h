@@ -73,11 +73,9 @@ bool CapSpeeds(SolverArrays& solver, const StepContext& context);
 void WarmStartContacts(SolverArrays& solver);
 
 /// One pass over all contacts. With `useBias`, soft constraints push overlap out; without, a rigid
-/// pass removes the approach velocity (the relax pass). `applyFriction` adds the friction rows, which
-/// carry no bias either way. The sub-step loop applies friction in both passes, as Box2D v3 does
-/// (its contact solve runs the friction rows whatever useBias is); the bias only ever enters the
-/// normal rows.
-void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction);
+/// pass removes the approach velocity (the relax pass). Both passes solve the friction rows first,
+/// which carry no bias either way, as Box2D v3 does; the bias only ever enters the normal rows.
+void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias);
 
 /// Classic mode: one PGS velocity iteration (friction, then the normal rows; a two-point manifold as
 /// one 2x2 block). No position feedback here: only a speculative point's gap may close.

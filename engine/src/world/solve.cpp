@@ -148,11 +148,11 @@ void RunSubSteps(WorldState& w, const StepContext& context) {
       WarmStartContacts(s);
     }
     SolveJoints(joints, s, context, JointPass::Biased);
-    SolveContacts(s, context, /*useBias=*/true, /*applyFriction=*/true);
+    SolveContacts(s, context, /*useBias=*/true);
     if (IntegratePositions(s, context)) DropCappedImpulses(s, joints);
     if (settings.enableRelax) {
       SolveJoints(joints, s, context, JointPass::Relax);
-      SolveContacts(s, context, /*useBias=*/false, /*applyFriction=*/true);
+      SolveContacts(s, context, /*useBias=*/false);
     }
   }
 }
