@@ -66,7 +66,6 @@ bool World::Step(float timeStep) {
   w.profile.islands = islands.Ms();
 
   PublishEndEvents(w);
-  w.profile.events = 0.0f;  // events are recorded in place by the stages above
   CountObjects(w);
   w.profile.step = total.Ms();
   return true;
