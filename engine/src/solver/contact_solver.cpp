@@ -1,6 +1,7 @@
 // The soft-step contact solver ("soft step": Catto, Solver2D, 2024; the recipe Box2D v3 and Rapier
-// converged on). Per step: prepare (in world/step.cpp), then per sub-step: integrate velocities, warm
-// start, solve with soft bias, integrate positions, relax without bias; then restitution once.
+// converged on). Per step: prepare (world/solve.cpp); per sub-step (the list is RunSubSteps,
+// solver.cpp): warm start, solve with soft bias, relax without bias after the positions are
+// integrated; once after the sub-steps: restitution.
 //
 // Separation during the step is tracked without re-running collision: with anchors rA, rB fixed at
 // the start of the step and the bodies' accumulated motion (dp, dq),
@@ -9,120 +10,16 @@
 // with adjustedSeparation = s0 - dot(rB - rA, n) precomputed.
 #include "solver/contact_solver.h"
 
+#include "solver/solver.h"
+
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace mk {
 
 namespace {
 constexpr float kClassicMaxCorrection = 0.2f;  // m: the most one position pass moves a point (Box2D 2.x)
 }  // namespace
-
-Softness MakeSoftness(float hertz, float zeta, float h) {
-  if (hertz <= 0.0f) return {0.0f, 1.0f, 0.0f};  // rigid
-  float omega = 2.0f * std::numbers::pi_v<float> * hertz;
-  float a1 = 2.0f * zeta + h * omega;
-  // An undamped spring so weak that h omega underflows: the limit omega -> 0 is no spring at all
-  // (massScale 0, impulseScale 1), where omega / a1 would be 0 / 0.
-  if (a1 == 0.0f) return {0.0f, 0.0f, 1.0f};
-  float a2 = h * omega * a1;
-  float a3 = 1.0f / (1.0f + a2);
-  return {omega / a1, a2 * a3, a3};
-}
-
-StepContext MakeStepContext(float dt, const SolverSettings& settings) {
-  StepContext context;
-  context.dt = dt;
-  context.settings = settings;
-  int subSteps = settings.mode == SolverMode::Classic ? 1 : settings.subSteps;
-  context.h = dt / static_cast<float>(subSteps);
-  context.invH = 1.0f / context.h;
-  float hertz = std::min(settings.contactHertz, MaxSoftHertz(context));
-  context.contactSoftness = MakeSoftness(hertz, settings.contactDampingRatio, context.h);
-  context.staticSoftness = MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
-  return context;
-}
-
-Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
-  const float speed2 = LengthSquared(v);
-  if (!(speed2 > maxSpeed * maxSpeed)) [[likely]] return v;
-  if (std::isfinite(speed2)) return (maxSpeed / std::sqrt(speed2)) * v;
-  // Too large to square in float: into range component-wise first, keeping the direction roughly.
-  v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
-  const float length = Length(v);
-  return length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
-}
-
-float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
-
-void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
-  const float h = context.h;
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    BodyState& s = solver.states[i];
-    const BodyParams& p = solver.params[i];
-    if (p.invMass == 0.0f && p.invInertia == 0.0f) continue;  // kinematic: keeps its velocity
-    s.v = ClampLinearSpeed(p.linearDampingFactor * (s.v + h * p.linearAcceleration), maxSpeed);
-    s.w = ClampAngularSpeed(p.angularDampingFactor * (s.w + h * p.angularAcceleration));
-  }
-}
-
-namespace {
-
-// The turn-rate cap of a sub-step: half a turn (kMaxRotation), and never above kMaxAngularSpeed.
-float MaxAngularSpeed(const StepContext& context) { return std::min(kMaxRotation * context.invH, kMaxAngularSpeed); }
-
-// Clamps a dynamic body's velocity to the speed caps; true (and p.capped set) when a cap bit.
-// Kinematic bodies move as they are told.
-inline bool CapSpeed(BodyState& s, BodyParams& p, float maxSpeed, float maxAngularSpeed) {
-  if (p.invMass == 0.0f && p.invInertia == 0.0f) return false;
-  bool capped = false;
-  if (LengthSquared(s.v) > maxSpeed * maxSpeed) {  // also a speed too large to square (Inf)
-    s.v = ClampLinearSpeed(s.v, maxSpeed);
-    capped = true;
-  }
-  if (std::fabs(s.w) > maxAngularSpeed) {
-    s.w = std::copysign(maxAngularSpeed, s.w);
-    capped = true;
-  }
-  if (capped) p.capped = true;  // cleared by whoever handles it (DropCappedImpulses)
-  return capped;
-}
-
-}  // namespace
-
-bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
-  const float h = context.h;
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  const float maxAngularSpeed = MaxAngularSpeed(context);
-  bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    BodyState& s = solver.states[i];
-    // The constraints may have asked for more than the caps: the motion integrated is capped.
-    anyCapped = CapSpeed(s, solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
-    // Semi-implicit Euler (x += h v_new) overshoots a constant acceleration a by h^2 a / 2 per
-    // sub-step: 2 cm after 1 s of free fall at 240 Hz. A body with no constraint this step is
-    // ballistic, and taking its acceleration at the sub-step average, x += h (v_new - h a / 2), makes
-    // its path the exact parabola (trajectory previews in games match). Constrained bodies keep
-    // x += h v_new: the soft step's contact and joint impulses act through v_new, and the correction
-    // there would lift resting bodies by h^2 g / 2 every sub-step.
-    Vec2 correction = solver.params[i].ballistic ? 0.5f * h * solver.params[i].linearAcceleration : Vec2{0.0f, 0.0f};
-    s.dp += h * (s.v - correction);
-    s.dq = TurnRotation(s.dq, h * s.w);
-  }
-  return anyCapped;
-}
-
-bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  const float maxAngularSpeed = MaxAngularSpeed(context);
-  bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    anyCapped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
-  }
-  return anyCapped;
-}
 
 namespace {
 
@@ -236,7 +133,12 @@ void WarmStartContacts(SolverArrays& solver) {
   }
 }
 
-void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias) {
+namespace {
+
+// The soft pass (useBias) and the relax pass: see SolveContacts and RelaxContacts. A template, so
+// each pass is compiled for its own useBias.
+template <bool useBias>
+void SolveContactPass(SolverArrays& solver, const StepContext& context) {
   const float pushMax = context.settings.contactPushMaxSpeed;
   for (ContactConstraint& c : solver.contacts) {
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
@@ -276,6 +178,12 @@ void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBia
     });
   }
 }
+
+}  // namespace
+
+void SolveContacts(SolverArrays& solver, const StepContext& context) { SolveContactPass<true>(solver, context); }
+
+void RelaxContacts(SolverArrays& solver, const StepContext& context) { SolveContactPass<false>(solver, context); }
 
 // Classic mode (Box2D 2.x's contact solver: Catto, "Iterative Dynamics with Temporal Coherence", 2005,
 // and b2ContactSolver). One step, no sub-steps: the velocity iterations make the bodies' approach

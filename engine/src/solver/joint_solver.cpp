@@ -4,7 +4,7 @@
 // files.
 #include "solver/joint_solver.h"
 
-#include "solver/contact_solver.h"
+#include "solver/solver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -150,9 +150,9 @@ BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
 
 }  // namespace
 
-void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver) {
+void WarmStartJoints(SolverArrays& solver) {
   BodyState scratchA, scratchB;
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     if (c.type == JointType::Revolute && !c.enableSpring && !c.enableMotor && !c.enableLimit) {
@@ -165,20 +165,19 @@ void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver)
   }
 }
 
-void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
-                 JointPass pass) {
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass) {
   BodyState scratchA, scratchB;
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     SolveJoint(c, a, b, pass, context);
   }
 }
 
-void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context) {
+void SolveJointPositions(SolverArrays& solver, const StepContext& context) {
   BodyState scratchA, scratchB;
   const float dt = context.h;  // classic mode: one sub-step, the whole step
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     const BodyState velocityA = a, velocityB = b;

@@ -1,6 +1,6 @@
-// Internal: the joint solver. Joints are soft constraints solved in the contact solver's sub-step loop
-// (Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the derivations are ours and
-// are written next to each joint):
+// Internal: the joint solver: warm start, solve, relax (prepare and store are in world/joints.cpp).
+// Joints are soft constraints solved in the same sub-step loop as contacts (RunSubSteps, solver.h; Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the
+// derivations are ours and are written next to each joint):
 //   per sub-step: warm start (apply last impulses), solve with soft bias (Biased pass), integrate
 //   positions, solve rigid without bias (Relax pass).
 // Classic mode runs one step of PGS instead: rigid velocity iterations (Classic pass), then, after the
@@ -17,11 +17,9 @@
 #pragma once
 
 #include "minkowski/joint_types.h"
-#include "solver/contact_solver.h"
 #include "solver/solver_types.h"
 
 #include <cmath>
-#include <vector>
 
 namespace mk {
 
@@ -68,18 +66,17 @@ struct JointConstraint {
 enum class JointPass : std::uint8_t { Biased, Relax, Classic, Position };
 
 /// Applies the impulses carried over from the last sub-step / step.
-void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver);
+void WarmStartJoints(SolverArrays& solver);
 
 /// One pass over all joints.
-void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
-                 JointPass pass);
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass);
 
 /// Classic mode, after the positions are integrated: one non-linear Gauss-Seidel pass over the joints
 /// (Box2D 2.x's SolvePositionConstraints, written through the velocity rows): each joint in turn sees
 /// its bodies at rest, solves its position rows with the bias classicBaumgarte C / dt and impulses from
 /// zero, and the resulting velocities times dt move the bodies (dp, dq), which the next joint then
 /// sees. Velocities and accumulated impulses are left as they were.
-void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context);
+void SolveJointPositions(SolverArrays& solver, const StepContext& context);
 
 /// Reaction force on bodyB (N) and its pure torque (N m) from the accumulated impulses, given 1/h and
 /// the bodies' states at the end of the step. (Prismatic and wheel: the torque is the angular row's

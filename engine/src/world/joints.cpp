@@ -2,7 +2,6 @@
 // collide-connected rule, and the step's glue (gather joints into solver constraints, store their
 // impulses back). The constraint math is in engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
-#include "solver/contact_solver.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
@@ -195,7 +194,7 @@ void WakeJointPartners(WorldState& w) {
 }
 
 void PrepareJoints(WorldState& w, const StepContext& context) {
-  std::vector<JointConstraint>& out = w.jointConstraints;
+  std::vector<JointConstraint>& out = w.solver.joints;
   SolverArrays& s = w.solver;
   out.clear();
   const SolverSettings& settings = context.settings;
@@ -270,7 +269,7 @@ void PrepareJoints(WorldState& w, const StepContext& context) {
 void StoreJointImpulses(WorldState& w, const StepContext& context) {
   const SolverArrays& s = w.solver;
   const BodyState rest{};
-  for (const JointConstraint& c : w.jointConstraints) {
+  for (const JointConstraint& c : s.joints) {
     Joint& j = w.joints[c.joint];
     const BodyState& a = c.indexA >= 0 ? s.states[c.indexA] : rest;
     const BodyState& b = c.indexB >= 0 ? s.states[c.indexB] : rest;

@@ -113,7 +113,8 @@ void PutIslandToSleep(WorldState& w, int start) {
 
 int UpdateSleep(WorldState& w, float dt) {
   const SolverArrays& s = w.solver;
-  const int n = static_cast<int>(s.bodies.size());
+  const std::vector<int>& bodies = w.solverBodies;  // solver index -> body slot
+  const int n = static_cast<int>(bodies.size());
   std::vector<int>& parent = w.islandParent;
   std::vector<float>& minSleepTime = w.islandSleepTime;
   parent.resize(n);
@@ -121,7 +122,7 @@ int UpdateSleep(WorldState& w, float dt) {
   const bool sleepOn = w.settings.enableSleep;
   for (int i = 0; i < n; ++i) {
     parent[i] = i;
-    Body& body = w.bodies[s.bodies[i]];
+    Body& body = w.bodies[bodies[i]];
     float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
     bool quiet = sleepOn && body.enableSleep && speed < body.sleepThreshold;
     body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
@@ -132,7 +133,7 @@ int UpdateSleep(WorldState& w, float dt) {
   // bodies into one island, so a chain sleeps and wakes as a whole).
   auto forEachLink = [&](auto visit) {
     for (const ContactConstraint& c : s.contacts) visit(c.indexA, c.indexB);
-    for (const JointConstraint& c : w.jointConstraints) visit(c.indexA, c.indexB);
+    for (const JointConstraint& c : s.joints) visit(c.indexA, c.indexB);
   };
   forEachLink([&](int a, int b) {
     if (a == kNull || b == kNull) return;
@@ -143,7 +144,7 @@ int UpdateSleep(WorldState& w, float dt) {
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
     islands += root == i ? 1 : 0;
-    minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[i]].sleepTime);
+    minSleepTime[root] = std::min(minSleepTime[root], w.bodies[bodies[i]].sleepTime);
   }
   // Kinematic bodies touching an island keep it awake through their contact's sleep time.
   forEachLink([&](int a, int b) {
@@ -152,7 +153,7 @@ int UpdateSleep(WorldState& w, float dt) {
       int other = k == a ? b : a;
       if (s.params[k].invMass == 0.0f) {
         int root = FindRoot(parent, other);
-        minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[k]].sleepTime);
+        minSleepTime[root] = std::min(minSleepTime[root], w.bodies[bodies[k]].sleepTime);
       }
     }
   });
@@ -162,7 +163,7 @@ int UpdateSleep(WorldState& w, float dt) {
     if (root != i || minSleepTime[root] < w.settings.timeToSleep) continue;
     SleepGroup(w, [&](auto sleep) {
       for (int j = i; j < n; ++j) {
-        if (FindRoot(parent, j) == root) sleep(s.bodies[j]);
+        if (FindRoot(parent, j) == root) sleep(bodies[j]);
       }
     });
   }

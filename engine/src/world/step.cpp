@@ -25,7 +25,7 @@ void CountObjects(WorldState& w) {
   c.shapes = w.shapeIds.LiveCount();
   c.contacts = w.contactIds.LiveCount();
   c.joints = w.jointIds.LiveCount();
-  c.awakeBodies = static_cast<int>(w.solver.bodies.size());
+  c.awakeBodies = static_cast<int>(w.solverBodies.size());
 }
 
 // End events raised since the last Step (by destroy calls in between, then by this Step's stages)

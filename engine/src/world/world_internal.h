@@ -8,7 +8,7 @@
 
 namespace mk {
 
-struct StepContext;  // solver/contact_solver.h
+struct StepContext;  // solver/solver_types.h
 
 // API validation shared by world.cpp and joints.cpp: a length or point the world accepts is finite
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
@@ -73,7 +73,7 @@ void DestroyJointsOfBody(WorldState& w, int body);
 bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB);
 /// Before gathering bodies: sleeping bodies jointed to awake ones wake (with their sleep group).
 void WakeJointPartners(WorldState& w);
-/// Builds w.jointConstraints for the joints with a body in the solver; marks those bodies
+/// Builds w.solver.joints for the joints with a body in the solver; marks those bodies
 /// non-ballistic. After the bodies were gathered.
 void PrepareJoints(WorldState& w, const StepContext& context);
 /// Writes impulses (warm start) and reaction force / torque back to the joints.

@@ -1,7 +1,7 @@
 // Internal: the World's data. Plain arrays indexed by slot; ids are slot + 1 with a generation.
 //
 // Layout for speed (DESIGN.md sections 1 and 7): bodies, shapes and contacts live in contiguous
-// vectors that only grow to a scene's peak size; per-step solver data (solver_types.h) is rebuilt
+// vectors that only grow to a scene's peak size; per-step solver data (solver/solver.h) is rebuilt
 // into reused arrays, so Step allocates nothing after warm-up. Objects refer to each other by index.
 #pragma once
 
@@ -12,8 +12,7 @@
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
 #include "narrowphase/manifold_internal.h"
-#include "solver/joint_solver.h"
-#include "solver/solver_types.h"
+#include "solver/solver.h"
 
 #include <vector>
 
@@ -171,8 +170,9 @@ struct WorldState {
   std::vector<ContactEndEvent> pendingEndEvents;      // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
-  SolverArrays solver;  // per-step scratch, reused
-  std::vector<JointConstraint> jointConstraints;  // per-step joint solver data, reused
+  // The solver's per-step data, reused.
+  std::vector<int> solverBodies;  // solver index -> body slot
+  SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
   std::vector<int> islandParent;    // union-find scratch over solver indices

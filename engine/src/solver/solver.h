@@ -1,0 +1,32 @@
+// Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage):
+// per sub-step integrate velocities, warm start, solve (soft), integrate positions, relax (rigid);
+// Classic mode: velocity iterations, then position passes.
+#pragma once
+
+#include "solver/body_integrator.h"
+#include "solver/contact_solver.h"
+#include "solver/joint_solver.h"
+#include "solver/solver_types.h"
+
+#include <vector>
+
+namespace mk {
+
+/// The step's bodies (by solver index) and constraints.
+struct SolverArrays {
+  std::vector<BodyState> states;
+  std::vector<BodyParams> params;
+  std::vector<ContactConstraint> contacts;
+  std::vector<JointConstraint> joints;
+};
+
+/// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have
+/// accumulated were solved for velocities the cap has since cut, so they restart from zero. Clears the
+/// flags.
+void DropCappedImpulses(SolverArrays& solver);
+
+/// The sub-steps of one step (Classic mode: its one step of velocity iterations and position passes),
+/// on prepared constraints. Joints go before contacts in every pass.
+void RunSubSteps(SolverArrays& solver, const StepContext& context);
+
+}  // namespace mk
