@@ -1,7 +1,7 @@
 // The soft-step contact solver ("soft step": Catto, Solver2D, 2024; the recipe Box2D v3 and Rapier
-// converged on). Per step: prepare (world/solve.cpp); per sub-step (the list is RunSubSteps,
-// solver.cpp): warm start, solve with soft bias, relax without bias after the positions are
-// integrated; once after the sub-steps: restitution.
+// converged on), every stage of it: per step, prepare from the world's inputs; per sub-step (the list
+// is RunSubSteps, solver.cpp): warm start, solve with soft bias, relax without bias after the
+// positions are integrated; once after the sub-steps: restitution, then store the impulses.
 //
 // Separation during the step is tracked without re-running collision: with anchors rA, rB fixed at
 // the start of the step and the bodies' accumulated motion (dp, dq),
@@ -119,6 +119,52 @@ inline bool SolveBlock(const BlockMatrix& k, float b1, float b2, Vec2& x) {
 }
 
 }  // namespace
+
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
+  solver.contacts.clear();
+  const bool warm = context.settings.enableWarmStarting;
+  for (const ContactInput& input : inputs) {
+    const Manifold& manifold = *input.manifold;
+    const ContactBody& bodyA = input.bodyA;
+    const ContactBody& bodyB = input.bodyB;
+    ContactConstraint c;
+    c.indexA = bodyA.index;
+    c.indexB = bodyB.index;
+    c.invMassA = c.indexA < 0 ? 0.0f : solver.params[c.indexA].invMass;
+    c.invIA = c.indexA < 0 ? 0.0f : solver.params[c.indexA].invInertia;
+    c.invMassB = c.indexB < 0 ? 0.0f : solver.params[c.indexB].invMass;
+    c.invIB = c.indexB < 0 ? 0.0f : solver.params[c.indexB].invInertia;
+    c.normal = manifold.normal;
+    c.friction = input.friction;
+    c.restitution = input.restitution;
+    c.softness = (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
+    c.pointCount = manifold.pointCount;
+    if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
+    if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    Vec2 tangent = RightPerp(c.normal);
+    for (int j = 0; j < c.pointCount; ++j) {
+      const ManifoldPoint& mp = manifold.points[j];
+      ContactConstraintPoint& cp = c.points[j];
+      cp.rA = mp.point - bodyA.center;
+      cp.rB = mp.point - bodyB.center;
+      cp.adjustedSeparation = mp.separation - Dot(cp.rB - cp.rA, c.normal);
+      const float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
+      float kNormal = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB;
+      cp.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
+      const float rtA = Cross(cp.rA, tangent), rtB = Cross(cp.rB, tangent);
+      cp.rnA = rnA, cp.rnB = rnB, cp.rtA = rtA, cp.rtB = rtB;
+      float kTangent = c.invMassA + c.invMassB + c.invIA * rtA * rtA + c.invIB * rtB * rtB;
+      cp.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
+      cp.normalImpulse = warm ? mp.normalImpulse : 0.0f;
+      cp.tangentImpulse = warm ? mp.tangentImpulse : 0.0f;
+      cp.maxNormalImpulse = 0.0f;
+      Vec2 vA = bodyA.linearVelocity + Cross(bodyA.angularVelocity, cp.rA);
+      Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
+      cp.relativeVelocity = Dot(vB - vA, c.normal);
+    }
+    solver.contacts.push_back(c);
+  }
+}
 
 void WarmStartContacts(SolverArrays& solver) {
   for (ContactConstraint& c : solver.contacts) {
@@ -295,6 +341,30 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
         ApplyNormalImpulse(c, cp, a, b, impulse);
       }
     });
+  }
+}
+
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
+  const float hitThreshold = context.settings.hitEventThreshold;
+  solver.hits.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ContactConstraint& c = solver.contacts[i];
+    Manifold& manifold = *inputs[i].manifold;
+    for (int j = 0; j < c.pointCount; ++j) {
+      manifold.points[j].normalImpulse = c.points[j].normalImpulse;
+      manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
+    }
+    if (!inputs[i].enableHitEvents) continue;
+    // The fastest approach among the points that pushed this step.
+    ContactHit hit{inputs[i].id, -1, 0.0f};
+    for (int j = 0; j < c.pointCount; ++j) {
+      const float speed = -c.points[j].relativeVelocity;
+      if (c.points[j].maxNormalImpulse > 0.0f && speed > hit.approachSpeed) {
+        hit.approachSpeed = speed;
+        hit.point = j;
+      }
+    }
+    if (hit.point >= 0 && hit.approachSpeed > hitThreshold) solver.hits.push_back(hit);
   }
 }
 

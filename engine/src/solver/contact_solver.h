@@ -1,10 +1,34 @@
-// Internal: the sub-stepped soft contact solver (DESIGN.md section 7): warm start, solve, relax and
-// restitution (prepare and store are in world/solve.cpp); Classic mode's velocity and position passes.
+// Internal: the sub-stepped soft contact solver (DESIGN.md section 7), every stage of it in one place
+// like Box2D v3's contact_solver.c: prepare, warm start, solve, relax, restitution, store; and
+// Classic mode's velocity and position passes.
 #pragma once
 
+#include "minkowski/manifold.h"
 #include "solver/solver_types.h"
 
+#include <span>
+
 namespace mk {
+
+/// One body of a contact as the world holds it at the start of the step.
+struct ContactBody {
+  Vec2 center{0.0f, 0.0f};          // centre of mass, world (m)
+  Vec2 linearVelocity{0.0f, 0.0f};  // m/s
+  float angularVelocity = 0.0f;     // rad/s
+  int index = -1;                   // solver index; -1: not moving this step (static or asleep)
+};
+
+/// A touching contact (manifold with points, at least one body moving), gathered by the world.
+struct ContactInput {
+  /// The contact's manifold, owned by the caller: PrepareContacts reads its points and the impulses
+  /// of the last step; StoreContactImpulses writes this step's impulses back (Box2D v3 keeps the same
+  /// pointer to its contact sims).
+  Manifold* manifold = nullptr;
+  ContactBody bodyA, bodyB;
+  float friction = 0.0f, restitution = 0.0f;  // mixed for the pair
+  int id = -1;                   // the caller's id of the contact, handed back in ContactHit
+  bool enableHitEvents = false;  // StoreContactImpulses reports a ContactHit
+};
 
 struct ContactConstraintPoint {
   Vec2 rA{0.0f, 0.0f}, rB{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
@@ -25,9 +49,20 @@ struct ContactConstraint {
   float friction = 0.0f, restitution = 0.0f;
   Softness softness{};
   int indexA = -1, indexB = -1;  // solver indices, -1 = static
-  int contact = -1;              // contact slot, to store impulses back
   int pointCount = 0;
 };
+
+/// A contact with hit events whose fastest approaching point pushed this step, faster than
+/// SolverSettings::hitEventThreshold.
+struct ContactHit {
+  int id = -1;                 // ContactInput::id
+  int point = 0;               // manifold point index
+  float approachSpeed = 0.0f;  // m/s, > 0
+};
+
+/// Builds solver.contacts from the inputs (one constraint per input, same order) and marks their
+/// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
 
 /// Applies the accumulated impulses (at the first sub-step, those carried over from the last step).
 void WarmStartContacts(SolverArrays& solver);
@@ -50,5 +85,9 @@ void SolveContactPositionsClassic(SolverArrays& solver, const StepContext& conte
 
 /// Once per step after the sub-steps: bounce where the approach was faster than the threshold.
 void ApplyRestitution(SolverArrays& solver, const StepContext& context);
+
+/// Writes each point's impulses back into its input's manifold (the next step's warm start) and
+/// lists the hits of inputs with enableHitEvents in solver.hits.
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
 
 }  // namespace mk

@@ -1,6 +1,13 @@
-// Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage):
-// per sub-step integrate velocities, warm start, solve (soft), integrate positions, relax (rigid);
-// Classic mode: velocity iterations, then position passes.
+// Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage).
+//
+// The stages of a step, as world/solve.cpp calls them:
+//   PrepareContacts                         contact constraints from the world's inputs, once per step
+//   RunSubSteps                             per sub-step: integrate velocities, warm start, solve
+//                                           (soft), integrate positions, relax (rigid); Classic mode:
+//                                           velocity iterations, then position passes
+//   ApplyRestitution                        once, after the sub-steps
+//   CapSpeeds (+ DropCappedImpulses)        the final velocities within the caps
+//   StoreContactImpulses                    impulses (warm start) and hits back
 #pragma once
 
 #include "solver/body_integrator.h"
@@ -12,12 +19,14 @@
 
 namespace mk {
 
-/// The step's bodies (by solver index) and constraints.
+/// The step's bodies and constraints, indexed by solver index (bodies) and input order (contacts[i]
+/// is made from the i-th ContactInput).
 struct SolverArrays {
   std::vector<BodyState> states;
   std::vector<BodyParams> params;
   std::vector<ContactConstraint> contacts;
   std::vector<JointConstraint> joints;
+  std::vector<ContactHit> hits;  // StoreContactImpulses
 };
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have

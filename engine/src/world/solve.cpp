@@ -1,5 +1,6 @@
-// Solver stage glue: gathers awake bodies and touching contacts into the dense solver arrays, runs
-// the solver's stages (engine/src/solver) and writes velocities, transforms and impulses back.
+// The solver stage of World::Step: gathers the awake bodies and touching contacts into the solver's
+// inputs, runs the solver's stages (engine/src/solver, which sees no World), and scatters velocities,
+// transforms and hit events back. Joints are prepared and stored by world/joints.cpp.
 #include "solver/solver.h"
 #include "world/world_internal.h"
 
@@ -38,76 +39,31 @@ void GatherBodies(WorldState& world, const StepContext& context) {
   }
 }
 
-void PrepareContacts(WorldState& world, const StepContext& context) {
-  SolverArrays& solver = world.solver;
-  solver.contacts.clear();
-  const bool warm = context.settings.enableWarmStarting;
+ContactBody ContactSide(const Body& body) {
+  return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex};
+}
+
+// Touching contacts (manifold points) with at least one moving body, in slot order.
+void GatherContacts(WorldState& world) {
+  std::vector<ContactInput>& inputs = world.contactInputs;
+  inputs.clear();
   for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
     if (!world.contactIds.IsLive(slot)) continue;
-    const Contact& contact = world.contacts[slot];
+    Contact& contact = world.contacts[slot];
     if (contact.manifold.pointCount == 0) continue;
     const Body& bodyA = world.bodies[world.shapes[contact.shapeA].body];
     const Body& bodyB = world.bodies[world.shapes[contact.shapeB].body];
     if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) continue;
-    ContactConstraint c;
-    c.contact = slot;
-    c.indexA = bodyA.solverIndex;
-    c.indexB = bodyB.solverIndex;
-    c.invMassA = c.indexA == kNull ? 0.0f : solver.params[c.indexA].invMass;
-    c.invIA = c.indexA == kNull ? 0.0f : solver.params[c.indexA].invInertia;
-    c.invMassB = c.indexB == kNull ? 0.0f : solver.params[c.indexB].invMass;
-    c.invIB = c.indexB == kNull ? 0.0f : solver.params[c.indexB].invInertia;
-    c.normal = contact.manifold.normal;
-    c.friction = contact.friction;
-    c.restitution = contact.restitution;
-    c.softness = (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
-    c.pointCount = contact.manifold.pointCount;
-    if (c.indexA != kNull) solver.params[c.indexA].ballistic = false;
-    if (c.indexB != kNull) solver.params[c.indexB].ballistic = false;
-    Vec2 tangent = RightPerp(c.normal);
-    for (int j = 0; j < c.pointCount; ++j) {
-      const ManifoldPoint& mp = contact.manifold.points[j];
-      ContactConstraintPoint& cp = c.points[j];
-      cp.rA = mp.point - bodyA.center;
-      cp.rB = mp.point - bodyB.center;
-      cp.adjustedSeparation = mp.separation - Dot(cp.rB - cp.rA, c.normal);
-      const float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
-      float kNormal = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB;
-      cp.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
-      const float rtA = Cross(cp.rA, tangent), rtB = Cross(cp.rB, tangent);
-      cp.rnA = rnA, cp.rnB = rnB, cp.rtA = rtA, cp.rtB = rtB;
-      float kTangent = c.invMassA + c.invMassB + c.invIA * rtA * rtA + c.invIB * rtB * rtB;
-      cp.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
-      cp.normalImpulse = warm ? mp.normalImpulse : 0.0f;
-      cp.tangentImpulse = warm ? mp.tangentImpulse : 0.0f;
-      cp.maxNormalImpulse = 0.0f;
-      Vec2 vA = bodyA.linearVelocity + Cross(bodyA.angularVelocity, cp.rA);
-      Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
-      cp.relativeVelocity = Dot(vB - vA, c.normal);
-    }
-    solver.contacts.push_back(c);
+    inputs.push_back({&contact.manifold, ContactSide(bodyA), ContactSide(bodyB), contact.friction,
+                      contact.restitution, slot, contact.enableHitEvents});
   }
 }
 
-void StoreImpulsesAndHits(WorldState& world) {
-  const float hitThreshold = world.settings.hitEventThreshold;
-  for (const ContactConstraint& c : world.solver.contacts) {
-    Contact& contact = world.contacts[c.contact];
-    float approach = 0.0f;
-    int hitPoint = -1;
-    for (int j = 0; j < c.pointCount; ++j) {
-      contact.manifold.points[j].normalImpulse = c.points[j].normalImpulse;
-      contact.manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
-      float speed = -c.points[j].relativeVelocity;
-      if (c.points[j].maxNormalImpulse > 0.0f && speed > approach) {
-        approach = speed;
-        hitPoint = j;
-      }
-    }
-    if (contact.enableHitEvents && hitPoint >= 0 && approach > hitThreshold) {
-      world.hitEvents.push_back({world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
-                                 contact.manifold.points[hitPoint].point, c.normal, approach});
-    }
+void ReportHits(WorldState& world) {
+  for (const ContactHit& hit : world.solver.hits) {
+    const Contact& contact = world.contacts[hit.id];
+    world.hitEvents.push_back({world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
+                               contact.manifold.points[hit.point].point, contact.manifold.normal, hit.approachSpeed});
   }
 }
 
@@ -139,13 +95,15 @@ void SolveStep(WorldState& world, float dt) {
   SolverArrays& solver = world.solver;
   WakeJointPartners(world);
   GatherBodies(world, context);
-  PrepareContacts(world, context);
+  GatherContacts(world);
+  PrepareContacts(world.contactInputs, solver, context);
   PrepareJoints(world, context);
   RunSubSteps(solver, context);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
-  StoreImpulsesAndHits(world);
+  StoreContactImpulses(world.contactInputs, solver, context);
   StoreJointImpulses(world, context);
+  ReportHits(world);
   ScatterBodies(world);
 }
 

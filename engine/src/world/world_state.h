@@ -170,8 +170,9 @@ struct WorldState {
   std::vector<ContactEndEvent> pendingEndEvents;      // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
-  // The solver's per-step data, reused.
+  // The solver's per-step data, reused (solve.cpp gathers, the solver prepares and solves).
   std::vector<int> solverBodies;  // solver index -> body slot
+  std::vector<ContactInput> contactInputs;
   SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
