@@ -1,13 +1,13 @@
 // Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage).
 //
 // The stages of a step, as world/solve.cpp calls them:
-//   PrepareContacts                         contact constraints from the world's inputs, once per step
+//   PrepareContacts, PrepareJoints          constraints from the world's inputs, once per step
 //   RunSubSteps                             per sub-step: integrate velocities, warm start, solve
 //                                           (soft), integrate positions, relax (rigid); Classic mode:
 //                                           velocity iterations, then position passes
 //   ApplyRestitution                        once, after the sub-steps
 //   CapSpeeds (+ DropCappedImpulses)        the final velocities within the caps
-//   StoreContactImpulses                    impulses (warm start) and hits back
+//   StoreContactImpulses, StoreJointImpulses  impulses (warm start), hits and reactions back
 #pragma once
 
 #include "solver/body_integrator.h"
@@ -19,8 +19,8 @@
 
 namespace mk {
 
-/// The step's bodies and constraints, indexed by solver index (bodies) and input order (contacts[i]
-/// is made from the i-th ContactInput).
+/// The step's bodies and constraints, indexed by solver index (bodies) and input order
+/// (constraints: contacts[i] is made from the i-th ContactInput, joints[i] from the i-th JointInput).
 struct SolverArrays {
   std::vector<BodyState> states;
   std::vector<BodyParams> params;

@@ -1,7 +1,13 @@
 // Internal: what every solver stage shares: the step's constants (StepContext), soft constraint
-// coefficients, the moving bodies' per-step data and the speed caps. Rebuilt every step into reused
-// arrays (no allocation after warm-up). Bodies that move this step get a dense "solver index"; a body
-// without one (static, asleep) is index -1 and reads as a zero-velocity, infinite-mass body.
+// coefficients, the moving bodies' per-step data and the speed caps.
+//
+// The solver sees no World. The world gathers its moving bodies into BodyState / BodyParams arrays
+// (body_integrator.h: MakeBodyParams), its touching contacts into ContactInputs (contact_solver.h) and
+// its joints into JointInputs (joint_solver.h); the solver prepares constraints from those, runs the
+// stages (solver.h: RunSubSteps) and stores impulses back through the inputs. Every array is rebuilt
+// each step into reused storage (no allocation after warm-up). Bodies that move this step get a dense
+// "solver index"; a body without one (static, asleep) is index -1 and reads as a zero-velocity,
+// infinite-mass body.
 #pragma once
 
 #include "minkowski/math.h"

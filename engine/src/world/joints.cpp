@@ -1,6 +1,7 @@
 // Joints in the world: creation with validation, destruction, the bodies' joint lists, the
-// collide-connected rule, and the step's glue (gather joints into solver constraints, store their
-// impulses back). The constraint math is in engine/src/solver/*joint*.cpp.
+// collide-connected rule, and waking a moving body's sleeping partners before a step. The step
+// gathers joints in world/solve.cpp; the constraint math, from prepare to store, is in
+// engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
@@ -123,14 +124,6 @@ Joint* FindJoint(WorldState& w, JointId id) {
   return live ? &w.joints[w.JointSlot(id)] : nullptr;
 }
 
-// Into [-pi, pi] for an angle within one turn of that range (a difference of two wrapped angles).
-float WrapAngle(float angle) {
-  constexpr float pi = std::numbers::pi_v<float>;
-  if (angle > pi) angle -= 2.0f * pi;
-  if (angle < -pi) angle += 2.0f * pi;
-  return angle;
-}
-
 // A reference angle of any finite size, into [-pi, pi] (in double, so 1e30 rad still wraps): the
 // joint angle is measured from it with WrapAngle, which only handles one turn either way.
 float UnwindAngle(float angle) {
@@ -190,92 +183,6 @@ void WakeJointPartners(WorldState& w) {
       const Body& body = w.bodies[sleeper];
       if (!body.awake && body.enabled && body.type == BodyType::Dynamic && drives(other)) WakeBody(w, sleeper);
     }
-  }
-}
-
-void PrepareJoints(WorldState& w, const StepContext& context) {
-  std::vector<JointConstraint>& out = w.solver.joints;
-  SolverArrays& s = w.solver;
-  out.clear();
-  const SolverSettings& settings = context.settings;
-  const float h = context.h;
-  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
-                                              settings.jointDampingRatio, h);
-  for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
-    if (!w.jointIds.IsLive(slot)) continue;
-    Joint& j = w.joints[slot];
-    int a = j.edges[0].body, b = j.edges[1].body;
-    const Body* bodyA = a == kNull ? nullptr : &w.bodies[a];
-    const Body& bodyB = w.bodies[b];
-    if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
-    int ia = bodyA ? bodyA->solverIndex : kNull, ib = bodyB.solverIndex;
-    if (ia == kNull && ib == kNull) continue;
-    JointConstraint c;
-    c.joint = slot;
-    c.type = j.type;
-    c.indexA = ia;
-    c.indexB = ib;
-    if (ia != kNull) c.invMassA = s.params[ia].invMass, c.invIA = s.params[ia].invInertia, s.params[ia].ballistic = false;
-    if (ib != kNull) c.invMassB = s.params[ib].invMass, c.invIB = s.params[ib].invInertia, s.params[ib].ballistic = false;
-    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
-    Rot qA = BodyRot(w, a), qB = bodyB.xf.q;
-    Vec2 centerA = bodyA ? bodyA->center : j.target;
-    c.rA0 = bodyA ? Rotate(qA, j.localAnchorA - bodyA->localCenter) : Vec2{0.0f, 0.0f};
-    c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
-    c.deltaCenter = bodyB.center - centerA;
-    c.axis0 = Rotate(qA, j.localAxisA);
-    // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
-    bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
-    if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
-      c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
-    }
-    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
-    // contacts (MaxSoftHertz).
-    if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
-      float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
-      float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
-      c.softness = MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, h);
-    } else {
-      c.softness = worldSoftness;
-    }
-    if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
-    if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
-    c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
-    c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
-    c.lower = j.lower;
-    c.upper = j.upper;
-    c.length = j.length;
-    c.motorSpeed = j.motorSpeed;
-    c.maxMotorImpulse = j.maxMotor * h;
-    c.maxImpulse = j.maxForce * h;
-    if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
-      c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
-    }
-    c.enableLimit = j.enableLimit;
-    c.enableMotor = j.enableMotor;
-    // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
-    // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
-    c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
-    if (settings.enableWarmStarting) {
-      c.impulses = j.impulses;
-      if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
-      if (!c.enableMotor) c.impulses.motor = 0.0f;
-      if (!c.enableSpring) c.impulses.spring = 0.0f;
-    }
-    out.push_back(c);
-  }
-}
-
-void StoreJointImpulses(WorldState& w, const StepContext& context) {
-  const SolverArrays& s = w.solver;
-  const BodyState rest{};
-  for (const JointConstraint& c : s.joints) {
-    Joint& j = w.joints[c.joint];
-    const BodyState& a = c.indexA >= 0 ? s.states[c.indexA] : rest;
-    const BodyState& b = c.indexB >= 0 ? s.states[c.indexB] : rest;
-    j.impulses = c.impulses;
-    j.reactionForce = JointReactionForce(c, a, b, context.invH);
-    j.reactionTorque = JointReactionTorque(c, a, b, context.invH);
   }
 }
 

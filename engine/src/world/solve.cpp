@@ -1,6 +1,6 @@
-// The solver stage of World::Step: gathers the awake bodies and touching contacts into the solver's
-// inputs, runs the solver's stages (engine/src/solver, which sees no World), and scatters velocities,
-// transforms and hit events back. Joints are prepared and stored by world/joints.cpp.
+// The solver stage of World::Step: gathers the awake bodies, touching contacts and joints into the
+// solver's inputs, runs the solver's stages (engine/src/solver, which sees no World), and scatters
+// velocities, transforms, hit events and joint reactions back.
 #include "solver/solver.h"
 #include "world/world_internal.h"
 
@@ -59,6 +59,26 @@ void GatherContacts(WorldState& world) {
   }
 }
 
+JointBody JointSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, body.solverIndex}; }
+
+// Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
+// its target.
+void GatherJoints(WorldState& world) {
+  std::vector<JointInput>& inputs = world.jointInputs;
+  inputs.clear();
+  for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
+    if (!world.jointIds.IsLive(slot)) continue;
+    Joint& j = world.joints[slot];
+    int a = j.edges[0].body, b = j.edges[1].body;
+    const Body* bodyA = a == kNull ? nullptr : &world.bodies[a];
+    const Body& bodyB = world.bodies[b];
+    if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
+    if ((bodyA ? bodyA->solverIndex : kNull) == kNull && bodyB.solverIndex == kNull) continue;
+    inputs.push_back({&j, bodyA ? JointSide(*bodyA) : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull},
+                      JointSide(bodyB)});
+  }
+}
+
 void ReportHits(WorldState& world) {
   for (const ContactHit& hit : world.solver.hits) {
     const Contact& contact = world.contacts[hit.id];
@@ -96,13 +116,14 @@ void SolveStep(WorldState& world, float dt) {
   WakeJointPartners(world);
   GatherBodies(world, context);
   GatherContacts(world);
+  GatherJoints(world);
   PrepareContacts(world.contactInputs, solver, context);
-  PrepareJoints(world, context);
+  PrepareJoints(world.jointInputs, solver, context);
   RunSubSteps(solver, context);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
   StoreContactImpulses(world.contactInputs, solver, context);
-  StoreJointImpulses(world, context);
+  StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);
   ScatterBodies(world);
 }

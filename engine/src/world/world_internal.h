@@ -8,8 +8,6 @@
 
 namespace mk {
 
-struct StepContext;  // solver/solver_types.h
-
 // API validation shared by world.cpp and joints.cpp: a length or point the world accepts is finite
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
 inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
@@ -73,11 +71,6 @@ void DestroyJointsOfBody(WorldState& w, int body);
 bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB);
 /// Before gathering bodies: sleeping bodies jointed to awake ones wake (with their sleep group).
 void WakeJointPartners(WorldState& w);
-/// Builds w.solver.joints for the joints with a body in the solver; marks those bodies
-/// non-ballistic. After the bodies were gathered.
-void PrepareJoints(WorldState& w, const StepContext& context);
-/// Writes impulses (warm start) and reaction force / torque back to the joints.
-void StoreJointImpulses(WorldState& w, const StepContext& context);
 
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& w, int body);
@@ -87,7 +80,7 @@ void PutIslandToSleep(WorldState& w, int body);
 /// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands.
 int UpdateSleep(WorldState& w, float dt);
 
-// Solver glue (solve.cpp)
+// Solver stage (solve.cpp): gather, the solver's stages, scatter.
 void SolveStep(WorldState& w, float dt);
 
 }  // namespace mk
