@@ -228,8 +228,8 @@ void WarmStartJoints(SolverArrays& solver) {
       joint::ApplyWrench(c, a, b, Rotate(a.dq, c.rA0), Rotate(b.dq, c.rB0), c.impulses.linear, 0.0f);
       continue;
     }
-    Wrench w = TotalWrench(c, a, b);
-    joint::ApplyWrench(c, a, b, w.armA, w.armB, w.P, w.L);
+    const Wrench wrench = TotalWrench(c, a, b);
+    joint::ApplyWrench(c, a, b, wrench.armA, wrench.armB, wrench.P, wrench.L);
   }
 }
 
