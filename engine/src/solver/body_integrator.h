@@ -31,7 +31,8 @@ inline BodyParams MakeBodyParams(const BodyInput& body, const StepContext& conte
   BodyParams p;
   p.invMass = body.invMass;
   p.invInertia = body.invInertia;
-  p.linearAcceleration = clampComponents(body.gravity, maxLinear) + clampComponents(body.invMass * body.force, maxLinear);
+  p.linearAcceleration =
+      clampComponents(body.gravity, maxLinear) + clampComponents(body.invMass * body.force, maxLinear);
   p.angularAcceleration = std::clamp(body.invInertia * body.torque, -maxAngular, maxAngular);
   // Implicit damping, stable for any coefficient: v / (1 + h c) per sub-step.
   p.linearDampingFactor = 1.0f / (1.0f + context.h * body.linearDamping);

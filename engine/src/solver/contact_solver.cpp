@@ -227,9 +227,13 @@ void SolveContactPass(SolverArrays& solver, const StepContext& context) {
 
 }  // namespace
 
-void SolveContacts(SolverArrays& solver, const StepContext& context) { SolveContactPass<true>(solver, context); }
+void SolveContacts(SolverArrays& solver, const StepContext& context) {
+  SolveContactPass<true>(solver, context);
+}
 
-void RelaxContacts(SolverArrays& solver, const StepContext& context) { SolveContactPass<false>(solver, context); }
+void RelaxContacts(SolverArrays& solver, const StepContext& context) {
+  SolveContactPass<false>(solver, context);
+}
 
 // Classic mode (Box2D 2.x's contact solver: Catto, "Iterative Dynamics with Temporal Coherence", 2005,
 // and b2ContactSolver). One step, no sub-steps: the velocity iterations make the bodies' approach
@@ -344,7 +348,8 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   }
 }
 
-void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
+                          const StepContext& context) {
   const float hitThreshold = context.settings.hitEventThreshold;
   solver.hits.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -88,6 +88,7 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context);
 
 /// Writes each point's impulses back into its input's manifold (the next step's warm start) and
 /// lists the hits of inputs with enableHitEvents in solver.hits.
-void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
+                          const StepContext& context);
 
 }  // namespace mk

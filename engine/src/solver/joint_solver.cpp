@@ -264,7 +264,8 @@ void SolveJointPositions(SolverArrays& solver, const StepContext& context) {
   }
 }
 
-void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver, const StepContext& context) {
+void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
+                        const StepContext& context) {
   const BodyState rest{};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const JointConstraint& c = solver.joints[i];

@@ -134,7 +134,8 @@ void SolveJointPositions(SolverArrays& solver, const StepContext& context);
 /// bodyB (N) and its pure torque (N m) from those impulses and the bodies' states at the end of the
 /// step. (Prismatic and wheel: the torque is the angular row's only; the lever of the linear force is
 /// not included.)
-void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver, const StepContext& context);
+void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
+                        const StepContext& context);
 
 // --- Shared by the per-type solvers (joint_solver.cpp, *_joint.cpp) --------------------------------
 

@@ -83,7 +83,8 @@ void ReportHits(WorldState& world) {
   for (const ContactHit& hit : world.solver.hits) {
     const Contact& contact = world.contacts[hit.id];
     world.hitEvents.push_back({world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
-                               contact.manifold.points[hit.point].point, contact.manifold.normal, hit.approachSpeed});
+                               contact.manifold.points[hit.point].point, contact.manifold.normal,
+                               hit.approachSpeed});
   }
 }
 
