@@ -260,9 +260,8 @@ struct Profile {
   float narrowphase = 0;  ///< manifolds of the awake contacts, begin/end and sensor events (ms)
   float islands = 0;      ///< islands and sleeping (ms)
   float solver = 0;       ///< constraints, sub-steps, restitution, hit events, transforms, proxy moves (ms)
-  /// Always 0: events have no stage of their own, each is recorded by the stage that finds it, and
-  /// its time counts there. Kept so a profile reads like Box2D's.
-  float events = 0;
+  // No events entry: events have no stage of their own; each is recorded by the stage that finds it,
+  // and its time counts there.
 };
 
 /// Sizes of the world after the last Step.

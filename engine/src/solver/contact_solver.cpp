@@ -1,6 +1,7 @@
 // The soft-step contact solver ("soft step": Catto, Solver2D, 2024; the recipe Box2D v3 and Rapier
-// converged on). Per step: prepare (in world/step.cpp), then per sub-step: integrate velocities, warm
-// start, solve with soft bias, integrate positions, relax without bias; then restitution once.
+// converged on), every stage of it: per step, prepare from the world's inputs; per sub-step (the list
+// is RunSubSteps, solver.cpp): warm start, solve with soft bias, relax without bias after the
+// positions are integrated; once after the sub-steps: restitution, then store the impulses.
 //
 // Separation during the step is tracked without re-running collision: with anchors rA, rB fixed at
 // the start of the step and the bodies' accumulated motion (dp, dq),
@@ -9,121 +10,16 @@
 // with adjustedSeparation = s0 - dot(rB - rA, n) precomputed.
 #include "solver/contact_solver.h"
 
+#include "solver/solver.h"
+
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace mk {
 
 namespace {
 constexpr float kClassicMaxCorrection = 0.2f;  // m: the most one position pass moves a point (Box2D 2.x)
 }  // namespace
-
-Softness MakeSoftness(float hertz, float zeta, float h) {
-  if (hertz <= 0.0f) return {0.0f, 1.0f, 0.0f};  // rigid
-  float omega = 2.0f * std::numbers::pi_v<float> * hertz;
-  float a1 = 2.0f * zeta + h * omega;
-  // An undamped spring so weak that h omega underflows: the limit omega -> 0 is no spring at all
-  // (massScale 0, impulseScale 1), where omega / a1 would be 0 / 0.
-  if (a1 == 0.0f) return {0.0f, 0.0f, 1.0f};
-  float a2 = h * omega * a1;
-  float a3 = 1.0f / (1.0f + a2);
-  return {omega / a1, a2 * a3, a3};
-}
-
-StepContext MakeStepContext(float dt, const SolverSettings& settings) {
-  StepContext context;
-  context.dt = dt;
-  context.settings = settings;
-  int subSteps = settings.mode == SolverMode::Classic ? 1 : settings.subSteps;
-  context.h = dt / static_cast<float>(subSteps);
-  context.invH = 1.0f / context.h;
-  // A spring stiffer than a quarter of the sub-step rate is not resolved by the integrator.
-  float hertz = std::min(settings.contactHertz, 0.25f * context.invH);
-  context.contactSoftness = MakeSoftness(hertz, settings.contactDampingRatio, context.h);
-  context.staticSoftness = MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
-  return context;
-}
-
-Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
-  const float speed2 = LengthSquared(v);
-  if (!(speed2 > maxSpeed * maxSpeed)) [[likely]] return v;
-  if (std::isfinite(speed2)) return (maxSpeed / std::sqrt(speed2)) * v;
-  // Too large to square in float: into range component-wise first, keeping the direction roughly.
-  v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
-  const float length = Length(v);
-  return length > 0.0f ? (maxSpeed / length) * v : Vec2{0.0f, 0.0f};
-}
-
-float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
-
-void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
-  const float h = context.h;
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    BodyState& s = solver.states[i];
-    const BodyParams& p = solver.params[i];
-    if (p.invMass == 0.0f && p.invInertia == 0.0f) continue;  // kinematic: keeps its velocity
-    s.v = ClampLinearSpeed(p.linearDampingFactor * (s.v + h * p.linearAcceleration), maxSpeed);
-    s.w = ClampAngularSpeed(p.angularDampingFactor * (s.w + h * p.angularAcceleration));
-  }
-}
-
-namespace {
-
-// The turn-rate cap of a sub-step: half a turn (kMaxRotation), and never above kMaxAngularSpeed.
-float MaxAngularSpeed(const StepContext& context) { return std::min(kMaxRotation * context.invH, kMaxAngularSpeed); }
-
-// Clamps a dynamic body's velocity to the speed caps; true (and p.capped set) when a cap bit.
-// Kinematic bodies move as they are told.
-inline bool CapSpeed(BodyState& s, BodyParams& p, float maxSpeed, float maxAngularSpeed) {
-  if (p.invMass == 0.0f && p.invInertia == 0.0f) return false;
-  bool capped = false;
-  if (LengthSquared(s.v) > maxSpeed * maxSpeed) {  // also a speed too large to square (Inf)
-    s.v = ClampLinearSpeed(s.v, maxSpeed);
-    capped = true;
-  }
-  if (std::fabs(s.w) > maxAngularSpeed) {
-    s.w = std::copysign(maxAngularSpeed, s.w);
-    capped = true;
-  }
-  if (capped) p.capped = true;  // cleared by whoever handles it (DropCappedImpulses)
-  return capped;
-}
-
-}  // namespace
-
-bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
-  const float h = context.h;
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  const float maxAngularSpeed = MaxAngularSpeed(context);
-  bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    BodyState& s = solver.states[i];
-    // The constraints may have asked for more than the caps: the motion integrated is capped.
-    anyCapped = CapSpeed(s, solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
-    // Semi-implicit Euler (x += h v_new) overshoots a constant acceleration a by h^2 a / 2 per
-    // sub-step: 2 cm after 1 s of free fall at 240 Hz. A body with no constraint this step is
-    // ballistic, and taking its acceleration at the sub-step average, x += h (v_new - h a / 2), makes
-    // its path the exact parabola (trajectory previews in games match). Constrained bodies keep
-    // x += h v_new: the soft step's contact and joint impulses act through v_new, and the correction
-    // there would lift resting bodies by h^2 g / 2 every sub-step.
-    Vec2 correction = solver.params[i].ballistic ? 0.5f * h * solver.params[i].linearAcceleration : Vec2{0.0f, 0.0f};
-    s.dp += h * (s.v - correction);
-    s.dq = TurnRotation(s.dq, h * s.w);
-  }
-  return anyCapped;
-}
-
-bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
-  const float maxSpeed = context.settings.maxLinearSpeed;
-  const float maxAngularSpeed = MaxAngularSpeed(context);
-  bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
-    anyCapped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
-  }
-  return anyCapped;
-}
 
 namespace {
 
@@ -224,6 +120,52 @@ inline bool SolveBlock(const BlockMatrix& k, float b1, float b2, Vec2& x) {
 
 }  // namespace
 
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
+  solver.contacts.clear();
+  const bool warm = context.settings.enableWarmStarting;
+  for (const ContactInput& input : inputs) {
+    const Manifold& manifold = *input.manifold;
+    const ContactBody& bodyA = input.bodyA;
+    const ContactBody& bodyB = input.bodyB;
+    ContactConstraint c;
+    c.indexA = bodyA.index;
+    c.indexB = bodyB.index;
+    c.invMassA = c.indexA < 0 ? 0.0f : solver.params[c.indexA].invMass;
+    c.invIA = c.indexA < 0 ? 0.0f : solver.params[c.indexA].invInertia;
+    c.invMassB = c.indexB < 0 ? 0.0f : solver.params[c.indexB].invMass;
+    c.invIB = c.indexB < 0 ? 0.0f : solver.params[c.indexB].invInertia;
+    c.normal = manifold.normal;
+    c.friction = input.friction;
+    c.restitution = input.restitution;
+    c.softness = (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
+    c.pointCount = manifold.pointCount;
+    if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
+    if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    Vec2 tangent = RightPerp(c.normal);
+    for (int j = 0; j < c.pointCount; ++j) {
+      const ManifoldPoint& mp = manifold.points[j];
+      ContactConstraintPoint& cp = c.points[j];
+      cp.rA = mp.point - bodyA.center;
+      cp.rB = mp.point - bodyB.center;
+      cp.adjustedSeparation = mp.separation - Dot(cp.rB - cp.rA, c.normal);
+      const float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
+      float kNormal = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB;
+      cp.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
+      const float rtA = Cross(cp.rA, tangent), rtB = Cross(cp.rB, tangent);
+      cp.rnA = rnA, cp.rnB = rnB, cp.rtA = rtA, cp.rtB = rtB;
+      float kTangent = c.invMassA + c.invMassB + c.invIA * rtA * rtA + c.invIB * rtB * rtB;
+      cp.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
+      cp.normalImpulse = warm ? mp.normalImpulse : 0.0f;
+      cp.tangentImpulse = warm ? mp.tangentImpulse : 0.0f;
+      cp.maxNormalImpulse = 0.0f;
+      Vec2 vA = bodyA.linearVelocity + Cross(bodyA.angularVelocity, cp.rA);
+      Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
+      cp.relativeVelocity = Dot(vB - vA, c.normal);
+    }
+    solver.contacts.push_back(c);
+  }
+}
+
 void WarmStartContacts(SolverArrays& solver) {
   for (ContactConstraint& c : solver.contacts) {
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
@@ -237,11 +179,16 @@ void WarmStartContacts(SolverArrays& solver) {
   }
 }
 
-void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction) {
+namespace {
+
+// The soft pass (useBias) and the relax pass: see SolveContacts and RelaxContacts. A template, so
+// each pass is compiled for its own useBias.
+template <bool useBias>
+void SolveContactPass(SolverArrays& solver, const StepContext& context) {
   const float pushMax = context.settings.contactPushMaxSpeed;
   for (ContactConstraint& c : solver.contacts) {
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
-      if (applyFriction) SolveFriction(c, a, b);  // before non-penetration: that one matters more
+      SolveFriction(c, a, b);  // before non-penetration: that one matters more
       for (int j = 0; j < c.pointCount; ++j) {
         ContactConstraintPoint& cp = c.points[j];
         float s = CurrentSeparation(c, cp, a, b);
@@ -276,6 +223,16 @@ void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBia
       }
     });
   }
+}
+
+}  // namespace
+
+void SolveContacts(SolverArrays& solver, const StepContext& context) {
+  SolveContactPass<true>(solver, context);
+}
+
+void RelaxContacts(SolverArrays& solver, const StepContext& context) {
+  SolveContactPass<false>(solver, context);
 }
 
 // Classic mode (Box2D 2.x's contact solver: Catto, "Iterative Dynamics with Temporal Coherence", 2005,
@@ -388,6 +345,31 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
         ApplyNormalImpulse(c, cp, a, b, impulse);
       }
     });
+  }
+}
+
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
+                          const StepContext& context) {
+  const float hitThreshold = context.settings.hitEventThreshold;
+  solver.hits.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ContactConstraint& c = solver.contacts[i];
+    Manifold& manifold = *inputs[i].manifold;
+    for (int j = 0; j < c.pointCount; ++j) {
+      manifold.points[j].normalImpulse = c.points[j].normalImpulse;
+      manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
+    }
+    if (!inputs[i].enableHitEvents) continue;
+    // The fastest approach among the points that pushed this step.
+    ContactHit hit{inputs[i].id, -1, 0.0f};
+    for (int j = 0; j < c.pointCount; ++j) {
+      const float speed = -c.points[j].relativeVelocity;
+      if (c.points[j].maxNormalImpulse > 0.0f && speed > hit.approachSpeed) {
+        hit.approachSpeed = speed;
+        hit.point = j;
+      }
+    }
+    if (hit.point >= 0 && hit.approachSpeed > hitThreshold) solver.hits.push_back(hit);
   }
 }
 

@@ -1,74 +1,79 @@
-// Internal: the sub-stepped soft contact solver (DESIGN.md section 7) and body integration.
+// Internal: the sub-stepped soft contact solver (docs/design.md section 7), every stage of it in one place
+// like Box2D v3's contact_solver.c: prepare, warm start, solve, relax, restitution, store; and
+// Classic mode's velocity and position passes.
 #pragma once
 
-#include "minkowski/world_types.h"
+#include "minkowski/manifold.h"
 #include "solver/solver_types.h"
 
-#include <cmath>
-#include <numbers>
+#include <span>
 
 namespace mk {
 
-/// Constants of one step.
-struct StepContext {
-  float dt = 0.0f;     // step (s)
-  float h = 0.0f;      // sub-step (s)
-  float invH = 0.0f;   // 1/h
-  SolverSettings settings{};
-  Softness contactSoftness{};  // dynamic vs dynamic
-  Softness staticSoftness{};   // against static bodies: stiffer
+/// One body of a contact as the world holds it at the start of the step.
+struct ContactBody {
+  Vec2 center{0.0f, 0.0f};          // centre of mass, world (m)
+  Vec2 linearVelocity{0.0f, 0.0f};  // m/s
+  float angularVelocity = 0.0f;     // rad/s
+  int index = -1;                   // solver index; -1: not moving this step (static or asleep)
 };
 
-StepContext MakeStepContext(float dt, const SolverSettings& settings);
+/// A touching contact (manifold with points, at least one body moving), gathered by the world.
+struct ContactInput {
+  /// The contact's manifold, owned by the caller: PrepareContacts reads its points and the impulses
+  /// of the last step; StoreContactImpulses writes this step's impulses back (Box2D v3 keeps the same
+  /// pointer to its contact sims).
+  Manifold* manifold = nullptr;
+  ContactBody bodyA, bodyB;
+  float friction = 0.0f, restitution = 0.0f;  // mixed for the pair
+  int id = -1;                   // the caller's id of the contact, handed back in ContactHit
+  bool enableHitEvents = false;  // StoreContactImpulses reports a ContactHit
+};
 
-/// |v| <= maxSpeed (SolverSettings::maxLinearSpeed) for any finite v, even one too large to square
-/// in float; the World API's setters use it too.
-Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed);
-/// |w| <= kMaxAngularSpeed (world_types.h).
-float ClampAngularSpeed(float w);
+struct ContactConstraintPoint {
+  Vec2 rA{0.0f, 0.0f}, rB{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
+  // Lever arms about the normal and the tangent, r x n and r x t (m), fixed for the step like r: the
+  // angular parts of every velocity and impulse along those axes are these times w or the impulse.
+  float rnA = 0.0f, rnB = 0.0f, rtA = 0.0f, rtB = 0.0f;
+  float adjustedSeparation = 0.0f;      // separation minus dot(rB - rA, n) at the start of the step
+  float normalMass = 0.0f, tangentMass = 0.0f;
+  float normalImpulse = 0.0f, tangentImpulse = 0.0f;  // accumulated this step (N s)
+  float maxNormalImpulse = 0.0f;
+  float relativeVelocity = 0.0f;  // normal approach speed at the start of the step (m/s), for restitution
+};
 
-/// q turned by a small angle (rad): the first-order update, renormalised. Exact to O(angle^2), cheap,
-/// and stays unit.
-inline Rot TurnRotation(Rot q, float angle) {
-  Rot r{q.c - angle * q.s, q.s + angle * q.c};
-  float inv = 1.0f / std::sqrt(r.c * r.c + r.s * r.s);
-  return {r.c * inv, r.s * inv};
-}
+struct ContactConstraint {
+  ContactConstraintPoint points[2];
+  Vec2 normal{0.0f, 0.0f};
+  float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
+  float friction = 0.0f, restitution = 0.0f;
+  Softness softness{};
+  int indexA = -1, indexB = -1;  // solver indices, -1 = static
+  int pointCount = 0;
+};
 
-/// The most a body turns in one sub-step (rad): half a turn, 754 rad/s at 60 Hz and 4 sub-steps.
-/// Why a cap: a sub-step is linear in the rotation (anchors turned by dq, a joint's levers taken at
-/// the sub-step's start), so a body that turns by radians within one (a small radius of gyration
-/// against a long lever: a correction dv along a constraint spins it at up to dv / (2 r_gyration))
-/// leaves its constraints' levers unrelated to the ones their impulses were solved with, and warm
-/// starting re-applies those impulses through the new levers: energy grows geometrically (the fuzzed
-/// wheel joint: 0.03 kg, r_gyration 3.5 cm, lever 16 m, NaN in 3 steps). Box2D v3 caps the turn at a
-/// quarter of this per step (B2_MAX_ROTATION, "to prevent numerical problems"), 16 times lower at 4
-/// sub-steps; half a turn per sub-step bounds the growth (with DropCappedImpulses: 4000 random joints
-/// on bodies down to 3e-5 kg, none non-finite) and no scene comes near it (the spinner's debris peaks
-/// at 408 rad/s, a motor test at 204), so every state hash stays the same.
-constexpr float kMaxRotation = std::numbers::pi_v<float>;
+/// A contact with hit events whose fastest approaching point pushed this step, faster than
+/// SolverSettings::hitEventThreshold.
+struct ContactHit {
+  int id = -1;                 // ContactInput::id
+  int point = 0;               // manifold point index
+  float approachSpeed = 0.0f;  // m/s, > 0
+};
 
-/// v += h a, then damping and the speed clamps (ClampLinearSpeed, ClampAngularSpeed).
-void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
+/// Builds solver.contacts from the inputs (one constraint per input, same order) and marks their
+/// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
 
-/// Caps each dynamic body's speed (maxLinearSpeed) and turn rate (kMaxRotation per sub-step, at most
-/// kMaxAngularSpeed), then dp += h v, dq turned by h w. True when a cap bit some body (its BodyParams::capped is set until
-/// DropCappedImpulses in world/solve.cpp clears it): the impulses accumulated by its constraints no
-/// longer match its velocity and must be dropped, or warm starting re-applies what the cap took away.
-bool IntegratePositions(SolverArrays& solver, const StepContext& context);
-
-/// The same caps on the velocities alone (the step's final velocities); same return and flags.
-bool CapSpeeds(SolverArrays& solver, const StepContext& context);
-
-/// Applies the impulses carried over from the last step (scaled into this step's constraint).
+/// Applies the accumulated impulses (at the first sub-step, those carried over from the last step).
 void WarmStartContacts(SolverArrays& solver);
 
-/// One pass over all contacts. With `useBias`, soft constraints push overlap out; without, a rigid
-/// pass removes the approach velocity (the relax pass). `applyFriction` adds the friction rows, which
-/// carry no bias either way. The sub-step loop applies friction in both passes, as Box2D v3 does
-/// (its contact solve runs the friction rows whatever useBias is); the bias only ever enters the
-/// normal rows.
-void SolveContacts(SolverArrays& solver, const StepContext& context, bool useBias, bool applyFriction);
+/// One soft pass over all contacts: friction rows first (no bias), then the normal rows, whose soft
+/// bias pushes overlap out (a speculative point may only close its gap).
+void SolveContacts(SolverArrays& solver, const StepContext& context);
+
+/// The relax pass, after the positions are integrated: the same rows rigid and without bias, which
+/// removes the velocity the soft bias added (as Box2D v3, the friction rows run here too).
+void RelaxContacts(SolverArrays& solver, const StepContext& context);
 
 /// Classic mode: one PGS velocity iteration (friction, then the normal rows; a two-point manifold as
 /// one 2x2 block). No position feedback here: only a speculative point's gap may close.
@@ -80,5 +85,10 @@ void SolveContactPositionsClassic(SolverArrays& solver, const StepContext& conte
 
 /// Once per step after the sub-steps: bounce where the approach was faster than the threshold.
 void ApplyRestitution(SolverArrays& solver, const StepContext& context);
+
+/// Writes each point's impulses back into its input's manifold (the next step's warm start) and
+/// lists the hits of inputs with enableHitEvents in solver.hits.
+void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
+                          const StepContext& context);
 
 }  // namespace mk

@@ -4,7 +4,6 @@
 // Modes: enableSpring false = a rigid rod (L - length = 0 under the joint softness); enableSpring
 // true = a spring towards `length` with stiffness k = m_eff (2 pi f)^2 (hertz 0: no force, a rope
 // when combined with the limit); enableLimit keeps minLength <= L <= maxLength in either mode.
-#include "solver/contact_solver.h"
 #include "solver/joint_solver.h"
 
 #include <algorithm>

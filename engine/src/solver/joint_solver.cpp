@@ -1,10 +1,10 @@
-// Joint solver: dispatch, warm starting, reaction readout and the shared pieces (coefficients, the
-// 2x2 point constraint, angular rows). Weld and mouse joints live here too (they are the point
-// constraint plus at most one angular row); revolute, prismatic / wheel and distance have their own
-// files.
+// Joint solver: prepare, dispatch, warm starting, the store with its reaction readout, and the
+// shared pieces (coefficients, the 2x2 point constraint, angular rows). Weld and mouse joints live
+// here too (they are the point constraint plus at most one angular row); revolute, prismatic / wheel
+// and distance have their own files.
 #include "solver/joint_solver.h"
 
-#include "solver/contact_solver.h"
+#include "solver/solver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -150,9 +150,77 @@ BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
 
 }  // namespace
 
-void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver) {
+void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context) {
+  std::vector<JointConstraint>& out = solver.joints;
+  out.clear();
+  const SolverSettings& settings = context.settings;
+  const float h = context.h;
+  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
+                                              settings.jointDampingRatio, h);
+  for (const JointInput& input : inputs) {
+    const JointData& j = *input.joint;
+    const JointBody& bodyA = input.bodyA;
+    const JointBody& bodyB = input.bodyB;
+    const int ia = bodyA.index, ib = bodyB.index;
+    JointConstraint c;
+    c.type = j.type;
+    c.indexA = ia;
+    c.indexB = ib;
+    std::vector<BodyParams>& params = solver.params;
+    if (ia >= 0) c.invMassA = params[ia].invMass, c.invIA = params[ia].invInertia, params[ia].ballistic = false;
+    if (ib >= 0) c.invMassB = params[ib].invMass, c.invIB = params[ib].invInertia, params[ib].ballistic = false;
+    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
+    const Rot qA = bodyA.q, qB = bodyB.q;
+    // A mouse joint pulls at its target, which is body A's centre: no lever on that side.
+    c.rA0 = j.type == JointType::Mouse ? Vec2{0.0f, 0.0f} : Rotate(qA, j.localAnchorA - bodyA.localCenter);
+    c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
+    c.deltaCenter = bodyB.center - bodyA.center;
+    c.axis0 = Rotate(qA, j.localAxisA);
+    // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
+    bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
+    if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
+      c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
+    }
+    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
+    // contacts (MaxSoftHertz).
+    if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
+      float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
+      float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
+      c.softness = MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, h);
+    } else {
+      c.softness = worldSoftness;
+    }
+    if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
+    if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
+    c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
+    c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
+    c.lower = j.lower;
+    c.upper = j.upper;
+    c.length = j.length;
+    c.motorSpeed = j.motorSpeed;
+    c.maxMotorImpulse = j.maxMotor * h;
+    c.maxImpulse = j.maxForce * h;
+    if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
+      c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
+    }
+    c.enableLimit = j.enableLimit;
+    c.enableMotor = j.enableMotor;
+    // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
+    // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
+    c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
+    if (settings.enableWarmStarting) {
+      c.impulses = j.impulses;
+      if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
+      if (!c.enableMotor) c.impulses.motor = 0.0f;
+      if (!c.enableSpring) c.impulses.spring = 0.0f;
+    }
+    out.push_back(c);
+  }
+}
+
+void WarmStartJoints(SolverArrays& solver) {
   BodyState scratchA, scratchB;
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     if (c.type == JointType::Revolute && !c.enableSpring && !c.enableMotor && !c.enableLimit) {
@@ -160,25 +228,24 @@ void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver)
       joint::ApplyWrench(c, a, b, Rotate(a.dq, c.rA0), Rotate(b.dq, c.rB0), c.impulses.linear, 0.0f);
       continue;
     }
-    Wrench w = TotalWrench(c, a, b);
-    joint::ApplyWrench(c, a, b, w.armA, w.armB, w.P, w.L);
+    const Wrench wrench = TotalWrench(c, a, b);
+    joint::ApplyWrench(c, a, b, wrench.armA, wrench.armB, wrench.P, wrench.L);
   }
 }
 
-void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
-                 JointPass pass) {
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass) {
   BodyState scratchA, scratchB;
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     SolveJoint(c, a, b, pass, context);
   }
 }
 
-void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context) {
+void SolveJointPositions(SolverArrays& solver, const StepContext& context) {
   BodyState scratchA, scratchB;
   const float dt = context.h;  // classic mode: one sub-step, the whole step
-  for (JointConstraint& c : joints) {
+  for (JointConstraint& c : solver.joints) {
     BodyState& a = StateOf(solver, c.indexA, scratchA);
     BodyState& b = StateOf(solver, c.indexB, scratchB);
     const BodyState velocityA = a, velocityB = b;
@@ -197,12 +264,19 @@ void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& sol
   }
 }
 
-Vec2 JointReactionForce(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH) {
-  return invH * TotalWrench(c, a, b).P;
-}
-
-float JointReactionTorque(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH) {
-  return invH * TotalWrench(c, a, b).L;
+void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
+                        const StepContext& context) {
+  const BodyState rest{};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const JointConstraint& c = solver.joints[i];
+    JointData& j = *inputs[i].joint;
+    const BodyState& a = c.indexA >= 0 ? solver.states[c.indexA] : rest;
+    const BodyState& b = c.indexB >= 0 ? solver.states[c.indexB] : rest;
+    j.impulses = c.impulses;
+    const Wrench reaction = TotalWrench(c, a, b);  // accumulated per sub-step: impulse / h is the force
+    j.reactionForce = context.invH * reaction.P;
+    j.reactionTorque = context.invH * reaction.L;
+  }
 }
 
 }  // namespace mk

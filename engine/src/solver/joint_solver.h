@@ -1,6 +1,7 @@
-// Internal: the joint solver. Joints are soft constraints solved in the contact solver's sub-step loop
-// (Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the derivations are ours and
-// are written next to each joint):
+// Internal: the joint solver, every stage of it: prepare from the world's JointInputs, warm start,
+// solve, relax, store. Joints are soft constraints solved in the same sub-step loop as contacts
+// (RunSubSteps, solver.h; Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the
+// derivations are ours and are written next to each joint):
 //   per sub-step: warm start (apply last impulses), solve with soft bias (Biased pass), integrate
 //   positions, solve rigid without bias (Relax pass).
 // Classic mode runs one step of PGS instead: rigid velocity iterations (Classic pass), then, after the
@@ -17,11 +18,11 @@
 #pragma once
 
 #include "minkowski/joint_types.h"
-#include "solver/contact_solver.h"
 #include "solver/solver_types.h"
 
 #include <cmath>
-#include <vector>
+#include <numbers>
+#include <span>
 
 namespace mk {
 
@@ -38,7 +39,45 @@ struct JointImpulses {
   float upper = 0.0f;        // >= 0
 };
 
-/// Per-step data of one joint. Rebuilt every step into a reused array (world/joints.cpp).
+/// A joint as the solver reads it each step: its definition (anchors and axis in its bodies' frames,
+/// limits, motor, springs) and, carried between steps, the impulses and the reaction of the last step,
+/// which StoreJointImpulses writes. Which fields a type uses: see the JointDefs (joint_types.h). The
+/// world's Joint (world/world_state.h) extends it with the joint's edges and user data, so
+/// PrepareJoints reads a joint in place (JointInput::joint), not from a copy.
+struct JointData {
+  Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};  // from the body origins (m)
+  Vec2 localAxisA{1.0f, 0.0f};  // prismatic, wheel: unit, bodyA frame
+  float referenceAngle = 0.0f;
+  float constraintHertz = 0.0f, constraintDampingRatio = 0.0f;  // 0 = world setting
+  float lower = 0.0f, upper = 0.0f;        // angle (rad) or translation / length (m)
+  float length = 1.0f;                     // distance: rest length
+  float motorSpeed = 0.0f, maxMotor = 0.0f;  // maxMotor: N m or N
+  float hertz = 0.0f, dampingRatio = 0.0f;   // spring (weld: linear; mouse: the pull)
+  float angularHertz = 0.0f, angularDampingRatio = 0.0f;  // weld
+  float maxForce = 0.0f;                     // mouse (N)
+  JointImpulses impulses{};                  // per sub-step impulses of the last step (warm start)
+  Vec2 reactionForce{0.0f, 0.0f};            // on bodyB during the last step (N)
+  float reactionTorque = 0.0f;               // N m
+  JointType type = JointType::Revolute;
+  bool enableLimit = false, enableMotor = false, enableSpring = false;
+};
+
+/// One body of a joint as the world holds it at the start of the step. A mouse joint's body A is its
+/// target: centre = the target, identity rotation, index -1.
+struct JointBody {
+  Rot q{};
+  Vec2 center{0.0f, 0.0f};       // centre of mass, world (m)
+  Vec2 localCenter{0.0f, 0.0f};  // centre of mass from the body origin, body frame (m)
+  int index = -1;                // solver index; -1: not moving this step (static or asleep)
+};
+
+/// A joint with at least one body moving this step, gathered by the world.
+struct JointInput {
+  JointData* joint = nullptr;  // owned by the caller; StoreJointImpulses writes impulses and reaction
+  JointBody bodyA, bodyB;
+};
+
+/// Per-step data of one joint, prepared from its JointInput into a reused array.
 struct JointConstraint {
   JointImpulses impulses{};
   Vec2 rA0{0.0f, 0.0f}, rB0{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
@@ -55,7 +94,6 @@ struct JointConstraint {
   float motorSpeed = 0.0f;
   float maxMotorImpulse = 0.0f;      // max motor torque / force times h
   float maxImpulse = 0.0f;           // mouse: max force times h
-  int joint = -1;                    // joint slot, to store impulses back
   int indexA = -1, indexB = -1;      // solver indices, -1 = static (or the mouse's world target)
   JointType type = JointType::Revolute;
   bool enableLimit = false, enableMotor = false, enableSpring = false;
@@ -67,25 +105,37 @@ struct JointConstraint {
 /// position rows, each removing classicBaumgarte of its error; springs and motors sit it out).
 enum class JointPass : std::uint8_t { Biased, Relax, Classic, Position };
 
+/// Into [-pi, pi] for an angle within one turn of that range (a difference of two wrapped angles).
+inline float WrapAngle(float angle) {
+  constexpr float pi = std::numbers::pi_v<float>;
+  if (angle > pi) angle -= 2.0f * pi;
+  if (angle < -pi) angle += 2.0f * pi;
+  return angle;
+}
+
+/// Builds solver.joints from the inputs (one constraint per input, same order) and marks their
+/// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
+void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context);
+
 /// Applies the impulses carried over from the last sub-step / step.
-void WarmStartJoints(std::vector<JointConstraint>& joints, SolverArrays& solver);
+void WarmStartJoints(SolverArrays& solver);
 
 /// One pass over all joints.
-void SolveJoints(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context,
-                 JointPass pass);
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass);
 
 /// Classic mode, after the positions are integrated: one non-linear Gauss-Seidel pass over the joints
 /// (Box2D 2.x's SolvePositionConstraints, written through the velocity rows): each joint in turn sees
 /// its bodies at rest, solves its position rows with the bias classicBaumgarte C / dt and impulses from
 /// zero, and the resulting velocities times dt move the bodies (dp, dq), which the next joint then
 /// sees. Velocities and accumulated impulses are left as they were.
-void SolveJointPositions(std::vector<JointConstraint>& joints, SolverArrays& solver, const StepContext& context);
+void SolveJointPositions(SolverArrays& solver, const StepContext& context);
 
-/// Reaction force on bodyB (N) and its pure torque (N m) from the accumulated impulses, given 1/h and
-/// the bodies' states at the end of the step. (Prismatic and wheel: the torque is the angular row's
-/// only; the lever of the linear force is not included.)
-Vec2 JointReactionForce(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH);
-float JointReactionTorque(const JointConstraint& c, const BodyState& a, const BodyState& b, float invH);
+/// Writes each joint's impulses (warm start) back into its JointData, with the reaction force on
+/// bodyB (N) and its pure torque (N m) from those impulses and the bodies' states at the end of the
+/// step. (Prismatic and wheel: the torque is the angular row's only; the lever of the linear force is
+/// not included.)
+void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
+                        const StepContext& context);
 
 // --- Shared by the per-type solvers (joint_solver.cpp, *_joint.cpp) --------------------------------
 

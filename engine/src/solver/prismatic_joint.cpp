@@ -14,7 +14,6 @@
 //   K = [mA + mB + iA s1^2 + iB s2^2,  iA s1 + iB s2;  iA s1 + iB s2,  iA + iB],
 // which converges much better than two scalar rows that share bodies. The wheel has no angular
 // constraint; its motor drives wB - wA.
-#include "solver/contact_solver.h"
 #include "solver/joint_solver.h"
 
 #include <algorithm>

@@ -7,7 +7,6 @@
 // All angular rows share the Jacobian [0, -1, 0, 1] (Cdot = wB - wA) and effective mass 1 / (iA + iB).
 // Order: spring, motor, limits, point. The point row goes last so that it, the most important, is
 // the least disturbed at the end of each pass (sequential impulses favour the last row solved).
-#include "solver/contact_solver.h"
 #include "solver/joint_solver.h"
 
 namespace mk::joint {

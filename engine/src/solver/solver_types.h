@@ -1,13 +1,24 @@
-// Internal: per-step solver data. Rebuilt every step into reused arrays (no allocation after warm-up).
-// Bodies that move this step get a dense "solver index"; static bodies have none and read as a
-// zero-velocity, infinite-mass body.
+// Internal: what every solver stage shares: the step's constants (StepContext), soft constraint
+// coefficients, the moving bodies' per-step data and the speed caps.
+//
+// The solver sees no World. The world gathers its moving bodies into BodyState / BodyParams arrays
+// (body_integrator.h: MakeBodyParams), its touching contacts into ContactInputs (contact_solver.h) and
+// its joints into JointInputs (joint_solver.h); the solver prepares constraints from those, runs the
+// stages (solver.h: RunSubSteps) and stores impulses back through the inputs. Every array is rebuilt
+// each step into reused storage (no allocation after warm-up). Bodies that move this step get a dense
+// "solver index"; a body without one (static, asleep) is index -1 and reads as a zero-velocity,
+// infinite-mass body.
 #pragma once
 
 #include "minkowski/math.h"
+#include "minkowski/world_types.h"
 
-#include <vector>
+#include <cmath>
+#include <numbers>
 
 namespace mk {
+
+struct SolverArrays;  // solver/solver.h: the step's bodies and constraints
 
 /// Soft constraint coefficients for a spring of `hertz` and damping ratio `zeta` over a sub-step h.
 /// From the implicit-Euler update of a mass-spring-damper (k = m w^2, c = 2 m zeta w; Catto, "Solver2D",
@@ -19,6 +30,28 @@ struct Softness {
 };
 
 Softness MakeSoftness(float hertz, float zeta, float h);
+
+/// Constants of one step.
+struct StepContext {
+  float dt = 0.0f;     // step (s)
+  float h = 0.0f;      // sub-step (s)
+  float invH = 0.0f;   // 1/h
+  SolverSettings settings{};
+  Softness contactSoftness{};  // dynamic vs dynamic
+  Softness staticSoftness{};   // against static bodies: stiffer
+};
+
+/// Classic mode runs the whole step as one sub-step.
+StepContext MakeStepContext(float dt, const SolverSettings& settings);
+
+/// The stiffest position spring the sub-step resolves (Hz): a quarter of the sub-step rate. Contacts
+/// and joint constraints are capped to it (not a joint's own spring, which is physical, nor the
+/// mouse's pull). Why: the implicit-Euler spring of MakeSoftness is a spring only while a period spans
+/// several sub-steps; stiffer, it tends to a rigid row that removes the whole error in one sub-step
+/// (bias C / h), which pushes bodies apart faster than they met.
+/// Four sub-steps per period (h omega = pi / 2): Box2D v3.0 caps its contact hertz the same way (its
+/// joints at an eighth).
+inline float MaxSoftHertz(const StepContext& context) { return 0.25f * context.invH; }
 
 /// Velocity and position change of a moving body during one step. dp and dq accumulate over the
 /// sub-steps and are applied to the transform at the end of the step.
@@ -41,34 +74,33 @@ struct BodyParams {
   bool capped = false;    // a speed cap bit (IntegratePositions, CapSpeeds); DropCappedImpulses clears it
 };
 
-struct ContactConstraintPoint {
-  Vec2 rA{0.0f, 0.0f}, rB{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
-  // Lever arms about the normal and the tangent, r x n and r x t (m), fixed for the step like r: the
-  // angular parts of every velocity and impulse along those axes are these times w or the impulse.
-  float rnA = 0.0f, rnB = 0.0f, rtA = 0.0f, rtB = 0.0f;
-  float adjustedSeparation = 0.0f;      // separation minus dot(rB - rA, n) at the start of the step
-  float normalMass = 0.0f, tangentMass = 0.0f;
-  float normalImpulse = 0.0f, tangentImpulse = 0.0f;  // accumulated this step (N s)
-  float maxNormalImpulse = 0.0f;
-  float relativeVelocity = 0.0f;  // normal approach speed at the start of the step (m/s), for restitution
-};
+// --- Speed caps (defined in body_integrator.cpp, beside the integration that applies them) -------
 
-struct ContactConstraint {
-  ContactConstraintPoint points[2];
-  Vec2 normal{0.0f, 0.0f};
-  float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
-  float friction = 0.0f, restitution = 0.0f;
-  Softness softness{};
-  int indexA = -1, indexB = -1;  // solver indices, -1 = static
-  int contact = -1;              // contact slot, to store impulses back
-  int pointCount = 0;
-};
+/// |v| <= maxSpeed (SolverSettings::maxLinearSpeed) for any finite v, even one too large to square
+/// in float; the World API's setters use it too.
+Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed);
+/// |w| <= kMaxAngularSpeed (world_types.h).
+float ClampAngularSpeed(float w);
 
-struct SolverArrays {
-  std::vector<BodyState> states;
-  std::vector<BodyParams> params;
-  std::vector<int> bodies;  // solver index -> body slot
-  std::vector<ContactConstraint> contacts;
-};
+/// The most a body turns in one sub-step (rad): half a turn, 754 rad/s at 60 Hz and 4 sub-steps.
+/// Why a cap: a sub-step is linear in the rotation (anchors turned by dq, a joint's levers taken at
+/// the sub-step's start), so a body that turns by radians within one (a small radius of gyration
+/// against a long lever: a correction dv along a constraint spins it at up to dv / (2 r_gyration))
+/// leaves its constraints' levers unrelated to the ones their impulses were solved with, and warm
+/// starting re-applies those impulses through the new levers: energy grows geometrically (the fuzzed
+/// wheel joint: 0.03 kg, r_gyration 3.5 cm, lever 16 m, NaN in 3 steps). Box2D v3 caps the turn at a
+/// quarter of this per step (B2_MAX_ROTATION, "to prevent numerical problems"), 16 times lower at 4
+/// sub-steps; half a turn per sub-step bounds the growth (with DropCappedImpulses: 4000 random joints
+/// on bodies down to 3e-5 kg, none non-finite) and no scene comes near it (the spinner's debris peaks
+/// at 408 rad/s, a motor test at 204), so every state hash stays the same.
+constexpr float kMaxRotation = std::numbers::pi_v<float>;
+
+/// q turned by a small angle (rad): the first-order update, renormalised. Exact to O(angle^2), cheap,
+/// and stays unit.
+inline Rot TurnRotation(Rot q, float angle) {
+  Rot r{q.c - angle * q.s, q.s + angle * q.c};
+  float inv = 1.0f / std::sqrt(r.c * r.c + r.s * r.s);
+  return {r.c * inv, r.s * inv};
+}
 
 }  // namespace mk

@@ -3,7 +3,7 @@
 // neutral result on misuse).
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
-#include "solver/contact_solver.h"  // ClampLinearSpeed, ClampAngularSpeed: the solver's speed limits
+#include "solver/solver_types.h"  // ClampLinearSpeed, ClampAngularSpeed: the solver's speed limits
 #include "world/world_internal.h"
 
 #include <algorithm>

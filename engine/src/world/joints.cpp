@@ -1,8 +1,8 @@
 // Joints in the world: creation with validation, destruction, the bodies' joint lists, the
-// collide-connected rule, and the step's glue (gather joints into solver constraints, store their
-// impulses back). The constraint math is in engine/src/solver/*joint*.cpp.
+// collide-connected rule, and waking a moving body's sleeping partners before a step. The step
+// gathers joints in world/solve.cpp; the constraint math, from prepare to store, is in
+// engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
-#include "solver/contact_solver.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
@@ -30,9 +30,10 @@ bool ValidLinearSpeed(float speed) { return std::fabs(speed) <= kMaxWorldLength;
 // A translation or length range within the world's bounds.
 bool ValidRange(float lower, float upper) { return ValidLength(lower) && ValidLength(upper) && lower <= upper; }
 
-bool ValidBase(const WorldState& w, const JointBase& def) {
-  return w.IsBody(def.bodyA) && w.IsBody(def.bodyB) && def.bodyA != def.bodyB && ValidPoint(def.localAnchorA) &&
-         ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) && ValidDamping(def.constraintDampingRatio);
+bool ValidBase(const WorldState& world, const JointBase& def) {
+  return world.IsBody(def.bodyA) && world.IsBody(def.bodyB) && def.bodyA != def.bodyB &&
+         ValidPoint(def.localAnchorA) && ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) &&
+         ValidDamping(def.constraintDampingRatio);
 }
 
 // An axis direction: any finite vector of length > 1e-6, normalised in double so that neither a
@@ -46,69 +47,69 @@ Vec2 UnitAxis(Vec2 axis) {
 
 // --- Joint edges: each joint is linked into both bodies' lists, key = (joint << 1) | side. ---------
 
-void LinkEdge(WorldState& w, int joint, int side) {
-  JointEdge& edge = w.joints[joint].edges[side];
-  Body& body = w.bodies[edge.body];
+void LinkEdge(WorldState& world, int joint, int side) {
+  JointEdge& edge = world.joints[joint].edges[side];
+  Body& body = world.bodies[edge.body];
   int key = (joint << 1) | side;
   edge.prev = kNull;
   edge.next = body.headJointEdge;
   if (body.headJointEdge != kNull) {
     int head = body.headJointEdge;
-    w.joints[head >> 1].edges[head & 1].prev = key;
+    world.joints[head >> 1].edges[head & 1].prev = key;
   }
   body.headJointEdge = key;
 }
 
-void UnlinkEdge(WorldState& w, int joint, int side) {
-  JointEdge& edge = w.joints[joint].edges[side];
+void UnlinkEdge(WorldState& world, int joint, int side) {
+  JointEdge& edge = world.joints[joint].edges[side];
   if (edge.prev != kNull) {
-    w.joints[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
+    world.joints[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
   } else {
-    w.bodies[edge.body].headJointEdge = edge.next;
+    world.bodies[edge.body].headJointEdge = edge.next;
   }
-  if (edge.next != kNull) w.joints[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
+  if (edge.next != kNull) world.joints[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
   edge.prev = edge.next = kNull;
 }
 
-int ShapeCount(const WorldState& w, int body) {
+int ShapeCount(const WorldState& world, int body) {
   int n = 0;
-  for (int s = w.bodies[body].headShape; s != kNull; s = w.shapes[s].nextShape) ++n;
+  for (int s = world.bodies[body].headShape; s != kNull; s = world.shapes[s].nextShape) ++n;
   return n;
 }
 
 // After a joint that blocks collision appears or goes, the broadphase re-runs its filter on the pairs
 // of one body's shapes (the one with fewer shapes is enough: a pair has a shape on each body).
-void RefilterJointBodies(WorldState& w, const Joint& j) {
+void RefilterJointBodies(WorldState& world, const Joint& j) {
   int a = j.edges[0].body, b = j.edges[1].body;
   if (j.collideConnected || a == kNull) return;
-  RefilterBodyPairs(w, ShapeCount(w, a) <= ShapeCount(w, b) ? a : b);
+  RefilterBodyPairs(world, ShapeCount(world, a) <= ShapeCount(world, b) ? a : b);
 }
 
 // Allocates a joint between body slots a (kNull for the mouse's world) and b with the base values.
-int NewJoint(WorldState& w, JointType type, int a, int b) {
-  int slot = w.jointIds.Allocate();
-  if (slot >= static_cast<int>(w.joints.size())) w.joints.resize(slot + 1);
-  Joint& j = w.joints[slot];
+int NewJoint(WorldState& world, JointType type, int a, int b) {
+  int slot = world.jointIds.Allocate();
+  if (slot >= static_cast<int>(world.joints.size())) world.joints.resize(slot + 1);
+  Joint& j = world.joints[slot];
   j = Joint{};
   j.type = type;
   j.edges[0].body = a;
   j.edges[1].body = b;
-  if (a != kNull) LinkEdge(w, slot, 0);
-  LinkEdge(w, slot, 1);
+  if (a != kNull) LinkEdge(world, slot, 0);
+  LinkEdge(world, slot, 1);
   return slot;
 }
 
-JointId FinishJoint(WorldState& w, int slot) {
-  const Joint& j = w.joints[slot];
-  if (j.edges[0].body != kNull) WakeBody(w, j.edges[0].body);
-  WakeBody(w, j.edges[1].body);
-  RefilterJointBodies(w, j);
-  return w.MakeJointId(slot);
+JointId FinishJoint(WorldState& world, int slot) {
+  const Joint& j = world.joints[slot];
+  if (j.edges[0].body != kNull) WakeBody(world, j.edges[0].body);
+  WakeBody(world, j.edges[1].body);
+  RefilterJointBodies(world, j);
+  return world.MakeJointId(slot);
 }
 
-int NewJoint(WorldState& w, JointType type, const JointBase& def) {
-  int slot = NewJoint(w, type, w.BodySlot(def.bodyA), w.BodySlot(def.bodyB));
-  Joint& j = w.joints[slot];
+int NewJoint(WorldState& world, JointType type, const JointBase& def) {
+  int slot = NewJoint(world, type, world.BodySlot(def.bodyA), world.BodySlot(def.bodyB));
+  Joint& j = world.joints[slot];
   j.localAnchorA = def.localAnchorA;
   j.localAnchorB = def.localAnchorB;
   j.collideConnected = def.collideConnected;
@@ -118,18 +119,10 @@ int NewJoint(WorldState& w, JointType type, const JointBase& def) {
   return slot;
 }
 
-Joint* FindJoint(WorldState& w, JointId id) {
-  bool live = w.IsJoint(id);
+Joint* FindJoint(WorldState& world, JointId id) {
+  bool live = world.IsJoint(id);
   MK_ASSERT(live);
-  return live ? &w.joints[w.JointSlot(id)] : nullptr;
-}
-
-// Into [-pi, pi] for an angle within one turn of that range (a difference of two wrapped angles).
-float WrapAngle(float angle) {
-  constexpr float pi = std::numbers::pi_v<float>;
-  if (angle > pi) angle -= 2.0f * pi;
-  if (angle < -pi) angle += 2.0f * pi;
-  return angle;
+  return live ? &world.joints[world.JointSlot(id)] : nullptr;
 }
 
 // A reference angle of any finite size, into [-pi, pi] (in double, so 1e30 rad still wraps): the
@@ -138,247 +131,163 @@ float UnwindAngle(float angle) {
   return static_cast<float>(std::remainder(static_cast<double>(angle), 2.0 * std::numbers::pi));
 }
 
-Rot BodyRot(const WorldState& w, int body) { return body == kNull ? Rot{} : w.bodies[body].xf.q; }
+Rot BodyRot(const WorldState& world, int body) { return body == kNull ? Rot{} : world.bodies[body].xf.q; }
 
 // World anchor points of a joint (mouse: A's anchor is the target).
-void WorldAnchors(const WorldState& w, const Joint& j, Vec2& pA, Vec2& pB) {
+void WorldAnchors(const WorldState& world, const Joint& j, Vec2& pA, Vec2& pB) {
   int a = j.edges[0].body;
-  pA = a == kNull ? j.target : TransformPoint(w.bodies[a].xf, j.localAnchorA);
-  pB = TransformPoint(w.bodies[j.edges[1].body].xf, j.localAnchorB);
+  pA = a == kNull ? j.target : TransformPoint(world.bodies[a].xf, j.localAnchorA);
+  pB = TransformPoint(world.bodies[j.edges[1].body].xf, j.localAnchorB);
 }
 
 }  // namespace
 
 // --- Internal operations (world_internal.h) -------------------------------------------------------
 
-void DestroyJointInternal(WorldState& w, int slot) {
-  Joint& j = w.joints[slot];
+void DestroyJointInternal(WorldState& world, int slot) {
+  Joint& j = world.joints[slot];
   for (int side = 0; side < 2; ++side) {
     if (j.edges[side].body == kNull) continue;
-    WakeBody(w, j.edges[side].body);
-    UnlinkEdge(w, slot, side);
+    WakeBody(world, j.edges[side].body);
+    UnlinkEdge(world, slot, side);
   }
-  RefilterJointBodies(w, j);
-  w.jointIds.Free(slot);
+  RefilterJointBodies(world, j);
+  world.jointIds.Free(slot);
 }
 
-void DestroyJointsOfBody(WorldState& w, int body) {
-  while (w.bodies[body].headJointEdge != kNull) DestroyJointInternal(w, w.bodies[body].headJointEdge >> 1);
+void DestroyJointsOfBody(WorldState& world, int body) {
+  while (world.bodies[body].headJointEdge != kNull)
+    DestroyJointInternal(world, world.bodies[body].headJointEdge >> 1);
 }
 
-bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB) {
-  for (int key = w.bodies[bodyA].headJointEdge; key != kNull;) {
-    const Joint& j = w.joints[key >> 1];
+bool JointBlocksCollision(const WorldState& world, int bodyA, int bodyB) {
+  for (int key = world.bodies[bodyA].headJointEdge; key != kNull;) {
+    const Joint& j = world.joints[key >> 1];
     if (!j.collideConnected && j.edges[(key & 1) ^ 1].body == bodyB) return true;
     key = j.edges[key & 1].next;
   }
   return false;
 }
 
-void WakeJointPartners(WorldState& w) {
+void WakeJointPartners(WorldState& world) {
   // A sleeping dynamic body jointed to an awake dynamic body, or to a moving kinematic one, wakes
   // (with its sleep group). Kinematic bodies are never woken by what hangs on them.
-  auto drives = [&w](int slot) {
-    const Body& b = w.bodies[slot];
+  auto drives = [&world](int slot) {
+    const Body& b = world.bodies[slot];
     if (!b.awake || !b.enabled) return false;
     return b.type == BodyType::Dynamic || LengthSquared(b.linearVelocity) > 0.0f || b.angularVelocity != 0.0f;
   };
-  for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
-    if (!w.jointIds.IsLive(slot)) continue;
-    int a = w.joints[slot].edges[0].body, b = w.joints[slot].edges[1].body;
+  for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
+    if (!world.jointIds.IsLive(slot)) continue;
+    int a = world.joints[slot].edges[0].body, b = world.joints[slot].edges[1].body;
     if (a == kNull) continue;
     for (auto [sleeper, other] : {std::pair{a, b}, std::pair{b, a}}) {
-      const Body& body = w.bodies[sleeper];
-      if (!body.awake && body.enabled && body.type == BodyType::Dynamic && drives(other)) WakeBody(w, sleeper);
+      const Body& body = world.bodies[sleeper];
+      if (!body.awake && body.enabled && body.type == BodyType::Dynamic && drives(other))
+        WakeBody(world, sleeper);
     }
-  }
-}
-
-void PrepareJoints(WorldState& w, const StepContext& context) {
-  std::vector<JointConstraint>& out = w.jointConstraints;
-  SolverArrays& s = w.solver;
-  out.clear();
-  const SolverSettings& settings = context.settings;
-  const float h = context.h;
-  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, 0.25f * context.invH),
-                                              settings.jointDampingRatio, h);
-  for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
-    if (!w.jointIds.IsLive(slot)) continue;
-    Joint& j = w.joints[slot];
-    int a = j.edges[0].body, b = j.edges[1].body;
-    const Body* bodyA = a == kNull ? nullptr : &w.bodies[a];
-    const Body& bodyB = w.bodies[b];
-    if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
-    int ia = bodyA ? bodyA->solverIndex : kNull, ib = bodyB.solverIndex;
-    if (ia == kNull && ib == kNull) continue;
-    JointConstraint c;
-    c.joint = slot;
-    c.type = j.type;
-    c.indexA = ia;
-    c.indexB = ib;
-    if (ia != kNull) c.invMassA = s.params[ia].invMass, c.invIA = s.params[ia].invInertia, s.params[ia].ballistic = false;
-    if (ib != kNull) c.invMassB = s.params[ib].invMass, c.invIB = s.params[ib].invInertia, s.params[ib].ballistic = false;
-    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
-    Rot qA = BodyRot(w, a), qB = bodyB.xf.q;
-    Vec2 centerA = bodyA ? bodyA->center : j.target;
-    c.rA0 = bodyA ? Rotate(qA, j.localAnchorA - bodyA->localCenter) : Vec2{0.0f, 0.0f};
-    c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
-    c.deltaCenter = bodyB.center - centerA;
-    c.axis0 = Rotate(qA, j.localAxisA);
-    // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
-    bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
-    if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
-      c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
-    }
-    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped at a
-    // quarter of the sub-step rate like contacts (a stiffer spring is not resolved by the sub-step).
-    if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
-      float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
-      float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
-      c.softness = MakeSoftness(std::min(hertz, 0.25f * context.invH), zeta, h);
-    } else {
-      c.softness = worldSoftness;
-    }
-    if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
-    if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
-    c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
-    c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
-    c.lower = j.lower;
-    c.upper = j.upper;
-    c.length = j.length;
-    c.motorSpeed = j.motorSpeed;
-    c.maxMotorImpulse = j.maxMotor * h;
-    c.maxImpulse = j.maxForce * h;
-    if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
-      c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
-    }
-    c.enableLimit = j.enableLimit;
-    c.enableMotor = j.enableMotor;
-    // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
-    // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
-    c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
-    if (settings.enableWarmStarting) {
-      c.impulses = j.impulses;
-      if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
-      if (!c.enableMotor) c.impulses.motor = 0.0f;
-      if (!c.enableSpring) c.impulses.spring = 0.0f;
-    }
-    out.push_back(c);
-  }
-}
-
-void StoreJointImpulses(WorldState& w, const StepContext& context) {
-  const SolverArrays& s = w.solver;
-  const BodyState rest{};
-  for (const JointConstraint& c : w.jointConstraints) {
-    Joint& j = w.joints[c.joint];
-    const BodyState& a = c.indexA >= 0 ? s.states[c.indexA] : rest;
-    const BodyState& b = c.indexB >= 0 ? s.states[c.indexB] : rest;
-    j.impulses = c.impulses;
-    j.reactionForce = JointReactionForce(c, a, b, context.invH);
-    j.reactionTorque = JointReactionTorque(c, a, b, context.invH);
   }
 }
 
 // --- API ------------------------------------------------------------------------------------------
 
 JointId World::CreateJoint(const RevoluteJointDef& def) {
-  WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidRange(def.lowerAngle, def.upperAngle) &&
-               ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque) && ValidHertz(def.hertz) &&
-               ValidDamping(def.dampingRatio);
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) &&
+               ValidRange(def.lowerAngle, def.upperAngle) && ValidAngularSpeed(def.motorSpeed) &&
+               NonNegative(def.maxMotorTorque) && ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = NewJoint(w, JointType::Revolute, def);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Revolute, def);
+  Joint& j = world.joints[slot];
   j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.enableLimit = def.enableLimit, j.lower = def.lowerAngle, j.upper = def.upperAngle;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 JointId World::CreateJoint(const PrismaticJointDef& def) {
-  WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
                ValidRange(def.lowerTranslation, def.upperTranslation) && ValidLinearSpeed(def.motorSpeed) &&
                NonNegative(def.maxMotorForce) && ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = NewJoint(w, JointType::Prismatic, def);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Prismatic, def);
+  Joint& j = world.joints[slot];
   j.localAxisA = UnitAxis(def.localAxisA);
   j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorForce;
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 JointId World::CreateJoint(const DistanceJointDef& def) {
-  WorldState& w = *state_;
+  WorldState& world = *state_;
   // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
-  bool valid = ValidBase(w, def) && IsFinite(def.length) && def.length > 0.0f && NonNegative(def.minLength) &&
-               !(def.maxLength < def.minLength) && !std::isnan(def.maxLength) && ValidHertz(def.hertz) &&
-               ValidDamping(def.dampingRatio);
+  bool valid = ValidBase(world, def) && IsFinite(def.length) && def.length > 0.0f &&
+               NonNegative(def.minLength) && !(def.maxLength < def.minLength) && !std::isnan(def.maxLength) &&
+               ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = NewJoint(w, JointType::Distance, def);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Distance, def);
+  Joint& j = world.joints[slot];
   j.length = std::min(def.length, kMaxWorldLength);
   j.enableLimit = def.enableLimit;
   j.lower = std::min(def.minLength, kMaxWorldLength);
   j.upper = std::min(def.maxLength, kMaxWorldLength);
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 JointId World::CreateJoint(const WeldJointDef& def) {
-  WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
                ValidHertz(def.angularHertz) && ValidDamping(def.linearDampingRatio) &&
                ValidDamping(def.angularDampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = NewJoint(w, JointType::Weld, def);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Weld, def);
+  Joint& j = world.joints[slot];
   j.referenceAngle = UnwindAngle(def.referenceAngle);
   j.hertz = def.linearHertz, j.dampingRatio = def.linearDampingRatio;
   j.angularHertz = def.angularHertz, j.angularDampingRatio = def.angularDampingRatio;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 JointId World::CreateJoint(const WheelJointDef& def) {
-  WorldState& w = *state_;
-  bool valid = ValidBase(w, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
                ValidDamping(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
                ValidAngularSpeed(def.motorSpeed) && NonNegative(def.maxMotorTorque);
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = NewJoint(w, JointType::Wheel, def);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Wheel, def);
+  Joint& j = world.joints[slot];
   j.localAxisA = UnitAxis(def.localAxisA);
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
   j.enableLimit = def.enableLimit, j.lower = def.lowerTranslation, j.upper = def.upperTranslation;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 JointId World::CreateJoint(const MouseJointDef& def) {
-  WorldState& w = *state_;
-  bool valid = w.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
+  WorldState& world = *state_;
+  bool valid = world.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
                ValidDamping(def.dampingRatio) && NonNegative(def.maxForce);
   MK_ASSERT(valid);
   if (!valid) return {};
   int body = state_->BodySlot(def.body);
-  int slot = NewJoint(w, JointType::Mouse, kNull, body);
-  Joint& j = w.joints[slot];
+  int slot = NewJoint(world, JointType::Mouse, kNull, body);
+  Joint& j = world.joints[slot];
   j.target = def.target;
-  j.localAnchorB = InvTransformPoint(w.bodies[body].xf, def.target);  // the grabbed point
+  j.localAnchorB = InvTransformPoint(world.bodies[body].xf, def.target);  // the grabbed point
   j.hertz = def.hertz, j.dampingRatio = def.dampingRatio, j.maxForce = def.maxForce;
   j.collideConnected = true;  // nothing to collide with
   j.userData = def.userData;
-  return FinishJoint(w, slot);
+  return FinishJoint(world, slot);
 }
 
 bool World::DestroyJoint(JointId id) {

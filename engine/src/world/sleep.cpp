@@ -15,89 +15,89 @@ namespace {
 
 // Puts the listed bodies to sleep as one group.
 template <class ForEachMember>
-void SleepGroup(WorldState& w, ForEachMember forEachMember) {
-  int group = w.sleepGroupIds.Allocate();
-  if (group >= static_cast<int>(w.sleepGroupHead.size())) w.sleepGroupHead.resize(group + 1);
-  w.sleepGroupHead[group] = kNull;
+void SleepGroup(WorldState& world, ForEachMember forEachMember) {
+  int group = world.sleepGroupIds.Allocate();
+  if (group >= static_cast<int>(world.sleepGroupHead.size())) world.sleepGroupHead.resize(group + 1);
+  world.sleepGroupHead[group] = kNull;
   forEachMember([&](int slot) {
-    Body& body = w.bodies[slot];
+    Body& body = world.bodies[slot];
     body.awake = false;
     body.linearVelocity = {0.0f, 0.0f};
     body.angularVelocity = 0.0f;
     body.force = {0.0f, 0.0f};
     body.torque = 0.0f;
     body.sleepGroup = group;
-    SetBodyProxiesAwake(w, slot, false);
-    body.nextInSleepGroup = w.sleepGroupHead[group];
-    w.sleepGroupHead[group] = slot;
+    SetBodyProxiesAwake(world, slot, false);
+    body.nextInSleepGroup = world.sleepGroupHead[group];
+    world.sleepGroupHead[group] = slot;
   });
 }
 
 }  // namespace
 
-void WakeBody(WorldState& w, int slot) {
-  Body& body = w.bodies[slot];
+void WakeBody(WorldState& world, int slot) {
+  Body& body = world.bodies[slot];
   if (body.awake || body.type == BodyType::Static) return;
   int group = body.sleepGroup;
   if (group == kNull) {
     body.awake = true;
     body.sleepTime = 0.0f;
-    SetBodyProxiesAwake(w, slot, true);
+    SetBodyProxiesAwake(world, slot, true);
     return;
   }
-  for (int b = w.sleepGroupHead[group]; b != kNull;) {
-    Body& member = w.bodies[b];
+  for (int b = world.sleepGroupHead[group]; b != kNull;) {
+    Body& member = world.bodies[b];
     int next = member.nextInSleepGroup;
     member.awake = true;
     member.sleepTime = 0.0f;
-    SetBodyProxiesAwake(w, b, true);
+    SetBodyProxiesAwake(world, b, true);
     member.sleepGroup = kNull;
     member.nextInSleepGroup = kNull;
     b = next;
   }
-  w.sleepGroupIds.Free(group);
+  world.sleepGroupIds.Free(group);
 }
 
-void WakeAllBodies(WorldState& w) {
-  for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
-    if (w.bodyIds.IsLive(slot)) WakeBody(w, slot);
+void WakeAllBodies(WorldState& world) {
+  for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
+    if (world.bodyIds.IsLive(slot)) WakeBody(world, slot);
   }
 }
 
-void WakeTouchingBodies(WorldState& w, int slot) {
-  for (int key = w.bodies[slot].headContactEdge; key != kNull;) {
-    const Contact& c = w.contacts[key >> 1];
-    if (c.touching) WakeBody(w, c.edges[(key & 1) ^ 1].body);
+void WakeTouchingBodies(WorldState& world, int slot) {
+  for (int key = world.bodies[slot].headContactEdge; key != kNull;) {
+    const Contact& c = world.contacts[key >> 1];
+    if (c.touching) WakeBody(world, c.edges[(key & 1) ^ 1].body);
     key = c.edges[key & 1].next;
   }
 }
 
-void PutIslandToSleep(WorldState& w, int start) {
-  if (!w.bodies[start].awake || w.bodies[start].type == BodyType::Static) return;
+void PutIslandToSleep(WorldState& world, int start) {
+  if (!world.bodies[start].awake || world.bodies[start].type == BodyType::Static) return;
   // Depth-first search over touching contacts between dynamic bodies, collecting the island.
-  std::vector<int>& stack = w.islandStack;
+  std::vector<int>& stack = world.islandStack;
   std::vector<int> members;
   stack.assign(1, start);
-  w.bodies[start].awake = false;  // marks "visited"; SleepGroup sets the rest
+  world.bodies[start].awake = false;  // marks "visited"; SleepGroup sets the rest
   while (!stack.empty()) {
     int slot = stack.back();
     stack.pop_back();
     members.push_back(slot);
-    for (int key = w.bodies[slot].headContactEdge; key != kNull;) {
-      const Contact& c = w.contacts[key >> 1];
+    for (int key = world.bodies[slot].headContactEdge; key != kNull;) {
+      const Contact& c = world.contacts[key >> 1];
       int other = c.edges[(key & 1) ^ 1].body;
-      Body& body = w.bodies[other];
+      Body& body = world.bodies[other];
       if (c.touching && body.awake && body.type == BodyType::Dynamic) {
         body.awake = false;
         stack.push_back(other);
       }
       key = c.edges[key & 1].next;
     }
-    for (int key = w.bodies[slot].headJointEdge; key != kNull;) {  // joints tie islands like contacts
-      const Joint& j = w.joints[key >> 1];
+    for (int key = world.bodies[slot].headJointEdge; key != kNull;) {  // joints tie islands like contacts
+      const Joint& j = world.joints[key >> 1];
       int other = j.edges[(key & 1) ^ 1].body;
       if (other != kNull) {
-        Body& body = w.bodies[other];
+        Body& body = world.bodies[other];
         if (body.awake && body.enabled && body.type == BodyType::Dynamic) {
           body.awake = false;
           stack.push_back(other);
@@ -106,22 +106,23 @@ void PutIslandToSleep(WorldState& w, int start) {
       key = j.edges[key & 1].next;
     }
   }
-  SleepGroup(w, [&](auto sleep) {
+  SleepGroup(world, [&](auto sleep) {
     for (int slot : members) sleep(slot);
   });
 }
 
-int UpdateSleep(WorldState& w, float dt) {
-  const SolverArrays& s = w.solver;
-  const int n = static_cast<int>(s.bodies.size());
-  std::vector<int>& parent = w.islandParent;
-  std::vector<float>& minSleepTime = w.islandSleepTime;
+int UpdateSleep(WorldState& world, float dt) {
+  const SolverArrays& s = world.solver;
+  const std::vector<int>& bodies = world.solverBodies;  // solver index -> body slot
+  const int n = static_cast<int>(bodies.size());
+  std::vector<int>& parent = world.islandParent;
+  std::vector<float>& minSleepTime = world.islandSleepTime;
   parent.resize(n);
   minSleepTime.assign(n, 1e30f);
-  const bool sleepOn = w.settings.enableSleep;
+  const bool sleepOn = world.settings.enableSleep;
   for (int i = 0; i < n; ++i) {
     parent[i] = i;
-    Body& body = w.bodies[s.bodies[i]];
+    Body& body = world.bodies[bodies[i]];
     float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
     bool quiet = sleepOn && body.enableSleep && speed < body.sleepThreshold;
     body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
@@ -132,7 +133,7 @@ int UpdateSleep(WorldState& w, float dt) {
   // bodies into one island, so a chain sleeps and wakes as a whole).
   auto forEachLink = [&](auto visit) {
     for (const ContactConstraint& c : s.contacts) visit(c.indexA, c.indexB);
-    for (const JointConstraint& c : w.jointConstraints) visit(c.indexA, c.indexB);
+    for (const JointConstraint& c : s.joints) visit(c.indexA, c.indexB);
   };
   forEachLink([&](int a, int b) {
     if (a == kNull || b == kNull) return;
@@ -143,7 +144,7 @@ int UpdateSleep(WorldState& w, float dt) {
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
     islands += root == i ? 1 : 0;
-    minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[i]].sleepTime);
+    minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[i]].sleepTime);
   }
   // Kinematic bodies touching an island keep it awake through their contact's sleep time.
   forEachLink([&](int a, int b) {
@@ -152,17 +153,17 @@ int UpdateSleep(WorldState& w, float dt) {
       int other = k == a ? b : a;
       if (s.params[k].invMass == 0.0f) {
         int root = FindRoot(parent, other);
-        minSleepTime[root] = std::min(minSleepTime[root], w.bodies[s.bodies[k]].sleepTime);
+        minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[k]].sleepTime);
       }
     }
   });
   if (!sleepOn) return islands;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
-    if (root != i || minSleepTime[root] < w.settings.timeToSleep) continue;
-    SleepGroup(w, [&](auto sleep) {
+    if (root != i || minSleepTime[root] < world.settings.timeToSleep) continue;
+    SleepGroup(world, [&](auto sleep) {
       for (int j = i; j < n; ++j) {
-        if (FindRoot(parent, j) == root) sleep(s.bodies[j]);
+        if (FindRoot(parent, j) == root) sleep(bodies[j]);
       }
     });
   }

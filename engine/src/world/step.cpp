@@ -1,4 +1,4 @@
-// World::Step: one function call per pipeline stage (DESIGN.md section 1), each timed into Profile.
+// World::Step: one function call per pipeline stage (docs/design.md section 1), each timed into Profile.
 #include "minkowski/assert.h"
 #include "world/world_internal.h"
 
@@ -19,22 +19,22 @@ class StageTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
-void CountObjects(WorldState& w) {
-  Counters& c = w.counters;
-  c.bodies = w.bodyIds.LiveCount();
-  c.shapes = w.shapeIds.LiveCount();
-  c.contacts = w.contactIds.LiveCount();
-  c.joints = w.jointIds.LiveCount();
-  c.awakeBodies = static_cast<int>(w.solver.bodies.size());
+void CountObjects(WorldState& world) {
+  Counters& c = world.counters;
+  c.bodies = world.bodyIds.LiveCount();
+  c.shapes = world.shapeIds.LiveCount();
+  c.contacts = world.contactIds.LiveCount();
+  c.joints = world.jointIds.LiveCount();
+  c.awakeBodies = static_cast<int>(world.solverBodies.size());
 }
 
 // End events raised since the last Step (by destroy calls in between, then by this Step's stages)
 // become the ones the game reads; swapping keeps both lists' capacity, so nothing is allocated.
-void PublishEndEvents(WorldState& w) {
-  w.endEvents.swap(w.pendingEndEvents);
-  w.pendingEndEvents.clear();
-  w.sensorEndEvents.swap(w.pendingSensorEndEvents);
-  w.pendingSensorEndEvents.clear();
+void PublishEndEvents(WorldState& world) {
+  world.endEvents.swap(world.pendingEndEvents);
+  world.pendingEndEvents.clear();
+  world.sensorEndEvents.swap(world.pendingSensorEndEvents);
+  world.pendingSensorEndEvents.clear();
 }
 
 }  // namespace
@@ -43,32 +43,31 @@ bool World::Step(float timeStep) {
   const bool valid = timeStep >= kMinTimeStep && timeStep <= kMaxTimeStep;  // false for NaN
   MK_ASSERT(valid);
   if (!valid) return false;
-  WorldState& w = *state_;
+  WorldState& world = *state_;
   StageTimer total;
-  w.beginEvents.clear();
-  w.hitEvents.clear();
-  w.sensorBeginEvents.clear();
+  world.beginEvents.clear();
+  world.hitEvents.clear();
+  world.sensorBeginEvents.clear();
 
   StageTimer broadphase;
-  UpdatePairs(w);  // pairs begun / ended since the last step -> contacts created / destroyed
-  w.profile.broadphase = broadphase.Ms();
+  UpdatePairs(world);  // pairs begun / ended since the last step -> contacts created / destroyed
+  world.profile.broadphase = broadphase.Ms();
 
   StageTimer narrowphase;
-  UpdateContacts(w);  // GJK / EPA / clipping -> manifolds, begin / end events
-  w.profile.narrowphase = narrowphase.Ms();
+  UpdateContacts(world);  // GJK / EPA / clipping -> manifolds, begin / end events
+  world.profile.narrowphase = narrowphase.Ms();
 
   StageTimer solver;
-  SolveStep(w, timeStep);  // sub-stepped soft contacts; moves bodies and their proxies
-  w.profile.solver = solver.Ms();
+  SolveStep(world, timeStep);  // sub-stepped soft contacts; moves bodies and their proxies
+  world.profile.solver = solver.Ms();
 
   StageTimer islands;
-  w.counters.islands = UpdateSleep(w, timeStep);  // union-find islands; quiet ones sleep
-  w.profile.islands = islands.Ms();
+  world.counters.islands = UpdateSleep(world, timeStep);  // union-find islands; quiet ones sleep
+  world.profile.islands = islands.Ms();
 
-  PublishEndEvents(w);
-  w.profile.events = 0.0f;  // events are recorded in place by the stages above
-  CountObjects(w);
-  w.profile.step = total.Ms();
+  PublishEndEvents(world);
+  CountObjects(world);
+  world.profile.step = total.Ms();
   return true;
 }
 

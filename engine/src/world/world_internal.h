@@ -9,15 +9,13 @@
 
 namespace mk {
 
-struct StepContext;  // solver/contact_solver.h
-
 // API validation shared by body.cpp, shape.cpp and joints.cpp: a length or point the world accepts is finite
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
 inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
 inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
 
 // Bodies (body.cpp) and shapes (shape.cpp)
-void UpdateBodyMass(WorldState& w, int body);
+void UpdateBodyMass(WorldState& world, int body);
 MassData ShapeMass(const Shape& shape);
 /// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks
 /// that a new shape or density keeps them finite (the world refuses what would overflow).
@@ -35,60 +33,55 @@ struct BodyMassSum {
 /// at least each member's), so destroying shapes can never leave a body with an infinite inverse.
 bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
-BodyMassSum SumShapeMasses(const WorldState& w, int body, int skipShape);
+BodyMassSum SumShapeMasses(const WorldState& world, int body, int skipShape);
 AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);
-void DestroyShapeInternal(WorldState& w, int shape, bool updateMass);
+void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
 
 // Broadphase link (broadphase_link.cpp)
-void AddShapeToBroadphase(WorldState& w, int shape);
-void RemoveShapeFromBroadphase(WorldState& w, int shape);
+void AddShapeToBroadphase(WorldState& world, int shape);
+void RemoveShapeFromBroadphase(WorldState& world, int shape);
 /// Recomputes the AABBs of a body's shapes and moves their proxies (teleport: force a re-sort).
-void UpdateBodyShapesInBroadphase(WorldState& w, int body, bool teleport);
+void UpdateBodyShapesInBroadphase(WorldState& world, int body, bool teleport);
 /// Adds (enabled) or removes (disabled) all proxies of a body.
-void SetBodyShapesInBroadphase(WorldState& w, int body, bool enabled);
+void SetBodyShapesInBroadphase(WorldState& world, int body, bool enabled);
 /// Puts a body's proxies to sleep or wakes them (sleeping proxies cost the broadphase nothing).
-void SetBodyProxiesAwake(WorldState& w, int body, bool awake);
+void SetBodyProxiesAwake(WorldState& world, int body, bool awake);
 /// Re-evaluates a shape's pairs after its filter changed.
-void RefilterShape(WorldState& w, int shape);
+void RefilterShape(WorldState& world, int shape);
 /// Re-runs the broadphase filter on the pairs of a body's shapes at the next update (joints that
 /// disable collision were created or destroyed).
-void RefilterBodyPairs(WorldState& w, int body);
+void RefilterBodyPairs(WorldState& world, int body);
 /// True when the two shapes may collide (body types, joints without collideConnected; the
 /// broadphase already checked the same body and the filter bits).
-bool ShouldShapesCollide(const WorldState& w, int shapeA, int shapeB);
+bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
-void UpdatePairs(WorldState& w);
+void UpdatePairs(WorldState& world);
 
 // Contacts (contacts.cpp)
-void CreateContact(WorldState& w, int shapeA, int shapeB);
-void DestroyContact(WorldState& w, int contact, bool raiseEndEvent);
-void DestroyContactsOfShape(WorldState& w, int shape);
+void CreateContact(WorldState& world, int shapeA, int shapeB);
+void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
+void DestroyContactsOfShape(WorldState& world, int shape);
 /// Narrowphase: new manifolds for every contact with an awake body, touching transitions, events.
-void UpdateContacts(WorldState& w);
+void UpdateContacts(WorldState& world);
 
 // Joints (joints.cpp)
 /// Destroys a joint: unlinks it from its bodies, wakes them, lets their shapes collide again.
-void DestroyJointInternal(WorldState& w, int joint);
-void DestroyJointsOfBody(WorldState& w, int body);
+void DestroyJointInternal(WorldState& world, int joint);
+void DestroyJointsOfBody(WorldState& world, int body);
 /// True when a joint with collideConnected = false joins the two bodies.
-bool JointBlocksCollision(const WorldState& w, int bodyA, int bodyB);
+bool JointBlocksCollision(const WorldState& world, int bodyA, int bodyB);
 /// Before gathering bodies: sleeping bodies jointed to awake ones wake (with their sleep group).
-void WakeJointPartners(WorldState& w);
-/// Builds w.jointConstraints for the joints with a body in the solver; marks those bodies
-/// non-ballistic. After the bodies were gathered.
-void PrepareJoints(WorldState& w, const StepContext& context);
-/// Writes impulses (warm start) and reaction force / torque back to the joints.
-void StoreJointImpulses(WorldState& w, const StepContext& context);
+void WakeJointPartners(WorldState& world);
 
 // Sleep (sleep.cpp)
-void WakeBody(WorldState& w, int body);
-void WakeAllBodies(WorldState& w);
-void WakeTouchingBodies(WorldState& w, int body);
-void PutIslandToSleep(WorldState& w, int body);
+void WakeBody(WorldState& world, int body);
+void WakeAllBodies(WorldState& world);
+void WakeTouchingBodies(WorldState& world, int body);
+void PutIslandToSleep(WorldState& world, int body);
 /// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands.
-int UpdateSleep(WorldState& w, float dt);
+int UpdateSleep(WorldState& world, float dt);
 
-// Solver glue (solve.cpp)
-void SolveStep(WorldState& w, float dt);
+// Solver stage (solve.cpp): gather, the solver's stages, scatter.
+void SolveStep(WorldState& world, float dt);
 
 }  // namespace mk

@@ -1,7 +1,7 @@
 // Internal: the World's data. Plain arrays indexed by slot; ids are slot + 1 with a generation.
 //
 // Layout for speed (docs/design.md sections 1 and 8): bodies, shapes and contacts live in contiguous
-// vectors that only grow to a scene's peak size; per-step solver data (solver_types.h) is rebuilt
+// vectors that only grow to a scene's peak size; per-step solver data (solver/solver.h) is rebuilt
 // into reused arrays, so Step allocates nothing after warm-up. Objects refer to each other by index.
 #pragma once
 
@@ -12,8 +12,7 @@
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
 #include "narrowphase/manifold_internal.h"
-#include "solver/joint_solver.h"
-#include "solver/solver_types.h"
+#include "solver/solver.h"
 
 #include <vector>
 
@@ -115,30 +114,16 @@ struct JointEdge {
   int next = kNull;
 };
 
-/// A joint: the definition's values (anchors relative to the body origins) and the impulses carried
-/// between steps for warm starting. One struct for every type keeps joints in one contiguous array;
-/// fields a type does not use stay at their defaults. Ranges (lower/upper) mean angle for revolute,
-/// translation for prismatic and wheel, length for distance.
-struct Joint {
+/// A joint: the solver's JointData (the definition's values, anchors relative to the body origins,
+/// and the impulses carried between steps for warm starting) plus its place in the bodies' joint
+/// lists. One struct for every type keeps joints in one contiguous array; fields a type does not use
+/// stay at their defaults. Ranges (lower/upper) mean angle for revolute, translation for prismatic and
+/// wheel, length for distance.
+struct Joint : JointData {
   JointEdge edges[2];
-  Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};  // from the body origins (m)
-  Vec2 localAxisA{1.0f, 0.0f};  // prismatic, wheel: unit, bodyA frame
-  Vec2 target{0.0f, 0.0f};      // mouse: world target (m)
-  float referenceAngle = 0.0f;
-  float constraintHertz = 0.0f, constraintDampingRatio = 0.0f;  // 0 = world setting
-  float lower = 0.0f, upper = 0.0f;
-  float length = 1.0f;                     // distance: rest length
-  float motorSpeed = 0.0f, maxMotor = 0.0f;  // maxMotor: N m or N
-  float hertz = 0.0f, dampingRatio = 0.0f;   // spring (weld: linear; mouse: the pull)
-  float angularHertz = 0.0f, angularDampingRatio = 0.0f;  // weld
-  float maxForce = 0.0f;                     // mouse (N)
-  JointImpulses impulses{};                  // per sub-step impulses of the last step (warm start)
-  Vec2 reactionForce{0.0f, 0.0f};            // on bodyB during the last step (N)
-  float reactionTorque = 0.0f;               // N m
+  Vec2 target{0.0f, 0.0f};  // mouse: world target (m); the solver sees it as body A's centre
   void* userData = nullptr;
-  JointType type = JointType::Revolute;
   bool collideConnected = false;
-  bool enableLimit = false, enableMotor = false, enableSpring = false;
 };
 
 struct WorldState {
@@ -171,8 +156,11 @@ struct WorldState {
   std::vector<ContactEndEvent> pendingEndEvents;      // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
-  SolverArrays solver;  // per-step scratch, reused
-  std::vector<JointConstraint> jointConstraints;  // per-step joint solver data, reused
+  // The solver's per-step data, reused (solve.cpp gathers, the solver prepares and solves).
+  std::vector<int> solverBodies;  // solver index -> body slot
+  std::vector<ContactInput> contactInputs;
+  std::vector<JointInput> jointInputs;
+  SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
   std::vector<int> islandParent;    // union-find scratch over solver indices

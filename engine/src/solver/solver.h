@@ -1,0 +1,41 @@
+// Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage).
+//
+// The stages of a step, as world/solve.cpp calls them:
+//   PrepareContacts, PrepareJoints          constraints from the world's inputs, once per step
+//   RunSubSteps                             per sub-step: integrate velocities, warm start, solve
+//                                           (soft), integrate positions, relax (rigid); Classic mode:
+//                                           velocity iterations, then position passes
+//   ApplyRestitution                        once, after the sub-steps
+//   CapSpeeds (+ DropCappedImpulses)        the final velocities within the caps
+//   StoreContactImpulses, StoreJointImpulses  impulses (warm start), hits and reactions back
+#pragma once
+
+#include "solver/body_integrator.h"
+#include "solver/contact_solver.h"
+#include "solver/joint_solver.h"
+#include "solver/solver_types.h"
+
+#include <vector>
+
+namespace mk {
+
+/// The step's bodies and constraints, indexed by solver index (bodies) and input order
+/// (constraints: contacts[i] is made from the i-th ContactInput, joints[i] from the i-th JointInput).
+struct SolverArrays {
+  std::vector<BodyState> states;
+  std::vector<BodyParams> params;
+  std::vector<ContactConstraint> contacts;
+  std::vector<JointConstraint> joints;
+  std::vector<ContactHit> hits;  // StoreContactImpulses
+};
+
+/// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have
+/// accumulated were solved for velocities the cap has since cut, so they restart from zero. Clears the
+/// flags.
+void DropCappedImpulses(SolverArrays& solver);
+
+/// The sub-steps of one step (Classic mode: its one step of velocity iterations and position passes),
+/// on prepared constraints. Joints go before contacts in every pass.
+void RunSubSteps(SolverArrays& solver, const StepContext& context);
+
+}  // namespace mk
