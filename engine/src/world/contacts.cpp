@@ -9,28 +9,17 @@ namespace mk {
 
 namespace {
 
-void LinkEdge(WorldState& w, int contact, int side) {
-  ContactEdge& edge = w.contacts[contact].edges[side];
-  Body& body = w.bodies[edge.body];
-  int key = (contact << 1) | side;
-  edge.prev = kNull;
-  edge.next = body.headContactEdge;
-  if (body.headContactEdge != kNull) {
-    int head = body.headContactEdge;
-    w.contacts[head >> 1].edges[head & 1].prev = key;
+// A contact's two ends in its bodies' contact lists.
+void LinkContact(WorldState& w, int contact) {
+  for (int side = 0; side < 2; ++side) {
+    LinkEdge(w.contacts, w.bodies[w.contacts[contact].edges[side].body].headContactEdge, contact, side);
   }
-  body.headContactEdge = key;
 }
 
-void UnlinkEdge(WorldState& w, int contact, int side) {
-  ContactEdge& edge = w.contacts[contact].edges[side];
-  if (edge.prev != kNull) {
-    w.contacts[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
-  } else {
-    w.bodies[edge.body].headContactEdge = edge.next;
+void UnlinkContact(WorldState& w, int contact) {
+  for (int side = 0; side < 2; ++side) {
+    UnlinkEdge(w.contacts, w.bodies[w.contacts[contact].edges[side].body].headContactEdge, contact, side);
   }
-  if (edge.next != kNull) w.contacts[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
-  edge.prev = edge.next = kNull;
 }
 
 // Carries the impulses of points whose feature ids survive into the new manifold (warm starting).
@@ -104,8 +93,7 @@ void CreateContact(WorldState& w, int shapeA, int shapeB) {
   c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
   c.edges[0].body = a.body;
   c.edges[1].body = b.body;
-  LinkEdge(w, slot, 0);
-  LinkEdge(w, slot, 1);
+  LinkContact(w, slot);
   w.contactByShapes.Insert(key, slot);
 }
 
@@ -123,8 +111,7 @@ void DestroyContact(WorldState& w, int slot, bool raiseEndEvent) {
   }
   if (raiseEndEvent && c.sensorOverlap) w.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
   w.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
-  UnlinkEdge(w, slot, 0);
-  UnlinkEdge(w, slot, 1);
+  UnlinkContact(w, slot);
   w.contactIds.Free(slot);
 }
 

@@ -45,30 +45,13 @@ Vec2 UnitAxis(Vec2 axis) {
   return {static_cast<float>(axis.x / length), static_cast<float>(axis.y / length)};
 }
 
-// --- Joint edges: each joint is linked into both bodies' lists, key = (joint << 1) | side. ---------
-
-void LinkEdge(WorldState& world, int joint, int side) {
-  JointEdge& edge = world.joints[joint].edges[side];
-  Body& body = world.bodies[edge.body];
-  int key = (joint << 1) | side;
-  edge.prev = kNull;
-  edge.next = body.headJointEdge;
-  if (body.headJointEdge != kNull) {
-    int head = body.headJointEdge;
-    world.joints[head >> 1].edges[head & 1].prev = key;
-  }
-  body.headJointEdge = key;
+// A joint's ends in its bodies' joint lists (a mouse joint has only end 1).
+void LinkJointEdge(WorldState& world, int joint, int side) {
+  LinkEdge(world.joints, world.bodies[world.joints[joint].edges[side].body].headJointEdge, joint, side);
 }
 
-void UnlinkEdge(WorldState& world, int joint, int side) {
-  JointEdge& edge = world.joints[joint].edges[side];
-  if (edge.prev != kNull) {
-    world.joints[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
-  } else {
-    world.bodies[edge.body].headJointEdge = edge.next;
-  }
-  if (edge.next != kNull) world.joints[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
-  edge.prev = edge.next = kNull;
+void UnlinkJointEdge(WorldState& world, int joint, int side) {
+  UnlinkEdge(world.joints, world.bodies[world.joints[joint].edges[side].body].headJointEdge, joint, side);
 }
 
 int ShapeCount(const WorldState& world, int body) {
@@ -94,8 +77,8 @@ int NewJoint(WorldState& world, JointType type, int a, int b) {
   j.type = type;
   j.edges[0].body = a;
   j.edges[1].body = b;
-  if (a != kNull) LinkEdge(world, slot, 0);
-  LinkEdge(world, slot, 1);
+  if (a != kNull) LinkJointEdge(world, slot, 0);
+  LinkJointEdge(world, slot, 1);
   return slot;
 }
 
@@ -149,7 +132,7 @@ void DestroyJointInternal(WorldState& world, int slot) {
   for (int side = 0; side < 2; ++side) {
     if (j.edges[side].body == kNull) continue;
     WakeBody(world, j.edges[side].body);
-    UnlinkEdge(world, slot, side);
+    UnlinkJointEdge(world, slot, side);
   }
   RefilterJointBodies(world, j);
   world.jointIds.Free(slot);

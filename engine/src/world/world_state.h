@@ -81,19 +81,46 @@ struct Shape {
   }
 };
 
-/// One end of a contact, linked into its body's list.
-struct ContactEdge {
+/// One end of a contact or a joint, linked into its body's list of them (Body::headContactEdge or
+/// headJointEdge). An edge is named by key = (object << 1) | side, so prev and next name the
+/// neighbouring objects' edges. A mouse joint has only edges[1] (its body); its edges[0].body stays
+/// kNull and is not linked.
+struct BodyEdge {
   int body = kNull;
   int prev = kNull;
   int next = kNull;
 };
+
+/// Links end `side` of objects[index] (a Contact or a Joint) at the head of its body's list `head`.
+template <class Object>
+void LinkEdge(std::vector<Object>& objects, int& head, int index, int side) {
+  BodyEdge& edge = objects[index].edges[side];
+  const int key = (index << 1) | side;
+  edge.prev = kNull;
+  edge.next = head;
+  if (head != kNull) objects[head >> 1].edges[head & 1].prev = key;
+  head = key;
+}
+
+/// Unlinks end `side` of objects[index] from its body's list `head`.
+template <class Object>
+void UnlinkEdge(std::vector<Object>& objects, int& head, int index, int side) {
+  BodyEdge& edge = objects[index].edges[side];
+  if (edge.prev != kNull) {
+    objects[edge.prev >> 1].edges[edge.prev & 1].next = edge.next;
+  } else {
+    head = edge.next;
+  }
+  if (edge.next != kNull) objects[edge.next >> 1].edges[edge.next & 1].prev = edge.prev;
+  edge.prev = edge.next = kNull;
+}
 
 /// A persistent contact between two shapes whose fat AABBs overlap. Created and destroyed by the
 /// broadphase pair reports; keeps the GJK cache and the manifold (with impulses) between steps.
 struct Contact {
   Manifold manifold{};
   SimplexCache cache{};
-  ContactEdge edges[2];
+  BodyEdge edges[2];
   int shapeA = kNull, shapeB = kNull;
   float friction = 0.0f;     // mixed: sqrt(fA fB)
   float restitution = 0.0f;  // mixed: max(eA, eB)
@@ -106,21 +133,13 @@ struct Contact {
   bool sensorOverlap = false;  // the shapes overlapped at the last narrowphase update
 };
 
-/// One end of a joint, linked into its body's list (like ContactEdge). A mouse joint has only
-/// edges[1] (its body); edges[0].body stays kNull and is not linked.
-struct JointEdge {
-  int body = kNull;
-  int prev = kNull;
-  int next = kNull;
-};
-
 /// A joint: the solver's JointData (the definition's values, anchors relative to the body origins,
 /// and the impulses carried between steps for warm starting) plus its place in the bodies' joint
 /// lists. One struct for every type keeps joints in one contiguous array; fields a type does not use
 /// stay at their defaults. Ranges (lower/upper) mean angle for revolute, translation for prismatic and
 /// wheel, length for distance.
 struct Joint : JointData {
-  JointEdge edges[2];
+  BodyEdge edges[2];
   Vec2 target{0.0f, 0.0f};  // mouse: world target (m); the solver sees it as body A's centre
   void* userData = nullptr;
   bool collideConnected = false;
