@@ -27,15 +27,6 @@ bool ParseShapeType(std::string_view text, LabShapeType& out) {
   return false;
 }
 
-ShapeProxy ProxyOf(const ShapeRef& ref) {
-  switch (ref.type) {
-    case ShapeType::Circle: return MakeProxy(*static_cast<const Circle*>(ref.shape));
-    case ShapeType::Capsule: return MakeProxy(*static_cast<const Capsule*>(ref.shape));
-    case ShapeType::Segment: return MakeProxy(*static_cast<const Segment*>(ref.shape));
-    default: return MakeProxy(*static_cast<const Polygon*>(ref.shape));
-  }
-}
-
 // Convex hull, counter-clockwise, collinear points dropped (Andrew's monotone chain). The engine's
 // ComputeHull stops at kMaxPolygonVertices, but the difference of two 64-gons has up to 128
 // vertices. Degenerate input gives 1 or 2 points.
@@ -90,24 +81,15 @@ void GjkLab::Rebuild(int which) {
   s.radius = std::clamp(s.radius, 0.0f, kMaxSize);
   s.vertices = std::clamp(s.vertices, 3, kMaxPolygonVertices);
   switch (s.type) {
-    case LabShapeType::Circle: circle_[which] = MakeCircle({0.0f, 0.0f}, s.size).value; break;
+    case LabShapeType::Circle: geometry_[which] = MakeCircle({0.0f, 0.0f}, s.size).value; break;
     case LabShapeType::Capsule:
-      capsule_[which] = MakeCapsule({-s.size, 0.0f}, {s.size, 0.0f}, std::max(s.radius, 0.01f)).value;
+      geometry_[which] = MakeCapsule({-s.size, 0.0f}, {s.size, 0.0f}, std::max(s.radius, 0.01f)).value;
       break;
-    case LabShapeType::Segment: segment_[which] = MakeSegment({-s.size, 0.0f}, {s.size, 0.0f}).value; break;
+    case LabShapeType::Segment: geometry_[which] = MakeSegment({-s.size, 0.0f}, {s.size, 0.0f}).value; break;
     case LabShapeType::Box:
-      polygon_[which] = s.radius > 0.0f ? MakeRoundedBox(s.size, s.size, s.radius).value : MakeBox(s.size, s.size).value;
+      geometry_[which] = s.radius > 0.0f ? MakeRoundedBox(s.size, s.size, s.radius).value : MakeBox(s.size, s.size).value;
       break;
-    case LabShapeType::Polygon: polygon_[which] = MakeRegularPolygon(s.vertices, s.size, s.radius).value; break;
-  }
-}
-
-ShapeRef GjkLab::Ref(int which) const {
-  switch (shapes[which].type) {
-    case LabShapeType::Circle: return circle_[which];
-    case LabShapeType::Capsule: return capsule_[which];
-    case LabShapeType::Segment: return segment_[which];
-    default: return polygon_[which];
+    case LabShapeType::Polygon: geometry_[which] = MakeRegularPolygon(s.vertices, s.size, s.radius).value; break;
   }
 }
 
@@ -115,7 +97,7 @@ void GjkLab::Update() {
   Rebuild(0);
   Rebuild(1);
   GjkLabResult& r = *result_;
-  DistanceInput input{ProxyOf(Ref(0)), ProxyOf(Ref(1)), XForm(0), XForm(1)};
+  DistanceInput input{MakeProxy(geometry_[0]), MakeProxy(geometry_[1]), XForm(0), XForm(1)};
 
   DistanceOutput cold = ShapeDistance(input);
   r.coldIterations = cold.iterations;
@@ -125,7 +107,7 @@ void GjkLab::Update() {
   r.penetration = {};
   r.epa.count = 0;
   if (r.distance.coresOverlap) r.penetration = ShapePenetration(input, &cache_, &r.epa);
-  r.manifold = Collide(Ref(0), XForm(0), Ref(1), XForm(1), nullptr);
+  r.manifold = Collide(geometry_[0], XForm(0), geometry_[1], XForm(1), nullptr);
 
   // The difference of the cores is the hull of all pairwise vertex differences (William Bittle,
   // "GJK (Gilbert-Johnson-Keerthi)").
@@ -155,13 +137,7 @@ int GjkLab::ShownEpaStep() const {
 AABB GjkLab::Bounds() const {
   AABB box{{0.0f, 0.0f}, {0.0f, 0.0f}};  // the origin is always in view
   for (int i = 0; i < 2; ++i) {
-    AABB b;
-    switch (shapes[i].type) {
-      case LabShapeType::Circle: b = ComputeAABB(circle_[i], XForm(i)); break;
-      case LabShapeType::Capsule: b = ComputeAABB(capsule_[i], XForm(i)); break;
-      case LabShapeType::Segment: b = ComputeAABB(segment_[i], XForm(i)); break;
-      default: b = ComputeAABB(polygon_[i], XForm(i)); break;
-    }
+    const AABB b = ComputeAABB(geometry_[i], XForm(i));
     box = {Min(box.lower, b.lower), Max(box.upper, b.upper)};
   }
   const float r = result_->radiusSum;
@@ -170,7 +146,7 @@ AABB GjkLab::Bounds() const {
 }
 
 bool GjkLab::Contains(int which, Vec2 point) const {
-  DistanceInput input{ProxyOf(Ref(which)), ShapeProxy{&point, 1, 0.0f}, XForm(which), Transform{}};
+  DistanceInput input{MakeProxy(geometry_[which]), ShapeProxy{&point, 1, 0.0f}, XForm(which), Transform{}};
   return ShapesOverlap(input);
 }
 

@@ -88,8 +88,8 @@ class GjkLab final : public Lab {
   int epaStep = -1;
 
   const GjkLabResult& Result() const { return *result_; }
-  /// The shape geometry in the local frame, for tests: a ShapeRef into the lab's storage.
-  ShapeRef Ref(int which) const;
+  /// The geometry of shape `which` (0 = A, 1 = B) in its local frame.
+  const ShapeGeometry& Geometry(int which) const { return geometry_[which]; }
   Transform XForm(int which) const { return MakeTransform(shapes[which].position, shapes[which].angle); }
   /// True when the world point lies in shape `which` (0 = A, 1 = B).
   bool Contains(int which, Vec2 point) const;
@@ -102,10 +102,7 @@ class GjkLab final : public Lab {
   void DrawGjkStep(DebugDraw& draw) const;
   void DrawEpa(DebugDraw& draw) const;
 
-  Circle circle_[2];
-  Capsule capsule_[2];
-  Segment segment_[2];
-  Polygon polygon_[2];
+  ShapeGeometry geometry_[2];
   std::unique_ptr<GjkLabResult> result_;  // large (histories): on the heap
   SimplexCache cache_{};
   int grabbed_ = -1;

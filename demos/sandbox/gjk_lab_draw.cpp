@@ -100,13 +100,7 @@ void GjkLab::Draw(DebugDraw& draw) const {
   // The shapes.
   const Color shapeColors[2] = {lab_colors::kShapeA, lab_colors::kShapeB};
   for (int i = 0; i < 2; ++i) {
-    const ShapeRef ref = Ref(i);
-    switch (ref.type) {
-      case ShapeType::Circle: DrawShape(draw, circle_[i], XForm(i), shapeColors[i]); break;
-      case ShapeType::Capsule: DrawShape(draw, capsule_[i], XForm(i), shapeColors[i]); break;
-      case ShapeType::Segment: DrawShape(draw, segment_[i], XForm(i), shapeColors[i]); break;
-      default: DrawShape(draw, polygon_[i], XForm(i), shapeColors[i]); break;
-    }
+    DrawShape(draw, geometry_[i], XForm(i), shapeColors[i]);
     draw.DrawString(shapes[i].position, i == 0 ? "A" : "B", lab_colors::kOrigin);
   }
   DrawMinkowski(draw);

@@ -54,60 +54,41 @@ void Fail(const char* what) {
 /// A shape of any type made from the bytes. Polygons go through MakePolygon (which validates); a
 /// shape that fails validation falls back to a default one, so the queries still run.
 struct FuzzShape {
-  ShapeType type = ShapeType::Circle;
-  Circle circle;
-  Capsule capsule;
-  Segment segment;
-  Polygon polygon;
+  ShapeGeometry geometry;
   // A raw proxy over arbitrary points (unchecked, possibly non-convex or non-finite) for GJK/EPA.
   Vec2 raw[kMaxPolygonVertices];
   ShapeProxy rawProxy;
 
-  ShapeRef Ref() const {
-    switch (type) {
-      case ShapeType::Circle: return ShapeRef(circle);
-      case ShapeType::Capsule: return ShapeRef(capsule);
-      case ShapeType::Segment: return ShapeRef(segment);
-      default: return ShapeRef(polygon);
-    }
-  }
-  ShapeProxy Proxy() const {
-    switch (type) {
-      case ShapeType::Circle: return MakeProxy(circle);
-      case ShapeType::Capsule: return MakeProxy(capsule);
-      case ShapeType::Segment: return MakeProxy(segment);
-      default: return MakeProxy(polygon);
-    }
-  }
+  ShapeProxy Proxy() const { return MakeProxy(geometry); }
 };
 
 void ReadShape(Reader& r, FuzzShape& s) {
   std::uint8_t tag = r.Byte();
-  s.type = static_cast<ShapeType>(tag % 4);
+  const auto type = static_cast<ShapeType>(tag % 4);
   int count = 1 + r.Byte() % kMaxPolygonVertices;
   for (int i = 0; i < count; ++i) s.raw[i] = r.Point();
   float radius = r.Float();
   s.rawProxy = {s.raw, count, radius};
-  switch (s.type) {
+  switch (type) {
     case ShapeType::Circle: {
       auto c = MakeCircle(s.raw[0], radius);
-      s.circle = c.ok() ? c.value : Circle{};
+      s.geometry = c.ok() ? c.value : Circle{};
       break;
     }
     case ShapeType::Capsule: {
       auto c = MakeCapsule(s.raw[0], s.raw[count > 1 ? 1 : 0], radius);
-      s.capsule = c.ok() ? c.value : Capsule{};
+      s.geometry = c.ok() ? c.value : Capsule{};
       break;
     }
     case ShapeType::Segment: {
       auto c = MakeSegment(s.raw[0], s.raw[count > 1 ? 1 : 0]);
-      s.segment = c.ok() ? c.value : Segment{};
+      s.geometry = c.ok() ? c.value : Segment{};
       break;
     }
     default: {
       auto c = MakePolygon(std::span<const Vec2>(s.raw, static_cast<std::size_t>(count)), radius);
       if (!c.ok()) c = MakePolygon(std::span<const Vec2>(s.raw, static_cast<std::size_t>(count)), 0.0f);
-      s.polygon = c.ok() ? c.value : MakeBox(0.5f, 0.5f).value;
+      s.geometry = c.ok() ? c.value : MakeBox(0.5f, 0.5f).value;
       break;
     }
   }
@@ -269,7 +250,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool noManifold = std::getenv("MK_FUZZ_NO_MANIFOLD") != nullptr;
   if (noManifold) return 0;
   SimplexCache manifoldCache = cache;
-  Manifold m = Collide(a.Ref(), xfA, b.Ref(), xfB, &manifoldCache);
+  Manifold m = Collide(a.geometry, xfA, b.geometry, xfB, &manifoldCache);
   if (Physical(a.Proxy()) && Physical(b.Proxy()) && Physical(xfA) && Physical(xfB) && !Finite(m)) {
     Fail("Collide produced a non-finite manifold for physical input");
   }

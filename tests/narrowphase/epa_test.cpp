@@ -10,7 +10,7 @@
 #include <vector>
 
 using namespace mk;
-using oracle::AnyShape;
+using oracle::TestShape;
 using oracle::Kind;
 
 namespace {
@@ -176,8 +176,8 @@ TEST_CASE("the SAT fallback on its own matches the oracle for polygons and capsu
   test::Rng rng(23);
   for (int i = 0; i < 3000; ++i) {
     Kind kb = i % 3 == 0 ? Kind::SharpPolygon : (i % 3 == 1 ? Kind::Capsule : Kind::Segment);
-    AnyShape a = oracle::RandomShape(rng, Kind::SharpPolygon, 0.5f, 2.0f);
-    AnyShape b = oracle::RandomShape(rng, kb, 0.5f, 2.0f);
+    TestShape a = oracle::RandomShape(rng, Kind::SharpPolygon, 0.5f, 2.0f);
+    TestShape b = oracle::RandomShape(rng, kb, 0.5f, 2.0f);
     Transform xfA{rng.InBox(2.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
     Transform xfB{xfA.p + 0.5f * a.size * rng.InBox(1.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
     DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);

@@ -27,7 +27,7 @@
 #include <string>
 
 using namespace mk;
-using oracle::AnyShape;
+using oracle::TestShape;
 using oracle::Kind;
 
 namespace {
@@ -236,8 +236,8 @@ void Report(const Tally& tally, const char* name) {
 
 /// A shape 50 m .. 1 km long: a segment, a capsule, a thin box or a large polygon (sharp or rounded),
 /// or a circle of that diameter, its core a little off its body origin.
-AnyShape LargeShape(test::Rng& rng, Kind kind) {
-  AnyShape s;
+TestShape LargeShape(test::Rng& rng, Kind kind) {
+  TestShape s;
   s.kind = kind;
   const float length = rng.LogUniform(50.0f, 1000.0f);
   s.size = length;
@@ -246,22 +246,23 @@ AnyShape LargeShape(test::Rng& rng, Kind kind) {
   const float radius = kind == Kind::SharpPolygon ? 0.0f : rng.LogUniform(0.01f, 2.0f);
   switch (kind) {
     case Kind::Circle:
-      s.circle = {center, 0.5f * length};
+      s.geometry = Circle{center, 0.5f * length};
       break;
     case Kind::Capsule:
-      s.capsule = {center - half, center + half, radius};
+      s.geometry = Capsule{center - half, center + half, radius};
       break;
     case Kind::Segment:
-      s.segment = {center - half, center + half};
+      s.geometry = Segment{center - half, center + half};
       break;
     default:
       if (rng.Unit() < 0.6) {
-        s.polygon =
+        Polygon box =
             MakeOffsetBox(0.5f * length, rng.LogUniform(0.05f, 5.0f), center, rng.Uniform(-3.1416f, 3.1416f))
                 .value;
-        s.polygon.radius = radius;
+        box.radius = radius;
+        s.geometry = box;
       } else {
-        s.polygon = oracle::RandomPolygon(rng, 0.5f * length, 10, radius);
+        s.geometry = oracle::RandomPolygon(rng, 0.5f * length, 10, radius);
       }
       break;
   }
@@ -270,8 +271,8 @@ AnyShape LargeShape(test::Rng& rng, Kind kind) {
 
 /// A point on the large shape's surface (its own frame): on the core, pushed out by the radius for a
 /// circle (for the others the small shape's random offset covers the radius).
-Vec2 SurfacePoint(test::Rng& rng, const AnyShape& s) {
-  if (s.kind == Kind::Circle) return s.circle.center + s.circle.radius * rng.Direction();
+Vec2 SurfacePoint(test::Rng& rng, const TestShape& s) {
+  if (s.kind == Kind::Circle) return s.geometry.Points()[0] + s.geometry.Radius() * rng.Direction();
   const ShapeProxy p = s.Proxy();
   const int i = rng.Int(0, p.count - 1);
   return Lerp(p.points[i], p.points[(i + 1) % p.count], rng.Uniform(0.0f, 1.0f));
@@ -279,7 +280,7 @@ Vec2 SurfacePoint(test::Rng& rng, const AnyShape& s) {
 
 /// One random pair: a large shape and a small one (5 cm .. 2 m) placed across, on or near its
 /// surface, either order.
-DistanceInput LargeSmallPair(test::Rng& rng, int trial, AnyShape& large, AnyShape& small) {
+DistanceInput LargeSmallPair(test::Rng& rng, int trial, TestShape& large, TestShape& small) {
   large = LargeShape(rng, static_cast<Kind>(trial % 5));
   small = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.05f, 2.0f);
   const Transform xfLarge{rng.InBox(100.0f), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
@@ -294,8 +295,8 @@ DistanceInput LargeSmallPair(test::Rng& rng, int trial, AnyShape& large, AnyShap
 void RunLargeSmall(std::uint64_t seed, int trials, const char* name) {
   test::Rng rng(seed);
   Tally tally;
-  AnyShape large;
-  AnyShape small;
+  TestShape large;
+  TestShape small;
   for (int trial = 0; trial < trials && tally.failures < 50; ++trial) {
     CheckPair(LargeSmallPair(rng, trial, large, small), tally);
   }
@@ -371,17 +372,17 @@ void RunFlatArcs(std::uint64_t seed, int trials, const char* name) {
   test::Rng rng(seed);
   Tally tally;
   for (int trial = 0; trial < trials && tally.failures < 50; ++trial) {
-    AnyShape arc;
+    TestShape arc;
     arc.kind = trial % 2 == 0 ? Kind::SharpPolygon : Kind::RoundedPolygon;
     float halfLength = 1.0f;
     float height = 0.0f;
-    arc.polygon = FlatArcPolygon(rng, arc.kind == Kind::SharpPolygon ? 0.0f : rng.LogUniform(0.01f, 0.2f),
+    const Polygon polygon = FlatArcPolygon(rng, arc.kind == Kind::SharpPolygon ? 0.0f : rng.LogUniform(0.01f, 0.2f),
                                  halfLength, height);
-    AnyShape small = oracle::RandomShape(rng, static_cast<Kind>((trial / 2) % 5), 0.02f, 0.3f);
+    TestShape small = oracle::RandomShape(rng, static_cast<Kind>((trial / 2) % 5), 0.02f, 0.3f);
     // Above the top chain (mostly apart): half the time anywhere along it and a little beyond its
     // ends, half the time just beside one of its vertices, where a chord ending at that vertex is
     // closest to the true edge.
-    const Polygon& polygon = arc.polygon;
+    arc.geometry = polygon;
     const int k = rng.Int(2, polygon.count - 1);
     const float spacing = Distance(polygon.vertices[2], polygon.vertices[3]);
     const float side = rng.Unit() < 0.5 ? -1.0f : 1.0f;

@@ -9,7 +9,7 @@
 #include <vector>
 
 using namespace mk;
-using oracle::AnyShape;
+using oracle::TestShape;
 using oracle::Kind;
 
 namespace {
@@ -85,7 +85,7 @@ PairCheck CheckAgainstOracle(const DistanceInput& in, const DistanceOutput& out,
 
 // B placed around A: offset along a random direction, scaled so that separated, touching and
 // overlapping pairs all occur. Touching pairs are made by bisection on the oracle (double).
-Transform PlaceB(test::Rng& rng, const AnyShape& a, const Transform& xfA, const AnyShape& b, bool touching) {
+Transform PlaceB(test::Rng& rng, const TestShape& a, const Transform& xfA, const TestShape& b, bool touching) {
   Vec2 dir = rng.Direction();
   float reach = a.size + b.size;
   Transform xfB{xfA.p + rng.Uniform(0.0f, 1.4f) * reach * dir, MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
@@ -173,8 +173,8 @@ TEST_CASE("the oracle agrees with GJK on 100000 random pairs of every shape type
   for (int trial = 0; trial < 100000 && failures < 10; ++trial) {
     Kind ka = static_cast<Kind>(trial % 5);
     Kind kb = static_cast<Kind>((trial / 5) % 5);
-    AnyShape a = oracle::RandomShape(rng, ka, 0.05f, 20.0f);
-    AnyShape b = oracle::RandomShape(rng, kb, 0.05f, 20.0f);
+    TestShape a = oracle::RandomShape(rng, ka, 0.05f, 20.0f);
+    TestShape b = oracle::RandomShape(rng, kb, 0.05f, 20.0f);
     Transform xfA{rng.InBox(20.0f), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
     bool makeTouching = trial % 7 == 0;
     Transform xfB = PlaceB(rng, a, xfA, b, makeTouching);
@@ -207,8 +207,8 @@ TEST_CASE("warm start gives the cold answer in fewer iterations after small moti
   long coldIterations = 0, warmIterations = 0;
   const int trials = 5000;
   for (int trial = 0; trial < trials; ++trial) {
-    AnyShape a = oracle::RandomShape(rng, Kind::SharpPolygon, 0.5f, 2.0f);
-    AnyShape b = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.5f, 2.0f);
+    TestShape a = oracle::RandomShape(rng, Kind::SharpPolygon, 0.5f, 2.0f);
+    TestShape b = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.5f, 2.0f);
     Transform xfA{rng.InBox(5.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
     Transform xfB = PlaceB(rng, a, xfA, b, false);
     SimplexCache cache;
@@ -241,8 +241,8 @@ TEST_CASE("a warm query at an unchanged pose gives the cold answer") {
   int fastPath = 0;
   const int trials = 4000;
   for (int trial = 0; trial < trials; ++trial) {
-    AnyShape a = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.2f, 3.0f);
-    AnyShape b = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.2f, 3.0f);
+    TestShape a = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.2f, 3.0f);
+    TestShape b = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.2f, 3.0f);
     Transform xfA{rng.InBox(10.0f), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
     Transform xfB = PlaceB(rng, a, xfA, b, trial % 9 == 0);
     DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);
@@ -297,8 +297,8 @@ TEST_CASE("the support scan picks the scalar scan's vertex and the lowest index 
 TEST_CASE("a stale cache (indices out of range or from another pair) still gives the exact answer") {
   test::Rng rng(5);
   for (int trial = 0; trial < 2000; ++trial) {
-    AnyShape a = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.1f, 5.0f);
-    AnyShape b = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.1f, 5.0f);
+    TestShape a = oracle::RandomShape(rng, static_cast<Kind>(trial % 5), 0.1f, 5.0f);
+    TestShape b = oracle::RandomShape(rng, static_cast<Kind>((trial / 5) % 5), 0.1f, 5.0f);
     Transform xfA{rng.InBox(3.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
     Transform xfB = PlaceB(rng, a, xfA, b, false);
     DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);
@@ -448,8 +448,8 @@ TEST_CASE("coordinates far from the origin (1e4 m) keep the near-field accuracy 
   CHECK(test::Near(out.normal, {1, 0}, 1e-6f));
   test::Rng rng(11);
   for (int i = 0; i < 1000; ++i) {
-    AnyShape a = oracle::RandomShape(rng, static_cast<Kind>(i % 5), 0.5f, 2.0f);
-    AnyShape b = oracle::RandomShape(rng, static_cast<Kind>((i / 5) % 5), 0.5f, 2.0f);
+    TestShape a = oracle::RandomShape(rng, static_cast<Kind>(i % 5), 0.5f, 2.0f);
+    TestShape b = oracle::RandomShape(rng, static_cast<Kind>((i / 5) % 5), 0.5f, 2.0f);
     Transform xfA{far + rng.InBox(1.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
     Transform xfB = PlaceB(rng, a, xfA, b, false);
     DistanceInput q = Input(a.Proxy(), xfA, b.Proxy(), xfB);
@@ -462,8 +462,8 @@ TEST_CASE("tiny (1e-3 m) and large (1e3 m) shapes scale their accuracy") {
   for (float scale : {1e-3f, 1e3f}) {
     test::Rng rng(13);
     for (int i = 0; i < 1000; ++i) {
-      AnyShape a = oracle::RandomShape(rng, static_cast<Kind>(i % 5), scale, 2.0f * scale);
-      AnyShape b = oracle::RandomShape(rng, static_cast<Kind>((i / 5) % 5), scale, 2.0f * scale);
+      TestShape a = oracle::RandomShape(rng, static_cast<Kind>(i % 5), scale, 2.0f * scale);
+      TestShape b = oracle::RandomShape(rng, static_cast<Kind>((i / 5) % 5), scale, 2.0f * scale);
       Transform xfA{scale * rng.InBox(2.0f), MakeRot(rng.Uniform(-3.0f, 3.0f))};
       Transform xfB = PlaceB(rng, a, xfA, b, i % 3 == 0);
       DistanceInput in = Input(a.Proxy(), xfA, b.Proxy(), xfB);

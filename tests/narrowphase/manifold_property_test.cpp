@@ -26,39 +26,15 @@ constexpr double kSatTol = 1e-4 + kSeparationTol;
 // vertex-vertex pair gets a face axis: exactness is promised only beyond that.
 constexpr double kExactBeyond = 2e-4;
 
-struct AnyShape {
-  ShapeType type = ShapeType::Circle;
-  Circle circle;
-  Capsule capsule;
-  Segment segment;
-  Polygon polygon;
-  ShapeProxy Proxy() const {
-    switch (type) {
-      case ShapeType::Circle: return MakeProxy(circle);
-      case ShapeType::Capsule: return MakeProxy(capsule);
-      case ShapeType::Segment: return MakeProxy(segment);
-      default: return MakeProxy(polygon);
-    }
-  }
-  ShapeRef Ref() const {
-    switch (type) {
-      case ShapeType::Circle: return circle;
-      case ShapeType::Capsule: return capsule;
-      case ShapeType::Segment: return segment;
-      default: return polygon;
-    }
-  }
-};
-
-AnyShape RandomShape(test::Rng& rng, ShapeType type) {
-  AnyShape s;
-  s.type = type;
+// A random shape of the given type; `sharp` forces a polygon's radius to 0 (the draws stay the same).
+ShapeGeometry RandomShape(test::Rng& rng, ShapeType type, bool sharp = false) {
+  ShapeGeometry s;
   Vec2 p1 = rng.InBox(0.4f);
   Vec2 p2 = p1 + rng.Uniform(0.1f, 1.2f) * rng.Direction();
   switch (type) {
-    case ShapeType::Circle: s.circle = {rng.InBox(0.2f), rng.LogUniform(0.05f, 0.6f)}; break;
-    case ShapeType::Capsule: s.capsule = {p1, p2, rng.Uniform(0.02f, 0.4f)}; break;
-    case ShapeType::Segment: s.segment = {p1, p2}; break;
+    case ShapeType::Circle: s = Circle{rng.InBox(0.2f), rng.LogUniform(0.05f, 0.6f)}; break;
+    case ShapeType::Capsule: s = Capsule{p1, p2, rng.Uniform(0.02f, 0.4f)}; break;
+    case ShapeType::Segment: s = Segment{p1, p2}; break;
     default:
       for (;;) {
         int count = rng.Int(3, 8);
@@ -70,9 +46,9 @@ AnyShape RandomShape(test::Rng& rng, ShapeType type) {
           ring[i] = {static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
         }
         float radius = rng.Int(0, 1) == 0 ? 0.0f : rng.Uniform(0.02f, 0.15f);
-        GeometryResult<Polygon> p = MakePolygon(ring, radius);
+        GeometryResult<Polygon> p = MakePolygon(ring, sharp ? 0.0f : radius);
         if (p.ok()) {
-          s.polygon = p.value;
+          s = p.value;
           break;
         }
       }
@@ -105,16 +81,16 @@ void RunPairs(ShapeType typeA, ShapeType typeB, int wanted, std::uint64_t seed, 
   const double margin = settings.speculativeDistance;
   int kept = 0;
   for (int attempt = 0; kept < wanted && attempt < 200 * wanted; ++attempt) {
-    AnyShape a = RandomShape(rng, typeA);
-    AnyShape b = RandomShape(rng, typeB);
+    ShapeGeometry a = RandomShape(rng, typeA);
+    ShapeGeometry b = RandomShape(rng, typeB);
     auto [xfA, xfB] = RandomPoses(rng, 2.0f, 1.0f, 3.2f);
-    oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
-    oracle::WorldShape ob = oracle::Place(b.Proxy(), xfB);
+    oracle::WorldShape oa = oracle::Place(MakeProxy(a), xfA);
+    oracle::WorldShape ob = oracle::Place(MakeProxy(b), xfB);
     double coreDistance = oracle::CoreDistance(oa, ob);
     double distance = coreDistance - oa.radius - ob.radius;
     if (distance > margin) continue;
     ++kept;
-    Manifold m = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr, settings);
+    Manifold m = Collide(a, xfA, b, xfB, nullptr, settings);
     CAPTURE(kept);
     CAPTURE(coreDistance);
     CAPTURE(distance);
@@ -207,19 +183,19 @@ TEST_CASE("Auto seeds the cache from SAT: the next query is warm and agrees with
   int contacts = 0, seededIterations = 0, coldIterations = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     ShapeType tb = rng.Int(0, 1) == 0 ? ShapeType::Polygon : ShapeType::Capsule;
-    AnyShape a = RandomShape(rng, ShapeType::Polygon);
-    AnyShape b = RandomShape(rng, tb);
+    ShapeGeometry a = RandomShape(rng, ShapeType::Polygon);
+    ShapeGeometry b = RandomShape(rng, tb);
     auto [xfA, xfB] = RandomPoses(rng, 2.0f);
     SimplexCache cache;
-    Manifold cold = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);  // Auto, empty cache: SAT
+    Manifold cold = Collide(a, xfA, b, xfB, &cache);  // Auto, empty cache: SAT
     REQUIRE(cache.count >= 1);  // seeded (2 points) or, for a vertex-vertex pair, GJK's simplex
     // A small motion, then the warm query (GJK from the seed) against the GJK method run cold.
     xfB.p += rng.InBox(0.005f);
     xfB.q = MulRot(MakeRot(rng.Uniform(-0.01f, 0.01f)), xfB.q);
-    Manifold warm = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Manifold warm = Collide(a, xfA, b, xfB, &cache);
     seededIterations += cache.iterations;
     SimplexCache fresh;
-    Manifold reference = Collide(a.Ref(), xfA, b.Ref(), xfB, &fresh, gjk);
+    Manifold reference = Collide(a, xfA, b, xfB, &fresh, gjk);
     coldIterations += fresh.iterations;
     REQUIRE(warm.pointCount == reference.pointCount);
     if (warm.pointCount == 0 || cold.pointCount == 0) continue;
@@ -241,22 +217,21 @@ TEST_CASE("Auto sends overlapping cores straight to SAT and back to GJK once the
   const ManifoldSettings gjk{.method = ManifoldMethod::Gjk};
   int overlapping = 0, parted = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    AnyShape a = RandomShape(rng, ShapeType::Polygon);
-    AnyShape b = RandomShape(rng, ShapeType::Polygon);
-    a.polygon.radius = 0.0f;  // sharp, so that the cores themselves overlap
-    b.polygon.radius = 0.0f;
+    // Sharp, so that the cores themselves overlap.
+    ShapeGeometry a = RandomShape(rng, ShapeType::Polygon, true);
+    ShapeGeometry b = RandomShape(rng, ShapeType::Polygon, true);
     auto [xfA, xfB] = RandomPoses(rng, 0.3f);
-    oracle::WorldShape oa = oracle::Place(a.Proxy(), xfA);
-    if (oracle::CoreDistance(oa, oracle::Place(b.Proxy(), xfB)) > 0.0) continue;
+    oracle::WorldShape oa = oracle::Place(MakeProxy(a), xfA);
+    if (oracle::CoreDistance(oa, oracle::Place(MakeProxy(b), xfB)) > 0.0) continue;
     ++overlapping;
     SimplexCache cache;
-    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Collide(a, xfA, b, xfB, &cache);
     CHECK(cache.count == 3);  // the overlap marker
     // Still overlapping after a small motion: SAT again (no GJK iteration), the GJK method's answer.
     xfB.p += rng.InBox(0.002f);
-    Manifold again = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Manifold again = Collide(a, xfA, b, xfB, &cache);
     CHECK(cache.iterations == 0);
-    Manifold reference = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr, gjk);
+    Manifold reference = Collide(a, xfA, b, xfB, nullptr, gjk);
     REQUIRE(again.pointCount == reference.pointCount);
     CHECK(test::Near(again.normal, reference.normal, 1e-6f));
     for (int k = 0; k < again.pointCount; ++k) {
@@ -266,44 +241,85 @@ TEST_CASE("Auto sends overlapping cores straight to SAT and back to GJK once the
     // Pulled 3 m apart along the centre line: SAT finds the cores apart and seeds a pair for GJK.
     Vec2 away = xfB.p - xfA.p;
     xfB.p += (3.0f / std::max(Length(away), 1e-3f)) * away;
-    if (oracle::CoreDistance(oa, oracle::Place(b.Proxy(), xfB)) <= 0.0) continue;
+    if (oracle::CoreDistance(oa, oracle::Place(MakeProxy(b), xfB)) <= 0.0) continue;
     ++parted;
-    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Collide(a, xfA, b, xfB, &cache);
     CHECK(cache.count <= 2);
   }
   CHECK(overlapping > 300);
   CHECK(parted > 300);
 }
 
-TEST_CASE("compact cores collide bit for bit like the shapes they came from") {
-  // The world's narrowphase reads CompactCore (manifold_internal.h) instead of the shapes; it must be
-  // the pair table's answer exactly, including its swaps, caches and circle shortcut.
+// The typed function for a pair, called the way manifold.h documents the table: directly when one
+// exists for (A, B), else for (B, A) and flipped. Written out here independently of kPairTable.
+Manifold CollideTypedReference(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                               const Transform& xfB, SimplexCache* cache) {
+  using T = ShapeType;
+  auto flip = [&](const Manifold& m) { return FlipManifold(m); };
+  const T ta = a.Type(), tb = b.Type();
+  if (ta == T::Circle && tb == T::Circle) return CollideCircles(a.AsCircle(), xfA, b.AsCircle(), xfB);
+  if (ta == T::Capsule && tb == T::Circle) return CollideCapsuleAndCircle(a.AsCapsule(), xfA, b.AsCircle(), xfB);
+  if (ta == T::Circle && tb == T::Capsule) return flip(CollideCapsuleAndCircle(b.AsCapsule(), xfB, a.AsCircle(), xfA));
+  if (ta == T::Segment && tb == T::Circle) return CollideSegmentAndCircle(a.AsSegment(), xfA, b.AsCircle(), xfB);
+  if (ta == T::Circle && tb == T::Segment) return flip(CollideSegmentAndCircle(b.AsSegment(), xfB, a.AsCircle(), xfA));
+  if (ta == T::Polygon && tb == T::Circle) {
+    return CollidePolygonAndCircle(a.AsPolygon(), xfA, b.AsCircle(), xfB, cache);
+  }
+  if (ta == T::Circle && tb == T::Polygon) {
+    return flip(CollidePolygonAndCircle(b.AsPolygon(), xfB, a.AsCircle(), xfA, cache));
+  }
+  if (ta == T::Capsule && tb == T::Capsule) return CollideCapsules(a.AsCapsule(), xfA, b.AsCapsule(), xfB, cache);
+  if (ta == T::Segment && tb == T::Capsule) {
+    return CollideSegmentAndCapsule(a.AsSegment(), xfA, b.AsCapsule(), xfB, cache);
+  }
+  if (ta == T::Capsule && tb == T::Segment) {
+    return flip(CollideSegmentAndCapsule(b.AsSegment(), xfB, a.AsCapsule(), xfA, cache));
+  }
+  if (ta == T::Segment && tb == T::Segment) return CollideSegments(a.AsSegment(), xfA, b.AsSegment(), xfB, cache);
+  if (ta == T::Polygon && tb == T::Capsule) {
+    return CollidePolygonAndCapsule(a.AsPolygon(), xfA, b.AsCapsule(), xfB, cache);
+  }
+  if (ta == T::Capsule && tb == T::Polygon) {
+    return flip(CollidePolygonAndCapsule(b.AsPolygon(), xfB, a.AsCapsule(), xfA, cache));
+  }
+  if (ta == T::Segment && tb == T::Polygon) {
+    return CollideSegmentAndPolygon(a.AsSegment(), xfA, b.AsPolygon(), xfB, cache);
+  }
+  if (ta == T::Polygon && tb == T::Segment) {
+    return flip(CollideSegmentAndPolygon(b.AsSegment(), xfB, a.AsPolygon(), xfA, cache));
+  }
+  return CollidePolygons(a.AsPolygon(), xfA, b.AsPolygon(), xfB, cache);
+}
+
+TEST_CASE("the pair table on geometries answers bit for bit like the typed functions") {
+  // The world calls the table's entries on its ShapeGeometry; games may call the typed functions. The
+  // two must agree exactly, swaps, caches and the circle shortcut included, for inline and
+  // out-of-line (more than kInlinePoints vertices) polygons alike.
   test::Rng rng(123);
   int contacts = 0, large = 0;
   for (int trial = 0; trial < 6000; ++trial) {
-    AnyShape a = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
-    AnyShape b = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
-    if (trial % 10 == 0) {  // a polygon beyond the inline capacity reads its Polygon
-      a.type = ShapeType::Polygon;
-      a.polygon = MakeRegularPolygon(12 + rng.Int(0, 20), rng.Uniform(0.2f, 1.0f), rng.Uniform(0.0f, 0.1f)).value;
+    ShapeGeometry a = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
+    ShapeGeometry b = RandomShape(rng, static_cast<ShapeType>(rng.Int(0, 3)));
+    if (trial % 10 == 0) {  // a polygon beyond the inline capacity
+      a = MakeRegularPolygon(12 + rng.Int(0, 20), rng.Uniform(0.2f, 1.0f), rng.Uniform(0.0f, 0.1f)).value;
       ++large;
     }
+    CHECK(a.IsInline() == (a.Count() <= ShapeGeometry::kInlinePoints));
     auto [xfA, xfB] = RandomPoses(rng, 2.0f);
-    const CompactCore ca = MakeCompactCore(a.Ref()), cb = MakeCompactCore(b.Ref());
-    CHECK(ca.Inline() == (a.type != ShapeType::Polygon || a.polygon.count <= CompactCore::kInlinePoints));
-    SimplexCache cacheShapes, cacheCores;
+    SimplexCache cacheTable, cacheTyped;
     for (int step = 0; step < 2; ++step) {  // cold, then warm from the caches each call left
-      Manifold expected = Collide(a.Ref(), xfA, b.Ref(), xfB, &cacheShapes);
-      Manifold actual = CollideCompact(a.type, ca.View(&a.polygon), xfA, b.type, cb.View(&b.polygon), xfB, &cacheCores, {});
+      Manifold expected = CollideTypedReference(a, xfA, b, xfB, &cacheTyped);
+      Manifold actual = GetCollideFunction(a.Type(), b.Type())(a, xfA, b, xfB, &cacheTable, {});
       REQUIRE(actual.pointCount == expected.pointCount);
       CHECK(actual.normal == expected.normal);
       for (int k = 0; k < actual.pointCount; ++k) {
         CHECK(actual.points[k].point == expected.points[k].point);
         CHECK(actual.points[k].anchorA == expected.points[k].anchorA);
+        CHECK(actual.points[k].anchorB == expected.points[k].anchorB);
         CHECK(actual.points[k].separation == expected.points[k].separation);
         CHECK(actual.points[k].id == expected.points[k].id);
       }
-      CHECK(cacheCores.count == cacheShapes.count);
+      CHECK(cacheTable.count == cacheTyped.count);
       contacts += actual.pointCount > 0;
       xfB.p += rng.InBox(0.005f);
     }
@@ -319,11 +335,11 @@ TEST_CASE("the table's swapped entries are exact flips of the direct ones") {
     ShapeType ta = static_cast<ShapeType>(rng.Int(0, 3));
     ShapeType tb = static_cast<ShapeType>(rng.Int(0, 3));
     if (ta == tb) continue;
-    AnyShape a = RandomShape(rng, ta);
-    AnyShape b = RandomShape(rng, tb);
+    ShapeGeometry a = RandomShape(rng, ta);
+    ShapeGeometry b = RandomShape(rng, tb);
     auto [xfA, xfB] = RandomPoses(rng, 1.5f);
-    Manifold ab = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr);
-    Manifold ba = FlipManifold(Collide(b.Ref(), xfB, a.Ref(), xfA, nullptr));
+    Manifold ab = Collide(a, xfA, b, xfB, nullptr);
+    Manifold ba = FlipManifold(Collide(b, xfB, a, xfA, nullptr));
     REQUIRE(ab.pointCount == ba.pointCount);
     contacts += ab.pointCount > 0;
     if (ab.pointCount == 0) continue;
@@ -365,16 +381,16 @@ TEST_CASE("a warm simplex cache gives the same manifolds as a cold query") {
   test::Rng rng(31);
   int contacts = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    AnyShape a = RandomShape(rng, ShapeType::Polygon);
-    AnyShape b = RandomShape(rng, ShapeType::Polygon);
+    ShapeGeometry a = RandomShape(rng, ShapeType::Polygon);
+    ShapeGeometry b = RandomShape(rng, ShapeType::Polygon);
     auto [xfA, xfB] = RandomPoses(rng, 2.0f);
     SimplexCache cache;
-    Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
+    Collide(a, xfA, b, xfB, &cache);
     // A small motion, then the warm query must match the cold one.
     xfB.p += rng.InBox(0.01f);
     xfB.q = MulRot(MakeRot(rng.Uniform(-0.02f, 0.02f)), xfB.q);
-    Manifold warm = Collide(a.Ref(), xfA, b.Ref(), xfB, &cache);
-    Manifold cold = Collide(a.Ref(), xfA, b.Ref(), xfB, nullptr);
+    Manifold warm = Collide(a, xfA, b, xfB, &cache);
+    Manifold cold = Collide(a, xfA, b, xfB, nullptr);
     REQUIRE(warm.pointCount == cold.pointCount);
     if (warm.pointCount == 0) continue;
     ++contacts;

@@ -43,7 +43,7 @@ std::vector<FeatureId> SortedIds(const Manifold& m) {
 
 // Swapping A and B negates the normal, keeps the points and separations, swaps the anchors and
 // flips the ids.
-void CheckSwapSymmetric(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB) {
+void CheckSwapSymmetric(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB) {
   Manifold ab = Collide(a, xfA, b, xfB, nullptr);
   Manifold ba = Collide(b, xfB, a, xfA, nullptr);
   REQUIRE(ab.pointCount == ba.pointCount);
@@ -59,7 +59,7 @@ void CheckSwapSymmetric(const ShapeRef& a, const Transform& xfA, const ShapeRef&
 }
 
 // Feature ids under many small perturbations of B (up to 1 mm and 0.01 rad) equal the unperturbed ids.
-void CheckIdsStable(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
+void CheckIdsStable(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
                     int expectedCount) {
   Manifold base = Collide(a, xfA, b, xfB, nullptr);
   REQUIRE(base.pointCount == expectedCount);
@@ -359,7 +359,7 @@ TEST_CASE("bad input gives an empty manifold and reports an assert but never cra
   const float nan = std::nanf("");
   const float inf = INFINITY;
   int expected = 0;
-  auto check = [&](const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
+  auto check = [&](const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
                    const ManifoldSettings& settings) {
     Manifold m = Collide(a, xfA, b, xfB, nullptr, settings);
     CHECK(m.pointCount == 0);
@@ -368,14 +368,17 @@ TEST_CASE("bad input gives an empty manifold and reports an assert but never cra
   check(box, Transform{{nan, 0.0f}, {}}, box, near, {});
   check(box, Transform{}, box, Transform{{0.0f, 1.0f}, {nan, 0.0f}}, {});
   check(box, Transform{}, box, Transform{{inf, 1.0f}, {}}, {});
-  ShapeRef invalid;  // type Count
+  ShapeGeometry invalid;  // type Count
   check(invalid, Transform{}, box, near, {});
-  ShapeRef badType = box;
-  badType.type = static_cast<ShapeType>(17);
-  check(box, Transform{}, badType, near, {});
-  ShapeRef null = box;
-  null.shape = nullptr;
-  check(null, Transform{}, box, near, {});
+  Polygon tooMany = box;  // more vertices than a Polygon holds: the geometry is invalid (type Count)
+  tooMany.count = kMaxPolygonVertices + 1;
+  check(box, Transform{}, tooMany, near, {});
+  Polygon negative = box;
+  negative.count = -3;
+  check(negative, Transform{}, box, near, {});
+  Polygon twoPoints = box;  // a polygon's core needs 3 points
+  twoPoints.count = 2;
+  check(twoPoints, Transform{}, box, near, {});
   Polygon empty;  // count 0
   check(empty, Transform{}, box, near, {});
   check(box, Transform{}, box, near, {.speculativeDistance = -1.0f});

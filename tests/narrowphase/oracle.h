@@ -217,23 +217,14 @@ inline ClosestPair Closest(const WorldShape& a, const WorldShape& b) {
 /// Circle, capsule, segment, sharp polygon, rounded polygon.
 enum class Kind { Circle, Capsule, Segment, SharpPolygon, RoundedPolygon, Count };
 
-/// Any one shape with its proxy. `size` is its rough radius (metres).
-struct AnyShape {
+/// A random test shape: its geometry, the kind it was drawn as (which tells sharp and rounded
+/// polygons apart) and its rough radius `size` (metres).
+struct TestShape {
   Kind kind = Kind::Circle;
-  Circle circle;
-  Capsule capsule;
-  Segment segment;
-  Polygon polygon;
+  ShapeGeometry geometry;
   float size = 1.0f;
 
-  ShapeProxy Proxy() const {
-    switch (kind) {
-      case Kind::Circle: return MakeProxy(circle);
-      case Kind::Capsule: return MakeProxy(capsule);
-      case Kind::Segment: return MakeProxy(segment);
-      default: return MakeProxy(polygon);
-    }
-  }
+  ShapeProxy Proxy() const { return MakeProxy(geometry); }
 };
 
 /// A random convex polygon core of 3..maxCount vertices within `size` of the origin.
@@ -252,18 +243,18 @@ inline Polygon RandomPolygon(test::Rng& rng, float size, int maxCount, float rad
 }
 
 /// A random shape of the given kind with its size log-uniform in [minSize, maxSize] metres.
-inline AnyShape RandomShape(test::Rng& rng, Kind kind, float minSize, float maxSize) {
-  AnyShape s;
+inline TestShape RandomShape(test::Rng& rng, Kind kind, float minSize, float maxSize) {
+  TestShape s;
   s.kind = kind;
   s.size = rng.LogUniform(minSize, maxSize);
   float radius = s.size * rng.Uniform(0.05f, 0.5f);
   Vec2 half = 0.5f * s.size * rng.Direction();
   switch (kind) {
-    case Kind::Circle: s.circle = {0.3f * s.size * rng.Direction(), radius}; break;
-    case Kind::Capsule: s.capsule = {-half, half, radius}; break;
-    case Kind::Segment: s.segment = {-half, half}; break;
-    case Kind::SharpPolygon: s.polygon = RandomPolygon(rng, s.size, 10, 0.0f); break;
-    default: s.polygon = RandomPolygon(rng, s.size, 10, radius); break;
+    case Kind::Circle: s.geometry = Circle{0.3f * s.size * rng.Direction(), radius}; break;
+    case Kind::Capsule: s.geometry = Capsule{-half, half, radius}; break;
+    case Kind::Segment: s.geometry = Segment{-half, half}; break;
+    case Kind::SharpPolygon: s.geometry = RandomPolygon(rng, s.size, 10, 0.0f); break;
+    default: s.geometry = RandomPolygon(rng, s.size, 10, radius); break;
   }
   return s;
 }

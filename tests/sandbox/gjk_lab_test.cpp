@@ -43,11 +43,7 @@ float OriginDistance(const std::vector<Vec2>& hull) {
 
 // Every world-frame core point of a lab shape.
 std::vector<Vec2> CorePoints(const GjkLab& lab, int which) {
-  ShapeRef ref = lab.Ref(which);
-  ShapeProxy proxy = ref.type == ShapeType::Circle    ? MakeProxy(*static_cast<const Circle*>(ref.shape))
-                     : ref.type == ShapeType::Capsule ? MakeProxy(*static_cast<const Capsule*>(ref.shape))
-                     : ref.type == ShapeType::Segment ? MakeProxy(*static_cast<const Segment*>(ref.shape))
-                                                      : MakeProxy(*static_cast<const Polygon*>(ref.shape));
+  const ShapeProxy proxy = MakeProxy(lab.Geometry(which));
   std::vector<Vec2> points;
   for (int i = 0; i < proxy.count; ++i) points.push_back(TransformPoint(lab.XForm(which), proxy.points[i]));
   return points;

@@ -65,5 +65,7 @@ void DrawShape(DebugDraw& draw, const Circle& circle, const Transform& xf, Color
 void DrawShape(DebugDraw& draw, const Capsule& capsule, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Segment& segment, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Polygon& polygon, const Transform& xf, Color color);
+/// Any shape; an invalid geometry (type Count) draws nothing.
+void DrawShape(DebugDraw& draw, const ShapeGeometry& shape, const Transform& xf, Color color);
 
 }  // namespace mk

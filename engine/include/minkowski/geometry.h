@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace mk {
 
@@ -95,6 +96,57 @@ struct Polygon {
 /// The kinds of shape, in the order the narrowphase's pair table uses.
 enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Count };
 
+/// A shape of any type in one value: the one form the world stores, the pair table dispatches on and
+/// queries take. It holds the core (docs/design.md section 4): the points, the outward unit normal of
+/// every edge (edge i runs points[i] -> points[(i + 1) % count]) and the radius.
+///   circle  = 1 point, no edges          capsule, segment = 2 points, 2 edges (the segment seen from
+///   polygon = its vertices and normals                                    either side: face 0 runs
+///                                                                         p1 -> p2, face 1 p2 -> p1)
+/// Cores of up to kInlinePoints points (every circle, capsule and segment, boxes, up to octagons) are
+/// stored inline, so the narrowphase reads a shape from one contiguous block; larger polygons keep
+/// their points and normals out of line, in storage the geometry owns (copying one allocates).
+/// Converts implicitly from each shape type (no validation: the Make* functions and World::CreateShape
+/// validate); a default-constructed geometry has type Count and is invalid.
+class ShapeGeometry {
+ public:
+  /// Cores with at most this many points live inside the value (8 points + 8 normals = 128 bytes).
+  static constexpr int kInlinePoints = 8;
+
+  ShapeGeometry() = default;
+  ShapeGeometry(const Circle& circle);    // NOLINT(google-explicit-constructor): converts like a view
+  ShapeGeometry(const Capsule& capsule);  // NOLINT(google-explicit-constructor)
+  ShapeGeometry(const Segment& segment);  // NOLINT(google-explicit-constructor)
+  ShapeGeometry(const Polygon& polygon);  // NOLINT(google-explicit-constructor)
+
+  ShapeType Type() const { return type_; }
+  /// Core points: 1 (circle), 2 (capsule, segment) or the polygon's vertex count.
+  int Count() const { return count_; }
+  /// Rounding radius (metres): the circle's or capsule's radius, 0 for a segment, >= 0 for a polygon.
+  float Radius() const { return radius_; }
+  /// The core points, in the shape's local frame (metres), counter-clockwise for polygons.
+  const Vec2* Points() const { return IsInline() ? inline_ : outOfLine_.data(); }
+  /// The outward unit normal of each edge (Count() of them; unused and zero for a circle).
+  const Vec2* Normals() const { return Points() + count_; }
+  /// True when the core is stored in the value itself (Count() <= kInlinePoints).
+  bool IsInline() const { return count_ <= kInlinePoints; }
+
+  /// The typed shapes back (each valid only for its own type; asserts on another).
+  Circle AsCircle() const;
+  Capsule AsCapsule() const;
+  Segment AsSegment() const;
+  Polygon AsPolygon() const;
+
+ private:
+  // Copies `count` points and normals into inline or out-of-line storage.
+  void Store(ShapeType type, const Vec2* points, const Vec2* normals, int count, float radius);
+
+  ShapeType type_ = ShapeType::Count;
+  int count_ = 0;
+  float radius_ = 0.0f;
+  Vec2 inline_[2 * kInlinePoints];  // points[0..count), then normals[0..count), when inline
+  std::vector<Vec2> outOfLine_;     // the same layout for larger polygons; empty otherwise
+};
+
 // ---------------------------------------------------------------------------------------------
 // Construction
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +217,8 @@ GeometryResult<MassData> ComputeMass(const Capsule& capsule, float density);
 GeometryResult<MassData> ComputeMass(const Polygon& polygon, float density);
 /// Segments have no area: mass 0, centre at the midpoint.
 GeometryResult<MassData> ComputeMass(const Segment& segment, float density);
+/// Mass properties of any shape: the same numbers as the typed overload for its type.
+GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density);
 
 // ---------------------------------------------------------------------------------------------
 // Bounding boxes
@@ -175,6 +229,7 @@ AABB ComputeAABB(const Circle& circle, const Transform& xf);
 AABB ComputeAABB(const Capsule& capsule, const Transform& xf);
 AABB ComputeAABB(const Segment& segment, const Transform& xf);
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf);
+AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf);
 
 // ---------------------------------------------------------------------------------------------
 // Support mapping
@@ -192,6 +247,7 @@ ShapeProxy MakeProxy(const Circle& circle);
 ShapeProxy MakeProxy(const Capsule& capsule);
 ShapeProxy MakeProxy(const Segment& segment);
 ShapeProxy MakeProxy(const Polygon& polygon);
+ShapeProxy MakeProxy(const ShapeGeometry& shape);
 
 /// Polygons with at least this many vertices use hill climbing from a start vertex instead of a linear
 /// scan. Measured by demos/benchmark/support_benchmark (drifting direction, median of 7): warm hill

@@ -132,38 +132,28 @@ struct ManifoldSettings {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Shape references and the pair table
+// Any pair of shapes: the pair table
 // ---------------------------------------------------------------------------------------------
 
-/// A small tagged, non-owning reference to one shape. The shape must outlive the reference (the
-/// implicit constructors make passing a shape straight to Collide convenient). A default ShapeRef
-/// has type Count and is invalid.
-struct ShapeRef {
-  ShapeType type = ShapeType::Count;
-  const void* shape = nullptr;
-
-  ShapeRef() = default;
-  ShapeRef(const Circle& circle) : type(ShapeType::Circle), shape(&circle) {}
-  ShapeRef(const Capsule& capsule) : type(ShapeType::Capsule), shape(&capsule) {}
-  ShapeRef(const Segment& segment) : type(ShapeType::Segment), shape(&segment) {}
-  ShapeRef(const Polygon& polygon) : type(ShapeType::Polygon), shape(&polygon) {}
-};
-
-/// Manifold for any pair of shapes, through one 4x4 table indexed by (a.type, b.type); pairs that
+/// Manifold for any pair of shapes, through one 4x4 table indexed by (a.Type(), b.Type()); pairs that
 /// have a typed function only in the other order are computed swapped and flipped back (normal
-/// negated, anchors and id bytes swapped). `cache` (may be nullptr) warm-starts GJK; keep one per
-/// pair and always call with the same order of A and B. Bad input (an invalid ShapeRef, a null
-/// shape, a non-finite transform, a negative speculative distance) gives an empty manifold.
-Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
+/// negated, anchors and id bytes swapped). Each typed function below passes its shapes' cores to the
+/// same code, so Collide and the typed function agree bit for bit. `cache` (may be nullptr)
+/// warm-starts GJK; keep one per pair and always call with the same order of A and B. Bad input (an
+/// invalid ShapeGeometry, a core count wrong for its type, a non-finite transform, a negative
+/// speculative distance) gives an empty manifold. Typed shapes convert implicitly:
+/// Collide(box, xfA, ball, xfB, nullptr).
+Manifold Collide(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
                  SimplexCache* cache, const ManifoldSettings& settings = {});
 
-/// Signature of an entry of the pair table (shapes passed as pointers of the types in the table).
-using CollideFunction = Manifold (*)(const void* shapeA, const Transform& xfA, const void* shapeB,
+/// Signature of an entry of the pair table.
+using CollideFunction = Manifold (*)(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
                                      const Transform& xfB, SimplexCache* cache,
                                      const ManifoldSettings& settings);
 
 /// The table entry for a pair of types (never null for valid types; nullptr for ShapeType::Count).
-/// Entries do not validate their input; Collide does.
+/// Entries do not validate their input (Collide does): the world calls them directly on the shapes
+/// it validated when they were created.
 CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB);
 
 // ---------------------------------------------------------------------------------------------

@@ -19,4 +19,14 @@ void DrawShape(DebugDraw& draw, const Polygon& polygon, const Transform& xf, Col
   draw.DrawSolidPolygon(xf, polygon.vertices, polygon.count, polygon.radius, color);
 }
 
+void DrawShape(DebugDraw& draw, const ShapeGeometry& shape, const Transform& xf, Color color) {
+  switch (shape.Type()) {
+    case ShapeType::Circle: DrawShape(draw, shape.AsCircle(), xf, color); break;
+    case ShapeType::Capsule: DrawShape(draw, shape.AsCapsule(), xf, color); break;
+    case ShapeType::Segment: DrawShape(draw, shape.AsSegment(), xf, color); break;
+    case ShapeType::Polygon: draw.DrawSolidPolygon(xf, shape.Points(), shape.Count(), shape.Radius(), color); break;
+    default: break;
+  }
+}
+
 }  // namespace mk

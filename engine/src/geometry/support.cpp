@@ -14,6 +14,7 @@ ShapeProxy MakeProxy(const Circle& circle) { return {&circle.center, 1, circle.r
 ShapeProxy MakeProxy(const Capsule& capsule) { return {&capsule.p1, 2, capsule.radius}; }
 ShapeProxy MakeProxy(const Segment& segment) { return {&segment.p1, 2, 0.0f}; }
 ShapeProxy MakeProxy(const Polygon& polygon) { return {polygon.vertices, polygon.count, polygon.radius}; }
+ShapeProxy MakeProxy(const ShapeGeometry& shape) { return {shape.Points(), shape.Count(), shape.Radius()}; }
 
 int FindSupportScan(const ShapeProxy& proxy, Vec2 localDir) {
   int best = 0;
@@ -86,6 +87,9 @@ AABB ComputeAABB(const Capsule& capsule, const Transform& xf) { return PointsAAB
 AABB ComputeAABB(const Segment& segment, const Transform& xf) { return PointsAABB(&segment.p1, 2, xf, 0.0f); }
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf) {
   return PointsAABB(polygon.vertices, polygon.count, xf, polygon.radius);
+}
+AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf) {
+  return PointsAABB(shape.Points(), shape.Count(), xf, shape.Radius());
 }
 
 }  // namespace mk

@@ -70,12 +70,29 @@ Manifold FlipManifold(const Manifold& manifold) {
 
 namespace {
 
-Core PolygonCore(const Polygon& p) { return {p.vertices, p.normals, p.count, p.radius}; }
-
 // The general path for cores given in their own shapes' frames: B's core is moved into A's frame.
 Manifold CollideLocalCores(const Core& a, const Transform& xfA, const Core& b, const Transform& xfB,
                            SimplexCache* cache, const ManifoldSettings& settings) {
   return ToWorld(CollideCores(a, b, InvMulTransforms(xfA, xfB), cache, settings), xfA, xfB);
+}
+
+// The core of each typed shape. A polygon's is a view of its arrays; a 1- or 2-point core is built in
+// `buffer` (2-point cores need their normals), with the same values as the ShapeGeometry of the shape.
+Core CoreOf(const Circle& circle, CoreBuffer& buffer) { return MakeSmallCore(&circle.center, 1, circle.radius, buffer); }
+Core CoreOf(const Capsule& capsule, CoreBuffer& buffer) { return MakeSmallCore(&capsule.p1, 2, capsule.radius, buffer); }
+Core CoreOf(const Segment& segment, CoreBuffer& buffer) { return MakeSmallCore(&segment.p1, 2, 0.0f, buffer); }
+Core CoreOf(const Polygon& polygon, CoreBuffer&) {
+  return {polygon.vertices, polygon.normals, polygon.count, polygon.radius};
+}
+
+// Every typed function but circle-circle: both cores through the general path. Typed shapes are
+// not turned into ShapeGeometry here, as a large polygon's would allocate.
+template <class A, class B>
+Manifold CollideTyped(const A& a, const Transform& xfA, const B& b, const Transform& xfB, SimplexCache* cache,
+                      const ManifoldSettings& settings) {
+  CoreBuffer bufferA;
+  CoreBuffer bufferB;
+  return CollideLocalCores(CoreOf(a, bufferA), xfA, CoreOf(b, bufferB), xfB, cache, settings);
 }
 
 }  // namespace
@@ -125,62 +142,50 @@ Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapePr
   return CollideLocalCores(makeCore(a, bufferA), xfA, makeCore(b, bufferB), xfB, cache, settings);
 }
 
+// The capsule-circle and segment-circle functions have no cache parameter: their GJK always starts cold.
 Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b, const Transform& xfB,
                                  const ManifoldSettings& settings) {
-  CoreBuffer ca, cb;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, a.radius, ca), xfA, MakeSmallCore(&b.center, 1, b.radius, cb),
-                           xfB, nullptr, settings);
+  return CollideTyped(a, xfA, b, xfB, nullptr, settings);
 }
 
 Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b, const Transform& xfB,
                                  const ManifoldSettings& settings) {
-  CoreBuffer ca, cb;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.center, 1, b.radius, cb),
-                           xfB, nullptr, settings);
+  return CollideTyped(a, xfA, b, xfB, nullptr, settings);
 }
 
 Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b, const Transform& xfB,
                                  SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer cb;
-  return CollideLocalCores(PolygonCore(a), xfA, MakeSmallCore(&b.center, 1, b.radius, cb), xfB, cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollideCapsules(const Capsule& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                          SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer ca, cb;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, a.radius, ca), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB,
-                           cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollideSegmentAndCapsule(const Segment& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                                   SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer ca, cb;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB,
-                           cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollideSegments(const Segment& a, const Transform& xfA, const Segment& b, const Transform& xfB,
                          SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer ca, cb;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, MakeSmallCore(&b.p1, 2, 0.0f, cb), xfB, cache,
-                           settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
                                   SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer cb;
-  return CollideLocalCores(PolygonCore(a), xfA, MakeSmallCore(&b.p1, 2, b.radius, cb), xfB, cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollideSegmentAndPolygon(const Segment& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                                   SimplexCache* cache, const ManifoldSettings& settings) {
-  CoreBuffer ca;
-  return CollideLocalCores(MakeSmallCore(&a.p1, 2, 0.0f, ca), xfA, PolygonCore(b), xfB, cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                          SimplexCache* cache, const ManifoldSettings& settings) {
-  return CollideLocalCores(PolygonCore(a), xfA, PolygonCore(b), xfB, cache, settings);
+  return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,56 +194,49 @@ Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
 
 namespace {
 
-// Adapts a typed function to the table signature. `Swap` = the typed function exists only for
-// (B, A): call it swapped and flip the result back.
-template <class A, class B, Manifold (*F)(const A&, const Transform&, const B&, const Transform&, SimplexCache*,
-                                          const ManifoldSettings&)>
-Manifold Entry(const void* a, const Transform& xfA, const void* b, const Transform& xfB, SimplexCache* cache,
-               const ManifoldSettings& settings) {
-  return F(*static_cast<const A*>(a), xfA, *static_cast<const B*>(b), xfB, cache, settings);
+Core CoreOf(const ShapeGeometry& shape) { return {shape.Points(), shape.Normals(), shape.Count(), shape.Radius()}; }
+
+// The table's three kinds of entry, on the cores of the two geometries. `kCached` = the pair's typed
+// function takes a cache (capsule-circle and segment-circle do not). Swapped: the typed function exists only for
+// (B, A), so the entry computes that and flips the result back, exactly as the typed call would.
+Manifold CirclesEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
+                      SimplexCache*, const ManifoldSettings& settings) {
+  return CollideCircles(a.AsCircle(), xfA, b.AsCircle(), xfB, settings);
 }
 
-template <class A, class B, Manifold (*F)(const B&, const Transform&, const A&, const Transform&, SimplexCache*,
-                                          const ManifoldSettings&)>
-Manifold SwappedEntry(const void* a, const Transform& xfA, const void* b, const Transform& xfB, SimplexCache* cache,
-                      const ManifoldSettings& settings) {
-  return FlipManifold(F(*static_cast<const B*>(b), xfB, *static_cast<const A*>(a), xfA, cache, settings));
+template <bool kCached>
+Manifold CoresEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
+                    SimplexCache* cache, const ManifoldSettings& settings) {
+  return CollideLocalCores(CoreOf(a), xfA, CoreOf(b), xfB, kCached ? cache : nullptr, settings);
 }
 
-// Uniform signatures for the functions that take no cache.
-Manifold CirclesCached(const Circle& a, const Transform& xfA, const Circle& b, const Transform& xfB, SimplexCache*,
-                       const ManifoldSettings& s) {
-  return CollideCircles(a, xfA, b, xfB, s);
-}
-Manifold CapsuleCircleCached(const Capsule& a, const Transform& xfA, const Circle& b, const Transform& xfB,
-                             SimplexCache*, const ManifoldSettings& s) {
-  return CollideCapsuleAndCircle(a, xfA, b, xfB, s);
-}
-Manifold SegmentCircleCached(const Segment& a, const Transform& xfA, const Circle& b, const Transform& xfB,
-                             SimplexCache*, const ManifoldSettings& s) {
-  return CollideSegmentAndCircle(a, xfA, b, xfB, s);
+template <bool kCached>
+Manifold SwappedEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
+                      SimplexCache* cache, const ManifoldSettings& settings) {
+  return FlipManifold(CollideLocalCores(CoreOf(b), xfB, CoreOf(a), xfA, kCached ? cache : nullptr, settings));
 }
 
 constexpr int kTypeCount = static_cast<int>(ShapeType::Count);
 
-// Rows: A's type, columns: B's type, in ShapeType order (Circle, Capsule, Segment, Polygon).
+// Rows: A's type, columns: B's type, in ShapeType order (Circle, Capsule, Segment, Polygon). The typed
+// functions put segments first, then polygons, then capsules, then circles; below the diagonal of
+// that order an entry is swapped.
 constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
-    {Entry<Circle, Circle, CirclesCached>, SwappedEntry<Circle, Capsule, CapsuleCircleCached>,
-     SwappedEntry<Circle, Segment, SegmentCircleCached>, SwappedEntry<Circle, Polygon, CollidePolygonAndCircle>},
-    {Entry<Capsule, Circle, CapsuleCircleCached>, Entry<Capsule, Capsule, CollideCapsules>,
-     SwappedEntry<Capsule, Segment, CollideSegmentAndCapsule>,
-     SwappedEntry<Capsule, Polygon, CollidePolygonAndCapsule>},
-    {Entry<Segment, Circle, SegmentCircleCached>, Entry<Segment, Capsule, CollideSegmentAndCapsule>,
-     Entry<Segment, Segment, CollideSegments>, Entry<Segment, Polygon, CollideSegmentAndPolygon>},
-    {Entry<Polygon, Circle, CollidePolygonAndCircle>, Entry<Polygon, Capsule, CollidePolygonAndCapsule>,
-     SwappedEntry<Polygon, Segment, CollideSegmentAndPolygon>, Entry<Polygon, Polygon, CollidePolygons>},
+    {CirclesEntry, SwappedEntry<false>, SwappedEntry<false>, SwappedEntry<true>},
+    {CoresEntry<false>, CoresEntry<true>, SwappedEntry<true>, SwappedEntry<true>},
+    {CoresEntry<false>, CoresEntry<true>, CoresEntry<true>, CoresEntry<true>},
+    {CoresEntry<true>, CoresEntry<true>, SwappedEntry<true>, CoresEntry<true>},
 };
 
-bool IsValidShape(const ShapeRef& ref) {
-  if (ref.shape == nullptr || static_cast<int>(ref.type) >= kTypeCount) return false;
-  if (ref.type != ShapeType::Polygon) return true;
-  int count = static_cast<const Polygon*>(ref.shape)->count;
-  return count >= 3 && count <= kMaxPolygonVertices;
+// The core counts each type has (Make* guarantee them; a hand-made Polygon may not).
+bool IsValidShape(const ShapeGeometry& shape) {
+  switch (shape.Type()) {
+    case ShapeType::Circle: return shape.Count() == 1;
+    case ShapeType::Capsule:
+    case ShapeType::Segment: return shape.Count() == 2;
+    case ShapeType::Polygon: return shape.Count() >= 3 && shape.Count() <= kMaxPolygonVertices;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -250,88 +248,14 @@ CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB) {
   return kPairTable[a][b];
 }
 
-Manifold Collide(const ShapeRef& a, const Transform& xfA, const ShapeRef& b, const Transform& xfB,
+Manifold Collide(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
                  SimplexCache* cache, const ManifoldSettings& settings) {
-  // Both transforms and the margin in one 4-lane test (the check runs on every contact every step).
+  // Both transforms and the margin in one 4-lane test.
   bool valid = IsValidShape(a) && IsValidShape(b) && detail::FiniteTransforms(xfA, xfB, settings.speculativeDistance) &&
                settings.speculativeDistance >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
-  return kPairTable[static_cast<int>(a.type)][static_cast<int>(b.type)](a.shape, xfA, b.shape, xfB, cache,
-                                                                         settings);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Compact cores (the world's narrowphase)
-// ---------------------------------------------------------------------------------------------
-
-CompactCore MakeCompactCore(const ShapeRef& shape) {
-  CompactCore c;
-  c.type = shape.type;
-  CoreBuffer buffer;
-  Core core;
-  switch (shape.type) {
-    case ShapeType::Circle: {
-      const auto& circle = *static_cast<const Circle*>(shape.shape);
-      core = MakeSmallCore(&circle.center, 1, circle.radius, buffer);
-      break;
-    }
-    case ShapeType::Capsule: {
-      const auto& capsule = *static_cast<const Capsule*>(shape.shape);
-      core = MakeSmallCore(&capsule.p1, 2, capsule.radius, buffer);
-      break;
-    }
-    case ShapeType::Segment: {
-      const auto& segment = *static_cast<const Segment*>(shape.shape);
-      core = MakeSmallCore(&segment.p1, 2, 0.0f, buffer);
-      break;
-    }
-    default: core = PolygonCore(*static_cast<const Polygon*>(shape.shape));
-  }
-  c.count = core.count;
-  c.radius = core.radius;
-  if (c.Inline()) {
-    for (int i = 0; i < core.count; ++i) {
-      c.data[i] = core.points[i];
-      // A 1-point core has no normals; its slot is left at zero.
-      c.data[core.count + i] = core.count >= 2 ? core.normals[i] : Vec2{0.0f, 0.0f};
-    }
-  }
-  return c;
-}
-
-namespace {
-
-// Which side of the pair table's typed function a type takes: the table calls F(A, B) directly when
-// A ranks at least as high as B, else F(B, A) and flips (kPairTable above).
-int TableRank(ShapeType type) {
-  switch (type) {
-    case ShapeType::Segment: return 3;
-    case ShapeType::Polygon: return 2;
-    case ShapeType::Capsule: return 1;
-    default: return 0;
-  }
-}
-
-// The typed function's body for a direct pair (A ranks first), on cores.
-Manifold CollideCompactDirect(ShapeType typeA, const Core& a, const Transform& xfA, ShapeType typeB, const Core& b,
-                              const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
-  if (typeB == ShapeType::Circle) {
-    if (typeA == ShapeType::Circle) {
-      return CollideCircles(Circle{a.points[0], a.radius}, xfA, Circle{b.points[0], b.radius}, xfB, settings);
-    }
-    // The capsule-circle and segment-circle functions take no cache.
-    if (typeA != ShapeType::Polygon) cache = nullptr;
-  }
-  return CollideLocalCores(a, xfA, b, xfB, cache, settings);
-}
-
-}  // namespace
-
-Manifold CollideCompact(ShapeType typeA, const Core& a, const Transform& xfA, ShapeType typeB, const Core& b,
-                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
-  if (TableRank(typeA) >= TableRank(typeB)) return CollideCompactDirect(typeA, a, xfA, typeB, b, xfB, cache, settings);
-  return FlipManifold(CollideCompactDirect(typeB, b, xfB, typeA, a, xfA, cache, settings));
+  return kPairTable[static_cast<int>(a.Type())][static_cast<int>(b.Type())](a, xfA, b, xfB, cache, settings);
 }
 
 }  // namespace mk

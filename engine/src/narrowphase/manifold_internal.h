@@ -110,31 +110,4 @@ LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& b
 /// World manifold from a local one (A's frame) and the two transforms.
 Manifold ToWorld(const LocalManifold& local, const Transform& xfA, const Transform& xfB);
 
-/// A shape's core stored compactly for the world's narrowphase: up to kInlinePoints points followed
-/// by their normals in one array (a box's core is one 64-byte cache line; the Polygon it came from
-/// spans three lines 512 bytes apart, as it has room for kMaxPolygonVertices). Larger polygons keep
-/// `count` and `radius` here and their points in the Polygon.
-struct CompactCore {
-  static constexpr int kInlinePoints = 8;
-  Vec2 data[2 * kInlinePoints];  ///< points[0..count), then normals[0..count)
-  float radius = 0.0f;
-  int count = 0;
-  ShapeType type = ShapeType::Circle;
-  bool Inline() const { return count <= kInlinePoints; }
-  /// The core, from `data` when inline, else from the shape's polygon (only read then: may be null
-  /// for an inline core).
-  Core View(const Polygon* polygon) const {
-    return Inline() ? Core{data, data + count, count, radius} : Core{polygon->vertices, polygon->normals, count, radius};
-  }
-};
-
-/// The compact core of a shape (the same points, normals and radius as the pair table builds).
-CompactCore MakeCompactCore(const ShapeRef& shape);
-
-/// Collide on compact cores: the same manifold as Collide on the shapes they came from, bit for bit
-/// (the same typed entry, swapped and flipped the same way), without reading the shapes themselves.
-/// `a` and `b` from CompactCore::View. Inputs are not validated: the world validated its shapes.
-Manifold CollideCompact(ShapeType typeA, const Core& a, const Transform& xfA, ShapeType typeB, const Core& b,
-                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings);
-
 }  // namespace mk

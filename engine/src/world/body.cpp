@@ -22,13 +22,8 @@ bool ValidBodyDef(const BodyDef& def) {
 
 }  // namespace
 
-MassData ShapeMass(const Shape& shape) {
-  switch (shape.type) {
-    case ShapeType::Circle: return ComputeMass(shape.circle, shape.density).value;
-    case ShapeType::Capsule: return ComputeMass(shape.capsule, shape.density).value;
-    case ShapeType::Segment: return ComputeMass(shape.segment, shape.density).value;
-    default: return ComputeMass(shape.polygon, shape.density).value;
-  }
+MassData ShapeMass(const WorldState& w, int shapeSlot) {
+  return ComputeMass(w.geometries[shapeSlot], w.shapes[shapeSlot].density).value;
 }
 
 void BodyMassSum::Add(const MassData& data) {
@@ -41,7 +36,7 @@ void BodyMassSum::Add(const MassData& data) {
 BodyMassSum SumShapeMasses(const WorldState& w, int bodySlot, int skipShape) {
   BodyMassSum sum;
   for (int s = w.bodies[bodySlot].headShape; s != kNull; s = w.shapes[s].nextShape) {
-    if (s != skipShape) sum.Add(ShapeMass(w.shapes[s]));
+    if (s != skipShape) sum.Add(ShapeMass(w, s));
   }
   return sum;
 }
@@ -99,7 +94,7 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
   body.center = TransformPoint(body.xf, body.localCenter);
   body.maxExtent = 0.0f;
   for (int s = body.headShape; s != kNull; s = w.shapes[s].nextShape) {
-    AABB box = ComputeShapeAABB(w.shapes[s], Transform{});
+    AABB box = ComputeAABB(w.geometries[s], Transform{});
     Vec2 far = Max(box.upper - body.localCenter, body.localCenter - box.lower);
     body.maxExtent = std::max(body.maxExtent, Length(far));
   }

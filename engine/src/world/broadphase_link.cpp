@@ -72,7 +72,7 @@ void UpdateBodyShapesInBroadphase(WorldState& w, int bodySlot, bool teleport) {
   const Body& body = w.bodies[bodySlot];
   for (int s = body.headShape; s != kNull; s = w.shapes[s].nextShape) {
     Shape& shape = w.shapes[s];
-    shape.aabb = ComputeShapeAABB(shape, body.xf);
+    shape.aabb = ComputeAABB(w.geometries[s], body.xf);
     if (shape.proxy.IsNull()) continue;
     w.broadphase.MoveProxy(shape.proxy, shape.aabb);
     (void)teleport;  // MoveProxy handles any distance; the broadphase re-sorts as needed
@@ -82,7 +82,7 @@ void UpdateBodyShapesInBroadphase(WorldState& w, int bodySlot, bool teleport) {
 void SetBodyShapesInBroadphase(WorldState& w, int bodySlot, bool enabled) {
   for (int s = w.bodies[bodySlot].headShape; s != kNull; s = w.shapes[s].nextShape) {
     if (enabled) {
-      w.shapes[s].aabb = ComputeShapeAABB(w.shapes[s], w.bodies[bodySlot].xf);
+      w.shapes[s].aabb = ComputeAABB(w.geometries[s], w.bodies[bodySlot].xf);
       AddShapeToBroadphase(w, s);
     } else {
       DestroyContactsOfShape(w, s);

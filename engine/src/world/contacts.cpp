@@ -43,16 +43,13 @@ Event MakeSensorEvent(const WorldState& w, const Contact& c) {
   return {w.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), w.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
 }
 
-// The manifold of a contact's two shapes at the given transforms, from their compact cores (the same
-// result as Collide on the shapes, see CollideCompact).
+// The manifold of a contact's two shapes at the given transforms: the pair table's entry, called
+// directly (the same result as Collide; the shapes were validated when they were made).
 Manifold CollideShapes(const WorldState& w, const Contact& c, const Transform& xfA, const Transform& xfB,
                        SimplexCache* cache, const ManifoldSettings& settings) {
-  const CompactCore& a = w.cores[c.shapeA];
-  const CompactCore& b = w.cores[c.shapeB];
-  // Only a polygon of more than CompactCore::kInlinePoints vertices reads its Shape.
-  const Core coreA = a.View(a.Inline() ? nullptr : &w.shapes[c.shapeA].polygon);
-  const Core coreB = b.View(b.Inline() ? nullptr : &w.shapes[c.shapeB].polygon);
-  return CollideCompact(a.type, coreA, xfA, b.type, coreB, xfB, cache, settings);
+  const ShapeGeometry& a = w.geometries[c.shapeA];
+  const ShapeGeometry& b = w.geometries[c.shapeB];
+  return GetCollideFunction(a.Type(), b.Type())(a, xfA, b, xfB, cache, settings);
 }
 
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point

@@ -4,8 +4,6 @@
 #include "minkowski/world.h"
 #include "world/world_internal.h"
 
-#include <type_traits>
-
 namespace mk {
 
 namespace {
@@ -19,15 +17,6 @@ bool ValidShapeDef(const ShapeDef& def) {
 }
 
 }  // namespace
-
-AABB ComputeShapeAABB(const Shape& shape, const Transform& xf) {
-  switch (shape.type) {
-    case ShapeType::Circle: return ComputeAABB(shape.circle, xf);
-    case ShapeType::Capsule: return ComputeAABB(shape.capsule, xf);
-    case ShapeType::Segment: return ComputeAABB(shape.segment, xf);
-    default: return ComputeAABB(shape.polygon, xf);
-  }
-}
 
 void DestroyShapeInternal(WorldState& w, int shapeSlot, bool updateMass) {
   Shape& shape = w.shapes[shapeSlot];
@@ -82,20 +71,11 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   int slot = w.shapeIds.Allocate();
   if (slot >= static_cast<int>(w.shapes.size())) {
     w.shapes.resize(slot + 1);
-    w.cores.resize(slot + 1);
+    w.geometries.resize(slot + 1);
   }
   Shape& shape = w.shapes[slot];
   shape = Shape{};
-  if constexpr (std::is_same_v<Geometry, Circle>) {
-    shape.type = ShapeType::Circle, shape.circle = geometry;
-  } else if constexpr (std::is_same_v<Geometry, Capsule>) {
-    shape.type = ShapeType::Capsule, shape.capsule = geometry;
-  } else if constexpr (std::is_same_v<Geometry, Segment>) {
-    shape.type = ShapeType::Segment, shape.segment = geometry;
-  } else {
-    shape.type = ShapeType::Polygon, shape.polygon = geometry;
-  }
-  w.cores[slot] = MakeCompactCore(shape.Ref());
+  w.geometries[slot] = ShapeGeometry(geometry);
   shape.density = def.density;
   shape.friction = def.friction;
   shape.restitution = def.restitution;
@@ -110,7 +90,7 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   shape.body = bodySlot;
   shape.nextShape = body.headShape;
   body.headShape = slot;
-  shape.aabb = ComputeShapeAABB(shape, body.xf);
+  shape.aabb = ComputeAABB(w.geometries[slot], body.xf);
   if (body.enabled) AddShapeToBroadphase(w, slot);
   UpdateBodyMass(w, bodySlot);
   return w.MakeShapeId(slot);
@@ -162,8 +142,7 @@ BodyId World::GetBody(ShapeId id) const {
 }
 
 ShapeType World::GetShapeType(ShapeId id) const {
-  const Shape* s = FindShape(*state_, id);
-  return s ? s->type : ShapeType::Count;
+  return FindShape(*state_, id) ? state_->geometries[state_->ShapeSlot(id)].Type() : ShapeType::Count;
 }
 
 void World::SetFriction(ShapeId id, float friction) {
@@ -193,9 +172,7 @@ void World::SetDensity(ShapeId id, float density) {
   if (!s) return;
   bool valid = IsFinite(density) && density >= 0.0f;
   if (valid) {  // the body's mass properties with the new density must stay finite
-    Shape changed = *s;
-    changed.density = density;
-    const MassData mass = ShapeMass(changed);
+    const MassData mass = ComputeMass(state_->geometries[state_->ShapeSlot(id)], density).value;
     BodyMassSum sum = SumShapeMasses(*state_, s->body, state_->ShapeSlot(id));
     sum.Add(mass);
     valid = MassIsUsable(mass) && sum.Finite();

@@ -79,12 +79,7 @@ void DrawShapes(const WorldState& w, DebugDraw& draw, const DrawOptions& options
     if (options.shapes) {
       int root = roots.empty() ? kNull : roots[static_cast<size_t>(shape.body)];
       Color color = BodyColor(body, root, options);
-      switch (shape.type) {
-        case ShapeType::Circle: DrawShape(draw, shape.circle, body.xf, color); break;
-        case ShapeType::Capsule: DrawShape(draw, shape.capsule, body.xf, color); break;
-        case ShapeType::Segment: DrawShape(draw, shape.segment, body.xf, color); break;
-        default: DrawShape(draw, shape.polygon, body.xf, color); break;
-      }
+      DrawShape(draw, w.geometries[slot], body.xf, color);
     }
     if (options.aabbs) {
       Vec2 box[4] = {shape.aabb.lower, {shape.aabb.upper.x, shape.aabb.lower.y}, shape.aabb.upper,
@@ -178,15 +173,10 @@ bool World::TestPoint(ShapeId shapeId, Vec2 point) const {
   const bool valid = w.IsShape(shapeId) && IsFinite(point);
   MK_ASSERT(valid);
   if (!valid) return false;
-  const Shape& shape = w.shapes[w.ShapeSlot(shapeId)];
+  const int slot = w.ShapeSlot(shapeId);
   DistanceInput input;
-  switch (shape.type) {
-    case ShapeType::Circle: input.proxyA = MakeProxy(shape.circle); break;
-    case ShapeType::Capsule: input.proxyA = MakeProxy(shape.capsule); break;
-    case ShapeType::Segment: input.proxyA = MakeProxy(shape.segment); break;
-    default: input.proxyA = MakeProxy(shape.polygon); break;
-  }
-  input.transformA = w.bodies[shape.body].xf;
+  input.proxyA = MakeProxy(w.geometries[slot]);
+  input.transformA = w.bodies[w.shapes[slot].body].xf;
   input.proxyB = ShapeProxy{&point, 1, 0.0f};
   input.transformB = Transform{};
   return ShapesOverlap(input);

@@ -16,7 +16,7 @@ inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
 
 // Bodies (body.cpp) and shapes (shape.cpp)
 void UpdateBodyMass(WorldState& world, int body);
-MassData ShapeMass(const Shape& shape);
+MassData ShapeMass(const WorldState& world, int shapeSlot);
 /// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks
 /// that a new shape or density keeps them finite (the world refuses what would overflow).
 struct BodyMassSum {
@@ -34,7 +34,6 @@ struct BodyMassSum {
 bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
 BodyMassSum SumShapeMasses(const WorldState& world, int body, int skipShape);
-AABB ComputeShapeAABB(const Shape& shape, const Transform& xf);
 void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
 
 // Broadphase link (broadphase_link.cpp)

@@ -11,7 +11,6 @@
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
-#include "narrowphase/manifold_internal.h"
 #include "solver/solver.h"
 
 #include <vector>
@@ -50,12 +49,9 @@ struct Body {
   bool enableSleep = true;
 };
 
-/// A shape on a body, with a copy of its geometry in body coordinates.
+/// A shape on a body: everything but its geometry, which lives in WorldState::geometries under the
+/// same slot (the narrowphase streams through geometries without pulling these fields into cache).
 struct Shape {
-  Circle circle{};
-  Capsule capsule{};
-  Segment segment{};
-  Polygon polygon{};
   Filter filter{};
   AABB aabb{};  // tight world AABB as of the last step
   float density = 1.0f;
@@ -65,21 +61,12 @@ struct Shape {
   int body = kNull;
   int nextShape = kNull;
   ProxyId proxy{};  // broadphase proxy (null while the body is disabled)
-  ShapeType type = ShapeType::Circle;
   bool isSensor = false;
   bool enableContactEvents = true;
   bool enableHitEvents = false;
   bool enableSensorEvents = true;
-
-  ShapeRef Ref() const {
-    switch (type) {
-      case ShapeType::Circle: return circle;
-      case ShapeType::Capsule: return capsule;
-      case ShapeType::Segment: return segment;
-      default: return polygon;
-    }
-  }
 };
+static_assert(sizeof(Shape) <= 128, "a Shape stays within two cache lines");
 
 /// One end of a contact or a joint, linked into its body's list of them (Body::headContactEdge or
 /// headJointEdge). An edge is named by key = (object << 1) | side, so prev and next name the
@@ -155,9 +142,9 @@ struct WorldState {
   IdPool bodyIds, shapeIds, contactIds, jointIds;
   std::vector<Body> bodies;
   std::vector<Shape> shapes;
-  /// Per shape slot, the core the narrowphase reads (a Shape holds every geometry type by value, over
-  /// 1 KB, so reading cores from here keeps the contact loop on a line or two per shape).
-  std::vector<CompactCore> cores;
+  /// Per shape slot, the shape's geometry (its one copy, in body coordinates): what the narrowphase,
+  /// mass, bounding boxes and debug drawing read.
+  std::vector<ShapeGeometry> geometries;
   std::vector<Contact> contacts;
   std::vector<Joint> joints;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
