@@ -109,9 +109,6 @@ void ProfilePanel(SceneView& view) {
   ImGui::Text("joints %d, islands %d", c.joints, c.islands);
   ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations", static_cast<double>(p.narrowphaseQueries.Latest()),
               static_cast<double>(p.gjkIterations.Average()));
-  ImGui::Text("EPA runs/step %.1f, avg %.2f iterations", static_cast<double>(p.epaCalls.Average()),
-              static_cast<double>(p.epaIterations.Average()));
-  ImGui::Text("SAT fallbacks since load %llu", static_cast<unsigned long long>(p.satFallbacks));
 
   const Readouts& r = view.GetReadouts();
   ImGui::Separator();

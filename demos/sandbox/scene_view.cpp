@@ -44,7 +44,6 @@ void SceneView::Load() {
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
-  epaBefore_ = GetEpaCounters();
 }
 
 void SceneView::Restart() { Load(); }
@@ -108,12 +107,6 @@ void SceneView::AfterStep() {
   profile_.gjkIterations.Push(counters.narrowphaseQueries > 0 ? static_cast<float>(counters.gjkIterations) /
                                                           static_cast<float>(counters.narrowphaseQueries)
                                                     : 0.0f);
-  const EpaCounters now = GetEpaCounters();
-  const auto calls = static_cast<float>(now.calls - epaBefore_.calls);
-  profile_.epaCalls.Push(calls);
-  profile_.epaIterations.Push(calls > 0 ? static_cast<float>(now.iterations - epaBefore_.iterations) / calls : 0.0f);
-  profile_.satFallbacks += now.satFallbacks - epaBefore_.satFallbacks;
-  epaBefore_ = now;
   if (!mouseJoint_.IsNull() && !world.IsValid(mouseJoint_)) mouseJoint_ = {};  // its body was destroyed
   MeasureReadouts();
 }

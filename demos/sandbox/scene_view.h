@@ -5,7 +5,6 @@
 #pragma once
 
 #include "minkowski/debug_draw.h"
-#include "minkowski/distance.h"
 #include "scenes.h"
 #include "settings.h"
 
@@ -26,14 +25,12 @@ struct History {
   float Average() const;
 };
 
-/// Per-step figures the Profile panel shows.
+/// Per-step figures the Profile panel shows. No EPA figures: World::Step never runs EPA (overlapping
+/// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
   History step, broadphase, narrowphase, islands, solver;
   History narrowphaseQueries;        ///< narrowphase queries per step
   History gjkIterations;   ///< average GJK iterations per query, per step
-  History epaCalls;        ///< EPA runs per step (all worlds in the process; the sandbox has one)
-  History epaIterations;   ///< average EPA expansions per run, per step
-  std::uint64_t satFallbacks = 0;  ///< since the scene loaded
 };
 
 /// Solver-lab readouts, measured after every step.
@@ -129,7 +126,6 @@ class SceneView {
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
   Readouts readouts_;
-  EpaCounters epaBefore_{};
   std::vector<BodyId> bombs_;
   std::vector<Vec2> referencePositions_;  // of WatchedBodies() at the reference time
   JointId mouseJoint_{};

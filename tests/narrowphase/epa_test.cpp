@@ -73,7 +73,7 @@ TEST_CASE("Bittle's GJK article's overlapping triangle and quadrilateral: depth 
 
 TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs" * doctest::test_suite("long")) {
   test::Rng rng(0xE9A);
-  ResetEpaCounters();
+  EpaCounters counters;  // this test's own tally, from the outputs of its ShapePenetration calls
   int checked = 0, failures = 0;
   while (checked < 100000 && failures < 10) {
     float radiusA = rng.Int(0, 1) ? 0.0f : 0.1f;
@@ -91,16 +91,51 @@ TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs
     SimplexCache cache;
     ShapeDistance(in, &cache);
     PenetrationOutput out = ShapePenetration(in, &cache);
+    counters.Add(out);
     CHECK(out.depth == doctest::Approx(out.coreDepth + radiusA));
     failures += CheckPenetration(in, out, 1.0 + reach) ? 0 : 1;
     ++checked;
   }
   CHECK(failures == 0);
-  EpaCounters counters = GetEpaCounters();
   MESSAGE("EPA calls " << counters.calls << ", iterations " << counters.iterations << ", SAT fallbacks "
                        << counters.satFallbacks << ", failures " << counters.failures);
+  // Every pair the oracle calls overlapping must have run EPA (a Separated answer would not count).
+  CHECK(counters.calls == static_cast<std::uint64_t>(checked));
   CHECK(counters.failures == 0);
+  CHECK(counters.iterations >= counters.calls);           // random pairs rarely start on the boundary
   CHECK(counters.satFallbacks * 1000 <= counters.calls);  // fallbacks are rare (< 0.1%)
+}
+
+TEST_CASE("EpaCounters counts the calls that ran EPA, their expansions and how they ended") {
+  Polygon big = MakeRegularPolygon(64, 1.0f).value;
+  Polygon box = MakeBox(1.0f, 1.0f).value;
+  EpaCounters counters;
+  // No EPA: cores apart, or input refused.
+  counters.Add(ShapePenetration(Input(MakeProxy(box), {}, MakeProxy(box), Transform{{3.0f, 0.0f}, {}})));
+  counters.Add(ShapePenetration(Input(ShapeProxy{}, {}, MakeProxy(box), {})));
+  CHECK(counters.calls == 0);
+  CHECK(counters.iterations == 0);
+  // Two overlapping 64-gons: EPA needs several expansions, and the tally is their sum.
+  PenetrationOutput first =
+      ShapePenetration(Input(MakeProxy(big), {}, MakeProxy(big), Transform{{0.5f, 0.2f}, {}}));
+  PenetrationOutput second =
+      ShapePenetration(Input(MakeProxy(big), {}, MakeProxy(big), Transform{{-0.3f, 0.6f}, MakeRot(0.01f)}));
+  REQUIRE(first.status == PenetrationStatus::Epa);
+  REQUIRE(second.status == PenetrationStatus::Epa);
+  CHECK(first.iterations >= 3);
+  counters.Add(first);
+  counters.Add(second);
+  CHECK(counters.calls == 2);
+  CHECK(counters.iterations == static_cast<std::uint64_t>(first.iterations + second.iterations));
+  CHECK(counters.satFallbacks == 0);
+  CHECK(counters.failures == 0);
+  // EPA practically never fails (see the SAT fallback test below), so the failing ends are written out.
+  counters.Add({.iterations = 7, .status = PenetrationStatus::SatFallback});
+  counters.Add({.iterations = 2, .status = PenetrationStatus::Failed});
+  CHECK(counters.calls == 4);
+  CHECK(counters.iterations == static_cast<std::uint64_t>(first.iterations + second.iterations + 9));
+  CHECK(counters.satFallbacks == 1);
+  CHECK(counters.failures == 1);
 }
 
 TEST_CASE("degenerate EPA starts: the origin on a vertex or an edge of the difference") {

@@ -15,10 +15,10 @@ inline void StepScene(scenes::SceneRun& run, int steps) {
 
 /// True when every live body of the world has a finite position, rotation and velocity.
 inline bool AllBodiesFinite(const World& world) {
-  const WorldState& w = world.State();
-  for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
-    if (!w.bodyIds.IsLive(slot)) continue;
-    const Body& b = w.bodies[static_cast<std::size_t>(slot)];
+  const WorldState& state = world.State();
+  for (int slot = 0; slot < state.bodyIds.Capacity(); ++slot) {
+    if (!state.bodyIds.IsLive(slot)) continue;
+    const Body& b = state.bodies[static_cast<std::size_t>(slot)];
     if (!IsFinite(b.xf.p) || !IsFinite(b.xf.q.c) || !IsFinite(b.xf.q.s) || !IsFinite(b.linearVelocity) ||
         !IsFinite(b.angularVelocity)) {
       return false;

@@ -579,11 +579,12 @@ TEST_CASE("classic (PGS) mode: a revolute chain holds together and a hanging one
   float worst = 0.0f;
   for (int i = 0; i < 180; ++i) {
     world.Step(kDt);
-    const WorldState& w = world.State();
+    const WorldState& state = world.State();
     for (JointId id : joints) {
-      const Joint& j = w.joints[id.index1 - 1];
-      Vec2 pA = j.edges[0].body == kNull ? Vec2{} : TransformPoint(w.bodies[j.edges[0].body].xf, j.localAnchorA);
-      Vec2 pB = TransformPoint(w.bodies[j.edges[1].body].xf, j.localAnchorB);
+      const Joint& j = state.joints[id.index1 - 1];
+      Vec2 pA = j.edges[0].body == kNull ? Vec2{}
+                                         : TransformPoint(state.bodies[j.edges[0].body].xf, j.localAnchorA);
+      Vec2 pB = TransformPoint(state.bodies[j.edges[1].body].xf, j.localAnchorB);
       worst = std::max(worst, Distance(pA, pB));
     }
   }

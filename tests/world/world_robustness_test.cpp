@@ -24,10 +24,10 @@ const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // True when every live body's position, rotation and velocities are finite.
 bool AllFinite(const World& world) {
-  const WorldState& w = world.State();
-  for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
-    if (!w.bodyIds.IsLive(slot)) continue;
-    const Body& b = w.bodies[slot];
+  const WorldState& state = world.State();
+  for (int slot = 0; slot < state.bodyIds.Capacity(); ++slot) {
+    if (!state.bodyIds.IsLive(slot)) continue;
+    const Body& b = state.bodies[slot];
     if (!IsFinite(b.xf.p) || !IsFinite(b.xf.q.c) || !IsFinite(b.xf.q.s) || !IsFinite(b.linearVelocity) ||
         !IsFinite(b.angularVelocity) || !IsFinite(b.center)) {
       return false;

@@ -155,7 +155,7 @@ enum class PenetrationStatus : std::uint8_t {
   Separated,    ///< the cores do not overlap: nothing to do (use ShapeDistance)
   Epa,          ///< EPA converged
   SatFallback,  ///< EPA failed (cap or degenerate polytope); SAT over the edge normals answered
-  Failed,       ///< both failed (float overflow on huge coordinates): outputs zero, not NaN
+  Failed,       ///< both failed (float overflow on huge coordinates): geometric outputs zero, not NaN
   InvalidInput  ///< as DistanceStatus::InvalidInput
 };
 
@@ -168,7 +168,9 @@ struct PenetrationOutput {
   Vec2 corePointB{0.0f, 0.0f};  ///< witness on B's core (corePointA - corePointB = coreDepth * normal)
   float coreDepth = 0.0f;       ///< penetration depth of the cores (metres, >= 0)
   float depth = 0.0f;           ///< penetration depth of the surfaces: coreDepth + rA + rB
-  int iterations = 0;           ///< EPA expansions
+  /// EPA expansions (support points added to the polytope), also when EPA then failed (status
+  /// SatFallback or Failed); 0 when EPA did not run (Separated, InvalidInput)
+  int iterations = 0;
   PenetrationStatus status = PenetrationStatus::InvalidInput;
 };
 
@@ -189,26 +191,31 @@ struct EpaHistory {
   int count = 0;
 };
 
-/// Counters of EPA activity since the last reset (process-wide, relaxed atomics: only EPA, never the
-/// GJK hot path, touches them).
+/// A tally of EPA activity over ShapePenetration calls, kept by whoever runs the queries (a test, a
+/// tool panel): the library keeps no counters of its own, so worlds and threads never share one.
+/// Add each call's output; the status says whether EPA ran (Epa, SatFallback, Failed) and how it ended.
 struct EpaCounters {
-  std::uint64_t calls = 0;         ///< ShapePenetration calls that ran EPA
-  std::uint64_t iterations = 0;    ///< total EPA expansions
-  std::uint64_t satFallbacks = 0;  ///< EPA failures answered by SAT
-  std::uint64_t failures = 0;      ///< EPA failures with no exact fallback
+  std::uint64_t calls = 0;         ///< ShapePenetration calls that ran EPA (the cores overlapped)
+  std::uint64_t iterations = 0;    ///< EPA expansions summed over those calls
+  std::uint64_t satFallbacks = 0;  ///< EPA failures answered by SAT (status SatFallback)
+  std::uint64_t failures = 0;      ///< calls with no answer at all (status Failed)
+
+  /// Counts one ShapePenetration result; Separated and InvalidInput outputs (no EPA run) add nothing.
+  void Add(const PenetrationOutput& out) {
+    if (out.status == PenetrationStatus::Separated || out.status == PenetrationStatus::InvalidInput) return;
+    ++calls;
+    iterations += static_cast<std::uint64_t>(out.iterations);
+    satFallbacks += out.status == PenetrationStatus::SatFallback ? 1u : 0u;
+    failures += out.status == PenetrationStatus::Failed ? 1u : 0u;
+  }
 };
-
-/// Snapshot of the process-wide EPA counters.
-EpaCounters GetEpaCounters();
-
-/// Zero the process-wide EPA counters.
-void ResetEpaCounters();
 
 /// Penetration of overlapping cores by the Expanding Polytope Algorithm, starting from the simplex in
 /// `cache` (as left by ShapeDistance; an empty or stale cache is fine, GJK is re-run). Handles
 /// degenerate starts (1- or 2-point simplex, origin on an edge or vertex of the difference). Falls
 /// back to SAT over the edge normals of both cores (exact for polygons; segments count both sides)
-/// when EPA fails; the counters record it. `history` (may be nullptr) records the polytope steps.
+/// when EPA fails; the status records it (EpaCounters tallies outputs). `history` (may be nullptr)
+/// records the polytope steps.
 PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCache* cache = nullptr,
                                    EpaHistory* history = nullptr);
 

@@ -16,7 +16,6 @@
 
 #include "narrowphase/gjk_internal.h"
 
-#include <atomic>
 #include <cmath>
 
 namespace mk {
@@ -30,11 +29,6 @@ constexpr float kEpaTolerance = 64.0f * detail::kEpsilon;
 
 /// Edges shorter than this fraction of the polytope's size have no reliable normal and are skipped.
 constexpr float kEdgeTolerance = 4.0f * detail::kEpsilon;
-
-std::atomic<std::uint64_t> gCalls{0};
-std::atomic<std::uint64_t> gIterations{0};
-std::atomic<std::uint64_t> gSatFallbacks{0};
-std::atomic<std::uint64_t> gFailures{0};
 
 using detail::LocalPair;
 using detail::LocalPenetration;
@@ -183,14 +177,20 @@ LocalPenetration Finish(const Polytope& p, int edge, int iterations) {
   return out;
 }
 
+// EPA gave up after `iterations` expansions; the count still goes out, for callers' tallies.
+LocalPenetration FailedEpa(int iterations) {
+  LocalPenetration out{};
+  out.iterations = iterations;
+  out.status = PenetrationStatus::Failed;
+  return out;
+}
+
 }  // namespace
 
 namespace detail {
 
 LocalPenetration RunEpa(const LocalPair& pair, const LocalSimplex& start, EpaHistory* history,
                         const Transform& xfA) {
-  LocalPenetration failed{};
-  failed.status = PenetrationStatus::Failed;
   Polytope p;
   StartPolytope(pair, start, p);
   if (history != nullptr) history->count = 0;
@@ -216,14 +216,14 @@ LocalPenetration RunEpa(const LocalPair& pair, const LocalSimplex& start, EpaHis
       }
     }
     if (history != nullptr) RecordEpa(history, p, closest, xfA);
-    if (closest < 0 || !std::isfinite(best)) return failed;
+    if (closest < 0 || !std::isfinite(best)) return FailedEpa(iteration);
     Vec2 n = p.normals[closest];
     int j = closest + 1 == p.count ? 0 : closest + 1;
     LocalVertex w = detail::SupportVertex(pair, n, p.vertices[j].indexA, p.vertices[j].indexB);
     bool repeated = false;
     for (int i = 0; i < p.count; ++i) repeated = repeated || SameVertex(p.vertices[i], w);
     if (repeated || Dot(w.w, n) - best <= kEpaTolerance * p.scale) return Finish(p, closest, iteration);
-    if (iteration == kEpaMaxIterations || p.count == kEpaMaxVertices) return failed;
+    if (iteration == kEpaMaxIterations || p.count == kEpaMaxVertices) return FailedEpa(iteration);
     // Insert w after vertex `closest`; edges closest and closest + 1 are new.
     for (int i = p.count; i > closest + 1; --i) {
       p.vertices[i] = p.vertices[i - 1];
@@ -240,26 +240,10 @@ LocalPenetration RunEpa(const LocalPair& pair, const LocalSimplex& start, EpaHis
       ComputeEdge(p, closest + 1);
     }
   }
-  return failed;
+  return FailedEpa(kEpaMaxIterations);
 }
 
 }  // namespace detail
-
-EpaCounters GetEpaCounters() {
-  EpaCounters c;
-  c.calls = gCalls.load(std::memory_order_relaxed);
-  c.iterations = gIterations.load(std::memory_order_relaxed);
-  c.satFallbacks = gSatFallbacks.load(std::memory_order_relaxed);
-  c.failures = gFailures.load(std::memory_order_relaxed);
-  return c;
-}
-
-void ResetEpaCounters() {
-  gCalls.store(0, std::memory_order_relaxed);
-  gIterations.store(0, std::memory_order_relaxed);
-  gSatFallbacks.store(0, std::memory_order_relaxed);
-  gFailures.store(0, std::memory_order_relaxed);
-}
 
 PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCache* cache, EpaHistory* history) {
   PenetrationOutput out;
@@ -272,9 +256,7 @@ PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCach
     if (history != nullptr) history->count = 0;
     return out;
   }
-  gCalls.fetch_add(1, std::memory_order_relaxed);
   LocalPenetration local = detail::RunEpa(pair, gjk.simplex, history, xfA);
-  gIterations.fetch_add(static_cast<std::uint64_t>(local.iterations), std::memory_order_relaxed);
   bool finite = IsFinite(local.normal) && IsFinite(local.pointA) && IsFinite(local.pointB) &&
                 std::isfinite(local.depth);
   if (local.status != PenetrationStatus::Epa || !finite) {
@@ -283,10 +265,8 @@ PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCach
     local.iterations = iterations;
     finite = IsFinite(local.normal) && IsFinite(local.pointA) && IsFinite(local.pointB) &&
              std::isfinite(local.depth);
-    if (local.status == PenetrationStatus::SatFallback && finite) {
-      gSatFallbacks.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      gFailures.fetch_add(1, std::memory_order_relaxed);
+    if (local.status != PenetrationStatus::SatFallback || !finite) {
+      out.iterations = iterations;
       out.status = PenetrationStatus::Failed;
       return out;
     }
@@ -305,9 +285,7 @@ PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCach
   // Huge (finite) coordinates can still overflow on the way back to world space: report, never NaN.
   if (!IsFinite(out.normal) || !IsFinite(out.pointA) || !IsFinite(out.pointB) || !IsFinite(out.corePointA) ||
       !IsFinite(out.corePointB) || !std::isfinite(out.depth)) {
-    gFailures.fetch_add(1, std::memory_order_relaxed);
-    out = PenetrationOutput{};
-    out.status = PenetrationStatus::Failed;
+    out = PenetrationOutput{.iterations = local.iterations, .status = PenetrationStatus::Failed};
   }
   return out;
 }

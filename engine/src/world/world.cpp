@@ -143,11 +143,11 @@ std::span<const SensorEndEvent> World::GetSensorEndEvents() const { return state
 int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 
 bool World::GetContactView(int slot, ContactView& out) const {
-  const WorldState& w = *state_;
-  if (!w.contactIds.IsLive(slot)) return false;
-  const Contact& c = w.contacts[slot];
-  out.shapeA = w.MakeShapeId(c.shapeA);
-  out.shapeB = w.MakeShapeId(c.shapeB);
+  const WorldState& world = *state_;
+  if (!world.contactIds.IsLive(slot)) return false;
+  const Contact& c = world.contacts[slot];
+  out.shapeA = world.MakeShapeId(c.shapeA);
+  out.shapeB = world.MakeShapeId(c.shapeB);
   out.manifold = c.manifold;
   return true;
 }
