@@ -159,6 +159,8 @@ class World {
 
   BodyId GetBody(ShapeId shape) const;
   ShapeType GetShapeType(ShapeId shape) const;
+  /// Friction and restitution, 0..kMaxMaterialCoefficient (else MK_ASSERT, unchanged). A contact
+  /// mixes its shapes' values when it is made; contacts that exist keep their mix.
   void SetFriction(ShapeId shape, float friction);
   float GetFriction(ShapeId shape) const;
   void SetRestitution(ShapeId shape, float restitution);

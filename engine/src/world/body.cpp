@@ -22,8 +22,8 @@ bool ValidBodyDef(const BodyDef& def) {
 
 }  // namespace
 
-MassData ShapeMass(const WorldState& w, int shapeSlot) {
-  return ComputeMass(w.geometries[shapeSlot], w.shapes[shapeSlot].density).value;
+MassData ShapeMass(const WorldState& world, int shapeSlot) {
+  return ComputeMass(world.geometries[shapeSlot], world.shapes[shapeSlot].density).value;
 }
 
 void BodyMassSum::Add(const MassData& data) {
@@ -33,10 +33,10 @@ void BodyMassSum::Add(const MassData& data) {
   inertiaAtOrigin += data.rotationalInertia + data.mass * LengthSquared(data.center);
 }
 
-BodyMassSum SumShapeMasses(const WorldState& w, int bodySlot, int skipShape) {
+BodyMassSum SumShapeMasses(const WorldState& world, int bodySlot, int skipShape) {
   BodyMassSum sum;
-  for (int s = w.bodies[bodySlot].headShape; s != kNull; s = w.shapes[s].nextShape) {
-    if (s != skipShape) sum.Add(ShapeMass(w, s));
+  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
+    if (s != skipShape) sum.Add(ShapeMass(world, s));
   }
   return sum;
 }
@@ -69,8 +69,8 @@ bool BodyMassSum::Finite() const {
 // Sums the shapes' mass properties about the body origin, then moves the inertia to the centre of
 // mass. Only dynamic bodies have mass; a dynamic body without mass gets 1 kg so it still falls
 // (Box2D's convention), with no rotational inertia.
-void UpdateBodyMass(WorldState& w, int bodySlot) {
-  Body& body = w.bodies[bodySlot];
+void UpdateBodyMass(WorldState& world, int bodySlot) {
+  Body& body = world.bodies[bodySlot];
   body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
   body.localCenter = {0.0f, 0.0f};
   if (body.type != BodyType::Dynamic) {
@@ -78,7 +78,7 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
     return;
   }
   float mass, inertia;
-  ResolveMass(SumShapeMasses(w, bodySlot, kNull), mass, body.localCenter, inertia);
+  ResolveMass(SumShapeMasses(world, bodySlot, kNull), mass, body.localCenter, inertia);
   if (mass > 0.0f) {
     body.mass = mass;
     body.invMass = 1.0f / mass;
@@ -93,8 +93,8 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
   // Keep the body origin fixed; the centre of mass moves with the new local centre.
   body.center = TransformPoint(body.xf, body.localCenter);
   body.maxExtent = 0.0f;
-  for (int s = body.headShape; s != kNull; s = w.shapes[s].nextShape) {
-    AABB box = ComputeAABB(w.geometries[s], Transform{});
+  for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
+    AABB box = ComputeAABB(world.geometries[s], Transform{});
     Vec2 far = Max(box.upper - body.localCenter, body.localCenter - box.lower);
     body.maxExtent = std::max(body.maxExtent, Length(far));
   }
@@ -107,16 +107,16 @@ void UpdateBodyMass(WorldState& w, int bodySlot) {
 BodyId World::CreateBody(const BodyDef& def) {
   MK_ASSERT(ValidBodyDef(def));
   if (!ValidBodyDef(def)) return {};
-  WorldState& w = *state_;
-  int slot = w.bodyIds.Allocate();
-  if (slot >= static_cast<int>(w.bodies.size())) w.bodies.resize(slot + 1);
-  Body& body = w.bodies[slot];
+  WorldState& world = *state_;
+  int slot = world.bodyIds.Allocate();
+  if (slot >= static_cast<int>(world.bodies.size())) world.bodies.resize(slot + 1);
+  Body& body = world.bodies[slot];
   body = Body{};
   body.type = def.type;
   body.xf = MakeTransform(def.position, def.angle);
   body.center = def.position;
   if (def.type != BodyType::Static) {
-    body.linearVelocity = ClampLinearSpeed(def.linearVelocity, w.settings.maxLinearSpeed);
+    body.linearVelocity = ClampLinearSpeed(def.linearVelocity, world.settings.maxLinearSpeed);
     body.angularVelocity = ClampAngularSpeed(def.angularVelocity);
   }
   body.linearDamping = def.linearDamping;
@@ -128,26 +128,26 @@ BodyId World::CreateBody(const BodyDef& def) {
   body.enabled = def.isEnabled;
   body.awake = def.type != BodyType::Static && def.isAwake;
   body.userData = def.userData;
-  UpdateBodyMass(w, slot);
+  UpdateBodyMass(world, slot);
   if (!body.awake && def.type != BodyType::Static) {  // created asleep: an island of its own
     body.awake = true;
-    PutIslandToSleep(w, slot);
+    PutIslandToSleep(world, slot);
   }
-  return w.MakeBodyId(slot);
+  return world.MakeBodyId(slot);
 }
 
 bool World::DestroyBody(BodyId id) {
   MK_ASSERT(state_->IsBody(id));
   if (!state_->IsBody(id)) return false;
-  WorldState& w = *state_;
+  WorldState& world = *state_;
   int slot = state_->BodySlot(id);
   // Waking first takes the body out of its sleep group (whose member list would otherwise keep
   // pointing at the freed slot) and wakes what it rested on or hung from.
-  WakeBody(w, slot);
-  DestroyJointsOfBody(w, slot);
-  while (w.bodies[slot].headShape != kNull) DestroyShapeInternal(w, w.bodies[slot].headShape, false);
-  WakeTouchingBodies(w, slot);
-  w.bodyIds.Free(slot);
+  WakeBody(world, slot);
+  DestroyJointsOfBody(world, slot);
+  while (world.bodies[slot].headShape != kNull) DestroyShapeInternal(world, world.bodies[slot].headShape, false);
+  WakeTouchingBodies(world, slot);
+  world.bodyIds.Free(slot);
   return true;
 }
 
@@ -155,10 +155,10 @@ bool World::IsValid(BodyId id) const { return state_->IsBody(id); }
 
 // Looks a body up, or asserts and returns nullptr for a stale id. (The World's const methods reach
 // the state through unique_ptr, which does not propagate const, so one overload serves both.)
-static Body* FindBody(WorldState& w, BodyId id) {
-  bool live = w.IsBody(id);
+static Body* FindBody(WorldState& world, BodyId id) {
+  bool live = world.IsBody(id);
   MK_ASSERT(live);
-  return live ? &w.bodies[w.BodySlot(id)] : nullptr;
+  return live ? &world.bodies[world.BodySlot(id)] : nullptr;
 }
 
 BodyType World::GetBodyType(BodyId id) const {
@@ -257,12 +257,12 @@ void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wa
   if (wake) WakeBody(*state_, state_->BodySlot(id));
   if (!b->awake) return;
   const Vec2 v = b->linearVelocity + b->invMass * impulse;
-  const float w = b->angularVelocity + b->invInertia * Cross(worldPoint - b->center, impulse);
-  const bool finite = IsFinite(v) && IsFinite(w);
+  const float world = b->angularVelocity + b->invInertia * Cross(worldPoint - b->center, impulse);
+  const bool finite = IsFinite(v) && IsFinite(world);
   MK_ASSERT(finite);  // the impulse overflows the velocity
   if (!finite) return;
   b->linearVelocity = ClampLinearSpeed(v, state_->settings.maxLinearSpeed);
-  b->angularVelocity = ClampAngularSpeed(w);
+  b->angularVelocity = ClampAngularSpeed(world);
 }
 
 void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
@@ -276,9 +276,9 @@ void World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
   if (!b || !IsFinite(impulse) || b->type != BodyType::Dynamic) return;
   if (wake) WakeBody(*state_, state_->BodySlot(id));
   if (!b->awake) return;
-  const float w = b->angularVelocity + b->invInertia * impulse;
-  MK_ASSERT(IsFinite(w));  // the impulse overflows the angular velocity
-  if (IsFinite(w)) b->angularVelocity = ClampAngularSpeed(w);
+  const float world = b->angularVelocity + b->invInertia * impulse;
+  MK_ASSERT(IsFinite(world));  // the impulse overflows the angular velocity
+  if (IsFinite(world)) b->angularVelocity = ClampAngularSpeed(world);
 }
 
 float World::GetMass(BodyId id) const {

@@ -10,15 +10,15 @@ namespace mk {
 namespace {
 
 // A contact's two ends in its bodies' contact lists.
-void LinkContact(WorldState& w, int contact) {
+void LinkContact(WorldState& world, int contact) {
   for (int side = 0; side < 2; ++side) {
-    LinkEdge(w.contacts, w.bodies[w.contacts[contact].edges[side].body].headContactEdge, contact, side);
+    LinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge, contact, side);
   }
 }
 
-void UnlinkContact(WorldState& w, int contact) {
+void UnlinkContact(WorldState& world, int contact) {
   for (int side = 0; side < 2; ++side) {
-    UnlinkEdge(w.contacts, w.bodies[w.contacts[contact].edges[side].body].headContactEdge, contact, side);
+    UnlinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge, contact, side);
   }
 }
 
@@ -38,49 +38,49 @@ void CarryImpulses(const Manifold& old, Manifold& fresh) {
 
 // The sensor and visitor of a sensor pair (contacts order their shapes by slot, not by role).
 template <class Event>
-Event MakeSensorEvent(const WorldState& w, const Contact& c) {
-  const bool sensorIsA = w.shapes[c.shapeA].isSensor;
-  return {w.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), w.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
+Event MakeSensorEvent(const WorldState& world, const Contact& c) {
+  const bool sensorIsA = world.shapes[c.shapeA].isSensor;
+  return {world.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), world.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
 }
 
 // The manifold of a contact's two shapes at the given transforms: the pair table's entry, called
 // directly (the same result as Collide; the shapes were validated when they were made).
-Manifold CollideShapes(const WorldState& w, const Contact& c, const Transform& xfA, const Transform& xfB,
+Manifold CollideShapes(const WorldState& world, const Contact& c, const Transform& xfA, const Transform& xfB,
                        SimplexCache* cache, const ManifoldSettings& settings) {
-  const ShapeGeometry& a = w.geometries[c.shapeA];
-  const ShapeGeometry& b = w.geometries[c.shapeB];
+  const ShapeGeometry& a = world.geometries[c.shapeA];
+  const ShapeGeometry& b = world.geometries[c.shapeB];
   return GetCollideFunction(a.Type(), b.Type())(a, xfA, b, xfB, cache, settings);
 }
 
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
 // exactly when the shapes touch, and overlap means some point is strictly inside (separation < 0).
-void UpdateSensorOverlap(WorldState& w, Contact& c, const Transform& xfA, const Transform& xfB) {
+void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
   ManifoldSettings settings;
   settings.speculativeDistance = 0.0f;
-  const Manifold m = CollideShapes(w, c, xfA, xfB, &c.cache, settings);
+  const Manifold m = CollideShapes(world, c, xfA, xfB, &c.cache, settings);
   bool overlap = false;
   for (int i = 0; i < m.pointCount; ++i) overlap = overlap || m.points[i].separation < 0.0f;
   if (overlap && !c.sensorOverlap) {
-    w.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(w, c));
+    world.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(world, c));
   } else if (!overlap && c.sensorOverlap) {
-    w.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
+    world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   }
   c.sensorOverlap = overlap;
 }
 
 }  // namespace
 
-void CreateContact(WorldState& w, int shapeA, int shapeB) {
+void CreateContact(WorldState& world, int shapeA, int shapeB) {
   // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
   if (shapeB < shapeA) std::swap(shapeA, shapeB);
   std::uint64_t key = PairMap::Key(shapeA, shapeB);
-  if (w.contactByShapes.Find(key) != -1) return;
-  int slot = w.contactIds.Allocate();
-  if (slot >= static_cast<int>(w.contacts.size())) w.contacts.resize(slot + 1);
-  Contact& c = w.contacts[slot];
+  if (world.contactByShapes.Find(key) != -1) return;
+  int slot = world.contactIds.Allocate();
+  if (slot >= static_cast<int>(world.contacts.size())) world.contacts.resize(slot + 1);
+  Contact& c = world.contacts[slot];
   c = Contact{};
-  const Shape& a = w.shapes[shapeA];
-  const Shape& b = w.shapes[shapeB];
+  const Shape& a = world.shapes[shapeA];
+  const Shape& b = world.shapes[shapeB];
   c.shapeA = shapeA;
   c.shapeB = shapeB;
   c.friction = std::sqrt(a.friction * b.friction);
@@ -90,51 +90,51 @@ void CreateContact(WorldState& w, int shapeA, int shapeB) {
   c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
   c.edges[0].body = a.body;
   c.edges[1].body = b.body;
-  LinkContact(w, slot);
-  w.contactByShapes.Insert(key, slot);
+  LinkContact(world, slot);
+  world.contactByShapes.Insert(key, slot);
 }
 
-void DestroyContact(WorldState& w, int slot, bool raiseEndEvent) {
-  Contact& c = w.contacts[slot];
+void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {
+  Contact& c = world.contacts[slot];
   // Whatever a touching contact held (a box resting on the shape, a stack leaning on it) must be free
   // to move once it is gone, whichever way it went: shape or body destroyed, body disabled, filter
   // changed, or the pair's boxes parted.
   if (c.touching) {
-    WakeBody(w, c.edges[0].body);
-    WakeBody(w, c.edges[1].body);
+    WakeBody(world, c.edges[0].body);
+    WakeBody(world, c.edges[1].body);
   }
   if (raiseEndEvent && c.touching && c.enableContactEvents) {
-    w.pendingEndEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+    world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
   }
-  if (raiseEndEvent && c.sensorOverlap) w.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(w, c));
-  w.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
-  UnlinkContact(w, slot);
-  w.contactIds.Free(slot);
+  if (raiseEndEvent && c.sensorOverlap) world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
+  world.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
+  UnlinkContact(world, slot);
+  world.contactIds.Free(slot);
 }
 
-void DestroyContactsOfShape(WorldState& w, int shape) {
-  Body& body = w.bodies[w.shapes[shape].body];
+void DestroyContactsOfShape(WorldState& world, int shape) {
+  Body& body = world.bodies[world.shapes[shape].body];
   int key = body.headContactEdge;
   while (key != kNull) {
     int contact = key >> 1;
-    int next = w.contacts[contact].edges[key & 1].next;
-    const Contact& c = w.contacts[contact];
-    if (c.shapeA == shape || c.shapeB == shape) DestroyContact(w, contact, true);
+    int next = world.contacts[contact].edges[key & 1].next;
+    const Contact& c = world.contacts[contact];
+    if (c.shapeA == shape || c.shapeB == shape) DestroyContact(world, contact, true);
     key = next;
   }
 }
 
-void UpdateContacts(WorldState& w) {
+void UpdateContacts(WorldState& world) {
   ManifoldSettings settings;
-  settings.speculativeDistance = w.settings.speculativeDistance;
+  settings.speculativeDistance = world.settings.speculativeDistance;
   int touching = 0, queries = 0, iterations = 0;
-  for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
-    if (!w.contactIds.IsLive(slot)) continue;
-    Contact& c = w.contacts[slot];
-    const Shape& shapeA = w.shapes[c.shapeA];
-    const Shape& shapeB = w.shapes[c.shapeB];
-    const Body& bodyA = w.bodies[shapeA.body];
-    const Body& bodyB = w.bodies[shapeB.body];
+  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
+    if (!world.contactIds.IsLive(slot)) continue;
+    Contact& c = world.contacts[slot];
+    const Shape& shapeA = world.shapes[c.shapeA];
+    const Shape& shapeB = world.shapes[c.shapeB];
+    const Body& bodyA = world.bodies[shapeA.body];
+    const Body& bodyB = world.bodies[shapeB.body];
     if (!bodyA.awake && !bodyB.awake) {  // both asleep or static: the contact is frozen as it was
       touching += c.touching ? 1 : 0;
       continue;
@@ -142,32 +142,32 @@ void UpdateContacts(WorldState& w) {
     if (shapeA.isSensor || shapeB.isSensor) {  // sensors never push: the manifold stays empty
       if (c.sensorEvents) {
         ++queries;
-        UpdateSensorOverlap(w, c, bodyA.xf, bodyB.xf);
+        UpdateSensorOverlap(world, c, bodyA.xf, bodyB.xf);
       }
       continue;
     }
     ++queries;
-    Manifold manifold = CollideShapes(w, c, bodyA.xf, bodyB.xf, &c.cache, settings);
+    Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
     iterations += c.cache.iterations;
     CarryImpulses(c.manifold, manifold);
     c.manifold = manifold;
     bool nowTouching = manifold.pointCount > 0;
     if (nowTouching && !c.touching && c.enableContactEvents) {
-      w.beginEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+      world.beginEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
     } else if (!nowTouching && c.touching && c.enableContactEvents) {
-      w.pendingEndEvents.push_back({w.MakeShapeId(c.shapeA), w.MakeShapeId(c.shapeB)});
+      world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
     }
     c.touching = nowTouching;
     if (nowTouching) {
       ++touching;
       // An awake body touching a sleeping one wakes the sleeper's island.
-      if (!bodyA.awake && bodyA.type != BodyType::Static) WakeBody(w, shapeA.body);
-      if (!bodyB.awake && bodyB.type != BodyType::Static) WakeBody(w, shapeB.body);
+      if (!bodyA.awake && bodyA.type != BodyType::Static) WakeBody(world, shapeA.body);
+      if (!bodyB.awake && bodyB.type != BodyType::Static) WakeBody(world, shapeB.body);
     }
   }
-  w.counters.touchingContacts = touching;
-  w.counters.narrowphaseQueries = queries;
-  w.counters.gjkIterations = iterations;
+  world.counters.touchingContacts = touching;
+  world.counters.narrowphaseQueries = queries;
+  world.counters.gjkIterations = iterations;
 }
 
 }  // namespace mk

@@ -18,24 +18,24 @@ bool ValidShapeDef(const ShapeDef& def) {
 
 }  // namespace
 
-void DestroyShapeInternal(WorldState& w, int shapeSlot, bool updateMass) {
-  Shape& shape = w.shapes[shapeSlot];
-  DestroyContactsOfShape(w, shapeSlot);
-  RemoveShapeFromBroadphase(w, shapeSlot);
-  Body& body = w.bodies[shape.body];
+void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
+  Shape& shape = world.shapes[shapeSlot];
+  DestroyContactsOfShape(world, shapeSlot);
+  RemoveShapeFromBroadphase(world, shapeSlot);
+  Body& body = world.bodies[shape.body];
   // Unlink from the body's singly linked shape list.
   if (body.headShape == shapeSlot) {
     body.headShape = shape.nextShape;
   } else {
     int s = body.headShape;
-    while (s != kNull && w.shapes[s].nextShape != shapeSlot) s = w.shapes[s].nextShape;
+    while (s != kNull && world.shapes[s].nextShape != shapeSlot) s = world.shapes[s].nextShape;
     MK_ASSERT(s != kNull);
-    if (s != kNull) w.shapes[s].nextShape = shape.nextShape;
+    if (s != kNull) world.shapes[s].nextShape = shape.nextShape;
   }
   int bodySlot = shape.body;
   shape.body = kNull;
-  w.shapeIds.Free(shapeSlot);
-  if (updateMass) UpdateBodyMass(w, bodySlot);
+  world.shapeIds.Free(shapeSlot);
+  if (updateMass) UpdateBodyMass(world, bodySlot);
 }
 
 // The geometry checks of each shape type: finite, within kMaxWorldLength, and what its Make*
@@ -58,24 +58,24 @@ static bool ValidGeometry(const Polygon& p) {
 }
 
 template <class Geometry>
-static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
-  bool valid = w.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
+static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
+  bool valid = world.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
   if (valid) {  // the body's mass properties with this shape must stay finite
     GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
-    BodyMassSum sum = SumShapeMasses(w, w.BodySlot(bodyId), kNull);
+    BodyMassSum sum = SumShapeMasses(world, world.BodySlot(bodyId), kNull);
     sum.Add(mass.value);
     valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
   }
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = w.shapeIds.Allocate();
-  if (slot >= static_cast<int>(w.shapes.size())) {
-    w.shapes.resize(slot + 1);
-    w.geometries.resize(slot + 1);
+  int slot = world.shapeIds.Allocate();
+  if (slot >= static_cast<int>(world.shapes.size())) {
+    world.shapes.resize(slot + 1);
+    world.geometries.resize(slot + 1);
   }
-  Shape& shape = w.shapes[slot];
+  Shape& shape = world.shapes[slot];
   shape = Shape{};
-  w.geometries[slot] = ShapeGeometry(geometry);
+  world.geometries[slot] = ShapeGeometry(geometry);
   shape.density = def.density;
   shape.friction = def.friction;
   shape.restitution = def.restitution;
@@ -85,15 +85,15 @@ static ShapeId AddShape(WorldState& w, BodyId bodyId, const ShapeDef& def, const
   shape.enableHitEvents = def.enableHitEvents;
   shape.enableSensorEvents = def.enableSensorEvents;
   shape.userData = def.userData;
-  int bodySlot = w.BodySlot(bodyId);
-  Body& body = w.bodies[bodySlot];
+  int bodySlot = world.BodySlot(bodyId);
+  Body& body = world.bodies[bodySlot];
   shape.body = bodySlot;
   shape.nextShape = body.headShape;
   body.headShape = slot;
-  shape.aabb = ComputeAABB(w.geometries[slot], body.xf);
-  if (body.enabled) AddShapeToBroadphase(w, slot);
-  UpdateBodyMass(w, bodySlot);
-  return w.MakeShapeId(slot);
+  shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
+  if (body.enabled) AddShapeToBroadphase(world, slot);
+  UpdateBodyMass(world, bodySlot);
+  return world.MakeShapeId(slot);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {
@@ -121,10 +121,10 @@ bool World::DestroyShape(ShapeId id) {
 
 bool World::IsValid(ShapeId id) const { return state_->IsShape(id); }
 
-static Shape* FindShape(WorldState& w, ShapeId id) {
-  bool live = w.IsShape(id);
+static Shape* FindShape(WorldState& world, ShapeId id) {
+  bool live = world.IsShape(id);
   MK_ASSERT(live);
-  return live ? &w.shapes[w.ShapeSlot(id)] : nullptr;
+  return live ? &world.shapes[world.ShapeSlot(id)] : nullptr;
 }
 
 void World::SetUserData(ShapeId id, void* userData) {
@@ -145,27 +145,25 @@ ShapeType World::GetShapeType(ShapeId id) const {
   return FindShape(*state_, id) ? state_->geometries[state_->ShapeSlot(id)].Type() : ShapeType::Count;
 }
 
-void World::SetFriction(ShapeId id, float friction) {
-  Shape* s = FindShape(*state_, id);
-  MK_ASSERT(ValidCoefficient(friction));
-  if (s && ValidCoefficient(friction)) s->friction = friction;
+// Friction and restitution: checked the same way, stored in the shape (a contact mixes them when made).
+static void SetCoefficient(WorldState& world, ShapeId id, float Shape::*field, float value) {
+  Shape* s = FindShape(world, id);
+  MK_ASSERT(ValidCoefficient(value));
+  if (s && ValidCoefficient(value)) s->*field = value;
 }
 
-float World::GetFriction(ShapeId id) const {
-  const Shape* s = FindShape(*state_, id);
-  return s ? s->friction : 0.0f;
+static float GetCoefficient(WorldState& world, ShapeId id, float Shape::*field) {
+  const Shape* s = FindShape(world, id);
+  return s ? s->*field : 0.0f;
 }
+
+void World::SetFriction(ShapeId id, float friction) { SetCoefficient(*state_, id, &Shape::friction, friction); }
+float World::GetFriction(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::friction); }
 
 void World::SetRestitution(ShapeId id, float restitution) {
-  Shape* s = FindShape(*state_, id);
-  MK_ASSERT(ValidCoefficient(restitution));
-  if (s && ValidCoefficient(restitution)) s->restitution = restitution;
+  SetCoefficient(*state_, id, &Shape::restitution, restitution);
 }
-
-float World::GetRestitution(ShapeId id) const {
-  const Shape* s = FindShape(*state_, id);
-  return s ? s->restitution : 0.0f;
-}
+float World::GetRestitution(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::restitution); }
 
 void World::SetDensity(ShapeId id, float density) {
   Shape* s = FindShape(*state_, id);

@@ -35,25 +35,25 @@ bool Links(const Body& body) { return body.type != BodyType::Static; }
 
 // Island root per body slot (kNull for static bodies), from touching contacts and joints. Computed
 // here rather than read from the solver because the solver keeps islands only for the step.
-std::vector<int> IslandRoots(const WorldState& w) {
-  const int n = w.bodyIds.Capacity();
+std::vector<int> IslandRoots(const WorldState& world) {
+  const int n = world.bodyIds.Capacity();
   std::vector<int> parent(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) parent[static_cast<size_t>(i)] = i;
-  for (int c = 0; c < w.contactIds.Capacity(); ++c) {
-    if (!w.contactIds.IsLive(c) || !w.contacts[c].touching) continue;
-    const Contact& contact = w.contacts[c];
-    int a = w.shapes[contact.shapeA].body, b = w.shapes[contact.shapeB].body;
-    if (w.shapes[contact.shapeA].isSensor || w.shapes[contact.shapeB].isSensor) continue;
-    if (Links(w.bodies[a]) && Links(w.bodies[b])) Union(parent, a, b);
+  for (int c = 0; c < world.contactIds.Capacity(); ++c) {
+    if (!world.contactIds.IsLive(c) || !world.contacts[c].touching) continue;
+    const Contact& contact = world.contacts[c];
+    int a = world.shapes[contact.shapeA].body, b = world.shapes[contact.shapeB].body;
+    if (world.shapes[contact.shapeA].isSensor || world.shapes[contact.shapeB].isSensor) continue;
+    if (Links(world.bodies[a]) && Links(world.bodies[b])) Union(parent, a, b);
   }
-  for (int j = 0; j < w.jointIds.Capacity(); ++j) {
-    if (!w.jointIds.IsLive(j)) continue;
-    int a = w.joints[j].edges[0].body, b = w.joints[j].edges[1].body;
-    if (a != kNull && b != kNull && Links(w.bodies[a]) && Links(w.bodies[b])) Union(parent, a, b);
+  for (int j = 0; j < world.jointIds.Capacity(); ++j) {
+    if (!world.jointIds.IsLive(j)) continue;
+    int a = world.joints[j].edges[0].body, b = world.joints[j].edges[1].body;
+    if (a != kNull && b != kNull && Links(world.bodies[a]) && Links(world.bodies[b])) Union(parent, a, b);
   }
   std::vector<int> roots(static_cast<size_t>(n), kNull);
   for (int i = 0; i < n; ++i) {
-    if (w.bodyIds.IsLive(i) && Links(w.bodies[i])) roots[static_cast<size_t>(i)] = FindRoot(parent, i);
+    if (world.bodyIds.IsLive(i) && Links(world.bodies[i])) roots[static_cast<size_t>(i)] = FindRoot(parent, i);
   }
   return roots;
 }
@@ -69,17 +69,17 @@ Color BodyColor(const Body& body, int islandRoot, const DrawOptions& options) {
   return colors::kDynamic;
 }
 
-void DrawShapes(const WorldState& w, DebugDraw& draw, const DrawOptions& options) {
+void DrawShapes(const WorldState& world, DebugDraw& draw, const DrawOptions& options) {
   std::vector<int> roots;
-  if (options.islandColors) roots = IslandRoots(w);
-  for (int slot = 0; slot < w.shapeIds.Capacity(); ++slot) {
-    if (!w.shapeIds.IsLive(slot)) continue;
-    const Shape& shape = w.shapes[slot];
-    const Body& body = w.bodies[shape.body];
+  if (options.islandColors) roots = IslandRoots(world);
+  for (int slot = 0; slot < world.shapeIds.Capacity(); ++slot) {
+    if (!world.shapeIds.IsLive(slot)) continue;
+    const Shape& shape = world.shapes[slot];
+    const Body& body = world.bodies[shape.body];
     if (options.shapes) {
       int root = roots.empty() ? kNull : roots[static_cast<size_t>(shape.body)];
       Color color = BodyColor(body, root, options);
-      DrawShape(draw, w.geometries[slot], body.xf, color);
+      DrawShape(draw, world.geometries[slot], body.xf, color);
     }
     if (options.aabbs) {
       Vec2 box[4] = {shape.aabb.lower, {shape.aabb.upper.x, shape.aabb.lower.y}, shape.aabb.upper,
@@ -89,10 +89,10 @@ void DrawShapes(const WorldState& w, DebugDraw& draw, const DrawOptions& options
   }
 }
 
-void DrawContacts(const WorldState& w, DebugDraw& draw, const DrawOptions& options) {
-  for (int slot = 0; slot < w.contactIds.Capacity(); ++slot) {
-    if (!w.contactIds.IsLive(slot)) continue;
-    const Manifold& m = w.contacts[slot].manifold;
+void DrawContacts(const WorldState& world, DebugDraw& draw, const DrawOptions& options) {
+  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
+    if (!world.contactIds.IsLive(slot)) continue;
+    const Manifold& m = world.contacts[slot].manifold;
     for (int i = 0; i < m.pointCount; ++i) {
       const ManifoldPoint& p = m.points[i];
       if (options.contactPoints) draw.DrawPoint(p.point, 5.0f, colors::kContact);
@@ -106,10 +106,10 @@ void DrawContacts(const WorldState& w, DebugDraw& draw, const DrawOptions& optio
 
 // A joint as lines: body A's origin -> anchor A -> anchor B -> body B's origin, with the axis of
 // prismatic and wheel joints and the target of a mouse joint.
-void DrawJoint(const WorldState& w, const Joint& joint, DebugDraw& draw) {
+void DrawJoint(const WorldState& world, const Joint& joint, DebugDraw& draw) {
   const Color color = kJointColors[static_cast<int>(joint.type)];
   const int a = joint.edges[0].body, b = joint.edges[1].body;
-  const Transform& xfB = w.bodies[b].xf;
+  const Transform& xfB = world.bodies[b].xf;
   const Vec2 anchorB = TransformPoint(xfB, joint.localAnchorB);
   if (joint.type == JointType::Mouse) {
     draw.DrawSegment(joint.target, anchorB, color);
@@ -117,7 +117,7 @@ void DrawJoint(const WorldState& w, const Joint& joint, DebugDraw& draw) {
     draw.DrawPoint(anchorB, kAnchorPointSize, color);
     return;
   }
-  const Transform& xfA = w.bodies[a].xf;
+  const Transform& xfA = world.bodies[a].xf;
   const Vec2 anchorA = TransformPoint(xfA, joint.localAnchorA);
   draw.DrawSegment(xfA.p, anchorA, color);
   draw.DrawSegment(anchorA, anchorB, color);
@@ -133,19 +133,19 @@ void DrawJoint(const WorldState& w, const Joint& joint, DebugDraw& draw) {
 }  // namespace
 
 void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
-  const WorldState& w = *state_;
-  if (options.shapes || options.aabbs) DrawShapes(w, draw, options);
+  const WorldState& world = *state_;
+  if (options.shapes || options.aabbs) DrawShapes(world, draw, options);
   if (options.joints) {
-    for (int slot = 0; slot < w.jointIds.Capacity(); ++slot) {
-      if (w.jointIds.IsLive(slot)) DrawJoint(w, w.joints[slot], draw);
+    for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
+      if (world.jointIds.IsLive(slot)) DrawJoint(world, world.joints[slot], draw);
     }
   }
   if (options.centersOfMass) {
-    for (int slot = 0; slot < w.bodyIds.Capacity(); ++slot) {
-      if (w.bodyIds.IsLive(slot)) draw.DrawTransform({w.bodies[slot].center, w.bodies[slot].xf.q}, 0.25f);
+    for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
+      if (world.bodyIds.IsLive(slot)) draw.DrawTransform({world.bodies[slot].center, world.bodies[slot].xf.q}, 0.25f);
     }
   }
-  if (options.contactPoints || options.contactNormals || options.contactImpulses) DrawContacts(w, draw, options);
+  if (options.contactPoints || options.contactNormals || options.contactImpulses) DrawContacts(world, draw, options);
 }
 
 void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
@@ -153,7 +153,7 @@ void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* 
   MK_ASSERT(valid);
   if (!valid) return;
   struct Query {
-    const WorldState* w;
+    const WorldState* world;
     AABB box;
     bool (*visit)(ShapeId, void*);
     void* context;
@@ -162,21 +162,21 @@ void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* 
   auto onProxy = [](ProxyId, std::uint64_t userData, void* ctx) {
     const Query& q = *static_cast<const Query*>(ctx);
     const int slot = static_cast<int>(userData);
-    if (!Overlaps(q.w->shapes[slot].aabb, q.box)) return true;
-    return q.visit(q.w->MakeShapeId(slot), q.context);
+    if (!Overlaps(q.world->shapes[slot].aabb, q.box)) return true;
+    return q.visit(q.world->MakeShapeId(slot), q.context);
   };
   state_->broadphase.QueryAABB(box, onProxy, &query);
 }
 
 bool World::TestPoint(ShapeId shapeId, Vec2 point) const {
-  const WorldState& w = *state_;
-  const bool valid = w.IsShape(shapeId) && IsFinite(point);
+  const WorldState& world = *state_;
+  const bool valid = world.IsShape(shapeId) && IsFinite(point);
   MK_ASSERT(valid);
   if (!valid) return false;
-  const int slot = w.ShapeSlot(shapeId);
+  const int slot = world.ShapeSlot(shapeId);
   DistanceInput input;
-  input.proxyA = MakeProxy(w.geometries[slot]);
-  input.transformA = w.bodies[w.shapes[slot].body].xf;
+  input.proxyA = MakeProxy(world.geometries[slot]);
+  input.transformA = world.bodies[world.shapes[slot].body].xf;
   input.proxyB = ShapeProxy{&point, 1, 0.0f};
   input.transformB = Transform{};
   return ShapesOverlap(input);
