@@ -35,7 +35,9 @@ class Rng {
     return static_cast<float>(lo * std::pow(static_cast<double>(hi) / lo, Unit()));
   }
 
-  Vec2 InBox(float halfExtent) { return {Uniform(-halfExtent, halfExtent), Uniform(-halfExtent, halfExtent)}; }
+  Vec2 InBox(float halfExtent) {
+    return {Uniform(-halfExtent, halfExtent), Uniform(-halfExtent, halfExtent)};
+  }
 
   /// Uniform direction on the unit circle.
   Vec2 Direction() {

@@ -11,7 +11,8 @@ namespace mk::bench {
 /// Nanoseconds: the thread's CPU time, or the steady wall clock with `wall`.
 inline double NowNs(bool wall = false) {
   if (wall) {
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
   timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);

@@ -82,7 +82,8 @@ class Scene {
       for (int row = 0; row < base && static_cast<int>(rest_.size()) < n; ++row) {
         const int count = base - row;
         for (int i = 0; i < count && static_cast<int>(rest_.size()) < n; ++i) {
-          rest_.push_back({static_cast<float>(i) - 0.5f * static_cast<float>(count - 1), 0.5f + static_cast<float>(row)});
+          rest_.push_back(
+              {static_cast<float>(i) - 0.5f * static_cast<float>(count - 1), 0.5f + static_cast<float>(row)});
           size_.push_back({0.5f, 0.5f});
         }
       }
@@ -132,7 +133,8 @@ class Scene {
   static constexpr float kJitter = 0.1f;  // metres: the margin, so a re-fit happens now and then
 
   void Fill() {
-    for (std::size_t i = 0; i < position_.size(); ++i) aabbs_[i] = {position_[i] - size_[i], position_[i] + size_[i]};
+    for (std::size_t i = 0; i < position_.size(); ++i)
+      aabbs_[i] = {position_[i] - size_[i], position_[i] + size_[i]};
   }
 
   Motion motion_;
@@ -211,7 +213,8 @@ struct Box2DEngine {
   }
   void Build(const Scene& scene) {
     for (int i = 0; i < scene.Count(); ++i) {
-      ids.push_back(bp.CreateProxy(Convert(scene.AABBs()[i]), reinterpret_cast<void*>(static_cast<std::intptr_t>(i))));
+      ids.push_back(
+          bp.CreateProxy(Convert(scene.AABBs()[i]), reinterpret_cast<void*>(static_cast<std::intptr_t>(i))));
     }
     bp.UpdatePairs(this);
     addPairCalls = 0;
@@ -220,7 +223,8 @@ struct Box2DEngine {
   void Step(const Scene& scene) {
     const std::vector<AABB>& aabbs = scene.AABBs();
     const std::vector<Vec2>& d = scene.Displacements();
-    for (std::size_t i = 0; i < ids.size(); ++i) bp.MoveProxy(ids[i], Convert(aabbs[i]), b2Vec2(d[i].x, d[i].y));
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      bp.MoveProxy(ids[i], Convert(aabbs[i]), b2Vec2(d[i].x, d[i].y));
     bp.UpdatePairs(this);
     ++steps;
   }
@@ -252,7 +256,8 @@ RunResult RunOnce(Motion motion, int n, int steps, std::function<Engine*()> make
 }
 
 RunResult Median(std::vector<RunResult> results) {
-  std::sort(results.begin(), results.end(), [](const RunResult& a, const RunResult& b) { return a.stepMs < b.stepMs; });
+  std::sort(results.begin(), results.end(),
+            [](const RunResult& a, const RunResult& b) { return a.stepMs < b.stepMs; });
   return results[results.size() / 2];
 }
 
@@ -298,14 +303,16 @@ int main(int argc, char** argv) {
       const int steps = n <= 1000 ? 300 : n <= 10000 ? 60 : 12;
       std::vector<EngineCase> engines;
       engines.push_back({"minkowski", minkowski({})});
-      if (m.motion == Motion::Line) engines.push_back({"minkowski_y_axis", minkowski({.axis = mk::SweepAxisMode::Y})});
+      if (m.motion == Motion::Line)
+        engines.push_back({"minkowski_y_axis", minkowski({.axis = mk::SweepAxisMode::Y})});
       // Classic SAP on the bad axis is quadratic here: 100k would take minutes.
       if (m.motion == Motion::Line && n <= 10000) {
         engines.push_back({"classic_sap_y_axis", minkowski({.axis = mk::SweepAxisMode::Y, .maxBands = 1})});
       }
 #if defined(MK_HAVE_BOX2D)
       engines.push_back({"box2d_2.4.1_tree", [](Motion motion, int count, int stepCount) {
-                           return RunOnce<Box2DEngine>(motion, count, stepCount, [] { return new Box2DEngine(); });
+                           return RunOnce<Box2DEngine>(motion, count, stepCount,
+                                                       [] { return new Box2DEngine(); });
                          }});
 #endif
       if (n <= 10000) {
@@ -317,11 +324,13 @@ int main(int argc, char** argv) {
       std::erase_if(engines, [&](const EngineCase& e) { return !wanted(e.name); });
       std::vector<std::vector<RunResult>> results(engines.size());
       for (int run = 0; run < runs; ++run) {
-        for (std::size_t e = 0; e < engines.size(); ++e) results[e].push_back(engines[e].run(m.motion, n, steps));
+        for (std::size_t e = 0; e < engines.size(); ++e)
+          results[e].push_back(engines[e].run(m.motion, n, steps));
       }
       for (std::size_t e = 0; e < engines.size(); ++e) {
         const RunResult r = Median(results[e]);
-        std::printf("%s,%d,%s,%.4f,%.2f,%.0f,%.0f\n", m.name, n, engines[e].name, r.stepMs, r.buildMs, r.pairs, r.moved);
+        std::printf("%s,%d,%s,%.4f,%.2f,%.0f,%.0f\n", m.name, n, engines[e].name, r.stepMs, r.buildMs,
+                    r.pairs, r.moved);
         std::fflush(stdout);
         rows.push_back({m.name, engines[e].name, n, r});
       }
@@ -332,7 +341,8 @@ int main(int argc, char** argv) {
     if (a.n != 1000) continue;
     for (const Row& b : rows) {
       if (b.n == 100000 && b.motion == a.motion && b.engine == a.engine) {
-        std::printf("%s,%s,%.2f\n", a.motion.c_str(), a.engine.c_str(), std::log(b.r.stepMs / a.r.stepMs) / std::log(100.0));
+        std::printf("%s,%s,%.2f\n", a.motion.c_str(), a.engine.c_str(),
+                    std::log(b.r.stepMs / a.r.stepMs) / std::log(100.0));
       }
     }
   }
@@ -347,7 +357,8 @@ int main(int argc, char** argv) {
       const double ratio = b.r.stepMs / a.r.stepMs;
       const bool targeted = a.n >= 10000;
       const double target = a.motion == "line" ? 0.5 : 1.0;
-      std::printf("%s,%d,%.2f,%s,%s\n", a.motion.c_str(), a.n, ratio, targeted ? (target == 1.0 ? "> 1" : "> 0.5") : "-",
+      std::printf("%s,%d,%.2f,%s,%s\n", a.motion.c_str(), a.n, ratio,
+                  targeted ? (target == 1.0 ? "> 1" : "> 0.5") : "-",
                   targeted ? (ratio > target ? "yes" : "NO") : "-");
     }
   }

@@ -24,8 +24,8 @@
 // Timing: each pass is timed with the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) by default. On a
 // loaded machine the wall clock also counts the time the thread sits descheduled while other
 // processes run, which inflated one pass or another by 2-5x at random (see the report in git log).
-#include "minkowski/distance.h"
 #include "bench_clock.h"
+#include "minkowski/distance.h"
 #include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
@@ -138,10 +138,14 @@ struct Kind {
 };
 
 template <float (*F)(const OursData&)>
-float RunOurs(const void* d) { return F(*static_cast<const OursData*>(d)); }
+float RunOurs(const void* d) {
+  return F(*static_cast<const OursData*>(d));
+}
 #ifdef MK_HAVE_BOX2D
 template <float (*F)(const B2Data&)>
-float RunB2(const void* d) { return F(*static_cast<const B2Data*>(d)); }
+float RunB2(const void* d) {
+  return F(*static_cast<const B2Data*>(d));
+}
 #endif
 
 }  // namespace
@@ -161,7 +165,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--wall") {
       gWall = true;
     } else {
-      std::fprintf(stderr, "usage: gjk_benchmark [--reps N] [--wall] [--per-pair-shapes] [--only ours-cold|ours-warm|b2-cold|b2-warm|epa]\n");
+      std::fprintf(stderr,
+                   "usage: gjk_benchmark [--reps N] [--wall] [--per-pair-shapes] [--only "
+                   "ours-cold|ours-warm|b2-cold|b2-warm|epa]\n");
       return 2;
     }
   }
@@ -186,7 +192,8 @@ int main(int argc, char** argv) {
     warmIterations += ShapeDistance(ours.inputs[i], &c).iterations;
     // EPA starts from GJK's terminal simplex, which the caller's cache holds after ShapeDistance.
     ours.deepInputs.push_back({a, b, p.xfA, p.xfDeep});
-    overlapping += ShapeDistance(ours.deepInputs[i], &ours.deepCaches[i]).status == DistanceStatus::Overlapping;
+    overlapping +=
+        ShapeDistance(ours.deepInputs[i], &ours.deepCaches[i]).status == DistanceStatus::Overlapping;
     epaIterations += ShapePenetration(ours.deepInputs[i], &ours.deepCaches[i]).iterations;
   }
 
@@ -229,8 +236,8 @@ int main(int argc, char** argv) {
     b2Cold += out.iterations;
     maxDiff = std::max(maxDiff, double(std::fabs(ShapeDistance(ours.inputs[i]).distance - out.distance)));
     SimplexCache ourCache = ours.caches0[i];
-    maxWarmDiff =
-        std::max(maxWarmDiff, double(std::fabs(ShapeDistance(ours.inputs[i], &ourCache).distance - out.distance)));
+    maxWarmDiff = std::max(
+        maxWarmDiff, double(std::fabs(ShapeDistance(ours.inputs[i], &ourCache).distance - out.distance)));
     c = b2.caches0[i];
     b2Distance(&out, &c, &in);
     b2Warm += out.iterations;
@@ -240,7 +247,8 @@ int main(int argc, char** argv) {
 #endif
 
   if (only != nullptr) {
-    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return std::strcmp(k.name, only) == 0; });
+    auto it = std::find_if(kinds.begin(), kinds.end(),
+                           [&](const Kind& k) { return std::strcmp(k.name, only) == 0; });
     if (it == kinds.end()) {
       std::fprintf(stderr, "unknown pass kind '%s'\n", only);
       return 2;
@@ -264,11 +272,12 @@ int main(int argc, char** argv) {
   std::vector<double> ns(kinds.size());
   for (std::size_t j = 0; j < kinds.size(); ++j) ns[j] = Median(times[j]);
 
-  std::printf("GJK benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m,\n"
-              "surfaces -5 .. +2 cm apart; %s), median of %d interleaved passes, %s time.\n"
-              "EPA: the same pairs with the cores overlapping 2 .. 30 cm (%ld of %d reported overlapping).\n\n",
-              kPairs, perPairShapes ? "every pair with its own two octagons" : "shapes from pools of 64 per side",
-              reps, gWall ? "wall-clock" : "thread CPU", overlapping, kPairs);
+  std::printf(
+      "GJK benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m,\n"
+      "surfaces -5 .. +2 cm apart; %s), median of %d interleaved passes, %s time.\n"
+      "EPA: the same pairs with the cores overlapping 2 .. 30 cm (%ld of %d reported overlapping).\n\n",
+      kPairs, perPairShapes ? "every pair with its own two octagons" : "shapes from pools of 64 per side",
+      reps, gWall ? "wall-clock" : "thread CPU", overlapping, kPairs);
   std::printf("| query                       | ns/query | iterations |\n");
   std::printf("| --------------------------- | -------- | ---------- |\n");
   std::printf("| Minkowski GJK cold          | %8.1f | %10.2f |\n", ns[0], double(coldIterations) / kPairs);
@@ -277,8 +286,8 @@ int main(int argc, char** argv) {
 #ifdef MK_HAVE_BOX2D
   std::printf("| Box2D 2.4.1 b2Distance cold | %8.1f | %10.2f |\n", ns[3], double(b2Cold) / kPairs);
   std::printf("| Box2D 2.4.1 b2Distance warm | %8.1f | %10.2f |\n", ns[4], double(b2Warm) / kPairs);
-  std::printf("\nratio Box2D/ours: cold %.2fx, warm %.2fx (targets: cold >= 1.0x, warm >= 1.5x)\n", ns[3] / ns[0],
-              ns[4] / ns[1]);
+  std::printf("\nratio Box2D/ours: cold %.2fx, warm %.2fx (targets: cold >= 1.0x, warm >= 1.5x)\n",
+              ns[3] / ns[0], ns[4] / ns[1]);
   std::printf("largest |distance difference| to Box2D: cold %.3g m, warm %.3g m\n", maxDiff, maxWarmDiff);
 #else
   std::printf("\n(Box2D 2.4.1 not found: no side-by-side figures)\n");

@@ -3,10 +3,11 @@
 // overlapping up to 5 cm, touching, or apart within the 2 cm speculative distance. Timed: our
 // Collide through the pair table with the default method (Auto) and no cache (a new contact: SAT),
 // with a warm cache (filled by Auto one small motion earlier: GJK from the SAT seed), and with each
-// method forced (GJK with a cold cache, SAT); with MK_HAVE_BOX2D also Box2D 2.4.1's b2CollidePolygons on the very same pairs in the same run. Each figure is the median of
-// kRepetitions passes, interleaved (every repetition runs every variant once, in an order rotated per
-// repetition, so a slow phase of a loaded machine hits all variants alike) and timed with the
-// thread's CPU clock (the wall clock also counts time spent descheduled).
+// method forced (GJK with a cold cache, SAT); with MK_HAVE_BOX2D also Box2D 2.4.1's b2CollidePolygons on the
+// very same pairs in the same run. Each figure is the median of kRepetitions passes, interleaved (every
+// repetition runs every variant once, in an order rotated per repetition, so a slow phase of a loaded machine
+// hits all variants alike) and timed with the thread's CPU clock (the wall clock also counts time spent
+// descheduled).
 //
 // Also timed: the circle-circle shortcut (CollideCircles, what the pair table uses) against the
 // general path (CollideGeneral on the same two circles), on 10,000 random circle pairs in contact;
@@ -20,9 +21,9 @@
 // Instruction counts: the polygon passes are out-of-line functions named *Pass, e.g.
 //   valgrind --tool=callgrind --toggle-collect='*ColdPass*' ./manifold_benchmark --only=cold
 //   (total Ir / (10,000 x 15 repetitions))
+#include "bench_clock.h"
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
-#include "bench_clock.h"
 #include "octagon_pairs.h"
 
 #ifdef MK_HAVE_BOX2D
@@ -46,7 +47,6 @@ constexpr int kPairs = bench::kOctagonPairs;
 constexpr int kRepetitions = 15;
 constexpr float kPi = bench::kPi;
 using bench::Rng;
-
 
 /// Timed variants, run interleaved by Run(): the median ns per manifold of each.
 struct Passes {
@@ -96,7 +96,9 @@ struct PolygonPairs {
 [[gnu::noinline]] float ColdPass(const PolygonPairs& d, const ManifoldSettings& settings) {
   float sum = 0.0f;
   for (const bench::OctagonPair& p : d.set->pairs) {
-    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, nullptr, settings).points[0].separation;
+    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, nullptr, settings)
+               .points[0]
+               .separation;
   }
   return sum;
 }
@@ -105,7 +107,9 @@ struct PolygonPairs {
   float sum = 0.0f;
   for (int i = 0; i < kPairs; ++i) {
     const bench::OctagonPair& p = d.set->pairs[i];
-    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, &d.caches[i], settings).points[0].separation;
+    sum += Collide(d.set->shapesA[p.a], p.xfA, d.set->shapesB[p.b], p.xfB, &d.caches[i], settings)
+               .points[0]
+               .separation;
   }
   return sum;
 }
@@ -128,7 +132,8 @@ int main(int argc, char** argv) {
   Rng rng{2025};  // the circle pairs
 
   std::vector<SimplexCache> caches0(kPairs);
-  for (int i = 0; i < kPairs; ++i) Collide(shapesA[pairs[i].a], pairs[i].xfA, shapesB[pairs[i].b], pairs[i].xfB0, &caches0[i]);
+  for (int i = 0; i < kPairs; ++i)
+    Collide(shapesA[pairs[i].a], pairs[i].xfA, shapesB[pairs[i].b], pairs[i].xfB0, &caches0[i]);
   PolygonPairs polygonPairs{&set, std::vector<SimplexCache>(kPairs)};
   std::vector<SimplexCache>& caches = polygonPairs.caches;
 
@@ -259,12 +264,16 @@ int main(int argc, char** argv) {
   const double warm = passes.Get("warm") > 0.0 ? passes.Get("warm") - passes.Get("copy") : 0.0;
   const double satTime = passes.Get("sat");
 
-  std::printf("Manifold benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m) in contact,\n",
-              kPairs);
-  std::printf("%s\n", perPairShapes ? "every pair with its own two polygons" : "shapes drawn from pools of 64 per side");
-  std::printf("(separation -5 cm .. +2 cm), median of %d interleaved passes, thread CPU time; %d points: %d pairs "
-              "with 1, %d with 2\n\n",
-              kRepetitions, points, onePoint, twoPoints);
+  std::printf(
+      "Manifold benchmark: %d random octagon pairs (octagon_pairs.h: A sharp ~0.5 m, B rounded ~0.4 + 0.1 m) "
+      "in contact,\n",
+      kPairs);
+  std::printf("%s\n", perPairShapes ? "every pair with its own two polygons"
+                                    : "shapes drawn from pools of 64 per side");
+  std::printf(
+      "(separation -5 cm .. +2 cm), median of %d interleaved passes, thread CPU time; %d points: %d pairs "
+      "with 1, %d with 2\n\n",
+      kRepetitions, points, onePoint, twoPoints);
   std::printf("| manifold                              | ns/manifold |\n");
   std::printf("| ------------------------------------- | ----------- |\n");
   std::printf("| Minkowski Collide, new contact (SAT)  | %11.1f |\n", cold);
@@ -279,13 +288,17 @@ int main(int argc, char** argv) {
   std::printf("| circles: CollideCircles (shortcut)    | %11.1f |\n", passes.Get("circles"));
   std::printf("| circles: CollideGeneral (GJK path)    | %11.1f |\n", passes.Get("circles-general"));
 #ifdef MK_HAVE_BOX2D
-  std::printf("\nratios (Box2D b2CollidePolygons / ours, > 1 = we are faster; target >= 1): new contact %.2f, "
-              "warm %.2f, GJK method cold %.2f, SAT method %.2f\n",
-              box2d / cold, box2d / warm, box2d / passes.Get("gjk-cold"), box2d / satTime);
-  std::printf("against Box2D with its world manifold (the form our Collide returns): new contact %.2f, warm %.2f\n",
-              passes.Get("box2d-world") / cold, passes.Get("box2d-world") / warm);
-  std::printf("Box2D points on the same pairs: %d (ours %d; Box2D 2.4.1 keeps no speculative points beyond its radii)\n", b2Points,
-              points);
+  std::printf(
+      "\nratios (Box2D b2CollidePolygons / ours, > 1 = we are faster; target >= 1): new contact %.2f, "
+      "warm %.2f, GJK method cold %.2f, SAT method %.2f\n",
+      box2d / cold, box2d / warm, box2d / passes.Get("gjk-cold"), box2d / satTime);
+  std::printf(
+      "against Box2D with its world manifold (the form our Collide returns): new contact %.2f, warm %.2f\n",
+      passes.Get("box2d-world") / cold, passes.Get("box2d-world") / warm);
+  std::printf(
+      "Box2D points on the same pairs: %d (ours %d; Box2D 2.4.1 keeps no speculative points beyond its "
+      "radii)\n",
+      b2Points, points);
 #else
   std::printf("\n(Box2D 2.4.1 not found: no side-by-side figures)\n");
 #endif

@@ -35,7 +35,9 @@ struct Rng {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  float Uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>((Next() >> 40) * 0x1.0p-24); }
+  float Uniform(float lo, float hi) {
+    return lo + (hi - lo) * static_cast<float>((Next() >> 40) * 0x1.0p-24);
+  }
 };
 
 /// A random convex octagon: 8 jittered angles on a circle of jittered radius.
@@ -68,7 +70,8 @@ struct OctagonPairs {
 };
 
 /// Signed distance between the surfaces (negative = overlap depth).
-inline float SurfaceSeparation(const Polygon& a, const Polygon& b, const Transform& xfA, const Transform& xfB) {
+inline float SurfaceSeparation(const Polygon& a, const Polygon& b, const Transform& xfA,
+                               const Transform& xfB) {
   return ShapeSeparation({MakeProxy(a), MakeProxy(b), xfA, xfB}).separation;
 }
 

@@ -5,8 +5,8 @@
 #include "minkowski/geometry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -50,7 +50,8 @@ int main() {
     mk::ShapeProxy proxy = mk::MakeProxy(polygon);
     double scan = TimeQueries(dirs, [&](mk::Vec2 d) { return mk::FindSupportScan(proxy, d); });
     int last = 0;
-    double climb = TimeQueries(dirs, [&](mk::Vec2 d) { return last = mk::FindSupportHillClimb(proxy, d, last); });
+    double climb =
+        TimeQueries(dirs, [&](mk::Vec2 d) { return last = mk::FindSupportHillClimb(proxy, d, last); });
     double cold = TimeQueries(dirs, [&](mk::Vec2 d) { return mk::FindSupportHillClimb(proxy, d, 0); });
     std::printf("%d,%.2f,%.2f,%.2f,%.2f\n", count, scan, climb, cold, scan / climb);
   }

@@ -85,8 +85,8 @@ bool RunScene(const SceneInfo& info, const Options& options) {
 }
 
 void PrintUsage() {
-  std::fprintf(stderr,
-               "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]\n");
+  std::fprintf(
+      stderr, "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]\n");
 }
 
 bool ParseInt(const char* text, int& out) {
@@ -145,8 +145,9 @@ int main(int argc, char** argv) {
                  options.scene.data());
     return 1;
   }
-  std::printf("scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
-              "islands_ms,state_hash,hash_ok\n");
+  std::printf(
+      "scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
+      "islands_ms,state_hash,hash_ok\n");
   bool allOk = true;
   for (const SceneInfo* info : selected) allOk = RunScene(*info, options) && allOk;
   return allOk ? 0 : 2;

@@ -236,16 +236,25 @@ void App::FitCamera() {
 
 void App::HandleKey(SDL_Keycode key) {
   switch (key) {
-    case SDLK_SPACE: paused = !paused; break;
+    case SDLK_SPACE:
+      paused = !paused;
+      break;
     case SDLK_PERIOD:
     case SDLK_s:
       paused = true;
       singleStep = true;
       break;
-    case SDLK_r: host.Restart(); break;
-    case SDLK_f: FitCamera(); break;
-    case SDLK_h: showUi = !showUi; break;
-    default: break;
+    case SDLK_r:
+      host.Restart();
+      break;
+    case SDLK_f:
+      FitCamera();
+      break;
+    case SDLK_h:
+      showUi = !showUi;
+      break;
+    default:
+      break;
   }
 }
 
@@ -256,7 +265,8 @@ void App::HandleMouse(const SDL_Event& event) {
   const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
   switch (event.type) {
     case SDL_MOUSEBUTTONDOWN:
-      if (event.button.button == SDL_BUTTON_LEFT) host.MouseDown(toWorld(event.button.x, event.button.y), shift);
+      if (event.button.button == SDL_BUTTON_LEFT)
+        host.MouseDown(toWorld(event.button.x, event.button.y), shift);
       break;
     case SDL_MOUSEBUTTONUP:
       if (event.button.button == SDL_BUTTON_LEFT) host.MouseUp(toWorld(event.button.x, event.button.y));
@@ -278,7 +288,8 @@ void App::HandleMouse(const SDL_Event& event) {
         }
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 

@@ -8,10 +8,10 @@ namespace mk::sandbox {
 
 /// A 2D orthographic view onto the world.
 struct Camera {
-  Vec2 center{0.0f, 0.0f};        ///< world point (metres) shown at the middle of the viewport
-  float pixelsPerMetre = 40.0f;   ///< zoom: screen pixels per world metre (> 0)
-  float width = 1280.0f;          ///< viewport width, pixels
-  float height = 720.0f;          ///< viewport height, pixels
+  Vec2 center{0.0f, 0.0f};       ///< world point (metres) shown at the middle of the viewport
+  float pixelsPerMetre = 40.0f;  ///< zoom: screen pixels per world metre (> 0)
+  float width = 1280.0f;         ///< viewport width, pixels
+  float height = 720.0f;         ///< viewport height, pixels
 };
 
 /// Zoom limits (pixels per metre): wide enough for a 1 km level and a 1 mm part.

@@ -6,11 +6,11 @@
 namespace mk::sandbox {
 namespace {
 
-constexpr float kDensity = 1.0f;          // kg/m^2
-constexpr float kColumnSpacing = 3.9f;    // metres between shapes in a row
-constexpr float kFirstColumn = 0.5f;      // x of the first column, metres
+constexpr float kDensity = 1.0f;             // kg/m^2
+constexpr float kColumnSpacing = 3.9f;       // metres between shapes in a row
+constexpr float kFirstColumn = 0.5f;         // x of the first column, metres
 constexpr Vec2 kLabelOffset{-1.2f, -1.75f};  // label anchor (its top left) from the shape's position, metres
-constexpr float kCenterPointSize = 6.0f;  // pixels
+constexpr float kCenterPointSize = 6.0f;     // pixels
 
 constexpr Color kPolygonColor{230, 180, 110, 255};
 constexpr Color kRoundedColor{120, 190, 240, 255};
@@ -61,14 +61,21 @@ std::vector<DemoShape> MakeDemoShapes(std::vector<std::string>& errors) {
       kCurvedColor);
   Add(shapes, errors, "segment", MakeSegment({-1.3f, -0.4f}, {1.3f, 0.4f}), Cell(2, 2), -0.4f, kCurvedColor);
   // A fixed cloud (interior and collinear points included) that ComputeHull reduces to its hull.
-  const std::array<Vec2, 10> cloud = {{{-1.2f, -0.6f}, {0.2f, -1.1f}, {1.1f, -0.3f}, {0.9f, 0.8f},
-                                       {-0.1f, 1.2f}, {-1.0f, 0.5f}, {0.0f, 0.0f}, {0.3f, 0.2f},
-                                       {0.55f, 0.25f}, {-0.5f, -0.3f}}};
+  const std::array<Vec2, 10> cloud = {{{-1.2f, -0.6f},
+                                       {0.2f, -1.1f},
+                                       {1.1f, -0.3f},
+                                       {0.9f, 0.8f},
+                                       {-0.1f, 1.2f},
+                                       {-1.0f, 0.5f},
+                                       {0.0f, 0.0f},
+                                       {0.3f, 0.2f},
+                                       {0.55f, 0.25f},
+                                       {-0.5f, -0.3f}}};
   Add(shapes, errors, "hull of 10 points", MakePolygon(cloud), Cell(3, 2), 0.25f, kHullColor);
   Add(shapes, errors, "rounded hull", MakePolygon(cloud, 0.2f), Cell(4, 1), -0.3f, kHullColor);
   Add(shapes, errors, "offset circle", MakeCircle({0.6f, 0.0f}, 0.6f), Cell(4, 0), 0.6f, kCurvedColor);
-  Add(shapes, errors, "tilted capsule", MakeCapsule({-0.4f, -0.7f}, {0.5f, 0.6f}, 0.35f), Cell(4, 2),
-      -0.45f, kCurvedColor);
+  Add(shapes, errors, "tilted capsule", MakeCapsule({-0.4f, -0.7f}, {0.5f, 0.6f}, 0.35f), Cell(4, 2), -0.45f,
+      kCurvedColor);
   return shapes;
 }
 

@@ -14,11 +14,11 @@ namespace mk::sandbox {
 /// One shape on display: local geometry, where it sits and how fast it turns.
 struct DemoShape {
   std::variant<Circle, Capsule, Segment, Polygon> shape;
-  std::string label;        ///< what the shape is, drawn under it
-  Vec2 position{0, 0};      ///< world position of the shape's frame (metres)
-  float angularSpeed = 0;   ///< radians per second, counter-clockwise positive
+  std::string label;       ///< what the shape is, drawn under it
+  Vec2 position{0, 0};     ///< world position of the shape's frame (metres)
+  float angularSpeed = 0;  ///< radians per second, counter-clockwise positive
   Color color = colors::kDynamic;
-  MassData mass;            ///< at density 1 kg/m^2; centre in the shape's frame
+  MassData mass;  ///< at density 1 kg/m^2; centre in the shape's frame
 };
 
 /// Which overlays to draw.

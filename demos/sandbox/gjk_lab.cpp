@@ -20,8 +20,8 @@ bool ParseNumber(std::string_view text, double& out) {
 }
 
 bool ParseShapeType(std::string_view text, LabShapeType& out) {
-  for (LabShapeType t : {LabShapeType::Circle, LabShapeType::Capsule, LabShapeType::Segment, LabShapeType::Box,
-                         LabShapeType::Polygon}) {
+  for (LabShapeType t : {LabShapeType::Circle, LabShapeType::Capsule, LabShapeType::Segment,
+                         LabShapeType::Box, LabShapeType::Polygon}) {
     if (text == ToString(t)) return out = t, true;
   }
   return false;
@@ -31,7 +31,8 @@ bool ParseShapeType(std::string_view text, LabShapeType& out) {
 // ComputeHull stops at kMaxPolygonVertices, but the difference of two 64-gons has up to 128
 // vertices. Degenerate input gives 1 or 2 points.
 std::vector<Vec2> ConvexHull(std::vector<Vec2> points) {
-  std::sort(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  std::sort(points.begin(), points.end(),
+            [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
   points.erase(std::unique(points.begin(), points.end()), points.end());
   if (points.size() < 3) return points;
   std::vector<Vec2> hull(2 * points.size());
@@ -53,11 +54,16 @@ std::vector<Vec2> ConvexHull(std::vector<Vec2> points) {
 
 const char* ToString(LabShapeType type) {
   switch (type) {
-    case LabShapeType::Circle: return "circle";
-    case LabShapeType::Capsule: return "capsule";
-    case LabShapeType::Segment: return "segment";
-    case LabShapeType::Box: return "box";
-    case LabShapeType::Polygon: return "polygon";
+    case LabShapeType::Circle:
+      return "circle";
+    case LabShapeType::Capsule:
+      return "capsule";
+    case LabShapeType::Segment:
+      return "segment";
+    case LabShapeType::Box:
+      return "box";
+    case LabShapeType::Polygon:
+      return "polygon";
   }
   return "?";
 }
@@ -66,8 +72,12 @@ GjkLab::GjkLab() : result_(std::make_unique<GjkLabResult>()) {
   // A separated start: a box and a hexagon side by side above the origin, so the Minkowski
   // difference (centred at position A - position B) sits below them, left of the origin.
   shapes[0] = {.type = LabShapeType::Box, .size = 1.0f, .position = {-3.0f, 4.0f}, .angle = 0.0f};
-  shapes[1] = {.type = LabShapeType::Polygon, .vertices = 6, .size = 1.2f, .radius = 0.1f,
-               .position = {0.6f, 4.6f}, .angle = 0.3f};
+  shapes[1] = {.type = LabShapeType::Polygon,
+               .vertices = 6,
+               .size = 1.2f,
+               .radius = 0.1f,
+               .position = {0.6f, 4.6f},
+               .angle = 0.3f};
   Rebuild(0);
   Rebuild(1);
   Update();
@@ -81,15 +91,22 @@ void GjkLab::Rebuild(int which) {
   s.radius = std::clamp(s.radius, 0.0f, kMaxSize);
   s.vertices = std::clamp(s.vertices, 3, kMaxPolygonVertices);
   switch (s.type) {
-    case LabShapeType::Circle: geometry_[which] = MakeCircle({0.0f, 0.0f}, s.size).value; break;
+    case LabShapeType::Circle:
+      geometry_[which] = MakeCircle({0.0f, 0.0f}, s.size).value;
+      break;
     case LabShapeType::Capsule:
       geometry_[which] = MakeCapsule({-s.size, 0.0f}, {s.size, 0.0f}, std::max(s.radius, 0.01f)).value;
       break;
-    case LabShapeType::Segment: geometry_[which] = MakeSegment({-s.size, 0.0f}, {s.size, 0.0f}).value; break;
-    case LabShapeType::Box:
-      geometry_[which] = s.radius > 0.0f ? MakeRoundedBox(s.size, s.size, s.radius).value : MakeBox(s.size, s.size).value;
+    case LabShapeType::Segment:
+      geometry_[which] = MakeSegment({-s.size, 0.0f}, {s.size, 0.0f}).value;
       break;
-    case LabShapeType::Polygon: geometry_[which] = MakeRegularPolygon(s.vertices, s.size, s.radius).value; break;
+    case LabShapeType::Box:
+      geometry_[which] =
+          s.radius > 0.0f ? MakeRoundedBox(s.size, s.size, s.radius).value : MakeBox(s.size, s.size).value;
+      break;
+    case LabShapeType::Polygon:
+      geometry_[which] = MakeRegularPolygon(s.vertices, s.size, s.radius).value;
+      break;
   }
 }
 
@@ -202,7 +219,8 @@ bool GjkLab::ApplySetting(std::string_view key, std::string_view value, std::str
     return true;
   }
   if (key.size() < 3 || (!key.ends_with("_a") && !key.ends_with("_b"))) {
-    error = "unknown gjk_lab setting '" + std::string(key) + "' (keys: shape_a, vertices_a, size_a, radius_a, "
+    error = "unknown gjk_lab setting '" + std::string(key) +
+            "' (keys: shape_a, vertices_a, size_a, radius_a, "
             "x_a, y_a, angle_a, the same with _b, warm, iteration, epa_iteration)";
     return false;
   }

@@ -41,18 +41,19 @@ enum class LabShapeType { Circle, Capsule, Segment, Box, Polygon };
 /// One of the two shapes: its kind, its size and where it is.
 struct LabShape {
   LabShapeType type = LabShapeType::Box;
-  int vertices = 6;      ///< polygon: 3..kMaxPolygonVertices
-  float size = 1.0f;     ///< m: circle radius, capsule/segment half-length, box half-extent, polygon circumradius
-  float radius = 0.0f;   ///< m: rounding of boxes and polygons, capsule radius (> 0 for capsules)
+  int vertices = 6;  ///< polygon: 3..kMaxPolygonVertices
+  float size =
+      1.0f;  ///< m: circle radius, capsule/segment half-length, box half-extent, polygon circumradius
+  float radius = 0.0f;  ///< m: rounding of boxes and polygons, capsule radius (> 0 for capsules)
   Vec2 position{0.0f, 0.0f};
-  float angle = 0.0f;    ///< radians
+  float angle = 0.0f;  ///< radians
 };
 
 /// Everything the lab computed for the current configuration.
 struct GjkLabResult {
   DistanceOutput distance;
-  GjkHistory gjk;             ///< the query's iterations (warm or cold, as chosen)
-  int coldIterations = 0;     ///< iterations of a cold query on the same configuration
+  GjkHistory gjk;                 ///< the query's iterations (warm or cold, as chosen)
+  int coldIterations = 0;         ///< iterations of a cold query on the same configuration
   PenetrationOutput penetration;  ///< valid when distance.coresOverlap
   EpaHistory epa;
   Manifold manifold;

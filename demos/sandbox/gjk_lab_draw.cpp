@@ -41,11 +41,14 @@ void GjkLab::DrawMinkowski(DebugDraw& draw) const {
   if (count >= 3) {
     // The full difference (cores + radius sum) translucent, the core difference as an outline.
     if (r.radiusSum > 0.0f) {
-      draw.DrawSolidPolygon(Transform{}, r.difference.data(), count, r.radiusSum, Faded(lab_colors::kDifference, 110));
+      draw.DrawSolidPolygon(Transform{}, r.difference.data(), count, r.radiusSum,
+                            Faded(lab_colors::kDifference, 110));
     }
     draw.DrawPolygon(r.difference.data(), count, lab_colors::kDifference);
   } else if (count == 2) {
-    if (r.radiusSum > 0.0f) draw.DrawSolidCapsule(r.difference[0], r.difference[1], r.radiusSum, Faded(lab_colors::kDifference, 110));
+    if (r.radiusSum > 0.0f)
+      draw.DrawSolidCapsule(r.difference[0], r.difference[1], r.radiusSum,
+                            Faded(lab_colors::kDifference, 110));
     draw.DrawSegment(r.difference[0], r.difference[1], lab_colors::kDifference);
   } else if (count == 1) {
     draw.DrawCircle(r.difference[0], r.radiusSum, lab_colors::kDifference);
@@ -90,7 +93,8 @@ void GjkLab::DrawEpa(DebugDraw& draw) const {
   // The penetration vector: moving B by t shifts the difference A - B by -t, so the cores separate
   // once t leaves A - B. The shortest such t, coreDepth * normal, runs from the origin to the nearest
   // boundary point of the difference (EPA's closest edge).
-  if (r.penetration.status == PenetrationStatus::Epa || r.penetration.status == PenetrationStatus::SatFallback) {
+  if (r.penetration.status == PenetrationStatus::Epa ||
+      r.penetration.status == PenetrationStatus::SatFallback) {
     DrawArrow(draw, {0.0f, 0.0f}, r.penetration.coreDepth * r.penetration.normal, lab_colors::kEpa);
   }
 }
@@ -116,7 +120,8 @@ void GjkLab::Draw(DebugDraw& draw) const {
     std::snprintf(label, sizeof label, "id %02x:%02x  s %.3f", FeatureOfA(p.id), FeatureOfB(p.id),
                   static_cast<double>(p.separation));
     // Labels stack below the lower shape's bounds so they never sit on the points or each other.
-    draw.DrawString(p.point + Vec2{0.15f, -0.25f - 0.35f * static_cast<float>(i)}, label, lab_colors::kManifold);
+    draw.DrawString(p.point + Vec2{0.15f, -0.25f - 0.35f * static_cast<float>(i)}, label,
+                    lab_colors::kManifold);
   }
 
   // Closest points last, so nothing covers them.
@@ -154,16 +159,19 @@ void GjkLab::DrawPanel() {
   ImGui::Text("iterations: %d (cold: %d)", r.distance.iterations, r.coldIterations);
   if (r.gjk.count > 0) {
     int shown = ShownGjkStep();
-    if (ImGui::SliderInt("GJK step", &shown, 0, r.gjk.count - 1)) gjkStep = shown == r.gjk.count - 1 ? -1 : shown;
+    if (ImGui::SliderInt("GJK step", &shown, 0, r.gjk.count - 1))
+      gjkStep = shown == r.gjk.count - 1 ? -1 : shown;
     ImGui::Text("simplex: %d point(s)", r.gjk.steps[shown].simplex.count);
   }
   if (r.distance.coresOverlap) {
-    ImGui::Text("cores overlap: depth %.4f m (%s, %d EPA iterations)", static_cast<double>(r.penetration.depth),
+    ImGui::Text("cores overlap: depth %.4f m (%s, %d EPA iterations)",
+                static_cast<double>(r.penetration.depth),
                 r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
                 r.penetration.iterations);
     if (r.epa.count > 0) {
       int shown = ShownEpaStep();
-      if (ImGui::SliderInt("EPA step", &shown, 0, r.epa.count - 1)) epaStep = shown == r.epa.count - 1 ? -1 : shown;
+      if (ImGui::SliderInt("EPA step", &shown, 0, r.epa.count - 1))
+        epaStep = shown == r.epa.count - 1 ? -1 : shown;
     }
   } else {
     ImGui::Text("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),

@@ -66,8 +66,12 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
 std::string UsageText(const char* program) {
   std::string p = program;
   return "Usage:\n"
-         "  " + p + "                       open the window (needs a display)\n"
-         "  " + p + " --headless --frames N --screenshot out.png\n"
+         "  " +
+         p +
+         "                       open the window (needs a display)\n"
+         "  " +
+         p +
+         " --headless --frames N --screenshot out.png\n"
          "      render N frames (1/60 s each) without showing a window, write the last as PNG\n"
          "Options:\n"
          "  --headless          no visible window, software rendering; without a display it uses\n"

@@ -17,13 +17,13 @@ inline constexpr int kWindowHeight = 720;
 
 /// What the command line asked for.
 struct Options {
-  bool headless = false;       ///< hidden window, software renderer, fixed 1/60 s steps, no input
-  int frames = 0;              ///< stop after this many frames (0 = until the window closes)
-  std::string screenshotPath;  ///< write the last frame here as PNG (empty = none)
-  std::string scene;           ///< scene-table or lab name to open (empty = the default scene)
+  bool headless = false;              ///< hidden window, software renderer, fixed 1/60 s steps, no input
+  int frames = 0;                     ///< stop after this many frames (0 = until the window closes)
+  std::string screenshotPath;         ///< write the last frame here as PNG (empty = none)
+  std::string scene;                  ///< scene-table or lab name to open (empty = the default scene)
   std::vector<std::string> settings;  ///< `key=value` pairs, applied in order after the scene loads
   bool help = false;
-  bool listScenes = false;     ///< print the scene names (with their settings keys) and exit
+  bool listScenes = false;  ///< print the scene names (with their settings keys) and exit
 };
 
 /// Result of parsing: the options, or an error message when `ok` is false.

@@ -107,7 +107,8 @@ void ProfilePanel(SceneView& view) {
   ImGui::Text("bodies %d (awake %d), shapes %d", c.bodies, c.awakeBodies, c.shapes);
   ImGui::Text("contacts %d (touching %d), pairs %d", c.contacts, c.touchingContacts, bp.pairCount);
   ImGui::Text("joints %d, islands %d", c.joints, c.islands);
-  ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations", static_cast<double>(p.narrowphaseQueries.Latest()),
+  ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations",
+              static_cast<double>(p.narrowphaseQueries.Latest()),
               static_cast<double>(p.gjkIterations.Average()));
 
   const Readouts& r = view.GetReadouts();
@@ -115,7 +116,8 @@ void ProfilePanel(SceneView& view) {
   ImGui::Text("max penetration %.4f m", static_cast<double>(r.maxPenetration));
   ImGui::Text("kinetic energy  %.4g J", static_cast<double>(r.kineticEnergy));
   if (r.referenceTime >= 0.0f) {
-    ImGui::Text("drift since %.1f s  %.4f m", static_cast<double>(r.referenceTime), static_cast<double>(r.drift));
+    ImGui::Text("drift since %.1f s  %.4f m", static_cast<double>(r.referenceTime),
+                static_cast<double>(r.drift));
   } else {
     ImGui::Text("drift: reference at %.0f s", static_cast<double>(SceneView::kDriftReferenceTime));
   }

@@ -16,7 +16,9 @@ void History::Push(float value) {
   count = std::min(count + 1, kSize);
 }
 
-float History::Latest() const { return count == 0 ? 0.0f : values[static_cast<size_t>((next + kSize - 1) % kSize)]; }
+float History::Latest() const {
+  return count == 0 ? 0.0f : values[static_cast<size_t>((next + kSize - 1) % kSize)];
+}
 
 float History::Average() const {
   if (count == 0) return 0.0f;
@@ -55,8 +57,8 @@ void SceneView::ApplyWorldSettings() {
 }
 
 bool SceneView::SetSettings(const SceneSettings& settings) {
-  const bool knobsChanged = settings.params.size != settings_.params.size ||
-                            settings.params.count != settings_.params.count;
+  const bool knobsChanged =
+      settings.params.size != settings_.params.size || settings.params.count != settings_.params.count;
   if (settings.stepHertz != settings_.stepHertz) accumulator_ = 0.0f;  // time owed at the old rate
   settings_ = settings;
   if (knobsChanged) {
@@ -89,7 +91,8 @@ int SceneView::Advance(float realSeconds) {
 }
 
 void SceneView::StepOnce() {
-  if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_)) GetWorld().SetMouseTarget(mouseJoint_, mouseTarget_);
+  if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_))
+    GetWorld().SetMouseTarget(mouseJoint_, mouseTarget_);
   run_->Step(1.0f / settings_.stepHertz);
   AfterStep();
 }
@@ -104,9 +107,10 @@ void SceneView::AfterStep() {
   profile_.solver.Push(p.solver);
   const Counters counters = world.GetCounters();
   profile_.narrowphaseQueries.Push(static_cast<float>(counters.narrowphaseQueries));
-  profile_.gjkIterations.Push(counters.narrowphaseQueries > 0 ? static_cast<float>(counters.gjkIterations) /
-                                                          static_cast<float>(counters.narrowphaseQueries)
-                                                    : 0.0f);
+  profile_.gjkIterations.Push(counters.narrowphaseQueries > 0
+                                  ? static_cast<float>(counters.gjkIterations) /
+                                        static_cast<float>(counters.narrowphaseQueries)
+                                  : 0.0f);
   if (!mouseJoint_.IsNull() && !world.IsValid(mouseJoint_)) mouseJoint_ = {};  // its body was destroyed
   MeasureReadouts();
 }
@@ -139,7 +143,8 @@ void SceneView::MeasureReadouts() {
   if (readouts_.referenceTime < 0.0f && SimulatedTime() >= kDriftReferenceTime) ResetDriftReference();
   float drift = 0.0f;
   for (size_t i = 0; i < referencePositions_.size() && i < bodies.size(); ++i) {
-    if (world.IsValid(bodies[i])) drift = std::max(drift, Length(world.GetPosition(bodies[i]) - referencePositions_[i]));
+    if (world.IsValid(bodies[i]))
+      drift = std::max(drift, Length(world.GetPosition(bodies[i]) - referencePositions_[i]));
   }
   readouts_.drift = drift;
 }
@@ -199,8 +204,11 @@ bool SceneView::MouseDown(Vec2 point, bool shift) {
   if (body.IsNull() || world.GetBodyType(body) != BodyType::Dynamic) return false;
   float weight = world.GetMass(body) * std::max(Length(settings_.gravity), 1.0f);
   mouseTarget_ = point;
-  mouseJoint_ = world.CreateJoint(MouseJointDef{.body = body, .target = point, .hertz = 5.0f,
-                                                .dampingRatio = 0.7f, .maxForce = kMouseForcePerWeight * weight});
+  mouseJoint_ = world.CreateJoint(MouseJointDef{.body = body,
+                                                .target = point,
+                                                .hertz = 5.0f,
+                                                .dampingRatio = 0.7f,
+                                                .maxForce = kMouseForcePerWeight * weight});
   world.SetAwake(body, true);
   return !mouseJoint_.IsNull();
 }
@@ -220,9 +228,12 @@ void SceneView::MouseUp(Vec2 point) {
   if (!aiming_) return;
   aiming_ = false;
   // Slingshot: the bomb starts where the drag began and flies along the drag.
-  BodyId bomb = world.CreateBody({.type = BodyType::Dynamic, .position = aimStart_,
-                                  .linearVelocity = kBombSpeedPerMetre * (point - aimStart_), .isBullet = true});
-  world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f}, MakeCircle({0.0f, 0.0f}, kBombRadius).value);
+  BodyId bomb = world.CreateBody({.type = BodyType::Dynamic,
+                                  .position = aimStart_,
+                                  .linearVelocity = kBombSpeedPerMetre * (point - aimStart_),
+                                  .isBullet = true});
+  world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
+                    MakeCircle({0.0f, 0.0f}, kBombRadius).value);
   bombs_.push_back(bomb);
 }
 
@@ -293,7 +304,9 @@ void SceneView::DrawBroadphase(DebugDraw& draw, const AABB& visible, float metre
     while (row < kMaxRows - 1 && rowEnd[static_cast<size_t>(row)] >= p.sweepLower) ++row;
     rowEnd[static_cast<size_t>(row)] = std::max(rowEnd[static_cast<size_t>(row)], p.sweepUpper);
     const float offset = (6.0f + kRowPixels * static_cast<float>(row)) * metresPerPixel;
-    const Color color = p.type == ProxyType::Static ? colors::kStatic : p.awake ? colors::kAABB : colors::kSleeping;
+    const Color color = p.type == ProxyType::Static ? colors::kStatic
+                        : p.awake                   ? colors::kAABB
+                                                    : colors::kSleeping;
     Vec2 a, b;
     if (axis == 0) {
       a = {p.sweepLower, visible.lower.y + offset};

@@ -18,7 +18,7 @@ namespace mk::sandbox {
 struct History {
   static constexpr int kSize = 240;  ///< samples kept (4 s at 60 Hz)
   std::array<float, kSize> values{};
-  int next = 0;    ///< where the next sample goes (the oldest sample is here once full)
+  int next = 0;  ///< where the next sample goes (the oldest sample is here once full)
   int count = 0;
   void Push(float value);
   float Latest() const;
@@ -29,8 +29,8 @@ struct History {
 /// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
   History step, broadphase, narrowphase, islands, solver;
-  History narrowphaseQueries;        ///< narrowphase queries per step
-  History gjkIterations;   ///< average GJK iterations per query, per step
+  History narrowphaseQueries;  ///< narrowphase queries per step
+  History gjkIterations;       ///< average GJK iterations per query, per step
 };
 
 /// Solver-lab readouts, measured after every step.

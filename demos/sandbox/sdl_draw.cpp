@@ -122,8 +122,8 @@ int SdlDraw::ArcSegments(float radius, float sweep) const {
   int full = kMinCircleSegments;
   if (r > kArcTolerancePixels) {
     float step = 2.0f * std::acos(1.0f - kArcTolerancePixels / r);
-    if (step > 0.0f) full = std::clamp(static_cast<int>(std::ceil(kTwoPi / step)), kMinCircleSegments,
-                                       kMaxCircleSegments);
+    if (step > 0.0f)
+      full = std::clamp(static_cast<int>(std::ceil(kTwoPi / step)), kMinCircleSegments, kMaxCircleSegments);
   }
   return std::max(1, static_cast<int>(std::ceil(static_cast<float>(full) * sweep / kTwoPi)));
 }

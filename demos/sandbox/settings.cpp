@@ -45,7 +45,8 @@ const std::vector<Entry>& Table() {
         [](S& s) -> float& { return s.solver.staticContactScale; }),
       F("push_out_speed", "most a soft contact pushes overlap apart, m/s, 0..1000", 0, 1000,
         [](S& s) -> float& { return s.solver.contactPushMaxSpeed; }),
-      F("joint_hertz", "joint stiffness, Hz, 0..1000", 0, 1000, [](S& s) -> float& { return s.solver.jointHertz; }),
+      F("joint_hertz", "joint stiffness, Hz, 0..1000", 0, 1000,
+        [](S& s) -> float& { return s.solver.jointHertz; }),
       F("joint_damping_ratio", "joint damping ratio, 0..1000", 0, 1000,
         [](S& s) -> float& { return s.solver.jointDampingRatio; }),
       F("restitution_threshold", "slower approaches do not bounce, m/s, 0..1000", 0, 1000,
@@ -55,20 +56,26 @@ const std::vector<Entry>& Table() {
       F("linear_slop", "allowed overlap, m, 0..1", 0, 1, [](S& s) -> float& { return s.solver.linearSlop; }),
       F("speculative_distance", "contacts exist up to this gap, m, 0..1", 0, 1,
         [](S& s) -> float& { return s.solver.speculativeDistance; }),
-      F("aabb_margin", "broadphase fat-box margin, m, 0..10", 0, 10, [](S& s) -> float& { return s.solver.aabbMargin; }),
-      F("max_linear_speed", "velocity clamp, m/s, 0..1e5", 0, 1e5, [](S& s) -> float& { return s.solver.maxLinearSpeed; }),
+      F("aabb_margin", "broadphase fat-box margin, m, 0..10", 0, 10,
+        [](S& s) -> float& { return s.solver.aabbMargin; }),
+      F("max_linear_speed", "velocity clamp, m/s, 0..1e5", 0, 1e5,
+        [](S& s) -> float& { return s.solver.maxLinearSpeed; }),
       F("time_to_sleep", "rest time before an island sleeps, s, 0..1e6", 0, 1e6,
         [](S& s) -> float& { return s.solver.timeToSleep; }),
-      B("warm_starting", "carry impulses across steps, 0/1", [](S& s) -> bool& { return s.solver.enableWarmStarting; }),
-      B("relax", "relax pass without bias after each sub-step, 0/1", [](S& s) -> bool& { return s.solver.enableRelax; }),
+      B("warm_starting", "carry impulses across steps, 0/1",
+        [](S& s) -> bool& { return s.solver.enableWarmStarting; }),
+      B("relax", "relax pass without bias after each sub-step, 0/1",
+        [](S& s) -> bool& { return s.solver.enableRelax; }),
       B("restitution", "restitution pass, 0/1", [](S& s) -> bool& { return s.solver.enableRestitution; }),
       B("sleep", "islands at rest go to sleep, 0/1", [](S& s) -> bool& { return s.solver.enableSleep; }),
       I("classic_iterations", "classic mode velocity iterations, 1..256", 1, 256,
         [](S& s) -> int& { return s.solver.classicIterations; }),
       F("classic_baumgarte", "classic mode overlap fraction removed per step, 0..1", 0, 1,
         [](S& s) -> float& { return s.solver.classicBaumgarte; }),
-      F("gravity_x", "gravity x, m/s^2, -1000..1000", -1000, 1000, [](S& s) -> float& { return s.gravity.x; }),
-      F("gravity_y", "gravity y, m/s^2, -1000..1000", -1000, 1000, [](S& s) -> float& { return s.gravity.y; }),
+      F("gravity_x", "gravity x, m/s^2, -1000..1000", -1000, 1000,
+        [](S& s) -> float& { return s.gravity.x; }),
+      F("gravity_y", "gravity y, m/s^2, -1000..1000", -1000, 1000,
+        [](S& s) -> float& { return s.gravity.y; }),
       F("step_hz", "simulation steps per second of real time, 10..480", 10, 480,
         [](S& s) -> float& { return s.stepHertz; }),
       I("size", "scene knob 'size' (pyramid base, stack height, ...), 0 = default, 0..1000", 0, 1000,
@@ -81,7 +88,8 @@ const std::vector<Entry>& Table() {
         [](S& s) -> bool& { return s.draw.broadphase; }),
       B("draw_contacts", "draw contact points, 0/1", [](S& s) -> bool& { return s.draw.contactPoints; }),
       B("draw_normals", "draw contact normals, 0/1", [](S& s) -> bool& { return s.draw.contactNormals; }),
-      B("draw_impulses", "draw normal impulses as arrows, 0/1", [](S& s) -> bool& { return s.draw.contactImpulses; }),
+      B("draw_impulses", "draw normal impulses as arrows, 0/1",
+        [](S& s) -> bool& { return s.draw.contactImpulses; }),
       B("draw_joints", "draw joints, 0/1", [](S& s) -> bool& { return s.draw.joints; }),
       B("draw_mass", "draw centres of mass, 0/1", [](S& s) -> bool& { return s.draw.centersOfMass; }),
       B("draw_islands", "colour awake bodies by island, 0/1", [](S& s) -> bool& { return s.draw.islands; }),
@@ -144,9 +152,12 @@ bool ApplySetting(SceneSettings& settings, std::string_view key, std::string_vie
   };
   switch (e->kind) {
     case Kind::Mode:
-      if (value == "soft") settings.solver.mode = SolverMode::SoftStep;
-      else if (value == "classic") settings.solver.mode = SolverMode::Classic;
-      else return expected("soft or classic");
+      if (value == "soft")
+        settings.solver.mode = SolverMode::SoftStep;
+      else if (value == "classic")
+        settings.solver.mode = SolverMode::Classic;
+      else
+        return expected("soft or classic");
       return true;
     case Kind::Bool: {
       bool parsed = false;
@@ -164,7 +175,8 @@ bool ApplySetting(SceneSettings& settings, std::string_view key, std::string_vie
     }
     case Kind::Float: {
       double parsed = 0;
-      if (!ParseDouble(value, parsed) || parsed < e->lo || parsed > e->hi) return expected("a number in range");
+      if (!ParseDouble(value, parsed) || parsed < e->lo || parsed > e->hi)
+        return expected("a number in range");
       e->f(settings) = static_cast<float>(parsed);
       return true;
     }
@@ -179,12 +191,19 @@ std::vector<std::string> FormatSettings(const SceneSettings& settings) {
   for (const Entry& e : Table()) {
     switch (e.kind) {
       case Kind::Mode:
-        std::snprintf(text, sizeof text, "%s", settings.solver.mode == SolverMode::Classic ? "classic" : "soft");
+        std::snprintf(text, sizeof text, "%s",
+                      settings.solver.mode == SolverMode::Classic ? "classic" : "soft");
         break;
-      case Kind::Bool: std::snprintf(text, sizeof text, "%d", e.b(copy) ? 1 : 0); break;
-      case Kind::Int: std::snprintf(text, sizeof text, "%d", e.i(copy)); break;
+      case Kind::Bool:
+        std::snprintf(text, sizeof text, "%d", e.b(copy) ? 1 : 0);
+        break;
+      case Kind::Int:
+        std::snprintf(text, sizeof text, "%d", e.i(copy));
+        break;
       // 9 significant digits identify every float exactly.
-      case Kind::Float: std::snprintf(text, sizeof text, "%.9g", static_cast<double>(e.f(copy))); break;
+      case Kind::Float:
+        std::snprintf(text, sizeof text, "%.9g", static_cast<double>(e.f(copy)));
+        break;
     }
     out.push_back(std::string(e.name) + "=" + text);
   }

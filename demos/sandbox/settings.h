@@ -16,21 +16,21 @@ namespace mk::sandbox {
 struct DrawToggles {
   bool shapes = true;
   bool aabbs = false;
-  bool broadphase = false;      ///< sweep-axis intervals along the screen edge and the pairs as lines
+  bool broadphase = false;  ///< sweep-axis intervals along the screen edge and the pairs as lines
   bool contactPoints = false;
   bool contactNormals = false;
   bool contactImpulses = false;
   bool joints = true;
   bool centersOfMass = false;
-  bool islands = false;         ///< colour awake bodies by island (sleeping ones are always muted)
+  bool islands = false;  ///< colour awake bodies by island (sleeping ones are always muted)
 };
 
 /// Everything a world scene runs with that the user can change.
 struct SceneSettings {
   SolverSettings solver{};
-  Vec2 gravity{0.0f, -10.0f};   ///< m/s^2
-  float stepHertz = 60.0f;      ///< fixed simulation rate (steps per second of real time), 10..480
-  scenes::SceneParams params{}; ///< the scene's knobs (0 = the scene's default)
+  Vec2 gravity{0.0f, -10.0f};    ///< m/s^2
+  float stepHertz = 60.0f;       ///< fixed simulation rate (steps per second of real time), 10..480
+  scenes::SceneParams params{};  ///< the scene's knobs (0 = the scene's default)
   DrawToggles draw{};
 };
 

@@ -30,12 +30,14 @@ void ShapeGalleryLab::DrawPanel() {
 }
 
 bool ShapeGalleryLab::ApplySetting(std::string_view key, std::string_view value, std::string& error) {
-  bool* toggle = key == "aabbs" ? &toggles_.aabbs
-                 : key == "mass" ? &toggles_.centersOfMass
+  bool* toggle = key == "aabbs"        ? &toggles_.aabbs
+                 : key == "mass"       ? &toggles_.centersOfMass
                  : key == "transforms" ? &toggles_.transforms
-                 : key == "labels" ? &toggles_.labels : nullptr;
+                 : key == "labels"     ? &toggles_.labels
+                                       : nullptr;
   if (toggle == nullptr) {
-    error = "unknown shape_gallery setting '" + std::string(key) + "' (keys: aabbs, mass, transforms, labels)";
+    error =
+        "unknown shape_gallery setting '" + std::string(key) + "' (keys: aabbs, mass, transforms, labels)";
     return false;
   }
   if (value != "0" && value != "1") {

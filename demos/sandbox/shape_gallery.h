@@ -12,7 +12,9 @@ class ShapeGalleryLab final : public Lab {
   ShapeGalleryLab();
 
   const char* Name() const override { return "shape_gallery"; }
-  const char* Description() const override { return "every shape kind, turning, with AABBs and centres of mass"; }
+  const char* Description() const override {
+    return "every shape kind, turning, with AABBs and centres of mass";
+  }
   void Advance(float seconds) override { seconds_ += speed_ * seconds; }
   void Update() override {}
   void Draw(DebugDraw& draw) const override { DrawDemoShapes(shapes_, seconds_, toggles_, draw); }

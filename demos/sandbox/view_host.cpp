@@ -27,12 +27,14 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
     if (info.paramHelp[0] != '\0') text += "      size/count: " + std::string(info.paramHelp) + "\n";
   }
   text += "Labs:\n";
-  for (const char* name : labNames) text += "  " + std::string(name) + "  " + MakeLab(name)->Description() + "\n";
+  for (const char* name : labNames)
+    text += "  " + std::string(name) + "  " + MakeLab(name)->Description() + "\n";
   text += "Settings of world scenes (--settings key=value ...):\n";
   for (const SettingKey& key : SettingKeys()) text += "  " + std::string(key.name) + "  " + key.help + "\n";
-  text += "gjk_lab keys: shape_a (circle|capsule|segment|box|polygon), vertices_a, size_a, radius_a, x_a, y_a,\n"
-          "  angle_a (degrees), the same with _b, warm (0/1), iteration and epa_iteration (-1 = last)\n"
-          "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
+  text +=
+      "gjk_lab keys: shape_a (circle|capsule|segment|box|polygon), vertices_a, size_a, radius_a, x_a, y_a,\n"
+      "  angle_a (degrees), the same with _b, warm (0/1), iteration and epa_iteration (-1 = last)\n"
+      "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
   return text;
 }
 
@@ -61,12 +63,14 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
     }
     SceneSettings s = DefaultSettings(*info);
     if (scene_ != nullptr) s.draw = scene_->Settings().draw;
-    if (!ApplyEach(settings, error, [&](auto key, auto value) { return ApplySetting(s, key, value, error); })) {
+    if (!ApplyEach(settings, error,
+                   [&](auto key, auto value) { return ApplySetting(s, key, value, error); })) {
       return false;
     }
     scene = std::make_unique<SceneView>(*info, s);
   } else {
-    if (!ApplyEach(settings, error, [&](auto key, auto value) { return lab->ApplySetting(key, value, error); })) {
+    if (!ApplyEach(settings, error,
+                   [&](auto key, auto value) { return lab->ApplySetting(key, value, error); })) {
       return false;
     }
     lab->Update();
@@ -154,7 +158,8 @@ std::string ViewHost::HoverText(Vec2 world) {
   HoverInfo info = scene_->Hover(world);
   if (info.body.IsNull()) return "";
   char text[160];
-  std::snprintf(text, sizeof text, "body %u (gen %u)\nmass %.3f kg\nvelocity (%.3f, %.3f) m/s\nspin %.3f rad/s",
+  std::snprintf(text, sizeof text,
+                "body %u (gen %u)\nmass %.3f kg\nvelocity (%.3f, %.3f) m/s\nspin %.3f rad/s",
                 info.body.index1, info.body.generation, static_cast<double>(info.mass),
                 static_cast<double>(info.velocity.x), static_cast<double>(info.velocity.y),
                 static_cast<double>(info.angularVelocity));

@@ -61,7 +61,7 @@ std::unique_ptr<SceneState> BuildLargePyramid(World& world, const SceneParams& p
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params) {
   auto state = std::make_unique<SceneState>();
   const int base = params.size, n = params.count;
-  const float spacing = static_cast<float>(base + 1);  // 11 m: one free metre between pyramids
+  const float spacing = static_cast<float>(base + 1);              // 11 m: one free metre between pyramids
   const float halfWidth = 0.5f * spacing * static_cast<float>(n);  // 110 m
   BodyId ground = world.CreateBody({});
   for (int r = 0; r < n; ++r) {
@@ -96,7 +96,8 @@ std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params
   const ShapeDef boxDef{.density = 1.0f, .friction = 0.6f};
   for (int i = 0; i < params.count; ++i) {
     for (int j = 0; j < params.count; ++j) {
-      BodyId body = AddDynamic(world, {-9.0f + 0.4f * static_cast<float>(j), 1.0f + 0.4f * static_cast<float>(i)});
+      BodyId body =
+          AddDynamic(world, {-9.0f + 0.4f * static_cast<float>(j), 1.0f + 0.4f * static_cast<float>(i)});
       world.CreateShape(body, boxDef, box);
       state->bodies.push_back(body);
     }
@@ -143,8 +144,8 @@ std::unique_ptr<SceneState> BuildJointGrid(World& world, const SceneParams& para
 // size = target columns (120), count = target rows (80). Runs with zero gravity.
 std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params) {
   auto state = std::make_unique<SceneState>();
-  BodyId projectile = world.CreateBody({.type = BodyType::Dynamic, .position = {-20.0f, 0.0f},
-                                        .linearVelocity = {40.0f, 0.0f}});
+  BodyId projectile = world.CreateBody(
+      {.type = BodyType::Dynamic, .position = {-20.0f, 0.0f}, .linearVelocity = {40.0f, 0.0f}});
   world.CreateShape(projectile, {.density = 8.0f, .friction = 0.6f}, MakeBox(4.0f, 4.0f).value);  // 512 kg
   state->bodies.push_back(projectile);
 
@@ -154,10 +155,10 @@ std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params) 
   for (int i = 0; i < params.size; ++i) {
     for (int j = 0; j < params.count; ++j) {
       // Created asleep: the wall costs nothing until the projectile wakes it (impact near step 69).
-      BodyId body = world.CreateBody({.type = BodyType::Dynamic,
-                                      .position = {30.0f + 0.4f * static_cast<float>(i),
-                                                   0.4f * static_cast<float>(j - halfRows)},
-                                      .isAwake = false});
+      BodyId body = world.CreateBody(
+          {.type = BodyType::Dynamic,
+           .position = {30.0f + 0.4f * static_cast<float>(i), 0.4f * static_cast<float>(j - halfRows)},
+           .isAwake = false});
       world.CreateShape(body, def, box);
       state->bodies.push_back(body);
     }
@@ -183,7 +184,8 @@ std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params
     world.CreateShape(ground, {.friction = 0.1f}, Segment{wallPoint(i), wallPoint(i + 1)});
   }
 
-  BodyId spinner = world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 12.0f}, .enableSleep = false});
+  BodyId spinner =
+      world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 12.0f}, .enableSleep = false});
   world.CreateShape(spinner, {.density = 1.0f, .friction = 0.0f}, MakeRoundedBox(0.4f, 20.0f, 0.2f).value);
   state->bodies.push_back(spinner);
   state->joints.push_back(AddMotorHinge(world, ground, spinner, {0.0f, 12.0f}, 5.0f, FLT_MAX));
@@ -196,9 +198,15 @@ std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params
   for (int i = 0; i < params.count; ++i) {
     BodyId body = AddDynamic(world, {x, y});
     switch (i % 3) {
-      case 0: world.CreateShape(body, def, capsule); break;
-      case 1: world.CreateShape(body, def, circle); break;
-      default: world.CreateShape(body, def, box); break;
+      case 0:
+        world.CreateShape(body, def, capsule);
+        break;
+      case 1:
+        world.CreateShape(body, def, circle);
+        break;
+      default:
+        world.CreateShape(body, def, box);
+        break;
     }
     state->bodies.push_back(body);
     x += 0.5f;

@@ -11,14 +11,14 @@ namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 
 struct Bone {
-  float py;             // body origin height above the base (m)
-  float c1, c2, radius; // capsule along y (m)
-  float linearDamping;  // 1/s
-  int parent;           // index into the bone table, -1 for the hip
-  float pivotY;         // joint anchor height above the base (m)
-  float lower, upper;   // joint limits (rad)
-  float frictionScale;  // joint friction torque = 0.05 N m x this
-  float frameAngle;     // rotation of the parent's joint frame (rad): the spring's rest angle
+  float py;              // body origin height above the base (m)
+  float c1, c2, radius;  // capsule along y (m)
+  float linearDamping;   // 1/s
+  int parent;            // index into the bone table, -1 for the hip
+  float pivotY;          // joint anchor height above the base (m)
+  float lower, upper;    // joint limits (rad)
+  float frictionScale;   // joint friction torque = 0.05 N m x this
+  float frameAngle;      // rotation of the parent's joint frame (rad): the spring's rest angle
   bool foot;
 };
 
@@ -28,14 +28,22 @@ constexpr Bone kBones[Ragdoll::kBodyCount] = {
     {0.95f, -0.02f, 0.02f, 0.095f, 0.0f, -1, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, false},                  // hip
     {1.2f, -0.135f, 0.135f, 0.09f, 0.0f, 0, 1.0f, -0.25f * kPi, 0.0f, 0.5f, 0.0f, false},           // torso
     {1.475f, -0.038f, 0.039f, 0.075f, 0.1f, 1, 1.4f, -0.3f * kPi, 0.1f * kPi, 0.25f, 0.0f, false},  // head
-    {0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 0, 0.9f, -0.05f * kPi, 0.4f * kPi, 1.0f, 0.0f, false},   // upper leg L
-    {0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 3, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.5f, 0.0f, true}, // lower leg L
-    {0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 0, 0.9f, -0.05f * kPi, 0.4f * kPi, 1.0f, 0.0f, false},   // upper leg R
-    {0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 5, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.5f, 0.0f, true}, // lower leg R
-    {1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 1, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.5f, 0.0f, false},  // upper arm L
-    {0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 7, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.1f, 0.25f * kPi, false}, // lower arm L
-    {1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 1, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.5f, 0.0f, false},  // upper arm R
-    {0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 9, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.1f, 0.25f * kPi, false}, // lower arm R
+    {0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 0, 0.9f, -0.05f * kPi, 0.4f * kPi, 1.0f, 0.0f,
+     false},  // upper leg L
+    {0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 3, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.5f, 0.0f,
+     true},  // lower leg L
+    {0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 0, 0.9f, -0.05f * kPi, 0.4f * kPi, 1.0f, 0.0f,
+     false},  // upper leg R
+    {0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 5, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.5f, 0.0f,
+     true},  // lower leg R
+    {1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 1, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.5f, 0.0f,
+     false},  // upper arm L
+    {0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 7, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.1f, 0.25f * kPi,
+     false},  // lower arm L
+    {1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 1, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.5f, 0.0f,
+     false},  // upper arm R
+    {0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 9, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.1f, 0.25f * kPi,
+     false},  // lower arm R
 };
 
 constexpr float kJointFrictionTorque = 0.05f;  // N m at friction scale 1
@@ -77,7 +85,8 @@ JointId AddJoint(World& world, const Bone& bone, BodyId parent, BodyId child, fl
 Ragdoll CreateRagdoll(World& world, Vec2 position, int groupIndex) {
   Ragdoll ragdoll;
   ShapeDef capsuleDef{.density = 1.0f, .friction = 0.2f};
-  capsuleDef.filter = {.categoryBits = kRagdollCategory, .maskBits = kGroundCategory | kRagdollCategory,
+  capsuleDef.filter = {.categoryBits = kRagdollCategory,
+                       .maskBits = kGroundCategory | kRagdollCategory,
                        .groupIndex = groupIndex};
   int joint = 0;
   for (int i = 0; i < Ragdoll::kBodyCount; ++i) {

@@ -8,10 +8,10 @@ namespace mk::scenes {
 
 namespace {
 
-constexpr int kRows = 5;             // floors, 45 m apart
-constexpr int kGroupSize = 5;        // ragdolls side by side in one column of one floor
+constexpr int kRows = 5;       // floors, 45 m apart
+constexpr int kGroupSize = 5;  // ragdolls side by side in one column of one floor
 constexpr float kFloorSpacing = 45.0f;
-constexpr int kSpawnPeriod = 8;      // steps between spawn events (step & 7 == 0)
+constexpr int kSpawnPeriod = 8;  // steps between spawn events (step & 7 == 0)
 
 class RainState final : public SceneState {
  public:

@@ -17,7 +17,8 @@ constexpr float kPi = std::numbers::pi_v<float>;
 /// Static ground whose top surface is y = 0 (a box 2 * halfWidth wide, 2 m thick).
 BodyId AddGround(World& world, float halfWidth, float friction = 0.6f, float restitution = 0.0f) {
   BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
-  world.CreateShape(ground, {.friction = friction, .restitution = restitution}, MakeBox(halfWidth, 1.0f).value);
+  world.CreateShape(ground, {.friction = friction, .restitution = restitution},
+                    MakeBox(halfWidth, 1.0f).value);
   return ground;
 }
 
@@ -73,7 +74,8 @@ std::unique_ptr<SceneState> BuildCardHouse(World& world, const SceneParams& para
     }
     floorY += frameHeight;
     for (int f = 0; f + 1 < frames; ++f) {
-      AddBody(world, {firstX + spacing * (F(f) + 0.5f), floorY + kHalfThickness}, 0.0f, def, flat, state->bodies);
+      AddBody(world, {firstX + spacing * (F(f) + 0.5f), floorY + kHalfThickness}, 0.0f, def, flat,
+              state->bodies);
     }
     floorY += 2.0f * kHalfThickness;
   }
@@ -111,8 +113,10 @@ std::unique_ptr<SceneState> BuildHighMassRatio(World& world, const SceneParams&)
   AddGround(world, 20.0f);
   const Polygon box = MakeBox(0.5f, 0.5f).value;
   const ShapeDef light{.density = 1.0f}, heavy{.density = 100.0f};
-  for (int i = 0; i < 4; ++i) AddBody(world, {-3.0f, 0.5f + F(i)}, 0.0f, i == 3 ? heavy : light, box, state->bodies);
-  for (int i = 0; i < 4; ++i) AddBody(world, {3.0f, 0.5f + F(i)}, 0.0f, i == 0 ? heavy : light, box, state->bodies);
+  for (int i = 0; i < 4; ++i)
+    AddBody(world, {-3.0f, 0.5f + F(i)}, 0.0f, i == 3 ? heavy : light, box, state->bodies);
+  for (int i = 0; i < 4; ++i)
+    AddBody(world, {3.0f, 0.5f + F(i)}, 0.0f, i == 0 ? heavy : light, box, state->bodies);
   return state;
 }
 
@@ -145,7 +149,8 @@ std::unique_ptr<SceneState> BuildRestitutionRow(World& world, const SceneParams&
   const int n = params.count;
   for (int k = 0; k < n; ++k) {
     const float e = n > 1 ? F(k) / F(n - 1) : 0.0f;
-    BodyId ball = world.CreateBody({.type = BodyType::Dynamic, .position = {1.5f * (F(k) - 0.5f * F(n - 1)), 4.5f}});
+    BodyId ball =
+        world.CreateBody({.type = BodyType::Dynamic, .position = {1.5f * (F(k) - 0.5f * F(n - 1)), 4.5f}});
     world.CreateShape(ball, {.restitution = e}, Circle{{0.0f, 0.0f}, 0.5f});
     state->bodies.push_back(ball);
   }
@@ -184,7 +189,8 @@ std::unique_ptr<SceneState> BuildRagdolls(World& world, const SceneParams& param
   BodyId ground = AddGround(world, 40.0f);
   for (int i = 0; i < 4; ++i) {  // steps 0.5 m high and 2 m deep up to x = 8 (ground origin at y = -1)
     const float halfHeight = 0.25f * F(i + 1);
-    world.CreateShape(ground, {}, MakeOffsetBox(4.0f - F(i), halfHeight, {4.0f + F(i), 1.0f + halfHeight}, 0.0f).value);
+    world.CreateShape(ground, {},
+                      MakeOffsetBox(4.0f - F(i), halfHeight, {4.0f + F(i), 1.0f + halfHeight}, 0.0f).value);
   }
   int group = 0;
   for (int row = 0; row < params.count; ++row) {

@@ -29,7 +29,8 @@ inline std::uint64_t PairKey(std::uint64_t a, std::uint64_t b) {
 }
 
 /// The filter rules from broadphase.h, restated independently.
-inline bool ModelShouldCollide(const ModelProxy& a, const ModelProxy& b, ShouldCollideFn extra, void* context) {
+inline bool ModelShouldCollide(const ModelProxy& a, const ModelProxy& b, ShouldCollideFn extra,
+                               void* context) {
   if (a.type == ProxyType::Static && b.type == ProxyType::Static) return false;
   if (a.filter.bodyId != kNoBody && a.filter.bodyId == b.filter.bodyId) return false;
   const bool sameGroup = a.filter.groupIndex != 0 && a.filter.groupIndex == b.filter.groupIndex;
@@ -82,7 +83,8 @@ inline std::vector<std::uint64_t> KeysOf(std::span<const ProxyPair> pairs) {
 }
 
 /// a \ b for sorted vectors.
-inline std::vector<std::uint64_t> Difference(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+inline std::vector<std::uint64_t> Difference(const std::vector<std::uint64_t>& a,
+                                             const std::vector<std::uint64_t>& b) {
   std::vector<std::uint64_t> out;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
@@ -105,7 +107,8 @@ inline bool InDocumentedOrder(std::span<const ProxyPair> pairs) {
 /// Installs an assert handler that only counts (restored on destruction).
 class QuietAsserts {
  public:
-  QuietAsserts() : previous_(SetAssertHandler([](const char*, const char*, int) {})), start_(AssertFailureCount()) {}
+  QuietAsserts()
+      : previous_(SetAssertHandler([](const char*, const char*, int) {})), start_(AssertFailureCount()) {}
   ~QuietAsserts() { SetAssertHandler(previous_); }
   QuietAsserts(const QuietAsserts&) = delete;
   QuietAsserts& operator=(const QuietAsserts&) = delete;

@@ -18,7 +18,8 @@ namespace {
 // Creates proxies from `boxes`, moves them by `motion(i, step)` for a few updates, and checks the pair
 // set (and begun/ended) against the oracle after each update.
 template <class Motion>
-void CheckAgainstOracle(const BroadPhaseDef& def, const std::vector<AABB>& boxes, int updates, Motion motion) {
+void CheckAgainstOracle(const BroadPhaseDef& def, const std::vector<AABB>& boxes, int updates,
+                        Motion motion) {
   BroadPhase bp(def);
   std::vector<ModelProxy> model;
   for (std::size_t i = 0; i < boxes.size(); ++i) {
@@ -112,8 +113,8 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
   bp.UpdatePairs();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const AABB bad[] = {{{nan, 0}, {1, 1}}, {{0, 0}, {1, nan}}, {{-inf, 0}, {1, 1}}, {{0, 0}, {inf, 1}},
-                      {{1, 1}, {0, 0}}};
+  const AABB bad[] = {
+      {{nan, 0}, {1, 1}}, {{0, 0}, {1, nan}}, {{-inf, 0}, {1, 1}}, {{0, 0}, {inf, 1}}, {{1, 1}, {0, 0}}};
   const AABB fatBefore = bp.GetFatAABB(a);
   const std::size_t bytesBefore = bp.CapacityBytes();
   int expectedAsserts = 0;
@@ -136,11 +137,16 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
   CHECK(bp.IsValid(b));
   // Non-finite queries visit nothing (and assert).
   int visits = 0;
-  bp.QueryAABB({{nan, 0}, {1, 1}}, [](ProxyId, std::uint64_t, void* c) { return ++*static_cast<int*>(c) > 0; }, &visits);
-  bp.RayCast({{0, 0}, {inf, 0}, 1.0f}, [](ProxyId, std::uint64_t, const RayCastInput&, float, void* c) {
-    ++*static_cast<int*>(c);
-    return 1.0f;
-  }, &visits);
+  bp.QueryAABB(
+      {{nan, 0}, {1, 1}}, [](ProxyId, std::uint64_t, void* c) { return ++*static_cast<int*>(c) > 0; },
+      &visits);
+  bp.RayCast(
+      {{0, 0}, {inf, 0}, 1.0f},
+      [](ProxyId, std::uint64_t, const RayCastInput&, float, void* c) {
+        ++*static_cast<int*>(c);
+        return 1.0f;
+      },
+      &visits);
   CHECK(visits == 0);
 }
 
@@ -179,7 +185,8 @@ TEST_CASE("thousands of create/destroy cycles reuse ids and do not grow memory")
   BroadPhase bp;
   test::Rng rng(4);
   std::vector<ProxyId> live;
-  for (int i = 0; i < 100; ++i) live.push_back(bp.CreateProxy({.aabb = {rng.InBox(5), rng.InBox(5) + Vec2{12, 12}}}).id);
+  for (int i = 0; i < 100; ++i)
+    live.push_back(bp.CreateProxy({.aabb = {rng.InBox(5), rng.InBox(5) + Vec2{12, 12}}}).id);
   bp.UpdatePairs();
   std::size_t warmBytes = 0;
   std::uint32_t maxIndex = 0;
@@ -223,4 +230,4 @@ TEST_CASE("coherent motion allocates nothing after warm-up") {
   CHECK(bp.CapacityBytes() == warmBytes);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("broadphase.degenerate")

@@ -50,8 +50,8 @@ class Scenario {
       for (auto pairs : {broadPhase_.BegunPairs(), broadPhase_.EndedPairs()}) {
         for (const ProxyPair& p : pairs) {
           for (std::uint64_t v : {std::uint64_t{p.proxyA.index1}, std::uint64_t{p.proxyA.generation},
-                                  std::uint64_t{p.proxyB.index1}, std::uint64_t{p.proxyB.generation}, p.userDataA,
-                                  p.userDataB}) {
+                                  std::uint64_t{p.proxyB.index1}, std::uint64_t{p.proxyB.generation},
+                                  p.userDataA, p.userDataB}) {
             hash = (hash ^ v) * 1099511628211ull;
           }
         }
@@ -66,7 +66,9 @@ class Scenario {
   int SleepingPairsSeen() const { return sleepingPairsSeen_; }
 
  private:
-  AABB RandomBox(Vec2 centre, float halfX, float halfY) { return {centre - Vec2{halfX, halfY}, centre + Vec2{halfX, halfY}}; }
+  AABB RandomBox(Vec2 centre, float halfX, float halfY) {
+    return {centre - Vec2{halfX, halfY}, centre + Vec2{halfX, halfY}};
+  }
 
   void Create() {
     ModelProxy m;
@@ -85,8 +87,8 @@ class Scenario {
     if (m.type != ProxyType::Static && rng_.Unit() < 0.15) m.type = ProxyType::Static;
     if (m.type == ProxyType::Moving && rng_.Unit() < 0.15) m.awake = false;
     m.filter = RandomFilter(m.userData);
-    ProxyResult r = broadPhase_.CreateProxy({.aabb = tight, .userData = m.userData, .type = m.type, .awake = m.awake,
-                                             .filter = m.filter});
+    ProxyResult r = broadPhase_.CreateProxy(
+        {.aabb = tight, .userData = m.userData, .type = m.type, .awake = m.awake, .filter = m.filter});
     REQUIRE(r.ok());
     m.id = r.id;
     m.fat = Inflate(tight, broadPhase_.Margin());
@@ -167,10 +169,12 @@ class Scenario {
       }
     }
     if (options_.shuffleMoves) {
-      for (std::size_t i = pendingMoves_.size(); i > 1; --i) std::swap(pendingMoves_[i - 1], pendingMoves_[shuffleRng_.Next() % i]);
+      for (std::size_t i = pendingMoves_.size(); i > 1; --i)
+        std::swap(pendingMoves_[i - 1], pendingMoves_[shuffleRng_.Next() % i]);
     }
     bool movesOk = true;
-    for (std::size_t i : pendingMoves_) movesOk &= broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None;
+    for (std::size_t i : pendingMoves_)
+      movesOk &= broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None;
     REQUIRE(movesOk);
     pendingMoves_.clear();
     broadPhase_.UpdatePairs();
@@ -185,15 +189,16 @@ class Scenario {
     std::vector<std::uint64_t> begun = test::KeysOf(broadPhase_.BegunPairs());
     std::vector<std::uint64_t> ended = test::KeysOf(broadPhase_.EndedPairs());
     const bool ok = actual == oracle && begun == test::Difference(oracle, previous_) &&
-                    ended == test::Difference(previous_, oracle) && test::InDocumentedOrder(broadPhase_.BegunPairs()) &&
+                    ended == test::Difference(previous_, oracle) &&
+                    test::InDocumentedOrder(broadPhase_.BegunPairs()) &&
                     test::InDocumentedOrder(broadPhase_.EndedPairs()) &&
                     broadPhase_.Stats().pairCount == static_cast<int>(oracle.size()) &&
                     broadPhase_.Stats().proxyCount == static_cast<int>(model_.size());
     if (!ok) {
       failed_ = true;
       INFO("update ", update, ": pairs ", actual.size(), " oracle ", oracle.size(), " missing ",
-           test::Difference(oracle, actual).size(), " extra ", test::Difference(actual, oracle).size(), " begun ",
-           begun.size(), " ended ", ended.size());
+           test::Difference(oracle, actual).size(), " extra ", test::Difference(actual, oracle).size(),
+           " begun ", begun.size(), " ended ", ended.size());
       CHECK(ok);
     }
     for (const ModelProxy& m : model_) {
@@ -304,8 +309,10 @@ TEST_CASE("a scene of static and sleeping proxies processes nothing per update")
   for (int i = 0; i < 2000; ++i) {
     Vec2 c = rng.InBox(30.0f);
     ProxyDef def{.aabb = {c, c + Vec2{1.0f, 1.0f}}, .userData = static_cast<std::uint64_t>(i + 1)};
-    if (i % 2 == 0) def.type = ProxyType::Static;
-    else def.awake = false;
+    if (i % 2 == 0)
+      def.type = ProxyType::Static;
+    else
+      def.awake = false;
     ids.push_back(bp.CreateProxy(def).id);
   }
   bp.UpdatePairs();
@@ -324,7 +331,8 @@ TEST_CASE("a scene of static and sleeping proxies processes nothing per update")
   // Waking one and moving it processes exactly that one.
   REQUIRE(bp.SetProxyAwake(ids[1], true) == BroadPhaseError::None);
   const AABB fat = bp.GetFatAABB(ids[1]);
-  REQUIRE(bp.MoveProxy(ids[1], {fat.lower + Vec2{1.0f, 0.0f}, fat.upper + Vec2{1.0f, 0.0f}}) == BroadPhaseError::None);
+  REQUIRE(bp.MoveProxy(ids[1], {fat.lower + Vec2{1.0f, 0.0f}, fat.upper + Vec2{1.0f, 0.0f}}) ==
+          BroadPhaseError::None);
   bp.UpdatePairs();
   CHECK(bp.Stats().movedLastUpdate == 1);
 }
@@ -336,11 +344,11 @@ TEST_CASE("filter rules: static pairs / same body / groups / categories / callba
     return bp.CreateProxy({.aabb = unit, .userData = user, .type = type, .filter = filter}).id;
   };
   make(1, ProxyType::Static, {});
-  make(2, ProxyType::Static, {});                                       // static-static: never
+  make(2, ProxyType::Static, {});  // static-static: never
   make(3, ProxyType::Moving, {.bodyId = 7});
-  make(4, ProxyType::Moving, {.bodyId = 7});                            // same body as 3: never
+  make(4, ProxyType::Moving, {.bodyId = 7});  // same body as 3: never
   make(5, ProxyType::Moving, {.categoryBits = 2, .maskBits = 0, .groupIndex = 9});
-  make(6, ProxyType::Moving, {.categoryBits = 2, .maskBits = 0, .groupIndex = 9});   // group > 0 wins
+  make(6, ProxyType::Moving, {.categoryBits = 2, .maskBits = 0, .groupIndex = 9});  // group > 0 wins
   make(7, ProxyType::Moving, {.categoryBits = 4, .maskBits = 4, .groupIndex = -3});
   make(8, ProxyType::Moving, {.categoryBits = 4, .maskBits = 4, .groupIndex = -3});  // group < 0: never
   bp.UpdatePairs();
@@ -361,7 +369,8 @@ TEST_CASE("filter rules: static pairs / same body / groups / categories / callba
   // A joint disabling collision between 3 and 1: the callback changes, then RefilterProxy ends it.
   static int forbidden = 0;
   forbidden = 4;  // 1 + 3
-  bp.SetShouldCollide([](std::uint64_t a, std::uint64_t b, void*) { return a + b != std::uint64_t(forbidden); }, nullptr);
+  bp.SetShouldCollide(
+      [](std::uint64_t a, std::uint64_t b, void*) { return a + b != std::uint64_t(forbidden); }, nullptr);
   bp.UpdatePairs();
   CHECK(bp.EndedPairs().empty());  // no refilter yet: existing pairs stay
   std::vector<ProxyInfo> infos;
@@ -377,4 +386,4 @@ TEST_CASE("filter rules: static pairs / same body / groups / categories / callba
   CHECK(test::PairKey(bp.BegunPairs()[0].userDataA, bp.BegunPairs()[0].userDataB) == test::PairKey(1, 3));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("broadphase.pairs")

@@ -76,8 +76,8 @@ struct Visit {
 
 struct RayLog {
   std::vector<Visit> visits;
-  int stopAfter = -1;      // return 0 after this many visits
-  float clipAt = -1.0f;    // when >= 0, return this as the new max fraction at the first visit
+  int stopAfter = -1;    // return 0 after this many visits
+  float clipAt = -1.0f;  // when >= 0, return this as the new max fraction at the first visit
 };
 
 float LogRay(ProxyId, std::uint64_t userData, const RayCastInput&, float entry, void* context) {
@@ -176,10 +176,13 @@ TEST_CASE("AABB queries return exactly the brute-force overlaps and each once") 
       for (const SceneProxy& s : scene) {
         if (Overlaps(box, s.fat)) expected.push_back(s.userData);
       }
-      bp.QueryAABB(box, [](ProxyId, std::uint64_t user, void* ctx) {
-        static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
-        return true;
-      }, &got);
+      bp.QueryAABB(
+          box,
+          [](ProxyId, std::uint64_t user, void* ctx) {
+            static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
+            return true;
+          },
+          &got);
       std::sort(expected.begin(), expected.end());
       std::sort(got.begin(), got.end());
       REQUIRE(got == expected);  // sorted equality also proves no duplicates
@@ -192,9 +195,9 @@ TEST_CASE("an AABB query stops when the callback returns false") {
   BroadPhase bp;
   MakeScene(bp, rng, 300, 5.0f);
   int calls = 0;
-  bp.QueryAABB({{-10, -10}, {10, 10}}, [](ProxyId, std::uint64_t, void* ctx) {
-    return ++*static_cast<int*>(ctx) < 3;
-  }, &calls);
+  bp.QueryAABB(
+      {{-10, -10}, {10, 10}}, [](ProxyId, std::uint64_t, void* ctx) { return ++*static_cast<int*>(ctx) < 3; },
+      &calls);
   CHECK(calls == 3);
 }
 
@@ -205,7 +208,8 @@ TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing e
     const float half = trial < 3 ? 25.0f : 8.0f;
     std::vector<SceneProxy> scene = MakeScene(bp, rng, 600, half);
     for (int q = 0; q < 200; ++q) {
-      RayCastInput input{rng.InBox(half * 1.2f), rng.Direction() * rng.Uniform(0.1f, 3.0f * half), rng.Uniform(0.2f, 1.0f)};
+      RayCastInput input{rng.InBox(half * 1.2f), rng.Direction() * rng.Uniform(0.1f, 3.0f * half),
+                         rng.Uniform(0.2f, 1.0f)};
       if (q % 10 == 0) input.translation.y = 0.0f;  // along an axis: exercises the slab special cases
       if (q % 10 == 1) input.translation.x = 0.0f;
       RayLog log;
@@ -216,10 +220,13 @@ TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing e
         if (t >= 0.0f) expected.push_back({s.userData, t});
       }
       REQUIRE(log.visits.size() == expected.size());
-      for (std::size_t i = 1; i < log.visits.size(); ++i) REQUIRE(log.visits[i - 1].entry <= log.visits[i].entry);
-      std::sort(expected.begin(), expected.end(), [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
+      for (std::size_t i = 1; i < log.visits.size(); ++i)
+        REQUIRE(log.visits[i - 1].entry <= log.visits[i].entry);
+      std::sort(expected.begin(), expected.end(),
+                [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
       std::vector<Visit> got = log.visits;
-      std::sort(got.begin(), got.end(), [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
+      std::sort(got.begin(), got.end(),
+                [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
       for (std::size_t i = 0; i < got.size(); ++i) {
         REQUIRE(got[i].userData == expected[i].userData);
         // float slab arithmetic vs the double oracle: a few ulps of the fraction
@@ -253,4 +260,4 @@ TEST_CASE("ray casts stop on 0 and clip to the returned fraction") {
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("broadphase.query")

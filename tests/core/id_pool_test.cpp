@@ -1,6 +1,7 @@
 // IdPool: slots reused lowest first, generations that make old ids stale, capacity that only grows
 // when no slot is free; checked by hand and against a brute-force model on random operations.
 #include "core/id_pool.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -97,4 +98,4 @@ TEST_CASE("random allocations and frees match a brute-force model of slots and g
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("core.id_pool")

@@ -48,7 +48,9 @@ std::array<float, F::kLanes> ToArray(F x) {
   return out;
 }
 
-inline bool SameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+inline bool SameBits(float a, float b) {
+  return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
 inline bool SameBits(Vec2 a, Vec2 b) { return SameBits(a.x, b.x) && SameBits(a.y, b.y); }
 
 /// A float for lane tests: mostly ordinary values, often the edge cases a reduction or a compare
@@ -56,17 +58,28 @@ inline bool SameBits(Vec2 a, Vec2 b) { return SameBits(a.x, b.x) && SameBits(a.y
 /// and, with `nan`, NaN and infinities.
 inline float EdgeFloat(Rng& rng, const float* pool, int poolSize, bool nan = false) {
   switch (rng.Int(0, nan ? 11 : 9)) {
-    case 0: return 0.0f;
-    case 1: return -0.0f;
-    case 2: return poolSize > 0 ? pool[rng.Int(0, poolSize - 1)] : 1.0f;
-    case 3: return poolSize > 0 ? -pool[rng.Int(0, poolSize - 1)] : -1.0f;
-    case 4: return rng.Uniform(-1.0f, 1.0f) * 1e30f;
-    case 5: return rng.Uniform(-1.0f, 1.0f) * 1e-30f;
-    case 6: return rng.Uniform(-1.0f, 1.0f) * 1e-40f;  // subnormal
-    case 7: return static_cast<float>(rng.Int(-3, 3));
-    case 10: return std::nanf("");
-    case 11: return rng.Int(0, 1) == 0 ? INFINITY : -INFINITY;
-    default: return rng.Uniform(-10.0f, 10.0f);
+    case 0:
+      return 0.0f;
+    case 1:
+      return -0.0f;
+    case 2:
+      return poolSize > 0 ? pool[rng.Int(0, poolSize - 1)] : 1.0f;
+    case 3:
+      return poolSize > 0 ? -pool[rng.Int(0, poolSize - 1)] : -1.0f;
+    case 4:
+      return rng.Uniform(-1.0f, 1.0f) * 1e30f;
+    case 5:
+      return rng.Uniform(-1.0f, 1.0f) * 1e-30f;
+    case 6:
+      return rng.Uniform(-1.0f, 1.0f) * 1e-40f;  // subnormal
+    case 7:
+      return static_cast<float>(rng.Int(-3, 3));
+    case 10:
+      return std::nanf("");
+    case 11:
+      return rng.Int(0, 1) == 0 ? INFINITY : -INFINITY;
+    default:
+      return rng.Uniform(-10.0f, 10.0f);
   }
 }
 

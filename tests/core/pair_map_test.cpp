@@ -1,6 +1,7 @@
 // PairMap: an open-addressing map with backward-shift deletion, checked against std::unordered_map
 // on random inserts, overwrites, finds and erases (dense keys, so probe runs collide and wrap).
 #include "core/pair_map.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -71,4 +72,4 @@ TEST_CASE("erasing every key in insertion order leaves an empty map that still f
   CHECK(map.Find(PairMap::Key(10, 11)) == -1);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("core.pair_map")

@@ -1,5 +1,6 @@
 // Union-find against a brute-force connectivity oracle (graph search over the unions made).
 #include "core/union_find.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -77,4 +78,4 @@ TEST_CASE("the roots do not depend on the order of the unions") {
   CHECK(FindRoot(forward, 9) == 9);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("core.union_find")

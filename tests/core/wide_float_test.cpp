@@ -209,12 +209,13 @@ TEST_CASE("every lane operation matches plain float math with the documented sem
           FirstDifference(RunLayer<F>(in.a, in.b, in.p), RunOracle<F::kLanes>(in.a, in.b, in.p));
       if (!difference.empty() && mismatches++ == 0) first = difference + " at trial " + std::to_string(trial);
     }
-    CHECK_MESSAGE(mismatches == 0, std::string(test::LaneTypeName<F>()) << ": " << mismatches << " mismatches, first "
-                                                                        << first);
+    CHECK_MESSAGE(mismatches == 0, std::string(test::LaneTypeName<F>())
+                                       << ": " << mismatches << " mismatches, first " << first);
   });
 }
 
-TEST_CASE("the SSE2 lanes and the scalar twin give the same bits on every operation with NaN and infinities too") {
+TEST_CASE(
+    "the SSE2 lanes and the scalar twin give the same bits on every operation with NaN and infinities too") {
   test::Rng rng(13);
   int mismatches = 0;
   std::string first;
@@ -224,7 +225,8 @@ TEST_CASE("the SSE2 lanes and the scalar twin give the same bits on every operat
     test::ForEachFourLaneType([&]<class F>() {
       const std::string difference = FirstDifference(RunLayer<F>(in.a, in.b, in.p), twin);
       if (!difference.empty() && mismatches++ == 0) {
-        first = std::string(test::LaneTypeName<F>()) + " " + difference + " at trial " + std::to_string(trial);
+        first =
+            std::string(test::LaneTypeName<F>()) + " " + difference + " at trial " + std::to_string(trial);
       }
     });
   }
@@ -258,7 +260,8 @@ TEST_CASE("ArgMax over overlapping groups gives the lowest index of the maximum 
       const int count = rng.Int(kLanes, 3 * kLanes);
       float values[3 * kLanes];
       const int distinct = rng.Int(1, count);  // few distinct values: many ties
-      for (int i = 0; i < count; ++i) values[i] = i < distinct ? test::EdgeFloat(rng, values, i) : values[rng.Int(0, distinct - 1)];
+      for (int i = 0; i < count; ++i)
+        values[i] = i < distinct ? test::EdgeFloat(rng, values, i) : values[rng.Int(0, distinct - 1)];
       const int last = count - kLanes;
       const int middle = last < kLanes ? last : kLanes;
       const F groups[3] = {F::Load(values), F::Load(values + middle), F::Load(values + last)};
@@ -283,7 +286,8 @@ TEST_CASE("ArgMax of a NaN maximum is -1 and the twins agree on NaN inputs") {
     float values[8];
     for (int i = 0; i < 8; ++i) values[i] = test::EdgeFloat(rng, values, i, true);
     const int second = rng.Int(0, 4);
-    const wide::ScalarFloat<4> twin[2] = {wide::ScalarFloat<4>::Load(values), wide::ScalarFloat<4>::Load(values + second)};
+    const wide::ScalarFloat<4> twin[2] = {wide::ScalarFloat<4>::Load(values),
+                                          wide::ScalarFloat<4>::Load(values + second)};
     const wide::LaneMax expected = wide::ArgMax(twin, {0, second});
     test::ForEachFourLaneType([&]<class F>() {
       const F groups[2] = {F::Load(values), F::Load(values + second)};
@@ -292,9 +296,7 @@ TEST_CASE("ArgMax of a NaN maximum is -1 and the twins agree on NaN inputs") {
     });
   }
   CHECK(mismatches == 0);
-  test::ForEachLaneType([]<class F>() {
-    CHECK(wide::ArgMax(F::Splat(std::nanf(""))).index == -1);
-  });
+  test::ForEachLaneType([]<class F>() { CHECK(wide::ArgMax(F::Splat(std::nanf(""))).index == -1); });
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("core.wide_float")

@@ -117,7 +117,8 @@ bool Finite(const Manifold& m) {
   if (!IsFinite(m.normal) || m.pointCount < 0 || m.pointCount > 2) return false;
   for (int i = 0; i < m.pointCount; ++i) {
     const ManifoldPoint& p = m.points[i];
-    if (!IsFinite(p.point) || !IsFinite(p.anchorA) || !IsFinite(p.anchorB) || !std::isfinite(p.separation)) return false;
+    if (!IsFinite(p.point) || !IsFinite(p.anchorA) || !IsFinite(p.anchorB) || !std::isfinite(p.separation))
+      return false;
   }
   return true;
 }

@@ -38,9 +38,9 @@ class ByteReader {
   float Value() {
     const std::uint8_t pick = Byte();
     if (pick < 160) return static_cast<float>(static_cast<int>(Byte()) - 128) / 12.7f;
-    static constexpr float kNasty[] = {0.0f,    -0.0f,   1e-45f,  1e-30f,   1e-6f,   5e-3f,  1e5f,   1.0001e5f,
-                                       -1e5f,   1e6f,    1e30f,   -1e30f,   3.4e38f, -3.4e38f, 1e4f,  1.0001e4f,
-                                       2e6f,    0.5f,    1e-20f,  -1e-45f};
+    static constexpr float kNasty[] = {0.0f,      -0.0f,     1e-45f, 1e-30f, 1e-6f,  5e-3f,   1e5f,
+                                       1.0001e5f, -1e5f,     1e6f,   1e30f,  -1e30f, 3.4e38f, -3.4e38f,
+                                       1e4f,      1.0001e4f, 2e6f,   0.5f,   1e-20f, -1e-45f};
     const std::uint8_t which = Byte();
     if (which < 200) return kNasty[which % (sizeof kNasty / sizeof kNasty[0])];
     if (which < 210) return std::numeric_limits<float>::quiet_NaN();
@@ -127,11 +127,13 @@ class WorldProgram {
   const char* CheckFinite() const {
     for (BodyId b : bodies_) {
       if (!world_.IsValid(b)) continue;
-      if (!IsFinite(world_.GetPosition(b)) || !std::isfinite(world_.GetAngle(b))) return "non-finite position";
+      if (!IsFinite(world_.GetPosition(b)) || !std::isfinite(world_.GetAngle(b)))
+        return "non-finite position";
       if (!IsFinite(world_.GetLinearVelocity(b)) || !std::isfinite(world_.GetAngularVelocity(b))) {
         return "non-finite velocity";
       }
-      if (!IsFinite(world_.GetWorldCenterOfMass(b)) || !std::isfinite(world_.GetMass(b))) return "non-finite mass";
+      if (!IsFinite(world_.GetWorldCenterOfMass(b)) || !std::isfinite(world_.GetMass(b)))
+        return "non-finite mass";
     }
     return nullptr;
   }
@@ -140,30 +142,72 @@ class WorldProgram {
     const int code = in.Byte() % 24;
     if (trace != nullptr) std::fprintf(trace, "op %d: code %d at byte %zu\n", op, code, in.Offset());
     switch (code) {
-      case 0: CreateBody(in); break;
-      case 1: world_.DestroyBody(Pick(in, bodies_)); break;
-      case 2: CreateShape(in); break;
-      case 3: world_.DestroyShape(Pick(in, shapes_)); break;
-      case 4: CreateJoint(in); break;
-      case 5: world_.DestroyJoint(Pick(in, joints_)); break;
-      case 6: world_.SetTransform(Pick(in, bodies_), in.Point(), in.Value()); break;
-      case 7: world_.SetLinearVelocity(Pick(in, bodies_), in.Point()); break;
-      case 8: world_.SetAngularVelocity(Pick(in, bodies_), in.Value()); break;
-      case 9: world_.ApplyForce(Pick(in, bodies_), in.Point(), in.Point(), in.Bool()); break;
-      case 10: world_.ApplyTorque(Pick(in, bodies_), in.Value(), in.Bool()); break;
-      case 11: world_.ApplyLinearImpulse(Pick(in, bodies_), in.Point(), in.Point(), in.Bool()); break;
-      case 12: world_.ApplyAngularImpulse(Pick(in, bodies_), in.Value(), in.Bool()); break;
-      case 13: SetShapeProperty(in); break;
-      case 14: SetBodyProperty(in); break;
-      case 15: SetJointProperty(in); break;
-      case 16: SetSettings(in); break;
-      case 17: world_.SetGravity(in.Bool() ? in.Point() : Vec2{0.0f, -10.0f}); break;
+      case 0:
+        CreateBody(in);
+        break;
+      case 1:
+        world_.DestroyBody(Pick(in, bodies_));
+        break;
+      case 2:
+        CreateShape(in);
+        break;
+      case 3:
+        world_.DestroyShape(Pick(in, shapes_));
+        break;
+      case 4:
+        CreateJoint(in);
+        break;
+      case 5:
+        world_.DestroyJoint(Pick(in, joints_));
+        break;
+      case 6:
+        world_.SetTransform(Pick(in, bodies_), in.Point(), in.Value());
+        break;
+      case 7:
+        world_.SetLinearVelocity(Pick(in, bodies_), in.Point());
+        break;
+      case 8:
+        world_.SetAngularVelocity(Pick(in, bodies_), in.Value());
+        break;
+      case 9:
+        world_.ApplyForce(Pick(in, bodies_), in.Point(), in.Point(), in.Bool());
+        break;
+      case 10:
+        world_.ApplyTorque(Pick(in, bodies_), in.Value(), in.Bool());
+        break;
+      case 11:
+        world_.ApplyLinearImpulse(Pick(in, bodies_), in.Point(), in.Point(), in.Bool());
+        break;
+      case 12:
+        world_.ApplyAngularImpulse(Pick(in, bodies_), in.Value(), in.Bool());
+        break;
+      case 13:
+        SetShapeProperty(in);
+        break;
+      case 14:
+        SetBodyProperty(in);
+        break;
+      case 15:
+        SetJointProperty(in);
+        break;
+      case 16:
+        SetSettings(in);
+        break;
+      case 17:
+        world_.SetGravity(in.Bool() ? in.Point() : Vec2{0.0f, -10.0f});
+        break;
       case 18:
       case 19:
-      case 20: return StepAndCheck(in);
-      case 21: return DestroyWhileReadingEvents(in);
-      case 22: Query(in); break;
-      default: MoveWorld(in); break;
+      case 20:
+        return StepAndCheck(in);
+      case 21:
+        return DestroyWhileReadingEvents(in);
+      case 22:
+        Query(in);
+        break;
+      default:
+        MoveWorld(in);
+        break;
     }
     return nullptr;
   }
@@ -200,15 +244,23 @@ class WorldProgram {
     const BodyId body = Pick(in, bodies_);
     const ShapeDef def = MakeShapeDef(in);
     switch (in.Byte() % 5) {
-      case 0: shapes_.push_back(world_.CreateShape(body, def, Circle{in.Point(), in.Size()})); break;
-      case 1: shapes_.push_back(world_.CreateShape(body, def, Capsule{in.Point(), in.Point(), in.Size()})); break;
-      case 2: shapes_.push_back(world_.CreateShape(body, def, Segment{in.Point(), in.Point()})); break;
+      case 0:
+        shapes_.push_back(world_.CreateShape(body, def, Circle{in.Point(), in.Size()}));
+        break;
+      case 1:
+        shapes_.push_back(world_.CreateShape(body, def, Capsule{in.Point(), in.Point(), in.Size()}));
+        break;
+      case 2:
+        shapes_.push_back(world_.CreateShape(body, def, Segment{in.Point(), in.Point()}));
+        break;
       case 3: {  // through the checked constructor
         Vec2 points[8];
         const int count = 3 + in.Byte() % 6;
         for (int i = 0; i < count; ++i) points[i] = in.Point();
-        GeometryResult<Polygon> polygon = MakePolygon(std::span<const Vec2>(points, count), in.Bool() ? in.Size() : 0.0f);
-        shapes_.push_back(world_.CreateShape(body, def, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value));
+        GeometryResult<Polygon> polygon =
+            MakePolygon(std::span<const Vec2>(points, count), in.Bool() ? in.Size() : 0.0f);
+        shapes_.push_back(world_.CreateShape(
+            body, def, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value));
         break;
       }
       default: {  // hand-built, as a careless caller would
@@ -243,7 +295,8 @@ class WorldProgram {
     JointId id;
     if (type == 0) {
       RevoluteJointDef d{base};
-      d.referenceAngle = in.Value(), d.enableLimit = in.Bool(), d.lowerAngle = in.Value(), d.upperAngle = in.Value();
+      d.referenceAngle = in.Value(), d.enableLimit = in.Bool(), d.lowerAngle = in.Value(),
+      d.upperAngle = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
       d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
       id = world_.CreateJoint(d);
@@ -266,7 +319,8 @@ class WorldProgram {
       id = world_.CreateJoint(d);
     } else if (type == 4) {
       WheelJointDef d{base};
-      d.localAxisA = in.Point(), d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      d.localAxisA = in.Point(), d.enableSpring = in.Bool(), d.hertz = in.Value(),
+      d.dampingRatio = in.Value();
       d.enableLimit = in.Bool(), d.lowerTranslation = in.Value(), d.upperTranslation = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
       id = world_.CreateJoint(d);
@@ -282,24 +336,48 @@ class WorldProgram {
   void SetShapeProperty(ByteReader& in) {
     const ShapeId shape = Pick(in, shapes_);
     switch (in.Byte() % 5) {
-      case 0: world_.SetDensity(shape, in.Value()); break;
-      case 1: world_.SetFriction(shape, in.Value()); break;
-      case 2: world_.SetRestitution(shape, in.Value()); break;
-      case 3: world_.SetFilter(shape, {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2}); break;
-      default: world_.TestPoint(shape, in.Point()); break;
+      case 0:
+        world_.SetDensity(shape, in.Value());
+        break;
+      case 1:
+        world_.SetFriction(shape, in.Value());
+        break;
+      case 2:
+        world_.SetRestitution(shape, in.Value());
+        break;
+      case 3:
+        world_.SetFilter(shape, {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2});
+        break;
+      default:
+        world_.TestPoint(shape, in.Point());
+        break;
     }
   }
 
   void SetBodyProperty(ByteReader& in) {
     const BodyId body = Pick(in, bodies_);
     switch (in.Byte() % 7) {
-      case 0: world_.SetEnabled(body, in.Bool()); break;
-      case 1: world_.SetAwake(body, in.Bool()); break;
-      case 2: world_.SetFixedRotation(body, in.Bool()); break;
-      case 3: world_.SetGravityScale(body, in.Value()); break;
-      case 4: world_.SetLinearDamping(body, in.Value()); break;
-      case 5: world_.SetAngularDamping(body, in.Value()); break;
-      default: world_.SetSleepEnabled(body, in.Bool()); break;
+      case 0:
+        world_.SetEnabled(body, in.Bool());
+        break;
+      case 1:
+        world_.SetAwake(body, in.Bool());
+        break;
+      case 2:
+        world_.SetFixedRotation(body, in.Bool());
+        break;
+      case 3:
+        world_.SetGravityScale(body, in.Value());
+        break;
+      case 4:
+        world_.SetLinearDamping(body, in.Value());
+        break;
+      case 5:
+        world_.SetAngularDamping(body, in.Value());
+        break;
+      default:
+        world_.SetSleepEnabled(body, in.Bool());
+        break;
     }
   }
 
@@ -316,16 +394,36 @@ class WorldProgram {
   void SetSettings(ByteReader& in) {
     SolverSettings s = world_.GetSolverSettings();
     switch (in.Byte() % 10) {
-      case 0: s.mode = in.Bool() ? SolverMode::Classic : SolverMode::SoftStep; break;
-      case 1: s.subSteps = static_cast<int>(in.Word() % 80) - 4; break;
-      case 2: s.contactHertz = in.Value(); break;
-      case 3: s.contactDampingRatio = in.Value(); break;
-      case 4: s.contactPushMaxSpeed = in.Value(); break;
-      case 5: s.jointHertz = in.Value(); break;
-      case 6: s.maxLinearSpeed = in.Value(); break;
-      case 7: s.linearSlop = in.Value(); break;
-      case 8: s.enableWarmStarting = in.Bool(), s.enableRelax = in.Bool(), s.enableSleep = in.Bool(); break;
-      default: s.classicIterations = static_cast<int>(in.Byte()), s.classicBaumgarte = in.Value(); break;
+      case 0:
+        s.mode = in.Bool() ? SolverMode::Classic : SolverMode::SoftStep;
+        break;
+      case 1:
+        s.subSteps = static_cast<int>(in.Word() % 80) - 4;
+        break;
+      case 2:
+        s.contactHertz = in.Value();
+        break;
+      case 3:
+        s.contactDampingRatio = in.Value();
+        break;
+      case 4:
+        s.contactPushMaxSpeed = in.Value();
+        break;
+      case 5:
+        s.jointHertz = in.Value();
+        break;
+      case 6:
+        s.maxLinearSpeed = in.Value();
+        break;
+      case 7:
+        s.linearSlop = in.Value();
+        break;
+      case 8:
+        s.enableWarmStarting = in.Bool(), s.enableRelax = in.Bool(), s.enableSleep = in.Bool();
+        break;
+      default:
+        s.classicIterations = static_cast<int>(in.Byte()), s.classicBaumgarte = in.Value();
+        break;
     }
     world_.SetSolverSettings(s);
   }

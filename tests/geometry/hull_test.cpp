@@ -151,4 +151,4 @@ TEST_CASE("clouds longer than kMaxHullInputPoints are refused before any work") 
   for (int i = 0; i < 4; ++i) CHECK(std::fabs(hull.value.points[i].x) == 1.0f);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("geometry.hull")

@@ -41,7 +41,8 @@ MassData IntegrateOnGrid(const Polygon& polygon, float density, int cells) {
   for (int i = 0; i < cells; ++i) {
     for (int j = 0; j < cells; ++j) {
       double x = box.lower.x + (i + 0.5) * hx, y = box.lower.y + (j + 0.5) * hy;
-      if (DistanceToPolygon(polygon, {static_cast<float>(x), static_cast<float>(y)}) > polygon.radius) continue;
+      if (DistanceToPolygon(polygon, {static_cast<float>(x), static_cast<float>(y)}) > polygon.radius)
+        continue;
       double dm = density * hx * hy;
       mass += dm;
       mx += dm * x;
@@ -50,7 +51,8 @@ MassData IntegrateOnGrid(const Polygon& polygon, float density, int cells) {
     }
   }
   double cx = mx / mass, cy = my / mass;
-  return {static_cast<float>(mass), {static_cast<float>(cx), static_cast<float>(cy)},
+  return {static_cast<float>(mass),
+          {static_cast<float>(cx), static_cast<float>(cy)},
           static_cast<float>(second - mass * (cx * cx + cy * cy))};
 }
 
@@ -90,8 +92,8 @@ TEST_CASE("capsule matches a rectangle plus two half discs") {
   double rectMass = density * length * 2.0 * r;
   double halfDiscMass = density * kPi * r * r / 2.0;
   double d = 4.0 * r / (3.0 * kPi);  // half-disc centroid from its flat edge
-  double halfDiscAboutCentre =
-      halfDiscMass * r * r / 2.0 - halfDiscMass * d * d + halfDiscMass * (length / 2.0 + d) * (length / 2.0 + d);
+  double halfDiscAboutCentre = halfDiscMass * r * r / 2.0 - halfDiscMass * d * d +
+                               halfDiscMass * (length / 2.0 + d) * (length / 2.0 + d);
   double inertia = rectMass * (length * length + 4.0 * r * r) / 12.0 + 2.0 * halfDiscAboutCentre;
   CheckRelative(m.mass, rectMass + 2.0 * halfDiscMass, 1e-5);
   CheckRelative(m.rotationalInertia, inertia, 1e-5);
@@ -166,4 +168,4 @@ TEST_CASE("segments are massless and bad densities are refused") {
   CHECK(ComputeMass(box, 0.0f).value.mass == 0.0f);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("geometry.mass")

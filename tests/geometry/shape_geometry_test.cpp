@@ -37,7 +37,8 @@ Polygon RandomPolygon(test::Rng& rng, int count) {
   std::vector<Vec2> ring(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const double a = 2.0 * std::numbers::pi * (i + 0.4 * rng.Unit()) / count;
-    ring[static_cast<std::size_t>(i)] = {static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+    ring[static_cast<std::size_t>(i)] = {static_cast<float>(r * std::cos(a)),
+                                         static_cast<float>(r * std::sin(a))};
   }
   GeometryResult<Polygon> polygon = MakePolygon(ring, rng.Int(0, 1) == 0 ? 0.0f : rng.Uniform(0.01f, 0.3f));
   REQUIRE(polygon.ok());
@@ -165,4 +166,4 @@ TEST_CASE("mass, bounding box and proxy of a geometry are the typed overloads' b
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("geometry.shape_geometry")

@@ -121,7 +121,8 @@ TEST_CASE("every hull ComputeHull returns is accepted by MakePolygon unchanged (
     bool same = fromHull.ok() && fromCloud.ok() && fromHull.value.count == hull.value.count &&
                 fromCloud.value.count == hull.value.count;
     for (int i = 0; same && i < hull.value.count; ++i) {
-      same = fromHull.value.vertices[i] == hull.value.points[i] && fromCloud.value.vertices[i] == hull.value.points[i];
+      same = fromHull.value.vertices[i] == hull.value.points[i] &&
+             fromCloud.value.vertices[i] == hull.value.points[i];
     }
     mismatches += same ? 0 : 1;
   }
@@ -144,10 +145,9 @@ TEST_CASE("hand-made hulls that are clockwise or wind twice or repeat a point ar
     const double a = 2.0 * 3.141592653589793 * (2 * i) / 5;
     star.points[star.count++] = {static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a))};
   }
-  const Hull bad[] = {make({{0, 0}, {0, 1}, {1, 0}}),           // clockwise
-                      star,
-                      make({{0, 0}, {1, 0}, {1, 0}, {0, 1}}),   // repeated point: zero-length edge
-                      make({{0, 0}, {1, 0}, {2, 0}, {0, 1}})};  // collinear corner
+  const Hull bad[] = {make({{0, 0}, {0, 1}, {1, 0}}),                // clockwise
+                      star, make({{0, 0}, {1, 0}, {1, 0}, {0, 1}}),  // repeated point: zero-length edge
+                      make({{0, 0}, {1, 0}, {2, 0}, {0, 1}})};       // collinear corner
   AssertHandler previous = SetAssertHandler(CountAssert);
   gAsserts = 0;
   for (const Hull& hull : bad) CHECK(MakePolygon(hull, 0.0f).error == GeometryError::NotConvex);
@@ -167,4 +167,4 @@ TEST_CASE("tiny and huge boxes are valid and keep their size") {
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("geometry.shapes")

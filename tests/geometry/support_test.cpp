@@ -97,9 +97,11 @@ TEST_CASE("support projection equals the maximum over a dense boundary sampling 
       Polygon sharp = RandomPolygon(rng, 12, 0.0f);
       Polygon rounded = RandomPolygon(rng, 12, rng.Uniform(0.05f, 0.5f));
       Polygon largeSharp = shapeKind >= 5 ? RandomPolygon(rng, kMaxPolygonVertices, 0.0f) : sharp;
-      Polygon largeRounded = shapeKind >= 5 ? RandomPolygon(rng, kMaxPolygonVertices, rng.Uniform(0.05f, 0.5f)) : rounded;
-      ShapeProxy proxies[7] = {MakeProxy(circle), MakeProxy(capsule), MakeProxy(segment), MakeProxy(sharp),
-                               MakeProxy(rounded), MakeProxy(largeSharp), MakeProxy(largeRounded)};
+      Polygon largeRounded =
+          shapeKind >= 5 ? RandomPolygon(rng, kMaxPolygonVertices, rng.Uniform(0.05f, 0.5f)) : rounded;
+      ShapeProxy proxies[7] = {MakeProxy(circle),      MakeProxy(capsule), MakeProxy(segment),
+                               MakeProxy(sharp),       MakeProxy(rounded), MakeProxy(largeSharp),
+                               MakeProxy(largeRounded)};
       const ShapeProxy& proxy = proxies[shapeKind];
       Transform xf = MakeTransform(rng.InBox(10.0f), rng.Uniform(-4.0f, 4.0f));
       Vec2 dir = rng.Direction();
@@ -156,4 +158,4 @@ TEST_CASE("world AABB of a transformed shape bounds a dense boundary sampling ti
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("geometry.support")

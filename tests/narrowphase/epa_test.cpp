@@ -10,8 +10,8 @@
 #include <vector>
 
 using namespace mk;
-using oracle::TestShape;
 using oracle::Kind;
+using oracle::TestShape;
 
 namespace {
 
@@ -30,7 +30,8 @@ bool CheckPenetration(const DistanceInput& in, const PenetrationOutput& out, dou
   double floor = 1e-5 * size;
   bool ok = true;
   auto fail = [&](const char* what) {
-    INFO(what << ": exact depth " << exact << " got " << out.coreDepth << " status " << static_cast<int>(out.status));
+    INFO(what << ": exact depth " << exact << " got " << out.coreDepth << " status "
+              << static_cast<int>(out.status));
     CHECK(false);
     ok = false;
   };
@@ -71,7 +72,8 @@ TEST_CASE("Bittle's GJK article's overlapping triangle and quadrilateral: depth 
   CHECK(history.steps[0].count >= 3);
 }
 
-TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs" * doctest::test_suite("long")) {
+TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs" *
+          doctest::test_suite("long")) {
   test::Rng rng(0xE9A);
   EpaCounters counters;  // this test's own tally, from the outputs of its ShapePenetration calls
   int checked = 0, failures = 0;
@@ -83,7 +85,8 @@ TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs
     for (int i = 0; i < pa.count; ++i) reach = std::max(reach, Length(pa.vertices[i]));
     for (int i = 0; i < pb.count; ++i) reach = std::max(reach, Length(pb.vertices[i]));
     Transform xfA{rng.InBox(10.0f), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
-    Transform xfB{xfA.p + rng.Uniform(0.0f, 0.8f) * reach * rng.Direction(), MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
+    Transform xfB{xfA.p + rng.Uniform(0.0f, 0.8f) * reach * rng.Direction(),
+                  MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
     DistanceInput in = Input(MakeProxy(pa), xfA, MakeProxy(pb), xfB);
     oracle::WorldShape wa = oracle::Place(in.proxyA, xfA);
     oracle::WorldShape wb = oracle::Place(in.proxyB, xfB);
@@ -159,7 +162,9 @@ TEST_CASE("degenerate EPA starts: the origin on a vertex or an edge of the diffe
   CHECK(test::Near(out.normal, {1, 0}, 1e-5f));
 }
 
-TEST_CASE("EPA on 1- and 2-point cores: a circle centre in a box and a capsule across a box and concentric circles") {
+TEST_CASE(
+    "EPA on 1- and 2-point cores: a circle centre in a box and a capsule across a box and concentric "
+    "circles") {
   Polygon box = MakeBox(1.0f, 1.0f).value;
   Circle circle{{0, 0}, 0.5f};
   // Circle centre 0.25 inside the right face: core depth 0.25, surface depth 0.75, normal (-1, 0)?
@@ -235,4 +240,4 @@ TEST_CASE("the SAT fallback on its own matches the oracle for polygons and capsu
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("narrowphase.epa")

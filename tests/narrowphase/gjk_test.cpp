@@ -9,8 +9,8 @@
 #include <vector>
 
 using namespace mk;
-using oracle::TestShape;
 using oracle::Kind;
+using oracle::TestShape;
 
 namespace {
 
@@ -48,7 +48,8 @@ PairCheck CheckAgainstOracle(const DistanceInput& in, const DistanceOutput& out,
     CHECK(false);
     c.ok = false;
   };
-  if (!Finite(out) || out.status == DistanceStatus::InvalidInput || out.status == DistanceStatus::IterationCap) {
+  if (!Finite(out) || out.status == DistanceStatus::InvalidInput ||
+      out.status == DistanceStatus::IterationCap) {
     fail("bad status or NaN");
     return c;
   }
@@ -58,9 +59,12 @@ PairCheck CheckAgainstOracle(const DistanceInput& in, const DistanceOutput& out,
     double expected = surface > 0.0 ? surface : 0.0;
     if (std::fabs(out.distance - expected) > tolerance) fail("surface distance");
     // Witness points on their cores and surfaces, as far apart as reported.
-    if (std::fabs(oracle::SignedDistanceToCore(a, oracle::ToD(out.corePointA))) > tolerance) fail("corePointA");
-    if (std::fabs(oracle::SignedDistanceToCore(b, oracle::ToD(out.corePointB))) > tolerance) fail("corePointB");
-    if (std::fabs(Distance(out.corePointA, out.corePointB) - out.coreDistance) > tolerance) fail("core witness gap");
+    if (std::fabs(oracle::SignedDistanceToCore(a, oracle::ToD(out.corePointA))) > tolerance)
+      fail("corePointA");
+    if (std::fabs(oracle::SignedDistanceToCore(b, oracle::ToD(out.corePointB))) > tolerance)
+      fail("corePointB");
+    if (std::fabs(Distance(out.corePointA, out.corePointB) - out.coreDistance) > tolerance)
+      fail("core witness gap");
     if (std::fabs(Length(out.normal) - 1.0f) > 1e-5f) fail("unit normal");
     if (surface > tolerance) {
       c.separated = true;
@@ -77,7 +81,8 @@ PairCheck CheckAgainstOracle(const DistanceInput& in, const DistanceOutput& out,
     }
   } else if (core == 0.0) {
     c.overlapping = true;
-    if (a.radius + b.radius > 0.0 && out.status != DistanceStatus::Overlapping) fail("status should be Overlapping");
+    if (a.radius + b.radius > 0.0 && out.status != DistanceStatus::Overlapping)
+      fail("status should be Overlapping");
     if (!out.coresOverlap && out.coreDistance > tolerance) fail("overlapping cores reported apart");
   }
   return c;
@@ -85,7 +90,8 @@ PairCheck CheckAgainstOracle(const DistanceInput& in, const DistanceOutput& out,
 
 // B placed around A: offset along a random direction, scaled so that separated, touching and
 // overlapping pairs all occur. Touching pairs are made by bisection on the oracle (double).
-Transform PlaceB(test::Rng& rng, const TestShape& a, const Transform& xfA, const TestShape& b, bool touching) {
+Transform PlaceB(test::Rng& rng, const TestShape& a, const Transform& xfA, const TestShape& b,
+                 bool touching) {
   Vec2 dir = rng.Direction();
   float reach = a.size + b.size;
   Transform xfB{xfA.p + rng.Uniform(0.0f, 1.4f) * reach * dir, MakeRot(rng.Uniform(-3.1416f, 3.1416f))};
@@ -114,7 +120,8 @@ TEST_SUITE("narrowphase.gjk") {
 // Seed 000: triangle (4,5), (9,9), (4,11) and quadrilateral (8,6), (15,6), (13,1), (10,2). The
 // Minkowski difference's closest feature is the edge (-4,-1)-(1,3) at t = 24/41, so the closest
 // points are (8,6) on B and (4,5) + 24/41 (5,4) on A, distance |(-44/41, 55/41)| = 11/sqrt(41).
-TEST_CASE("Bittle's distance article's separated triangle and quadrilateral: exact distance and closest points") {
+TEST_CASE(
+    "Bittle's distance article's separated triangle and quadrilateral: exact distance and closest points") {
   Polygon a = Poly({{4, 5}, {9, 9}, {4, 11}});
   Polygon b = Poly({{8, 6}, {15, 6}, {13, 1}, {10, 2}});
   DistanceInput in = Input(MakeProxy(a), {}, MakeProxy(b), {});
@@ -149,7 +156,8 @@ TEST_CASE("Bittle's GJK article's triangle and quadrilateral overlap") {
   // Moved by (5, 0) (triangle x <= 9, quad x >= 10): apart; the distance is the oracle's.
   DistanceInput apart = Input(MakeProxy(a), {}, MakeProxy(b), Transform{{5.0f, 0.0f}, {}});
   CHECK_FALSE(CoresOverlap(apart));
-  double exact = oracle::CoreDistance(oracle::Place(apart.proxyA, {}), oracle::Place(apart.proxyB, apart.transformB));
+  double exact =
+      oracle::CoreDistance(oracle::Place(apart.proxyA, {}), oracle::Place(apart.proxyB, apart.transformB));
   CHECK(ShapeDistance(apart).distance == doctest::Approx(exact).epsilon(1e-6));
 }
 
@@ -167,7 +175,8 @@ TEST_CASE("the 2D GJK tutorial's point sets: Minkowski difference misses the ori
   CHECK(test::Near(out.pointB, {-1, 2}, 1e-6f));
 }
 
-TEST_CASE("the oracle agrees with GJK on 100000 random pairs of every shape type" * doctest::test_suite("long")) {
+TEST_CASE("the oracle agrees with GJK on 100000 random pairs of every shape type" *
+          doctest::test_suite("long")) {
   test::Rng rng(0x61C0FFEEull);
   int separated = 0, overlapping = 0, touching = 0, failures = 0;
   for (int trial = 0; trial < 100000 && failures < 10; ++trial) {
@@ -441,7 +450,8 @@ TEST_CASE("coordinates far from the origin (1e4 m) keep the near-field accuracy 
   Circle circle{{0, 0}, 0.25f};
   Vec2 far{1.0e4f, -1.0e4f};
   // Box at far, circle 1 m to its right: surface distance 0.25 m. Float spacing at 1e4 is ~1e-3.
-  DistanceInput in = Input(MakeProxy(box), Transform{far, {}}, MakeProxy(circle), Transform{far + Vec2{1.0f, 0}, {}});
+  DistanceInput in =
+      Input(MakeProxy(box), Transform{far, {}}, MakeProxy(circle), Transform{far + Vec2{1.0f, 0}, {}});
   DistanceOutput out = ShapeDistance(in);
   CHECK(out.status == DistanceStatus::Separated);
   CHECK(out.distance == doctest::Approx(0.25).epsilon(1e-5));
@@ -491,7 +501,8 @@ TEST_CASE("invalid input gives InvalidInput and not NaN or a crash") {
   CHECK(ShapeDistance(Input(good, {}, nullPoints, {})).status == DistanceStatus::InvalidInput);
   // Far but finite positions are valid input, not an overflow.
   Transform far{{3e30f, -3e30f}, {}};
-  CHECK(ShapeDistance(Input(good, far, good, Transform{{3e30f, -3e30f + 5.0f}, {}})).status != DistanceStatus::InvalidInput);
+  CHECK(ShapeDistance(Input(good, far, good, Transform{{3e30f, -3e30f + 5.0f}, {}})).status !=
+        DistanceStatus::InvalidInput);
   Vec2 bad[3] = {{0, 0}, {INFINITY, 0}, {0, 1}};
   ShapeProxy infinite{bad, 3, 0.0f};
   DistanceOutput out = ShapeDistance(Input(infinite, {}, good, Transform{{5, 0}, {}}));
@@ -527,7 +538,8 @@ TEST_CASE("history records every iteration: the start simplex then one step per 
     }
     CHECK(lambdaSum == doctest::Approx(1.0f));
     // Distances to the origin never increase.
-    if (i > 0) CHECK(Length(history.steps[i].closestPoint) <= Length(history.steps[i - 1].closestPoint) + 1e-6f);
+    if (i > 0)
+      CHECK(Length(history.steps[i].closestPoint) <= Length(history.steps[i - 1].closestPoint) + 1e-6f);
   }
 }
 
@@ -543,4 +555,4 @@ TEST_CASE("large polygons (64 vertices) use hill climbing and stay exact") {
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("narrowphase.gjk")

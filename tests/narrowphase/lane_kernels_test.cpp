@@ -24,14 +24,21 @@ using Twin = wide::ScalarFloat<4>;
 /// integers, tiny, subnormal and large values, small enough that no dot product overflows (no NaN).
 float KernelFloat(test::Rng& rng, const Vec2* earlier, int count) {
   switch (rng.Int(0, 9)) {
-    case 0: return rng.Int(0, 1) == 0 ? 0.0f : -0.0f;
+    case 0:
+      return rng.Int(0, 1) == 0 ? 0.0f : -0.0f;
     case 1:
-    case 2: return count > 0 ? earlier[rng.Int(0, count - 1)].x : 1.0f;
-    case 3: return static_cast<float>(rng.Int(-2, 2));
-    case 4: return rng.Uniform(-1.0f, 1.0f) * 1e-20f;
-    case 5: return rng.Uniform(-1.0f, 1.0f) * 1e-40f;
-    case 6: return rng.Uniform(-1.0f, 1.0f) * 1e12f;
-    default: return rng.Uniform(-10.0f, 10.0f);
+    case 2:
+      return count > 0 ? earlier[rng.Int(0, count - 1)].x : 1.0f;
+    case 3:
+      return static_cast<float>(rng.Int(-2, 2));
+    case 4:
+      return rng.Uniform(-1.0f, 1.0f) * 1e-20f;
+    case 5:
+      return rng.Uniform(-1.0f, 1.0f) * 1e-40f;
+    case 6:
+      return rng.Uniform(-1.0f, 1.0f) * 1e12f;
+    default:
+      return rng.Uniform(-10.0f, 10.0f);
   }
 }
 
@@ -53,10 +60,14 @@ void RandomPoints(test::Rng& rng, Vec2* points, int count) {
 /// A direction: random unit, an axis (ties along edges of axis-aligned points), or zero.
 Vec2 RandomDirection(test::Rng& rng) {
   switch (rng.Int(0, 5)) {
-    case 0: return {0.0f, 1.0f};
-    case 1: return {-1.0f, -0.0f};
-    case 2: return {0.0f, 0.0f};
-    default: return rng.Direction();
+    case 0:
+      return {0.0f, 1.0f};
+    case 1:
+      return {-1.0f, -0.0f};
+    case 2:
+      return {0.0f, 0.0f};
+    default:
+      return rng.Direction();
   }
 }
 
@@ -165,7 +176,8 @@ TEST_CASE("the argmax scan picks the scalar scan's index on every count and the 
       const bool ok = index == expected && index == geometryScan && (F::kLanes != 4 || index == twin);
       if (!ok && mismatches++ == 0) {
         first = std::string(test::LaneTypeName<F>()) + " count " + std::to_string(count) + " trial " +
-                std::to_string(trial) + ": " + std::to_string(index) + " instead of " + std::to_string(expected);
+                std::to_string(trial) + ": " + std::to_string(index) + " instead of " +
+                std::to_string(expected);
       }
     });
     // The engine's entry (this build's Float4) agrees too.
@@ -199,13 +211,15 @@ TEST_CASE("the SAT face scan picks the scalar scan's face and separation and the
     const SatResult twin = MaxFaceSeparation<Twin>(p.a, p.b, true);
     test::ForEachLaneType([&]<class F>() {
       const SatResult r = MaxFaceSeparation<F>(p.a, p.b, true);
-      const bool sameAsTwin = F::kLanes != 4 || (r.face == twin.face && SameBits(r.separation, twin.separation));
+      const bool sameAsTwin =
+          F::kLanes != 4 || (r.face == twin.face && SameBits(r.separation, twin.separation));
       const bool ok = r.face == expected.face && r.separation == expected.separation && r.onB && sameAsTwin;
       if (!ok && mismatches++ == 0) {
         first = std::string(test::LaneTypeName<F>()) + " faces " + std::to_string(p.a.count) + " points " +
-                std::to_string(p.b.count) + " trial " + std::to_string(trial) + ": face " + std::to_string(r.face) +
-                " separation " + std::to_string(r.separation) + " instead of " + std::to_string(expected.face) + " " +
-                std::to_string(expected.separation) + " (twin " + std::to_string(twin.separation) + ")";
+                std::to_string(p.b.count) + " trial " + std::to_string(trial) + ": face " +
+                std::to_string(r.face) + " separation " + std::to_string(r.separation) + " instead of " +
+                std::to_string(expected.face) + " " + std::to_string(expected.separation) + " (twin " +
+                std::to_string(twin.separation) + ")";
       }
     });
   }
@@ -219,7 +233,8 @@ TEST_CASE("TransformVectors gives TransformPoint's and Rotate's bits on every co
     const int count = rng.Int(2, kMaxPolygonVertices);
     Vec2 in[kMaxPolygonVertices];
     RandomPoints(rng, in, count);
-    const Transform xf = trial % 5 == 0 ? Transform{} : MakeTransform(rng.InBox(100.0f), rng.Uniform(-4.0f, 4.0f));
+    const Transform xf =
+        trial % 5 == 0 ? Transform{} : MakeTransform(rng.InBox(100.0f), rng.Uniform(-4.0f, 4.0f));
     const bool translate = trial % 2 == 0;
     test::ForEachLaneType([&]<class F>() {
       if (count < F::kLanes / 2) return;
@@ -250,11 +265,13 @@ TEST_CASE("the finiteness probes agree with std::isfinite whichever lane holds t
     test::ForEachFourLaneType([&]<class F>() {
       mismatches += detail::FiniteTransforms<F>(a, b, v[8]) == finite ? 0 : 1;
       const bool outputs = std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]) &&
-                           std::isfinite(v[3]) && std::isfinite(v[4]) && std::isfinite(v[5]) && std::isfinite(v[6]);
-      mismatches += detail::FiniteOutputs<F>({v[0], v[1]}, {v[2], v[3]}, {v[4], v[5]}, v[6]) == outputs ? 0 : 1;
+                           std::isfinite(v[3]) && std::isfinite(v[4]) && std::isfinite(v[5]) &&
+                           std::isfinite(v[6]);
+      mismatches +=
+          detail::FiniteOutputs<F>({v[0], v[1]}, {v[2], v[3]}, {v[4], v[5]}, v[6]) == outputs ? 0 : 1;
     });
   }
   CHECK(mismatches == 0);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("narrowphase.lanes")

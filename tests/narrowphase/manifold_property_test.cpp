@@ -1,6 +1,7 @@
 // Manifold properties on random pairs of every type pair, against the brute-force oracle in
-// oracle.h (the GJK tests' double-precision oracle, shared read-only): unit normal, at most 2 points, and the deepest point's separation equal to the
-// exact signed distance (separated cores) or the exact SAT penetration (overlapping polygons).
+// oracle.h (the GJK tests' double-precision oracle, shared read-only): unit normal, at most 2 points, and the
+// deepest point's separation equal to the exact signed distance (separated cores) or the exact SAT
+// penetration (overlapping polygons).
 #include "minkowski/manifold.h"
 #include "narrowphase/manifold_internal.h"
 #include "narrowphase/oracle.h"
@@ -32,9 +33,15 @@ ShapeGeometry RandomShape(test::Rng& rng, ShapeType type, bool sharp = false) {
   Vec2 p1 = rng.InBox(0.4f);
   Vec2 p2 = p1 + rng.Uniform(0.1f, 1.2f) * rng.Direction();
   switch (type) {
-    case ShapeType::Circle: s = Circle{rng.InBox(0.2f), rng.LogUniform(0.05f, 0.6f)}; break;
-    case ShapeType::Capsule: s = Capsule{p1, p2, rng.Uniform(0.02f, 0.4f)}; break;
-    case ShapeType::Segment: s = Segment{p1, p2}; break;
+    case ShapeType::Circle:
+      s = Circle{rng.InBox(0.2f), rng.LogUniform(0.05f, 0.6f)};
+      break;
+    case ShapeType::Capsule:
+      s = Capsule{p1, p2, rng.Uniform(0.02f, 0.4f)};
+      break;
+    case ShapeType::Segment:
+      s = Segment{p1, p2};
+      break;
     default:
       for (;;) {
         int count = rng.Int(3, 8);
@@ -75,8 +82,8 @@ struct Stats {
 };
 
 // Random placements of random shapes of the given types, kept when within `margin`.
-void RunPairs(ShapeType typeA, ShapeType typeB, int wanted, std::uint64_t seed, const ManifoldSettings& settings,
-              Stats& stats) {
+void RunPairs(ShapeType typeA, ShapeType typeB, int wanted, std::uint64_t seed,
+              const ManifoldSettings& settings, Stats& stats) {
   test::Rng rng(seed);
   const double margin = settings.speculativeDistance;
   int kept = 0;
@@ -152,7 +159,8 @@ TEST_CASE("random pairs of every type pair: a short run for the sanitizer pass")
   RunAllTypePairs(40, 7000, 250, 5);
 }
 
-TEST_CASE("SAT method on polygon and capsule pairs: the same exact separations" * doctest::test_suite("long")) {
+TEST_CASE("SAT method on polygon and capsule pairs: the same exact separations" *
+          doctest::test_suite("long")) {
   Stats stats;
   ManifoldSettings sat{.method = ManifoldMethod::Sat};
   RunPairs(ShapeType::Polygon, ShapeType::Polygon, 4000, 4242, sat, stats);
@@ -258,24 +266,30 @@ Manifold CollideTypedReference(const ShapeGeometry& a, const Transform& xfA, con
   auto flip = [&](const Manifold& m) { return FlipManifold(m); };
   const T ta = a.Type(), tb = b.Type();
   if (ta == T::Circle && tb == T::Circle) return CollideCircles(a.AsCircle(), xfA, b.AsCircle(), xfB);
-  if (ta == T::Capsule && tb == T::Circle) return CollideCapsuleAndCircle(a.AsCapsule(), xfA, b.AsCircle(), xfB);
-  if (ta == T::Circle && tb == T::Capsule) return flip(CollideCapsuleAndCircle(b.AsCapsule(), xfB, a.AsCircle(), xfA));
-  if (ta == T::Segment && tb == T::Circle) return CollideSegmentAndCircle(a.AsSegment(), xfA, b.AsCircle(), xfB);
-  if (ta == T::Circle && tb == T::Segment) return flip(CollideSegmentAndCircle(b.AsSegment(), xfB, a.AsCircle(), xfA));
+  if (ta == T::Capsule && tb == T::Circle)
+    return CollideCapsuleAndCircle(a.AsCapsule(), xfA, b.AsCircle(), xfB);
+  if (ta == T::Circle && tb == T::Capsule)
+    return flip(CollideCapsuleAndCircle(b.AsCapsule(), xfB, a.AsCircle(), xfA));
+  if (ta == T::Segment && tb == T::Circle)
+    return CollideSegmentAndCircle(a.AsSegment(), xfA, b.AsCircle(), xfB);
+  if (ta == T::Circle && tb == T::Segment)
+    return flip(CollideSegmentAndCircle(b.AsSegment(), xfB, a.AsCircle(), xfA));
   if (ta == T::Polygon && tb == T::Circle) {
     return CollidePolygonAndCircle(a.AsPolygon(), xfA, b.AsCircle(), xfB, cache);
   }
   if (ta == T::Circle && tb == T::Polygon) {
     return flip(CollidePolygonAndCircle(b.AsPolygon(), xfB, a.AsCircle(), xfA, cache));
   }
-  if (ta == T::Capsule && tb == T::Capsule) return CollideCapsules(a.AsCapsule(), xfA, b.AsCapsule(), xfB, cache);
+  if (ta == T::Capsule && tb == T::Capsule)
+    return CollideCapsules(a.AsCapsule(), xfA, b.AsCapsule(), xfB, cache);
   if (ta == T::Segment && tb == T::Capsule) {
     return CollideSegmentAndCapsule(a.AsSegment(), xfA, b.AsCapsule(), xfB, cache);
   }
   if (ta == T::Capsule && tb == T::Segment) {
     return flip(CollideSegmentAndCapsule(b.AsSegment(), xfB, a.AsCapsule(), xfA, cache));
   }
-  if (ta == T::Segment && tb == T::Segment) return CollideSegments(a.AsSegment(), xfA, b.AsSegment(), xfB, cache);
+  if (ta == T::Segment && tb == T::Segment)
+    return CollideSegments(a.AsSegment(), xfA, b.AsSegment(), xfB, cache);
   if (ta == T::Polygon && tb == T::Capsule) {
     return CollidePolygonAndCapsule(a.AsPolygon(), xfA, b.AsCapsule(), xfB, cache);
   }
@@ -403,4 +417,4 @@ TEST_CASE("a warm simplex cache gives the same manifolds as a cold query") {
   CHECK(contacts > 200);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("narrowphase.manifold")

@@ -1,7 +1,8 @@
 // Manifolds against analytic answers: resting boxes, vertex-face, edge-edge, curved shapes, the
 // pair table's symmetry, feature-id stability and bad input.
-#include "minkowski/assert.h"
 #include "minkowski/manifold.h"
+
+#include "minkowski/assert.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -43,7 +44,8 @@ std::vector<FeatureId> SortedIds(const Manifold& m) {
 
 // Swapping A and B negates the normal, keeps the points and separations, swaps the anchors and
 // flips the ids.
-void CheckSwapSymmetric(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB) {
+void CheckSwapSymmetric(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                        const Transform& xfB) {
   Manifold ab = Collide(a, xfA, b, xfB, nullptr);
   Manifold ba = Collide(b, xfB, a, xfA, nullptr);
   REQUIRE(ab.pointCount == ba.pointCount);
@@ -59,8 +61,8 @@ void CheckSwapSymmetric(const ShapeGeometry& a, const Transform& xfA, const Shap
 }
 
 // Feature ids under many small perturbations of B (up to 1 mm and 0.01 rad) equal the unperturbed ids.
-void CheckIdsStable(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
-                    int expectedCount) {
+void CheckIdsStable(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                    const Transform& xfB, int expectedCount) {
   Manifold base = Collide(a, xfA, b, xfB, nullptr);
   REQUIRE(base.pointCount == expectedCount);
   std::vector<FeatureId> ids = SortedIds(base);
@@ -346,7 +348,8 @@ TEST_CASE("feature ids stay the same under 1 mm / 0.01 rad perturbations of rest
 
 TEST_CASE("the pair table has an entry for every pair and none for invalid types") {
   for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) CHECK((GetCollideFunction(static_cast<ShapeType>(a), static_cast<ShapeType>(b)) != CollideFunction{}));
+    for (int b = 0; b < 4; ++b)
+      CHECK((GetCollideFunction(static_cast<ShapeType>(a), static_cast<ShapeType>(b)) != CollideFunction{}));
   CHECK((GetCollideFunction(ShapeType::Count, ShapeType::Circle) == CollideFunction{}));
   CHECK((GetCollideFunction(ShapeType::Polygon, ShapeType::Count) == CollideFunction{}));
 }
@@ -390,4 +393,4 @@ TEST_CASE("bad input gives an empty manifold and reports an assert but never cra
   CHECK(asserts == expected);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("narrowphase.manifold")

@@ -12,8 +12,8 @@
 #include "test_util.h"
 
 #include <algorithm>
-#include <numbers>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 namespace mk::oracle {
@@ -73,7 +73,9 @@ inline double SegmentSegmentDistance(DVec2 a, DVec2 b, DVec2 c, DVec2 d) {
 
 /// Features of a core as segments: a point is a zero-length segment, 2 points one segment, a
 /// polygon its edges.
-inline int FeatureCount(const WorldShape& s) { return s.points.size() <= 2 ? 1 : static_cast<int>(s.points.size()); }
+inline int FeatureCount(const WorldShape& s) {
+  return s.points.size() <= 2 ? 1 : static_cast<int>(s.points.size());
+}
 inline void Feature(const WorldShape& s, int i, DVec2& a, DVec2& b) {
   a = s.points[i];
   b = s.points.size() == 1 ? s.points[0] : s.points[(i + 1) % s.points.size()];
@@ -117,7 +119,9 @@ inline double SignedDistanceToCore(const WorldShape& s, DVec2 p) {
 }
 
 /// Signed distance from p to the shape's surface (core + radius).
-inline double SignedDistanceToSurface(const WorldShape& s, DVec2 p) { return SignedDistanceToCore(s, p) - s.radius; }
+inline double SignedDistanceToSurface(const WorldShape& s, DVec2 p) {
+  return SignedDistanceToCore(s, p) - s.radius;
+}
 
 /// Minimum translation distance of two overlapping polygon cores (3+ points each) by SAT over all
 /// edge normals: min over axes n of (max_A n.a - min_B n.b). Negative when they are separated.
@@ -250,11 +254,21 @@ inline TestShape RandomShape(test::Rng& rng, Kind kind, float minSize, float max
   float radius = s.size * rng.Uniform(0.05f, 0.5f);
   Vec2 half = 0.5f * s.size * rng.Direction();
   switch (kind) {
-    case Kind::Circle: s.geometry = Circle{0.3f * s.size * rng.Direction(), radius}; break;
-    case Kind::Capsule: s.geometry = Capsule{-half, half, radius}; break;
-    case Kind::Segment: s.geometry = Segment{-half, half}; break;
-    case Kind::SharpPolygon: s.geometry = RandomPolygon(rng, s.size, 10, 0.0f); break;
-    default: s.geometry = RandomPolygon(rng, s.size, 10, radius); break;
+    case Kind::Circle:
+      s.geometry = Circle{0.3f * s.size * rng.Direction(), radius};
+      break;
+    case Kind::Capsule:
+      s.geometry = Capsule{-half, half, radius};
+      break;
+    case Kind::Segment:
+      s.geometry = Segment{-half, half};
+      break;
+    case Kind::SharpPolygon:
+      s.geometry = RandomPolygon(rng, s.size, 10, 0.0f);
+      break;
+    default:
+      s.geometry = RandomPolygon(rng, s.size, 10, radius);
+      break;
   }
   return s;
 }

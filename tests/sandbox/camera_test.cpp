@@ -1,4 +1,5 @@
 #include "camera.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -23,8 +24,10 @@ TEST_CASE("the centre is mid-screen and +x goes right and +y goes up by pixelsPe
 TEST_CASE("ScreenToWorld inverts WorldToScreen") {
   test::Rng rng(71);
   for (int trial = 0; trial < 1000; ++trial) {
-    Camera camera{.center = rng.InBox(100.0f), .pixelsPerMetre = rng.LogUniform(1.0f, 1000.0f),
-                  .width = rng.Uniform(100.0f, 3000.0f), .height = rng.Uniform(100.0f, 2000.0f)};
+    Camera camera{.center = rng.InBox(100.0f),
+                  .pixelsPerMetre = rng.LogUniform(1.0f, 1000.0f),
+                  .width = rng.Uniform(100.0f, 3000.0f),
+                  .height = rng.Uniform(100.0f, 2000.0f)};
     Vec2 world = camera.center + rng.InBox(10.0f);
     Vec2 back = ScreenToWorld(camera, WorldToScreen(camera, world));
     // Float rounding of coordinates up to ~110 m and of the pixel arithmetic: a few ulps of 110.
@@ -72,14 +75,16 @@ TEST_CASE("the visible bounds are the viewport in metres around the centre") {
   CHECK(test::Near(box.upper, {15.0f, 6.0f}, 1e-5f));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("sandbox.camera")
 
 TEST_SUITE("sandbox.camera") {
 
 TEST_CASE("FitBounds shows the whole box with the margin and is tight on one axis") {
   test::Rng rng(72);
   for (int trial = 0; trial < 1000; ++trial) {
-    Camera camera{.center = rng.InBox(50.0f), .pixelsPerMetre = 30.0f, .width = rng.Uniform(200.0f, 2000.0f),
+    Camera camera{.center = rng.InBox(50.0f),
+                  .pixelsPerMetre = 30.0f,
+                  .width = rng.Uniform(200.0f, 2000.0f),
                   .height = rng.Uniform(200.0f, 2000.0f)};
     Vec2 c = rng.InBox(100.0f), half{rng.LogUniform(0.05f, 50.0f), rng.LogUniform(0.05f, 50.0f)};
     AABB box{c - half, c + half};
@@ -121,4 +126,4 @@ TEST_CASE("FitBounds leaves the camera alone for an invalid box") {
   CHECK(fit.pixelsPerMetre == camera.pixelsPerMetre);
 }
 
-}
+}  // TEST_SUITE("sandbox.camera")

@@ -1,4 +1,5 @@
 #include "demo_shapes.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -89,4 +90,4 @@ TEST_CASE("each shape draws once with its AABB and centre of mass and label when
   CHECK(bare.transforms == 0);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("sandbox.demo_shapes")

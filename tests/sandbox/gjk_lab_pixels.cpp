@@ -23,9 +23,9 @@
 
 namespace {
 
-const std::vector<std::string> kSettings = {"shape_a=box", "size_a=1",  "x_a=-3",    "y_a=4",   "angle_a=0",
-                                            "shape_b=box", "size_b=1",  "x_b=1",     "y_b=4.3", "angle_b=45",
-                                            "radius_a=0",  "radius_b=0", "iteration=-1"};
+const std::vector<std::string> kSettings = {
+    "shape_a=box", "size_a=1", "x_a=-3",     "y_a=4",      "angle_a=0",  "shape_b=box", "size_b=1",
+    "x_b=1",       "y_b=4.3",  "angle_b=45", "radius_a=0", "radius_b=0", "iteration=-1"};
 
 int Fail(const char* message) {
   std::printf("FAIL: %s\n", message);
@@ -78,17 +78,20 @@ int main(int argc, char** argv) {
     int matching = 0;
     for (int y = cy - 2; y <= cy + 2; ++y) {
       for (int x = cx - 2; x <= cx + 2; ++x) {
-        if (x >= 0 && y >= 0 && x < w && y < h && SameColor(&image[3 * (y * w + x)], mk::sandbox::lab_colors::kClosestPoint)) {
+        if (x >= 0 && y >= 0 && x < w && y < h &&
+            SameColor(&image[3 * (y * w + x)], mk::sandbox::lab_colors::kClosestPoint)) {
           ++matching;
         }
       }
     }
-    std::printf("closest point (%.4f, %.4f) -> pixel (%d, %d): %d of 25 pixels have the closest-point colour\n",
-                static_cast<double>(p.x), static_cast<double>(p.y), cx, cy, matching);
+    std::printf(
+        "closest point (%.4f, %.4f) -> pixel (%d, %d): %d of 25 pixels have the closest-point colour\n",
+        static_cast<double>(p.x), static_cast<double>(p.y), cx, cy, matching);
     if (matching != 25) ++failures;
   }
   long simplexPixels = 0;
-  for (int i = 0; i < w * h; ++i) simplexPixels += SameColor(&image[3 * i], mk::sandbox::lab_colors::kSimplex);
+  for (int i = 0; i < w * h; ++i)
+    simplexPixels += SameColor(&image[3 * i], mk::sandbox::lab_colors::kSimplex);
   std::printf("simplex-coloured pixels: %ld\n", simplexPixels);
   if (simplexPixels < 100) ++failures;
   stbi_image_free(image);

@@ -1,4 +1,5 @@
 #include "gjk_lab.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -53,7 +54,8 @@ std::vector<Vec2> CorePoints(const GjkLab& lab, int which) {
 
 TEST_SUITE("sandbox.gjk_lab") {
 
-TEST_CASE("the Minkowski difference drawn holds every vertex difference and its distance to the origin is GJK's") {
+TEST_CASE(
+    "the Minkowski difference drawn holds every vertex difference and its distance to the origin is GJK's") {
   test::Rng rng(2024);
   const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
   int separated = 0;
@@ -61,12 +63,13 @@ TEST_CASE("the Minkowski difference drawn holds every vertex difference and its 
     GjkLab lab;
     for (const char* side : {"a", "b"}) {
       std::string s = side;
-      Set(lab, {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 64)),
-                "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
-                "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
-                "x_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-                "y_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-                "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
+      Set(lab,
+          {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 64)),
+           "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
+           "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
+           "x_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
+           "y_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
+           "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
     }
     const GjkLabResult& r = lab.Result();
     REQUIRE_FALSE(r.difference.empty());
@@ -97,13 +100,13 @@ TEST_CASE("the Minkowski difference drawn holds every vertex difference and its 
 
 TEST_CASE("a box corner facing a box face: exact closest points and distance") {
   GjkLab lab;
-  Set(lab, {"shape_a=box", "size_a=1", "x_a=-3", "y_a=4", "angle_a=0", "radius_a=0", "shape_b=box", "size_b=1",
-            "x_b=1", "y_b=4.3", "angle_b=45", "radius_b=0"});
+  Set(lab, {"shape_a=box", "size_a=1", "x_a=-3", "y_a=4", "angle_a=0", "radius_a=0", "shape_b=box",
+            "size_b=1", "x_b=1", "y_b=4.3", "angle_b=45", "radius_b=0"});
   const DistanceOutput& d = lab.Result().distance;
   CHECK(d.distance == doctest::Approx(3.0f - std::sqrt(2.0f)).epsilon(1e-5));
   CHECK(test::Near(d.pointA, {-2.0f, 4.3f}, 1e-5f));
   CHECK(test::Near(d.pointB, {1.0f - std::sqrt(2.0f), 4.3f}, 1e-5f));
-  CHECK(lab.Result().gjk.count >= 2);  // the start simplex and at least one iteration
+  CHECK(lab.Result().gjk.count >= 2);            // the start simplex and at least one iteration
   CHECK(lab.Result().manifold.pointCount == 0);  // 1.59 m apart: far beyond the speculative distance
 }
 
@@ -125,9 +128,17 @@ TEST_CASE("the lab refuses bad settings and keeps its state") {
   GjkLab lab;
   const LabShape before = lab.shapes[0];
   std::string error;
-  for (auto [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"shape_a", "triangle"}, {"vertices_a", "2"}, {"vertices_a", "65"}, {"size_a", "0"}, {"radius_a", "-1"},
-           {"x_a", "nan"}, {"x_a", "1e9"}, {"iteration", "-2"}, {"warm", "yes"}, {"colour_a", "1"}, {"z", "1"}}) {
+  for (auto [key, value] : std::vector<std::pair<std::string, std::string>>{{"shape_a", "triangle"},
+                                                                            {"vertices_a", "2"},
+                                                                            {"vertices_a", "65"},
+                                                                            {"size_a", "0"},
+                                                                            {"radius_a", "-1"},
+                                                                            {"x_a", "nan"},
+                                                                            {"x_a", "1e9"},
+                                                                            {"iteration", "-2"},
+                                                                            {"warm", "yes"},
+                                                                            {"colour_a", "1"},
+                                                                            {"z", "1"}}) {
     INFO(key << "=" << value);
     CHECK_FALSE(lab.ApplySetting(key, value, error));
     CHECK_FALSE(error.empty());
@@ -165,4 +176,4 @@ TEST_CASE("warm starting the lab's query needs fewer iterations than cold after 
   CHECK(warm < cold);
 }
 
-}
+}  // TEST_SUITE("sandbox.gjk_lab")

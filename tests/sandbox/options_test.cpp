@@ -49,4 +49,4 @@ TEST_CASE("the usage text shows the headless form") {
   CHECK(UsageText("sandbox").find("--headless --frames N --screenshot out.png") != std::string::npos);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("sandbox.options")

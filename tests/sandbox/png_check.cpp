@@ -34,7 +34,7 @@ struct ExpectedColor {
 struct Requirements {
   int width = 0;
   int height = 0;
-  long minColors = 16;         // distinct RGB colours
+  long minColors = 16;          // distinct RGB colours
   double minForeground = 0.05;  // fraction of pixels that differ from the most common colour
   std::vector<ExpectedColor> expected;
 };
@@ -161,7 +161,8 @@ double DifferentFraction(const Image& a, const Image& b) {
   long differing = 0;
   const long n = static_cast<long>(a.width) * a.height;
   for (long i = 0; i < n; ++i) {
-    if (a.rgb[3 * i] != b.rgb[3 * i] || a.rgb[3 * i + 1] != b.rgb[3 * i + 1] || a.rgb[3 * i + 2] != b.rgb[3 * i + 2]) {
+    if (a.rgb[3 * i] != b.rgb[3 * i] || a.rgb[3 * i + 1] != b.rgb[3 * i + 1] ||
+        a.rgb[3 * i + 2] != b.rgb[3 * i + 2]) {
       ++differing;
     }
   }

@@ -1,4 +1,5 @@
 #include "scene_view.h"
+
 #include "test_util.h"
 #include "view_host.h"
 
@@ -209,8 +210,9 @@ TEST_CASE("the view host loads scenes and labs by name and refuses unknown names
   CHECK(host.GetLab() != nullptr);
   CHECK(host.Scene() == nullptr);
   // Every name the sandbox lists loads.
-  for (const scenes::SceneInfo& info : scenes::SceneTable()) CHECK(host.Load(info.name, {"size=2"}, error) == true);
+  for (const scenes::SceneInfo& info : scenes::SceneTable())
+    CHECK(host.Load(info.name, {"size=2"}, error) == true);
   for (const char* lab : LabNames()) CHECK(host.Load(lab, {}, error));
 }
 
-}
+}  // TEST_SUITE("sandbox.scene_view")

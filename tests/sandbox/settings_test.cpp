@@ -1,4 +1,5 @@
 #include "settings.h"
+
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -100,9 +101,9 @@ TEST_CASE("bad settings are refused with a reason and change nothing") {
   SceneSettings s;
   const auto before = FormatSettings(s);
   std::string error;
-  for (const char* bad : {"sub_steps=0", "sub_steps=2.5", "sub_steps=x", "contact_hertz=nan", "contact_hertz=inf",
-                          "linear_slop=-0.1", "sleep=maybe", "mode=fast", "no_such_key=1", "gravity_y=1e9",
-                          "step_hz=5", "size=-1"}) {
+  for (const char* bad : {"sub_steps=0", "sub_steps=2.5", "sub_steps=x", "contact_hertz=nan",
+                          "contact_hertz=inf", "linear_slop=-0.1", "sleep=maybe", "mode=fast",
+                          "no_such_key=1", "gravity_y=1e9", "step_hz=5", "size=-1"}) {
     INFO(bad);
     CHECK_FALSE(Apply(s, bad, &error));
     CHECK_FALSE(error.empty());
@@ -123,4 +124,4 @@ TEST_CASE("a scene's default settings are its WorldDef") {
   CHECK(s.params.size == pyramid->defaults.size);
 }
 
-}
+}  // TEST_SUITE("sandbox.settings")

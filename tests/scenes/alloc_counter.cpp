@@ -1,12 +1,11 @@
 // Replacement global operator new/delete that count while enabled (see alloc_counter.h).
 #include "alloc_counter.h"
 
-#include <execinfo.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdlib>
+#include <execinfo.h>
 #include <new>
+#include <unistd.h>
 
 namespace {
 

@@ -30,8 +30,8 @@ void CheckDeterminism(int count) {
   CHECK(ManyPyramidsHash(count, 299) != hashA);
 }
 
-// Steps 100..200 of many_pyramids must not touch the heap (docs/design.md section 8: no allocation in Step after
-// warm-up). Set MK_ALLOC_BACKTRACE=1 to print where an allocation comes from.
+// Steps 100..200 of many_pyramids must not touch the heap (docs/design.md section 8: no allocation in Step
+// after warm-up). Set MK_ALLOC_BACKTRACE=1 to print where an allocation comes from.
 void CheckNoAllocation(int count) {
   SceneRun run(*scenes::FindScene("many_pyramids"), {.count = count});
   test::StepScene(run, 100);
@@ -79,8 +79,6 @@ TEST_CASE("steps 100 to 200 of many_pyramids (22000 bodies) allocate nothing" * 
   CheckNoAllocation(20);
 }
 
-TEST_CASE("steps 100 to 200 of many_pyramids with 4 pyramids allocate nothing") {
-  CheckNoAllocation(2);
-}
+TEST_CASE("steps 100 to 200 of many_pyramids with 4 pyramids allocate nothing") { CheckNoAllocation(2); }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("scenes.determinism")

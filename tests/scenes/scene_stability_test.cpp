@@ -23,7 +23,8 @@ std::vector<Vec2> Positions(const World& world, const std::vector<BodyId>& bodie
 
 float MaxDisplacement(const World& world, const std::vector<BodyId>& bodies, const std::vector<Vec2>& from) {
   float worst = 0.0f;
-  for (std::size_t i = 0; i < bodies.size(); ++i) worst = std::max(worst, Distance(world.GetPosition(bodies[i]), from[i]));
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    worst = std::max(worst, Distance(world.GetPosition(bodies[i]), from[i]));
   return worst;
 }
 
@@ -185,7 +186,8 @@ void CheckPyramidStands(int base, double settleSeconds) {
   test::StepScene(run, 600 - settleSteps);
   CHECK(MaxDisplacement(run.GetWorld(), boxes, settled) <= 0.05f);
   // The apex is still where the stack of `base` 1 m rows puts it (less a few slops of overlap).
-  CHECK(run.GetWorld().GetPosition(boxes.back()).y == doctest::Approx(static_cast<float>(base) - 0.5f).epsilon(0.01));
+  CHECK(run.GetWorld().GetPosition(boxes.back()).y ==
+        doctest::Approx(static_cast<float>(base) - 0.5f).epsilon(0.01));
   CHECK(test::AllBodiesFinite(run.GetWorld()));
 }
 
@@ -207,8 +209,9 @@ TEST_SUITE("scenes.stability") {
 // K u = m g whatever the iteration order), so it has the same sink and the same slow mode. Decision
 // (issue 5): the solver keeps Box2D v3's contact parameters, which the benchmark race needs, and the
 // test below takes the reference once the mode has settled.
-TEST_CASE("the large pyramid (base 100 and 5050 boxes) stands for 10 s: no box moves 5 cm after the first second" *
-          doctest::test_suite("long") * doctest::should_fail()) {
+TEST_CASE(
+    "the large pyramid (base 100 and 5050 boxes) stands for 10 s: no box moves 5 cm after the first second" *
+    doctest::test_suite("long") * doctest::should_fail()) {
   CheckPyramidStands(100, 1.0);
 }
 
@@ -289,7 +292,8 @@ TEST_CASE("a 100 kg box on three 1 kg boxes and three 1 kg boxes on a 100 kg box
   CHECK(sinkRight[3] < 0.01f);
 }
 
-TEST_CASE("a column of 20 boxes stands for 10 s and sleeps compressed no more than its soft contacts predict") {
+TEST_CASE(
+    "a column of 20 boxes stands for 10 s and sleeps compressed no more than its soft contacts predict") {
   SceneRun run(*scenes::FindScene("vertical_stack"));
   const World& world = run.GetWorld();
   const std::vector<BodyId>& boxes = run.State().bodies;
@@ -335,4 +339,4 @@ TEST_CASE("a settled pyramid of base 10 is fully asleep by 5 s") {
   CHECK(run.GetWorld().GetPosition(boxes.back()).y == doctest::Approx(9.5f).epsilon(0.01));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("scenes.stability")

@@ -57,9 +57,9 @@ TEST_CASE("scene names are unique and FindScene finds each row by name") {
 }
 
 TEST_CASE("the table holds the whole Box2D v3 benchmark set with Box2D v3's step counts") {
-  const std::pair<const char*, int> expected[] = {{"large_pyramid", 500}, {"many_pyramids", 200}, {"tumbler", 750},
-                                                  {"rain", 1000},         {"joint_grid", 500},    {"smash", 300},
-                                                  {"spinner", 500}};
+  const std::pair<const char*, int> expected[] = {
+      {"large_pyramid", 500}, {"many_pyramids", 200}, {"tumbler", 750}, {"rain", 1000},
+      {"joint_grid", 500},    {"smash", 300},         {"spinner", 500}};
   for (auto [name, steps] : expected) {
     const std::string sceneName = name;
     CAPTURE(sceneName);
@@ -68,8 +68,8 @@ TEST_CASE("the table holds the whole Box2D v3 benchmark set with Box2D v3's step
     CHECK(std::string_view(info->category) == "benchmark");
     CHECK(info->defaultSteps == steps);
   }
-  // Sleep flags and gravity (as Box2D v3 sets them): sleeping off for the pyramids and the joint grid, smash in
-  // zero gravity.
+  // Sleep flags and gravity (as Box2D v3 sets them): sleeping off for the pyramids and the joint grid, smash
+  // in zero gravity.
   CHECK_FALSE(scenes::FindScene("large_pyramid")->worldDef.settings.enableSleep);
   CHECK_FALSE(scenes::FindScene("many_pyramids")->worldDef.settings.enableSleep);
   CHECK_FALSE(scenes::FindScene("joint_grid")->worldDef.settings.enableSleep);
@@ -97,8 +97,9 @@ TEST_CASE("the benchmark scenes have Box2D v3's body and joint counts at full si
     int bodies;  // including static bodies
     int joints;
   };
-  const Expected expected[] = {{"large_pyramid", 5051, 0}, {"many_pyramids", 22001, 0}, {"tumbler", 2027, 1},
-                               {"joint_grid", 10000, 19800}, {"smash", 9601, 0},       {"spinner", 6078, 1}};
+  const Expected expected[] = {{"large_pyramid", 5051, 0}, {"many_pyramids", 22001, 0},
+                               {"tumbler", 2027, 1},       {"joint_grid", 10000, 19800},
+                               {"smash", 9601, 0},         {"spinner", 6078, 1}};
   for (const Expected& e : expected) {
     const std::string sceneName = e.name;
     CAPTURE(sceneName);
@@ -110,7 +111,8 @@ TEST_CASE("the benchmark scenes have Box2D v3's body and joint counts at full si
   // replaces one column per event: 1000 ragdolls = 11000 bodies + the ground, 10000 joints.
   SceneRun rain(*scenes::FindScene("rain"));
   CHECK(LiveBodies(rain.GetWorld()) == 1);
-  for (int step = 0; step < 400; ++step) rain.State().PreStep(rain.GetWorld(), step);  // no World::Step needed
+  for (int step = 0; step < 400; ++step)
+    rain.State().PreStep(rain.GetWorld(), step);  // no World::Step needed
   CHECK(LiveBodies(rain.GetWorld()) == 11001);
   CHECK(rain.GetWorld().State().shapeIds.LiveCount() == 5 * 501 + 1000 * 13);  // 11 capsules + 2 feet each
 }
@@ -132,4 +134,4 @@ TEST_CASE("the rain ragdoll has 11 bodies and 10 joints and 13 shapes") {
   CHECK(world.State().shapeIds.LiveCount() == 0);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("scenes.table")

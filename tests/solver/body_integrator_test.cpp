@@ -32,11 +32,12 @@ TEST_CASE("linear damping c scales the velocity by 1 / (1 + h c) per sub-step") 
   const int n = rig.settings.subSteps;
   const float h = kDt / static_cast<float>(n);
   rig.Prepare(kDt);
-  rig.solver.params[0] = MakeBodyParams({.invMass = 1.0f, .invInertia = 1.0f, .linearDamping = kDamping}, rig.context);
+  rig.solver.params[0] =
+      MakeBodyParams({.invMass = 1.0f, .invInertia = 1.0f, .linearDamping = kDamping}, rig.context);
   RunSubSteps(rig.solver, rig.context);
   rig.Finish();
   const float expected = 2.0f * std::pow(1.0f + h * kDamping, -static_cast<float>(n));
   CHECK(rig.bodies[body].v.x == doctest::Approx(expected).epsilon(1e-6).scale(0));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("solver.body_integrator")

@@ -39,7 +39,8 @@ struct BoxOnGround {
 
 TEST_SUITE("solver.contact") {
 
-TEST_CASE("a box resting on a static body carries m g dt per step and sinks to the soft contact's static sag") {
+TEST_CASE(
+    "a box resting on a static body carries m g dt per step and sinks to the soft contact's static sag") {
   const float m = 2.0f, hx = 0.5f, hy = 0.5f;
   const float inertia = m * (4.0f * hx * hx + 4.0f * hy * hy) / 12.0f;
   BoxOnGround scene(m, hx, hy, inertia);
@@ -171,4 +172,4 @@ TEST_CASE("warm starting leaves a resting stack's first iteration a smaller resi
   CHECK(warm < 0.01f * cold);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("solver.contact")

@@ -40,7 +40,8 @@ TEST_CASE("a pendulum on a distance joint keeps its length and swings with perio
   REQUIRE(crossings.size() >= 5);
   const float period = (crossings.back() - crossings.front()) / static_cast<float>(crossings.size() - 1);
   // Small-angle period with the first amplitude correction (1 + theta0^2 / 16).
-  const float expected = 2.0f * std::numbers::pi_v<float> * std::sqrt(kL / kG) * (1.0f + kTheta0 * kTheta0 / 16.0f);
+  const float expected =
+      2.0f * std::numbers::pi_v<float> * std::sqrt(kL / kG) * (1.0f + kTheta0 * kTheta0 / 16.0f);
   CHECK(period == doctest::Approx(expected).epsilon(0.002).scale(0));
   // The rod is a soft constraint at jointHertz (60 Hz, a quarter of the sub-step rate): the tension at
   // the bottom, m g (1 + theta0^2), stretches it by (T / m) / (2 pi 60)^2 = 7.1e-5 m; the swing's
@@ -49,4 +50,4 @@ TEST_CASE("a pendulum on a distance joint keeps its length and swings with perio
   CHECK(maxStretch < 1.1f * kG * (1.0f + kTheta0 * kTheta0) / (omega * omega));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("solver.joint")

@@ -79,7 +79,8 @@ struct SolverRig {
                                c.restitution, static_cast<int>(i), false});
     }
     jointInputs.clear();
-    for (RigJoint& j : joints) jointInputs.push_back({&j.data, JointSide(bodies[j.a]), JointSide(bodies[j.b])});
+    for (RigJoint& j : joints)
+      jointInputs.push_back({&j.data, JointSide(bodies[j.a]), JointSide(bodies[j.b])});
     PrepareContacts(contactInputs, solver, context);
     PrepareJoints(jointInputs, solver, context);
   }

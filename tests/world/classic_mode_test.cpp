@@ -29,7 +29,8 @@ WorldDef Classic() {
 float MaxPenetration(const World& world) {
   float deepest = 0.0f;
   world.ForEachTouchingContact([&](const ContactView& c) {
-    for (int i = 0; i < c.manifold.pointCount; ++i) deepest = std::max(deepest, -c.manifold.points[i].separation);
+    for (int i = 0; i < c.manifold.pointCount; ++i)
+      deepest = std::max(deepest, -c.manifold.points[i].separation);
   });
   return deepest;
 }
@@ -66,7 +67,8 @@ TEST_CASE("classic mode: a box dropped 1 m comes to rest overlapping the ground 
 
 // Regression: the column reached 0.89 m of overlap and collapsed (top box 8.4 m sideways). Each of the
 // 20 contacts may rest at up to the slop, so the top sinks at most 20 slops; it must not move sideways.
-TEST_CASE("classic mode: a column of 20 boxes stands for 10 s with less than 2 cm of overlap and falls asleep") {
+TEST_CASE(
+    "classic mode: a column of 20 boxes stands for 10 s with less than 2 cm of overlap and falls asleep") {
   World world(Classic());
   test::AddGround(world);
   std::vector<BodyId> boxes;
@@ -110,11 +112,13 @@ TEST_CASE("classic mode: random hanging chains come to rest with the top joint c
     for (int i = 0, n = rng.Int(2, 6); i < n; ++i) {
       float hx = rng.Uniform(0.05f, 0.4f), hy = rng.Uniform(0.2f, 0.6f);
       Vec2 anchorTop{rng.Uniform(-hx, hx), hy}, anchorBottom{rng.Uniform(-hx, hx), -hy};
-      BodyId link = world.CreateBody(
-          {.type = BodyType::Dynamic, .position = pivot - anchorTop, .linearDamping = 0.5f, .angularDamping = 2.0f});
+      BodyId link = world.CreateBody({.type = BodyType::Dynamic,
+                                      .position = pivot - anchorTop,
+                                      .linearDamping = 0.5f,
+                                      .angularDamping = 2.0f});
       world.CreateShape(link, {.density = rng.LogUniform(0.5f, 5.0f)}, MakeBox(hx, hy).value);
-      JointId joint = world.CreateJoint(
-          RevoluteJointDef{{.bodyA = previous, .bodyB = link, .localAnchorA = localA, .localAnchorB = anchorTop}});
+      JointId joint = world.CreateJoint(RevoluteJointDef{
+          {.bodyA = previous, .bodyB = link, .localAnchorA = localA, .localAnchorB = anchorTop}});
       if (i == 0) top = joint;
       links.push_back(link);
       previous = link;
@@ -139,4 +143,4 @@ TEST_CASE("classic mode: random hanging chains come to rest with the top joint c
   }
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.classic")

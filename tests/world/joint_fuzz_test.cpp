@@ -27,7 +27,8 @@ void Observe(const World& world, BodyId body, Extremes& e) {
   const Vec2 v = world.GetLinearVelocity(body);
   const float w = world.GetAngularVelocity(body);
   const Transform xf = world.GetTransform(body);
-  if (!IsFinite(v) || !std::isfinite(w) || !IsFinite(xf.p) || !std::isfinite(xf.q.c) || !std::isfinite(xf.q.s)) {
+  if (!IsFinite(v) || !std::isfinite(w) || !IsFinite(xf.p) || !std::isfinite(xf.q.c) ||
+      !std::isfinite(xf.q.s)) {
     e.finite = false;
     return;
   }
@@ -55,7 +56,8 @@ Extremes RandomJointRun(test::Rng& rng, int steps) {
                                  .angularVelocity = dynamic ? rng.Uniform(-10.0f, 10.0f) : 0.0f});
     // Radius 1 cm .. 1 m off the body origin by up to 1 m, density 0.1 .. 10: 3e-5 kg .. 30 kg.
     world.CreateShape(b,
-                      {.density = rng.LogUniform(0.1f, 10.0f), .friction = rng.Uniform(0.0f, 1.0f),
+                      {.density = rng.LogUniform(0.1f, 10.0f),
+                       .friction = rng.Uniform(0.0f, 1.0f),
                        .restitution = rng.Uniform(0.0f, 1.0f)},
                       Circle{rng.InBox(1.0f), rng.LogUniform(0.01f, 1.0f)});
     return b;
@@ -103,7 +105,8 @@ Extremes RandomJointRun(test::Rng& rng, int steps) {
     DistanceJointDef d{base};
     d.length = rng.Uniform(0.1f, 5.0f);
     d.enableSpring = spring, d.hertz = hertz, d.dampingRatio = zeta;
-    d.enableLimit = limit, d.minLength = rng.Uniform(0.0f, 2.0f), d.maxLength = d.minLength + rng.Uniform(0.0f, 4.0f);
+    d.enableLimit = limit, d.minLength = rng.Uniform(0.0f, 2.0f),
+    d.maxLength = d.minLength + rng.Uniform(0.0f, 4.0f);
     joint = world.CreateJoint(d);
   }
   REQUIRE(!joint.IsNull());
@@ -137,10 +140,15 @@ TEST_SUITE("world.joint_fuzz") {
 // impulses through levers that had changed a hundredfold.
 TEST_CASE("the fuzzed wheel joint on a 0.03 kg body stays finite and within the speed caps for 50 s") {
   World world;
-  BodyId a = world.CreateBody({.type = BodyType::Dynamic, .position = {-7.49966f, -4.47265f}, .angle = -3.98914f,
-                               .linearVelocity = {-20, -20}, .angularVelocity = -10});
-  BodyId g = world.CreateBody({.type = BodyType::Static, .position = {-7.17647f, 12.1176f}, .angle = -0.956863f});
-  world.CreateShape(a, {.density = 3.80392f, .friction = 0.38f, .restitution = 0.38f}, Circle{{-1, -0.960937f}, 0.05f});
+  BodyId a = world.CreateBody({.type = BodyType::Dynamic,
+                               .position = {-7.49966f, -4.47265f},
+                               .angle = -3.98914f,
+                               .linearVelocity = {-20, -20},
+                               .angularVelocity = -10});
+  BodyId g =
+      world.CreateBody({.type = BodyType::Static, .position = {-7.17647f, 12.1176f}, .angle = -0.956863f});
+  world.CreateShape(a, {.density = 3.80392f, .friction = 0.38f, .restitution = 0.38f},
+                    Circle{{-1, -0.960937f}, 0.05f});
   WheelJointDef d;
   d.bodyA = a, d.bodyB = g, d.localAnchorA = {0.77261f, 0.996094f}, d.localAnchorB = {1, -0.34377f};
   d.collideConnected = true, d.constraintHertz = 39.0588f, d.localAxisA = {-0.34902f, -0.34902f};
@@ -159,7 +167,8 @@ TEST_CASE("the fuzzed wheel joint on a 0.03 kg body stays finite and within the 
   CheckWithinCaps(world, all);
 }
 
-TEST_CASE("random wheel, prismatic, revolute and distance joints on small bodies stay finite and within the caps") {
+TEST_CASE(
+    "random wheel, prismatic, revolute and distance joints on small bodies stay finite and within the caps") {
   CheckRandomJoints(20250301, 200, 120);
 }
 
@@ -167,4 +176,4 @@ TEST_CASE("random joints on small bodies: 4000 more for 5 s each" * doctest::tes
   CheckRandomJoints(77, 4000, 300);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.joint_fuzz")

@@ -117,7 +117,8 @@ TEST_CASE("a rigid distance joint holds its length within 1 mm while a body swin
       error = std::max(error, std::fabs(tumble.GetDistanceJointLength(id) - rod.length));
       spin = std::max(spin, std::fabs(tumble.GetAngularVelocity(box)));
     }
-    MESSAGE("tumbling box: largest length error " << error * 1000.0f << " mm, spin up to " << spin << " rad/s");
+    MESSAGE("tumbling box: largest length error " << error * 1000.0f << " mm, spin up to " << spin
+                                                  << " rad/s");
     CHECK(error < 1e-3f);
     CHECK(spin > 5.0f);
   }
@@ -194,7 +195,8 @@ TEST_CASE("revolute limit holds while a motor drives past it by T / (I (2 pi 60 
   def.motorSpeed = 4.0f;
   def.maxMotorTorque = 50.0f;
   JointId joint = world.CreateJoint(def);
-  const float pushIn = def.maxMotorTorque / (world.GetRotationalInertia(arm) * std::pow(2.0f * kPi * 60.0f, 2.0f));
+  const float pushIn =
+      def.maxMotorTorque / (world.GetRotationalInertia(arm) * std::pow(2.0f * kPi * 60.0f, 2.0f));
   float lo = 1e9f, hi = -1e9f;
   for (int i = 0; i < 240; ++i) {
     if (i == 120) world.SetMotorSpeed(joint, -4.0f);  // and then past the lower one
@@ -263,7 +265,8 @@ TEST_CASE("weld: a rigid cantilever keeps its pose and an angular spring sags to
   BodyId rigid = AddDynamicBox(world, {1.0f, 0.0f}, 1.0f, 0.1f);
   world.CreateJoint(WeldJointDef{{.bodyA = wall, .bodyB = rigid, .localAnchorB = {-1.0f, 0.0f}}});
   BodyId soft = AddDynamicBox(world, {1.0f, 5.0f}, 1.0f, 0.1f);
-  WeldJointDef springy{{.bodyA = wall, .bodyB = soft, .localAnchorA = {0.0f, 5.0f}, .localAnchorB = {-1.0f, 0.0f}}};
+  WeldJointDef springy{
+      {.bodyA = wall, .bodyB = soft, .localAnchorA = {0.0f, 5.0f}, .localAnchorB = {-1.0f, 0.0f}}};
   springy.angularHertz = 2.0f;
   springy.angularDampingRatio = 1.0f;
   world.CreateJoint(springy);
@@ -283,7 +286,8 @@ TEST_CASE("weld: a rigid cantilever keeps its pose and an angular spring sags to
 TEST_CASE("mouse joint pulls a body to the target and its force never exceeds maxForce") {
   World world;
   BodyId box = AddDynamicBox(world, {0.0f, 0.0f}, 0.5f, 0.5f);  // 1 kg
-  MouseJointDef def{.body = box, .target = {0.25f, 0.25f}, .hertz = 5.0f, .dampingRatio = 0.7f, .maxForce = 100.0f};
+  MouseJointDef def{
+      .body = box, .target = {0.25f, 0.25f}, .hertz = 5.0f, .dampingRatio = 0.7f, .maxForce = 100.0f};
   JointId mouse = world.CreateJoint(def);
   world.SetMouseTarget(mouse, {3.25f, 2.25f});
   float maxForce = 0.0f;
@@ -314,7 +318,8 @@ TEST_CASE("reaction force of a body hanging at rest on a revolute joint is m g w
   World world;
   BodyId ground = world.CreateBody({});
   BodyId box = AddDynamicBox(world, {0.0f, -1.0f}, 0.3f, 0.5f);
-  JointId joint = world.CreateJoint(RevoluteJointDef{{.bodyA = ground, .bodyB = box, .localAnchorB = {0.0f, 1.0f}}});
+  JointId joint =
+      world.CreateJoint(RevoluteJointDef{{.bodyA = ground, .bodyB = box, .localAnchorB = {0.0f, 1.0f}}});
   for (int i = 0; i < 60; ++i) world.Step(kDt);
   Vec2 force = world.GetJointReactionForce(joint);
   float weight = world.GetMass(box) * 10.0f;
@@ -346,8 +351,10 @@ void CheckRandomChains(std::uint64_t seed, int trials) {
     for (int i = 0, n = rng.Int(2, 6); i < n; ++i) {
       float hx = rng.Uniform(0.05f, 0.4f), hy = rng.Uniform(0.2f, 0.6f);
       Vec2 top{rng.Uniform(-hx, hx), hy}, bottom{rng.Uniform(-hx, hx), -hy};
-      BodyId link = world.CreateBody(
-          {.type = BodyType::Dynamic, .position = pivot - top, .linearDamping = 0.5f, .angularDamping = 2.0f});
+      BodyId link = world.CreateBody({.type = BodyType::Dynamic,
+                                      .position = pivot - top,
+                                      .linearDamping = 0.5f,
+                                      .angularDamping = 2.0f});
       world.CreateShape(link, {.density = rng.LogUniform(0.5f, 5.0f)}, MakeBox(hx, hy).value);
       joints.push_back(world.CreateJoint(
           RevoluteJointDef{{.bodyA = previous, .bodyB = link, .localAnchorA = localA, .localAnchorB = top}}));
@@ -376,7 +383,8 @@ void CheckRandomChains(std::uint64_t seed, int trials) {
       if (k > 0) {
         Vec2 rA = pA - world.GetWorldCenterOfMass(a);
         float iA = 1.0f / world.GetRotationalInertia(a);
-        KF += (1.0f / world.GetMass(a)) * Vec2{0.0f, below} + iA * Cross(rA, Vec2{0.0f, below}) * LeftPerp(rA);
+        KF +=
+            (1.0f / world.GetMass(a)) * Vec2{0.0f, below} + iA * Cross(rA, Vec2{0.0f, below}) * LeftPerp(rA);
       }
       float predicted = Length(KF) / (omega * omega);
       CHECK(Distance(pA, pB) == doctest::Approx(predicted).epsilon(0.05));
@@ -385,7 +393,9 @@ void CheckRandomChains(std::uint64_t seed, int trials) {
   }
 }
 
-TEST_CASE("random hanging chains: the top joint carries the whole weight and each gap is the soft compliance K F / w^2") {
+TEST_CASE(
+    "random hanging chains: the top joint carries the whole weight and each gap is the soft compliance K F / "
+    "w^2") {
   CheckRandomChains(20240611, 5);
 }
 
@@ -396,8 +406,11 @@ TEST_CASE("collideConnected false keeps joined overlapping bodies from touching 
     World world({.gravity = {0.0f, 0.0f}});
     BodyId a = AddDynamicBox(world, {0.0f, 0.0f}, 0.5f, 0.5f);
     BodyId b = AddDynamicBox(world, {0.6f, 0.0f}, 0.5f, 0.5f);
-    JointId joint = world.CreateJoint(RevoluteJointDef{
-        {.bodyA = a, .bodyB = b, .localAnchorA = {0.3f, 0.0f}, .localAnchorB = {-0.3f, 0.0f}, .collideConnected = collide}});
+    JointId joint = world.CreateJoint(RevoluteJointDef{{.bodyA = a,
+                                                        .bodyB = b,
+                                                        .localAnchorA = {0.3f, 0.0f},
+                                                        .localAnchorB = {-0.3f, 0.0f},
+                                                        .collideConnected = collide}});
     world.Step(kDt);
     CHECK(TouchingContacts(world) == (collide ? 1 : 0));
     // Destroying the joint lets them collide; re-creating a blocking joint ends the contact.
@@ -416,7 +429,8 @@ TEST_CASE("destroying a body destroys its joints") {
   BodyId ground = world.CreateBody({});
   BodyId a = AddBall(world, {0.0f, -1.0f}, 0.2f);
   BodyId b = AddBall(world, {0.0f, -2.0f}, 0.2f);
-  JointId top = world.CreateJoint(RevoluteJointDef{{.bodyA = ground, .bodyB = a, .localAnchorB = {0.0f, 1.0f}}});
+  JointId top =
+      world.CreateJoint(RevoluteJointDef{{.bodyA = ground, .bodyB = a, .localAnchorB = {0.0f, 1.0f}}});
   JointId link = world.CreateJoint(DistanceJointDef{{.bodyA = a, .bodyB = b}});
   world.Step(kDt);
   CHECK(world.GetCounters().joints == 2);
@@ -507,14 +521,17 @@ TEST_CASE("a joint chain at rest sleeps as one island and touching one link wake
   BodyId previous = ground;
   for (int i = 0; i < 6; ++i) {
     BodyId link = AddDynamicBox(world, {0.0f, -0.5f - i}, 0.1f, 0.5f);
-    world.CreateJoint(RevoluteJointDef{{.bodyA = previous, .bodyB = link,
-                                        .localAnchorA = previous == ground ? Vec2{0.0f, 0.0f} : Vec2{0.0f, -0.5f},
-                                        .localAnchorB = {0.0f, 0.5f}}});
+    world.CreateJoint(
+        RevoluteJointDef{{.bodyA = previous,
+                          .bodyB = link,
+                          .localAnchorA = previous == ground ? Vec2{0.0f, 0.0f} : Vec2{0.0f, -0.5f},
+                          .localAnchorB = {0.0f, 0.5f}}});
     links.push_back(link);
     previous = link;
   }
   auto awakeCount = [&] {
-    return static_cast<int>(std::count_if(links.begin(), links.end(), [&](BodyId b) { return world.IsAwake(b); }));
+    return static_cast<int>(
+        std::count_if(links.begin(), links.end(), [&](BodyId b) { return world.IsAwake(b); }));
   };
   int sleptAt = -1;
   for (int i = 0; i < 120 && sleptAt < 0; ++i) {
@@ -545,7 +562,8 @@ TEST_CASE("a joint to a sleeping body wakes it and a disabled body's joint does 
   for (int i = 0; i < 60; ++i) world.Step(kDt);
   REQUIRE(!world.IsAwake(sleeper));
   BodyId hook = world.CreateBody({.position = {0.0f, 3.0f}});
-  JointId mouse = world.CreateJoint(MouseJointDef{.body = sleeper, .target = {0.0f, 0.5f}, .maxForce = 1000.0f});
+  JointId mouse =
+      world.CreateJoint(MouseJointDef{.body = sleeper, .target = {0.0f, 0.5f}, .maxForce = 1000.0f});
   CHECK(world.IsAwake(sleeper));
   world.SetMouseTarget(mouse, {0.0f, 2.5f});
   for (int i = 0; i < 120; ++i) world.Step(kDt);
@@ -572,8 +590,11 @@ TEST_CASE("classic (PGS) mode: a revolute chain holds together and a hanging one
   std::vector<JointId> joints;
   for (int i = 0; i < 5; ++i) {
     BodyId link = AddDynamicBox(world, {0.5f + i, 0.0f}, 0.5f, 0.1f);
-    joints.push_back(world.CreateJoint(RevoluteJointDef{{.bodyA = previous, .bodyB = link,
-        .localAnchorA = previous == ground ? Vec2{0.0f, 0.0f} : Vec2{0.5f, 0.0f}, .localAnchorB = {-0.5f, 0.0f}}}));
+    joints.push_back(world.CreateJoint(
+        RevoluteJointDef{{.bodyA = previous,
+                          .bodyB = link,
+                          .localAnchorA = previous == ground ? Vec2{0.0f, 0.0f} : Vec2{0.5f, 0.0f},
+                          .localAnchorB = {-0.5f, 0.0f}}}));
     previous = link;
   }
   float worst = 0.0f;
@@ -602,13 +623,17 @@ TEST_CASE("classic (PGS) mode: a revolute chain holds together and a hanging one
   JointId bottom;
   for (int i = 0; i < 5; ++i) {
     BodyId link = AddDynamicBox(hanging, {0.0f, -0.5f - i}, 0.1f, 0.5f);
-    bottom = hanging.CreateJoint(RevoluteJointDef{{.bodyA = last, .bodyB = link,
-        .localAnchorA = last == top ? Vec2{0.0f, 0.0f} : Vec2{0.0f, -0.5f}, .localAnchorB = {0.0f, 0.5f}}});
+    bottom = hanging.CreateJoint(
+        RevoluteJointDef{{.bodyA = last,
+                          .bodyB = link,
+                          .localAnchorA = last == top ? Vec2{0.0f, 0.0f} : Vec2{0.0f, -0.5f},
+                          .localAnchorB = {0.0f, 0.5f}}});
     last = link;
   }
   for (int i = 0; i < 60; ++i) hanging.Step(kDt);
   CHECK(std::fabs(hanging.GetPosition(last).y + 4.5f) < 1e-3f);
-  CHECK(hanging.GetJointReactionForce(bottom).y == doctest::Approx(hanging.GetMass(last) * 10.0f).epsilon(0.01));
+  CHECK(hanging.GetJointReactionForce(bottom).y ==
+        doctest::Approx(hanging.GetMass(last) * 10.0f).epsilon(0.01));
 }
 
 TEST_CASE("state hash sees joints only through bodies") {
@@ -625,4 +650,4 @@ TEST_CASE("state hash sees joints only through bodies") {
   CHECK(run(false) == run(true));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.joints")

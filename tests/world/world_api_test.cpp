@@ -43,9 +43,9 @@ TEST_CASE("stale ids are detected after destruction and slots are reused with a 
   CHECK(b.index1 == a.index1);  // slot reused
   CHECK(b.generation != a.generation);
   test::AssertCounter asserts;
-  CHECK_FALSE(world.DestroyBody(a));       // destroying twice
+  CHECK_FALSE(world.DestroyBody(a));          // destroying twice
   CHECK(world.GetPosition(a) == Vec2(0, 0));  // neutral answer
-  world.SetLinearVelocity(a, {1, 0});      // ignored
+  world.SetLinearVelocity(a, {1, 0});         // ignored
   CHECK(world.GetLinearVelocity(b) == Vec2(0, 0));
   CHECK_FALSE(world.DestroyShape(s));
   CHECK(asserts.Count() == 4);
@@ -122,4 +122,4 @@ TEST_CASE("thousands of create and destroy cycles do not grow the world") {
   CHECK(world.State().contacts.size() <= 2);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.api")

@@ -19,7 +19,8 @@ constexpr float kDt = 1.0f / 60.0f;
 float MaxPenetration(const World& world) {
   float deepest = 0.0f;
   world.ForEachTouchingContact([&](const ContactView& c) {
-    for (int i = 0; i < c.manifold.pointCount; ++i) deepest = std::max(deepest, -c.manifold.points[i].separation);
+    for (int i = 0; i < c.manifold.pointCount; ++i)
+      deepest = std::max(deepest, -c.manifold.points[i].separation);
   });
   return deepest;
 }
@@ -81,7 +82,8 @@ TEST_CASE("a head-on collision in zero gravity conserves linear momentum") {
   CHECK(Length(after - before) <= 1e-4f * Length(before));
 }
 
-TEST_CASE("friction holds a box on a slope flatter than atan(mu) and lets it slide at g (sin - mu cos) beyond") {
+TEST_CASE(
+    "friction holds a box on a slope flatter than atan(mu) and lets it slide at g (sin - mu cos) beyond") {
   auto slope = [](float angle, float mu, float& creep, float& acceleration) {
     World world;
     world.SetSolverSettings({.enableSleep = false});
@@ -129,7 +131,7 @@ TEST_CASE("a scripted drop produces exactly one begin and one hit event and afte
   CHECK(hits == 1);
   CHECK(ends == 0);
   CHECK(hitSpeed == doctest::Approx(std::sqrt(2.0f * 10.0f * 2.0f)).epsilon(0.05));  // fell 2 m
-  world.ApplyLinearImpulseToCenter(box, {0, 10});  // 1 kg: 10 m/s up
+  world.ApplyLinearImpulseToCenter(box, {0, 10});                                    // 1 kg: 10 m/s up
   for (int i = 0; i < 30; ++i) {
     world.Step(kDt);
     ends += static_cast<int>(world.GetContactEndEvents().size());
@@ -139,7 +141,9 @@ TEST_CASE("a scripted drop produces exactly one begin and one hit event and afte
   CHECK(begins == 1);
 }
 
-TEST_CASE("a ball falling through a sensor raises one begin and one end exactly when it overlaps and falls freely") {
+TEST_CASE(
+    "a ball falling through a sensor raises one begin and one end exactly when it overlaps and falls "
+    "freely") {
   World world;
   BodyId holder = world.CreateBody({});
   // Sensor slab spanning y in [-0.5, 0.5]; a ball of radius 0.25 overlaps it while -0.75 < y < 0.75.
@@ -166,7 +170,8 @@ TEST_CASE("a ball falling through a sensor raises one begin and one end exactly 
       CHECK(e.sensorShape == sensor);
       CHECK(e.visitorShape == visitor);
     }
-    contactEvents += static_cast<int>(world.GetContactBeginEvents().size() + world.GetContactEndEvents().size());
+    contactEvents +=
+        static_cast<int>(world.GetContactBeginEvents().size() + world.GetContactEndEvents().size());
     CHECK(world.GetCounters().touchingContacts == 0);
   }
   CHECK(begins == 1);
@@ -183,7 +188,9 @@ TEST_CASE("a ball falling through a sensor raises one begin and one end exactly 
   CHECK(std::fabs(world.GetLinearVelocity(ball).y + 10.0f * 70 * kDt) <= 1e-4f);
 }
 
-TEST_CASE("destroying a visitor inside a sensor raises its end event and shapes with sensor events off are not seen") {
+TEST_CASE(
+    "destroying a visitor inside a sensor raises its end event and shapes with sensor events off are not "
+    "seen") {
   World world({.gravity = {0, 0}});
   BodyId holder = world.CreateBody({});
   ShapeId sensor = world.CreateShape(holder, {.isSensor = true}, Circle{{0, 0}, 1.0f});
@@ -227,7 +234,8 @@ TEST_CASE("a vertical stack of 20 boxes stands for 10 s" * doctest::test_suite("
 // 35 cm between the boxes and 9 cm into the static ground (twice the hertz there). Regression: the
 // push-out cap also capped the load a deep contact could carry (4.7 kN per point), so this box overshot
 // to 0.76 m and squeezed the light box out sideways after 9.7 s.
-TEST_CASE("a 1000 kg box resting on a 1 kg box sinks as far as the soft-contact springs say and never through") {
+TEST_CASE(
+    "a 1000 kg box resting on a 1 kg box sinks as far as the soft-contact springs say and never through") {
   World world;
   test::AddGround(world);
   BodyId light = test::AddBox(world, {0.0f, 0.5f}, 0.5f, {.density = 1.0f});
@@ -237,7 +245,8 @@ TEST_CASE("a 1000 kg box resting on a 1 kg box sinks as far as the soft-contact 
   const float hertz = std::min(s.contactHertz, 0.25f * static_cast<float>(s.subSteps) / kDt);
   const float omega = 2.0f * std::numbers::pi_v<float> * hertz, omegaFloor = s.staticContactScale * omega;
   const float m = world.GetMass(light), M = world.GetMass(heavy);
-  const float invI = 1.0f / world.GetRotationalInertia(light), invIM = 1.0f / world.GetRotationalInertia(heavy);
+  const float invI = 1.0f / world.GetRotationalInertia(light),
+              invIM = 1.0f / world.GetRotationalInertia(heavy);
   // Two points per contact, each at r x n = 0.5 m from both centres, each carrying half the load.
   const float massFloor = 1.0f / (1.0f / m + 0.25f * invI);
   const float massBoxes = 1.0f / (1.0f / m + 1.0f / M + 0.25f * (invI + invIM));
@@ -255,8 +264,8 @@ TEST_CASE("a 1000 kg box resting on a 1 kg box sinks as far as the soft-contact 
   }
   const float sink = 1.5f - world.GetPosition(heavy).y;
   MESSAGE("model " << atRest << " m at rest (" << sinkBoxes << " between the boxes), measured " << sink
-                   << " m, peak " << peak << " m; the pair sways by up to " << offset << " m and "
-                   << tilt << " rad");
+                   << " m, peak " << peak << " m; the pair sways by up to " << offset << " m and " << tilt
+                   << " rad");
   CHECK(atRest == doctest::Approx(0.44f).epsilon(0.01));  // for the record
   // Released at rest onto unloaded springs, a spring-damper peaks at no more than twice its static
   // deflection (the capped push-out only stiffens it): 0.88 m, short of the 1 m box.
@@ -318,7 +327,8 @@ TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops
   int expected = 0;
   const Transform groundXf = MakeTransform({0.0f, -1.0f}, 0.0f);
   for (Vec2 p : ballPositions) {
-    expected += ShapeDistance({MakeProxy(ground), MakeProxy(ball), groundXf, MakeTransform(p, 0.0f)}).iterations;
+    expected +=
+        ShapeDistance({MakeProxy(ground), MakeProxy(ball), groundXf, MakeTransform(p, 0.0f)}).iterations;
   }
   CHECK(expected >= 10);  // a cold polygon-circle query needs at least one support query
   CHECK(first.gjkIterations == expected);
@@ -332,4 +342,4 @@ TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops
   CHECK(later < 30L * first.gjkIterations / 2);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.contact")

@@ -7,10 +7,10 @@
 
 #include <doctest/doctest.h>
 
-#include <string>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <vector>
 
 using namespace mk;
@@ -46,7 +46,8 @@ TEST_CASE("every program of the committed fuzz corpus runs clean") {
   int programs = 0, regressions = 0;
   for (const auto& entry : std::filesystem::directory_iterator(MK_WORLD_CORPUS_DIR)) {
     std::ifstream file(entry.path(), std::ios::binary);
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)),
+                                          std::istreambuf_iterator<char>());
     fuzz::WorldProgram program;
     const char* failure = program.Run(bytes);
     INFO(entry.path().filename().string() << ": " << std::string(failure ? failure : ""));
@@ -68,4 +69,4 @@ TEST_CASE("random world programs at length stay finite" * doctest::test_suite("l
   CHECK(steps > 30000);
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.fuzz")

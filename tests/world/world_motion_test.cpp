@@ -25,8 +25,11 @@ TEST_CASE("gravity scale and damping and fixed rotation act as documented") {
   World world;
   BodyId floating = world.CreateBody({.type = BodyType::Dynamic, .gravityScale = 0.0f});
   world.CreateShape(floating, {}, Circle{{0, 0}, 0.5f});
-  BodyId damped = world.CreateBody({.type = BodyType::Dynamic, .position = {0, 5}, .linearVelocity = {10, 0},
-                                    .linearDamping = 1.0f, .gravityScale = 0.0f});
+  BodyId damped = world.CreateBody({.type = BodyType::Dynamic,
+                                    .position = {0, 5},
+                                    .linearVelocity = {10, 0},
+                                    .linearDamping = 1.0f,
+                                    .gravityScale = 0.0f});
   world.CreateShape(damped, {}, Circle{{0, 0}, 0.5f});
   BodyId fixed = world.CreateBody(
       {.type = BodyType::Dynamic, .position = {0, -5}, .gravityScale = 0.0f, .fixedRotation = true});
@@ -35,7 +38,8 @@ TEST_CASE("gravity scale and damping and fixed rotation act as documented") {
   for (int i = 0; i < 60; ++i) world.Step(1.0f / 60.0f);
   CHECK(world.GetPosition(floating) == Vec2(0, 0));
   // Implicit damping per sub-step: v = 10 / (1 + h)^240 with h = 1/240, close to 10 e^-1.
-  CHECK(world.GetLinearVelocity(damped).x == doctest::Approx(10.0 / std::pow(1.0 + 1.0 / 240.0, 240.0)).epsilon(1e-4));
+  CHECK(world.GetLinearVelocity(damped).x ==
+        doctest::Approx(10.0 / std::pow(1.0 + 1.0 / 240.0, 240.0)).epsilon(1e-4));
   CHECK(world.GetAngularVelocity(fixed) == 0.0f);
   CHECK(world.GetAngle(fixed) == 0.0f);
 }
@@ -78,4 +82,4 @@ TEST_CASE("creating and destroying unrelated bodies first does not change the ha
   CHECK(run(false) == run(true));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.motion")

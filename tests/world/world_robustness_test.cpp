@@ -74,8 +74,10 @@ TEST_CASE("destroying bodies while iterating the events leaves the events untouc
   CHECK(visited == 8);
   REQUIRE(world.GetContactEndEvents().size() == 8);  // the last Step's list is unchanged
   for (int i = 0; i < 8; ++i) {
-    CHECK(world.GetContactEndEvents()[static_cast<std::size_t>(i)].shapeA == before[static_cast<std::size_t>(i)].shapeA);
-    CHECK(world.GetContactEndEvents()[static_cast<std::size_t>(i)].shapeB == before[static_cast<std::size_t>(i)].shapeB);
+    CHECK(world.GetContactEndEvents()[static_cast<std::size_t>(i)].shapeA ==
+          before[static_cast<std::size_t>(i)].shapeA);
+    CHECK(world.GetContactEndEvents()[static_cast<std::size_t>(i)].shapeB ==
+          before[static_cast<std::size_t>(i)].shapeB);
   }
   CHECK(world.GetCounters().bodies == 9);  // counters are as of the last Step
 }
@@ -210,10 +212,13 @@ TEST_CASE("a const world answers AABB queries and its broadphase casts rays") {
     int count = 0;
   } hits;
   const RayCastInput ray{{-20.0f, 0.5f}, {40.0f, 0.0f}, 1.0f};  // horizontal, x from -20 to 20
-  view.GetBroadPhase().RayCast(ray, [](ProxyId, std::uint64_t, const RayCastInput&, float, void* context) {
-    ++static_cast<Hits*>(context)->count;
-    return -1.0f;  // ignore and go on
-  }, &hits);
+  view.GetBroadPhase().RayCast(
+      ray,
+      [](ProxyId, std::uint64_t, const RayCastInput&, float, void* context) {
+        ++static_cast<Hits*>(context)->count;
+        return -1.0f;  // ignore and go on
+      },
+      &hits);
   std::vector<ProxyInfo> proxies;
   view.GetBroadPhase().CollectProxies(proxies);
   int crossed = 0;  // brute force: fat boxes spanning y = 0.5 inside x in [-20, 20]
@@ -240,7 +245,8 @@ TEST_CASE("huge or non-finite values are refused or clamped at the call and the 
   CHECK(world.GetAngularVelocity(a) == kMaxAngularSpeed);
   world.SetLinearVelocity(b, {kHugeValue, 0});
   CHECK(world.GetLinearVelocity(b).x == world.GetSolverSettings().maxLinearSpeed);
-  BodyId spinner = world.CreateBody({.type = BodyType::Dynamic, .position = {5, 5}, .angularVelocity = -kHugeValue});
+  BodyId spinner =
+      world.CreateBody({.type = BodyType::Dynamic, .position = {5, 5}, .angularVelocity = -kHugeValue});
   CHECK(world.GetAngularVelocity(spinner) == -kMaxAngularSpeed);
 
   // Accepted, bounded inside the step: a huge torque and angular impulse on a finite body.
@@ -305,7 +311,8 @@ TEST_CASE("huge or non-finite values are refused or clamped at the call and the 
   CHECK(world.GetPosition(far).y == doctest::Approx(0.5f).epsilon(0.05));  // 45 m away: at rest
 }
 
-TEST_CASE("hand-built polygons with a NaN vertex, clockwise winding, zero area or wrong normals are refused") {
+TEST_CASE(
+    "hand-built polygons with a NaN vertex, clockwise winding, zero area or wrong normals are refused") {
   World world;
   BodyId body = world.CreateBody({.type = BodyType::Dynamic});
   const Polygon box = MakeBox(0.5f, 0.5f).value;
@@ -353,7 +360,7 @@ TEST_CASE("a shape that would make its body heavier than kMaxBodyMass or kMaxBod
   CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));
   world.SetDensity(shape, 2.6e19f);
   CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));  // unchanged
-  world.SetDensity(shape, 3e38f);  // 1.2e39: overflows float
+  world.SetDensity(shape, 3e38f);                          // 1.2e39: overflows float
   CHECK(asserts.Count() == 4);
   world.SetDensity(shape, 1.0f);
   CHECK(world.GetMass(body) == mass);
@@ -376,7 +383,8 @@ TEST_CASE("fuzzer findings: each stays finite or is refused") {
     World world;
     BodyId body = world.CreateBody({.type = BodyType::Dynamic});
     CHECK(world.CreateShape(body, {.restitution = 3.4e38f}, Circle{{0, 0}, 0.5f}).IsNull());
-    CHECK(world.CreateShape(body, {.friction = 2.0f * kMaxMaterialCoefficient}, Circle{{0, 0}, 0.5f}).IsNull());
+    CHECK(
+        world.CreateShape(body, {.friction = 2.0f * kMaxMaterialCoefficient}, Circle{{0, 0}, 0.5f}).IsNull());
     ShapeId shape = world.CreateShape(body, {.restitution = kMaxMaterialCoefficient}, Circle{{0, 0}, 0.5f});
     CHECK_FALSE(shape.IsNull());
     world.SetRestitution(shape, 3.4e38f);
@@ -387,10 +395,14 @@ TEST_CASE("fuzzer findings: each stays finite or is refused") {
     World world;
     BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {1, 2}});
     world.CreateShape(body, {}, Circle{{0, 0}, 0.5f});
-    CHECK_FALSE(world.CreateJoint(MouseJointDef{.body = body, .target = {1, 2}, .hertz = 1.4013e-45f, .dampingRatio = 0.0f}).IsNull());
+    CHECK_FALSE(world
+                    .CreateJoint(MouseJointDef{
+                        .body = body, .target = {1, 2}, .hertz = 1.4013e-45f, .dampingRatio = 0.0f})
+                    .IsNull());
     for (int i = 0; i < 10; ++i) world.Step(kDt);
     CHECK(AllFinite(world));
-    CHECK(world.GetLinearVelocity(body).y == doctest::Approx(-10.0f * 10.0f * kDt));  // no pull at all: free fall
+    CHECK(world.GetLinearVelocity(body).y ==
+          doctest::Approx(-10.0f * 10.0f * kDt));  // no pull at all: free fall
   }
   SUBCASE("a damping ratio of 3.4e38 is refused") {
     World world;
@@ -449,7 +461,8 @@ TEST_CASE("fuzzer findings: each stays finite or is refused") {
     // perpendicular row chased an anchor sweeping at 1e5 m/s to 1e18 m/s within three steps.
     World world;
     BodyId ground = world.CreateBody({.position = {6.92913f, -6.92913f}});
-    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {5.3f, 8.3f}, .angularVelocity = 1e4f});
+    BodyId body =
+        world.CreateBody({.type = BodyType::Dynamic, .position = {5.3f, 8.3f}, .angularVelocity = 1e4f});
     PrismaticJointDef d{{.bodyA = body, .bodyB = ground, .localAnchorA = {4.72441f, -9.68504f}}};
     d.enableLimit = true;
     d.upperTranslation = 8.66142f;
@@ -483,4 +496,4 @@ TEST_CASE("steps outside kMinTimeStep to kMaxTimeStep are refused") {
   CHECK(world.GetLinearVelocity(ball).y == doctest::Approx(-10.0f * (kMaxTimeStep + kMinTimeStep)));
 }
 
-}  // TEST_SUITE
+}  // TEST_SUITE("world.robustness")

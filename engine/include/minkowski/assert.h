@@ -27,7 +27,7 @@ void ReportAssert(const char* expression, const char* file, int line);
 }  // namespace mk
 
 /// Checks a programmer-error condition; see the file comment for what happens when it fails.
-#define MK_ASSERT(condition)                                           \
-  do {                                                                 \
+#define MK_ASSERT(condition)                                                      \
+  do {                                                                            \
     if (!(condition)) ::mk::detail::ReportAssert(#condition, __FILE__, __LINE__); \
   } while (false)

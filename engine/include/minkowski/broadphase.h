@@ -59,19 +59,19 @@ inline constexpr std::uint32_t kNoBody = 0xFFFFFFFFu;
 ///  4. otherwise (categoryBitsA & maskBitsB) != 0 and (categoryBitsB & maskBitsA) != 0;
 ///  5. the optional ShouldCollideFn (e.g. joints that disable collision) returns true.
 struct ProxyFilter {
-  std::uint32_t bodyId = kNoBody;      ///< owning body; proxies of one body never pair
-  std::uint64_t categoryBits = 1;      ///< what this proxy is
-  std::uint64_t maskBits = ~0ull;      ///< what it pairs with
-  std::int32_t groupIndex = 0;         ///< see rule 3 (Box2D semantics)
+  std::uint32_t bodyId = kNoBody;  ///< owning body; proxies of one body never pair
+  std::uint64_t categoryBits = 1;  ///< what this proxy is
+  std::uint64_t maskBits = ~0ull;  ///< what it pairs with
+  std::int32_t groupIndex = 0;     ///< see rule 3 (Box2D semantics)
 };
 
 /// Everything needed to create a proxy.
 struct ProxyDef {
-  AABB aabb{};                        ///< tight AABB in metres; the broadphase adds the margin
-  std::uint64_t userData = 0;         ///< returned in pairs and queries (the world stores the shape id)
+  AABB aabb{};                         ///< tight AABB in metres; the broadphase adds the margin
+  std::uint64_t userData = 0;          ///< returned in pairs and queries (the world stores the shape id)
   ProxyType type = ProxyType::Moving;  ///< static or moving
-  bool awake = true;                  ///< moving proxies only: false creates it asleep
-  ProxyFilter filter{};               ///< pair filter
+  bool awake = true;                   ///< moving proxies only: false creates it asleep
+  ProxyFilter filter{};                ///< pair filter
 };
 
 /// Why a call was refused. A refused call leaves the structure unchanged.
@@ -131,12 +131,12 @@ enum class SweepAxisMode : std::uint8_t {
 
 /// Construction settings.
 struct BroadPhaseDef {
-  float margin = 0.1f;                      ///< fat AABB margin in metres (>= 0)
+  float margin = 0.1f;                       ///< fat AABB margin in metres (>= 0)
   SweepAxisMode axis = SweepAxisMode::Auto;  ///< sweep axis choice
-  int maxBands = 0;                         ///< 0 = automatic; 1 = classic single-list SAP
-  int reevaluateInterval = 32;              ///< updates between cheap axis/band re-evaluations (>= 1)
-  ShouldCollideFn shouldCollide = nullptr;  ///< optional extra filter
-  void* shouldCollideContext = nullptr;     ///< passed to shouldCollide
+  int maxBands = 0;                          ///< 0 = automatic; 1 = classic single-list SAP
+  int reevaluateInterval = 32;               ///< updates between cheap axis/band re-evaluations (>= 1)
+  ShouldCollideFn shouldCollide = nullptr;   ///< optional extra filter
+  void* shouldCollideContext = nullptr;      ///< passed to shouldCollide
 };
 
 /// How space is currently cut (debug data for the sandbox). The sweep axis is sorted; the other axis
@@ -152,22 +152,22 @@ struct BroadPhaseLayout {
 /// One proxy as the debug accessor sees it.
 struct ProxyInfo {
   ProxyId id{};
-  AABB fatAABB{};             ///< metres
+  AABB fatAABB{};  ///< metres
   std::uint64_t userData = 0;
   ProxyType type = ProxyType::Moving;
   bool awake = true;
-  float sweepLower = 0.0f;    ///< the fat box's interval on the sweep axis, metres
+  float sweepLower = 0.0f;  ///< the fat box's interval on the sweep axis, metres
   float sweepUpper = 0.0f;
-  bool large = false;         ///< kept in the list of large proxies instead of the bands
+  bool large = false;  ///< kept in the list of large proxies instead of the bands
 };
 
 /// Counters, for profiles and tests.
 struct BroadPhaseStats {
-  int proxyCount = 0;      ///< live proxies
-  int pairCount = 0;       ///< pairs in the persistent set
+  int proxyCount = 0;       ///< live proxies
+  int pairCount = 0;        ///< pairs in the persistent set
   int movedLastUpdate = 0;  ///< proxies processed by the last UpdatePairs
-  int fullRebuilds = 0;    ///< full re-sorts so far (layout changes, bulk creation)
-  int largeCount = 0;      ///< proxies in the large list
+  int fullRebuilds = 0;     ///< full re-sorts so far (layout changes, bulk creation)
+  int largeCount = 0;       ///< proxies in the large list
 };
 
 /// What Draw shows.

@@ -51,9 +51,9 @@ struct DistanceInput {
 /// content is safe: indices out of range for the current shapes are detected and the cache ignored,
 /// and in-range indices from another pair only cost iterations, never accuracy.
 struct SimplexCache {
-  std::uint8_t count = 0;        ///< number of cached vertices, 0..3
-  std::uint8_t indexA[3] = {};   ///< core vertex indices on A
-  std::uint8_t indexB[3] = {};   ///< core vertex indices on B
+  std::uint8_t count = 0;       ///< number of cached vertices, 0..3
+  std::uint8_t indexA[3] = {};  ///< core vertex indices on A
+  std::uint8_t indexB[3] = {};  ///< core vertex indices on B
   /// GJK iterations of the last distance query that used this cache (diagnostics for profiles;
   /// saturates at 255; 0 when the warm fast path answered without iterating).
   std::uint8_t iterations = 0;
@@ -77,9 +77,9 @@ struct Simplex {
 
 /// One GJK iteration, for replay in the sandbox (world frame).
 struct GjkStep {
-  Simplex simplex;                    ///< the simplex after this iteration's reduction
-  Vec2 searchDirection{0.0f, 0.0f};   ///< direction the next support is searched in (towards the origin)
-  Vec2 closestPoint{0.0f, 0.0f};      ///< point of the simplex closest to the origin
+  Simplex simplex;                   ///< the simplex after this iteration's reduction
+  Vec2 searchDirection{0.0f, 0.0f};  ///< direction the next support is searched in (towards the origin)
+  Vec2 closestPoint{0.0f, 0.0f};     ///< point of the simplex closest to the origin
 };
 
 /// Every iteration of one GJK query (pass a pointer to record; nullptr = no cost). Fixed size.
@@ -100,8 +100,8 @@ enum class DistanceStatus : std::uint8_t {
 
 /// Result of ShapeDistance. Points and normal in the world frame.
 struct DistanceOutput {
-  Vec2 pointA{0.0f, 0.0f};      ///< closest point on A's surface (core point pushed out by radiusA)
-  Vec2 pointB{0.0f, 0.0f};      ///< closest point on B's surface
+  Vec2 pointA{0.0f, 0.0f};  ///< closest point on A's surface (core point pushed out by radiusA)
+  Vec2 pointB{0.0f, 0.0f};  ///< closest point on B's surface
   /// closest point on A's core (a convex combination of the simplex, as in William Bittle, "GJK -
   /// Distance & Closest Points")
   Vec2 corePointA{0.0f, 0.0f};
@@ -112,9 +112,9 @@ struct DistanceOutput {
   /// Overlap depth of the surfaces when the cores are apart: max(0, rA + rB - coreDistance), exact.
   /// When the cores overlap it is the lower bound rA + rB; ask ShapePenetration for the depth.
   float penetration = 0.0f;
-  int iterations = 0;           ///< GJK iterations (support queries after the start simplex)
-  int simplexCount = 0;         ///< vertices in the terminal simplex (3 = cores overlap)
-  bool coresOverlap = false;    ///< the cores intersect (origin inside the Minkowski difference)
+  int iterations = 0;         ///< GJK iterations (support queries after the start simplex)
+  int simplexCount = 0;       ///< vertices in the terminal simplex (3 = cores overlap)
+  bool coresOverlap = false;  ///< the cores intersect (origin inside the Minkowski difference)
   DistanceStatus status = DistanceStatus::InvalidInput;
 };
 
@@ -161,9 +161,9 @@ enum class PenetrationStatus : std::uint8_t {
 
 /// Result of ShapePenetration. World frame.
 struct PenetrationOutput {
-  Vec2 normal{0.0f, 0.0f};      ///< unit normal from A to B: moving B by coreDepth * normal separates the cores
-  Vec2 pointA{0.0f, 0.0f};      ///< deepest point of A's surface inside B (core witness + radiusA * normal)
-  Vec2 pointB{0.0f, 0.0f};      ///< deepest point of B's surface inside A (core witness - radiusB * normal)
+  Vec2 normal{0.0f, 0.0f};  ///< unit normal from A to B: moving B by coreDepth * normal separates the cores
+  Vec2 pointA{0.0f, 0.0f};  ///< deepest point of A's surface inside B (core witness + radiusA * normal)
+  Vec2 pointB{0.0f, 0.0f};  ///< deepest point of B's surface inside A (core witness - radiusB * normal)
   Vec2 corePointA{0.0f, 0.0f};  ///< witness on A's core boundary
   Vec2 corePointB{0.0f, 0.0f};  ///< witness on B's core (corePointA - corePointB = coreDepth * normal)
   float coreDepth = 0.0f;       ///< penetration depth of the cores (metres, >= 0)
@@ -179,7 +179,7 @@ struct PenetrationOutput {
 struct EpaStep {
   Vec2 vertices[kEpaMaxVertices];
   int count = 0;
-  int closestEdge = 0;          ///< edge closestEdge -> closestEdge + 1 is closest to the origin
+  int closestEdge = 0;            ///< edge closestEdge -> closestEdge + 1 is closest to the origin
   Vec2 closestPoint{0.0f, 0.0f};  ///< closest point of that edge to the origin
 };
 

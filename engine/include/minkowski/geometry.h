@@ -30,17 +30,17 @@ inline constexpr int kMaxHullInputPoints = 16 * kMaxPolygonVertices;
 /// Why a geometry constructor refused its input.
 enum class GeometryError : std::uint8_t {
   None = 0,
-  TooFewPoints,     ///< fewer than 3 distinct points (1, 2, or all duplicates)
-  Collinear,        ///< 3+ distinct points, but all on one line: no area
-  NonFinite,        ///< a coordinate, radius, size or density is NaN or infinite
-  NegativeRadius,   ///< radius < 0 (or <= 0 where the shape needs a radius, e.g. a circle)
-  NonPositiveSize,  ///< a half extent, length or vertex count that must be > 0 is not
-  TooManyVertices,  ///< the hull has more than kMaxPolygonVertices vertices
-  NegativeDensity,  ///< density < 0 (zero is allowed: a massless shape)
-  DegenerateSegment, ///< the two end points of a segment or capsule coincide
-  NotConvex,         ///< a Hull passed to MakePolygon is not strictly convex and counter-clockwise
-  TooManyPoints,     ///< a point cloud longer than kMaxHullInputPoints (refused before any work)
-  InconsistentPolygon ///< a Polygon's normals or centroid are not those of its vertices
+  TooFewPoints,        ///< fewer than 3 distinct points (1, 2, or all duplicates)
+  Collinear,           ///< 3+ distinct points, but all on one line: no area
+  NonFinite,           ///< a coordinate, radius, size or density is NaN or infinite
+  NegativeRadius,      ///< radius < 0 (or <= 0 where the shape needs a radius, e.g. a circle)
+  NonPositiveSize,     ///< a half extent, length or vertex count that must be > 0 is not
+  TooManyVertices,     ///< the hull has more than kMaxPolygonVertices vertices
+  NegativeDensity,     ///< density < 0 (zero is allowed: a massless shape)
+  DegenerateSegment,   ///< the two end points of a segment or capsule coincide
+  NotConvex,           ///< a Hull passed to MakePolygon is not strictly convex and counter-clockwise
+  TooManyPoints,       ///< a point cloud longer than kMaxHullInputPoints (refused before any work)
+  InconsistentPolygon  ///< a Polygon's normals or centroid are not those of its vertices
 };
 
 /// A short English description of the error, e.g. "fewer than 3 distinct points".

@@ -23,25 +23,29 @@ namespace mk {
 struct JointBase {
   BodyId bodyA{};
   BodyId bodyB{};
-  Vec2 localAnchorA{0.0f, 0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass); |x|, |y| <= kMaxWorldLength
+  Vec2 localAnchorA{
+      0.0f,
+      0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass); |x|, |y| <= kMaxWorldLength
   Vec2 localAnchorB{0.0f, 0.0f};  ///< metres, in bodyB's frame; |x|, |y| <= kMaxWorldLength
   bool collideConnected = false;  ///< let the two bodies' shapes collide with each other
-  float constraintHertz = 0.0f;   ///< stiffness of the positional constraint (Hz, <= kMaxHertz); 0 = world's jointHertz
+  float constraintHertz =
+      0.0f;  ///< stiffness of the positional constraint (Hz, <= kMaxHertz); 0 = world's jointHertz
   float constraintDampingRatio = 0.0f;  ///< 0 = world's jointDampingRatio
   void* userData = nullptr;
 };
 
 /// Pins two bodies together at a point; they rotate freely about it (a hinge).
 struct RevoluteJointDef : JointBase {
-  float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero; any finite value, wrapped into [-pi, pi]
+  float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero; any finite value,
+                                ///< wrapped into [-pi, pi]
   bool enableLimit = false;
-  float lowerAngle = 0.0f;      ///< rad, <= upperAngle
-  float upperAngle = 0.0f;      ///< rad
+  float lowerAngle = 0.0f;  ///< rad, <= upperAngle
+  float upperAngle = 0.0f;  ///< rad
   bool enableMotor = false;
   float motorSpeed = 0.0f;      ///< rad/s, counter-clockwise positive, |speed| <= kMaxAngularSpeed
   float maxMotorTorque = 0.0f;  ///< N m, >= 0 (a motor with speed 0 acts as joint friction)
   bool enableSpring = false;
-  float hertz = 0.0f;           ///< angular spring towards the zero joint angle (Hz)
+  float hertz = 0.0f;  ///< angular spring towards the zero joint angle (Hz)
   float dampingRatio = 0.0f;
 };
 
@@ -53,10 +57,10 @@ struct PrismaticJointDef : JointBase {
   float lowerTranslation = 0.0f;  ///< m, <= upperTranslation; |value| <= kMaxWorldLength
   float upperTranslation = 0.0f;  ///< m, |value| <= kMaxWorldLength
   bool enableMotor = false;
-  float motorSpeed = 0.0f;        ///< m/s, |speed| <= kMaxWorldLength (per second)
-  float maxMotorForce = 0.0f;     ///< N, >= 0
+  float motorSpeed = 0.0f;     ///< m/s, |speed| <= kMaxWorldLength (per second)
+  float maxMotorForce = 0.0f;  ///< N, >= 0
   bool enableSpring = false;
-  float hertz = 0.0f;             ///< spring towards zero translation (Hz)
+  float hertz = 0.0f;  ///< spring towards zero translation (Hz)
   float dampingRatio = 0.0f;
 };
 
@@ -64,11 +68,11 @@ struct PrismaticJointDef : JointBase {
 struct DistanceJointDef : JointBase {
   /// Lengths in metres; values beyond kMaxWorldLength are clamped to it (so the default maxLength
   /// means "no upper limit").
-  float length = 1.0f;     ///< rest length (m), > 0
+  float length = 1.0f;  ///< rest length (m), > 0
   bool enableLimit = false;
-  float minLength = 0.0f;  ///< m, >= 0
-  float maxLength = kMaxWorldLength; ///< m, >= minLength
-  bool enableSpring = false;  ///< false = rigid rod at `length`
+  float minLength = 0.0f;             ///< m, >= 0
+  float maxLength = kMaxWorldLength;  ///< m, >= minLength
+  bool enableSpring = false;          ///< false = rigid rod at `length`
   float hertz = 0.0f;
   float dampingRatio = 0.0f;
 };
@@ -76,7 +80,7 @@ struct DistanceJointDef : JointBase {
 /// Glues two bodies together, optionally softly.
 struct WeldJointDef : JointBase {
   float referenceAngle = 0.0f;
-  float linearHertz = 0.0f;   ///< 0 = as stiff as the constraint softness allows
+  float linearHertz = 0.0f;  ///< 0 = as stiff as the constraint softness allows
   float angularHertz = 0.0f;
   float linearDampingRatio = 0.0f;
   float angularDampingRatio = 0.0f;
@@ -88,7 +92,7 @@ struct WheelJointDef : JointBase {
   /// does); translations, limits and the spring are measured along the unit axis
   Vec2 localAxisA{0.0f, 1.0f};
   bool enableSpring = true;
-  float hertz = 1.0f;           ///< suspension stiffness (Hz)
+  float hertz = 1.0f;  ///< suspension stiffness (Hz)
   float dampingRatio = 0.7f;
   bool enableLimit = false;
   float lowerTranslation = 0.0f;
@@ -102,7 +106,7 @@ struct WheelJointDef : JointBase {
 /// mouse). The grabbed body point is the one under `target` at creation.
 struct MouseJointDef {
   BodyId body{};
-  Vec2 target{0.0f, 0.0f};   ///< world point the body point is pulled to (m); the grabbed point starts here
+  Vec2 target{0.0f, 0.0f};  ///< world point the body point is pulled to (m); the grabbed point starts here
   float hertz = 5.0f;
   float dampingRatio = 0.7f;
   float maxForce = 1000.0f;  ///< N; scale with the body's weight

@@ -48,7 +48,8 @@ inline constexpr float kDefaultSpeculativeDistance = 0.02f;
 /// ids stay the same while the same two edges touch, and change when either edge changes. (Naming a
 /// cut point after the cutting plane instead makes ids flicker for equal boxes stacked flush, whose
 /// vertices sit exactly on each other's side planes.) A circle or a single vertex on a face is (face
-/// edge, vertex); a single point between two vertices is (vertex, vertex). Swapping A and B swaps the bytes (FlipFeatureId).
+/// edge, vertex); a single point between two vertices is (vertex, vertex). Swapping A and B swaps the bytes
+/// (FlipFeatureId).
 using FeatureId = std::uint16_t;
 
 /// Set in a feature byte when the feature is an edge (clear: a vertex).
@@ -166,8 +167,8 @@ Manifold CollideCircles(const Circle& a, const Transform& xfA, const Circle& b, 
 
 /// Any shape pair by the general path described at the top of this file (the reference the
 /// shortcuts are tested against). Cores of any size; `cache` may be nullptr.
-Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapeProxy& b,
-                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings = {});
+Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapeProxy& b, const Transform& xfB,
+                        SimplexCache* cache, const ManifoldSettings& settings = {});
 
 /// Capsule A and circle B.
 Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b,

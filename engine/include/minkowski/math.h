@@ -126,14 +126,13 @@ struct AABB {
 
 /// True when the boxes overlap or touch.
 inline bool Overlaps(const AABB& a, const AABB& b) {
-  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
-         b.lower.y <= a.upper.y;
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
 }
 
 /// True when `outer` contains `inner` entirely.
 inline bool Contains(const AABB& outer, const AABB& inner) {
-  return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y &&
-         inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y;
+  return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y && inner.upper.x <= outer.upper.x &&
+         inner.upper.y <= outer.upper.y;
 }
 
 /// Smallest box holding both.
@@ -145,9 +144,7 @@ inline AABB Inflate(const AABB& a, float margin) {
 }
 
 /// Perimeter in metres (the cost metric of tree broadphases).
-inline float Perimeter(const AABB& a) {
-  return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y));
-}
+inline float Perimeter(const AABB& a) { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
 
 /// Centre point.
 inline Vec2 Center(const AABB& a) { return 0.5f * (a.lower + a.upper); }

@@ -43,8 +43,8 @@ struct DrawOptions {
   bool contactNormals = false;
   bool contactImpulses = false;  ///< arrows scaled by the normal impulse
   bool centersOfMass = false;
-  bool sleepColors = true;       ///< draw sleeping bodies in a muted colour
-  bool joints = false;           ///< anchors and the lines joining them, coloured by joint type
+  bool sleepColors = true;  ///< draw sleeping bodies in a muted colour
+  bool joints = false;      ///< anchors and the lines joining them, coloured by joint type
   /// Colour awake dynamic bodies by island (bodies joined by touching contacts and joints share a
   /// colour); sleeping bodies keep the muted colour. Costs a union-find pass per Draw call.
   bool islandColors = false;
@@ -105,15 +105,15 @@ class World {
   bool IsValid(BodyId body) const;
 
   BodyType GetBodyType(BodyId body) const;
-  Vec2 GetPosition(BodyId body) const;         ///< body origin (m)
-  float GetAngle(BodyId body) const;           ///< radians
+  Vec2 GetPosition(BodyId body) const;  ///< body origin (m)
+  float GetAngle(BodyId body) const;    ///< radians
   Transform GetTransform(BodyId body) const;
   /// Teleports the body (wakes it; contacts are re-evaluated next step).
   void SetTransform(BodyId body, Vec2 position, float angle);
 
-  Vec2 GetLinearVelocity(BodyId body) const;   ///< of the centre of mass (m/s)
+  Vec2 GetLinearVelocity(BodyId body) const;  ///< of the centre of mass (m/s)
   void SetLinearVelocity(BodyId body, Vec2 velocity);
-  float GetAngularVelocity(BodyId body) const; ///< rad/s
+  float GetAngularVelocity(BodyId body) const;  ///< rad/s
   void SetAngularVelocity(BodyId body, float omega);
 
   /// Force (N) at a world point, accumulated until the end of the next Step.
@@ -130,8 +130,8 @@ class World {
   Vec2 GetWorldCenterOfMass(BodyId body) const;
   Vec2 GetLocalCenterOfMass(BodyId body) const;
 
-  void SetLinearDamping(BodyId body, float damping);  ///< 1/s, >= 0
-  void SetAngularDamping(BodyId body, float damping); ///< 1/s, >= 0
+  void SetLinearDamping(BodyId body, float damping);   ///< 1/s, >= 0
+  void SetAngularDamping(BodyId body, float damping);  ///< 1/s, >= 0
   void SetGravityScale(BodyId body, float scale);
   void SetFixedRotation(BodyId body, bool fixed);
   void SetAwake(BodyId body, bool awake);
@@ -170,7 +170,7 @@ class World {
   Filter GetFilter(ShapeId shape) const;
   void SetUserData(ShapeId shape, void* userData);
   void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
-  AABB GetAABB(ShapeId shape) const;              ///< tight world AABB as of the last step
+  AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
 
   // --- Joints -----------------------------------------------------------------------------------
 

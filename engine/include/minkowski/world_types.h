@@ -114,7 +114,7 @@ struct BodyDef {
   /// written for Box2D compiles; it will mark bodies that get continuous collision against dynamic
   /// bodies too.
   bool isBullet = false;
-  void* userData = nullptr;         ///< yours; the engine never touches it
+  void* userData = nullptr;  ///< yours; the engine never touches it
 };
 
 /// Collision filtering (Box2D semantics): two shapes collide when both masks accept the other's
@@ -128,14 +128,15 @@ struct Filter {
 
 /// Material and behaviour of a shape.
 struct ShapeDef {
-  float density = 1.0f;       ///< kg/m^2, >= 0
-  float friction = 0.6f;      ///< Coulomb coefficient, 0..kMaxMaterialCoefficient; pairs mix as sqrt(fA fB)
-  float restitution = 0.0f;   ///< usually 0..1 (above 1 adds energy), at most kMaxMaterialCoefficient; pairs mix as max(eA, eB)
+  float density = 1.0f;      ///< kg/m^2, >= 0
+  float friction = 0.6f;     ///< Coulomb coefficient, 0..kMaxMaterialCoefficient; pairs mix as sqrt(fA fB)
+  float restitution = 0.0f;  ///< usually 0..1 (above 1 adds energy), at most kMaxMaterialCoefficient; pairs
+                             ///< mix as max(eA, eB)
   Filter filter{};
-  bool isSensor = false;              ///< detects overlap (sensor events), no collision response
-  bool enableContactEvents = true;    ///< report begin/end touch events for this shape
-  bool enableHitEvents = false;       ///< report hit events (approach speed above the threshold)
-  bool enableSensorEvents = true;     ///< this shape can be seen by sensors
+  bool isSensor = false;            ///< detects overlap (sensor events), no collision response
+  bool enableContactEvents = true;  ///< report begin/end touch events for this shape
+  bool enableHitEvents = false;     ///< report hit events (approach speed above the threshold)
+  bool enableSensorEvents = true;   ///< this shape can be seen by sensors
   void* userData = nullptr;
 };
 
@@ -175,12 +176,12 @@ enum class SolverMode : std::uint8_t {
 /// the same model and lists large mass ratios as a known limitation.
 struct SolverSettings {
   SolverMode mode = SolverMode::SoftStep;
-  int subSteps = 4;                   ///< sub-steps per Step (1..64)
-  float contactHertz = 30.0f;         ///< contact stiffness (Hz, 0..1000); used up to a quarter of the sub-step rate
+  int subSteps = 4;            ///< sub-steps per Step (1..64)
+  float contactHertz = 30.0f;  ///< contact stiffness (Hz, 0..1000); used up to a quarter of the sub-step rate
   float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional, 0..1000)
   float staticContactScale = 2.0f;    ///< contacts with static bodies are this much stiffer (1..10)
-  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart. Deeper than its spring may push out
-  /// at this speed, a contact is a rigid row separating at it: the cap limits the speed, never the load
+  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart. Deeper than its spring may push
+  /// out at this speed, a contact is a rigid row separating at it: the cap limits the speed, never the load
   /// the contact carries
   float contactPushMaxSpeed = 3.0f;
   float jointHertz = 60.0f;           ///< joint stiffness (Hz, 0..1000)
@@ -199,12 +200,12 @@ struct SolverSettings {
   /// the cap took away. So finite valid input never gives a non-finite state, and no body moves or
   /// turns faster than the caps, although a constraint that asks for more is then not satisfied.
   float maxLinearSpeed = 400.0f;
-  float timeToSleep = 0.5f;           ///< s (0..1e6) an island must rest before it sleeps
+  float timeToSleep = 0.5f;  ///< s (0..1e6) an island must rest before it sleeps
   bool enableWarmStarting = true;
   bool enableRelax = true;
   bool enableRestitution = true;
   bool enableSleep = true;
-  int classicIterations = 8;          ///< Classic mode: velocity iterations (1..256)
+  int classicIterations = 8;  ///< Classic mode: velocity iterations (1..256)
   /// Classic mode: fraction of the overlap beyond the slop (and of a joint's error) removed per
   /// position pass (0..1); three passes per step
   float classicBaumgarte = 0.2f;
@@ -276,7 +277,7 @@ struct Counters {
   /// Manifold queries in the last Step, one per contact with an awake body (warm GJK, or SAT for a
   /// new polygon contact), sensor overlap tests included.
   int narrowphaseQueries = 0;
-  int gjkIterations = 0;     ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
+  int gjkIterations = 0;  ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
 };
 
 }  // namespace mk

@@ -2,7 +2,6 @@
 // [SECTION] Impl: ids, filter, pair nodes, moved-proxy processing
 // [SECTION] BroadPhase: public API
 #include "broadphase/broadphase_impl.h"
-
 #include "minkowski/assert.h"
 
 #include <algorithm>
@@ -320,9 +319,7 @@ std::span<const ProxyPair> BroadPhase::EndedPairs() const { return impl_->ended;
 
 bool BroadPhase::IsValid(ProxyId id) const { return impl_->Live(id); }
 
-AABB BroadPhase::GetFatAABB(ProxyId id) const {
-  return impl_->Live(id) ? impl_->fat[id.index1 - 1] : AABB{};
-}
+AABB BroadPhase::GetFatAABB(ProxyId id) const { return impl_->Live(id) ? impl_->fat[id.index1 - 1] : AABB{}; }
 
 std::uint64_t BroadPhase::GetUserData(ProxyId id) const {
   return impl_->Live(id) ? impl_->slots[id.index1 - 1].userData : 0u;
@@ -366,8 +363,8 @@ std::size_t BroadPhase::CapacityBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
                       bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
-                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.begun) +
-                      bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap);
+                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.begun) + bytes(s.ended) +
+                      bytes(s.pendingEnded) + bytes(s.heap);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   return total;
 }

@@ -81,7 +81,7 @@ struct LayoutParams {
   int axis = 0;
   double origin = 0.0;
   double height = 1.0;
-  int count = 0;  ///< 0 = not built yet
+  int count = 0;              ///< 0 = not built yet
   float largeExtent = 1e30f;  ///< sweep extent above which a proxy goes to the large list
 };
 
@@ -118,7 +118,7 @@ struct BroadPhase::Impl {
   LayoutParams layout{};
   std::vector<Band> bands;
   std::vector<std::int32_t> large;
-  std::vector<std::int32_t> dirtyKeys;  ///< band * 2 + list kind
+  std::vector<std::int32_t> dirtyKeys;   ///< band * 2 + list kind
   std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
   std::vector<std::int32_t> relocate;
   bool evaluateDue = true;

@@ -1,6 +1,5 @@
 // Minkowski — broadphase queries (AABB, ordered ray cast) and debug drawing.
 #include "broadphase/broadphase_impl.h"
-
 #include "minkowski/assert.h"
 #include "minkowski/debug_draw.h"
 
@@ -52,8 +51,8 @@ void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) const {
 }
 
 void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context) const {
-  const bool valid = IsFinite(input.origin) && IsFinite(input.translation) && std::isfinite(input.maxFraction) &&
-                     fn != nullptr;
+  const bool valid = IsFinite(input.origin) && IsFinite(input.translation) &&
+                     std::isfinite(input.maxFraction) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid || input.maxFraction < 0.0f) return;
   impl_->Sync();
@@ -118,7 +117,8 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, RayCastFn fn, void* co
       for (int kind = 0; kind < 2; ++kind) {
         const std::vector<BandEntry>& list = bands[b].list[kind];
         const int n = static_cast<int>(list.size());
-        for (int i = LowerBound(list, ScanKey(sLo, bands[b].maxExtent[kind])); i < n && list[i].lo <= sHi; ++i) {
+        for (int i = LowerBound(list, ScanKey(sLo, bands[b].maxExtent[kind])); i < n && list[i].lo <= sHi;
+             ++i) {
           if (list[i].hi >= sLo) consider(list[i].proxy);
         }
       }
@@ -142,7 +142,9 @@ void BroadPhase::Draw(DebugDraw& draw, const BroadPhaseDrawOptions& options) con
     sweepHi = std::max(sweepHi, f.upper[axis]);
     if (!options.fatAABBs) continue;
     const Vec2 corners[4] = {f.lower, {f.upper.x, f.lower.y}, f.upper, {f.lower.x, f.upper.y}};
-    const Color color = slot.type == ProxyType::Static ? colors::kStatic : slot.awake ? colors::kAABB : colors::kSleeping;
+    const Color color = slot.type == ProxyType::Static ? colors::kStatic
+                        : slot.awake                   ? colors::kAABB
+                                                       : colors::kSleeping;
     draw.DrawPolygon(corners, 4, color);
   }
   if (options.bands && sweepLo <= sweepHi && s.layout.count > 1) {

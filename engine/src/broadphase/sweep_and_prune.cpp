@@ -66,8 +66,8 @@ float ExtentUp(const BandEntry& e) {
 }  // namespace
 
 int LowerBound(const std::vector<BandEntry>& list, float key) {
-  auto it = std::lower_bound(list.begin(), list.end(), key,
-                             [](const BandEntry& e, float k) { return e.lo < k; });
+  auto it =
+      std::lower_bound(list.begin(), list.end(), key, [](const BandEntry& e, float k) { return e.lo < k; });
   return static_cast<int>(it - list.begin());
 }
 

@@ -82,9 +82,7 @@ struct ScalarFloat {
     return r;
   }
   /// Four given lanes (4-lane types only).
-  [[gnu::always_inline]] static ScalarFloat Set(float a, float b, float c, float d)
-    requires(N == 4)
-  {
+  [[gnu::always_inline]] static ScalarFloat Set(float a, float b, float c, float d) requires(N == 4) {
     return {{a, b, c, d}};
   }
   /// p[0..N).
@@ -286,24 +284,42 @@ struct Sse2Float4 {
   }
 };
 
-[[gnu::always_inline]] inline Sse2Float4 operator+(Sse2Float4 a, Sse2Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Float4 operator-(Sse2Float4 a, Sse2Float4 b) { return {_mm_sub_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Float4 operator*(Sse2Float4 a, Sse2Float4 b) { return {_mm_mul_ps(a.v, b.v)}; }
+[[gnu::always_inline]] inline Sse2Float4 operator+(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_add_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Float4 operator-(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_sub_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Float4 operator*(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_mul_ps(a.v, b.v)};
+}
 [[gnu::always_inline]] inline Sse2Float4 Min(Sse2Float4 a, Sse2Float4 b) { return {_mm_min_ps(a.v, b.v)}; }
 [[gnu::always_inline]] inline Sse2Float4 Max(Sse2Float4 a, Sse2Float4 b) { return {_mm_max_ps(a.v, b.v)}; }
 
-[[gnu::always_inline]] inline Sse2Mask4 operator==(Sse2Float4 a, Sse2Float4 b) { return {_mm_cmpeq_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Mask4 operator<(Sse2Float4 a, Sse2Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Mask4 operator<=(Sse2Float4 a, Sse2Float4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Mask4 operator>(Sse2Float4 a, Sse2Float4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
-[[gnu::always_inline]] inline Sse2Mask4 operator>=(Sse2Float4 a, Sse2Float4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
+[[gnu::always_inline]] inline Sse2Mask4 operator==(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_cmpeq_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Mask4 operator<(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_cmplt_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Mask4 operator<=(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_cmple_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Mask4 operator>(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_cmpgt_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Sse2Mask4 operator>=(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_cmpge_ps(a.v, b.v)};
+}
 
 [[gnu::always_inline]] inline Sse2Mask4 operator&(Sse2Mask4 a, Sse2Mask4 b) { return {_mm_and_ps(a.v, b.v)}; }
 [[gnu::always_inline]] inline Sse2Mask4 operator|(Sse2Mask4 a, Sse2Mask4 b) { return {_mm_or_ps(a.v, b.v)}; }
 [[gnu::always_inline]] inline Sse2Float4 Select(Sse2Mask4 m, Sse2Float4 a, Sse2Float4 b) {
   return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))};
 }
-[[gnu::always_inline]] inline unsigned Bits(Sse2Mask4 m) { return static_cast<unsigned>(_mm_movemask_ps(m.v)); }
+[[gnu::always_inline]] inline unsigned Bits(Sse2Mask4 m) {
+  return static_cast<unsigned>(_mm_movemask_ps(m.v));
+}
 [[gnu::always_inline]] inline bool Any(Sse2Mask4 m) { return _mm_movemask_ps(m.v) != 0; }
 [[gnu::always_inline]] inline bool All(Sse2Mask4 m) { return _mm_movemask_ps(m.v) == 0xF; }
 
@@ -356,7 +372,7 @@ concept LaneType = requires(F a, const float* p, const Vec2* q, float* out, Vec2
   { F::LoadPairs(q) } -> std::same_as<F>;
   { a + a } -> std::same_as<F>;
   { a - a } -> std::same_as<F>;
-  { a * a } -> std::same_as<F>;
+  { a* a } -> std::same_as<F>;
   { Min(a, a) } -> std::same_as<F>;
   { Max(a, a) } -> std::same_as<F>;
   { a == a } -> std::same_as<typename F::Mask>;
@@ -395,7 +411,8 @@ template <LaneType F, int G>
   unsigned bits = 0;
   for (int g = 0; g < G; ++g) bits |= Bits(groups[g] == best) << offsets[g];
   // Finite input always matches a lane: say so, or the compiler lays the NaN case out as the fast path.
-  if (bits == 0) [[unlikely]] return {-1, FirstLane(best)};
+  if (bits == 0) [[unlikely]]
+    return {-1, FirstLane(best)};
   return {std::countr_zero(bits), FirstLane(best)};
 }
 

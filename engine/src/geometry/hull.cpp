@@ -60,7 +60,8 @@ float RemovalError(const std::vector<Vec2>& raw, const std::vector<int>& kept, s
   int prev = kept[(k + n - 1) % n], next = kept[(k + 1) % n];
   Vec2 a = raw[prev], b = raw[next];
   float error = 0.0f;
-  for (int i = (prev + 1) % static_cast<int>(raw.size()); i != next; i = (i + 1) % static_cast<int>(raw.size())) {
+  for (int i = (prev + 1) % static_cast<int>(raw.size()); i != next;
+       i = (i + 1) % static_cast<int>(raw.size())) {
     error = std::max(error, DistanceToSegment(raw[i], a, b));
   }
   return error;

@@ -163,16 +163,22 @@ GeometryResult<MassData> ComputeMass(const Segment& segment, float density) {
 
 GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density) {
   switch (shape.Type()) {
-    case ShapeType::Circle: return ComputeMass(shape.AsCircle(), density);
-    case ShapeType::Capsule: return ComputeMass(shape.AsCapsule(), density);
-    case ShapeType::Segment: return ComputeMass(shape.AsSegment(), density);
-    case ShapeType::Polygon: break;
-    default: return Fail<MassData>(GeometryError::TooFewPoints);
+    case ShapeType::Circle:
+      return ComputeMass(shape.AsCircle(), density);
+    case ShapeType::Capsule:
+      return ComputeMass(shape.AsCapsule(), density);
+    case ShapeType::Segment:
+      return ComputeMass(shape.AsSegment(), density);
+    case ShapeType::Polygon:
+      break;
+    default:
+      return Fail<MassData>(GeometryError::TooFewPoints);
   }
   // The polygon's core in place (no 1 KB Polygon copy): the same arithmetic as the Polygon overload.
   if (GeometryError e = CheckDensity(density); e != GeometryError::None) return Fail<MassData>(e);
   if (shape.Radius() > 0.0f) {
-    return {RoundedMass(shape.Points(), shape.Normals(), shape.Count(), shape.Radius(), density), GeometryError::None};
+    return {RoundedMass(shape.Points(), shape.Normals(), shape.Count(), shape.Radius(), density),
+            GeometryError::None};
   }
   return {ComputePolygonMass(shape.Points(), shape.Count(), density), GeometryError::None};
 }

@@ -12,18 +12,30 @@ namespace mk {
 
 const char* ToString(GeometryError error) {
   switch (error) {
-    case GeometryError::None: return "no error";
-    case GeometryError::TooFewPoints: return "fewer than 3 distinct points";
-    case GeometryError::Collinear: return "all points are collinear";
-    case GeometryError::NonFinite: return "a value is NaN or infinite";
-    case GeometryError::NegativeRadius: return "radius is negative (or zero where it must be positive)";
-    case GeometryError::NonPositiveSize: return "a size or count is zero or negative";
-    case GeometryError::TooManyVertices: return "more than kMaxPolygonVertices hull vertices";
-    case GeometryError::NegativeDensity: return "density is negative";
-    case GeometryError::DegenerateSegment: return "segment end points coincide";
-    case GeometryError::NotConvex: return "hull is not strictly convex and counter-clockwise";
-    case GeometryError::TooManyPoints: return "more than kMaxHullInputPoints input points";
-    case GeometryError::InconsistentPolygon: return "polygon normals or centroid do not match its vertices";
+    case GeometryError::None:
+      return "no error";
+    case GeometryError::TooFewPoints:
+      return "fewer than 3 distinct points";
+    case GeometryError::Collinear:
+      return "all points are collinear";
+    case GeometryError::NonFinite:
+      return "a value is NaN or infinite";
+    case GeometryError::NegativeRadius:
+      return "radius is negative (or zero where it must be positive)";
+    case GeometryError::NonPositiveSize:
+      return "a size or count is zero or negative";
+    case GeometryError::TooManyVertices:
+      return "more than kMaxPolygonVertices hull vertices";
+    case GeometryError::NegativeDensity:
+      return "density is negative";
+    case GeometryError::DegenerateSegment:
+      return "segment end points coincide";
+    case GeometryError::NotConvex:
+      return "hull is not strictly convex and counter-clockwise";
+    case GeometryError::TooManyPoints:
+      return "more than kMaxHullInputPoints input points";
+    case GeometryError::InconsistentPolygon:
+      return "polygon normals or centroid do not match its vertices";
   }
   return "unknown geometry error";
 }
@@ -99,10 +111,12 @@ GeometryError ValidatePolygon(const Polygon& polygon) {
   // stale centroid would turn contacts inside out).
   const Polygon derived = BuildPolygon(hull, polygon.radius).value;
   float extent = 0.0f;
-  for (int i = 0; i < polygon.count; ++i) extent = std::max(extent, Distance(derived.vertices[i], derived.centroid));
+  for (int i = 0; i < polygon.count; ++i)
+    extent = std::max(extent, Distance(derived.vertices[i], derived.centroid));
   constexpr float kTolerance = 1e-4f;
   for (int i = 0; i < polygon.count; ++i) {
-    if (!(Distance(polygon.normals[i], derived.normals[i]) <= kTolerance)) return GeometryError::InconsistentPolygon;
+    if (!(Distance(polygon.normals[i], derived.normals[i]) <= kTolerance))
+      return GeometryError::InconsistentPolygon;
   }
   if (!(Distance(polygon.centroid, derived.centroid) <= kTolerance * std::max(1.0f, extent))) {
     return GeometryError::InconsistentPolygon;
@@ -141,8 +155,8 @@ GeometryResult<Polygon> MakeOffsetBox(float halfWidth, float halfHeight, Vec2 ce
   }
   if (!(halfWidth > 0.0f) || !(halfHeight > 0.0f)) return Fail<Polygon>(GeometryError::NonPositiveSize);
   Transform xf = MakeTransform(center, angle);
-  Vec2 corners[4] = {{-halfWidth, -halfHeight}, {halfWidth, -halfHeight}, {halfWidth, halfHeight},
-                     {-halfWidth, halfHeight}};
+  Vec2 corners[4] = {
+      {-halfWidth, -halfHeight}, {halfWidth, -halfHeight}, {halfWidth, halfHeight}, {-halfWidth, halfHeight}};
   for (Vec2& corner : corners) corner = TransformPoint(xf, corner);
   return MakePolygon(corners, 0.0f);
 }

@@ -82,8 +82,12 @@ AABB PointsAABB(const Vec2* points, int count, const Transform& xf, float radius
 
 }  // namespace
 
-AABB ComputeAABB(const Circle& circle, const Transform& xf) { return PointsAABB(&circle.center, 1, xf, circle.radius); }
-AABB ComputeAABB(const Capsule& capsule, const Transform& xf) { return PointsAABB(&capsule.p1, 2, xf, capsule.radius); }
+AABB ComputeAABB(const Circle& circle, const Transform& xf) {
+  return PointsAABB(&circle.center, 1, xf, circle.radius);
+}
+AABB ComputeAABB(const Capsule& capsule, const Transform& xf) {
+  return PointsAABB(&capsule.p1, 2, xf, capsule.radius);
+}
 AABB ComputeAABB(const Segment& segment, const Transform& xf) { return PointsAABB(&segment.p1, 2, xf, 0.0f); }
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf) {
   return PointsAABB(polygon.vertices, polygon.count, xf, polygon.radius);

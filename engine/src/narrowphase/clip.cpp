@@ -55,7 +55,8 @@ LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& in
   ClipVertex clip[2];
   int count = 0;
   if (incident.count < 2) {
-    clip[0] = {TransformPoint(incidentToFrame, incident.points[0]), EdgeFeature(reference.i1), VertexFeature(0)};
+    clip[0] = {TransformPoint(incidentToFrame, incident.points[0]), EdgeFeature(reference.i1),
+               VertexFeature(0)};
     count = 1;
   } else {
     // The incident edge is searched among the incident core's own normals, with the reference
@@ -69,8 +70,10 @@ LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& in
     // With the features actually touching (vertex vs. cut edge) as ids instead, equal boxes stacked
     // flush, whose vertices sit exactly on each other's side planes, flip ids with float noise
     // every step and lose their warm-start impulses: measured, a 20-box stack toppled.
-    clip[0] = {TransformPoint(incidentToFrame, incident.points[edge]), VertexFeature(reference.i2), VertexFeature(edge)};
-    clip[1] = {TransformPoint(incidentToFrame, incident.points[j2]), VertexFeature(reference.i1), VertexFeature(j2)};
+    clip[0] = {TransformPoint(incidentToFrame, incident.points[edge]), VertexFeature(reference.i2),
+               VertexFeature(edge)};
+    clip[1] = {TransformPoint(incidentToFrame, incident.points[j2]), VertexFeature(reference.i1),
+               VertexFeature(j2)};
     // Side plane through v1 (keep Dot(p, t) >= Dot(v1, t)), then through v2 (keep <= Dot(v2, t)).
     count = ClipSegment(clip, -tangent, -Dot(v1, tangent));
     if (count == 2) count = ClipSegment(clip, tangent, Dot(reference.v2, tangent));

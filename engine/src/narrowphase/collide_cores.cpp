@@ -60,8 +60,8 @@ bool ClipMatches(const LocalManifold& m, float exactSeparation, LocalManifold& o
 // One point between the surfaces along the direction of the core witness points (vertex-vertex, or
 // any pair with a 1-point core facing a vertex). Exact separation: distance - radii. `bToA` places
 // B's core (its frame) in A's; the witnesses and the normal are in A's frame.
-LocalManifold SinglePoint(const Core& a, const Core& b, const Transform& bToA, const CoreDistance& cd, Vec2 normal,
-                          float margin) {
+LocalManifold SinglePoint(const Core& a, const Core& b, const Transform& bToA, const CoreDistance& cd,
+                          Vec2 normal, float margin) {
   LocalManifold out;
   float separation = cd.distance - a.radius - b.radius;
   if (separation > margin) return out;
@@ -85,10 +85,12 @@ SatResult FindMaxSeparation(const Core& a, const Core& b) {
   // wins a comparison: fall back to face 0 of a core that has faces (one always does here), giving
   // a defined, if meaningless, manifold instead of indexing face -1. Found by the fuzzer.
   if (best.face < 0 && bestB.face < 0) {
-    return a.count >= 2 ? SatResult{FaceSeparation(a, 0, b), 0, false} : SatResult{FaceSeparation(b, 0, a), 0, true};
+    return a.count >= 2 ? SatResult{FaceSeparation(a, 0, b), 0, false}
+                        : SatResult{FaceSeparation(b, 0, a), 0, true};
   }
   // Which core holds the reference face is a coin flip on random contacts: a select, not a branch.
-  const bool useB = best.face < 0 || (bestB.face >= 0 && bestB.separation > best.separation + kReferenceTolerance);
+  const bool useB =
+      best.face < 0 || (bestB.face >= 0 && bestB.separation > best.separation + kReferenceTolerance);
   return useB ? bestB : best;
 }
 
@@ -209,8 +211,10 @@ LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& b
   const bool facesOnBoth = a.count >= 2 && bLocal.count >= 2;
   if (!facesOnBoth) return CollideGjk(a, bLocal, bToA, cache, margin);
   switch (settings.method) {
-    case ManifoldMethod::Sat: return CollideSat(a, bLocal, bToA, cache, margin, false);
-    case ManifoldMethod::Gjk: return CollideGjk(a, bLocal, bToA, cache, margin);
+    case ManifoldMethod::Sat:
+      return CollideSat(a, bLocal, bToA, cache, margin, false);
+    case ManifoldMethod::Gjk:
+      return CollideGjk(a, bLocal, bToA, cache, margin);
     default:
       // A cache GJK can start from means a persisting contact: warm GJK, unless it holds a triangle,
       // which GJK (and SeedCache) leave only for overlapping cores. Overlapping cores end on SAT

@@ -7,7 +7,8 @@
 
 namespace mk {
 
-CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache) {
+CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transform& bToA,
+                                 SimplexCache* cache) {
   const detail::LocalPair pair{a.points, bLocal.points, a.count, bLocal.count, bToA};
   const detail::GjkResult gjk = detail::RunGjk(pair, cache, nullptr, Transform{});
   const detail::LocalSimplex& s = gjk.simplex;

@@ -13,7 +13,6 @@
 // into a polygon first. Whatever EPA cannot resolve (cap, a polygon with no usable edge, NaN) goes to
 // SAT, which is exact for cores and only slower.
 #include "minkowski/distance.h"
-
 #include "narrowphase/gjk_internal.h"
 
 #include <cmath>
@@ -37,7 +36,7 @@ using detail::LocalVertex;
 
 struct Polytope {
   LocalVertex vertices[kEpaMaxVertices];
-  Vec2 normals[kEpaMaxVertices];   // outward unit normal of edge i -> i + 1
+  Vec2 normals[kEpaMaxVertices];     // outward unit normal of edge i -> i + 1
   float distances[kEpaMaxVertices];  // signed distance of that edge's line from the origin
   int count = 0;
   float scale = 0.0f;  // largest |w| coordinate: tolerances are relative to it
@@ -245,7 +244,8 @@ LocalPenetration RunEpa(const LocalPair& pair, const LocalSimplex& start, EpaHis
 
 }  // namespace detail
 
-PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCache* cache, EpaHistory* history) {
+PenetrationOutput ShapePenetration(const DistanceInput& input, const SimplexCache* cache,
+                                   EpaHistory* history) {
   PenetrationOutput out;
   if (!detail::IsValidInput(input)) return out;
   const LocalPair pair = detail::MakeLocalPair(input);

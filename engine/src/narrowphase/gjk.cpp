@@ -42,7 +42,6 @@
 // edge's distance to float resolution while its normal is off by 1e-4 rad (issue 3), and either
 // test would stop there. Only a certificate that nothing lies beyond the simplex ends the query.
 #include "minkowski/distance.h"
-
 #include "narrowphase/gjk_internal.h"
 
 #include <cmath>
@@ -92,7 +91,8 @@ struct Descent {
 [[gnu::always_inline]] inline Descent PointDescent(LocalSimplex& s) {
   s.v[0].a = 1.0f;
   const float ww = Dot(s.v[0].w, s.v[0].w);
-  if (ww < 0x1p-64f) [[unlikely]] return TinyPointDescent(s.v[0].w, ww);
+  if (ww < 0x1p-64f) [[unlikely]]
+    return TinyPointDescent(s.v[0].w, ww);
   return {-s.v[0].w, ww, ww, {0.0f, 0.0f}};
 }
 
@@ -217,7 +217,8 @@ void Solve3(const LocalPair& pair, LocalSimplex& s) {
 // one iteration (and most triangle solves) against starting from vertex 0 of each, for the price of
 // one support scan. Coincident origins give a zero direction, where the scan returns vertex 0 of
 // each, the plain start.
-[[gnu::always_inline]] inline bool StartSimplex(const LocalPair& pair, const SimplexCache* cache, LocalSimplex& s) {
+[[gnu::always_inline]] inline bool StartSimplex(const LocalPair& pair, const SimplexCache* cache,
+                                                LocalSimplex& s) {
   if (cache != nullptr && IsCacheUsable(*cache, pair.countA, pair.countB)) {
     s.count = cache->count;
     for (int i = 0; i < s.count; ++i) s.v[i] = MakeVertex(pair, cache->indexA[i], cache->indexB[i]);
@@ -352,7 +353,8 @@ GjkResult RunGjkImpl(const LocalPair& pair, const SimplexCache* cache, GjkHistor
 
 }  // namespace
 
-GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA) {
+GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
+                 const Transform& xfA) {
   if (history != nullptr) return RunGjkImpl<true, false>(pair, cache, history, xfA);
   return RunGjkImpl<false, false>(pair, cache, nullptr, xfA);
 }
@@ -397,8 +399,8 @@ DistanceOutput InvalidDistance() {
 }
 
 // Cores overlap (or touch within GJK's tolerance): no normal from GJK. Off the common path.
-[[gnu::noinline]] DistanceOutput OverlapOutput(const DistanceInput& input, SimplexCache* cache, const LocalSimplex& s,
-                                               DistanceOutput out) {
+[[gnu::noinline]] DistanceOutput OverlapOutput(const DistanceInput& input, SimplexCache* cache,
+                                               const LocalSimplex& s, DistanceOutput out) {
   const float radii = input.proxyA.radius + input.proxyB.radius;
   out.coresOverlap = true;
   out.pointA = out.corePointA;
@@ -464,7 +466,8 @@ using detail::LocalVertex;
   const float c = Cross(e, v0.w);
   const float ee = Dot(e, e);
   constexpr float kTolerance = detail::kOriginTolerance * detail::kOriginTolerance;
-  if (!(u1 > 0.0f && u0 > 0.0f && largest < kLargestSquared && ee >= FLT_MIN && c * c > kTolerance * largest * ee)) {
+  if (!(u1 > 0.0f && u0 > 0.0f && largest < kLargestSquared && ee >= FLT_MIN &&
+        c * c > kTolerance * largest * ee)) {
     return false;
   }
   // Towards the origin: the perpendicular on the origin's side (copysign: no branch on the side).
@@ -478,8 +481,9 @@ using detail::LocalVertex;
 }
 
 // The outputs of separated cores in the world frame, with the status and the finiteness check.
-[[gnu::always_inline]] inline DistanceOutput SeparatedOutput(const DistanceInput& input, const LocalSeparation& sep,
-                                                             int iterations, int simplexCount, bool capped) {
+[[gnu::always_inline]] inline DistanceOutput SeparatedOutput(const DistanceInput& input,
+                                                             const LocalSeparation& sep, int iterations,
+                                                             int simplexCount, bool capped) {
   const Transform& xfA = input.transformA;
   const float radiusA = input.proxyA.radius;
   const float radiusB = input.proxyB.radius;
@@ -506,12 +510,14 @@ using detail::LocalVertex;
   // Points are not scanned on input, and huge finite ones can overflow: check the outputs. Finite
   // pointA/pointB imply finite core points (x + finite is finite only for finite x); the radii
   // are finite (IsValidInput), so coreDistance covers distance and penetration.
-  if (!detail::FiniteOutputs(out.pointA, out.pointB, out.normal, coreDistance)) [[unlikely]] return InvalidDistance();
+  if (!detail::FiniteOutputs(out.pointA, out.pointB, out.normal, coreDistance)) [[unlikely]]
+    return InvalidDistance();
   return out;
 }
 
 // The general path: the GJK loop, then the outputs from its terminal simplex.
-[[gnu::noinline]] DistanceOutput GeneralDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
+[[gnu::noinline]] DistanceOutput GeneralDistance(const DistanceInput& input, SimplexCache* cache,
+                                                 GjkHistory* history) {
   const LocalPair pair = detail::MakeLocalPair(input);
   const Transform& xfA = input.transformA;
   const GjkResult gjk = detail::RunGjk(pair, cache, history, xfA);
@@ -534,7 +540,8 @@ using detail::LocalVertex;
 }  // namespace
 
 DistanceOutput ShapeDistance(const DistanceInput& input, SimplexCache* cache, GjkHistory* history) {
-  if (!detail::IsValidInput(input)) [[unlikely]] return InvalidQuery(cache, history);
+  if (!detail::IsValidInput(input)) [[unlikely]]
+    return InvalidQuery(cache, history);
   if (cache != nullptr && history == nullptr) {
     // The pair is rebuilt by the general path (16 flops) rather than passed, so that it can stay in
     // registers here.
@@ -553,7 +560,8 @@ bool CoresOverlap(const DistanceInput& input, SimplexCache* cache) {
     if (cache != nullptr) cache->count = 0;
     return false;
   }
-  // Boolean GJK ("GJK Algorithm"; Bittle, "GJK"): the distance query's loop, ended early by a separating axis.
+  // Boolean GJK ("GJK Algorithm"; Bittle, "GJK"): the distance query's loop, ended early by a separating
+  // axis.
   const GjkResult gjk = detail::RunGjkOverlap(detail::MakeLocalPair(input), cache);
   detail::WriteCache(gjk.simplex, gjk.iterations, cache);
   return gjk.overlap;

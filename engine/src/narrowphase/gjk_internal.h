@@ -101,10 +101,10 @@ template <wide::LaneType F = wide::Float4>
   return ArgMaxDot(points, count, dir);
 }
 
-/// Index of the point farthest along dir by walking uphill from `start` ("3D Convex Collision Detection, Part One: GJK"): the projection
-/// is unimodal around a convex polygon, so a local maximum is the global one. Used by warm-started
-/// GJK, where `start` (the cached support) is almost always the answer already: 3 dot products and
-/// two well-predicted branches instead of a scan of every vertex. At most `count` steps, so a
+/// Index of the point farthest along dir by walking uphill from `start` ("3D Convex Collision Detection, Part
+/// One: GJK"): the projection is unimodal around a convex polygon, so a local maximum is the global one. Used
+/// by warm-started GJK, where `start` (the cached support) is almost always the answer already: 3 dot
+/// products and two well-predicted branches instead of a scan of every vertex. At most `count` steps, so a
 /// non-convex point set (a raw proxy) still ends, with a local maximum.
 [[gnu::always_inline]] inline int ClimbSupport(const Vec2* points, int count, Vec2 dir, int start) {
   int best = start;
@@ -148,14 +148,16 @@ template <wide::LaneType F = wide::Float4>
 }
 
 /// Minkowski vertex farthest along `dir` (A's frame): support(A, dir) - support(B, -dir).
-[[gnu::always_inline]] inline LocalVertex SupportVertex(const LocalPair& pair, Vec2 dir, int startA, int startB) {
+[[gnu::always_inline]] inline LocalVertex SupportVertex(const LocalPair& pair, Vec2 dir, int startA,
+                                                        int startB) {
   int indexA = Support(pair.pointsA, pair.countA, dir, startA);
   int indexB = Support(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -dir), startB);
   return MakeVertex(pair, indexA, indexB);
 }
 
 /// SupportVertex by hill climbing from the given indices (warm start: they are the cached supports).
-[[gnu::always_inline]] inline LocalVertex ClimbVertex(const LocalPair& pair, Vec2 dir, int startA, int startB) {
+[[gnu::always_inline]] inline LocalVertex ClimbVertex(const LocalPair& pair, Vec2 dir, int startA,
+                                                      int startB) {
   int indexA = ClimbSupport(pair.pointsA, pair.countA, dir, startA);
   int indexB = ClimbSupport(pair.pointsB, pair.countB, InvRotate(pair.xf.q, -dir), startB);
   return MakeVertex(pair, indexA, indexB);
@@ -306,8 +308,7 @@ bool IsValidInput(const DistanceInput& input);
 LocalPair MakeLocalPair(const DistanceInput& input);
 
 /// GJK distance on the cores, warm-started from `cache` when it is valid for these shapes.
-GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history,
-                 const Transform& xfA);
+GjkResult RunGjk(const LocalPair& pair, const SimplexCache* cache, GjkHistory* history, const Transform& xfA);
 
 /// The same loop as RunGjk (so the same answer whenever the cores are not within rounding of
 /// touching), which also stops, with overlap false, at the first separating axis it meets.

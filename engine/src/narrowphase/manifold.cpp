@@ -78,9 +78,15 @@ Manifold CollideLocalCores(const Core& a, const Transform& xfA, const Core& b, c
 
 // The core of each typed shape. A polygon's is a view of its arrays; a 1- or 2-point core is built in
 // `buffer` (2-point cores need their normals), with the same values as the ShapeGeometry of the shape.
-Core CoreOf(const Circle& circle, CoreBuffer& buffer) { return MakeSmallCore(&circle.center, 1, circle.radius, buffer); }
-Core CoreOf(const Capsule& capsule, CoreBuffer& buffer) { return MakeSmallCore(&capsule.p1, 2, capsule.radius, buffer); }
-Core CoreOf(const Segment& segment, CoreBuffer& buffer) { return MakeSmallCore(&segment.p1, 2, 0.0f, buffer); }
+Core CoreOf(const Circle& circle, CoreBuffer& buffer) {
+  return MakeSmallCore(&circle.center, 1, circle.radius, buffer);
+}
+Core CoreOf(const Capsule& capsule, CoreBuffer& buffer) {
+  return MakeSmallCore(&capsule.p1, 2, capsule.radius, buffer);
+}
+Core CoreOf(const Segment& segment, CoreBuffer& buffer) {
+  return MakeSmallCore(&segment.p1, 2, 0.0f, buffer);
+}
 Core CoreOf(const Polygon& polygon, CoreBuffer&) {
   return {polygon.vertices, polygon.normals, polygon.count, polygon.radius};
 }
@@ -143,18 +149,19 @@ Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapePr
 }
 
 // The capsule-circle and segment-circle functions have no cache parameter: their GJK always starts cold.
-Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b, const Transform& xfB,
-                                 const ManifoldSettings& settings) {
+Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b,
+                                 const Transform& xfB, const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, nullptr, settings);
 }
 
-Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b, const Transform& xfB,
-                                 const ManifoldSettings& settings) {
+Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b,
+                                 const Transform& xfB, const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, nullptr, settings);
 }
 
-Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b, const Transform& xfB,
-                                 SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b,
+                                 const Transform& xfB, SimplexCache* cache,
+                                 const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
@@ -163,8 +170,9 @@ Manifold CollideCapsules(const Capsule& a, const Transform& xfA, const Capsule& 
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
-Manifold CollideSegmentAndCapsule(const Segment& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
-                                  SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold CollideSegmentAndCapsule(const Segment& a, const Transform& xfA, const Capsule& b,
+                                  const Transform& xfB, SimplexCache* cache,
+                                  const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
@@ -173,13 +181,15 @@ Manifold CollideSegments(const Segment& a, const Transform& xfA, const Segment& 
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
-Manifold CollidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
-                                  SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold CollidePolygonAndCapsule(const Polygon& a, const Transform& xfA, const Capsule& b,
+                                  const Transform& xfB, SimplexCache* cache,
+                                  const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
-Manifold CollideSegmentAndPolygon(const Segment& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
-                                  SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold CollideSegmentAndPolygon(const Segment& a, const Transform& xfA, const Polygon& b,
+                                  const Transform& xfB, SimplexCache* cache,
+                                  const ManifoldSettings& settings) {
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
@@ -194,25 +204,27 @@ Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
 
 namespace {
 
-Core CoreOf(const ShapeGeometry& shape) { return {shape.Points(), shape.Normals(), shape.Count(), shape.Radius()}; }
+Core CoreOf(const ShapeGeometry& shape) {
+  return {shape.Points(), shape.Normals(), shape.Count(), shape.Radius()};
+}
 
 // The table's three kinds of entry, on the cores of the two geometries. `kCached` = the pair's typed
-// function takes a cache (capsule-circle and segment-circle do not). Swapped: the typed function exists only for
-// (B, A), so the entry computes that and flips the result back, exactly as the typed call would.
-Manifold CirclesEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
-                      SimplexCache*, const ManifoldSettings& settings) {
+// function takes a cache (capsule-circle and segment-circle do not). Swapped: the typed function exists only
+// for (B, A), so the entry computes that and flips the result back, exactly as the typed call would.
+Manifold CirclesEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                      const Transform& xfB, SimplexCache*, const ManifoldSettings& settings) {
   return CollideCircles(a.AsCircle(), xfA, b.AsCircle(), xfB, settings);
 }
 
 template <bool kCached>
-Manifold CoresEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
-                    SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold CoresEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                    const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
   return CollideLocalCores(CoreOf(a), xfA, CoreOf(b), xfB, kCached ? cache : nullptr, settings);
 }
 
 template <bool kCached>
-Manifold SwappedEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
-                      SimplexCache* cache, const ManifoldSettings& settings) {
+Manifold SwappedEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                      const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
   return FlipManifold(CollideLocalCores(CoreOf(b), xfB, CoreOf(a), xfA, kCached ? cache : nullptr, settings));
 }
 
@@ -231,11 +243,15 @@ constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
 // The core counts each type has (Make* guarantee them; a hand-made Polygon may not).
 bool IsValidShape(const ShapeGeometry& shape) {
   switch (shape.Type()) {
-    case ShapeType::Circle: return shape.Count() == 1;
+    case ShapeType::Circle:
+      return shape.Count() == 1;
     case ShapeType::Capsule:
-    case ShapeType::Segment: return shape.Count() == 2;
-    case ShapeType::Polygon: return shape.Count() >= 3 && shape.Count() <= kMaxPolygonVertices;
-    default: return false;
+    case ShapeType::Segment:
+      return shape.Count() == 2;
+    case ShapeType::Polygon:
+      return shape.Count() >= 3 && shape.Count() <= kMaxPolygonVertices;
+    default:
+      return false;
   }
 }
 
@@ -251,7 +267,8 @@ CollideFunction GetCollideFunction(ShapeType typeA, ShapeType typeB) {
 Manifold Collide(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b, const Transform& xfB,
                  SimplexCache* cache, const ManifoldSettings& settings) {
   // Both transforms and the margin in one 4-lane test.
-  bool valid = IsValidShape(a) && IsValidShape(b) && detail::FiniteTransforms(xfA, xfB, settings.speculativeDistance) &&
+  bool valid = IsValidShape(a) && IsValidShape(b) &&
+               detail::FiniteTransforms(xfA, xfB, settings.speculativeDistance) &&
                settings.speculativeDistance >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};

@@ -100,7 +100,8 @@ struct CoreDistance {
 
 /// GJK distance between core `a` (A's frame) and core `bLocal` (B's frame) placed by `bToA`,
 /// warm-started by `cache` if not null (and written back). Results in A's frame.
-CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache);
+CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transform& bToA,
+                                 SimplexCache* cache);
 
 /// The general path (see manifold.h): `a` in A's frame, `bLocal` in B's frame, `bToA` = B's frame
 /// in A's frame. Result in A's frame.

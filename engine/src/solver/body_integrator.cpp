@@ -11,7 +11,8 @@ namespace mk {
 
 Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
   const float speed2 = LengthSquared(v);
-  if (!(speed2 > maxSpeed * maxSpeed)) [[likely]] return v;
+  if (!(speed2 > maxSpeed * maxSpeed)) [[likely]]
+    return v;
   if (std::isfinite(speed2)) return (maxSpeed / std::sqrt(speed2)) * v;
   // Too large to square in float: into range component-wise first, keeping the direction roughly.
   v = {std::clamp(v.x, -maxSpeed, maxSpeed), std::clamp(v.y, -maxSpeed, maxSpeed)};
@@ -36,7 +37,9 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
 namespace {
 
 // The turn-rate cap of a sub-step: half a turn (kMaxRotation), and never above kMaxAngularSpeed.
-float MaxAngularSpeed(const StepContext& context) { return std::min(kMaxRotation * context.invH, kMaxAngularSpeed); }
+float MaxAngularSpeed(const StepContext& context) {
+  return std::min(kMaxRotation * context.invH, kMaxAngularSpeed);
+}
 
 // Clamps a dynamic body's velocity to the speed caps; true (and p.capped set) when a cap bit.
 // Kinematic bodies move as they are told.
@@ -72,7 +75,8 @@ bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
     // its path the exact parabola (trajectory previews in games match). Constrained bodies keep
     // x += h v_new: the soft step's contact and joint impulses act through v_new, and the correction
     // there would lift resting bodies by h^2 g / 2 every sub-step.
-    Vec2 correction = solver.params[i].ballistic ? 0.5f * h * solver.params[i].linearAcceleration : Vec2{0.0f, 0.0f};
+    Vec2 correction =
+        solver.params[i].ballistic ? 0.5f * h * solver.params[i].linearAcceleration : Vec2{0.0f, 0.0f};
     s.dp += h * (s.v - correction);
     s.dq = TurnRotation(s.dq, h * s.w);
   }

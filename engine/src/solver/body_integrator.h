@@ -10,11 +10,11 @@ namespace mk {
 
 /// A dynamic body's values at the start of a step, as the world holds them.
 struct BodyInput {
-  float invMass = 0.0f;     // 1/kg
-  float invInertia = 0.0f;  // about the centre of mass, 1/(kg m^2)
-  Vec2 gravity{0.0f, 0.0f};  // the world's gravity times the body's scale (m/s^2)
-  Vec2 force{0.0f, 0.0f};    // N, at the centre of mass
-  float torque = 0.0f;       // N m
+  float invMass = 0.0f;                               // 1/kg
+  float invInertia = 0.0f;                            // about the centre of mass, 1/(kg m^2)
+  Vec2 gravity{0.0f, 0.0f};                           // the world's gravity times the body's scale (m/s^2)
+  Vec2 force{0.0f, 0.0f};                             // N, at the centre of mass
+  float torque = 0.0f;                                // N m
   float linearDamping = 0.0f, angularDamping = 0.0f;  // 1/s
 };
 

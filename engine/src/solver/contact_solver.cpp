@@ -30,7 +30,8 @@ namespace {
 // instruction count, 10% less solver time, bitwise the same states. A static body (index -1) is a
 // body at rest that is never written back.
 template <class Solve>
-[[gnu::always_inline]] inline void WithBodies(SolverArrays& solver, const ContactConstraint& c, Solve&& solve) {
+[[gnu::always_inline]] inline void WithBodies(SolverArrays& solver, const ContactConstraint& c,
+                                              Solve&& solve) {
   BodyState a = c.indexA >= 0 ? solver.states[c.indexA] : BodyState{};
   BodyState b = c.indexB >= 0 ? solver.states[c.indexB] : BodyState{};
   solve(a, b);
@@ -40,14 +41,14 @@ template <class Solve>
 
 // Velocity of B's point relative to A's along a unit axis: (vB - vA).axis + wB (rB x axis) -
 // wA (rA x axis), with the lever arms r x axis precomputed for the step (ContactConstraintPoint).
-[[gnu::always_inline]] inline float AxisVelocity(const BodyState& a, const BodyState& b, Vec2 axis, float leverA,
-                                                 float leverB) {
+[[gnu::always_inline]] inline float AxisVelocity(const BodyState& a, const BodyState& b, Vec2 axis,
+                                                 float leverA, float leverB) {
   return Dot(b.v - a.v, axis) + (b.w * leverB - a.w * leverA);
 }
 
 // Impulse `lambda` along a unit axis at the point: on B, minus on A; r x (lambda axis) = lambda (r x axis).
-[[gnu::always_inline]] inline void ApplyAxisImpulse(const ContactConstraint& c, BodyState& a, BodyState& b, Vec2 axis,
-                                                    float leverA, float leverB, float lambda) {
+[[gnu::always_inline]] inline void ApplyAxisImpulse(const ContactConstraint& c, BodyState& a, BodyState& b,
+                                                    Vec2 axis, float leverA, float leverB, float lambda) {
   const Vec2 p = lambda * axis;
   a.v -= c.invMassA * p;
   a.w -= c.invIA * (lambda * leverA);
@@ -56,13 +57,15 @@ template <class Solve>
 }
 
 // Normal impulse at a point.
-[[gnu::always_inline]] inline void ApplyNormalImpulse(const ContactConstraint& c, const ContactConstraintPoint& cp,
-                                                      BodyState& a, BodyState& b, float lambda) {
+[[gnu::always_inline]] inline void ApplyNormalImpulse(const ContactConstraint& c,
+                                                      const ContactConstraintPoint& cp, BodyState& a,
+                                                      BodyState& b, float lambda) {
   ApplyAxisImpulse(c, a, b, c.normal, cp.rnA, cp.rnB, lambda);
 }
 
-[[gnu::always_inline]] inline float NormalVelocity(const ContactConstraint& c, const ContactConstraintPoint& cp,
-                                                   const BodyState& a, const BodyState& b) {
+[[gnu::always_inline]] inline float NormalVelocity(const ContactConstraint& c,
+                                                   const ContactConstraintPoint& cp, const BodyState& a,
+                                                   const BodyState& b) {
   return AxisVelocity(a, b, c.normal, cp.rnA, cp.rnB);
 }
 
@@ -79,8 +82,9 @@ template <class Solve>
   }
 }
 
-[[gnu::always_inline]] inline float CurrentSeparation(const ContactConstraint& c, const ContactConstraintPoint& cp, const BodyState& a,
-                        const BodyState& b) {
+[[gnu::always_inline]] inline float CurrentSeparation(const ContactConstraint& c,
+                                                      const ContactConstraintPoint& cp, const BodyState& a,
+                                                      const BodyState& b) {
   Vec2 d = (b.dp - a.dp) + (Rotate(b.dq, cp.rB) - Rotate(a.dq, cp.rA));
   return Dot(d, c.normal) + cp.adjustedSeparation;
 }
@@ -93,7 +97,8 @@ struct BlockMatrix {
   bool wellConditioned;
 };
 
-inline BlockMatrix MakeBlockMatrix(const ContactConstraint& c, float rn1A, float rn1B, float rn2A, float rn2B) {
+inline BlockMatrix MakeBlockMatrix(const ContactConstraint& c, float rn1A, float rn1B, float rn2A,
+                                   float rn2B) {
   const float m = c.invMassA + c.invMassB;
   BlockMatrix k;
   k.k11 = m + c.invIA * rn1A * rn1A + c.invIB * rn1B * rn1B;
@@ -137,7 +142,8 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
     c.normal = manifold.normal;
     c.friction = input.friction;
     c.restitution = input.restitution;
-    c.softness = (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
+    c.softness =
+        (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = manifold.pointCount;
     if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
     if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
@@ -259,7 +265,8 @@ void SolveContactsClassic(SolverArrays& solver, const StepContext& context) {
       SolveFriction(c, a, b);
       // Bodies do not move during the velocity iterations, so this is the separation s0 of the step.
       float bias[2] = {0.0f, 0.0f};
-      for (int j = 0; j < c.pointCount; ++j) bias[j] = std::max(CurrentSeparation(c, c.points[j], a, b), 0.0f) * invDt;
+      for (int j = 0; j < c.pointCount; ++j)
+        bias[j] = std::max(CurrentSeparation(c, c.points[j], a, b), 0.0f) * invDt;
       if (c.pointCount == 2) {
         ContactConstraintPoint& p1 = c.points[0];
         ContactConstraintPoint& p2 = c.points[1];

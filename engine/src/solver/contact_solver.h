@@ -26,8 +26,8 @@ struct ContactInput {
   Manifold* manifold = nullptr;
   ContactBody bodyA, bodyB;
   float friction = 0.0f, restitution = 0.0f;  // mixed for the pair
-  int id = -1;                   // the caller's id of the contact, handed back in ContactHit
-  bool enableHitEvents = false;  // StoreContactImpulses reports a ContactHit
+  int id = -1;                                // the caller's id of the contact, handed back in ContactHit
+  bool enableHitEvents = false;               // StoreContactImpulses reports a ContactHit
 };
 
 struct ContactConstraintPoint {
@@ -35,7 +35,7 @@ struct ContactConstraintPoint {
   // Lever arms about the normal and the tangent, r x n and r x t (m), fixed for the step like r: the
   // angular parts of every velocity and impulse along those axes are these times w or the impulse.
   float rnA = 0.0f, rnB = 0.0f, rtA = 0.0f, rtB = 0.0f;
-  float adjustedSeparation = 0.0f;      // separation minus dot(rB - rA, n) at the start of the step
+  float adjustedSeparation = 0.0f;  // separation minus dot(rB - rA, n) at the start of the step
   float normalMass = 0.0f, tangentMass = 0.0f;
   float normalImpulse = 0.0f, tangentImpulse = 0.0f;  // accumulated this step (N s)
   float maxNormalImpulse = 0.0f;

@@ -10,7 +10,8 @@
 
 namespace mk::joint {
 
-void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
+void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                   const StepContext& context) {
   Frame f = CurrentFrame(c, a, b);
   float len = Length(f.d);
   // Coincident anchors have no direction; any axis is as good, x keeps the result deterministic.

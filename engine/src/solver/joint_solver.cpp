@@ -55,12 +55,14 @@ void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, c
   const bool position = pass == JointPass::Position;
   float angle = CurrentAngle(c, a, b);
   if (!(position && c.angularSpring)) {
-    Coefficients ka = c.angularSpring ? Spring(angle, c.angularSoftness) : Equality(angle, c.softness, pass, context);
+    Coefficients ka =
+        c.angularSpring ? Spring(angle, c.angularSoftness) : Equality(angle, c.softness, pass, context);
     SolveAngular(c, a, b, 0.0f, ka, c.impulses.angular, -1e30f, 1e30f);
   }
   if (position && c.linearSpring) return;
   Frame f = CurrentFrame(c, a, b);
-  Coefficients kl = c.linearSpring ? Spring(1.0f, c.springSoftness) : Equality(1.0f, c.softness, pass, context);
+  Coefficients kl =
+      c.linearSpring ? Spring(1.0f, c.springSoftness) : Equality(1.0f, c.softness, pass, context);
   SolvePoint(c, a, b, f.rA, f.rB, kl.bias * f.d, kl.massScale, kl.impulseScale, c.impulses.linear);
 }
 
@@ -133,12 +135,24 @@ Wrench TotalWrench(const JointConstraint& c, const BodyState& a, const BodyState
 
 void SolveJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   switch (c.type) {
-    case JointType::Revolute: joint::SolveRevolute(c, a, b, pass, context); break;
-    case JointType::Prismatic: joint::SolvePrismatic(c, a, b, pass, context); break;
-    case JointType::Distance: joint::SolveDistance(c, a, b, pass, context); break;
-    case JointType::Weld: joint::SolveWeld(c, a, b, pass, context); break;
-    case JointType::Wheel: joint::SolveWheel(c, a, b, pass, context); break;
-    case JointType::Mouse: joint::SolveMouse(c, a, b, pass, context); break;
+    case JointType::Revolute:
+      joint::SolveRevolute(c, a, b, pass, context);
+      break;
+    case JointType::Prismatic:
+      joint::SolvePrismatic(c, a, b, pass, context);
+      break;
+    case JointType::Distance:
+      joint::SolveDistance(c, a, b, pass, context);
+      break;
+    case JointType::Weld:
+      joint::SolveWeld(c, a, b, pass, context);
+      break;
+    case JointType::Wheel:
+      joint::SolveWheel(c, a, b, pass, context);
+      break;
+    case JointType::Mouse:
+      joint::SolveMouse(c, a, b, pass, context);
+      break;
   }
 }
 
@@ -155,8 +169,8 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   out.clear();
   const SolverSettings& settings = context.settings;
   const float h = context.h;
-  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
-                                              settings.jointDampingRatio, h);
+  const Softness worldSoftness =
+      MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)), settings.jointDampingRatio, h);
   for (const JointInput& input : inputs) {
     const JointData& j = *input.joint;
     const JointBody& bodyA = input.bodyA;
@@ -167,8 +181,10 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
     c.indexA = ia;
     c.indexB = ib;
     std::vector<BodyParams>& params = solver.params;
-    if (ia >= 0) c.invMassA = params[ia].invMass, c.invIA = params[ia].invInertia, params[ia].ballistic = false;
-    if (ib >= 0) c.invMassB = params[ib].invMass, c.invIB = params[ib].invInertia, params[ib].ballistic = false;
+    if (ia >= 0)
+      c.invMassA = params[ia].invMass, c.invIA = params[ia].invInertia, params[ia].ballistic = false;
+    if (ib >= 0)
+      c.invMassB = params[ib].invMass, c.invIB = params[ib].invInertia, params[ib].ballistic = false;
     c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
     const Rot qA = bodyA.q, qB = bodyB.q;
     // A mouse joint pulls at its target, which is body A's centre: no lever on that side.
@@ -200,7 +216,8 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
     c.motorSpeed = j.motorSpeed;
     c.maxMotorImpulse = j.maxMotor * h;
     c.maxImpulse = j.maxForce * h;
-    if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
+    if (j.type == JointType::Mouse &&
+        c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
       c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
     }
     c.enableLimit = j.enableLimit;

@@ -29,14 +29,14 @@ namespace mk {
 /// Accumulated impulses of one joint (N s per sub-step; angular ones N m s). Which fields a joint
 /// uses depends on its type; the rest stay zero.
 struct JointImpulses {
-  Vec2 linear{0.0f, 0.0f};   // point constraint: revolute, weld, mouse (world frame)
-  float angular = 0.0f;      // weld angle, prismatic angle
+  Vec2 linear{0.0f, 0.0f};     // point constraint: revolute, weld, mouse (world frame)
+  float angular = 0.0f;        // weld angle, prismatic angle
   float perpendicular = 0.0f;  // prismatic, wheel: keeps anchor B on the axis
-  float axial = 0.0f;        // rigid distance
+  float axial = 0.0f;          // rigid distance
   float spring = 0.0f;
   float motor = 0.0f;
-  float lower = 0.0f;        // >= 0
-  float upper = 0.0f;        // >= 0
+  float lower = 0.0f;  // >= 0
+  float upper = 0.0f;  // >= 0
 };
 
 /// A joint as the solver reads it each step: its definition (anchors and axis in its bodies' frames,
@@ -46,18 +46,18 @@ struct JointImpulses {
 /// PrepareJoints reads a joint in place (JointInput::joint), not from a copy.
 struct JointData {
   Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};  // from the body origins (m)
-  Vec2 localAxisA{1.0f, 0.0f};  // prismatic, wheel: unit, bodyA frame
+  Vec2 localAxisA{1.0f, 0.0f};                              // prismatic, wheel: unit, bodyA frame
   float referenceAngle = 0.0f;
   float constraintHertz = 0.0f, constraintDampingRatio = 0.0f;  // 0 = world setting
-  float lower = 0.0f, upper = 0.0f;        // angle (rad) or translation / length (m)
-  float length = 1.0f;                     // distance: rest length
-  float motorSpeed = 0.0f, maxMotor = 0.0f;  // maxMotor: N m or N
-  float hertz = 0.0f, dampingRatio = 0.0f;   // spring (weld: linear; mouse: the pull)
-  float angularHertz = 0.0f, angularDampingRatio = 0.0f;  // weld
-  float maxForce = 0.0f;                     // mouse (N)
-  JointImpulses impulses{};                  // per sub-step impulses of the last step (warm start)
-  Vec2 reactionForce{0.0f, 0.0f};            // on bodyB during the last step (N)
-  float reactionTorque = 0.0f;               // N m
+  float lower = 0.0f, upper = 0.0f;                             // angle (rad) or translation / length (m)
+  float length = 1.0f;                                          // distance: rest length
+  float motorSpeed = 0.0f, maxMotor = 0.0f;                     // maxMotor: N m or N
+  float hertz = 0.0f, dampingRatio = 0.0f;                      // spring (weld: linear; mouse: the pull)
+  float angularHertz = 0.0f, angularDampingRatio = 0.0f;        // weld
+  float maxForce = 0.0f;                                        // mouse (N)
+  JointImpulses impulses{};        // per sub-step impulses of the last step (warm start)
+  Vec2 reactionForce{0.0f, 0.0f};  // on bodyB during the last step (N)
+  float reactionTorque = 0.0f;     // N m
   JointType type = JointType::Revolute;
   bool enableLimit = false, enableMotor = false, enableSpring = false;
 };
@@ -81,20 +81,20 @@ struct JointInput {
 struct JointConstraint {
   JointImpulses impulses{};
   Vec2 rA0{0.0f, 0.0f}, rB0{0.0f, 0.0f};  // anchors from the centres of mass, world orientation (m)
-  Vec2 deltaCenter{0.0f, 0.0f};  // cB - cA at the start of the step (mouse: cB - target)
-  Vec2 axis0{1.0f, 0.0f};        // prismatic, wheel: unit axis in world at the start of the step
-  float deltaAngle = 0.0f;       // angleB - angleA - referenceAngle at the start of the step
+  Vec2 deltaCenter{0.0f, 0.0f};           // cB - cA at the start of the step (mouse: cB - target)
+  Vec2 axis0{1.0f, 0.0f};                 // prismatic, wheel: unit axis in world at the start of the step
+  float deltaAngle = 0.0f;                // angleB - angleA - referenceAngle at the start of the step
   float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
-  float angularMass = 0.0f;      // 1 / (iA + iB), 0 when neither body can rotate
-  Softness softness{};           // the positional constraint (joint or world hertz)
-  Softness springSoftness{};     // spring (weld: linear spring; mouse: the pull)
-  Softness angularSoftness{};    // weld: angular spring
+  float angularMass = 0.0f;          // 1 / (iA + iB), 0 when neither body can rotate
+  Softness softness{};               // the positional constraint (joint or world hertz)
+  Softness springSoftness{};         // spring (weld: linear spring; mouse: the pull)
+  Softness angularSoftness{};        // weld: angular spring
   float lower = 0.0f, upper = 0.0f;  // angle (rad) or translation / length (m)
   float length = 0.0f;               // distance: rest length
   float motorSpeed = 0.0f;
-  float maxMotorImpulse = 0.0f;      // max motor torque / force times h
-  float maxImpulse = 0.0f;           // mouse: max force times h
-  int indexA = -1, indexB = -1;      // solver indices, -1 = static (or the mouse's world target)
+  float maxMotorImpulse = 0.0f;  // max motor torque / force times h
+  float maxImpulse = 0.0f;       // mouse: max force times h
+  int indexA = -1, indexB = -1;  // solver indices, -1 = static (or the mouse's world target)
   JointType type = JointType::Revolute;
   bool enableLimit = false, enableMotor = false, enableSpring = false;
   bool linearSpring = false, angularSpring = false;  // weld: soft by its own hertz
@@ -156,9 +156,12 @@ struct Coefficients {
 /// SolveContactsClassic).
 inline Coefficients Equality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
   switch (pass) {
-    case JointPass::Biased: return {soft.biasRate * C, soft.massScale, soft.impulseScale};
-    case JointPass::Position: return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};
-    default: return {0.0f, 1.0f, 0.0f};  // Relax, Classic
+    case JointPass::Biased:
+      return {soft.biasRate * C, soft.massScale, soft.impulseScale};
+    case JointPass::Position:
+      return {context.settings.classicBaumgarte * context.invH * C, 1.0f, 0.0f};
+    default:
+      return {0.0f, 1.0f, 0.0f};  // Relax, Classic
   }
 }
 
@@ -255,10 +258,13 @@ inline void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec
   b.w += iB * (rB.x * py - rB.y * px);
 }
 
-void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
-void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                   const StepContext& context);
+void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                    const StepContext& context);
 void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
-void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
+void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                   const StepContext& context);
 void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
 void SolveMouse(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
 

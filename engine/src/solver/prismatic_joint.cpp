@@ -67,8 +67,8 @@ void SolveAxial(JointConstraint& c, BodyState& a, BodyState& b, const AxialRow& 
     SolveRow(c, a, b, row, c.motorSpeed, {}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse);
   }
   if (c.enableLimit) {
-    SolveRow(c, a, b, row, 0.0f, Inequality(translation - c.lower, c.softness, pass, context), imp.lower, 0.0f,
-             1e30f);
+    SolveRow(c, a, b, row, 0.0f, Inequality(translation - c.lower, c.softness, pass, context), imp.lower,
+             0.0f, 1e30f);
     // Upper: C = upper - translation >= 0 is the same row negated (see revolute_joint.cpp).
     float negated = -imp.upper;
     Coefficients k = Inequality(c.upper - translation, c.softness, pass, context);
@@ -80,7 +80,8 @@ void SolveAxial(JointConstraint& c, BodyState& a, BodyState& b, const AxialRow& 
 
 }  // namespace
 
-void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
+void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                    const StepContext& context) {
   Frame f = CurrentFrame(c, a, b);
   Vec2 axis = Rotate(a.dq, c.axis0);
   SolveAxial(c, a, b, MakeRow(c, f, axis), Dot(axis, f.d), /*withMotor=*/true, pass, context);
@@ -115,8 +116,8 @@ void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, 
   Vec2 axis = Rotate(a.dq, c.axis0);
   SolveAxial(c, a, b, MakeRow(c, f, axis), Dot(axis, f.d), /*withMotor=*/false, pass, context);
   AxialRow perp = MakeRow(c, f, LeftPerp(axis));
-  SolveRow(c, a, b, perp, 0.0f, Equality(Dot(perp.axis, f.d), c.softness, pass, context), c.impulses.perpendicular,
-           -1e30f, 1e30f);
+  SolveRow(c, a, b, perp, 0.0f, Equality(Dot(perp.axis, f.d), c.softness, pass, context),
+           c.impulses.perpendicular, -1e30f, 1e30f);
 }
 
 }  // namespace mk::joint

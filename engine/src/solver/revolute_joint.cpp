@@ -11,7 +11,8 @@
 
 namespace mk::joint {
 
-void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
+void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                   const StepContext& context) {
   JointImpulses& imp = c.impulses;
   const bool position = pass == JointPass::Position;  // springs and motors sit the position pass out
   if (c.angularMass > 0.0f) {  // some body can rotate; else the angular rows have nothing to act on
@@ -24,7 +25,8 @@ void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
     }
     if (c.enableLimit) {
       // Lower: C = theta - lower >= 0, Cdot = wB - wA.
-      SolveAngular(c, a, b, 0.0f, Inequality(angle - c.lower, c.softness, pass, context), imp.lower, 0.0f, 1e30f);
+      SolveAngular(c, a, b, 0.0f, Inequality(angle - c.lower, c.softness, pass, context), imp.lower, 0.0f,
+                   1e30f);
       // Upper: C = upper - theta >= 0, Cdot = wA - wB: the same row with the sign flipped, expressed
       // to SolveAngular as a non-positive accumulated impulse and a negated bias.
       float negated = -imp.upper;

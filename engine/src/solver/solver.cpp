@@ -36,7 +36,8 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   context.invH = 1.0f / context.h;
   float hertz = std::min(settings.contactHertz, MaxSoftHertz(context));
   context.contactSoftness = MakeSoftness(hertz, settings.contactDampingRatio, context.h);
-  context.staticSoftness = MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
+  context.staticSoftness =
+      MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
   return context;
 }
 

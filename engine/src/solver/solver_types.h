@@ -24,7 +24,7 @@ struct SolverArrays;  // solver/solver.h: the step's bodies and constraints
 /// From the implicit-Euler update of a mass-spring-damper (k = m w^2, c = 2 m zeta w; Catto, "Solver2D",
 /// 2024): the constraint impulse becomes  -m_eff massScale (Cdot + biasRate C) - impulseScale * lambda.
 struct Softness {
-  float biasRate = 0.0f;      // 1/s
+  float biasRate = 0.0f;  // 1/s
   float massScale = 1.0f;
   float impulseScale = 0.0f;
 };
@@ -33,9 +33,9 @@ Softness MakeSoftness(float hertz, float zeta, float h);
 
 /// Constants of one step.
 struct StepContext {
-  float dt = 0.0f;     // step (s)
-  float h = 0.0f;      // sub-step (s)
-  float invH = 0.0f;   // 1/h
+  float dt = 0.0f;    // step (s)
+  float h = 0.0f;     // sub-step (s)
+  float invH = 0.0f;  // 1/h
   SolverSettings settings{};
   Softness contactSoftness{};  // dynamic vs dynamic
   Softness staticSoftness{};   // against static bodies: stiffer

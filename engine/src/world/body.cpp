@@ -100,7 +100,6 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
   }
 }
 
-
 // Speeds given to a body are clamped to the solver's limits (world_types.h) at the call, not only in
 // the solver: products the solver forms with a velocity before it integrates (relative contact
 // speeds, restitution) then stay finite.
@@ -145,7 +144,8 @@ bool World::DestroyBody(BodyId id) {
   // pointing at the freed slot) and wakes what it rested on or hung from.
   WakeBody(world, slot);
   DestroyJointsOfBody(world, slot);
-  while (world.bodies[slot].headShape != kNull) DestroyShapeInternal(world, world.bodies[slot].headShape, false);
+  while (world.bodies[slot].headShape != kNull)
+    DestroyShapeInternal(world, world.bodies[slot].headShape, false);
   WakeTouchingBodies(world, slot);
   world.bodyIds.Free(slot);
   return true;

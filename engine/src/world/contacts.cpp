@@ -12,13 +12,15 @@ namespace {
 // A contact's two ends in its bodies' contact lists.
 void LinkContact(WorldState& world, int contact) {
   for (int side = 0; side < 2; ++side) {
-    LinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge, contact, side);
+    LinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge, contact,
+             side);
   }
 }
 
 void UnlinkContact(WorldState& world, int contact) {
   for (int side = 0; side < 2; ++side) {
-    UnlinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge, contact, side);
+    UnlinkEdge(world.contacts, world.bodies[world.contacts[contact].edges[side].body].headContactEdge,
+               contact, side);
   }
 }
 
@@ -40,7 +42,8 @@ void CarryImpulses(const Manifold& old, Manifold& fresh) {
 template <class Event>
 Event MakeSensorEvent(const WorldState& world, const Contact& c) {
   const bool sensorIsA = world.shapes[c.shapeA].isSensor;
-  return {world.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB), world.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
+  return {world.MakeShapeId(sensorIsA ? c.shapeA : c.shapeB),
+          world.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
 }
 
 // The manifold of a contact's two shapes at the given transforms: the pair table's entry, called
@@ -106,7 +109,8 @@ void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {
   if (raiseEndEvent && c.touching && c.enableContactEvents) {
     world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
   }
-  if (raiseEndEvent && c.sensorOverlap) world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
+  if (raiseEndEvent && c.sensorOverlap)
+    world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   world.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
   UnlinkContact(world, slot);
   world.contactIds.Free(slot);

@@ -28,7 +28,9 @@ bool ValidAngularSpeed(float speed) { return std::fabs(speed) <= kMaxAngularSpee
 bool ValidLinearSpeed(float speed) { return std::fabs(speed) <= kMaxWorldLength; }
 
 // A translation or length range within the world's bounds.
-bool ValidRange(float lower, float upper) { return ValidLength(lower) && ValidLength(upper) && lower <= upper; }
+bool ValidRange(float lower, float upper) {
+  return ValidLength(lower) && ValidLength(upper) && lower <= upper;
+}
 
 bool ValidBase(const WorldState& world, const JointBase& def) {
   return world.IsBody(def.bodyA) && world.IsBody(def.bodyB) && def.bodyA != def.bodyB &&
@@ -337,8 +339,9 @@ float World::GetDistanceJointLength(JointId id) const {
 
 void World::SetMotorSpeed(JointId id, float speed) {
   Joint* j = FindJoint(*state_, id);
-  bool ok = j && (j->type == JointType::Prismatic ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
-            (j->type == JointType::Revolute || j->type == JointType::Prismatic || j->type == JointType::Wheel);
+  bool ok =
+      j && (j->type == JointType::Prismatic ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
+      (j->type == JointType::Revolute || j->type == JointType::Prismatic || j->type == JointType::Wheel);
   MK_ASSERT(!j || ok);
   if (!ok || j->motorSpeed == speed) return;
   j->motorSpeed = speed;

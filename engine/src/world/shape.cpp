@@ -44,7 +44,8 @@ static bool ValidGeometry(const Circle& c) {
   return ValidPoint(c.center) && ValidLength(c.radius) && MakeCircle(c.center, c.radius).ok();
 }
 static bool ValidGeometry(const Capsule& c) {
-  return ValidPoint(c.p1) && ValidPoint(c.p2) && ValidLength(c.radius) && MakeCapsule(c.p1, c.p2, c.radius).ok();
+  return ValidPoint(c.p1) && ValidPoint(c.p2) && ValidLength(c.radius) &&
+         MakeCapsule(c.p1, c.p2, c.radius).ok();
 }
 static bool ValidGeometry(const Segment& s) {
   return ValidPoint(s.p1) && ValidPoint(s.p2) && MakeSegment(s.p1, s.p2).ok();
@@ -157,7 +158,9 @@ static float GetCoefficient(WorldState& world, ShapeId id, float Shape::*field) 
   return s ? s->*field : 0.0f;
 }
 
-void World::SetFriction(ShapeId id, float friction) { SetCoefficient(*state_, id, &Shape::friction, friction); }
+void World::SetFriction(ShapeId id, float friction) {
+  SetCoefficient(*state_, id, &Shape::friction, friction);
+}
 float World::GetFriction(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::friction); }
 
 void World::SetRestitution(ShapeId id, float restitution) {

@@ -74,8 +74,8 @@ void GatherJoints(WorldState& world) {
     const Body& bodyB = world.bodies[b];
     if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
     if ((bodyA ? bodyA->solverIndex : kNull) == kNull && bodyB.solverIndex == kNull) continue;
-    inputs.push_back({&j, bodyA ? JointSide(*bodyA) : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull},
-                      JointSide(bodyB)});
+    inputs.push_back(
+        {&j, bodyA ? JointSide(*bodyA) : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull}, JointSide(bodyB)});
   }
 }
 

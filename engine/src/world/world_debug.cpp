@@ -1,9 +1,9 @@
 // The World's debugging side: drawing through DebugDraw (shapes, AABBs, contacts, joints, islands)
 // and the queries tools use to find shapes (AABB query, point test). Nothing here runs in Step.
+#include "core/union_find.h"
 #include "minkowski/assert.h"
 #include "minkowski/debug_draw.h"
 #include "minkowski/distance.h"
-#include "core/union_find.h"
 #include "world/world_internal.h"
 
 #include <vector>
@@ -28,8 +28,8 @@ constexpr Color kJointColors[] = {
     {120, 255, 120, 255},  // mouse
 };
 
-constexpr float kAxisDrawLength = 0.5f;  // m: prismatic and wheel axes drawn this far each way
-constexpr float kAnchorPointSize = 5.0f; // pixels
+constexpr float kAxisDrawLength = 0.5f;   // m: prismatic and wheel axes drawn this far each way
+constexpr float kAnchorPointSize = 5.0f;  // pixels
 
 bool Links(const Body& body) { return body.type != BodyType::Static; }
 
@@ -53,7 +53,8 @@ std::vector<int> IslandRoots(const WorldState& world) {
   }
   std::vector<int> roots(static_cast<size_t>(n), kNull);
   for (int i = 0; i < n; ++i) {
-    if (world.bodyIds.IsLive(i) && Links(world.bodies[i])) roots[static_cast<size_t>(i)] = FindRoot(parent, i);
+    if (world.bodyIds.IsLive(i) && Links(world.bodies[i]))
+      roots[static_cast<size_t>(i)] = FindRoot(parent, i);
   }
   return roots;
 }
@@ -82,7 +83,9 @@ void DrawShapes(const WorldState& world, DebugDraw& draw, const DrawOptions& opt
       DrawShape(draw, world.geometries[slot], body.xf, color);
     }
     if (options.aabbs) {
-      Vec2 box[4] = {shape.aabb.lower, {shape.aabb.upper.x, shape.aabb.lower.y}, shape.aabb.upper,
+      Vec2 box[4] = {shape.aabb.lower,
+                     {shape.aabb.upper.x, shape.aabb.lower.y},
+                     shape.aabb.upper,
                      {shape.aabb.lower.x, shape.aabb.upper.y}};
       draw.DrawPolygon(box, 4, colors::kAABB);
     }
@@ -142,10 +145,12 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
   }
   if (options.centersOfMass) {
     for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
-      if (world.bodyIds.IsLive(slot)) draw.DrawTransform({world.bodies[slot].center, world.bodies[slot].xf.q}, 0.25f);
+      if (world.bodyIds.IsLive(slot))
+        draw.DrawTransform({world.bodies[slot].center, world.bodies[slot].xf.q}, 0.25f);
     }
   }
-  if (options.contactPoints || options.contactNormals || options.contactImpulses) DrawContacts(world, draw, options);
+  if (options.contactPoints || options.contactNormals || options.contactImpulses)
+    DrawContacts(world, draw, options);
 }
 
 void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {

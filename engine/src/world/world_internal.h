@@ -29,8 +29,9 @@ struct BodyMassSum {
   bool Finite() const;
 };
 /// A shape's own mass data is usable when it is finite, within kMaxBodyMass and kMaxBodyInertia,
-/// and its mass and inertia, if not 0, have finite inverses. Every subset of such shapes then has too (the sum's mass and central inertia are
-/// at least each member's), so destroying shapes can never leave a body with an infinite inverse.
+/// and its mass and inertia, if not 0, have finite inverses. Every subset of such shapes then has too (the
+/// sum's mass and central inertia are at least each member's), so destroying shapes can never leave a body
+/// with an infinite inverse.
 bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
 BodyMassSum SumShapeMasses(const WorldState& world, int body, int skipShape);

@@ -35,13 +35,13 @@ struct Body {
   float sleepThreshold = 0.05f;
   float sleepTime = 0.0f;  // seconds below the threshold
   void* userData = nullptr;
-  int headShape = kNull;        // singly linked through Shape::nextShape
-  int headContactEdge = kNull;  // doubly linked contact edges: (contact << 1) | side
-  int headJointEdge = kNull;    // doubly linked joint edges: (joint << 1) | side
-  int solverIndex = kNull;      // slot in the step's awake-body arrays, kNull when not simulated
-  int sleepGroup = kNull;       // island id while asleep (all bodies of an island sleep and wake together)
-  int nextInSleepGroup = kNull; // singly linked list of the sleeping island's bodies
-  float maxExtent = 0.0f;       // farthest shape point from the centre of mass (m), for the sleep test
+  int headShape = kNull;         // singly linked through Shape::nextShape
+  int headContactEdge = kNull;   // doubly linked contact edges: (contact << 1) | side
+  int headJointEdge = kNull;     // doubly linked joint edges: (joint << 1) | side
+  int solverIndex = kNull;       // slot in the step's awake-body arrays, kNull when not simulated
+  int sleepGroup = kNull;        // island id while asleep (all bodies of an island sleep and wake together)
+  int nextInSleepGroup = kNull;  // singly linked list of the sleeping island's bodies
+  float maxExtent = 0.0f;        // farthest shape point from the centre of mass (m), for the sleep test
   BodyType type = BodyType::Static;
   bool awake = true;
   bool enabled = true;
@@ -159,7 +159,7 @@ struct WorldState {
   std::vector<ContactHitEvent> hitEvents;
   std::vector<SensorBeginEvent> sensorBeginEvents;
   std::vector<SensorEndEvent> sensorEndEvents;
-  std::vector<ContactEndEvent> pendingEndEvents;      // raised since the last Step published
+  std::vector<ContactEndEvent> pendingEndEvents;       // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
   // The solver's per-step data, reused (solve.cpp gathers, the solver prepares and solves).
@@ -171,7 +171,7 @@ struct WorldState {
   std::vector<int> sleepGroupHead;  // sleep group -> first body
   std::vector<int> islandParent;    // union-find scratch over solver indices
   std::vector<float> islandSleepTime;
-  std::vector<int> islandStack;     // scratch for PutIslandToSleep
+  std::vector<int> islandStack;  // scratch for PutIslandToSleep
   std::vector<std::uint64_t> begunPairScratch;
 
   /// This world's tag, written into every id it makes (World::World draws it from a process-wide
@@ -182,7 +182,8 @@ struct WorldState {
   /// Unsigned arithmetic throughout: any 32-bit pattern a caller passes is safe to look up.
   template <class Id>
   int SlotOf(const Id& id, const IdPool& pool) const {
-    if (id.world != tag || id.index1 == 0 || id.index1 > static_cast<std::uint32_t>(pool.Capacity())) return kNull;
+    if (id.world != tag || id.index1 == 0 || id.index1 > static_cast<std::uint32_t>(pool.Capacity()))
+      return kNull;
     const int slot = static_cast<int>(id.index1 - 1u);
     return pool.IsLive(slot, id.generation) ? slot : kNull;
   }
@@ -192,9 +193,15 @@ struct WorldState {
   bool IsBody(BodyId id) const { return BodySlot(id) != kNull; }
   bool IsShape(ShapeId id) const { return ShapeSlot(id) != kNull; }
   bool IsJoint(JointId id) const { return JointSlot(id) != kNull; }
-  JointId MakeJointId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), jointIds.Generation(slot), tag}; }
-  BodyId MakeBodyId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot), tag}; }
-  ShapeId MakeShapeId(int slot) const { return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot), tag}; }
+  JointId MakeJointId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), jointIds.Generation(slot), tag};
+  }
+  BodyId MakeBodyId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), bodyIds.Generation(slot), tag};
+  }
+  ShapeId MakeShapeId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot), tag};
+  }
 };
 
 }  // namespace mk

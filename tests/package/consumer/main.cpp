@@ -2,12 +2,11 @@
 // queries, then a world that steps (free fall over one step, a box coming to rest on the ground).
 // It includes world.h alone, which must give the whole world API (geometry, DebugDraw, the assert
 // hook), and uses its own glm the default way, which the engine must not reconfigure.
-#include <minkowski/world.h>
-
 #include <glm/vec4.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <minkowski/world.h>
 #include <vector>
 
 namespace {
@@ -17,7 +16,8 @@ bool ShapeQueriesOk() {
   if (!box.ok()) return false;
   mk::MassData mass = mk::ComputeMass(box.value, 2.0f).value;
   // 1 m x 0.5 m at 2 kg/m^2: m = 1 kg, I = m (1 + 0.25) / 12.
-  bool massOk = std::fabs(mass.mass - 1.0f) < 1e-6f && std::fabs(mass.rotationalInertia - 1.25f / 12.0f) < 1e-6f;
+  bool massOk =
+      std::fabs(mass.mass - 1.0f) < 1e-6f && std::fabs(mass.rotationalInertia - 1.25f / 12.0f) < 1e-6f;
 
   std::vector<mk::Vec2> cloud = {{0, 0}, {2, 0}, {1, 0.5f}, {2, 2}, {0, 2}};
   mk::GeometryResult<mk::Hull> hull = mk::ComputeHull(cloud);
@@ -59,7 +59,8 @@ bool WorldOk() {
   const float y = world.GetPosition(box).y;
   const float speed = std::fabs(world.GetLinearVelocity(box).y);
   const bool restOk = begun == 1 && std::fabs(y - 0.5f) < 0.01f && speed < 0.05f;
-  std::printf("world: v1 %.6f drop1 %.6f, after 3 s y %.4f |v| %.4f contacts begun %d\n", v, drop, y, speed, begun);
+  std::printf("world: v1 %.6f drop1 %.6f, after 3 s y %.4f |v| %.4f contacts begun %d\n", v, drop, y, speed,
+              begun);
   return fallOk && restOk;
 }
 
