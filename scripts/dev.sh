@@ -14,7 +14,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 
 LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
 SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"
-TOOL_PACKAGES="clang libclang-rt-14-dev"
+TOOL_PACKAGES="clang libclang-rt-14-dev clang-format"
 # Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
 PEER_PACKAGES="libbox2d-dev"
 
@@ -76,6 +76,24 @@ check_engine_is_standalone() {
   fi
 }
 
+# Every C++ file of the engine, the demos and the tests as .clang-format lays it out. Compares
+# clang-format's output with the file (clang-format 14's --dry-run flags unchanged namespace-macro
+# comments); prints the files that differ and the command that fixes them.
+check_format() {
+  log "check: C++ sources are clang-formatted (.clang-format)"
+  local file unformatted=()
+  while IFS= read -r file; do
+    clang-format "$file" | cmp -s - "$file" || unformatted+=("$file")
+  done < <(find engine demos tests -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+  if [ ${#unformatted[@]} -eq 0 ]; then
+    PASSED=$((PASSED + 1))
+  else
+    printf 'not formatted: %s\n' "${unformatted[@]}"
+    echo "fix with: clang-format -i ${unformatted[*]}"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
 # The benchmarks with their peers compiled in (MK_COMPARE_BOX2D=ON), warnings as errors. The Release
 # build above is what a fresh machine gets (peers OFF, the default); this one keeps the other
 # configuration compiling, so neither depends on what happens to be installed.
@@ -119,6 +137,7 @@ run_fuzzer() {
 cmd_test() {
   install_missing $LIB_PACKAGES $SANDBOX_PACKAGES $TOOL_PACKAGES
   check_engine_is_standalone
+  check_format
   log "build: Release, warnings as errors"
   configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
   run_ctest "Release, all tests" build/release
