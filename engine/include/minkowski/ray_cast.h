@@ -1,0 +1,62 @@
+// Minkowski — casts against one shape: a ray against any shape (exact for every type), and one convex
+// shape translated against another (conservative advancement on GJK distance). Pure functions on
+// plain values; nothing here allocates. The World's queries (world.h) run these on the shapes the
+// broadphase finds.
+#pragma once
+
+#include "minkowski/broadphase.h"
+#include "minkowski/geometry.h"
+#include "minkowski/math.h"
+
+namespace mk {
+
+/// Where a cast first touches a shape. World frame.
+struct CastOutput {
+  Vec2 point{0.0f, 0.0f};   ///< the first point of the shape's surface touched (metres)
+  Vec2 normal{0.0f, 0.0f};  ///< the shape's outward unit surface normal there; (0, 0) when undefined
+  float fraction = 0.0f;    ///< t in [0, maxFraction]: the cast stopped at origin + t * translation
+  int iterations = 0;       ///< conservative-advancement steps (ShapeCast); 0 for a ray
+  bool hit = false;         ///< false: nothing touched; the other fields are zero
+};
+
+/// Largest coordinate of a cast's origin, translation or transform a cast accepts (m, absolute value):
+/// four times the world's bound (kMaxWorldLength, world_types.h), so a ray may cross the whole world
+/// from anywhere in it, and every product a cast forms stays finite.
+inline constexpr float kMaxCastLength = 4e5f;
+
+/// Ray (origin + t * translation, t in [0, input.maxFraction]) against a shape placed by `xf`.
+/// Exact for every type up to float rounding: circles by the closest approach of the ray to the
+/// centre, sharp polygons by clipping the ray against every edge's half-plane (Cyrus and Beck;
+/// Ericson, "Real-Time Collision Detection", 5.3.8), segments by a two-sided line intersection, and
+/// rounded shapes (capsules, rounded polygons) as the union of the rectangles swept by the core's
+/// edges and the discs at its points: the earliest entry into an edge pushed out by the radius or
+/// into a disc. The hit is where the ray enters the solid shape from outside: a ray whose origin lies
+/// inside the shape reports no hit (as Box2D's rays do), and a ray along a segment's line never hits
+/// it. A zero translation hits nothing (not an error). Non-finite input, coordinates beyond
+/// kMaxCastLength, a negative maxFraction or an invalid geometry (type Count): MK_ASSERT and no hit.
+CastOutput RayCastShape(const ShapeGeometry& shape, const Transform& xf, const RayCastInput& input);
+
+/// Conservative advancement stops when the surfaces are this close (m): the reported hit lies within
+/// this distance of the true first contact, measured along the normal.
+inline constexpr float kShapeCastTolerance = 1e-4f;
+
+/// Conservative advancement gives up after this many GJK distance queries and reports no hit. Real
+/// casts take 2 to 6 (one for a straight approach to a flat face, more for grazing ones).
+inline constexpr int kShapeCastMaxIterations = 40;
+
+/// Translates shape B (placed by xfB at t = 0) by t * translationB, t in [0, maxFraction], against
+/// shape A (placed by xfA, fixed), without rotation. The output is the first t where the surfaces
+/// come within kShapeCastTolerance; its point lies on A's surface and its normal is A's outward normal
+/// there (it points towards B). Shapes that already overlap or touch at t = 0 hit at fraction 0 with
+/// the normal of their closest points, or (0, 0) when their cores overlap.
+///
+/// Conservative advancement (B. Mirtich, "Impulse-based dynamic simulation of rigid body systems",
+/// section 3): the distance between two convex sets is a convex function of a translation, so the
+/// distance at t, minus the rate it falls along the GJK normal, never overestimates how far B can
+/// move; each step advances by that much and never passes the first contact. Invalid input
+/// (geometry of type Count, non-finite transforms or translation, negative maxFraction): MK_ASSERT
+/// and no hit. Hitting kShapeCastMaxIterations reports no hit.
+CastOutput ShapeCast(const ShapeGeometry& shapeA, const Transform& xfA, const ShapeGeometry& shapeB,
+                     const Transform& xfB, Vec2 translationB, float maxFraction = 1.0f);
+
+}  // namespace mk

@@ -1,0 +1,297 @@
+// RayCastShape and ShapeCast against independent answers: closed forms in double precision for
+// circles and segments, and for every shape type a sphere trace in double over the exact signed
+// distance of oracle.h (each step moves by the distance to the surface, so it never steps past the
+// first entry).
+#include "minkowski/ray_cast.h"
+
+#include "narrowphase/oracle.h"
+#include "test_util.h"
+#include "world/world_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace mk;
+using oracle::DVec2;
+
+TEST_SUITE("ray_cast") {
+namespace {
+
+// Random shape of the given type (0 circle, 1 capsule, 2 segment, 3 sharp polygon, 4 rounded polygon,
+// 5 polygon of more than 8 vertices, stored out of line).
+ShapeGeometry RandomShape(test::Rng& rng, int type) {
+  switch (type) {
+    case 0:
+      return MakeCircle(rng.InBox(0.5f), rng.Uniform(0.1f, 2.0f)).value;
+    case 1:
+      return MakeCapsule(rng.InBox(1.0f), rng.InBox(1.0f) + Vec2{2.1f, 0.0f}, rng.Uniform(0.05f, 1.0f)).value;
+    case 2:
+      return MakeSegment(rng.InBox(1.5f), rng.InBox(1.5f) + Vec2{0.0f, 3.1f}).value;
+    default: {
+      std::vector<Vec2> points;
+      const int n = type == 5 ? 40 : rng.Int(3, 8);
+      for (int i = 0; i < n; ++i) points.push_back(rng.InBox(1.5f));
+      GeometryResult<Polygon> polygon = MakePolygon(points, type == 4 ? rng.Uniform(0.02f, 0.8f) : 0.0f);
+      if (!polygon.ok()) return MakeBox(0.7f, 0.4f).value;
+      return polygon.value;
+    }
+  }
+}
+
+// The first entry of the ray into the placed shape, by sphere tracing in double; -1 for a miss or an
+// origin inside; -2 when the ray grazes the shape too closely to decide.
+double TraceEntry(const ShapeGeometry& shape, const Transform& xf, Vec2 origin, Vec2 translation,
+                  double tMax) {
+  const oracle::WorldShape placed = oracle::Place(MakeProxy(shape), xf);
+  const DVec2 o{origin.x, origin.y}, d{translation.x, translation.y};
+  const double length = oracle::DLength(d);
+  if (oracle::SignedDistanceToSurface(placed, o) < 0.0) return -1.0;
+  double t = 0.0;
+  for (int step = 0; step < 20000; ++step) {
+    const double f = oracle::SignedDistanceToSurface(placed, o + t * d);
+    if (f < 1e-9) return t;
+    t += f / length;
+    if (t > tMax) return -1.0;
+  }
+  return -2.0;
+}
+
+// The smallest distance between the ray (t in [0, tMax]) and the shape's surface, sampled: tells a
+// grazing ray (where float and double may disagree on hit or miss) from a clear one.
+double ClosestApproach(const ShapeGeometry& shape, const Transform& xf, Vec2 origin, Vec2 translation,
+                       double tMax) {
+  const oracle::WorldShape placed = oracle::Place(MakeProxy(shape), xf);
+  const DVec2 o{origin.x, origin.y}, d{translation.x, translation.y};
+  double best = INFINITY;
+  for (int i = 0; i <= 4000; ++i) {
+    best = std::fmin(best, std::fabs(oracle::SignedDistanceToSurface(placed, o + (tMax * i / 4000.0) * d)));
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("a ray against a circle enters where the closed form in double says") {
+  test::Rng rng(11);
+  int hits = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Vec2 center = rng.InBox(10.0f);
+    const float radius = rng.LogUniform(0.01f, 5.0f);
+    const Vec2 origin = rng.InBox(20.0f);
+    const Vec2 aim = center + rng.InBox(1.2f * radius) - origin;
+    const Vec2 translation = rng.Uniform(0.3f, 2.0f) * aim;
+    const CastOutput out =
+        RayCastShape(MakeCircle(center, radius).value, Transform{}, {origin, translation, 1.0f});
+    // |o + t d - c| = r: a t^2 + 2 b t + c = 0, smaller root, in double.
+    const double sx = double(origin.x) - center.x, sy = double(origin.y) - center.y;
+    const double a = double(translation.x) * translation.x + double(translation.y) * translation.y;
+    const double b = sx * translation.x + sy * translation.y;
+    const double c = sx * sx + sy * sy - double(radius) * radius;
+    const double disc = b * b - a * c;
+    double expected = -1.0;
+    if (c > 0.0 && disc >= 0.0) {
+      const double t = (-b - std::sqrt(disc)) / a;
+      if (t >= 0.0 && t <= 1.0) expected = t;
+    }
+    // Skip rays within float rounding of grazing the circle or of ending on it.
+    const double margin = 1e-4 * radius;
+    const double r2 = double(radius) * radius;
+    if (std::fabs(std::sqrt(std::fmax(r2 - disc / a, 0.0)) - radius) < margin) continue;  // the line grazes
+    if (std::fabs(std::sqrt(c + r2) - radius) < margin) continue;  // the origin is on the circle
+    if (expected >= 0.0 && std::fabs(expected - 1.0) * std::sqrt(a) < margin) continue;
+    REQUIRE(out.hit == (expected >= 0.0));
+    if (!out.hit) continue;
+    ++hits;
+    CHECK(std::fabs(out.fraction - expected) <= 1e-5);
+    CHECK(test::Near(out.point, origin + out.fraction * translation, 1e-5f * (1.0f + Length(origin))));
+    const Vec2 expectedNormal = Normalize(out.point - center);
+    CHECK(test::Near(out.normal, expectedNormal, 1e-3f));
+  }
+  CHECK(hits > 8000);
+}
+
+TEST_CASE("a ray against a segment hits from either side where the double intersection says") {
+  test::Rng rng(12);
+  int hits = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Vec2 p1 = rng.InBox(10.0f), p2 = rng.InBox(10.0f);
+    if (Distance(p1, p2) < 0.1f) continue;
+    const Vec2 origin = rng.InBox(20.0f);
+    const Vec2 translation = rng.Uniform(0.5f, 2.0f) * (Lerp(p1, p2, rng.Uniform(-0.2f, 1.2f)) - origin);
+    const CastOutput out = RayCastShape(MakeSegment(p1, p2).value, Transform{}, {origin, translation, 1.0f});
+    const DVec2 o{origin.x, origin.y}, d{translation.x, translation.y}, a{p1.x, p1.y},
+        e{p2.x - double(p1.x), p2.y - double(p1.y)};
+    const double den = oracle::DCross(d, e);
+    const double t = oracle::DCross(a - o, e) / den, s = oracle::DCross(a - o, d) / den;
+    // Skip ends: rays that cross within rounding of an end point or of the ray's end.
+    if (std::fabs(s) < 1e-4 || std::fabs(s - 1.0) < 1e-4 || std::fabs(t - 1.0) < 1e-4) continue;
+    const bool expected = t >= 0.0 && t <= 1.0 && s >= 0.0 && s <= 1.0;
+    REQUIRE(out.hit == expected);
+    if (!out.hit) continue;
+    ++hits;
+    CHECK(std::fabs(out.fraction - t) <= 1e-5);
+    CHECK(Dot(out.normal, translation) < 0.0f);
+    CHECK(std::fabs(Dot(out.normal, p2 - p1)) <= 1e-5f * Distance(p1, p2));
+    CHECK(std::fabs(Length(out.normal) - 1.0f) <= 1e-5f);
+  }
+  CHECK(hits > 4000);
+}
+
+TEST_CASE("a ray against every shape type enters where a double sphere trace of the exact distance does") {
+  test::Rng rng(13);
+  int hits = 0, checked = 0, grazing = 0;
+  for (int trial = 0; trial < 12000; ++trial) {
+    const int type = trial % 6;
+    const ShapeGeometry shape = RandomShape(rng, type);
+    const Transform xf = MakeTransform(rng.InBox(5.0f), rng.Uniform(-3.14f, 3.14f));
+    const AABB box = ComputeAABB(shape, xf);
+    const Vec2 origin = rng.InBox(12.0f);
+    const Vec2 target =
+        Lerp(box.lower, box.upper, rng.Uniform(-0.2f, 1.2f)) + Vec2{0.0f, rng.Uniform(-0.5f, 0.5f)};
+    const Vec2 translation = rng.Uniform(0.5f, 2.0f) * (target - origin);
+    const CastOutput out = RayCastShape(shape, xf, {origin, translation, 1.0f});
+    const double expected = TraceEntry(shape, xf, origin, translation, 1.0);
+    const bool expectedHit = expected >= 0.0;
+    if (expected == -2.0 || out.hit != expectedHit) {
+      // Only a ray that grazes the surface (or ends on it) may be decided differently in float.
+      const double approach = ClosestApproach(shape, xf, origin, translation, 1.0);
+      CHECK(approach < 1e-4);
+      ++grazing;
+      continue;
+    }
+    ++checked;
+    if (!out.hit) continue;
+    ++hits;
+    INFO("type " << type << " trial " << trial);
+    CHECK(std::fabs(out.fraction - expected) <= 1e-5);
+    // The normal is the outward normal of the surface at the hit: moving along it leaves the shape.
+    CHECK(std::fabs(Length(out.normal) - 1.0f) <= 1e-5f);
+    CHECK(Dot(out.normal, translation) <= 0.0f);
+    const oracle::WorldShape placed = oracle::Place(MakeProxy(shape), xf);
+    const DVec2 p{out.point.x, out.point.y}, n{out.normal.x, out.normal.y};
+    CHECK(oracle::SignedDistanceToSurface(placed, p + 1e-3 * n) > 0.9e-3);
+  }
+  CHECK(checked > 11900);
+  CHECK(grazing < 20);
+  CHECK(hits > 5000);
+}
+
+TEST_CASE("a ray stops at maxFraction, misses from inside, and ignores a zero translation") {
+  const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
+  const ShapeGeometry capsule = MakeCapsule({-1.0f, 0.0f}, {1.0f, 0.0f}, 0.5f).value;
+  CastOutput out = RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f});
+  REQUIRE(out.hit);
+  CHECK(out.fraction == doctest::Approx(0.4));
+  CHECK(test::Near(out.normal, {-1.0f, 0.0f}, 1e-6f));
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 0.39f}).hit);
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{0.0f, 0.0f}, {10.0f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(RayCastShape(capsule, Transform{}, {{1.2f, 0.1f}, {-10.0f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {0.0f, 0.0f}, 1.0f}).hit);
+  // A capsule's end cap: the ray along its axis enters the disc at x = -1.5.
+  out = RayCastShape(capsule, MakeTransform({0.0f, 0.0f}, 0.0f), {{-4.0f, 0.0f}, {4.0f, 0.0f}, 1.0f});
+  REQUIRE(out.hit);
+  CHECK(out.fraction == doctest::Approx(2.5 / 4.0));
+  CHECK(test::Near(out.normal, {-1.0f, 0.0f}, 1e-6f));
+  // A rounded box's flat side at x = 1.25 and its rounded corner.
+  const ShapeGeometry rounded = MakeRoundedBox(1.0f, 1.0f, 0.25f).value;
+  out = RayCastShape(rounded, Transform{}, {{5.0f, 0.5f}, {-5.0f, 0.0f}, 1.0f});
+  REQUIRE(out.hit);
+  CHECK(out.fraction == doctest::Approx(3.75 / 5.0));
+  out = RayCastShape(rounded, Transform{}, {{5.0f, 5.0f}, {-5.0f, -5.0f}, 1.0f});
+  REQUIRE(out.hit);
+  CHECK(out.point.x == doctest::Approx(1.0 + 0.25 / std::sqrt(2.0)).epsilon(1e-5));
+  CHECK(test::Near(out.normal, Normalize({1.0f, 1.0f}), 1e-5f));
+}
+
+TEST_CASE("bad ray input asserts and hits nothing") {
+  const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
+  test::AssertCounter asserts;
+  const float nan = std::nanf("");
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{nan, 0.0f}, {10.0f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {nan, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, -1.0f}).hit);
+  CHECK_FALSE(RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {1e30f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(RayCastShape(ShapeGeometry{}, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(ShapeCast(box, Transform{}, ShapeGeometry{}, Transform{}, {1.0f, 0.0f}).hit);
+  CHECK_FALSE(ShapeCast(box, Transform{}, box, MakeTransform({5.0f, 0.0f}, 0.0f), {nan, 0.0f}).hit);
+  CHECK(asserts.Count() == 7);
+}
+
+TEST_CASE("a circle cast stops within the tolerance before the first contact, for every target type") {
+  // A circle of radius rc swept along a translation touches a shape when its centre enters the
+  // shape grown by rc: the double sphere trace on the grown shape gives the exact first contact.
+  test::Rng rng(14);
+  int hits = 0, grazing = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    const int type = trial % 6;
+    const ShapeGeometry shape = RandomShape(rng, type);
+    const Transform xf = MakeTransform(rng.InBox(5.0f), rng.Uniform(-3.14f, 3.14f));
+    const float rc = rng.Uniform(0.05f, 1.0f);
+    const Vec2 start = rng.InBox(12.0f);
+    const AABB box = ComputeAABB(shape, xf);
+    const Vec2 translation =
+        rng.Uniform(0.5f, 2.0f) * (Lerp(box.lower, box.upper, rng.Uniform(-0.3f, 1.3f)) - start);
+    const CastOutput out =
+        ShapeCast(shape, xf, MakeCircle({0.0f, 0.0f}, rc).value, MakeTransform(start, 0.0f), translation);
+    // The grown shape, as the oracle sees it: the same core with radius + rc.
+    oracle::WorldShape grown = oracle::Place(MakeProxy(shape), xf);
+    grown.radius += rc;
+    const DVec2 o{start.x, start.y}, d{translation.x, translation.y};
+    double expected = -1.0;
+    if (oracle::SignedDistanceToSurface(grown, o) <= 0.0) {
+      expected = 0.0;
+    } else {
+      double t = 0.0;
+      for (int step = 0; step < 20000 && t <= 1.0; ++step) {
+        const double f = oracle::SignedDistanceToSurface(grown, o + t * d);
+        if (f < 1e-9) {
+          expected = t;
+          break;
+        }
+        t += f / oracle::DLength(d);
+      }
+    }
+    INFO("type " << type << " trial " << trial);
+    if (out.hit != (expected >= 0.0)) {
+      // Only grazing casts (within the tolerance of touching) may be decided either way.
+      double approach = INFINITY;
+      for (int i = 0; i <= 4000; ++i)
+        approach = std::fmin(approach, oracle::SignedDistanceToSurface(grown, o + (i / 4000.0) * d));
+      CHECK(std::fabs(approach) < 2.0 * kShapeCastTolerance);
+      ++grazing;
+      continue;
+    }
+    if (!out.hit) continue;
+    ++hits;
+    // Never past the first contact, and stopped with the surfaces within the tolerance.
+    CHECK(out.fraction <= expected + 1e-6);
+    const double gap = oracle::SignedDistanceToSurface(grown, o + double(out.fraction) * d);
+    CHECK(gap <= kShapeCastTolerance + 1e-5);
+    if (expected > 0.0) CHECK(gap >= -1e-5);
+    if (expected > 0.0) CHECK(std::fabs(Length(out.normal) - 1.0f) <= 1e-4f);
+  }
+  CHECK(hits > 2000);
+  CHECK(grazing < 20);
+}
+
+TEST_CASE("a box cast onto a box face stops at the gap, with the face's normal") {
+  const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
+  const CastOutput out = ShapeCast(box, Transform{}, MakeBox(0.5f, 0.5f).value,
+                                   MakeTransform({5.0f, 0.3f}, 0.0f), {-8.0f, 0.0f});
+  REQUIRE(out.hit);
+  // The gap is 5 - 0.5 - 1 = 3.5 m of an 8 m translation, less at most the tolerance.
+  CHECK(out.fraction <= 3.5f / 8.0f + 1e-6f);
+  CHECK(out.fraction >= (3.5f - kShapeCastTolerance) / 8.0f - 1e-6f);
+  CHECK(test::Near(out.normal, {1.0f, 0.0f}, 1e-5f));
+  CHECK(out.point.x == doctest::Approx(1.0).epsilon(1e-5));
+  // Moving away or passing by: no hit; starting in overlap: fraction 0.
+  CHECK_FALSE(ShapeCast(box, Transform{}, box, MakeTransform({5.0f, 0.0f}, 0.0f), {8.0f, 0.0f}).hit);
+  CHECK_FALSE(ShapeCast(box, Transform{}, box, MakeTransform({5.0f, 3.0f}, 0.0f), {-8.0f, 0.0f}).hit);
+  const CastOutput overlap =
+      ShapeCast(box, Transform{}, box, MakeTransform({0.5f, 0.0f}, 0.0f), {1.0f, 0.0f});
+  CHECK(overlap.hit);
+  CHECK(overlap.fraction == 0.0f);
+}
+}  // TEST_SUITE("ray_cast")
