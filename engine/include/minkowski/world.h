@@ -24,12 +24,15 @@
 #include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
 #include "minkowski/math.h"
+#include "minkowski/ray_cast.h"
 #include "minkowski/world_types.h"
 
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace mk {
 
@@ -254,6 +257,92 @@ class World {
   /// False for a stale id or a non-finite point.
   bool TestPoint(ShapeId shape, Vec2 point) const;
 
+  // --- World queries (queries.cpp) -------------------------------------------------------------
+  //
+  // Every query runs through the broadphase, then tests each candidate exactly (RayCastShape,
+  // ShapeCast, GJK overlap), against the shapes as they are now: bodies as of the last Step or the
+  // last SetTransform. Shapes of disabled bodies are never seen; a QueryFilter picks the rest. Ray and
+  // shape casts skip sensor shapes (a sensor has no surface to hit); overlap and point queries report
+  // them. Queries are const and change nothing, but share the broadphase's scratch (see
+  // BroadPhase::QueryAABB): two queries on one World must not run at the same time, and a callback
+  // must not create, destroy or move anything. Invalid input (non-finite values, coordinates beyond
+  // kMaxCastLength, an invalid ShapeGeometry) fails an MK_ASSERT and finds nothing.
+
+  /// The first shape the ray origin + t * translation (metres, t in [0, 1]) enters, or a hit of
+  /// false. A shape whose inside holds the origin is not hit (see RayCastShape). A zero translation
+  /// hits nothing and is not an error. Equal fractions go to the shape the broadphase visits first.
+  CastHit CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
+
+  /// Every shape the ray enters, sorted by fraction (ties by shape slot). The vector is the caller's.
+  std::vector<CastHit> CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
+
+  /// Calls `float fn(const CastHit&)` for shapes the ray enters, nearest broadphase box first (not
+  /// strictly by fraction). What fn returns steers the cast, as in Box2D: a value < 0 ignores this
+  /// hit and goes on unchanged, 0 stops at once, f > 0 clips the ray to fractions <= f (return
+  /// hit.fraction to find the closest hit, 1 to see every hit).
+  template <class Fn>
+  void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const {
+    using F = std::remove_reference_t<Fn>;
+    auto thunk = [](const CastHit& hit, void* context) { return (*static_cast<F*>(context))(hit); };
+    CastRayImpl(origin, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+
+  /// The first shape that `shape` (any convex ShapeGeometry, placed by `xf`) touches when translated
+  /// by t * translation (metres, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
+  /// point and normal on the shape hit. A shape it overlaps at t = 0 is hit at fraction 0. Candidates
+  /// come from the box swept by the shape's bounding box, so a long cast costs more than a short one.
+  CastHit CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+                           const QueryFilter& filter = {}) const;
+
+  /// Calls `float fn(const CastHit&)` for the shapes the cast touches, in increasing fraction (ties
+  /// by shape slot), steered by its return value as in CastRay. Allocates a list of the hits.
+  template <class Fn>
+  void CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                 Fn&& fn) const {
+    using F = std::remove_reference_t<Fn>;
+    auto thunk = [](const CastHit& hit, void* context) { return (*static_cast<F*>(context))(hit); };
+    CastShapeImpl(shape, xf, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+
+  /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches `shape` (placed by `xf`):
+  /// exact, by GJK on the two shapes, radii included. `visit` returns false to stop.
+  template <class Visitor>
+  void OverlapShape(const ShapeGeometry& shape, const Transform& xf, const QueryFilter& filter,
+                    Visitor&& visit) const {
+    using V = std::remove_reference_t<Visitor>;
+    auto thunk = [](ShapeId id, void* context) { return (*static_cast<V*>(context))(id); };
+    OverlapShapeImpl(&shape, xf, nullptr, filter, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
+  }
+
+  /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches the box (metres): exact,
+  /// the shape itself against the box, not its bounding box (compare QueryAABB). A box of zero width
+  /// or height (a segment, a point) is fine; an inverted or non-finite one asserts. `visit` returns
+  /// false to stop.
+  template <class Visitor>
+  void OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
+    using V = std::remove_reference_t<Visitor>;
+    auto thunk = [](ShapeId id, void* context) { return (*static_cast<V*>(context))(id); };
+    OverlapShapeImpl(nullptr, Transform{}, &box, filter, thunk,
+                     const_cast<void*>(static_cast<const void*>(&visit)));
+  }
+
+  /// Calls `bool visit(ShapeId)` for every shape that contains the world point (metres), boundary and
+  /// radius included (TestPoint's answer). `visit` returns false to stop.
+  template <class Visitor>
+  void OverlapPoint(Vec2 point, const QueryFilter& filter, Visitor&& visit) const {
+    const AABB box{point, point};
+    OverlapAABB(box, filter, std::forward<Visitor>(visit));
+  }
+
+  /// The point of the shape (solid, radius included) closest to `target` (world, metres): `target`
+  /// itself when it lies inside the shape. A stale id or a non-finite target: MK_ASSERT and (0, 0).
+  Vec2 GetClosestPoint(ShapeId shape, Vec2 target) const;
+
+  /// A copy of the shape's geometry in its body's frame (the world's own copy stays untouched;
+  /// copying a polygon of more than ShapeGeometry::kInlinePoints points allocates). Place it with
+  /// GetTransform(GetBody(shape)). A stale id: MK_ASSERT and a default geometry (type Count).
+  ShapeGeometry GetShapeGeometry(ShapeId shape) const;
+
   /// The world's broadphase, read-only: its layout, proxies and pairs for debugging tools. A proxy's
   /// user data is the shape's slot (ShapeId::index1 - 1).
   const BroadPhase& GetBroadPhase() const;
@@ -264,6 +353,13 @@ class World {
 
  private:
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
+  void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
+                   float (*fn)(const CastHit&, void*), void* context) const;
+  void CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+                     const QueryFilter& filter, float (*fn)(const CastHit&, void*), void* context) const;
+  // Exactly one of shape and box is non-null: the query shape placed by xf, or a world box.
+  void OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,
+                        const QueryFilter& filter, bool (*visit)(ShapeId, void*), void* context) const;
   int ContactCapacity() const;
   bool GetContactView(int slot, ContactView& out) const;
 

@@ -126,6 +126,23 @@ struct Filter {
   std::int32_t groupIndex = 0;
 };
 
+/// Which shapes a world query sees (as Box2D v3's b2QueryFilter): a shape is seen when
+/// (shape's Filter::categoryBits & maskBits) != 0 and (categoryBits & shape's Filter::maskBits) != 0.
+/// Group indices play no part. The default sees every shape whose mask accepts category 1.
+struct QueryFilter {
+  std::uint32_t categoryBits = 1;        ///< what the query is, tested against each shape's mask
+  std::uint32_t maskBits = 0xFFFFFFFFu;  ///< which shape categories the query accepts
+};
+
+/// One shape a ray or a shape cast touched (World::CastRay*, World::CastShape*). World frame.
+struct CastHit {
+  ShapeId shape{};          ///< the shape touched (null when hit is false)
+  Vec2 point{0.0f, 0.0f};   ///< first point of that shape's surface touched (m)
+  Vec2 normal{0.0f, 0.0f};  ///< the shape's outward unit normal there ((0, 0) for a cast starting in overlap)
+  float fraction = 0.0f;    ///< where along the translation, 0..1: point = origin + fraction * translation
+  bool hit = false;         ///< false: nothing touched, every other field zero
+};
+
 /// Material and behaviour of a shape.
 struct ShapeDef {
   float density = 1.0f;      ///< kg/m^2, >= 0
