@@ -40,8 +40,8 @@ CastOutput RayCastShape(const ShapeGeometry& shape, const Transform& xf, const R
 /// this distance of the true first contact, measured along the normal.
 inline constexpr float kShapeCastTolerance = 1e-4f;
 
-/// Conservative advancement gives up after this many GJK distance queries and reports no hit. Real
-/// casts take 2 to 6 (one for a straight approach to a flat face, more for grazing ones).
+/// Conservative advancement gives up after this many GJK distance queries and reports no hit. A
+/// straight approach to a flat face takes one step; curved and grazing approaches take more.
 inline constexpr int kShapeCastMaxIterations = 40;
 
 /// Translates shape B (placed by xfB at t = 0) by t * translationB, t in [0, maxFraction], against
