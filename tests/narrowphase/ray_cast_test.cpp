@@ -216,7 +216,11 @@ TEST_CASE("bad ray input asserts and hits nothing") {
   CHECK_FALSE(RayCastShape(ShapeGeometry{}, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f}).hit);
   CHECK_FALSE(ShapeCast(box, Transform{}, ShapeGeometry{}, Transform{}, {1.0f, 0.0f}).hit);
   CHECK_FALSE(ShapeCast(box, Transform{}, box, MakeTransform({5.0f, 0.0f}, 0.0f), {nan, 0.0f}).hit);
-  CHECK(asserts.Count() == 7);
+  Circle broken;
+  broken.center = {nan, 0.0f};
+  CHECK_FALSE(RayCastShape(broken, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f}).hit);
+  CHECK_FALSE(ShapeCast(box, Transform{}, broken, Transform{}, {1.0f, 0.0f}).hit);
+  CHECK(asserts.Count() == 9);
 }
 
 TEST_CASE("a circle cast stops within the tolerance before the first contact, for every target type") {

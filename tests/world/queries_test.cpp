@@ -370,14 +370,16 @@ TEST_CASE("bad query input asserts and finds nothing; an empty world and a zero-
   world.OverlapAABB({{1.0f, 1.0f}, {0.0f, 0.0f}}, {}, [&](ShapeId) { return ++visits, true; });  // inverted
   world.OverlapPoint({nan, 0.0f}, {}, [&](ShapeId) { return ++visits, true; });
   world.OverlapShape(ShapeGeometry{}, Transform{}, {}, [&](ShapeId) { return ++visits, true; });
+  const ShapeGeometry nanCircle = Circle{{nan, 0.0f}, 1.0f};
+  world.OverlapShape(nanCircle, Transform{}, {}, [&](ShapeId) { return ++visits, true; });
   CHECK(visits == 0);
-  CHECK(asserts.Count() == 8);
+  CHECK(asserts.Count() == 9);
 
   // A stale id.
   REQUIRE(world.DestroyShape(box));
   CHECK(world.GetShapeGeometry(box).Type() == ShapeType::Count);
   CHECK(world.GetClosestPoint(box, {5.0f, 0.0f}) == Vec2{0.0f, 0.0f});
-  CHECK(asserts.Count() == 10);
+  CHECK(asserts.Count() == 11);
   CHECK_FALSE(world.CastRayClosest({-5.0f, 0.0f}, {10.0f, 0.0f}).hit);
 }
 

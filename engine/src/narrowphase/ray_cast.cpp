@@ -3,24 +3,13 @@
 
 #include "minkowski/assert.h"
 #include "minkowski/distance.h"
+#include "narrowphase/cast_input.h"
 
 #include <cmath>
 
 namespace mk {
 
 namespace {
-
-bool InCastRange(Vec2 v) {
-  return IsFinite(v) && std::fabs(v.x) <= kMaxCastLength && std::fabs(v.y) <= kMaxCastLength;
-}
-
-bool IsValidTransform(const Transform& xf) {
-  return InCastRange(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s);
-}
-
-bool IsUsable(const ShapeGeometry& shape) {
-  return shape.Type() != ShapeType::Count && shape.Count() >= 1 && IsFinite(shape.Radius());
-}
 
 // A local-frame hit: t along the ray and the outward normal of the piece of surface entered.
 struct LocalHit {
@@ -154,11 +143,15 @@ LocalHit RayRounded(const ShapeGeometry& shape, Vec2 p, Vec2 d, float tMax) {
 }  // namespace
 
 CastOutput RayCastShape(const ShapeGeometry& shape, const Transform& xf, const RayCastInput& input) {
-  const bool valid = IsUsable(shape) && IsValidTransform(xf) && InCastRange(input.origin) &&
+  const bool valid = IsValidCastShape(shape) && IsValidCastTransform(xf) && InCastRange(input.origin) &&
                      InCastRange(input.translation) && IsFinite(input.maxFraction) &&
                      input.maxFraction >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
+  return RayCastShapeUnchecked(shape, xf, input);
+}
+
+CastOutput RayCastShapeUnchecked(const ShapeGeometry& shape, const Transform& xf, const RayCastInput& input) {
   if (input.translation.x == 0.0f && input.translation.y == 0.0f) return {};
   const Vec2 p = InvTransformPoint(xf, input.origin);
   const Vec2 d = InvRotate(xf.q, input.translation);
@@ -181,8 +174,9 @@ CastOutput RayCastShape(const ShapeGeometry& shape, const Transform& xf, const R
 
 CastOutput ShapeCast(const ShapeGeometry& shapeA, const Transform& xfA, const ShapeGeometry& shapeB,
                      const Transform& xfB, Vec2 translationB, float maxFraction) {
-  const bool valid = IsUsable(shapeA) && IsUsable(shapeB) && IsValidTransform(xfA) && IsValidTransform(xfB) &&
-                     InCastRange(translationB) && IsFinite(maxFraction) && maxFraction >= 0.0f;
+  const bool valid = IsValidCastShape(shapeA) && IsValidCastShape(shapeB) && IsValidCastTransform(xfA) &&
+                     IsValidCastTransform(xfB) && InCastRange(translationB) && IsFinite(maxFraction) &&
+                     maxFraction >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
   DistanceInput input;
@@ -198,7 +192,10 @@ CastOutput ShapeCast(const ShapeGeometry& shapeA, const Transform& xfA, const Sh
   for (int iteration = 0; iteration < kShapeCastMaxIterations; ++iteration) {
     input.transformB.p = xfB.p + t * translationB;
     const DistanceOutput distance = ShapeDistance(input, &cache);
-    if (distance.status == DistanceStatus::InvalidInput) return {};
+    if (distance.status == DistanceStatus::InvalidInput) {
+      MK_ASSERT(false && "ShapeCast: GJK refused the shapes (float overflow)");
+      return {};
+    }
     if (distance.coresOverlap || distance.distance <= kShapeCastTolerance) {
       CastOutput out;
       out.hit = true;

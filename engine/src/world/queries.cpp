@@ -4,6 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/distance.h"
 #include "minkowski/ray_cast.h"
+#include "narrowphase/cast_input.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -14,13 +15,8 @@ namespace mk {
 
 namespace {
 
-bool InCastRange(Vec2 v) {
-  return IsFinite(v) && std::fabs(v.x) <= kMaxCastLength && std::fabs(v.y) <= kMaxCastLength;
-}
-
 bool IsValidPlacement(const ShapeGeometry& shape, const Transform& xf) {
-  return shape.Type() != ShapeType::Count && shape.Count() >= 1 && InCastRange(xf.p) && IsFinite(xf.q.c) &&
-         IsFinite(xf.q.s);
+  return IsValidCastShape(shape) && IsValidCastTransform(xf);
 }
 
 // Box2D v3's query rule: the shape's category must be in the query's mask and the query's category
@@ -51,7 +47,7 @@ float RayCastProxy(ProxyId, std::uint64_t userData, const RayCastInput& input, f
   if (shape.isSensor || !Accepts(query.filter, shape.filter)) return -1.0f;
   RayCastInput clipped = input;
   clipped.maxFraction = query.maxFraction;
-  const CastOutput out = RayCastShape(world.geometries[slot], ShapeTransform(world, slot), clipped);
+  const CastOutput out = RayCastShapeUnchecked(world.geometries[slot], ShapeTransform(world, slot), clipped);
   if (!out.hit) return -1.0f;
   const CastHit hit{world.MakeShapeId(slot), out.point, out.normal, out.fraction, true};
   const float answer = query.fn(hit, query.context);
