@@ -283,7 +283,7 @@ class World {
   template <class Fn>
   void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const {
     using F = std::remove_reference_t<Fn>;
-    auto thunk = [](const CastHit& hit, void* context) { return (*static_cast<F*>(context))(hit); };
+    auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
     CastRayImpl(origin, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
   }
 
@@ -300,7 +300,7 @@ class World {
   void CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                  Fn&& fn) const {
     using F = std::remove_reference_t<Fn>;
-    auto thunk = [](const CastHit& hit, void* context) { return (*static_cast<F*>(context))(hit); };
+    auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
     CastShapeImpl(shape, xf, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
   }
 
@@ -310,7 +310,7 @@ class World {
   void OverlapShape(const ShapeGeometry& shape, const Transform& xf, const QueryFilter& filter,
                     Visitor&& visit) const {
     using V = std::remove_reference_t<Visitor>;
-    auto thunk = [](ShapeId id, void* context) { return (*static_cast<V*>(context))(id); };
+    auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
     OverlapShapeImpl(&shape, xf, nullptr, filter, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
   }
 
@@ -321,7 +321,7 @@ class World {
   template <class Visitor>
   void OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
     using V = std::remove_reference_t<Visitor>;
-    auto thunk = [](ShapeId id, void* context) { return (*static_cast<V*>(context))(id); };
+    auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
     OverlapShapeImpl(nullptr, Transform{}, &box, filter, thunk,
                      const_cast<void*>(static_cast<const void*>(&visit)));
   }
