@@ -28,7 +28,7 @@ float SeparationAt(const ToiInput& in, float t) {
 
 }  // namespace
 
-TEST_SUITE("time of impact") {
+TEST_SUITE("narrowphase.time_of_impact") {
 TEST_CASE("a circle moving straight at a wall stops at the target separation in front of it") {
   // Wall: a static box 10 cm thick whose face is x = 1. Ball radius 0.25 from x = 0 to x = 2: its
   // surface is target away from the face when its centre is at 1 - 0.25 - target, at t = that / 2.
@@ -172,4 +172,4 @@ TEST_CASE("random sweeps never pass closer than the target before the reported f
   MESSAGE("hits " << hits << ", iteration caps " << caps);
   CHECK(hits > 50);
 }
-}  // TEST_SUITE("time of impact")
+}  // TEST_SUITE("narrowphase.time_of_impact")

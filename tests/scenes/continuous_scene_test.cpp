@@ -1,9 +1,9 @@
 // Continuous collision in the spinner scene (demos/scenes): the bodies the rotating bar flings at the
-// 40 m ring of segments must stay inside it. Not all do: the bar (hinged 20 m from the ring's centre,
-// 20.2 m from hinge to tip) reaches 0.2 m past the ring when it points down, and presses the bodies
-// caught there through the two-sided segments at any speed, which no time of impact can stop (Box2D
-// v3's one-sided chain pushes them back in; chains are a later issue). Measured: 31 of 6,076 outside
-// after 500 steps, 1,066 without continuous collision.
+// 40 m ring of segments should stay inside it. Not all do: the bar (hinged 20 m from the ring's
+// centre, 20.2 m from hinge to tip) reaches 0.2 m past the ring when it points down, and presses the
+// bodies caught there through the two-sided segments at any speed, which no time of impact can stop
+// (Box2D v3's one-sided chain pushes them back in; chains are a later issue). Measured: 31 of 6,076
+// outside after 500 steps, 1,066 without continuous collision.
 #include "scene_test_util.h"
 #include "scenes.h"
 
@@ -36,13 +36,14 @@ int SpinnerEscapes(bool continuous) {
 
 }  // namespace
 
-TEST_SUITE("long") {
-TEST_CASE("continuous collision keeps the spinner's bodies inside its ring") {
+TEST_SUITE("scenes.continuous") {
+TEST_CASE("continuous collision keeps all but a few of the spinner's bodies inside its ring" *
+          doctest::test_suite("long")) {
   const int with = SpinnerEscapes(true);
   const int without = SpinnerEscapes(false);
   MESSAGE("bodies outside the ring after 500 steps: " << with << " (without continuous collision " << without
                                                       << ")");
-  CHECK(with == 0);
-  CHECK(without > 100);
+  CHECK(with <= 50);
+  CHECK(without > 500);
 }
-}  // TEST_SUITE("long")
+}  // TEST_SUITE("scenes.continuous")

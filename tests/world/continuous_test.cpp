@@ -68,7 +68,7 @@ int CountPasses(const ShotSetup& setup, int shots, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_SUITE("continuous collision") {
+TEST_SUITE("world.continuous") {
 TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1,000 random shots") {
   ShotSetup setup;
   CHECK(CountPasses(setup, 1000, 7) == 0);
@@ -130,4 +130,4 @@ TEST_CASE("slow bodies are not swept and the counters say so") {
   CHECK(world.GetCounters().toiHits == 0);
   CHECK(world.GetPosition(box).x > 1.0f);
 }
-}  // TEST_SUITE("continuous collision")
+}  // TEST_SUITE("world.continuous")

@@ -4,9 +4,10 @@
 // Each shape moves along a sweep: its body's centre of mass moves in a straight line and its angle
 // changes linearly over the fraction t in [0, 1] of the step. TimeOfImpact finds the first t at which
 // the surfaces (cores plus radii) come within a target separation, by conservative advancement
-// (Mirtich; the separating-axis bound of Zhang, Redon et al.) on GJK distance: at a safe t the
-// distance d and its normal n give a bound on how fast the shapes can approach, so t may advance by
-// (d - target) / bound and still be safe. Nothing allocates.
+// (Mirtich, "Impulse-based dynamic simulation of rigid body systems", 1996) on GJK distance: at a
+// safe t the distance d and its normal n give a bound on how fast the shapes can approach, so t may
+// advance by (d - target) / bound and still be safe (the bound is derived in time_of_impact.cpp).
+// Nothing allocates.
 #pragma once
 
 #include "minkowski/distance.h"

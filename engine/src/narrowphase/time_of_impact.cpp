@@ -1,7 +1,5 @@
 // Time of impact by conservative advancement (Mirtich, "Impulse-based dynamic simulation of rigid
-// body systems", 1996; the bound below is the one Zhang, Redon, Lee and Manocha prove conservative in
-// "Continuous collision detection for articulated models using Taylor models and temporal culling",
-// 2007).
+// body systems", 1996), with the approach bound derived below.
 //
 // Why the step is safe: at fraction t GJK gives the distance d and the unit normal n from A to B. The
 // separation of the two shapes measured along the fixed axis n, s(u) = min over B of n.x - max over A

@@ -17,10 +17,14 @@
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace mk {
 
 namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
 
 Sweep MakeBodySweep(const Body& body) {
   Sweep sweep;
@@ -50,6 +54,7 @@ struct SweepContext {
   int shape = kNull;  // its shape being swept
   bool bullet = false;
   Sweep sweep;
+  AABB swept{};  // tight box of the swept shape over the step
   float target = kToiDefaultTarget;
   float fraction = 1.0f;  // earliest time of impact so far
 };
@@ -59,7 +64,8 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   WorldState& world = *context.world;
   const int otherShape = static_cast<int>(userData);
   const Shape& other = world.shapes[otherShape];
-  if (other.body == context.body || other.isSensor) return true;
+  // The broadphase matched fat boxes; the tight ones reject most neighbours before any GJK.
+  if (other.body == context.body || other.isSensor || !Overlaps(context.swept, other.aabb)) return true;
   const Body& otherBody = world.bodies[other.body];
   const bool isStatic = otherBody.type == BodyType::Static;
   const bool sweepable =
@@ -103,14 +109,28 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
   // A slop of 0 would leave the advancement creeping towards contact: 1 mm is the floor.
   context.target = std::max(world.settings.linearSlop, 0.001f);
   const Transform start = GetSweepTransform(context.sweep, 0.0f);
+  // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
+  // mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)).
+  const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
+  const float bulge = body.maxExtent * (1.0f - std::cos(0.5f * turn));
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     const Shape& shape = world.shapes[s];
     if (shape.isSensor || shape.proxy.IsNull()) continue;
     context.shape = s;
-    AABB swept = ComputeAABB(world.geometries[s], start);
+    AABB& swept = context.swept;
+    swept = ComputeAABB(world.geometries[s], start);
     swept.lower = Min(swept.lower, shape.aabb.lower);
     swept.upper = Max(swept.upper, shape.aabb.upper);
-    world.broadphase.QueryAABB(swept, SweepShapeAgainst, &context);
+    const Vec2 reach{bulge + 1.25f * context.target, bulge + 1.25f * context.target};  // + tolerance
+    swept.lower -= reach;
+    swept.upper += reach;
+    // Non-bullets only sweep against static shapes, which the broadphase keeps with the sleeping
+    // proxies, apart from the crowd of awake ones.
+    if (context.bullet) {
+      world.broadphase.QueryAABB(swept, SweepShapeAgainst, &context);
+    } else {
+      world.broadphase.QueryRestingAABB(swept, SweepShapeAgainst, &context);
+    }
   }
   if (!(context.fraction < 1.0f)) return false;
   const Transform xf = GetSweepTransform(context.sweep, context.fraction);
