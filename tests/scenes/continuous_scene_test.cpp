@@ -1,9 +1,10 @@
 // Continuous collision in the spinner scene (demos/scenes): the bodies the rotating bar flings at the
 // 40 m ring of segments should stay inside it. Not all do: the bar (hinged 20 m from the ring's
-// centre, 20.2 m from hinge to tip) reaches 0.2 m past the ring when it points down, and presses the
-// bodies caught there through the two-sided segments at any speed, which no time of impact can stop
-// (Box2D v3's one-sided chain pushes them back in; chains are a later issue). Measured: 31 of 6,076
-// outside after 500 steps, 1,066 without continuous collision.
+// centre, 20.2 m from hinge to tip) reaches 0.2 m past the ring when it points down, and the crowd
+// presses bodies through the two-sided segments slowly, which no time of impact can stop (Box2D v3's
+// one-sided chain pushes them back in; chains are a later issue). Measured: 21 of 6,076 outside after
+// 500 steps, 1,066 without continuous collision; of the 23 that crossed the ring at some step, none was
+// fast on that step, and 18 crossed within 45 degrees of the bottom.
 #include "scene_test_util.h"
 #include "scenes.h"
 
@@ -43,7 +44,7 @@ TEST_CASE("continuous collision keeps all but a few of the spinner's bodies insi
   const int without = SpinnerEscapes(false);
   MESSAGE("bodies outside the ring after 500 steps: " << with << " (without continuous collision " << without
                                                       << ")");
-  CHECK(with <= 50);
+  CHECK(with <= 30);
   CHECK(without > 500);
 }
 }  // TEST_SUITE("scenes.continuous")

@@ -11,7 +11,8 @@
 //
 // A shape that already touches what it sweeps against (time of impact 0, e.g. a box sliding fast
 // along the ground) gets one more chance: its core centre, as a point, is swept against the same
-// shape, so it may slide but its centre never crosses the surface. Kinematic bodies and sensors are
+// shape, so it may slide but its centre never crosses the surface (a centre already that close to a
+// static surface stays put if it moves towards it). Kinematic bodies and sensors are
 // not swept against, and bullets not against each other.
 #include "minkowski/time_of_impact.h"
 #include "world/world_internal.h"
@@ -92,10 +93,23 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
     centre *= 1.0f / static_cast<float>(geometry.Count());
     input.proxyB = ShapeProxy{&centre, 1, 0.0f};
     out = TimeOfImpact(input);
+    if (isStatic && out.fraction == 0.0f && out.status != ToiStatus::InvalidInput) {
+      // The centre itself is already within the target of a static surface: it must not go further
+      // in. Moving towards the surface (against the normal from the other shape to the centre) it
+      // stays where the step began; sliding along or moving away it goes on. (Not against a moving
+      // body: staying would not keep that from moving in.)
+      const Transform xf0 = GetSweepTransform(input.sweepB, 0.0f);
+      const DistanceOutput d =
+          ShapeDistance({input.proxyA, input.proxyB, GetSweepTransform(input.sweepA, 0.0f), xf0});
+      const Vec2 motion =
+          TransformPoint(GetSweepTransform(input.sweepB, 1.0f), centre) - TransformPoint(xf0, centre);
+      if (d.coresOverlap || Dot(d.normal, motion) < 0.0f) context.fraction = 0.0f;
+      return true;
+    }
   }
   const bool stops = out.status == ToiStatus::Hit || out.status == ToiStatus::IterationCap;
   if (stops && out.fraction > 0.0f && out.fraction < context.fraction) context.fraction = out.fraction;
-  return true;
+  return context.fraction > 0.0f;  // nothing is earlier than the start
 }
 
 // Sweeps one fast body's shapes; returns true when it was moved back.
