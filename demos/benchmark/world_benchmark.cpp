@@ -35,7 +35,8 @@ struct Options {
 
 struct RunResult {
   double msPerStep = 0.0;
-  double broadphase = 0.0, narrowphase = 0.0, solver = 0.0, islands = 0.0;  // ms per timed step
+  double broadphase = 0.0, narrowphase = 0.0, solver = 0.0, islands = 0.0,
+         continuous = 0.0;  // ms per timed step
   mk::Counters counters{};
   std::uint64_t hash = 0;
 };
@@ -55,6 +56,7 @@ RunResult RunOnce(const SceneInfo& info, const mk::scenes::SceneParams& params, 
     result.narrowphase += p.narrowphase;
     result.solver += p.solver;
     result.islands += p.islands;
+    result.continuous += p.continuous;
   }
   const double timed = steps > 1 ? static_cast<double>(steps - 1) : 1.0;
   result.msPerStep = total / timed;
@@ -62,6 +64,7 @@ RunResult RunOnce(const SceneInfo& info, const mk::scenes::SceneParams& params, 
   result.narrowphase /= timed;
   result.solver /= timed;
   result.islands /= timed;
+  result.continuous /= timed;
   result.counters = run.GetWorld().GetCounters();
   result.hash = run.GetWorld().StateHash();
   return result;
@@ -77,9 +80,10 @@ bool RunScene(const SceneInfo& info, const Options& options) {
   std::sort(results.begin(), results.end(),
             [](const RunResult& a, const RunResult& b) { return a.msPerStep < b.msPerStep; });
   const RunResult& m = results[results.size() / 2];  // median (upper median for even counts)
-  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s\n", info.name, m.counters.bodies,
-              m.counters.touchingContacts, m.counters.joints, steps, options.runs, m.msPerStep, m.broadphase,
-              m.narrowphase, m.solver, m.islands, m.hash, hashOk ? "yes" : "no");
+  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s\n", info.name,
+              m.counters.bodies, m.counters.touchingContacts, m.counters.joints, steps, options.runs,
+              m.msPerStep, m.broadphase, m.narrowphase, m.solver, m.islands, m.continuous, m.hash,
+              hashOk ? "yes" : "no");
   std::fflush(stdout);
   return hashOk;
 }
@@ -147,7 +151,7 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
-      "islands_ms,state_hash,hash_ok\n");
+      "islands_ms,continuous_ms,state_hash,hash_ok\n");
   bool allOk = true;
   for (const SceneInfo* info : selected) allOk = RunScene(*info, options) && allOk;
   return allOk ? 0 : 2;

@@ -65,6 +65,8 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::Checkbox("restitution", &v.enableRestitution);
   ImGui::SameLine();
   ImGui::Checkbox("sleep", &v.enableSleep);
+  ImGui::SameLine();
+  ImGui::Checkbox("continuous", &v.enableContinuous);
   ImGui::SliderFloat("bounce threshold m/s", &v.restitutionThreshold, 0.0f, 10.0f, "%.2f");
   ImGui::SliderFloat("linear slop m", &v.linearSlop, 0.0f, 0.05f, "%.4f");
   ImGui::SliderFloat("speculative m", &v.speculativeDistance, 0.0f, 0.2f, "%.3f");

@@ -68,6 +68,8 @@ const std::vector<Entry>& Table() {
         [](S& s) -> bool& { return s.solver.enableRelax; }),
       B("restitution", "restitution pass, 0/1", [](S& s) -> bool& { return s.solver.enableRestitution; }),
       B("sleep", "islands at rest go to sleep, 0/1", [](S& s) -> bool& { return s.solver.enableSleep; }),
+      B("continuous", "fast bodies stop at their time of impact, 0/1",
+        [](S& s) -> bool& { return s.solver.enableContinuous; }),
       I("classic_iterations", "classic mode velocity iterations, 1..256", 1, 256,
         [](S& s) -> int& { return s.solver.classicIterations; }),
       F("classic_baumgarte", "classic mode overlap fraction removed per step, 0..1", 0, 1,

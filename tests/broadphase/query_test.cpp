@@ -190,6 +190,42 @@ TEST_CASE("AABB queries return exactly the brute-force overlaps and each once") 
   }
 }
 
+TEST_CASE("resting AABB queries return every static and sleeping overlap once and no other banded proxy") {
+  for (int trial = 0; trial < 6; ++trial) {
+    test::Rng rng(200 + trial);
+    BroadPhase bp(trial % 3 == 2 ? BroadPhaseDef{.maxBands = 1} : BroadPhaseDef{});
+    const float half = trial < 3 ? 25.0f : 8.0f;
+    std::vector<SceneProxy> scene = MakeScene(bp, rng, 600, half);
+    for (int q = 0; q < 200; ++q) {
+      Vec2 c = rng.InBox(half * 1.2f);
+      Vec2 e{rng.LogUniform(0.01f, 10.0f), rng.LogUniform(0.01f, 10.0f)};
+      AABB box{c - e, c + e};
+      std::vector<std::uint64_t> resting, large, got;  // MakeScene: proxy i has userData i + 1
+      for (const SceneProxy& s : scene) {
+        if (!Overlaps(box, s.fat)) continue;
+        const std::uint64_t i = s.userData - 1;
+        if (i % 7 == 0 || i % 11 == 0) resting.push_back(s.userData);
+        if (i % 97 == 0) large.push_back(s.userData);
+      }
+      bp.QueryRestingAABB(
+          box,
+          [](ProxyId, std::uint64_t user, void* ctx) {
+            static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
+            return true;
+          },
+          &got);
+      std::sort(got.begin(), got.end());
+      REQUIRE(std::adjacent_find(got.begin(), got.end()) == got.end());  // each once
+      for (std::uint64_t u : resting) CHECK(std::binary_search(got.begin(), got.end(), u));
+      for (std::uint64_t u : got) {
+        const bool isResting = std::find(resting.begin(), resting.end(), u) != resting.end();
+        const bool isLarge = std::find(large.begin(), large.end(), u) != large.end();
+        CHECK((isResting || isLarge));
+      }
+    }
+  }
+}
+
 TEST_CASE("an AABB query stops when the callback returns false") {
   test::Rng rng(5);
   BroadPhase bp;

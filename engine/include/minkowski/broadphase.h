@@ -232,6 +232,12 @@ class BroadPhase {
   /// visits (shared scratch), so two queries must not run at the same time, even on a const object.
   void QueryAABB(const AABB& box, QueryFn fn, void* context) const;
 
+  /// QueryAABB for the proxies at rest: every static and sleeping proxy whose fat AABB overlaps `box`,
+  /// each once, and possibly some awake moving ones (those too large for the bands; check the type in
+  /// `fn` if it matters). Much cheaper than QueryAABB inside a crowd of awake bodies: the world's
+  /// continuous collision sweeps fast bodies against static shapes with it.
+  void QueryRestingAABB(const AABB& box, QueryFn fn, void* context) const;
+
   /// Visits the proxies whose fat AABB the ray segment touches, in increasing entry fraction (ties by
   /// slot), with early termination and clipping through the callback's return value (see RayCastFn).
   /// A non-finite input visits nothing. Const, with QueryAABB's caveat on concurrent calls.
@@ -270,6 +276,7 @@ class BroadPhase {
   struct Impl;  ///< internal (engine/src/broadphase)
 
  private:
+  void QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly) const;
   std::unique_ptr<Impl> impl_;
 };
 

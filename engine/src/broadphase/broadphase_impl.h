@@ -168,9 +168,10 @@ struct BroadPhase::Impl {
   BandEntry MakeEntry(std::int32_t proxy) const;
 
   /// Calls fn(proxy) for every proxy whose fat box overlaps `box`, possibly more than once (a proxy
-  /// in several bands); fn returns false to stop. Returns false when stopped.
+  /// in several bands); fn returns false to stop. Returns false when stopped. restingOnly skips the
+  /// bands' active lists (awake moving proxies); large proxies are visited whatever their kind.
   template <class Fn>
-  bool ForEachOverlap(const AABB& box, Fn&& fn) const;
+  bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false) const;
 
   // --- queries (broadphase_query.cpp)
   void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
@@ -184,14 +185,14 @@ int LowerBound(const std::vector<BandEntry>& list, float key);
 float ScanKey(float queryLo, float maxExtent);
 
 template <class Fn>
-bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn) const {
+bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly) const {
   const int s = layout.axis;
   const int c = 1 - s;
   const float qlo = box.lower[s], qhi = box.upper[s], clo = box.lower[c], chi = box.upper[c];
   if (layout.count > 0) {
     const int b0 = BandOf(clo), b1 = BandOf(chi);
     for (int b = b0; b <= b1; ++b) {
-      for (int kind = 0; kind < 2; ++kind) {
+      for (int kind = restingOnly ? kRestingList : kActiveList; kind < 2; ++kind) {
         const std::vector<BandEntry>& list = bands[b].list[kind];
         const int n = static_cast<int>(list.size());
         for (int i = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind])); i < n && list[i].lo <= qhi;

@@ -37,17 +37,28 @@ bool HeapAfter(const RayItem& x, const RayItem& y) { return x.t > y.t || (x.t ==
 }  // namespace
 
 void BroadPhase::QueryAABB(const AABB& box, QueryFn fn, void* context) const {
+  QueryAABBImpl(box, fn, context, /*restingOnly=*/false);
+}
+
+void BroadPhase::QueryRestingAABB(const AABB& box, QueryFn fn, void* context) const {
+  QueryAABBImpl(box, fn, context, /*restingOnly=*/true);
+}
+
+void BroadPhase::QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly) const {
   const bool valid = mk::IsValid(box) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
   Impl& s = *impl_;
   s.Sync();
   const std::uint32_t t = s.NextTag();
-  s.ForEachOverlap(box, [&](std::int32_t proxy) {
-    if (s.stamp[proxy] == t) return true;
-    s.stamp[proxy] = t;
-    return fn(s.IdOf(proxy), s.slots[proxy].userData, context);
-  });
+  s.ForEachOverlap(
+      box,
+      [&](std::int32_t proxy) {
+        if (s.stamp[proxy] == t) return true;
+        s.stamp[proxy] = t;
+        return fn(s.IdOf(proxy), s.slots[proxy].userData, context);
+      },
+      restingOnly);
 }
 
 void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context) const {

@@ -66,6 +66,24 @@ bool BodyMassSum::Finite() const {
   return IsFinite(m) && IsFinite(c) && IsFinite(i) && MassInBounds(m, i);
 }
 
+// Distance from the centre of a shape's core (the mean of its points) to its surface: the radius, plus
+// for a polygon the nearest edge. What continuous collision compares a body's motion with.
+namespace {
+float InnerExtent(const ShapeGeometry& geometry) {
+  const Vec2* points = geometry.Points();
+  const int count = geometry.Count();
+  Vec2 centre{0.0f, 0.0f};
+  for (int i = 0; i < count; ++i) centre += points[i];
+  centre *= 1.0f / static_cast<float>(count);
+  float inner = 0.0f;
+  if (geometry.Type() == ShapeType::Polygon) {
+    inner = kMaxWorldLength;
+    for (int i = 0; i < count; ++i) inner = std::min(inner, Dot(geometry.Normals()[i], points[i] - centre));
+  }
+  return geometry.Radius() + std::max(inner, 0.0f);
+}
+}  // namespace
+
 // Sums the shapes' mass properties about the body origin, then moves the inertia to the centre of
 // mass. Only dynamic bodies have mass; a dynamic body without mass gets 1 kg so it still falls
 // (Box2D's convention), with no rotational inertia.
@@ -93,11 +111,15 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
   // Keep the body origin fixed; the centre of mass moves with the new local centre.
   body.center = TransformPoint(body.xf, body.localCenter);
   body.maxExtent = 0.0f;
+  body.minExtent = kMaxWorldLength;
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     AABB box = ComputeAABB(world.geometries[s], Transform{});
     Vec2 far = Max(box.upper - body.localCenter, body.localCenter - box.lower);
     body.maxExtent = std::max(body.maxExtent, Length(far));
+    body.minExtent = std::min(body.minExtent, InnerExtent(world.geometries[s]));
   }
+  // The slop floor keeps a body of segments (no inside) from counting as fast at any speed.
+  body.minExtent = std::max(body.minExtent, world.settings.linearSlop);
 }
 
 // Speeds given to a body are clamped to the solver's limits (world_types.h) at the call, not only in
@@ -124,6 +146,7 @@ BodyId World::CreateBody(const BodyDef& def) {
   body.sleepThreshold = def.sleepThreshold;
   body.fixedRotation = def.fixedRotation;
   body.enableSleep = def.enableSleep;
+  body.isBullet = def.isBullet;
   body.enabled = def.isEnabled;
   body.awake = def.type != BodyType::Static && def.isAwake;
   body.userData = def.userData;

@@ -88,12 +88,25 @@ void ReportHits(WorldState& world) {
   }
 }
 
-// Velocities and the step's motion (dp, dq) back to the bodies; their proxies follow.
-void ScatterBodies(WorldState& world) {
+// Velocities and the step's motion (dp, dq) back to the bodies; their proxies follow. The start pose
+// is kept for continuous collision, and bodies that moved far for their size this step are listed
+// for it (one comparison per body when nothing is fast).
+void ScatterBodies(WorldState& world, const StepContext& context) {
   const SolverArrays& solver = world.solver;
+  const bool continuous = context.settings.enableContinuous;
+  world.fastBodies.clear();
+  world.fastBullets.clear();
   for (size_t i = 0; i < world.solverBodies.size(); ++i) {
     Body& body = world.bodies[world.solverBodies[i]];
     const BodyState& state = solver.states[i];
+    body.center0 = body.center;
+    body.q0 = body.xf.q;
+    if (continuous && body.type == BodyType::Dynamic) {
+      const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.maxExtent;
+      if (motion > kContinuousFastFraction * body.minExtent) {
+        (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
+      }
+    }
     body.linearVelocity = state.v;
     body.angularVelocity = state.w;
     body.center += state.dp;
@@ -126,7 +139,7 @@ void SolveStep(WorldState& world, float dt) {
   StoreContactImpulses(world.contactInputs, solver, context);
   StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);
-  ScatterBodies(world);
+  ScatterBodies(world, context);
 }
 
 }  // namespace mk

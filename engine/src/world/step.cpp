@@ -61,6 +61,10 @@ bool World::Step(float timeStep) {
   SolveStep(world, timeStep);  // sub-stepped soft contacts; moves bodies and their proxies
   world.profile.solver = solver.Ms();
 
+  StageTimer continuous;
+  SolveContinuous(world);  // fast bodies back to their time of impact with what they would pass
+  world.profile.continuous = continuous.Ms();
+
   StageTimer islands;
   world.counters.islands = UpdateSleep(world, timeStep);  // union-find islands; quiet ones sleep
   world.profile.islands = islands.Ms();

@@ -104,6 +104,7 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   s.enableRestitution = requested.enableRestitution;
   if (s.enableSleep && !requested.enableSleep) WakeAllBodies(*state_);
   s.enableSleep = requested.enableSleep;
+  s.enableContinuous = requested.enableContinuous;
   setInt(s.classicIterations, requested.classicIterations, 1, 256);
   setFloat(s.classicBaumgarte, requested.classicBaumgarte, 0.0f, 1.0f);
   return exact;

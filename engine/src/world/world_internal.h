@@ -84,4 +84,8 @@ int UpdateSleep(WorldState& world, float dt);
 // Solver stage (solve.cpp): gather, the solver's stages, scatter.
 void SolveStep(WorldState& world, float dt);
 
+// Continuous collision (continuous.cpp): the fast bodies ScatterBodies listed are moved back to their
+// earliest time of impact (static shapes; bullets also non-bullet dynamic bodies), velocities kept.
+void SolveContinuous(WorldState& world);
+
 }  // namespace mk

@@ -42,11 +42,15 @@ struct Body {
   int sleepGroup = kNull;        // island id while asleep (all bodies of an island sleep and wake together)
   int nextInSleepGroup = kNull;  // singly linked list of the sleeping island's bodies
   float maxExtent = 0.0f;        // farthest shape point from the centre of mass (m), for the sleep test
+  float minExtent = 0.0f;        // smallest core centre to surface distance over the shapes (m), >= slop
+  Vec2 center0{0.0f, 0.0f};      // centre of mass at the start of the last step (continuous collision)
+  Rot q0{};                      // rotation at the start of the last step
   BodyType type = BodyType::Static;
   bool awake = true;
   bool enabled = true;
   bool fixedRotation = false;
   bool enableSleep = true;
+  bool isBullet = false;
 };
 
 /// A shape on a body: everything but its geometry, which lives in WorldState::geometries under the
@@ -164,6 +168,8 @@ struct WorldState {
 
   // The solver's per-step data, reused (solve.cpp gathers, the solver prepares and solves).
   std::vector<int> solverBodies;  // solver index -> body slot
+  std::vector<int> fastBodies;    // continuous collision: fast non-bullet body slots of this step
+  std::vector<int> fastBullets;   // and fast bullets, swept after the others have moved
   std::vector<ContactInput> contactInputs;
   std::vector<JointInput> jointInputs;
   SolverArrays solver;

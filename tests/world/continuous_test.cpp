@@ -1,0 +1,133 @@
+// Continuous collision in the world: fast projectiles fired at 10 cm walls never cross them (the
+// answer is geometric: whether the projectile's centre crossed the wall's centre plane), and
+// the same shots with continuous collision off do pass, so the tests can tell.
+#include "minkowski/world.h"
+#include "test_util.h"
+#include "world/world_state.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+using namespace mk;
+
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+struct ShotSetup {
+  float radius = 0.025f;     // projectile (a circle), m
+  float speed = 300.0f;      // m/s
+  bool dynamicWall = false;  // a free 0.4 kg wall instead of a static one
+  bool isBullet = false;     // the projectile's BodyDef::isBullet
+  bool continuous = true;    // SolverSettings::enableContinuous
+};
+
+// Fires one projectile at a wall 10 cm thick and 4 m tall centred at the origin, from `distance`
+// metres along -dir from the point (0, offset); returns true when its centre crossed the wall's centre
+// plane within the wall's height (its motion relative to the wall from one step's end to the next,
+// each in the wall's frame of its time: a projectile that slides off an end of the wall does not count).
+bool Fire(const ShotSetup& setup, Vec2 dir, float offset, float distance) {
+  WorldDef def{.gravity = {0.0f, 0.0f}};
+  def.settings.enableContinuous = setup.continuous;
+  World world(def);
+  BodyId wall = world.CreateBody({.type = setup.dynamicWall ? BodyType::Dynamic : BodyType::Static});
+  world.CreateShape(wall, {}, MakeBox(0.05f, 2.0f).value);
+  BodyId shot = world.CreateBody({.type = BodyType::Dynamic,
+                                  .position = Vec2{0.0f, offset} - distance * dir,
+                                  .linearVelocity = setup.speed * dir,
+                                  .isBullet = setup.isBullet});
+  world.CreateShape(shot, {}, Circle{{0.0f, 0.0f}, setup.radius});
+  const int steps = static_cast<int>(2.0f * distance / (setup.speed / 60.0f)) + 10;
+  Vec2 a = InvTransformPoint(world.GetTransform(wall), world.GetPosition(shot));
+  for (int i = 0; i < steps; ++i) {
+    world.Step(1.0f / 60.0f);
+    const Vec2 b = InvTransformPoint(world.GetTransform(wall), world.GetPosition(shot));
+    if (a.x < 0.0f && b.x >= 0.0f) {
+      const float y = a.y + (b.y - a.y) * (-a.x / (b.x - a.x));
+      if (std::fabs(y) <= 2.0f) return true;
+    }
+    a = b;
+  }
+  return false;
+}
+
+// `shots` random shots (angle within 60 degrees of the wall's normal, aim within 1.5 m of its
+// middle, start 1 to 6 m away); returns how many passed.
+int CountPasses(const ShotSetup& setup, int shots, std::uint64_t seed) {
+  test::Rng rng(seed);
+  int passes = 0;
+  for (int i = 0; i < shots; ++i) {
+    const float angle = rng.Uniform(-kPi / 3.0f, kPi / 3.0f);
+    const Vec2 dir{std::cos(angle), std::sin(angle)};
+    passes += Fire(setup, dir, rng.Uniform(-1.5f, 1.5f), rng.Uniform(1.0f, 6.0f)) ? 1 : 0;
+  }
+  return passes;
+}
+
+}  // namespace
+
+TEST_SUITE("world.continuous") {
+TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1,000 random shots") {
+  ShotSetup setup;
+  CHECK(CountPasses(setup, 1000, 7) == 0);
+  setup.continuous = false;
+  const int without = CountPasses(setup, 100, 7);
+  MESSAGE("without continuous collision " << without << " of 100 pass");
+  CHECK(without > 50);
+}
+
+TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm dynamic wall in 1,000 random shots") {
+  ShotSetup setup{.dynamicWall = true, .isBullet = true};
+  CHECK(CountPasses(setup, 1000, 11) == 0);
+  setup.isBullet = false;  // a fast non-bullet is swept against static shapes only
+  const int without = CountPasses(setup, 100, 11);
+  MESSAGE("not a bullet: " << without << " of 100 pass");
+  CHECK(without > 50);
+}
+
+TEST_CASE("a 0.25 m ball at 20 and 40 m/s never passes a 10 cm wall") {
+  for (float speed : {20.0f, 40.0f}) {
+    ShotSetup setup{.radius = 0.25f, .speed = speed};
+    CHECK(CountPasses(setup, 200, 3) == 0);
+    setup.continuous = false;
+    MESSAGE(speed << " m/s without continuous collision: " << CountPasses(setup, 200, 3) << " of 200 pass");
+  }
+}
+
+TEST_CASE("a 0.25 m ball falling at 40 m/s onto a 10 cm floor stops and sinks less than 1 cm") {
+  for (float speed : {20.0f, 40.0f}) {
+    World world;
+    BodyId floor = world.CreateBody({.position = {0.0f, -0.05f}});
+    world.CreateShape(floor, {}, MakeBox(5.0f, 0.05f).value);
+    BodyId ball = world.CreateBody(
+        {.type = BodyType::Dynamic, .position = {0.0f, 3.0f}, .linearVelocity = {0.0f, -speed}});
+    world.CreateShape(ball, {}, Circle{{0.0f, 0.0f}, 0.25f});
+    float deepest = 0.0f;  // sink below resting on the surface (m)
+    for (int i = 0; i < 120; ++i) {
+      world.Step(1.0f / 60.0f);
+      deepest = std::max(deepest, 0.25f - world.GetPosition(ball).y);
+    }
+    CHECK(deepest < 0.01f);
+    CHECK(std::fabs(world.GetLinearVelocity(ball).y) < 0.05f);  // it stopped
+  }
+}
+
+TEST_CASE("slow bodies are not swept and the counters say so") {
+  World world;
+  BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
+  world.CreateShape(ground, {}, MakeBox(50.0f, 1.0f).value);
+  BodyId box = world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 0.5f}});
+  world.CreateShape(box, {}, MakeBox(0.5f, 0.5f).value);
+  for (int i = 0; i < 60; ++i) world.Step(1.0f / 60.0f);
+  CHECK(world.GetCounters().fastBodies == 0);
+  CHECK(world.GetCounters().toiHits == 0);
+  // Sliding fast along the ground, already touching it: swept, but not stopped by the ground.
+  world.SetLinearVelocity(box, {100.0f, 0.0f});
+  world.Step(1.0f / 60.0f);
+  CHECK(world.GetCounters().fastBodies == 1);
+  CHECK(world.GetCounters().toiHits == 0);
+  CHECK(world.GetPosition(box).x > 1.0f);
+}
+}  // TEST_SUITE("world.continuous")
