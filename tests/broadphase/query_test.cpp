@@ -106,6 +106,19 @@ class CountingDraw : public DebugDraw {
   std::vector<std::pair<Vec2, Vec2>> segments;
 };
 
+// A query box centred up to 1.2 x `half` from the origin, half extents 1 cm .. 10 m (log-uniform).
+AABB RandomQueryBox(test::Rng& rng, float half) {
+  const Vec2 c = rng.InBox(half * 1.2f);
+  const Vec2 e{rng.LogUniform(0.01f, 10.0f), rng.LogUniform(0.01f, 10.0f)};
+  return {c - e, c + e};
+}
+
+// Query callback: appends each visited proxy's user data to the std::vector<std::uint64_t> in ctx.
+bool CollectUserData(ProxyId, std::uint64_t user, void* ctx) {
+  static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
+  return true;
+}
+
 }  // namespace
 
 TEST_SUITE("broadphase.query") {
@@ -169,20 +182,12 @@ TEST_CASE("AABB queries return exactly the brute-force overlaps and each once") 
     const float half = trial < 3 ? 25.0f : 8.0f;
     std::vector<SceneProxy> scene = MakeScene(bp, rng, 600, half);
     for (int q = 0; q < 200; ++q) {
-      Vec2 c = rng.InBox(half * 1.2f);
-      Vec2 e{rng.LogUniform(0.01f, 10.0f), rng.LogUniform(0.01f, 10.0f)};
-      AABB box{c - e, c + e};
+      const AABB box = RandomQueryBox(rng, half);
       std::vector<std::uint64_t> expected, got;
       for (const SceneProxy& s : scene) {
         if (Overlaps(box, s.fat)) expected.push_back(s.userData);
       }
-      bp.QueryAABB(
-          box,
-          [](ProxyId, std::uint64_t user, void* ctx) {
-            static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
-            return true;
-          },
-          &got);
+      bp.QueryAABB(box, CollectUserData, &got);
       std::sort(expected.begin(), expected.end());
       std::sort(got.begin(), got.end());
       REQUIRE(got == expected);  // sorted equality also proves no duplicates
@@ -197,9 +202,7 @@ TEST_CASE("resting AABB queries return every static and sleeping overlap once an
     const float half = trial < 3 ? 25.0f : 8.0f;
     std::vector<SceneProxy> scene = MakeScene(bp, rng, 600, half);
     for (int q = 0; q < 200; ++q) {
-      Vec2 c = rng.InBox(half * 1.2f);
-      Vec2 e{rng.LogUniform(0.01f, 10.0f), rng.LogUniform(0.01f, 10.0f)};
-      AABB box{c - e, c + e};
+      const AABB box = RandomQueryBox(rng, half);
       std::vector<std::uint64_t> resting, large, got;  // MakeScene: proxy i has userData i + 1
       for (const SceneProxy& s : scene) {
         if (!Overlaps(box, s.fat)) continue;
@@ -207,13 +210,7 @@ TEST_CASE("resting AABB queries return every static and sleeping overlap once an
         if (i % 7 == 0 || i % 11 == 0) resting.push_back(s.userData);
         if (i % 97 == 0) large.push_back(s.userData);
       }
-      bp.QueryRestingAABB(
-          box,
-          [](ProxyId, std::uint64_t user, void* ctx) {
-            static_cast<std::vector<std::uint64_t>*>(ctx)->push_back(user);
-            return true;
-          },
-          &got);
+      bp.QueryRestingAABB(box, CollectUserData, &got);
       std::sort(got.begin(), got.end());
       REQUIRE(std::adjacent_find(got.begin(), got.end()) == got.end());  // each once
       for (std::uint64_t u : resting) CHECK(std::binary_search(got.begin(), got.end(), u));
