@@ -65,6 +65,14 @@ struct ProxyFilter {
   std::int32_t groupIndex = 0;     ///< see rule 3 (Box2D semantics)
 };
 
+/// Rules 3 and 4 above (group, then category and mask bits): whether two filters let their proxies
+/// pair. The broadphase applies it to every new pair; the world applies it where it asks the broadphase
+/// only for boxes (continuous collision).
+inline bool FiltersAllowPair(const ProxyFilter& a, const ProxyFilter& b) {
+  if (a.groupIndex != 0 && a.groupIndex == b.groupIndex) return a.groupIndex > 0;
+  return (a.categoryBits & b.maskBits) != 0 && (b.categoryBits & a.maskBits) != 0;
+}
+
 /// Everything needed to create a proxy.
 struct ProxyDef {
   AABB aabb{};                         ///< tight AABB in metres; the broadphase adds the margin

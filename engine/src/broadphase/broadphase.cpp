@@ -60,11 +60,7 @@ bool BroadPhase::Impl::ShouldCollide(std::int32_t a, std::int32_t b) const {
   const ProxyFilter& fa = pa.filter;
   const ProxyFilter& fb = pb.filter;
   if (fa.bodyId != kNoBody && fa.bodyId == fb.bodyId) return false;
-  if (fa.groupIndex != 0 && fa.groupIndex == fb.groupIndex) {
-    if (fa.groupIndex < 0) return false;
-  } else if ((fa.categoryBits & fb.maskBits) == 0 || (fb.categoryBits & fa.maskBits) == 0) {
-    return false;
-  }
+  if (!FiltersAllowPair(fa, fb)) return false;
   if (shouldCollide != nullptr) {
     // Call with the lower slot first, so the answer cannot depend on which proxy moved.
     return a < b ? shouldCollide(pa.userData, pb.userData, shouldCollideContext)

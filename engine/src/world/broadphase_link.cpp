@@ -7,8 +7,6 @@
 
 namespace mk {
 
-namespace {
-
 ProxyFilter MakeProxyFilter(const Shape& shape) {
   ProxyFilter filter;
   filter.bodyId = static_cast<std::uint32_t>(shape.body);
@@ -17,6 +15,8 @@ ProxyFilter MakeProxyFilter(const Shape& shape) {
   filter.groupIndex = shape.filter.groupIndex;
   return filter;
 }
+
+namespace {
 
 // The broadphase checks same body and filter bits; this adds the rules that need the world: a
 // contact needs at least one dynamic body (kinematic and static bodies never push each other), and

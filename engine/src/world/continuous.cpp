@@ -43,12 +43,6 @@ Sweep MakeBodySweep(const Body& body) {
   return sweep;
 }
 
-// The broadphase checked neither filter nor sensors for a query; the same rules as for pairs.
-bool FiltersAccept(const Filter& a, const Filter& b) {
-  if (a.groupIndex == b.groupIndex && a.groupIndex != 0) return a.groupIndex > 0;
-  return (a.maskBits & b.categoryBits) != 0 && (a.categoryBits & b.maskBits) != 0;
-}
-
 struct SweepContext {
   WorldState* world = nullptr;
   int body = kNull;   // the fast body
@@ -73,7 +67,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
       isStatic || (context.bullet && otherBody.type == BodyType::Dynamic && !otherBody.isBullet);
   if (!sweepable) return true;
   const Shape& shape = world.shapes[context.shape];
-  if (!FiltersAccept(shape.filter, other.filter)) return true;
+  if (!FiltersAllowPair(MakeProxyFilter(shape), MakeProxyFilter(other))) return true;
   if (!ShouldShapesCollide(world, context.shape, otherShape)) return true;
 
   const ShapeGeometry& geometry = world.geometries[context.shape];

@@ -54,6 +54,8 @@ void RefilterBodyPairs(WorldState& world, int body);
 /// True when the two shapes may collide (body types, joints without collideConnected; the
 /// broadphase already checked the same body and the filter bits).
 bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB);
+/// The broadphase filter of a shape: its body and its Filter (broadphase_link.cpp).
+ProxyFilter MakeProxyFilter(const Shape& shape);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
 void UpdatePairs(WorldState& world);
 
