@@ -52,7 +52,9 @@ run_ctest() {  # label, dir, extra ctest args...
   log "ctest: $label"
   local out rc=0
   out=$(ctest --test-dir "$dir" -j "$JOBS" --output-on-failure "$@" 2>&1) || rc=$?
-  printf '%s\n' "$out" | tail -n 40
+  # The per-label time table would push the summary line and the list of failures out of the tail.
+  printf '%s\n' "$out" | awk '/^Label Time Summary:/ {skip = 1; next} skip && /^[[:space:]]*$/ {skip = 0; next} !skip' |
+    tail -n 40
   local line total failed
   line=$(printf '%s\n' "$out" | grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' | tail -n 1)
   if [ -z "$line" ]; then
