@@ -255,7 +255,9 @@ class World {
   /// The continuous stage asks too: when a fast body (or a bullet) would be stopped at its time of
   /// impact against a shape of such a pair, `fn` gets the manifold at the time-of-impact pose (the
   /// start pose when the body already touches), and false lets the body pass that shape for this
-  /// step; so a one-way platform lets a fast body through from below. Those calls come after the
+  /// step; so a one-way platform lets a fast body through from below. (The callback only ever sees
+  /// manifolds with points: a pose without any, possible only when the sweep stopped short of contact,
+  /// is not shown, and the body stops there as it would without the callback.) Those calls come after the
   /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's.
   ///
   /// `fn` may read the world (getters, queries) but must not create, destroy, move or wake anything.

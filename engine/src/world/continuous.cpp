@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 namespace mk {
@@ -56,11 +57,14 @@ struct SweepContext {
   float fraction = 1.0f;  // earliest time of impact so far
 };
 
-// The pre-solve callback's answer for the fast shape against `otherShape` at the sweeps' pose at
-// `fraction` (World::SetPreSolveCallback): the manifold there, with the pair ordered as a contact's.
-// `towardsSelf` gets the manifold's normal turned to point from the other shape to the fast one.
-bool PreSolveAllowsAt(const SweepContext& context, int otherShape, const ToiInput& input, float fraction,
-                      Vec2& towardsSelf) {
+// What the pre-solve callback says of the fast shape against `otherShape` at the sweeps' pose at
+// `fraction` (World::SetPreSolveCallback), shown the manifold there with the pair ordered as a
+// contact's. Like the narrowphase, it is shown only manifolds with points: at a pose without any
+// (possible only when the advancement stopped short of its target) the ordinary rule applies.
+enum class PreSolveAnswer : std::uint8_t { NotAsked, Keep, Disable };
+
+PreSolveAnswer AskPreSolveAt(const SweepContext& context, int otherShape, const ToiInput& input,
+                             float fraction, Vec2& towardsSelf) {
   const WorldState& world = *context.world;
   const Transform xfOther = GetSweepTransform(input.sweepA, fraction);
   const Transform xfSelf = GetSweepTransform(input.sweepB, fraction);
@@ -71,18 +75,33 @@ bool PreSolveAllowsAt(const SweepContext& context, int otherShape, const ToiInpu
   const int shapeB = selfFirst ? otherShape : context.shape;
   const Manifold m = CollideShapes(world, shapeA, shapeB, selfFirst ? xfSelf : xfOther,
                                    selfFirst ? xfOther : xfSelf, nullptr, settings);
-  towardsSelf = selfFirst ? -m.normal : m.normal;
-  return PreSolveAllows(world, shapeA, shapeB, m);
+  if (m.pointCount == 0) return PreSolveAnswer::NotAsked;
+  towardsSelf = selfFirst ? -m.normal : m.normal;  // from the other shape to the fast one
+  return PreSolveAllows(world, shapeA, shapeB, m) ? PreSolveAnswer::Keep : PreSolveAnswer::Disable;
 }
 
-// A fast shape already touching a static one that the game screens with the pre-solve callback: held
-// at its start pose when the callback keeps the contact and the shape moves against the manifold's
-// normal (into the other shape as the contact sees it). The centre rule below would instead hold a
-// body whose centre is inside a one-way platform while it leaves through the top.
-bool PreSolveHoldsAtStart(const SweepContext& context, int otherShape, const ToiInput& input, Vec2 motion) {
+// True when a time of impact at `fraction` stops the fast shape: unless the game disables the pair
+// there.
+bool PreSolveStopsAt(const SweepContext& context, int otherShape, const ToiInput& input, float fraction) {
   Vec2 towardsSelf{0.0f, 0.0f};
-  if (!PreSolveAllowsAt(context, otherShape, input, 0.0f, towardsSelf)) return false;
-  return Dot(towardsSelf, motion) < 0.0f;
+  return AskPreSolveAt(context, otherShape, input, fraction, towardsSelf) != PreSolveAnswer::Disable;
+}
+
+// A fast shape already touching a static one that the game screens: held at its start pose when the
+// callback keeps the contact and the shape moves against the manifold's normal (into the other shape
+// as the contact sees it). The centre rule (`centreRule`, used when the callback was not asked) would
+// hold a body whose centre is inside a one-way platform while it leaves through the top.
+bool PreSolveHoldsAtStart(const SweepContext& context, int otherShape, const ToiInput& input, Vec2 motion,
+                          bool centreRule) {
+  Vec2 towardsSelf{0.0f, 0.0f};
+  switch (AskPreSolveAt(context, otherShape, input, 0.0f, towardsSelf)) {
+    case PreSolveAnswer::Disable:
+      return false;
+    case PreSolveAnswer::Keep:
+      return Dot(towardsSelf, motion) < 0.0f;
+    default:
+      return centreRule;
+  }
 }
 
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
@@ -129,16 +148,16 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
           ShapeDistance({input.proxyA, input.proxyB, GetSweepTransform(input.sweepA, 0.0f), xf0});
       const Vec2 motion =
           TransformPoint(GetSweepTransform(input.sweepB, 1.0f), centre) - TransformPoint(xf0, centre);
-      const bool holds = askPreSolve ? PreSolveHoldsAtStart(context, otherShape, input, motion)
-                                     : d.coresOverlap || Dot(d.normal, motion) < 0.0f;
+      const bool centreRule = d.coresOverlap || Dot(d.normal, motion) < 0.0f;
+      const bool holds =
+          askPreSolve ? PreSolveHoldsAtStart(context, otherShape, input, motion, centreRule) : centreRule;
       if (holds) context.fraction = 0.0f;
       return true;
     }
   }
   const bool stops = out.status == ToiStatus::Hit || out.status == ToiStatus::IterationCap;
-  Vec2 unused{0.0f, 0.0f};
   if (stops && out.fraction > 0.0f && out.fraction < context.fraction &&
-      (!askPreSolve || PreSolveAllowsAt(context, otherShape, input, out.fraction, unused))) {
+      (!askPreSolve || PreSolveStopsAt(context, otherShape, input, out.fraction))) {
     context.fraction = out.fraction;
   }
   return context.fraction > 0.0f;  // nothing is earlier than the start
