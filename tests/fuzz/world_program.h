@@ -111,6 +111,18 @@ class WorldProgram {
     shapes_.push_back(world_.CreateShape(ground, {}, MakeBox(50.0f, 1.0f).value));
     bodies_.push_back(ground);
     foreign_ = other_.CreateBody({.type = BodyType::Dynamic});
+    world_.SetPreSolveCallback(&PreSolve, this);
+  }
+
+  // Disables about a third of the contacts it is shown (shapes with enablePreSolveEvents), varying by
+  // step; every manifold it is shown must have points, finite values and a unit normal.
+  static bool PreSolve(ShapeId a, ShapeId b, const Manifold& m, void* context) {
+    WorldProgram& program = *static_cast<WorldProgram*>(context);
+    const bool finite =
+        IsFinite(m.normal) && std::isfinite(m.points[0].separation) && IsFinite(m.points[0].point);
+    if (m.pointCount < 1 || m.pointCount > 2 || !finite || std::fabs(Length(m.normal) - 1.0f) > 1e-3f)
+      program.badManifold_ = true;
+    return (a.index1 + b.index1 + static_cast<std::uint32_t>(program.steps_)) % 3 != 0;
   }
 
   // An id to act on: mostly one we made (live or stale), sometimes another world's or any bits.
@@ -125,6 +137,7 @@ class WorldProgram {
 
   // Checks every body we know of that is still live; the world must never hold a non-finite value.
   const char* CheckFinite() const {
+    if (badManifold_) return "pre-solve callback shown a bad manifold";
     for (BodyId b : bodies_) {
       if (!world_.IsValid(b)) continue;
       if (!IsFinite(world_.GetPosition(b)) || !std::isfinite(world_.GetAngle(b)))
@@ -237,6 +250,7 @@ class WorldProgram {
     if (in.Bool()) def.restitution = in.Value();
     def.isSensor = in.Byte() < 20;
     def.enableHitEvents = in.Bool();
+    def.enablePreSolveEvents = in.Byte() < 80;
     return def;
   }
 
@@ -335,7 +349,10 @@ class WorldProgram {
 
   void SetShapeProperty(ByteReader& in) {
     const ShapeId shape = Pick(in, shapes_);
-    switch (in.Byte() % 5) {
+    switch (in.Byte() % 6) {
+      case 5:
+        world_.EnablePreSolveEvents(shape, in.Bool());
+        break;
       case 0:
         world_.SetDensity(shape, in.Value());
         break;
@@ -356,7 +373,11 @@ class WorldProgram {
 
   void SetBodyProperty(ByteReader& in) {
     const BodyId body = Pick(in, bodies_);
-    switch (in.Byte() % 7) {
+    switch (in.Byte() % 8) {
+      case 6:
+        world_.SetBullet(body, in.Bool());
+        (void)world_.IsBullet(body);
+        break;
       case 0:
         world_.SetEnabled(body, in.Bool());
         break;
@@ -455,6 +476,21 @@ class WorldProgram {
     world_.QueryAABB(box, [&](ShapeId) { return ++visited < 100; });
     CountingDraw draw;
     world_.Draw(draw, {.aabbs = in.Bool(), .contactPoints = in.Bool(), .joints = in.Bool()});
+    ContactData contacts[4];
+    (void)world_.GetBodyContactCapacity(Pick(in, bodies_));
+    (void)world_.GetBodyContactData(Pick(in, bodies_), std::span<ContactData>(contacts, in.Byte() % 5));
+    ShapeId overlaps[4];
+    (void)world_.GetSensorCapacity(Pick(in, shapes_));
+    (void)world_.GetSensorOverlaps(Pick(in, shapes_), std::span<ShapeId>(overlaps, in.Byte() % 5));
+    if (in.Bool()) {
+      ExplosionDef def;
+      def.position = in.Point();
+      def.radius = in.Value();
+      def.falloff = in.Value();
+      def.impulsePerLength = in.Value();
+      def.maskBits = in.Word();
+      world_.Explode(def);
+    }
   }
 
   // Moves the world out and back, or leaves a moved-from world behind and works on.
@@ -475,6 +511,7 @@ class WorldProgram {
   std::vector<ShapeId> shapes_;
   std::vector<JointId> joints_;
   int steps_ = 0;
+  bool badManifold_ = false;
 };
 
 }  // namespace mk::fuzz

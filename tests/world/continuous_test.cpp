@@ -4,6 +4,7 @@
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_state.h"
+#include "world_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -21,6 +22,7 @@ struct ShotSetup {
   float speed = 300.0f;      // m/s
   bool dynamicWall = false;  // a free 0.4 kg wall instead of a static one
   bool isBullet = false;     // the projectile's BodyDef::isBullet
+  bool bulletLater = false;  // made a bullet by World::SetBullet after it was created (isBullet false)
   bool continuous = true;    // SolverSettings::enableContinuous
 };
 
@@ -39,6 +41,7 @@ bool Fire(const ShotSetup& setup, Vec2 dir, float offset, float distance) {
                                   .linearVelocity = setup.speed * dir,
                                   .isBullet = setup.isBullet});
   world.CreateShape(shot, {}, Circle{{0.0f, 0.0f}, setup.radius});
+  if (setup.bulletLater) world.SetBullet(shot, true);
   const int steps = static_cast<int>(2.0f * distance / (setup.speed / 60.0f)) + 10;
   Vec2 a = InvTransformPoint(world.GetTransform(wall), world.GetPosition(shot));
   for (int i = 0; i < steps; ++i) {
@@ -85,6 +88,28 @@ TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm dynamic wall in 1,000 r
   const int without = CountPasses(setup, 100, 11);
   MESSAGE("not a bullet: " << without << " of 100 pass");
   CHECK(without > 50);
+}
+
+TEST_CASE("a body made a bullet after creation (SetBullet) never passes a 10 cm dynamic wall at 300 m/s") {
+  // The same 1,000 shots as above: SetBullet must give what BodyDef::isBullet gives.
+  ShotSetup setup{.dynamicWall = true, .bulletLater = true};
+  CHECK(CountPasses(setup, 1000, 11) == 0);
+}
+
+TEST_CASE("SetBullet and IsBullet: the flag round-trips; stale ids assert and read false") {
+  World world;
+  const BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+  CHECK_FALSE(world.IsBullet(body));
+  world.SetBullet(body, true);
+  CHECK(world.IsBullet(body));
+  CHECK(world.State().bodies[body.index1 - 1].isBullet);
+  world.SetBullet(body, false);
+  CHECK_FALSE(world.IsBullet(body));
+  world.DestroyBody(body);
+  test::AssertCounter asserts;
+  world.SetBullet(body, true);
+  CHECK_FALSE(world.IsBullet(body));
+  CHECK(asserts.Count() == 2);
 }
 
 TEST_CASE("a 0.25 m ball at 20 and 40 m/s never passes a 10 cm wall") {

@@ -59,6 +59,14 @@ struct ContactView {
   Manifold manifold;  ///< world points, normal A->B, impulses from the last step
 };
 
+/// One touching contact of a body (World::GetBodyContactData): the same fields as ContactView.
+using ContactData = ContactView;
+
+/// The pre-solve callback (World::SetPreSolveCallback). `shapeA`, `shapeB` and the manifold (world
+/// points, unit normal from A to B) are ordered as the contact's (shapeA has the lower slot). Return
+/// false to disable the contact for this step. `context` is the pointer given with the callback.
+using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& manifold, void* context);
+
 class World {
  public:
   explicit World(const WorldDef& def = {});
@@ -140,6 +148,10 @@ class World {
   void SetAwake(BodyId body, bool awake);
   bool IsAwake(BodyId body) const;
   void SetSleepEnabled(BodyId body, bool enabled);
+  /// Makes the body a bullet or not (BodyDef::isBullet), from the next Step on. Any body type may
+  /// carry the flag; only dynamic bodies use it.
+  void SetBullet(BodyId body, bool bullet);
+  bool IsBullet(BodyId body) const;
   /// A disabled body keeps its state but has no shapes in the broadphase, no contacts, and does not
   /// move.
   void SetEnabled(BodyId body, bool enabled);
@@ -169,6 +181,9 @@ class World {
   void SetRestitution(ShapeId shape, float restitution);
   float GetRestitution(ShapeId shape) const;
   void SetDensity(ShapeId shape, float density);  ///< kg/m^2; updates the body's mass
+  /// ShapeDef::enablePreSolveEvents, from the next Step on.
+  void EnablePreSolveEvents(ShapeId shape, bool enable);
+  bool IsPreSolveEnabled(ShapeId shape) const;
   void SetFilter(ShapeId shape, const Filter& filter);
   Filter GetFilter(ShapeId shape) const;
   void SetUserData(ShapeId shape, void* userData);
@@ -227,6 +242,56 @@ class World {
   /// while they overlap raises the end event (reported with the next Step's events, as above).
   std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
   std::span<const SensorEndEvent> GetSensorEndEvents() const;
+
+  /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
+  ///
+  /// During Step, after the narrowphase, `fn` is called for every contact that has manifold points
+  /// and a shape with ShapeDef::enablePreSolveEvents (sensor pairs never), in contact slot order.
+  /// Returning false disables the contact for this step (as in Box2D v3): its manifold is emptied, so
+  /// it is not touching this step. It then applies no impulse, raises no begin or hit event (an end
+  /// event if it touched the step before), is absent from ForEachTouchingContact and
+  /// GetBodyContactData, joins no island and wakes nobody. It is asked again every step.
+  ///
+  /// The continuous stage asks too: when a fast body (or a bullet) would be stopped at its time of
+  /// impact against a shape of such a pair, `fn` gets the manifold at the time-of-impact pose (the
+  /// start pose when the body already touches), and false lets the body pass that shape for this
+  /// step; so a one-way platform lets a fast body through from below. (The callback only ever sees
+  /// manifolds with points: a pose without any, possible only when the sweep stopped short of contact,
+  /// is not shown, and the body stops there as it would without the callback.) Those calls come after the
+  /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's.
+  ///
+  /// `fn` may read the world (getters, queries) but must not create, destroy, move or wake anything.
+  void SetPreSolveCallback(PreSolveFn fn, void* context);
+
+  /// An upper bound on the number of touching contacts of a body: the contacts it has (touching or
+  /// not, sensor pairs included). 0 and MK_ASSERT for a stale id.
+  int GetBodyContactCapacity(BodyId body) const;
+
+  /// Writes the body's touching contacts (manifold points; the same contacts ForEachTouchingContact
+  /// visits for this body) into `out` and returns how many it wrote, at most out.size(). Walks the
+  /// body's own contact list, not the world's: most recently made contact first. Manifolds as of the
+  /// last Step (points in world coordinates, normal from shapeA to shapeB, impulses). A stale id:
+  /// MK_ASSERT and 0.
+  int GetBodyContactData(BodyId body, std::span<ContactData> out) const;
+
+  /// An upper bound on GetSensorOverlaps's count for a sensor shape: the shapes it has a sensor pair
+  /// with (their boxes overlap). 0 for a shape that is not a sensor; 0 and MK_ASSERT for a stale id.
+  int GetSensorCapacity(ShapeId sensor) const;
+
+  /// Writes the shapes that overlap the sensor into `out` and returns how many it wrote, at most
+  /// out.size(). The set is exactly the one the sensor events describe: a shape is listed from the
+  /// Step whose SensorBeginEvent reported it until the one whose SensorEndEvent does, with the same
+  /// rules (a visitor with enableSensorEvents on another body, filters, overlap as of the narrowphase
+  /// of the last Step, before that Step moved the bodies). Calls between Steps that end an overlap
+  /// (destroying either shape, a filter change, disabling a body) remove it at once; their end events
+  /// come with the next Step. Order: the sensor body's contact list, most recent first. Not a sensor:
+  /// 0. A stale id: MK_ASSERT and 0.
+  int GetSensorOverlaps(ShapeId sensor, std::span<ShapeId> out) const;
+
+  /// Applies an explosion's impulses now (model and units: ExplosionDef). Invalid values (non-finite,
+  /// negative radius or falloff, lengths beyond kMaxWorldLength) fail an MK_ASSERT and do nothing.
+  /// Shapes are found through the broadphase and pushed in slot order.
+  void Explode(const ExplosionDef& def);
 
   /// Calls `visit` for every contact with manifold points, in creation order.
   template <class Visitor>

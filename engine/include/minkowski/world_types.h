@@ -163,7 +163,31 @@ struct ShapeDef {
   bool enableContactEvents = true;  ///< report begin/end touch events for this shape
   bool enableHitEvents = false;     ///< report hit events (approach speed above the threshold)
   bool enableSensorEvents = true;   ///< this shape can be seen by sensors
+  /// Contacts of this shape are shown to the World's pre-solve callback (World::SetPreSolveCallback)
+  /// before they push, and may be disabled for a step there (one-way platforms). Off by default: a
+  /// shape without it costs the narrowphase nothing.
+  bool enablePreSolveEvents = false;
   void* userData = nullptr;
+};
+
+/// An explosion (World::Explode): an impulse on every shape of a dynamic body near `position`.
+///
+/// Model (the idea of Box2D v3's b2World_Explode): for each accepted shape, c is its point closest
+/// to `position` and d = |c - position|. Shapes with d > radius + falloff are untouched; the scale is
+/// 1 for d <= radius, falling linearly to 0 at d = radius + falloff. The impulse is
+/// impulsePerLength x w x scale (N s), where w (m) is the width the shape presents to the blast: its
+/// extent, radius included, across the direction u = (c - position) / d (a circle of radius r
+/// presents 2r; a box face-on its face). It acts along u at c, so it also turns the body. A shape
+/// that holds `position` (d = 0) is pushed along the direction from `position` to its body's centre of
+/// mass, at `position`, with its width across that direction; when that is also 0 it gets nothing.
+/// Bodies hit are woken; static and kinematic bodies, sensors and disabled bodies are never pushed.
+struct ExplosionDef {
+  Vec2 position{0.0f, 0.0f};      ///< centre (m), |x|, |y| <= kMaxWorldLength
+  float radius = 1.0f;            ///< full-strength radius (m), 0..kMaxWorldLength
+  float falloff = 0.0f;           ///< width of the linear fade beyond the radius (m), 0..kMaxWorldLength
+  float impulsePerLength = 1.0f;  ///< N s per metre of presented width, finite; negative pulls inwards
+  /// Shapes whose Filter::categoryBits share a bit with this mask are pushed (group indices play no part).
+  std::uint32_t maskBits = 0xFFFFFFFFu;
 };
 
 // ---------------------------------------------------------------------------------------------

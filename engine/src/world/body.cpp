@@ -373,6 +373,15 @@ void World::SetSleepEnabled(BodyId id, bool enabled) {
   if (!enabled) WakeBody(*state_, state_->BodySlot(id));
 }
 
+void World::SetBullet(BodyId id, bool bullet) {
+  if (Body* b = FindBody(*state_, id)) b->isBullet = bullet;
+}
+
+bool World::IsBullet(BodyId id) const {
+  const Body* b = FindBody(*state_, id);
+  return b ? b->isBullet : false;
+}
+
 void World::SetEnabled(BodyId id, bool enabled) {
   Body* b = FindBody(*state_, id);
   if (!b || b->enabled == enabled) return;

@@ -46,13 +46,9 @@ Event MakeSensorEvent(const WorldState& world, const Contact& c) {
           world.MakeShapeId(sensorIsA ? c.shapeB : c.shapeA)};
 }
 
-// The manifold of a contact's two shapes at the given transforms: the pair table's entry, called
-// directly (the same result as Collide; the shapes were validated when they were made).
 Manifold CollideShapes(const WorldState& world, const Contact& c, const Transform& xfA, const Transform& xfB,
                        SimplexCache* cache, const ManifoldSettings& settings) {
-  const ShapeGeometry& a = world.geometries[c.shapeA];
-  const ShapeGeometry& b = world.geometries[c.shapeB];
-  return GetCollideFunction(a.Type(), b.Type())(a, xfA, b, xfB, cache, settings);
+  return CollideShapes(world, c.shapeA, c.shapeB, xfA, xfB, cache, settings);
 }
 
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
@@ -72,6 +68,25 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, co
 }
 
 }  // namespace
+
+// The pair table's entry, called directly (the same result as Collide; the shapes were validated
+// when they were made).
+Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Transform& xfA,
+                       const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  const ShapeGeometry& a = world.geometries[shapeA];
+  const ShapeGeometry& b = world.geometries[shapeB];
+  return GetCollideFunction(a.Type(), b.Type())(a, xfA, b, xfB, cache, settings);
+}
+
+bool WantsPreSolve(const WorldState& world, int shapeA, int shapeB) {
+  return world.preSolveFn != nullptr &&
+         (world.shapes[shapeA].enablePreSolveEvents || world.shapes[shapeB].enablePreSolveEvents);
+}
+
+bool PreSolveAllows(const WorldState& world, int shapeA, int shapeB, const Manifold& manifold) {
+  return world.preSolveFn(world.MakeShapeId(shapeA), world.MakeShapeId(shapeB), manifold,
+                          world.preSolveContext);
+}
 
 void CreateContact(WorldState& world, int shapeA, int shapeB) {
   // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
@@ -154,6 +169,11 @@ void UpdateContacts(WorldState& world) {
     Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
     iterations += c.cache.iterations;
     CarryImpulses(c.manifold, manifold);
+    // The game may disable the contact for this step: it is then not touching (World::SetPreSolveCallback).
+    if (manifold.pointCount > 0 && WantsPreSolve(world, c.shapeA, c.shapeB) &&
+        !PreSolveAllows(world, c.shapeA, c.shapeB, manifold)) {
+      manifold.pointCount = 0;
+    }
     c.manifold = manifold;
     bool nowTouching = manifold.pointCount > 0;
     if (nowTouching && !c.touching && c.enableContactEvents) {

@@ -12,13 +12,16 @@
 // A shape that already touches what it sweeps against (time of impact 0, e.g. a box sliding fast
 // along the ground) gets one more chance: its core centre, as a point, is swept against the same
 // shape, so it may slide but its centre never crosses the surface (a centre already that close to a
-// static surface stays put if it moves towards it). Kinematic bodies and sensors are
+// static surface stays put if it moves towards it). A pair the game screens with the pre-solve
+// callback is asked at the pose where the body would stop; if it says no, the body passes that shape
+// this step (a one-way platform). Kinematic bodies and sensors are
 // not swept against, and bullets not against each other.
 #include "minkowski/time_of_impact.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 namespace mk {
@@ -54,6 +57,53 @@ struct SweepContext {
   float fraction = 1.0f;  // earliest time of impact so far
 };
 
+// What the pre-solve callback says of the fast shape against `otherShape` at the sweeps' pose at
+// `fraction` (World::SetPreSolveCallback), shown the manifold there with the pair ordered as a
+// contact's. Like the narrowphase, it is shown only manifolds with points: at a pose without any
+// (possible only when the advancement stopped short of its target) the ordinary rule applies.
+enum class PreSolveAnswer : std::uint8_t { NotAsked, Keep, Disable };
+
+PreSolveAnswer AskPreSolveAt(const SweepContext& context, int otherShape, const ToiInput& input,
+                             float fraction, Vec2& towardsSelf) {
+  const WorldState& world = *context.world;
+  const Transform xfOther = GetSweepTransform(input.sweepA, fraction);
+  const Transform xfSelf = GetSweepTransform(input.sweepB, fraction);
+  ManifoldSettings settings;
+  settings.speculativeDistance = world.settings.speculativeDistance;
+  const bool selfFirst = context.shape < otherShape;
+  const int shapeA = selfFirst ? context.shape : otherShape;
+  const int shapeB = selfFirst ? otherShape : context.shape;
+  const Manifold m = CollideShapes(world, shapeA, shapeB, selfFirst ? xfSelf : xfOther,
+                                   selfFirst ? xfOther : xfSelf, nullptr, settings);
+  if (m.pointCount == 0) return PreSolveAnswer::NotAsked;
+  towardsSelf = selfFirst ? -m.normal : m.normal;  // from the other shape to the fast one
+  return PreSolveAllows(world, shapeA, shapeB, m) ? PreSolveAnswer::Keep : PreSolveAnswer::Disable;
+}
+
+// True when a time of impact at `fraction` stops the fast shape: unless the game disables the pair
+// there.
+bool PreSolveStopsAt(const SweepContext& context, int otherShape, const ToiInput& input, float fraction) {
+  Vec2 towardsSelf{0.0f, 0.0f};
+  return AskPreSolveAt(context, otherShape, input, fraction, towardsSelf) != PreSolveAnswer::Disable;
+}
+
+// A fast shape already touching a static one that the game screens: held at its start pose when the
+// callback keeps the contact and the shape moves against the manifold's normal (into the other shape
+// as the contact sees it). The centre rule (`centreRule`, used when the callback was not asked) would
+// hold a body whose centre is inside a one-way platform while it leaves through the top.
+bool PreSolveHoldsAtStart(const SweepContext& context, int otherShape, const ToiInput& input, Vec2 motion,
+                          bool centreRule) {
+  Vec2 towardsSelf{0.0f, 0.0f};
+  switch (AskPreSolveAt(context, otherShape, input, 0.0f, towardsSelf)) {
+    case PreSolveAnswer::Disable:
+      return false;
+    case PreSolveAnswer::Keep:
+      return Dot(towardsSelf, motion) < 0.0f;
+    default:
+      return centreRule;
+  }
+}
+
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   SweepContext& context = *static_cast<SweepContext*>(contextPtr);
   WorldState& world = *context.world;
@@ -69,6 +119,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   const Shape& shape = world.shapes[context.shape];
   if (!FiltersAllowPair(MakeProxyFilter(shape), MakeProxyFilter(other))) return true;
   if (!ShouldShapesCollide(world, context.shape, otherShape)) return true;
+  const bool askPreSolve = WantsPreSolve(world, context.shape, otherShape);
 
   const ShapeGeometry& geometry = world.geometries[context.shape];
   ToiInput input;
@@ -97,12 +148,18 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
           ShapeDistance({input.proxyA, input.proxyB, GetSweepTransform(input.sweepA, 0.0f), xf0});
       const Vec2 motion =
           TransformPoint(GetSweepTransform(input.sweepB, 1.0f), centre) - TransformPoint(xf0, centre);
-      if (d.coresOverlap || Dot(d.normal, motion) < 0.0f) context.fraction = 0.0f;
+      const bool centreRule = d.coresOverlap || Dot(d.normal, motion) < 0.0f;
+      const bool holds =
+          askPreSolve ? PreSolveHoldsAtStart(context, otherShape, input, motion, centreRule) : centreRule;
+      if (holds) context.fraction = 0.0f;
       return true;
     }
   }
   const bool stops = out.status == ToiStatus::Hit || out.status == ToiStatus::IterationCap;
-  if (stops && out.fraction > 0.0f && out.fraction < context.fraction) context.fraction = out.fraction;
+  if (stops && out.fraction > 0.0f && out.fraction < context.fraction &&
+      (!askPreSolve || PreSolveStopsAt(context, otherShape, input, out.fraction))) {
+    context.fraction = out.fraction;
+  }
   return context.fraction > 0.0f;  // nothing is earlier than the start
 }
 

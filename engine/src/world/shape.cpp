@@ -85,6 +85,7 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   shape.enableContactEvents = def.enableContactEvents;
   shape.enableHitEvents = def.enableHitEvents;
   shape.enableSensorEvents = def.enableSensorEvents;
+  shape.enablePreSolveEvents = def.enablePreSolveEvents;
   shape.userData = def.userData;
   int bodySlot = world.BodySlot(bodyId);
   Body& body = world.bodies[bodySlot];
@@ -182,6 +183,15 @@ void World::SetDensity(ShapeId id, float density) {
   if (!valid) return;
   s->density = density;
   UpdateBodyMass(*state_, s->body);
+}
+
+void World::EnablePreSolveEvents(ShapeId id, bool enable) {
+  if (Shape* s = FindShape(*state_, id)) s->enablePreSolveEvents = enable;
+}
+
+bool World::IsPreSolveEnabled(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? s->enablePreSolveEvents : false;
 }
 
 void World::SetFilter(ShapeId id, const Filter& filter) {

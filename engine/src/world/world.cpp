@@ -146,10 +146,7 @@ int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 bool World::GetContactView(int slot, ContactView& out) const {
   const WorldState& world = *state_;
   if (!world.contactIds.IsLive(slot)) return false;
-  const Contact& c = world.contacts[slot];
-  out.shapeA = world.MakeShapeId(c.shapeA);
-  out.shapeB = world.MakeShapeId(c.shapeB);
-  out.manifold = c.manifold;
+  out = MakeContactView(world, slot);
   return true;
 }
 

@@ -59,10 +59,23 @@ ProxyFilter MakeProxyFilter(const Shape& shape);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
 void UpdatePairs(WorldState& world);
 
+/// What World::ForEachTouchingContact and GetBodyContactData show of a live contact.
+inline ContactView MakeContactView(const WorldState& world, int contact) {
+  const Contact& c = world.contacts[contact];
+  return {world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB), c.manifold};
+}
+
 // Contacts (contacts.cpp)
 void CreateContact(WorldState& world, int shapeA, int shapeB);
 void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& world, int shape);
+/// The manifold of two shapes (shapeA's slot first, as contacts order them) at the given transforms.
+Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Transform& xfA,
+                       const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings);
+/// True when a pre-solve callback is set and either shape asked for it (ShapeDef::enablePreSolveEvents).
+bool WantsPreSolve(const WorldState& world, int shapeA, int shapeB);
+/// The pre-solve callback's answer for the pair (shapeA's slot first) and its manifold.
+bool PreSolveAllows(const WorldState& world, int shapeA, int shapeB, const Manifold& manifold);
 /// Narrowphase: new manifolds for every contact with an awake body, touching transitions, events.
 void UpdateContacts(WorldState& world);
 

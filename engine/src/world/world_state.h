@@ -69,6 +69,7 @@ struct Shape {
   bool enableContactEvents = true;
   bool enableHitEvents = false;
   bool enableSensorEvents = true;
+  bool enablePreSolveEvents = false;
 };
 static_assert(sizeof(Shape) <= 128, "a Shape stays within two cache lines");
 
@@ -179,6 +180,11 @@ struct WorldState {
   std::vector<float> islandSleepTime;
   std::vector<int> islandStack;  // scratch for PutIslandToSleep
   std::vector<std::uint64_t> begunPairScratch;
+  std::vector<int> explosionShapes;  // World::Explode's candidates, reused
+
+  // The pre-solve callback (World::SetPreSolveCallback); null when unset.
+  PreSolveFn preSolveFn = nullptr;
+  void* preSolveContext = nullptr;
 
   /// This world's tag, written into every id it makes (World::World draws it from a process-wide
   /// counter), so an id from another world is told apart from one of ours.
