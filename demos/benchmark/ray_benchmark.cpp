@@ -9,6 +9,7 @@
 // box's diagonal. Each run times the whole batch with the thread's CPU clock; printed: the median
 // over --runs of rays per second, the hits, and (compared) how many closest fractions differ from
 // Box2D's by more than 1e-4.
+#include "bench_args.h"
 #include "bench_clock.h"
 #include "scenes.h"
 
@@ -179,14 +180,6 @@ void RunScene(const mk::scenes::SceneInfo& info, int rayCount, int runs, int ste
   std::fflush(stdout);
 }
 
-bool ParseInt(const char* text, int& out) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value < 0 || value > 100000000) return false;
-  out = static_cast<int>(value);
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,11 +192,11 @@ int main(int argc, char** argv) {
     if (arg == "--scene" && hasValue) {
       scene = argv[++i];
     } else if (arg == "--rays" && hasValue) {
-      ok = ParseInt(argv[++i], rays) && rays > 0;
+      ok = mk::bench::ParseInt(argv[++i], rays, 0, 100000000) && rays > 0;
     } else if (arg == "--runs" && hasValue) {
-      ok = ParseInt(argv[++i], runs) && runs > 0;
+      ok = mk::bench::ParseInt(argv[++i], runs, 0, 100000000) && runs > 0;
     } else if (arg == "--steps" && hasValue) {
-      ok = ParseInt(argv[++i], steps);
+      ok = mk::bench::ParseInt(argv[++i], steps, 0, 100000000);
     } else {
       ok = false;
     }

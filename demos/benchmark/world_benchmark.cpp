@@ -9,6 +9,7 @@
 // which must be identical in every run (hash_ok = no otherwise, and the exit code is 2).
 // --steps overrides every scene's step count (quick smoke runs), --size/--count the scene knobs
 // (see --list). --scene all (the default) runs the whole table in order.
+#include "bench_args.h"
 #include "scenes.h"
 
 #include <algorithm>
@@ -93,14 +94,6 @@ void PrintUsage() {
       stderr, "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]\n");
 }
 
-bool ParseInt(const char* text, int& out) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value < 1 || value > 1000000) return false;
-  out = static_cast<int>(value);
-  return true;
-}
-
 bool Parse(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -110,13 +103,13 @@ bool Parse(int argc, char** argv, Options& options) {
     } else if (arg == "--scene" && hasValue) {
       options.scene = argv[++i];
     } else if (arg == "--runs" && hasValue) {
-      if (!ParseInt(argv[++i], options.runs)) return false;
+      if (!mk::bench::ParseInt(argv[++i], options.runs)) return false;
     } else if (arg == "--steps" && hasValue) {
-      if (!ParseInt(argv[++i], options.steps)) return false;
+      if (!mk::bench::ParseInt(argv[++i], options.steps)) return false;
     } else if (arg == "--size" && hasValue) {
-      if (!ParseInt(argv[++i], options.params.size)) return false;
+      if (!mk::bench::ParseInt(argv[++i], options.params.size)) return false;
     } else if (arg == "--count" && hasValue) {
-      if (!ParseInt(argv[++i], options.params.count)) return false;
+      if (!mk::bench::ParseInt(argv[++i], options.params.count)) return false;
     } else {
       return false;
     }

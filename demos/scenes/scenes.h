@@ -85,6 +85,7 @@ class SceneRun {
   World& GetWorld() { return world_; }
   const World& GetWorld() const { return world_; }
   SceneState& State() { return *state_; }
+  const SceneState& State() const { return *state_; }
   const SceneInfo& Info() const { return *info_; }
   const SceneParams& Params() const { return params_; }
   int StepCount() const { return step_; }  ///< steps taken so far

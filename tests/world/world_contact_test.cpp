@@ -303,6 +303,37 @@ TEST_CASE("sleeping: a ball dropped on one of two resting piles wakes that pile 
   CHECK_FALSE(rightWoke);
 }
 
+TEST_CASE("sleeping: a touch wakes the touched body only, and the wake spreads one contact per step") {
+  // A row of boxes created asleep, touching exactly, no gravity; an awake box slides into its first.
+  // Each box is its own sleep group and its contacts with its neighbours have never been updated, so
+  // a box woken by a contact that began touching this step reaches its next neighbour only through a
+  // contact updated next step: the row wakes exactly one box per step (it woke in one pass when the
+  // wake took effect inside the contact update).
+  World world({.gravity = {0.0f, 0.0f}});
+  constexpr int kRow = 10;
+  BodyId row[kRow];
+  for (int i = 0; i < kRow; ++i) {
+    row[i] = world.CreateBody(
+        {.type = BodyType::Dynamic, .position = {static_cast<float>(i), 0.0f}, .isAwake = false});
+    world.CreateShape(row[i], {}, MakeBox(0.5f, 0.5f).value);
+  }
+  BodyId striker = world.CreateBody(
+      {.type = BodyType::Dynamic, .position = {-3.0f, 0.0f}, .linearVelocity = {30.0f, 0.0f}});
+  world.CreateShape(striker, {}, MakeBox(0.5f, 0.5f).value);
+  std::vector<int> awakeAfterStep;
+  for (int step = 0; step < 40; ++step) {
+    world.Step(kDt);
+    int awake = 0;
+    for (BodyId body : row) awake += world.IsAwake(body) ? 1 : 0;
+    awakeAfterStep.push_back(awake);
+  }
+  const auto first = std::find_if(awakeAfterStep.begin(), awakeAfterStep.end(), [](int n) { return n > 0; });
+  REQUIRE(first != awakeAfterStep.end());
+  for (auto it = first; it != awakeAfterStep.end(); ++it) {
+    CHECK(*it == std::min(1 + static_cast<int>(it - first), kRow));
+  }
+}
+
 TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops once contacts are warm") {
   World world;
   test::AddGround(world);

@@ -328,6 +328,8 @@ struct Counters {
   int contacts = 0;          ///< persistent contacts (broadphase pairs that passed filtering)
   int touchingContacts = 0;  ///< contacts with manifold points
   int joints = 0;
+  /// Awake islands built by the last Step; 0 when it built none because no island could sleep
+  /// (sleeping off, or no body had rested for timeToSleep yet).
   int islands = 0;
   /// Manifold queries in the last Step, one per contact with an awake body (warm GJK, or SAT for a
   /// new polygon contact), sensor overlap tests included.

@@ -184,11 +184,16 @@ void UpdateContacts(WorldState& world) {
     c.touching = nowTouching;
     if (nowTouching) {
       ++touching;
-      // An awake body touching a sleeping one wakes the sleeper's island.
-      if (!bodyA.awake && bodyA.type != BodyType::Static) WakeBody(world, shapeA.body);
-      if (!bodyB.awake && bodyB.type != BodyType::Static) WakeBody(world, shapeB.body);
+      // An awake body touching a sleeping one wakes the sleeper's island, after this pass: woken
+      // here, the sleeper's other contacts later in the pass would be updated too and could wake
+      // their sleepers in turn, so one touch would spread through a whole resting crowd at once.
+      // Deferred, a wake reaches the touched island this step and spreads as new contacts begin.
+      if (!bodyA.awake && bodyA.type != BodyType::Static) world.pendingWakes.push_back(shapeA.body);
+      if (!bodyB.awake && bodyB.type != BodyType::Static) world.pendingWakes.push_back(shapeB.body);
     }
   }
+  for (int slot : world.pendingWakes) WakeBody(world, slot);  // the body's sleep group, once
+  world.pendingWakes.clear();
   world.counters.touchingContacts = touching;
   world.counters.narrowphaseQueries = queries;
   world.counters.gjkIterations = iterations;

@@ -64,6 +64,12 @@ void WakeAllBodies(WorldState& world) {
   }
 }
 
+void ClearSleepTimes(WorldState& world) {
+  for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
+    if (world.bodyIds.IsLive(slot)) world.bodies[slot].sleepTime = 0.0f;
+  }
+}
+
 void WakeTouchingBodies(WorldState& world, int slot) {
   for (int key = world.bodies[slot].headContactEdge; key != kNull;) {
     const Contact& c = world.contacts[key >> 1];
@@ -111,7 +117,31 @@ void PutIslandToSleep(WorldState& world, int start) {
   });
 }
 
+namespace {
+
+// Sleep times of the moving bodies, one step on. Returns true when some body has rested for
+// timeToSleep: without one no island can sleep (an island sleeps when all its bodies have), so the
+// islands need not be built at all.
+bool AdvanceSleepTimes(WorldState& world, float dt) {
+  bool candidate = false;
+  for (int slot : world.solverBodies) {
+    Body& body = world.bodies[slot];
+    float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
+    bool quiet = body.enableSleep && speed < body.sleepThreshold;
+    body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
+    // A moving kinematic body keeps whatever touches it awake.
+    if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
+    candidate = candidate || body.sleepTime >= world.settings.timeToSleep;
+  }
+  return candidate;
+}
+
+}  // namespace
+
 int UpdateSleep(WorldState& world, float dt) {
+  // No island work when nothing can sleep (as Box2D v3 skips its island pass then): with sleeping
+  // off the sleep times stay zero (SetSolverSettings clears them when it turns sleeping off).
+  if (!world.settings.enableSleep || !AdvanceSleepTimes(world, dt)) return 0;
   const SolverArrays& s = world.solver;
   const std::vector<int>& bodies = world.solverBodies;  // solver index -> body slot
   const int n = static_cast<int>(bodies.size());
@@ -119,16 +149,7 @@ int UpdateSleep(WorldState& world, float dt) {
   std::vector<float>& minSleepTime = world.islandSleepTime;
   parent.resize(n);
   minSleepTime.assign(n, 1e30f);
-  const bool sleepOn = world.settings.enableSleep;
-  for (int i = 0; i < n; ++i) {
-    parent[i] = i;
-    Body& body = world.bodies[bodies[i]];
-    float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
-    bool quiet = sleepOn && body.enableSleep && speed < body.sleepThreshold;
-    body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
-    // A moving kinematic body keeps whatever touches it awake.
-    if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
-  }
+  for (int i = 0; i < n; ++i) parent[i] = i;
   // Constraints between two simulated bodies: touching contacts, then joints (a joint ties its
   // bodies into one island, so a chain sleeps and wakes as a whole).
   auto forEachLink = [&](auto visit) {
@@ -157,7 +178,6 @@ int UpdateSleep(WorldState& world, float dt) {
       }
     }
   });
-  if (!sleepOn) return islands;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
     if (root != i || minSleepTime[root] < world.settings.timeToSleep) continue;

@@ -102,7 +102,10 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   s.enableWarmStarting = requested.enableWarmStarting;
   s.enableRelax = requested.enableRelax;
   s.enableRestitution = requested.enableRestitution;
-  if (s.enableSleep && !requested.enableSleep) WakeAllBodies(*state_);
+  if (s.enableSleep && !requested.enableSleep) {
+    WakeAllBodies(*state_);
+    ClearSleepTimes(*state_);  // the step no longer advances them while sleeping is off
+  }
   s.enableSleep = requested.enableSleep;
   s.enableContinuous = requested.enableContinuous;
   setInt(s.classicIterations, requested.classicIterations, 1, 256);

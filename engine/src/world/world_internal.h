@@ -92,8 +92,11 @@ void WakeJointPartners(WorldState& world);
 void WakeBody(WorldState& world, int body);
 void WakeAllBodies(WorldState& world);
 void WakeTouchingBodies(WorldState& world, int body);
+/// Every body's rest time back to zero (sleeping turned off: UpdateSleep then leaves them alone).
+void ClearSleepTimes(WorldState& world);
 void PutIslandToSleep(WorldState& world, int body);
-/// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands.
+/// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands, or 0
+/// when it built none because no island could sleep (sleeping off, or no body rested long enough).
 int UpdateSleep(WorldState& world, float dt);
 
 // Solver stage (solve.cpp): gather, the solver's stages, scatter.
