@@ -84,7 +84,7 @@ enum class NonConvexPath : std::uint8_t {
 struct NonConvexStats {
   int gjkIterations = 0;    ///< GJK support queries on the vertex sets
   int pairsTested = 0;      ///< exact segment-segment distances computed (all stages)
-  int pairsFromCells = 0;   ///< stage 2: (A, B) pairs the cells proposed, before the box cull
+  int pairsFromCells = 0;   ///< (A, B) pairs the cells proposed, before the bounding-box cull
   int cells = 0;            ///< cells of the last hash built (slab row or overlap grid, occupied cells)
   int rehashes = 0;         ///< stage 2: times A was hashed again after d_up improved (first build not
                             ///< counted); overlap grid: passes after the first

@@ -176,6 +176,18 @@ Box Bounds(const WorldChain& c) {
   return b;
 }
 
+Box SegmentBox(const WorldChain& c, int s) {
+  const DVec p = c.Start(s), q = c.End(s);
+  return {{std::min(p.x, q.x), std::min(p.y, q.y)}, {std::max(p.x, q.x), std::max(p.y, q.y)}};
+}
+
+/// Squared distance between two boxes: a lower bound for anything inside them.
+double BoxDistanceSquared(const Box& a, const Box& b) {
+  const double dx = std::max({0.0, b.lo.x - a.hi.x, a.lo.x - b.hi.x});
+  const double dy = std::max({0.0, b.lo.y - a.hi.y, a.lo.y - b.hi.y});
+  return dx * dx + dy * dy;
+}
+
 /// Clips segment p0-p1 to the box (Liang-Barsky); false when it misses.
 bool ClipToBox(const Box& box, DVec& p0, DVec& p1) {
   double t0 = 0.0, t1 = 1.0;
@@ -272,6 +284,7 @@ bool GridPass(const HashInput& in, const Box& overlap, double h, BestPair& best,
   for (int s = 0; s < in.B.segmentCount; ++s) {
     DVec p0 = in.B.Start(s), p1 = in.B.End(s);
     if (!ClipToBox(region, p0, p1)) continue;
+    const Box boxB = SegmentBox(in.B, s);
     ++stats.queriedSegments;
     if (debug != nullptr) debug->queriedSegments.push_back(s);
     RasterizeSegment(g, p0, p1, [&](int c, int r) {
@@ -284,6 +297,9 @@ bool GridPass(const HashInput& in, const Box& overlap, double h, BestPair& best,
           for (; it != b.grid.end() && it->key == key; ++it) {
             if (b.stamp[it->segment] == s) continue;
             b.stamp[it->segment] = s;
+            ++stats.pairsFromCells;
+            // The boxes' distance culls pairs the (coarse, late-pass) cells let through.
+            if (BoxDistanceSquared(SegmentBox(in.A, it->segment), boxB) >= best.distanceSquared) continue;
             TestPair(in.A, in.B, it->segment, s, best, stats.pairsTested);
           }
         }
