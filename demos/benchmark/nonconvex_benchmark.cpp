@@ -14,8 +14,8 @@
 // compared (relative 1e-9).
 //   build/<dir>/demos/benchmark/nonconvex_benchmark [frames [brute_pairs_budget [sizes...]]]
 // frames defaults to 1000 (for a and c); brute force runs as many of the first frames as fit in
-// 2e9 segment pairs per size (at least 1), and the table says how many. Sizes default to 1k 4k 16k 64k.
-// Timing: the thread's CPU clock (bench_clock.h).
+// 2e9 segment pairs per size (at least 1; none with brute_pairs 0), and the table says how many. Sizes
+// default to 1k 4k 16k 64k. Timing: the thread's CPU clock (bench_clock.h).
 #include "bench_clock.h"
 #include "minkowski/nonconvex_distance.h"
 #include "octagon_pairs.h"
@@ -232,7 +232,8 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
   Tree ta, tb;
   std::vector<Pending> heap;
   Row row;
-  const int bruteFrames = std::max(1, std::min(frames, static_cast<int>(bruteBudget / (double(n) * n))));
+  const int bruteFrames =
+      bruteBudget <= 0 ? 0 : std::max(1, std::min(frames, static_cast<int>(bruteBudget / (double(n) * n))));
   double angleA = 0, angleB = 0;
   for (int f = 0; f < frames; ++f) {
     // Random rotation about each centre (a random walk of up to 0.2 rad per frame).
@@ -289,7 +290,7 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
   }
   row.msA /= frames;
   row.msC /= frames;
-  row.msB /= row.framesB;
+  row.msB = row.framesB > 0 ? row.msB / row.framesB : 0.0;
   row.pairsA /= frames;
   row.cellPairs /= frames;
   row.rehashes /= frames;
