@@ -31,21 +31,24 @@ inline std::vector<D2> WorldPoints(const std::vector<Vec2>& local, const Transfo
 
 inline double SideOf(D2 a, D2 b, D2 p) { return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x); }
 
-inline double PointToSegment(D2 p, D2 a, D2 b) {
+/// Squared distance from p to segment a-b (squares until the end: the oracle runs ~1e9 pairs in "long").
+inline double PointToSegment2(D2 p, D2 a, D2 b) {
   const double ex = b.x - a.x, ey = b.y - a.y;
   const double len2 = ex * ex + ey * ey;
   double t = len2 > 0 ? ((p.x - a.x) * ex + (p.y - a.y) * ey) / len2 : 0.0;
   t = std::clamp(t, 0.0, 1.0);
-  return std::hypot(p.x - (a.x + t * ex), p.y - (a.y + t * ey));
+  const double dx = p.x - (a.x + t * ex), dy = p.y - (a.y + t * ey);
+  return dx * dx + dy * dy;
 }
+inline double PointToSegment(D2 p, D2 a, D2 b) { return std::sqrt(PointToSegment2(p, a, b)); }
 
 inline bool OnBox(D2 a, D2 b, D2 p) {
   return p.x >= std::min(a.x, b.x) && p.x <= std::max(a.x, b.x) && p.y >= std::min(a.y, b.y) &&
          p.y <= std::max(a.y, b.y);
 }
 
-/// Distance of two segments; 0 exactly when they share a point.
-inline double SegmentsDistance(D2 a0, D2 a1, D2 b0, D2 b1) {
+/// Squared distance of two segments; 0 exactly when they share a point.
+inline double SegmentsDistance2(D2 a0, D2 a1, D2 b0, D2 b1) {
   const double s1 = SideOf(a0, a1, b0), s2 = SideOf(a0, a1, b1);
   const double s3 = SideOf(b0, b1, a0), s4 = SideOf(b0, b1, a1);
   if (s1 * s2 < 0 && s3 * s4 < 0) return 0.0;
@@ -53,8 +56,8 @@ inline double SegmentsDistance(D2 a0, D2 a1, D2 b0, D2 b1) {
       (s4 == 0 && OnBox(b0, b1, a1))) {
     return 0.0;
   }
-  return std::min({PointToSegment(b0, a0, a1), PointToSegment(b1, a0, a1), PointToSegment(a0, b0, b1),
-                   PointToSegment(a1, b0, b1)});
+  return std::min({PointToSegment2(b0, a0, a1), PointToSegment2(b1, a0, a1), PointToSegment2(a0, b0, b1),
+                   PointToSegment2(a1, b0, b1)});
 }
 
 inline int SegmentCount(const std::vector<D2>& p, bool closed) {
@@ -69,9 +72,9 @@ inline double BruteForceDistance(const std::vector<D2>& a, bool closedA, const s
   const int na = SegmentCount(a, closedA), nb = SegmentCount(b, closedB);
   for (int i = 0; i < na; ++i) {
     for (int j = 0; j < nb; ++j)
-      best = std::min(best, SegmentsDistance(a[i], SegEnd(a, i), b[j], SegEnd(b, j)));
+      best = std::min(best, SegmentsDistance2(a[i], SegEnd(a, i), b[j], SegEnd(b, j)));
   }
-  return best;
+  return std::sqrt(best);
 }
 
 /// Even-odd rule (p not on the outline).
