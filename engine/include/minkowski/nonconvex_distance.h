@@ -17,7 +17,8 @@
 //      cell across, so the hash is a row of cells of that size along the separating line (clamped below
 //      by the average edge length, as the paper recommends). A's segments are hashed only where they
 //      enter the slab; B's segments query their cells and the neighbours; exact segment-segment
-//      distances; every improvement of d_up shrinks the slab and the cells and A is hashed again.
+//      distances for the pairs whose boxes in the slab frame are closer than d_up (a cull of ours);
+//      every improvement of d_up shrinks the slab and the cells and A is hashed again.
 //   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a sparse uniform grid over
 //      the overlap of the two bounding boxes, whose cell starts at the average edge length and grows
 //      until a pair closer than one cell is found; exact (distance 0 with a witness when segments
