@@ -1,5 +1,6 @@
 #include "view_host.h"
 
+#include "distance_lab.h"
 #include "gjk_lab.h"
 #include "ray_lab.h"
 #include "shape_gallery.h"
@@ -11,13 +12,14 @@
 namespace mk::sandbox {
 
 const std::vector<const char*>& LabNames() {
-  static const std::vector<const char*> names = {"gjk_lab", "ray_lab", "shape_gallery"};
+  static const std::vector<const char*> names = {"gjk_lab", "ray_lab", "distance_lab", "shape_gallery"};
   return names;
 }
 
 std::unique_ptr<Lab> MakeLab(std::string_view name) {
   if (name == "gjk_lab") return std::make_unique<GjkLab>();
   if (name == "ray_lab") return std::make_unique<RayLab>();
+  if (name == "distance_lab") return std::make_unique<DistanceLab>();
   if (name == "shape_gallery") return std::make_unique<ShapeGalleryLab>();
   return nullptr;
 }

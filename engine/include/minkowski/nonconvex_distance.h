@@ -1,0 +1,162 @@
+// Minkowski — exact distance between non-convex outlines (closed simple polygons, concave allowed, or
+// open polylines), each a chain of boundary segments under its own transform.
+//
+// The method is the two-stage scheme of the paper whose abstract begins "We present a novel approach
+// for the computation of the minimum distance between arbitrarily shaped, triangulated objects" (GJK
+// bounds + spatial hashing, from M. Teschner's group at Freiburg; its follow-up, M. Gissler and
+// M. Teschner, "Adaptive surface decomposition for the distance computation of arbitrarily shaped
+// objects", VMV 2008, builds on the same bounds; docs/nonconvex.md says what the 2D port keeps and
+// changes), here on segments instead of triangles:
+//   1. GJK on the two vertex sets gives the distance of the convex hulls, a rigorous lower bound, and a
+//      separating direction; the support points lie on the real boundaries, so the segments next to them
+//      give an upper bound. When GJK's terminal simplices are real boundary elements (a vertex, or a hull
+//      edge that is a segment of the chain) the bounds meet and the answer is exact at once.
+//   2. Otherwise a spatial hash aligned with the separating direction: only the slab between the two
+//      hulls that is (2 d_up - d_low) wide can hold a closer pair, and within it two points closer than
+//      d_up differ by at most sqrt(d_up^2 - d_low^2) along the separating line. In 2D the slab is one
+//      cell across, so the hash is a row of cells of that size along the separating line (clamped below
+//      by the average edge length, as the paper recommends). A's segments are hashed only where they
+//      enter the slab; B's segments query their cells and the neighbours; exact segment-segment
+//      distances for the pairs whose boxes in the slab frame are closer than d_up (a cull of ours);
+//      every improvement of d_up shrinks the slab and the cells and A is hashed again.
+//   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a sparse uniform grid over
+//      the overlap of the two bounding boxes, whose cell starts at the average edge length and grows
+//      until a pair closer than one cell is found; exact (distance 0 with a witness when segments
+//      cross), slower than stage 2. See docs/nonconvex.md.
+//
+// Nothing is precomputed: vertices may change every call. Coordinates are transformed to the world
+// frame in double precision and all geometry runs in double; outputs are rounded to float. A caller-
+// owned NonConvexWorkspace holds every buffer, so repeated queries of similar size do not allocate.
+#pragma once
+
+#include "minkowski/math.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mk {
+
+/// A chain of boundary segments in its local frame (metres). Segment i joins points[i] and
+/// points[i + 1]; a closed chain also has segment count - 1 joining the last point to the first. The
+/// points are read during the call only (the caller owns them). Simplicity of a closed chain is not
+/// checked: a self-crossing outline gives the distance between the segment sets all the same.
+struct SegmentChain {
+  const Vec2* points = nullptr;
+  int count = 0;       ///< number of points: >= 3 when closed, >= 2 when open
+  bool closed = true;  ///< true: closed polygon outline; false: open polyline
+};
+
+/// Two chains placed in the world.
+struct NonConvexInput {
+  SegmentChain chainA;
+  SegmentChain chainB;
+  Transform transformA;
+  Transform transformB;
+};
+
+/// How a query ended.
+enum class NonConvexStatus : std::uint8_t {
+  Separated,     ///< the outlines are apart: distance > 0
+  Intersecting,  ///< two segments touch or cross: distance 0, pointA = pointB is a common point
+  Contained,     ///< both closed, outlines apart, one polygon inside the other: distance is the gap
+                 ///< between the outlines (> 0), the solids overlap
+  InvalidInput   ///< see NonConvexError; every output is neutral (zero, ids -1)
+};
+
+/// Why an input was rejected (MK_ASSERT fires as well).
+enum class NonConvexError : std::uint8_t {
+  None,
+  NullPoints,         ///< points == nullptr with count > 0
+  TooFewPoints,       ///< count < 3 for a closed chain, < 2 for an open one (empty sets included)
+  NonFinite,          ///< a NaN or infinite coordinate or transform, or a world-frame point beyond 1e30 m
+  ZeroLengthSegment,  ///< two consecutive points (the closing pair of a closed chain too) are equal
+};
+
+/// Which stage produced the answer.
+enum class NonConvexPath : std::uint8_t {
+  None,         ///< invalid input
+  GjkExact,     ///< stage 1: GJK's terminal simplices lie on the real boundaries (bounds met)
+  SlabHash,     ///< stage 2: the hash in the slab between separated hulls
+  OverlapGrid,  ///< beyond the paper: the hulls overlap, sparse uniform grid over the overlap
+};
+
+/// Work counters of one query.
+struct NonConvexStats {
+  int gjkIterations = 0;    ///< GJK support queries on the vertex sets
+  int pairsTested = 0;      ///< exact segment-segment distances computed (all stages)
+  int pairsFromCells = 0;   ///< (A, B) pairs the cells proposed, before the bounding-box cull
+  int cells = 0;            ///< cells of the last hash built (slab row or overlap grid, occupied cells)
+  int rehashes = 0;         ///< stage 2: times A was hashed again after d_up improved (first build not
+                            ///< counted); overlap grid: passes after the first
+  int hashedSegments = 0;   ///< A segments hashed in the last build (entered the slab / the overlap box)
+  int queriedSegments = 0;  ///< B segments that queried the hash (all builds)
+};
+
+/// Result of NonConvexDistance. World frame, metres.
+struct NonConvexOutput {
+  Vec2 pointA{0.0f, 0.0f};  ///< closest point on A's outline (on segment `segmentA`)
+  Vec2 pointB{0.0f, 0.0f};  ///< closest point on B's outline (on segment `segmentB`)
+  int segmentA = -1;        ///< index of A's segment holding pointA (-1 for invalid input)
+  int segmentB = -1;        ///< index of B's segment holding pointB
+  float distance = 0.0f;    ///< exact distance between the outlines (0 when they touch or cross)
+  /// Stage 1 bounds: the hulls' distance (0 when the hulls overlap) and GJK's upper bound from the
+  /// segments at the support points (equal to `distance` when path is GjkExact; 0 when hulls overlap).
+  float lowerBound = 0.0f;
+  float upperBound = 0.0f;
+  Vec2 normal{0.0f, 0.0f};  ///< unit separating direction of the hulls, A to B; (0, 0) if they overlap
+  NonConvexStatus status = NonConvexStatus::InvalidInput;
+  NonConvexError error = NonConvexError::None;
+  NonConvexPath path = NonConvexPath::None;
+  NonConvexStats stats;
+};
+
+/// What the sandbox draws (optional; filled only when a pointer is passed, which allocates).
+struct NonConvexDebug {
+  Vec2 hullPointA{0.0f, 0.0f};  ///< GJK's closest point on A's hull
+  Vec2 hullPointB{0.0f, 0.0f};  ///< GJK's closest point on B's hull
+  /// Stage 2 frame of the last hash: a point x has slab coordinate z = Dot(x, normal) - planeOffset
+  /// (0 on the mid plane), row coordinate t = Dot(x, LeftPerp(normal)); A was hashed where z >=
+  /// slabMinZ, B queried where z <= slabMaxZ; cell k covers t in [cellOrigin + k * cellSize, + cellSize).
+  Vec2 normal{0.0f, 0.0f};
+  float planeOffset = 0.0f;
+  float slabMinZ = 0.0f;
+  float slabMaxZ = 0.0f;
+  float cellOrigin = 0.0f;
+  float cellSize = 0.0f;
+  int cellCount = 0;
+  /// Overlap grid (path OverlapGrid): square cells of gridCellSize from gridOrigin (world), occupied ones
+  /// listed as (column, row).
+  Vec2 gridOrigin{0.0f, 0.0f};
+  float gridCellSize = 0.0f;
+  std::vector<std::int32_t> gridCells;  ///< pairs (column, row) of A's occupied cells in the last pass
+  std::vector<int> hashedSegments;      ///< A segments hashed in the last build
+  std::vector<int> queriedSegments;     ///< B segments that queried the hash (any build)
+};
+
+/// Caller-owned scratch memory for NonConvexDistance (world-frame points, the hash, marks). Reuse one
+/// per thread: after a query of a given size, queries of that size or smaller do not allocate. Not
+/// thread-safe; move-only.
+class NonConvexWorkspace {
+ public:
+  NonConvexWorkspace();
+  ~NonConvexWorkspace();
+  NonConvexWorkspace(NonConvexWorkspace&&) noexcept;
+  NonConvexWorkspace& operator=(NonConvexWorkspace&&) noexcept;
+  NonConvexWorkspace(const NonConvexWorkspace&) = delete;
+  NonConvexWorkspace& operator=(const NonConvexWorkspace&) = delete;
+
+  struct Buffers;  ///< internal (engine/src/nonconvex)
+  Buffers& buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
+
+/// Exact distance between two segment chains (see the file comment). Invalid input (NonConvexError)
+/// fails an MK_ASSERT and returns status InvalidInput with neutral outputs. `debug` may be nullptr.
+/// Cost: O(nA + nB) for stage 1 (GJK iterations x scans), then the pairs the hash does not cull.
+NonConvexOutput NonConvexDistance(const NonConvexInput& input, NonConvexWorkspace& workspace,
+                                  NonConvexDebug* debug = nullptr);
+
+}  // namespace mk
