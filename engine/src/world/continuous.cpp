@@ -52,7 +52,17 @@ struct SweepContext {
   AABB swept{};  // tight box of the swept shape over the step
   float target = kToiDefaultTarget;
   float fraction = 1.0f;  // earliest time of impact so far
+  int hitShape = kNull;   // the body's shape and the shape it hits at `fraction` (for the record)
+  int hitTarget = kNull;
 };
+
+// Keeps the earliest time of impact and who made it.
+void TakeEarlier(SweepContext& context, float fraction, int otherShape) {
+  if (!(fraction < context.fraction)) return;
+  context.fraction = fraction;
+  context.hitShape = context.shape;
+  context.hitTarget = otherShape;
+}
 
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   SweepContext& context = *static_cast<SweepContext*>(contextPtr);
@@ -97,13 +107,32 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
           ShapeDistance({input.proxyA, input.proxyB, GetSweepTransform(input.sweepA, 0.0f), xf0});
       const Vec2 motion =
           TransformPoint(GetSweepTransform(input.sweepB, 1.0f), centre) - TransformPoint(xf0, centre);
-      if (d.coresOverlap || Dot(d.normal, motion) < 0.0f) context.fraction = 0.0f;
+      if (d.coresOverlap || Dot(d.normal, motion) < 0.0f) TakeEarlier(context, 0.0f, otherShape);
       return true;
     }
   }
   const bool stops = out.status == ToiStatus::Hit || out.status == ToiStatus::IterationCap;
-  if (stops && out.fraction > 0.0f && out.fraction < context.fraction) context.fraction = out.fraction;
+  if (stops && out.fraction > 0.0f) TakeEarlier(context, out.fraction, otherShape);
   return context.fraction > 0.0f;  // nothing is earlier than the start
+}
+
+// Lists the body about to be moved back to `impact` (World::SetContinuousRecording), while there is
+// room in the reserved list.
+void Record(WorldState& world, const SweepContext& context, const Transform& impact) {
+  const size_t size = world.continuousRecords.size();
+  if (size >= static_cast<size_t>(kMaxContinuousRecords) || size >= world.continuousRecords.capacity())
+    return;
+  const int targetBody = world.shapes[context.hitTarget].body;
+  ContinuousRecord record;
+  record.body = world.MakeBodyId(context.body);
+  record.shape = world.MakeShapeId(context.hitShape);
+  record.target = world.MakeShapeId(context.hitTarget);
+  record.start = GetSweepTransform(context.sweep, 0.0f);
+  record.end = world.bodies[context.body].xf;
+  record.impact = impact;
+  record.targetImpact = GetSweepTransform(MakeBodySweep(world.bodies[targetBody]), context.fraction);
+  record.fraction = context.fraction;
+  world.continuousRecords.push_back(record);
 }
 
 // Sweeps one fast body's shapes; returns true when it was moved back.
@@ -142,6 +171,7 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
   }
   if (!(context.fraction < 1.0f)) return false;
   const Transform xf = GetSweepTransform(context.sweep, context.fraction);
+  if (world.recordContinuous) Record(world, context, xf);
   body.xf = xf;
   body.center = TransformPoint(xf, body.localCenter);
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);
@@ -151,11 +181,26 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
 }  // namespace
 
 void SolveContinuous(WorldState& world) {
+  world.continuousRecords.clear();
   int hits = 0;
   for (int body : world.fastBodies) hits += SolveContinuousBody(world, body) ? 1 : 0;
   for (int body : world.fastBullets) hits += SolveContinuousBody(world, body) ? 1 : 0;
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
   world.counters.toiHits = hits;
 }
+
+void World::SetContinuousRecording(bool enabled) {
+  WorldState& world = *state_;
+  world.recordContinuous = enabled;
+  if (enabled) {
+    world.continuousRecords.reserve(kMaxContinuousRecords);
+  } else {
+    std::vector<ContinuousRecord>().swap(world.continuousRecords);
+  }
+}
+
+bool World::IsContinuousRecording() const { return state_->recordContinuous; }
+
+std::span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
 
 }  // namespace mk
