@@ -54,6 +54,10 @@ struct SweepContext {
   float fraction = 1.0f;  // earliest time of impact so far
   int hitShape = kNull;   // the body's shape and the shape it hits at `fraction` (for the record)
   int hitTarget = kNull;
+  // The sweep of the last candidate's body: neighbouring candidates are mostly shapes of one body
+  // (a static ground, a ring of segments), and each sweep costs an atan2.
+  int otherBody = kNull;
+  Sweep otherSweep;
 };
 
 // Keeps the earliest time of impact and who made it.
@@ -84,7 +88,11 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   ToiInput input;
   input.proxyA = MakeProxy(world.geometries[otherShape]);
   input.proxyB = MakeProxy(geometry);
-  input.sweepA = MakeBodySweep(otherBody);
+  if (other.body != context.otherBody) {
+    context.otherBody = other.body;
+    context.otherSweep = MakeBodySweep(otherBody);
+  }
+  input.sweepA = context.otherSweep;
   input.sweepB = context.sweep;
   input.maxFraction = context.fraction;
   input.target = context.target;
@@ -162,11 +170,14 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
     swept.lower -= reach;
     swept.upper += reach;
     // Non-bullets only sweep against static shapes, which the broadphase keeps with the sleeping
-    // proxies, apart from the crowd of awake ones.
+    // proxies, apart from the crowd of awake ones. Static proxies do not change during a Step, so the
+    // query need not first apply the moves of the solver and of this stage (one band-list rebuild per
+    // body moved back, before): UpdatePairs applies them all at once at the next Step. Bullets see
+    // dynamic bodies, so their query applies every move first.
     if (context.bullet) {
       world.broadphase.QueryAABB(swept, SweepShapeAgainst, &context);
     } else {
-      world.broadphase.QueryRestingAABB(swept, SweepShapeAgainst, &context);
+      world.broadphase.QueryStaticAABB(swept, SweepShapeAgainst, &context);
     }
   }
   if (!(context.fraction < 1.0f)) return false;
