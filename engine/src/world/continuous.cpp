@@ -48,8 +48,11 @@ struct SweepContext {
   int body = kNull;   // the fast body
   int shape = kNull;  // its shape being swept
   bool bullet = false;
+  // Made when the first candidate arrives (most fast bodies meet none; the sweep costs two atan2):
+  bool sweepReady = false;  // sweep, for the body
+  bool sweptReady = false;  // swept, for `shape`
   Sweep sweep;
-  AABB swept{};  // tight box of the swept shape over the step
+  AABB swept{};  // tight box of the swept shape over the step (with the turn's bulge and the tolerance)
   float target = kToiDefaultTarget;
   float fraction = 1.0f;  // earliest time of impact so far
   int hitShape = kNull;   // the body's shape and the shape it hits at `fraction` (for the record)
@@ -68,9 +71,52 @@ void TakeEarlier(SweepContext& context, float fraction, int otherShape) {
   context.hitTarget = otherShape;
 }
 
+// The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
+// mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)) (m).
+float TurnBulge(float maxExtent, float turn) { return maxExtent * (1.0f - std::cos(0.5f * turn)); }
+
+// The fast body's sweep (once) and the box its current shape sweeps: its start and end boxes, the
+// bulge of its turn and the time of impact's tolerance.
+void MakeSweptBox(SweepContext& context) {
+  const WorldState& world = *context.world;
+  const Body& body = world.bodies[context.body];
+  if (!context.sweepReady) {
+    context.sweep = MakeBodySweep(body);
+    context.sweepReady = true;
+  }
+  const Shape& shape = world.shapes[context.shape];
+  const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
+  const float pad = TurnBulge(body.maxExtent, turn) + 1.25f * context.target;
+  AABB& swept = context.swept;
+  swept = ComputeAABB(world.geometries[context.shape], GetSweepTransform(context.sweep, 0.0f));
+  swept.lower = Min(swept.lower, shape.aabb.lower) - Vec2{pad, pad};
+  swept.upper = Max(swept.upper, shape.aabb.upper) + Vec2{pad, pad};
+  context.sweptReady = true;
+}
+
+// A box holding MakeSweptBox's for the current shape, without the sweep: the start pose from the
+// body's start rotation rather than the sweep's angle (the same up to rounding, which `slack` covers),
+// the turn's cosine from the relative rotation. What the broadphase is asked for.
+AABB QueryBox(const SweepContext& context) {
+  const WorldState& world = *context.world;
+  const Body& body = world.bodies[context.body];
+  const Shape& shape = world.shapes[context.shape];
+  const Transform start{body.center0 - Rotate(body.q0, body.localCenter), body.q0};
+  const float cosTurn = std::clamp(InvMulRot(body.q0, body.xf.q).c, -1.0f, 1.0f);
+  const float bulge = body.maxExtent * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));  // 1 - cos(turn / 2)
+  const float scale = std::max({std::fabs(body.center0.x), std::fabs(body.center0.y), body.maxExtent});
+  const float slack = 0.001f + 1e-5f * scale;
+  const float pad = bulge + 1.25f * context.target + slack;
+  AABB box = ComputeAABB(world.geometries[context.shape], start);
+  box.lower = Min(box.lower, shape.aabb.lower) - Vec2{pad, pad};
+  box.upper = Max(box.upper, shape.aabb.upper) + Vec2{pad, pad};
+  return box;
+}
+
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   SweepContext& context = *static_cast<SweepContext*>(contextPtr);
   WorldState& world = *context.world;
+  if (!context.sweptReady) MakeSweptBox(context);
   const int otherShape = static_cast<int>(userData);
   const Shape& other = world.shapes[otherShape];
   // The broadphase matched fat boxes; the tight ones reject most neighbours before any GJK.
@@ -150,34 +196,23 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
   context.world = &world;
   context.body = bodySlot;
   context.bullet = body.isBullet;
-  context.sweep = MakeBodySweep(body);
   // A slop of 0 would leave the advancement creeping towards contact: 1 mm is the floor.
   context.target = std::max(world.settings.linearSlop, 0.001f);
-  const Transform start = GetSweepTransform(context.sweep, 0.0f);
-  // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
-  // mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)).
-  const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
-  const float bulge = body.maxExtent * (1.0f - std::cos(0.5f * turn));
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     const Shape& shape = world.shapes[s];
     if (shape.isSensor || shape.proxy.IsNull()) continue;
     context.shape = s;
-    AABB& swept = context.swept;
-    swept = ComputeAABB(world.geometries[s], start);
-    swept.lower = Min(swept.lower, shape.aabb.lower);
-    swept.upper = Max(swept.upper, shape.aabb.upper);
-    const Vec2 reach{bulge + 1.25f * context.target, bulge + 1.25f * context.target};  // + tolerance
-    swept.lower -= reach;
-    swept.upper += reach;
+    context.sweptReady = false;
+    const AABB box = QueryBox(context);
     // Non-bullets only sweep against static shapes, which the broadphase keeps with the sleeping
     // proxies, apart from the crowd of awake ones. Static proxies do not change during a Step, so the
     // query need not first apply the moves of the solver and of this stage (one band-list rebuild per
     // body moved back, before): UpdatePairs applies them all at once at the next Step. Bullets see
     // dynamic bodies, so their query applies every move first.
     if (context.bullet) {
-      world.broadphase.QueryAABB(swept, SweepShapeAgainst, &context);
+      world.broadphase.QueryAABB(box, SweepShapeAgainst, &context);
     } else {
-      world.broadphase.QueryStaticAABB(swept, SweepShapeAgainst, &context);
+      world.broadphase.QueryStaticAABB(box, SweepShapeAgainst, &context);
     }
   }
   if (!(context.fraction < 1.0f)) return false;
