@@ -2,7 +2,8 @@
 // World::CastRayClosest (broadphase + exact per-shape casts), and, when Box2D 2.4.1 is compared
 // (MK_COMPARE_BOX2D), the same rays through b2World::RayCast into a copy of the scene's shapes.
 //
-//   ray_benchmark [--scene NAME|all] [--rays N] [--runs N] [--steps N]     (all = both pyramid scenes)
+//   ray_benchmark [--scene NAME|all] [--rays N] [--casts N] [--runs N] [--steps N]
+//                                                                           (all = both pyramid scenes)
 //
 // Per scene: build it, take --steps steps (default 1), then cast --rays random rays (fixed seed):
 // origins uniform in the box bounding every shape, directions uniform, each as long as half that
@@ -10,6 +11,12 @@
 // over --runs of rays per second, the hits, and (compared) how many closest fractions differ from
 // Box2D's by more than 1e-4.
 #include "bench_args.h"
+//
+// Then shape casts (World::CastShapeClosest) along the first --casts of the same rays: a circle
+// (radius 0.25 m), a box (0.25 x 0.25 m half extents) and a capsule (0.25 m half length, radius
+// 0.15 m) in turn, the box and capsule turned by a random angle; printed as the same columns, engine
+// `minkowski_shape_cast`. Box2D 2.4.1 has no world shape cast (only b2ShapeCast between two shapes),
+// so there is nothing of its to put beside these.
 #include "bench_clock.h"
 #include "scenes.h"
 
@@ -68,6 +75,24 @@ std::vector<Ray> MakeRays(const mk::World& world, const std::vector<mk::ShapeId>
         length * mk::Vec2{static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))};
   }
   return rays;
+}
+
+// The cast shapes, in turn: circle, box, capsule (the box and capsule turned by a random angle).
+struct ShapeCastInput {
+  mk::ShapeGeometry shape;
+  mk::Transform xf;
+};
+
+std::vector<ShapeCastInput> MakeShapeCasts(const std::vector<Ray>& rays, int count) {
+  const mk::ShapeGeometry kinds[] = {mk::Circle{{0.0f, 0.0f}, 0.25f}, mk::MakeBox(0.25f, 0.25f).value,
+                                     mk::MakeCapsule({-0.25f, 0.0f}, {0.25f, 0.0f}, 0.15f).value};
+  Rng rng{6789};
+  std::vector<ShapeCastInput> casts(std::min(static_cast<size_t>(count), rays.size()));
+  for (size_t i = 0; i < casts.size(); ++i) {
+    const float angle = static_cast<float>(6.283185307179586 * rng.Unit());
+    casts[i] = {kinds[i % 3], mk::MakeTransform(rays[i].origin, angle)};
+  }
+  return casts;
 }
 
 double Median(std::vector<double> values) {
@@ -131,7 +156,24 @@ class ClosestCallback : public b2RayCastCallback {
 };
 #endif
 
-void RunScene(const mk::scenes::SceneInfo& info, int rayCount, int runs, int steps) {
+void RunShapeCasts(const mk::scenes::SceneInfo& info, const mk::World& world, size_t shapeCount,
+                   const std::vector<Ray>& rays, int castCount, int runs) {
+  const std::vector<ShapeCastInput> casts = MakeShapeCasts(rays, castCount);
+  if (casts.empty()) return;
+  std::vector<double> rates;
+  int hits = 0;
+  for (int r = 0; r < runs; ++r) {
+    hits = 0;
+    const double start = mk::bench::NowNs();
+    for (size_t i = 0; i < casts.size(); ++i)
+      hits += world.CastShapeClosest(casts[i].shape, casts[i].xf, rays[i].translation).hit ? 1 : 0;
+    rates.push_back(static_cast<double>(casts.size()) / ((mk::bench::NowNs() - start) * 1e-9));
+  }
+  std::printf("%s,minkowski_shape_cast,%zu,%zu,%d,%.0f,%.3f\n", info.name, shapeCount, casts.size(), hits,
+              Median(rates), 1e6 / Median(rates));
+}
+
+void RunScene(const mk::scenes::SceneInfo& info, int rayCount, int castCount, int runs, int steps) {
   mk::scenes::SceneRun run(info);
   for (int i = 0; i < steps; ++i) run.Step();
   const mk::World& world = run.GetWorld();
@@ -154,6 +196,7 @@ void RunScene(const mk::scenes::SceneInfo& info, int rayCount, int runs, int ste
   }
   std::printf("%s,minkowski,%zu,%d,%d,%.0f,%.3f\n", info.name, shapes.size(), rayCount, hits, Median(rates),
               1e6 / Median(rates));
+  RunShapeCasts(info, world, shapes.size(), rays, castCount, runs);
 
 #ifdef MK_HAVE_BOX2D
   b2World b2(b2Vec2(0.0f, -10.0f));
@@ -184,7 +227,7 @@ void RunScene(const mk::scenes::SceneInfo& info, int rayCount, int runs, int ste
 
 int main(int argc, char** argv) {
   std::string_view scene = "all";
-  int rays = 100000, runs = 5, steps = 1;
+  int rays = 100000, casts = 20000, runs = 5, steps = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const bool hasValue = i + 1 < argc;
@@ -193,6 +236,8 @@ int main(int argc, char** argv) {
       scene = argv[++i];
     } else if (arg == "--rays" && hasValue) {
       ok = mk::bench::ParseInt(argv[++i], rays, 0, 100000000) && rays > 0;
+    } else if (arg == "--casts" && hasValue) {
+      ok = mk::bench::ParseInt(argv[++i], casts, 0, 100000000);
     } else if (arg == "--runs" && hasValue) {
       ok = mk::bench::ParseInt(argv[++i], runs, 0, 100000000) && runs > 0;
     } else if (arg == "--steps" && hasValue) {
@@ -201,15 +246,19 @@ int main(int argc, char** argv) {
       ok = false;
     }
     if (!ok) {
-      std::fprintf(stderr, "usage: ray_benchmark [--scene NAME|all] [--rays N] [--runs N] [--steps N]\n");
+      std::fprintf(stderr,
+                   "usage: ray_benchmark [--scene NAME|all] [--rays N] [--casts N] [--runs N] "
+                   "[--steps N]\n");
       return 1;
     }
   }
+  // For the shape-cast rows, rays means casts.
   std::printf("scene,engine,shapes,rays,hits,rays_per_second,us_per_ray\n");
   const char* defaults[] = {"large_pyramid", "many_pyramids"};
   for (const char* name : defaults) {
     if (scene != "all" && scene != name) continue;
-    if (const mk::scenes::SceneInfo* info = mk::scenes::FindScene(name)) RunScene(*info, rays, runs, steps);
+    if (const mk::scenes::SceneInfo* info = mk::scenes::FindScene(name))
+      RunScene(*info, rays, casts, runs, steps);
   }
   if (scene != "all" && scene != "large_pyramid" && scene != "many_pyramids") {
     const mk::scenes::SceneInfo* info = mk::scenes::FindScene(scene);
@@ -217,7 +266,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "unknown scene '%.*s'\n", static_cast<int>(scene.size()), scene.data());
       return 1;
     }
-    RunScene(*info, rays, runs, steps);
+    RunScene(*info, rays, casts, runs, steps);
   }
   return 0;
 }

@@ -94,6 +94,7 @@ void DrawPanel(SceneSettings& s) {
   ImGui::Checkbox("joints", &t.joints);
   ImGui::Checkbox("centres of mass", &t.centersOfMass);
   ImGui::Checkbox("islands (sleeping: grey)", &t.islands);
+  ImGui::Checkbox("continuous: swept path and TOI pose", &t.continuous);
 }
 
 void ProfilePanel(SceneView& view) {

@@ -1,5 +1,7 @@
 #include "scene_view.h"
 
+#include "fixed_step.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -54,6 +56,8 @@ void SceneView::ApplyWorldSettings() {
   World& world = run_->GetWorld();
   world.SetGravity(settings_.gravity);
   if (!world.SetSolverSettings(settings_.solver)) settings_.solver = world.GetSolverSettings();
+  // The world keeps its continuous records only while they are drawn.
+  world.SetContinuousRecording(settings_.draw.continuous);
 }
 
 bool SceneView::SetSettings(const SceneSettings& settings) {
@@ -79,15 +83,7 @@ int SceneView::Advance(float realSeconds) {
   if (paused || !(realSeconds > 0.0f)) return 0;
   const float dt = 1.0f / settings_.stepHertz;
   accumulator_ += realSeconds;
-  int steps = 0;
-  while (accumulator_ >= dt && steps < kMaxStepsPerFrame) {
-    StepOnce();
-    accumulator_ -= dt;
-    ++steps;
-  }
-  // Behind by more than the cap: drop the backlog rather than fall further behind every frame.
-  if (steps == kMaxStepsPerFrame) accumulator_ = std::min(accumulator_, dt);
-  return steps;
+  return RunFixedSteps(accumulator_, dt, kMaxStepsPerFrame, [this] { StepOnce(); });
 }
 
 void SceneView::StepOnce() {
@@ -274,6 +270,7 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
   options.joints = t.joints;
   options.centersOfMass = t.centersOfMass;
   options.islandColors = t.islands;
+  options.continuous = t.continuous;
   GetWorld().Draw(draw, options);
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});

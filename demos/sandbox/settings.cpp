@@ -95,6 +95,8 @@ const std::vector<Entry>& Table() {
       B("draw_joints", "draw joints, 0/1", [](S& s) -> bool& { return s.draw.joints; }),
       B("draw_mass", "draw centres of mass, 0/1", [](S& s) -> bool& { return s.draw.centersOfMass; }),
       B("draw_islands", "colour awake bodies by island, 0/1", [](S& s) -> bool& { return s.draw.islands; }),
+      B("draw_continuous", "bodies continuous collision moved back: start pose, path, TOI pose, target, 0/1",
+        [](S& s) -> bool& { return s.draw.continuous; }),
   };
   return table;
 }

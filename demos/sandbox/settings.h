@@ -22,7 +22,8 @@ struct DrawToggles {
   bool contactImpulses = false;
   bool joints = true;
   bool centersOfMass = false;
-  bool islands = false;  ///< colour awake bodies by island (sleeping ones are always muted)
+  bool islands = false;     ///< colour awake bodies by island (sleeping ones are always muted)
+  bool continuous = false;  ///< bodies moved back by continuous collision: start, path, TOI pose, target
 };
 
 /// Everything a world scene runs with that the user can change.

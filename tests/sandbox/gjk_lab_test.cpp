@@ -1,5 +1,6 @@
 #include "gjk_lab.h"
 
+#include "lab_test_util.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -14,14 +15,7 @@ using namespace mk::sandbox;
 
 namespace {
 
-void Set(GjkLab& lab, const std::vector<std::string>& pairs) {
-  for (const std::string& s : pairs) {
-    std::string error;
-    size_t eq = s.find('=');
-    REQUIRE_MESSAGE(lab.ApplySetting(s.substr(0, eq), s.substr(eq + 1), error), error);
-  }
-  lab.Update();
-}
+void Set(GjkLab& lab, const std::vector<std::string>& pairs) { ApplyLabSettings(lab, pairs); }
 
 float PointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
   Vec2 ab = b - a;

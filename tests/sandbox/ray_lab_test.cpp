@@ -1,5 +1,6 @@
 #include "ray_lab.h"
 
+#include "lab_test_util.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -12,14 +13,7 @@ using namespace mk::sandbox;
 
 namespace {
 
-void Set(RayLab& lab, const std::vector<std::string>& pairs) {
-  for (const std::string& s : pairs) {
-    std::string error;
-    const size_t eq = s.find('=');
-    REQUIRE_MESSAGE(lab.ApplySetting(s.substr(0, eq), s.substr(eq + 1), error), error);
-  }
-  lab.Update();
-}
+void Set(RayLab& lab, const std::vector<std::string>& pairs) { ApplyLabSettings(lab, pairs); }
 
 }  // namespace
 

@@ -52,6 +52,7 @@ TEST_CASE("formatting every key and applying the text reproduces the settings ex
     original.params = {rng.Int(0, 1000), rng.Int(0, 1000)};
     original.draw.islands = rng.Int(0, 1) == 1;
     original.draw.broadphase = rng.Int(0, 1) == 1;
+    original.draw.continuous = rng.Int(0, 1) == 1;
     SceneSettings copy;  // all defaults: every value must come from the text
     for (const std::string& pair : FormatSettings(original)) REQUIRE(Apply(copy, pair));
     CHECK(FormatSettings(copy) == FormatSettings(original));

@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <numbers>
+#include <span>
+#include <utility>
+#include <vector>
 
 using namespace mk;
 
@@ -154,5 +157,94 @@ TEST_CASE("slow bodies are not swept and the counters say so") {
   CHECK(world.GetCounters().fastBodies == 1);
   CHECK(world.GetCounters().toiHits == 0);
   CHECK(world.GetPosition(box).x > 1.0f);
+}
+
+TEST_CASE("the continuous record of a bullet hitting a wall is the analytic sweep") {
+  // A 0.1 m ball at 300 m/s along +x from the origin towards a static wall whose face is at x = 2.95:
+  // the solver takes it 5 m in the step, to x = 5; the time of impact leaves its surface the target
+  // separation (the linear slop, 5 mm) short of the face, within the tolerance (a quarter of that).
+  World world(WorldDef{.gravity = {0.0f, 0.0f}});
+  world.SetContinuousRecording(true);
+  const BodyId wall = world.CreateBody({.position = {3.0f, 0.0f}});
+  const ShapeId wallShape = world.CreateShape(wall, {}, MakeBox(0.05f, 1.0f).value);
+  const BodyId ball =
+      world.CreateBody({.type = BodyType::Dynamic, .linearVelocity = {300.0f, 0.0f}, .isBullet = true});
+  const ShapeId ballShape = world.CreateShape(ball, {}, Circle{{0.0f, 0.0f}, 0.1f});
+  world.Step(1.0f / 60.0f);
+  const std::span<const ContinuousRecord> records = world.GetContinuousRecords();
+  REQUIRE(records.size() == 1);
+  const ContinuousRecord& r = records[0];
+  CHECK(r.body == ball);
+  CHECK(r.shape == ballShape);
+  CHECK(r.target == wallShape);
+  const float slop = world.GetSolverSettings().linearSlop;
+  const float contactX = 2.95f - 0.1f - slop;  // analytic centre at the target separation
+  CHECK(test::Near(r.start.p, {0.0f, 0.0f}, 1e-6f));
+  CHECK(test::Near(r.end.p, {5.0f, 0.0f}, 1e-4f));
+  CHECK(std::fabs(r.impact.p.x - contactX) <= 0.25f * slop + 1e-5f);
+  CHECK(std::fabs(r.impact.p.y) < 1e-6f);
+  CHECK(r.fraction == doctest::Approx(r.impact.p.x / 5.0f).epsilon(1e-5));
+  CHECK(test::Near(r.targetImpact.p, {3.0f, 0.0f}, 1e-6f));
+  CHECK(test::Near(world.GetPosition(ball), r.impact.p, 1e-6f));  // the step left it there
+}
+
+namespace {
+
+// Keeps the segments drawn.
+class SegmentRecorder final : public DebugDraw {
+ public:
+  std::vector<std::pair<Vec2, Vec2>> segments;
+  void DrawPolygon(const Vec2*, int, Color) override {}
+  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override {}
+  void DrawCircle(Vec2, float, Color) override {}
+  void DrawSolidCircle(const Transform&, float, Color) override {}
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override {}
+  void DrawSegment(Vec2 p1, Vec2 p2, Color) override { segments.emplace_back(p1, p2); }
+  void DrawTransform(const Transform&, float) override {}
+  void DrawPoint(Vec2, float, Color) override {}
+  void DrawString(Vec2, const char*, Color) override {}
+};
+
+}  // namespace
+
+TEST_CASE("continuous records: drawn as the path, cleared every step, off by default, never regrown") {
+  World world(WorldDef{.gravity = {0.0f, 0.0f}});
+  const BodyId wall = world.CreateBody({.position = {3.0f, 0.0f}});
+  world.CreateShape(wall, {}, MakeBox(0.05f, 1.0f).value);
+  const BodyId ball = world.CreateBody({.type = BodyType::Dynamic, .linearVelocity = {300.0f, 0.0f}});
+  world.CreateShape(ball, {}, Circle{{0.0f, 0.0f}, 0.1f});
+  CHECK_FALSE(world.IsContinuousRecording());
+  world.Step(1.0f / 60.0f);
+  CHECK(world.GetCounters().toiHits == 1);
+  CHECK(world.GetContinuousRecords().empty());  // not recording: nothing kept
+
+  // Again from the start, recording: the path is drawn from the start centre to the TOI centre.
+  world.SetTransform(ball, {0.0f, 0.0f}, 0.0f);
+  world.SetLinearVelocity(ball, {300.0f, 0.0f});
+  world.SetContinuousRecording(true);
+  world.Step(1.0f / 60.0f);
+  REQUIRE(world.GetContinuousRecords().size() == 1);
+  const ContinuousRecord* data = world.GetContinuousRecords().data();
+  const Vec2 impact = world.GetContinuousRecords()[0].impact.p;
+  SegmentRecorder draw;
+  world.Draw(draw, DrawOptions{.shapes = false, .continuous = true});
+  int paths = 0;
+  for (const auto& [a, b] : draw.segments)
+    paths += test::Near(a, {0.0f, 0.0f}, 1e-6f) && test::Near(b, impact, 1e-6f);
+  CHECK(paths == 1);
+  SegmentRecorder hidden;
+  world.Draw(hidden, DrawOptions{.shapes = false});
+  CHECK(hidden.segments.empty());
+
+  // The next step the speculative contact stops the ball: no continuous record, same memory.
+  world.Step(1.0f / 60.0f);
+  CHECK(world.GetContinuousRecords().empty());
+  world.SetTransform(ball, {0.0f, 0.0f}, 0.0f);
+  world.SetLinearVelocity(ball, {300.0f, 0.0f});
+  world.Step(1.0f / 60.0f);
+  REQUIRE(world.GetContinuousRecords().size() == 1);
+  CHECK(world.GetContinuousRecords().data() == data);
+  world.SetContinuousRecording(false);
+  CHECK(world.GetContinuousRecords().empty());
 }
 }  // TEST_SUITE("world.continuous")

@@ -246,6 +246,15 @@ class BroadPhase {
   /// continuous collision sweeps fast bodies against static shapes with it.
   void QueryRestingAABB(const AABB& box, QueryFn fn, void* context) const;
 
+  /// QueryRestingAABB without first applying the changes made since the last query or UpdatePairs
+  /// (MoveProxy, SetProxyAwake, CreateProxy): proxies are visited where that call left them. Every
+  /// static proxy unchanged since then is visited once if its fat AABB overlaps `box`; a changed one
+  /// may be missed, and non-static proxies may be visited (check the type in `fn`). For a caller that
+  /// interleaves MoveProxy of awake proxies with queries for static ones (the world's continuous
+  /// collision, between whose moves static proxies never change): applying each move before the next
+  /// query would rebuild a band list every time.
+  void QueryStaticAABB(const AABB& box, QueryFn fn, void* context) const;
+
   /// Visits the proxies whose fat AABB the ray segment touches, in increasing entry fraction (ties by
   /// slot), with early termination and clipping through the callback's return value (see RayCastFn).
   /// A non-finite input visits nothing. Const, with QueryAABB's caveat on concurrent calls.
@@ -284,7 +293,7 @@ class BroadPhase {
   struct Impl;  ///< internal (engine/src/broadphase)
 
  private:
-  void QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly) const;
+  void QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly, bool sync = true) const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -44,12 +44,17 @@ void BroadPhase::QueryRestingAABB(const AABB& box, QueryFn fn, void* context) co
   QueryAABBImpl(box, fn, context, /*restingOnly=*/true);
 }
 
-void BroadPhase::QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly) const {
+void BroadPhase::QueryStaticAABB(const AABB& box, QueryFn fn, void* context) const {
+  QueryAABBImpl(box, fn, context, /*restingOnly=*/true, /*sync=*/false);
+}
+
+void BroadPhase::QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly,
+                               bool sync) const {
   const bool valid = mk::IsValid(box) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
   Impl& s = *impl_;
-  s.Sync();
+  if (sync) s.Sync();
   const std::uint32_t t = s.NextTag();
   s.ForEachOverlap(
       box,

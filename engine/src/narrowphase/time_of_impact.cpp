@@ -66,10 +66,13 @@ ToiOutput TimeOfImpact(const ToiInput& input) {
   const float tMax = input.maxFraction;
 
   DistanceInput distanceInput{input.proxyA, input.proxyB, {}, {}};
+  // A shape that does not move (a static one) has the same transform at every fraction: once.
+  const bool stillA = sA.c1.x == sA.c2.x && sA.c1.y == sA.c2.y && sA.a1 == sA.a2;
+  if (stillA) distanceInput.transformA = GetSweepTransform(sA, 0.0f);
   SimplexCache cache;  // warm start: the closest features change little between advancement steps
   float t = 0.0f;
   for (int iteration = 0;; ++iteration) {
-    distanceInput.transformA = GetSweepTransform(sA, t);
+    if (!stillA) distanceInput.transformA = GetSweepTransform(sA, t);
     distanceInput.transformB = GetSweepTransform(sB, t);
     const DistanceOutput distance = ShapeDistance(distanceInput, &cache);
     out.iterations = iteration;

@@ -51,10 +51,19 @@ struct SweepContext {
   int body = kNull;   // the fast body
   int shape = kNull;  // its shape being swept
   bool bullet = false;
+  // Made when the first candidate arrives (most fast bodies meet none; the sweep costs two atan2):
+  bool sweepReady = false;  // sweep, for the body
+  bool sweptReady = false;  // swept, for `shape`
   Sweep sweep;
-  AABB swept{};  // tight box of the swept shape over the step
+  AABB swept{};  // tight box of the swept shape over the step (with the turn's bulge and the tolerance)
   float target = kToiDefaultTarget;
   float fraction = 1.0f;  // earliest time of impact so far
+  int hitShape = kNull;   // the body's shape and the shape it hits at `fraction` (for the record)
+  int hitTarget = kNull;
+  // The sweep of the last candidate's body: neighbouring candidates are mostly shapes of one body
+  // (a static ground, a ring of segments), and each sweep costs an atan2.
+  int otherBody = kNull;
+  Sweep otherSweep;
 };
 
 // What the pre-solve callback says of the fast shape against `otherShape` at the sweeps' pose at
@@ -104,9 +113,60 @@ bool PreSolveHoldsAtStart(const SweepContext& context, int otherShape, const Toi
   }
 }
 
+// Keeps the earliest time of impact and who made it.
+void TakeEarlier(SweepContext& context, float fraction, int otherShape) {
+  if (!(fraction < context.fraction)) return;
+  context.fraction = fraction;
+  context.hitShape = context.shape;
+  context.hitTarget = otherShape;
+}
+
+// The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
+// mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)) (m).
+float TurnBulge(float maxExtent, float turn) { return maxExtent * (1.0f - std::cos(0.5f * turn)); }
+
+// The fast body's sweep (once) and the box its current shape sweeps: its start and end boxes, the
+// bulge of its turn and the time of impact's tolerance.
+void MakeSweptBox(SweepContext& context) {
+  const WorldState& world = *context.world;
+  const Body& body = world.bodies[context.body];
+  if (!context.sweepReady) {
+    context.sweep = MakeBodySweep(body);
+    context.sweepReady = true;
+  }
+  const Shape& shape = world.shapes[context.shape];
+  const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
+  const float pad = TurnBulge(body.maxExtent, turn) + 1.25f * context.target;
+  AABB& swept = context.swept;
+  swept = ComputeAABB(world.geometries[context.shape], GetSweepTransform(context.sweep, 0.0f));
+  swept.lower = Min(swept.lower, shape.aabb.lower) - Vec2{pad, pad};
+  swept.upper = Max(swept.upper, shape.aabb.upper) + Vec2{pad, pad};
+  context.sweptReady = true;
+}
+
+// A box holding MakeSweptBox's for the current shape, without the sweep: the start pose from the
+// body's start rotation rather than the sweep's angle (the same up to rounding, which `slack` covers),
+// the turn's cosine from the relative rotation. What the broadphase is asked for.
+AABB QueryBox(const SweepContext& context) {
+  const WorldState& world = *context.world;
+  const Body& body = world.bodies[context.body];
+  const Shape& shape = world.shapes[context.shape];
+  const Transform start{body.center0 - Rotate(body.q0, body.localCenter), body.q0};
+  const float cosTurn = std::clamp(InvMulRot(body.q0, body.xf.q).c, -1.0f, 1.0f);
+  const float bulge = body.maxExtent * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));  // 1 - cos(turn / 2)
+  const float scale = std::max({std::fabs(body.center0.x), std::fabs(body.center0.y), body.maxExtent});
+  const float slack = 0.001f + 1e-5f * scale;
+  const float pad = bulge + 1.25f * context.target + slack;
+  AABB box = ComputeAABB(world.geometries[context.shape], start);
+  box.lower = Min(box.lower, shape.aabb.lower) - Vec2{pad, pad};
+  box.upper = Max(box.upper, shape.aabb.upper) + Vec2{pad, pad};
+  return box;
+}
+
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   SweepContext& context = *static_cast<SweepContext*>(contextPtr);
   WorldState& world = *context.world;
+  if (!context.sweptReady) MakeSweptBox(context);
   const int otherShape = static_cast<int>(userData);
   const Shape& other = world.shapes[otherShape];
   // The broadphase matched fat boxes; the tight ones reject most neighbours before any GJK.
@@ -125,7 +185,11 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   ToiInput input;
   input.proxyA = MakeProxy(world.geometries[otherShape]);
   input.proxyB = MakeProxy(geometry);
-  input.sweepA = MakeBodySweep(otherBody);
+  if (other.body != context.otherBody) {
+    context.otherBody = other.body;
+    context.otherSweep = MakeBodySweep(otherBody);
+  }
+  input.sweepA = context.otherSweep;
   input.sweepB = context.sweep;
   input.maxFraction = context.fraction;
   input.target = context.target;
@@ -151,16 +215,35 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
       const bool centreRule = d.coresOverlap || Dot(d.normal, motion) < 0.0f;
       const bool holds =
           askPreSolve ? PreSolveHoldsAtStart(context, otherShape, input, motion, centreRule) : centreRule;
-      if (holds) context.fraction = 0.0f;
+      if (holds) TakeEarlier(context, 0.0f, otherShape);
       return true;
     }
   }
   const bool stops = out.status == ToiStatus::Hit || out.status == ToiStatus::IterationCap;
   if (stops && out.fraction > 0.0f && out.fraction < context.fraction &&
       (!askPreSolve || PreSolveStopsAt(context, otherShape, input, out.fraction))) {
-    context.fraction = out.fraction;
+    TakeEarlier(context, out.fraction, otherShape);
   }
   return context.fraction > 0.0f;  // nothing is earlier than the start
+}
+
+// Lists the body about to be moved back to `impact` (World::SetContinuousRecording), while there is
+// room in the reserved list.
+void Record(WorldState& world, const SweepContext& context, const Transform& impact) {
+  const size_t size = world.continuousRecords.size();
+  if (size >= static_cast<size_t>(kMaxContinuousRecords) || size >= world.continuousRecords.capacity())
+    return;
+  const int targetBody = world.shapes[context.hitTarget].body;
+  ContinuousRecord record;
+  record.body = world.MakeBodyId(context.body);
+  record.shape = world.MakeShapeId(context.hitShape);
+  record.target = world.MakeShapeId(context.hitTarget);
+  record.start = GetSweepTransform(context.sweep, 0.0f);
+  record.end = world.bodies[context.body].xf;
+  record.impact = impact;
+  record.targetImpact = GetSweepTransform(MakeBodySweep(world.bodies[targetBody]), context.fraction);
+  record.fraction = context.fraction;
+  world.continuousRecords.push_back(record);
 }
 
 // Sweeps one fast body's shapes; returns true when it was moved back.
@@ -170,35 +253,28 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
   context.world = &world;
   context.body = bodySlot;
   context.bullet = body.isBullet;
-  context.sweep = MakeBodySweep(body);
   // A slop of 0 would leave the advancement creeping towards contact: 1 mm is the floor.
   context.target = std::max(world.settings.linearSlop, 0.001f);
-  const Transform start = GetSweepTransform(context.sweep, 0.0f);
-  // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
-  // mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)).
-  const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
-  const float bulge = body.maxExtent * (1.0f - std::cos(0.5f * turn));
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     const Shape& shape = world.shapes[s];
     if (shape.isSensor || shape.proxy.IsNull()) continue;
     context.shape = s;
-    AABB& swept = context.swept;
-    swept = ComputeAABB(world.geometries[s], start);
-    swept.lower = Min(swept.lower, shape.aabb.lower);
-    swept.upper = Max(swept.upper, shape.aabb.upper);
-    const Vec2 reach{bulge + 1.25f * context.target, bulge + 1.25f * context.target};  // + tolerance
-    swept.lower -= reach;
-    swept.upper += reach;
+    context.sweptReady = false;
+    const AABB box = QueryBox(context);
     // Non-bullets only sweep against static shapes, which the broadphase keeps with the sleeping
-    // proxies, apart from the crowd of awake ones.
+    // proxies, apart from the crowd of awake ones. Static proxies do not change during a Step, so the
+    // query need not first apply the moves of the solver and of this stage (one band-list rebuild per
+    // body moved back, before): UpdatePairs applies them all at once at the next Step. Bullets see
+    // dynamic bodies, so their query applies every move first.
     if (context.bullet) {
-      world.broadphase.QueryAABB(swept, SweepShapeAgainst, &context);
+      world.broadphase.QueryAABB(box, SweepShapeAgainst, &context);
     } else {
-      world.broadphase.QueryRestingAABB(swept, SweepShapeAgainst, &context);
+      world.broadphase.QueryStaticAABB(box, SweepShapeAgainst, &context);
     }
   }
   if (!(context.fraction < 1.0f)) return false;
   const Transform xf = GetSweepTransform(context.sweep, context.fraction);
+  if (world.recordContinuous) Record(world, context, xf);
   body.xf = xf;
   body.center = TransformPoint(xf, body.localCenter);
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);
@@ -208,11 +284,26 @@ bool SolveContinuousBody(WorldState& world, int bodySlot) {
 }  // namespace
 
 void SolveContinuous(WorldState& world) {
+  world.continuousRecords.clear();
   int hits = 0;
   for (int body : world.fastBodies) hits += SolveContinuousBody(world, body) ? 1 : 0;
   for (int body : world.fastBullets) hits += SolveContinuousBody(world, body) ? 1 : 0;
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
   world.counters.toiHits = hits;
 }
+
+void World::SetContinuousRecording(bool enabled) {
+  WorldState& world = *state_;
+  world.recordContinuous = enabled;
+  if (enabled) {
+    world.continuousRecords.reserve(kMaxContinuousRecords);
+  } else {
+    std::vector<ContinuousRecord>().swap(world.continuousRecords);
+  }
+}
+
+bool World::IsContinuousRecording() const { return state_->recordContinuous; }
+
+std::span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
 
 }  // namespace mk

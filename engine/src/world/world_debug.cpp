@@ -133,6 +133,39 @@ void DrawJoint(const WorldState& world, const Joint& joint, DebugDraw& draw) {
   draw.DrawPoint(anchorB, kAnchorPointSize, color);
 }
 
+// Continuous records (DrawOptions::continuous): translucent so the body's own drawing shows through.
+constexpr Color kSweepStartColor{120, 170, 255, 110};
+constexpr Color kSweepImpactColor{255, 90, 200, 200};
+constexpr Color kSweepTargetColor{255, 230, 90, 140};
+constexpr Color kSweepPathColor{255, 255, 255, 255};
+constexpr Color kSweepBeyondColor{150, 150, 150, 255};
+
+void DrawBodyShapes(const WorldState& world, int bodySlot, const Transform& xf, Color color,
+                    DebugDraw& draw) {
+  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape)
+    DrawShape(draw, world.geometries[s], xf, color);
+}
+
+// Start pose, path of the centre of mass (solid up to the time of impact, dimmed beyond), the pose at
+// the time of impact and the shape hit there. Bodies or shapes destroyed since the Step are skipped.
+void DrawContinuousRecords(const WorldState& world, DebugDraw& draw) {
+  for (const ContinuousRecord& record : world.continuousRecords) {
+    const int body = world.BodySlot(record.body);
+    if (body == kNull) continue;
+    const Vec2 localCenter = world.bodies[body].localCenter;
+    const Vec2 start = TransformPoint(record.start, localCenter);
+    const Vec2 impact = TransformPoint(record.impact, localCenter);
+    const Vec2 end = TransformPoint(record.end, localCenter);
+    if (const int target = world.ShapeSlot(record.target); target != kNull)
+      DrawShape(draw, world.geometries[target], record.targetImpact, kSweepTargetColor);
+    DrawBodyShapes(world, body, record.start, kSweepStartColor, draw);
+    DrawBodyShapes(world, body, record.impact, kSweepImpactColor, draw);
+    draw.DrawSegment(start, impact, kSweepPathColor);
+    draw.DrawSegment(impact, end, kSweepBeyondColor);
+    draw.DrawPoint(impact, kAnchorPointSize, kSweepImpactColor);
+  }
+}
+
 }  // namespace
 
 void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
@@ -151,6 +184,7 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
   }
   if (options.contactPoints || options.contactNormals || options.contactImpulses)
     DrawContacts(world, draw, options);
+  if (options.continuous) DrawContinuousRecords(world, draw);
 }
 
 void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {

@@ -171,6 +171,10 @@ struct WorldState {
   std::vector<int> solverBodies;  // solver index -> body slot
   std::vector<int> fastBodies;    // continuous collision: fast non-bullet body slots of this step
   std::vector<int> fastBullets;   // and fast bullets, swept after the others have moved
+  // World::SetContinuousRecording: the bodies the continuous stage moved back in the last Step.
+  // Capacity kMaxContinuousRecords is reserved when recording starts; never grown by Step.
+  bool recordContinuous = false;
+  std::vector<ContinuousRecord> continuousRecords;
   std::vector<ContactInput> contactInputs;
   std::vector<JointInput> jointInputs;
   SolverArrays solver;
