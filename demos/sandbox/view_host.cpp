@@ -1,5 +1,6 @@
 #include "view_host.h"
 
+#include "chain_lab.h"
 #include "gjk_lab.h"
 #include "ray_lab.h"
 #include "shape_gallery.h"
@@ -11,13 +12,14 @@
 namespace mk::sandbox {
 
 const std::vector<const char*>& LabNames() {
-  static const std::vector<const char*> names = {"gjk_lab", "ray_lab", "shape_gallery"};
+  static const std::vector<const char*> names = {"gjk_lab", "ray_lab", "chain_lab", "shape_gallery"};
   return names;
 }
 
 std::unique_ptr<Lab> MakeLab(std::string_view name) {
   if (name == "gjk_lab") return std::make_unique<GjkLab>();
   if (name == "ray_lab") return std::make_unique<RayLab>();
+  if (name == "chain_lab") return std::make_unique<ChainLab>();
   if (name == "shape_gallery") return std::make_unique<ShapeGalleryLab>();
   return nullptr;
 }
@@ -37,6 +39,7 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
       "gjk_lab keys: shape_a (circle|capsule|segment|box|polygon), vertices_a, size_a, radius_a, x_a, y_a,\n"
       "  angle_a (degrees), the same with _b, warm (0/1), iteration and epa_iteration (-1 = last)\n"
       "ray_lab keys: x0, y0, x1, y1 (the ray's ends, m), all, sweep (0/1)\n"
+      "chain_lab keys: track (chain|segments|ground), speed (m/s, 0..30)\n"
       "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
   return text;
 }

@@ -186,12 +186,14 @@ class World {
   /// Destroying the body destroys its chains.
   bool DestroyChain(ChainId chain);
   bool IsValid(ChainId chain) const;
-  /// The chain's segments in order (segment i runs from point i to point i + 1); empty for a stale id.
+  /// The chain's segments in order (segment i runs from point i to point i + 1); a stale id: MK_ASSERT
+  /// and empty.
   std::vector<ShapeId> GetChainSegments(ChainId chain) const;
-  /// Number of segments (0 for a stale id).
+  /// Number of segments (a stale id: MK_ASSERT and 0).
   int GetChainSegmentCount(ChainId chain) const;
   /// The chain a segment shape belongs to; null for any other shape (a stale shape id: MK_ASSERT).
   ChainId GetChain(ShapeId shape) const;
+  /// The chain's body (a stale id: MK_ASSERT and null).
   BodyId GetBody(ChainId chain) const;
 
   // --- Joints -----------------------------------------------------------------------------------

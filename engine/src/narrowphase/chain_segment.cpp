@@ -86,15 +86,16 @@ Core SegmentCore(const ShapeGeometry& chain) { return {chain.Points(), chain.Nor
 
 // Face contact: B's incident edge (or its one point) clipped to the segment's extent, normal = the
 // segment's normal. A single point beyond the ends is dropped: the neighbour (or nothing, at an open
-// end) answers there.
-LocalManifold FaceContact(const ShapeGeometry& chain, const Core& bLocal, const Transform& bToA,
-                          float margin) {
+// end) answers there. A point exactly above p2 belongs to the next segment (which takes it at its p1)
+// unless p2 is convex, so that a circle resting on a flat joint gets one contact, not two.
+LocalManifold FaceContact(const ShapeGeometry& chain, const SmoothSegment& s, const Core& bLocal,
+                          const Transform& bToA, float margin) {
   const ReferenceFace face = MakeReferenceFace(SegmentCore(chain), 0, Transform{});
   if (bLocal.count < 2) {
     const Vec2 c = TransformPoint(bToA, bLocal.points[0]);
     const Vec2 e = face.v2 - face.v1;
-    const float t = Dot(c - face.v1, e);
-    if (t < 0.0f || t > Dot(e, e)) return {};
+    const float t = Dot(c - face.v1, e), end = Dot(e, e);
+    if (t < 0.0f || t > end || (t == end && !s.convex2)) return {};
   }
   return ClipToReferenceFace(face, bLocal, bToA, false, margin);
 }
@@ -134,7 +135,7 @@ LocalManifold CollideOverlapping(const ShapeGeometry& chain, const SmoothSegment
     bestFace = i;
   }
   if (best - b.radius > margin) return {};
-  if (bestFace < 0) return FaceContact(chain, bLocal, bToA, margin);
+  if (bestFace < 0) return FaceContact(chain, s, bLocal, bToA, margin);
   return ClipToReferenceFace(MakeReferenceFace(bLocal, bestFace, bToA), SegmentCore(chain), Transform{}, true,
                              margin);
 }
@@ -159,11 +160,11 @@ LocalManifold CollideChainSegmentCore(const ShapeGeometry& chain, const Core& bL
   const Vec2 e = s.p2 - s.p1;
   const float t = Dot(cd.pointA - s.p1, e) / Dot(e, e);
   constexpr float kInterior = 1e-3f;  // as kEdgeInteriorFraction in collide_cores.cpp
-  if (t > kInterior && t < 1.0f - kInterior) return FaceContact(chain, bLocal, bToA, margin);
+  if (t > kInterior && t < 1.0f - kInterior) return FaceContact(chain, s, bLocal, bToA, margin);
   const bool atP1 = t <= 0.5f;
   switch (ClassifyAtVertex(s, cd.normal, atP1)) {
     case NormalType::Face:
-      return FaceContact(chain, bLocal, bToA, margin);
+      return FaceContact(chain, s, bLocal, bToA, margin);
     case NormalType::Admit:
       return VertexContact(bLocal, bToA, cd, atP1, margin);
     default:
