@@ -1,6 +1,7 @@
 #include "view_host.h"
 
 #include "bullet_lab.h"
+#include "chain_lab.h"
 #include "distance_lab.h"
 #include "gjk_lab.h"
 #include "ray_lab.h"
@@ -13,8 +14,8 @@
 namespace mk::sandbox {
 
 const std::vector<const char*>& LabNames() {
-  static const std::vector<const char*> names = {"gjk_lab", "ray_lab", "distance_lab", "bullet_range",
-                                                 "shape_gallery"};
+  static const std::vector<const char*> names = {"gjk_lab",      "ray_lab",   "distance_lab",
+                                                 "bullet_range", "chain_lab", "shape_gallery"};
   return names;
 }
 
@@ -23,6 +24,7 @@ std::unique_ptr<Lab> MakeLab(std::string_view name) {
   if (name == "ray_lab") return std::make_unique<RayLab>();
   if (name == "distance_lab") return std::make_unique<DistanceLab>();
   if (name == "bullet_range") return std::make_unique<BulletLab>();
+  if (name == "chain_lab") return std::make_unique<ChainLab>();
   if (name == "shape_gallery") return std::make_unique<ShapeGalleryLab>();
   return nullptr;
 }
@@ -44,6 +46,7 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
       "ray_lab keys: x0, y0, x1, y1 (the ray's ends, m), all, sweep (0/1)\n"
       "bullet_range keys: thickness (m), radius (m), speed (m/s), spread (degrees), dynamic, bullet,\n"
       "  continuous (0/1)\n"
+      "chain_lab keys: track (chain|segments|ground), speed (m/s, 0..30)\n"
       "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
   return text;
 }

@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 namespace mk::scenes {
 
@@ -169,20 +170,17 @@ std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params) 
 // count = number of small bodies (6076).
 std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params) {
   auto state = std::make_unique<SceneState>();
-  // Box2D v3's spinner is a closed one-sided chain (normals inward). Chains come in a later issue;
-  // until then the wall is the same 360 edges as two-sided segments, which differs only for a body
-  // that gets outside the circle (the chain would push it back in, segments keep it out).
+  // Box2D v3's spinner: a closed one-sided chain, clockwise, so its normals point inwards.
   BodyId ground = world.CreateBody({});
   constexpr int kWallPoints = 360;
   const Vec2 center{0.0f, 32.0f};
   const float radius = 40.0f;
-  auto wallPoint = [&](int i) {
-    const float angle = -2.0f * kPi * static_cast<float>(i % kWallPoints) / kWallPoints;  // clockwise
-    return center + radius * Vec2{std::cos(angle), std::sin(angle)};
-  };
+  std::vector<Vec2> wall(kWallPoints);
   for (int i = 0; i < kWallPoints; ++i) {
-    world.CreateShape(ground, {.friction = 0.1f}, Segment{wallPoint(i), wallPoint(i + 1)});
+    const float angle = -2.0f * kPi * static_cast<float>(i) / kWallPoints;  // clockwise from (40, 32)
+    wall[i] = center + radius * Vec2{std::cos(angle), std::sin(angle)};
   }
+  world.CreateChain(ground, {.points = wall, .isLoop = true, .friction = 0.1f});
 
   BodyId spinner =
       world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 12.0f}, .enableSleep = false});

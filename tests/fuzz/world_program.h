@@ -1,5 +1,5 @@
 // A world-API program interpreter for fuzzing: bytes become a sequence of World calls (create and
-// destroy bodies, shapes and joints, setters, forces, settings, steps, events read while destroying,
+// destroy bodies, shapes, chains and joints, setters, forces, settings, steps, events read while destroying,
 // moves of the world) with values drawn from a table of hostile floats (NaN, infinities, denormals,
 // 1e30, float max, just past the documented bounds) and ids that are stale, foreign or any bit
 // pattern. After every Step the world must be finite: every body we know of has a finite position,
@@ -257,7 +257,7 @@ class WorldProgram {
   void CreateShape(ByteReader& in) {
     const BodyId body = Pick(in, bodies_);
     const ShapeDef def = MakeShapeDef(in);
-    switch (in.Byte() % 5) {
+    switch (in.Byte() % 6) {
       case 0:
         shapes_.push_back(world_.CreateShape(body, def, Circle{in.Point(), in.Size()}));
         break;
@@ -277,6 +277,9 @@ class WorldProgram {
             body, def, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value));
         break;
       }
+      case 4:
+        CreateOrDestroyChain(in, body, def);
+        break;
       default: {  // hand-built, as a careless caller would
         Polygon polygon = MakeBox(in.Size(), in.Size()).value;
         const int edit = in.Byte() % 6;
@@ -288,6 +291,27 @@ class WorldProgram {
         shapes_.push_back(world_.CreateShape(body, def, polygon));
         break;
       }
+    }
+  }
+
+  // A chain of hostile points (open or loop), or the destruction of one we made (or of a stale,
+  // foreign or made-up id); its segments join the shapes the program acts on (DestroyShape on one
+  // must be refused).
+  void CreateOrDestroyChain(ByteReader& in, BodyId body, const ShapeDef& def) {
+    if (in.Byte() < 64) {
+      world_.DestroyChain(Pick(in, chains_));
+      return;
+    }
+    Vec2 points[8];
+    const int count = in.Byte() % 9;
+    for (int i = 0; i < count; ++i) points[i] = in.Point();
+    ChainDef chain{.points = std::span<const Vec2>(points, count), .isLoop = in.Bool()};
+    chain.friction = def.friction;
+    chain.restitution = def.restitution;
+    const ChainId id = world_.CreateChain(body, chain);
+    chains_.push_back(id);
+    if (world_.IsValid(id)) {
+      for (ShapeId s : world_.GetChainSegments(id)) shapes_.push_back(s);
     }
   }
 
@@ -510,6 +534,7 @@ class WorldProgram {
   std::vector<BodyId> bodies_;
   std::vector<ShapeId> shapes_;
   std::vector<JointId> joints_;
+  std::vector<ChainId> chains_;
   int steps_ = 0;
   bool badManifold_ = false;
 };

@@ -88,6 +88,34 @@ TEST_CASE("a circle, a capsule and a segment keep their points, radius and edge 
   CHECK(segment.AsSegment().p2 == Vec2{3.0f, 4.0f});
 }
 
+TEST_CASE("a chain segment is a segment core plus its two ghost vertices; no mass, the segment's box") {
+  const ChainSegment chain{{-1.0f, 2.0f}, {{0.0f, 0.0f}, {3.0f, 4.0f}}, {5.0f, 5.0f}};
+  const ShapeGeometry g = chain;
+  CHECK(g.Type() == ShapeType::ChainSegment);
+  CHECK(g.Count() == 2);
+  CHECK(g.Radius() == 0.0f);
+  CHECK(g.IsInline());
+  // The front (face 0) is the right of p1 -> p2, as a segment's.
+  CHECK(test::Near(g.Normals()[0], Vec2{0.8f, -0.6f}, 1e-7f));
+  CheckNormals(g);
+  REQUIRE(g.Ghosts() != nullptr);
+  CHECK(g.Ghosts()[0] == chain.ghost1);
+  CHECK(g.Ghosts()[1] == chain.ghost2);
+  const ChainSegment back = g.AsChainSegment();
+  CHECK(back.ghost1 == chain.ghost1);
+  CHECK(back.segment.p2 == chain.segment.p2);
+  CHECK(back.ghost2 == chain.ghost2);
+  CHECK(ShapeGeometry(chain.segment).Ghosts() == nullptr);
+  const Transform xf{{1.0f, -2.0f}, MakeRot(0.7f)};
+  CheckSameAABB(ComputeAABB(g, xf), ComputeAABB(chain.segment, xf));
+  CheckSameAABB(ComputeAABB(chain, xf), ComputeAABB(chain.segment, xf));
+  const GeometryResult<MassData> mass = ComputeMass(g, 3.0f);
+  REQUIRE(mass.ok());
+  CHECK(mass.value.mass == 0.0f);
+  CHECK(mass.value.center == Vec2{1.5f, 2.0f});
+  CHECK(MakeProxy(chain).count == 2);
+}
+
 TEST_CASE("polygons up to kInlinePoints vertices are inline, larger ones out of line, both exact") {
   test::Rng rng(7);
   for (int count = 3; count <= kMaxPolygonVertices; ++count) {

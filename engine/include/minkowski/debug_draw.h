@@ -65,6 +65,9 @@ void DrawShape(DebugDraw& draw, const Circle& circle, const Transform& xf, Color
 void DrawShape(DebugDraw& draw, const Capsule& capsule, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Segment& segment, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Polygon& polygon, const Transform& xf, Color color);
+/// The segment, with a short tick (a fifth of its length, at most 0.25 m) from its midpoint along
+/// the normal: the side that collides.
+void DrawShape(DebugDraw& draw, const ChainSegment& segment, const Transform& xf, Color color);
 /// Any shape; an invalid geometry (type Count) draws nothing.
 void DrawShape(DebugDraw& draw, const ShapeGeometry& shape, const Transform& xf, Color color);
 

@@ -75,6 +75,20 @@ struct Segment {
   Vec2 p2{1.0f, 0.0f};
 };
 
+/// One segment of a chain (World::CreateChain): the segment p1 -> p2 with its neighbours' far points,
+/// the *ghost vertices* (ghost1 before p1, ghost2 after p2), as in Box2D's chain shape. It is
+/// one-sided: only the front side collides, the side of the normal RightPerp(p2 - p1) (so a
+/// counter-clockwise loop keeps bodies outside it, a clockwise loop keeps them inside). The ghosts
+/// only shape the manifold's normal at p1 and p2, so that a body crossing from one segment to the
+/// next feels one smooth surface (docs/design.md, narrowphase). No thickness, no mass. Local
+/// coordinates, metres. Chains make these; a hand-made one needs p1 != p2 and ghosts that are not
+/// on the segment's end points.
+struct ChainSegment {
+  Vec2 ghost1{-1.0f, 0.0f};
+  Segment segment{};
+  Vec2 ghost2{2.0f, 0.0f};
+};
+
 /// A strictly convex, counter-clockwise point set: the output of ComputeHull.
 struct Hull {
   Vec2 points[kMaxPolygonVertices];
@@ -94,7 +108,7 @@ struct Polygon {
 };
 
 /// The kinds of shape, in the order the narrowphase's pair table uses.
-enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Count };
+enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, ChainSegment, Count };
 
 /// A shape of any type in one value: the one form the world stores, the pair table dispatches on and
 /// queries take. It holds the core (docs/design.md section 4): the points, the outward unit normal of
@@ -102,6 +116,8 @@ enum class ShapeType : std::uint8_t { Circle = 0, Capsule, Segment, Polygon, Cou
 ///   circle  = 1 point, no edges          capsule, segment = 2 points, 2 edges (the segment seen from
 ///   polygon = its vertices and normals                                    either side: face 0 runs
 ///                                                                         p1 -> p2, face 1 p2 -> p1)
+///   chain segment = like a segment (2 points, 2 normals; face 0 is the front), plus its two ghost
+///                   vertices (Ghosts()), stored after the normals
 /// Cores of up to kInlinePoints points (every circle, capsule and segment, boxes, up to octagons) are
 /// stored inline, so the narrowphase reads a shape from one contiguous block; larger polygons keep
 /// their points and normals out of line, in storage the geometry owns (copying one allocates).
@@ -117,9 +133,10 @@ class ShapeGeometry {
   ShapeGeometry(const Capsule& capsule);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const Segment& segment);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const Polygon& polygon);  // NOLINT(google-explicit-constructor)
+  ShapeGeometry(const ChainSegment& chainSegment);  // NOLINT(google-explicit-constructor)
 
   ShapeType Type() const { return type_; }
-  /// Core points: 1 (circle), 2 (capsule, segment) or the polygon's vertex count.
+  /// Core points: 1 (circle), 2 (capsule, segment, chain segment) or the polygon's vertex count.
   int Count() const { return count_; }
   /// Rounding radius (metres): the circle's or capsule's radius, 0 for a segment, >= 0 for a polygon.
   float Radius() const { return radius_; }
@@ -127,6 +144,8 @@ class ShapeGeometry {
   const Vec2* Points() const { return IsInline() ? inline_ : outOfLine_.data(); }
   /// The outward unit normal of each edge (Count() of them; unused and zero for a circle).
   const Vec2* Normals() const { return Points() + count_; }
+  /// A chain segment's ghost vertices (ghost1, ghost2), in the local frame; null for other types.
+  const Vec2* Ghosts() const { return type_ == ShapeType::ChainSegment ? inline_ + 4 : nullptr; }
   /// True when the core is stored in the value itself (Count() <= kInlinePoints).
   bool IsInline() const { return count_ <= kInlinePoints; }
 
@@ -135,6 +154,7 @@ class ShapeGeometry {
   Capsule AsCapsule() const;
   Segment AsSegment() const;
   Polygon AsPolygon() const;
+  ChainSegment AsChainSegment() const;
 
  private:
   // Copies `count` points and normals into inline or out-of-line storage.
@@ -217,6 +237,8 @@ GeometryResult<MassData> ComputeMass(const Capsule& capsule, float density);
 GeometryResult<MassData> ComputeMass(const Polygon& polygon, float density);
 /// Segments have no area: mass 0, centre at the midpoint.
 GeometryResult<MassData> ComputeMass(const Segment& segment, float density);
+/// Chain segments, like segments: mass 0, centre at the midpoint.
+GeometryResult<MassData> ComputeMass(const ChainSegment& segment, float density);
 /// Mass properties of any shape: the same numbers as the typed overload for its type.
 GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density);
 
@@ -229,6 +251,7 @@ AABB ComputeAABB(const Circle& circle, const Transform& xf);
 AABB ComputeAABB(const Capsule& capsule, const Transform& xf);
 AABB ComputeAABB(const Segment& segment, const Transform& xf);
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf);
+AABB ComputeAABB(const ChainSegment& segment, const Transform& xf);  ///< the segment's (ghosts not included)
 AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf);
 
 // ---------------------------------------------------------------------------------------------
@@ -247,6 +270,7 @@ ShapeProxy MakeProxy(const Circle& circle);
 ShapeProxy MakeProxy(const Capsule& capsule);
 ShapeProxy MakeProxy(const Segment& segment);
 ShapeProxy MakeProxy(const Polygon& polygon);
+ShapeProxy MakeProxy(const ChainSegment& segment);  ///< the segment p1-p2 (GJK sees it two-sided)
 ShapeProxy MakeProxy(const ShapeGeometry& shape);
 
 /// Polygons with at least this many vertices use hill climbing from a start vertex instead of a linear

@@ -136,7 +136,7 @@ struct ManifoldSettings {
 // Any pair of shapes: the pair table
 // ---------------------------------------------------------------------------------------------
 
-/// Manifold for any pair of shapes, through one 4x4 table indexed by (a.Type(), b.Type()); pairs that
+/// Manifold for any pair of shapes, through one 5x5 table indexed by (a.Type(), b.Type()); pairs that
 /// have a typed function only in the other order are computed swapped and flipped back (normal
 /// negated, anchors and id bytes swapped). Each typed function below passes its shapes' cores to the
 /// same code, so Collide and the typed function agree bit for bit. `cache` (may be nullptr)
@@ -209,6 +209,23 @@ Manifold CollideSegmentAndPolygon(const Segment& a, const Transform& xfA, const 
 /// Two polygons, sharp or rounded: GJK or SAT per settings.method, then clipping.
 Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b, const Transform& xfB,
                          SimplexCache* cache, const ManifoldSettings& settings = {});
+
+/// Chain segment A (one-sided, with ghost vertices; see ChainSegment in geometry.h) and circle,
+/// capsule or polygon (sharp or rounded) B. Nothing when B's core centroid is behind the segment. At
+/// the segment's ends the normal stays in the cone its vertex admits: only the face normal at a flat
+/// or concave vertex (the contact is clipped to the segment; the neighbour reports the rest), the
+/// normals between the two faces' at a convex one. So a body crossing a joint between collinear
+/// segments sees one flat surface (docs/design.md, narrowphase). Feature ids: the segment's vertices
+/// 0 (p1) and 1 (p2), its face 0. Chain segments against segments or chain segments: no contact.
+Manifold CollideChainSegmentAndCircle(const ChainSegment& a, const Transform& xfA, const Circle& b,
+                                      const Transform& xfB, SimplexCache* cache,
+                                      const ManifoldSettings& settings = {});
+Manifold CollideChainSegmentAndCapsule(const ChainSegment& a, const Transform& xfA, const Capsule& b,
+                                       const Transform& xfB, SimplexCache* cache,
+                                       const ManifoldSettings& settings = {});
+Manifold CollideChainSegmentAndPolygon(const ChainSegment& a, const Transform& xfA, const Polygon& b,
+                                       const Transform& xfB, SimplexCache* cache,
+                                       const ManifoldSettings& settings = {});
 
 /// The same manifold seen with A and B swapped: normal negated, anchors and id bytes swapped.
 Manifold FlipManifold(const Manifold& manifold);

@@ -32,8 +32,10 @@ inline constexpr float kMaxCastLength = 4e5f;
 /// edges and the discs at its points: the earliest entry into an edge pushed out by the radius or
 /// into a disc. The hit is where the ray enters the solid shape from outside: a ray whose origin lies
 /// inside the shape reports no hit (as Box2D's rays do), and a ray along a segment's line never hits
-/// it. A zero translation hits nothing (not an error). Non-finite input, coordinates beyond
-/// kMaxCastLength, a negative maxFraction or an invalid geometry (type Count): MK_ASSERT and no hit.
+/// it. A chain segment is one-sided: only a ray whose origin is strictly in front of it (on the
+/// side of its normal) hits it, from the front. A zero translation hits nothing (not an error). Non-finite
+/// input, coordinates beyond kMaxCastLength, a negative maxFraction or an invalid geometry (type Count):
+/// MK_ASSERT and no hit.
 CastOutput RayCastShape(const ShapeGeometry& shape, const Transform& xf, const RayCastInput& input);
 
 /// Conservative advancement stops when the surfaces are this close (m): the reported hit lies within

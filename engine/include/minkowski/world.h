@@ -190,7 +190,8 @@ class World {
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Segment& segment);
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon);
 
-  /// Destroys a shape (contacts end; the body's mass is updated). False if stale.
+  /// Destroys a shape (contacts end; the body's mass is updated). False if stale. A chain's segment
+  /// cannot be destroyed alone: MK_ASSERT and false (destroy the chain).
   bool DestroyShape(ShapeId shape);
   bool IsValid(ShapeId shape) const;
 
@@ -211,6 +212,26 @@ class World {
   void SetUserData(ShapeId shape, void* userData);
   void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
   AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
+
+  // --- Chains (chain.cpp) --------------------------------------------------------------------------
+
+  /// Creates a chain of one-sided segment shapes on the body (see ChainDef for the rules, the open
+  /// ends and the errors: MK_ASSERT and a null id, nothing created). Each segment is an ordinary
+  /// shape of type ChainSegment: contacts, events, filters and queries see it; it has no mass.
+  ChainId CreateChain(BodyId body, const ChainDef& def);
+  /// Destroys the chain and its segments (their contacts end). False (and MK_ASSERT) if stale.
+  /// Destroying the body destroys its chains.
+  bool DestroyChain(ChainId chain);
+  bool IsValid(ChainId chain) const;
+  /// The chain's segments in order (segment i runs from point i to point i + 1); a stale id: MK_ASSERT
+  /// and empty.
+  std::vector<ShapeId> GetChainSegments(ChainId chain) const;
+  /// Number of segments (a stale id: MK_ASSERT and 0).
+  int GetChainSegmentCount(ChainId chain) const;
+  /// The chain a segment shape belongs to; null for any other shape (a stale shape id: MK_ASSERT).
+  ChainId GetChain(ShapeId shape) const;
+  /// The chain's body (a stale id: MK_ASSERT and null).
+  BodyId GetBody(ChainId chain) const;
 
   // --- Joints -----------------------------------------------------------------------------------
 

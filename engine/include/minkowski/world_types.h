@@ -5,6 +5,7 @@
 #include "minkowski/math.h"
 
 #include <cstdint>
+#include <span>
 
 namespace mk {
 
@@ -40,6 +41,16 @@ struct JointId {
   std::uint32_t world = 0;
   bool IsNull() const { return index1 == 0; }
   friend bool operator==(JointId, JointId) = default;
+};
+
+/// A chain of one-sided segments on a body (World::CreateChain). Its segments are ordinary shapes
+/// (ShapeId, type ChainSegment) that belong to it.
+struct ChainId {
+  std::uint32_t index1 = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t world = 0;
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(ChainId, ChainId) = default;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -188,6 +199,35 @@ struct ExplosionDef {
   float impulsePerLength = 1.0f;  ///< N s per metre of presented width, finite; negative pulls inwards
   /// Shapes whose Filter::categoryBits share a bit with this mask are pushed (group indices play no part).
   std::uint32_t maskBits = 0xFFFFFFFFu;
+};
+
+/// The shortest segment a chain accepts (m): two consecutive points (and, in a loop, the last and the
+/// first) closer than this are refused as repeated. Box2D v3 refuses the same (its linear slop); a
+/// shorter segment is below what the solver resolves and its normal is float noise.
+inline constexpr float kMinChainSegmentLength = 0.005f;
+
+/// A chain: a polyline (open) or polygon outline (loop) of one-sided segments, for terrain and walls
+/// (World::CreateChain). Each segment collides only on its front side, the right of p[i] -> p[i + 1]
+/// (so a counter-clockwise loop keeps bodies outside, a clockwise loop keeps them inside, as in Box2D
+/// v3), and knows its neighbours' points (ghost vertices), so a body crossing from one segment to the
+/// next feels one smooth surface. Segments have no mass and never collide with segments or other
+/// chain segments.
+///   open (isLoop false): points.size() >= 2, points.size() - 1 segments. The two end vertices have no
+///     neighbour: each acts as a right-angled convex corner, as if the chain turned down behind itself
+///     there, so a body beside an end (in front of the segment's line) is pushed back along the chain's
+///     direction or off its face, and one behind it passes.
+///   loop (isLoop true): points.size() >= 3, points.size() segments, the last joining p[n-1] to p[0].
+/// Bad input (too few points, a non-finite point or one beyond kMaxWorldLength, consecutive points
+/// closer than kMinChainSegmentLength, friction or restitution outside 0..kMaxMaterialCoefficient, a
+/// stale body): MK_ASSERT and a null ChainId, nothing created.
+struct ChainDef {
+  std::span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
+  bool isLoop = false;
+  float friction = 0.6f;           ///< every segment's, as ShapeDef::friction
+  float restitution = 0.0f;        ///< every segment's, as ShapeDef::restitution
+  Filter filter{};                 ///< every segment's
+  bool enableSensorEvents = true;  ///< the segments can be seen by sensors
+  void* userData = nullptr;        ///< every segment's shape user data (World::GetUserData(ShapeId))
 };
 
 // ---------------------------------------------------------------------------------------------

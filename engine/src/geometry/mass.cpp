@@ -161,6 +161,10 @@ GeometryResult<MassData> ComputeMass(const Segment& segment, float density) {
   return {MassData{0.0f, 0.5f * (segment.p1 + segment.p2), 0.0f}, GeometryError::None};
 }
 
+GeometryResult<MassData> ComputeMass(const ChainSegment& segment, float density) {
+  return ComputeMass(segment.segment, density);
+}
+
 GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density) {
   switch (shape.Type()) {
     case ShapeType::Circle:
@@ -169,6 +173,8 @@ GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density) 
       return ComputeMass(shape.AsCapsule(), density);
     case ShapeType::Segment:
       return ComputeMass(shape.AsSegment(), density);
+    case ShapeType::ChainSegment:
+      return ComputeMass(shape.AsChainSegment(), density);
     case ShapeType::Polygon:
       break;
     default:

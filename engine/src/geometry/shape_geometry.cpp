@@ -51,6 +51,14 @@ ShapeGeometry::ShapeGeometry(const Segment& segment) {
   Store(ShapeType::Segment, core.points, core.normals, 2, 0.0f);
 }
 
+ShapeGeometry::ShapeGeometry(const ChainSegment& chainSegment) {
+  const TwoPointCore core = MakeTwoPointCore(chainSegment.segment.p1, chainSegment.segment.p2);
+  Store(ShapeType::ChainSegment, core.points, core.normals, 2, 0.0f);
+  // The ghosts go after the two points and two normals, still inside the inline block (Ghosts()).
+  inline_[4] = chainSegment.ghost1;
+  inline_[5] = chainSegment.ghost2;
+}
+
 ShapeGeometry::ShapeGeometry(const Polygon& polygon) {
   // A count the arrays cannot hold gives the invalid geometry (type Count), which Collide and the
   // queries refuse; a small bad count (< 3) is stored for them to refuse by count.
@@ -71,6 +79,12 @@ Capsule ShapeGeometry::AsCapsule() const {
 Segment ShapeGeometry::AsSegment() const {
   MK_ASSERT(type_ == ShapeType::Segment);
   return {Points()[0], Points()[1]};
+}
+
+ChainSegment ShapeGeometry::AsChainSegment() const {
+  MK_ASSERT(type_ == ShapeType::ChainSegment);
+  if (type_ != ShapeType::ChainSegment) return {};
+  return {inline_[4], {inline_[0], inline_[1]}, inline_[5]};
 }
 
 Polygon ShapeGeometry::AsPolygon() const {

@@ -13,6 +13,7 @@ static_assert(offsetof(Segment, p2) == offsetof(Segment, p1) + sizeof(Vec2));
 ShapeProxy MakeProxy(const Circle& circle) { return {&circle.center, 1, circle.radius}; }
 ShapeProxy MakeProxy(const Capsule& capsule) { return {&capsule.p1, 2, capsule.radius}; }
 ShapeProxy MakeProxy(const Segment& segment) { return {&segment.p1, 2, 0.0f}; }
+ShapeProxy MakeProxy(const ChainSegment& segment) { return MakeProxy(segment.segment); }
 ShapeProxy MakeProxy(const Polygon& polygon) { return {polygon.vertices, polygon.count, polygon.radius}; }
 ShapeProxy MakeProxy(const ShapeGeometry& shape) { return {shape.Points(), shape.Count(), shape.Radius()}; }
 
@@ -89,6 +90,9 @@ AABB ComputeAABB(const Capsule& capsule, const Transform& xf) {
   return PointsAABB(&capsule.p1, 2, xf, capsule.radius);
 }
 AABB ComputeAABB(const Segment& segment, const Transform& xf) { return PointsAABB(&segment.p1, 2, xf, 0.0f); }
+AABB ComputeAABB(const ChainSegment& segment, const Transform& xf) {
+  return ComputeAABB(segment.segment, xf);
+}
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf) {
   return PointsAABB(polygon.vertices, polygon.count, xf, polygon.radius);
 }

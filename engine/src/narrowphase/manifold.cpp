@@ -1,4 +1,4 @@
-// Manifold front end: cores of each shape type, the typed Collide* functions, the 4x4 pair table
+// Manifold front end: cores of each shape type, the typed Collide* functions, the 5x5 pair table
 // and input validation. The geometry itself lives in collide_cores.cpp and clip.cpp.
 #include "minkowski/assert.h"
 #include "narrowphase/manifold_internal.h"
@@ -198,6 +198,38 @@ Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
   return CollideTyped(a, xfA, b, xfB, cache, settings);
 }
 
+namespace {
+
+// A chain segment A against typed shape B: B's core through the chain path (chain_segment.cpp).
+template <class B>
+Manifold CollideChainTyped(const ChainSegment& a, const Transform& xfA, const B& b, const Transform& xfB,
+                           SimplexCache* cache, const ManifoldSettings& settings) {
+  CoreBuffer bufferB;
+  const LocalManifold local = CollideChainSegmentCore(
+      ShapeGeometry(a), CoreOf(b, bufferB), InvMulTransforms(xfA, xfB), cache, settings.speculativeDistance);
+  return ToWorld(local, xfA, xfB);
+}
+
+}  // namespace
+
+Manifold CollideChainSegmentAndCircle(const ChainSegment& a, const Transform& xfA, const Circle& b,
+                                      const Transform& xfB, SimplexCache* cache,
+                                      const ManifoldSettings& settings) {
+  return CollideChainTyped(a, xfA, b, xfB, cache, settings);
+}
+
+Manifold CollideChainSegmentAndCapsule(const ChainSegment& a, const Transform& xfA, const Capsule& b,
+                                       const Transform& xfB, SimplexCache* cache,
+                                       const ManifoldSettings& settings) {
+  return CollideChainTyped(a, xfA, b, xfB, cache, settings);
+}
+
+Manifold CollideChainSegmentAndPolygon(const ChainSegment& a, const Transform& xfA, const Polygon& b,
+                                       const Transform& xfB, SimplexCache* cache,
+                                       const ManifoldSettings& settings) {
+  return CollideChainTyped(a, xfA, b, xfB, cache, settings);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The pair table
 // ---------------------------------------------------------------------------------------------
@@ -228,16 +260,37 @@ Manifold SwappedEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeG
   return FlipManifold(CollideLocalCores(CoreOf(b), xfB, CoreOf(a), xfA, kCached ? cache : nullptr, settings));
 }
 
+// A chain segment A against a circle, capsule or polygon B, and the same swapped.
+Manifold ChainEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                    const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  const LocalManifold local =
+      CollideChainSegmentCore(a, CoreOf(b), InvMulTransforms(xfA, xfB), cache, settings.speculativeDistance);
+  return ToWorld(local, xfA, xfB);
+}
+
+Manifold SwappedChainEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                           const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  return FlipManifold(ChainEntry(b, xfB, a, xfA, cache, settings));
+}
+
+// Chain segments never touch segments or chain segments (two surfaces without inside; the world makes
+// no such contacts either).
+Manifold NoContactEntry(const ShapeGeometry&, const Transform&, const ShapeGeometry&, const Transform&,
+                        SimplexCache*, const ManifoldSettings&) {
+  return {};
+}
+
 constexpr int kTypeCount = static_cast<int>(ShapeType::Count);
 
-// Rows: A's type, columns: B's type, in ShapeType order (Circle, Capsule, Segment, Polygon). The typed
-// functions put segments first, then polygons, then capsules, then circles; below the diagonal of
-// that order an entry is swapped.
+// Rows: A's type, columns: B's type, in ShapeType order (Circle, Capsule, Segment, Polygon,
+// ChainSegment). The typed functions put chain segments first, then segments, then polygons, then
+// capsules, then circles; below the diagonal of that order an entry is swapped.
 constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
-    {CirclesEntry, SwappedEntry<false>, SwappedEntry<false>, SwappedEntry<true>},
-    {CoresEntry<false>, CoresEntry<true>, SwappedEntry<true>, SwappedEntry<true>},
-    {CoresEntry<false>, CoresEntry<true>, CoresEntry<true>, CoresEntry<true>},
-    {CoresEntry<true>, CoresEntry<true>, SwappedEntry<true>, CoresEntry<true>},
+    {CirclesEntry, SwappedEntry<false>, SwappedEntry<false>, SwappedEntry<true>, SwappedChainEntry},
+    {CoresEntry<false>, CoresEntry<true>, SwappedEntry<true>, SwappedEntry<true>, SwappedChainEntry},
+    {CoresEntry<false>, CoresEntry<true>, CoresEntry<true>, CoresEntry<true>, NoContactEntry},
+    {CoresEntry<true>, CoresEntry<true>, SwappedEntry<true>, CoresEntry<true>, SwappedChainEntry},
+    {ChainEntry, ChainEntry, NoContactEntry, ChainEntry, NoContactEntry},
 };
 
 // The core counts each type has (Make* guarantee them; a hand-made Polygon may not).
@@ -247,6 +300,7 @@ bool IsValidShape(const ShapeGeometry& shape) {
       return shape.Count() == 1;
     case ShapeType::Capsule:
     case ShapeType::Segment:
+    case ShapeType::ChainSegment:
       return shape.Count() == 2;
     case ShapeType::Polygon:
       return shape.Count() >= 3 && shape.Count() <= kMaxPolygonVertices;

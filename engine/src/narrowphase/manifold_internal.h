@@ -108,6 +108,12 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
 LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                            const ManifoldSettings& settings);
 
+/// A chain segment (`chain`, type ChainSegment, A's frame) against core `bLocal` placed by `bToA`:
+/// one-sided, with the ghost vertices shaping the normal at the segment's ends (chain_segment.cpp).
+/// Result in A's frame; normal from the segment to B.
+LocalManifold CollideChainSegmentCore(const ShapeGeometry& chain, const Core& bLocal, const Transform& bToA,
+                                      SimplexCache* cache, float margin);
+
 /// World manifold from a local one (A's frame) and the two transforms.
 Manifold ToWorld(const LocalManifold& local, const Transform& xfA, const Transform& xfB);
 

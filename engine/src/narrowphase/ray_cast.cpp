@@ -160,6 +160,10 @@ CastOutput RayCastShapeUnchecked(const ShapeGeometry& shape, const Transform& xf
     local = RayRounded(shape, p, d, input.maxFraction);
   } else if (shape.Count() >= 3) {
     local = RayPolygon(shape, p, d, input.maxFraction);
+  } else if (shape.Type() == ShapeType::ChainSegment) {
+    // One-sided: only a ray from the front (strictly) can hit, and then only the front face.
+    const bool front = Dot(p - shape.Points()[0], shape.Normals()[0]) > 0.0f;
+    if (front) local = RaySegment(shape, p, d, input.maxFraction);
   } else if (shape.Count() == 2) {
     local = RaySegment(shape, p, d, input.maxFraction);
   }

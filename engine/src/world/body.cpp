@@ -167,6 +167,7 @@ bool World::DestroyBody(BodyId id) {
   // pointing at the freed slot) and wakes what it rested on or hung from.
   WakeBody(world, slot);
   DestroyJointsOfBody(world, slot);
+  FreeChainsOfBody(world, slot);
   while (world.bodies[slot].headShape != kNull)
     DestroyShapeInternal(world, world.bodies[slot].headShape, false);
   WakeTouchingBodies(world, slot);

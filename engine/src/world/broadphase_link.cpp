@@ -32,6 +32,13 @@ bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB) {
   const Body& a = world.bodies[world.shapes[shapeA].body];
   const Body& b = world.bodies[world.shapes[shapeB].body];
   if (a.type != BodyType::Dynamic && b.type != BodyType::Dynamic) return false;
+  // Chain segments never collide with segments or other chain segments (surfaces without inside).
+  // The shape fields are in hand already; the geometry is read only when a chain is involved.
+  if (world.shapes[shapeA].chain != kNull || world.shapes[shapeB].chain != kNull) {
+    const ShapeType typeA = world.geometries[shapeA].Type(), typeB = world.geometries[shapeB].Type();
+    const auto thin = [](ShapeType t) { return t == ShapeType::Segment || t == ShapeType::ChainSegment; };
+    if (thin(typeA) && thin(typeB)) return false;
+  }
   // Only bodies that both have joints need the walk over A's joint list (most have none or a few).
   int bodyA = world.shapes[shapeA].body, bodyB = world.shapes[shapeB].body;
   if (a.headJointEdge == kNull || b.headJointEdge == kNull) return true;

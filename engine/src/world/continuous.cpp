@@ -46,6 +46,22 @@ Sweep MakeBodySweep(const Body& body) {
   return sweep;
 }
 
+// Mean of a shape's core points (local frame): the point continuous collision tracks.
+Vec2 CoreCentre(const ShapeGeometry& geometry) {
+  Vec2 centre{0.0f, 0.0f};
+  for (int i = 0; i < geometry.Count(); ++i) centre += geometry.Points()[i];
+  return (1.0f / static_cast<float>(geometry.Count())) * centre;
+}
+
+// Chain segments are one-sided: a shape whose core centre starts the step behind one (or on its
+// line) ignores it, as the narrowphase does.
+bool BehindChainSegment(const ShapeGeometry& chain, const Transform& chainXf, const ShapeGeometry& geometry,
+                        const Sweep& sweep) {
+  const Vec2 centre = TransformPoint(GetSweepTransform(sweep, 0.0f), CoreCentre(geometry));
+  const Vec2 local = InvTransformPoint(chainXf, centre);
+  return Dot(local - chain.Points()[0], chain.Normals()[0]) <= 0.0f;
+}
+
 struct SweepContext {
   WorldState* world = nullptr;
   int body = kNull;   // the fast body
@@ -182,6 +198,10 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   const bool askPreSolve = WantsPreSolve(world, context.shape, otherShape);
 
   const ShapeGeometry& geometry = world.geometries[context.shape];
+  if (other.chain != kNull &&
+      BehindChainSegment(world.geometries[otherShape], otherBody.xf, geometry, context.sweep)) {
+    return true;
+  }
   ToiInput input;
   input.proxyA = MakeProxy(world.geometries[otherShape]);
   input.proxyB = MakeProxy(geometry);
@@ -197,9 +217,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   ToiOutput out = TimeOfImpact(input);
   if (out.fraction == 0.0f && (out.status == ToiStatus::Overlapping || out.status == ToiStatus::Hit)) {
     // Already touching: sweep the core centre instead (see the top of the file).
-    Vec2 centre{0.0f, 0.0f};
-    for (int i = 0; i < geometry.Count(); ++i) centre += geometry.Points()[i];
-    centre *= 1.0f / static_cast<float>(geometry.Count());
+    Vec2 centre = CoreCentre(geometry);
     input.proxyB = ShapeProxy{&centre, 1, 0.0f};
     out = TimeOfImpact(input);
     if (isStatic && out.fraction == 0.0f && out.status != ToiStatus::InvalidInput) {

@@ -6,10 +6,9 @@
 
 namespace mk {
 
-namespace {
-
-// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
 bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficient; }
+
+namespace {
 
 bool ValidShapeDef(const ShapeDef& def) {
   return IsFinite(def.density) && def.density >= 0.0f && ValidCoefficient(def.friction) &&
@@ -36,6 +35,34 @@ void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
   shape.body = kNull;
   world.shapeIds.Free(shapeSlot);
   if (updateMass) UpdateBodyMass(world, bodySlot);
+}
+
+int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry) {
+  int slot = world.shapeIds.Allocate();
+  if (slot >= static_cast<int>(world.shapes.size())) {
+    world.shapes.resize(slot + 1);
+    world.geometries.resize(slot + 1);
+  }
+  Shape& shape = world.shapes[slot];
+  shape = Shape{};
+  world.geometries[slot] = geometry;
+  shape.density = def.density;
+  shape.friction = def.friction;
+  shape.restitution = def.restitution;
+  shape.filter = def.filter;
+  shape.isSensor = def.isSensor;
+  shape.enableContactEvents = def.enableContactEvents;
+  shape.enableHitEvents = def.enableHitEvents;
+  shape.enableSensorEvents = def.enableSensorEvents;
+  shape.enablePreSolveEvents = def.enablePreSolveEvents;
+  shape.userData = def.userData;
+  Body& body = world.bodies[bodySlot];
+  shape.body = bodySlot;
+  shape.nextShape = body.headShape;
+  body.headShape = slot;
+  shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
+  if (body.enabled) AddShapeToBroadphase(world, slot);
+  return slot;
 }
 
 // The geometry checks of each shape type: finite, within kMaxWorldLength, and what its Make*
@@ -69,31 +96,8 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   }
   MK_ASSERT(valid);
   if (!valid) return {};
-  int slot = world.shapeIds.Allocate();
-  if (slot >= static_cast<int>(world.shapes.size())) {
-    world.shapes.resize(slot + 1);
-    world.geometries.resize(slot + 1);
-  }
-  Shape& shape = world.shapes[slot];
-  shape = Shape{};
-  world.geometries[slot] = ShapeGeometry(geometry);
-  shape.density = def.density;
-  shape.friction = def.friction;
-  shape.restitution = def.restitution;
-  shape.filter = def.filter;
-  shape.isSensor = def.isSensor;
-  shape.enableContactEvents = def.enableContactEvents;
-  shape.enableHitEvents = def.enableHitEvents;
-  shape.enableSensorEvents = def.enableSensorEvents;
-  shape.enablePreSolveEvents = def.enablePreSolveEvents;
-  shape.userData = def.userData;
-  int bodySlot = world.BodySlot(bodyId);
-  Body& body = world.bodies[bodySlot];
-  shape.body = bodySlot;
-  shape.nextShape = body.headShape;
-  body.headShape = slot;
-  shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
-  if (body.enabled) AddShapeToBroadphase(world, slot);
+  const int bodySlot = world.BodySlot(bodyId);
+  const int slot = InsertShape(world, bodySlot, def, ShapeGeometry(geometry));
   UpdateBodyMass(world, bodySlot);
   return world.MakeShapeId(slot);
 }
@@ -117,6 +121,9 @@ ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Polygon& poly
 bool World::DestroyShape(ShapeId id) {
   MK_ASSERT(state_->IsShape(id));
   if (!state_->IsShape(id)) return false;
+  const bool inChain = state_->shapes[state_->ShapeSlot(id)].chain != kNull;
+  MK_ASSERT(!inChain && "a chain's segment goes with its chain: DestroyChain");
+  if (inChain) return false;
   DestroyShapeInternal(*state_, state_->ShapeSlot(id), true);
   return true;
 }

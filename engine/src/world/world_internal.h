@@ -36,6 +36,12 @@ bool MassIsUsable(const MassData& data);
 /// The sum over a body's shapes, leaving out `skipShape` (kNull: none).
 BodyMassSum SumShapeMasses(const WorldState& world, int body, int skipShape);
 void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
+/// Adds a validated shape to a body (slot, proxy, links), without updating the body's mass. Returns the slot.
+int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry);
+/// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
+bool ValidCoefficient(float x);
+/// Frees the chains of a body that is being destroyed (its shapes are destroyed by the caller).
+void FreeChainsOfBody(WorldState& world, int body);
 
 // Broadphase link (broadphase_link.cpp)
 void AddShapeToBroadphase(WorldState& world, int shape);

@@ -64,7 +64,8 @@ struct Shape {
   void* userData = nullptr;
   int body = kNull;
   int nextShape = kNull;
-  ProxyId proxy{};  // broadphase proxy (null while the body is disabled)
+  ProxyId proxy{};    // broadphase proxy (null while the body is disabled)
+  int chain = kNull;  // the chain this segment belongs to (WorldState::chains), kNull for other shapes
   bool isSensor = false;
   bool enableContactEvents = true;
   bool enableHitEvents = false;
@@ -72,6 +73,12 @@ struct Shape {
   bool enablePreSolveEvents = false;
 };
 static_assert(sizeof(Shape) <= 128, "a Shape stays within two cache lines");
+
+/// A chain (World::CreateChain): its body and its segment shapes in order.
+struct Chain {
+  int body = kNull;
+  std::vector<int> shapes;
+};
 
 /// One end of a contact or a joint, linked into its body's list of them (Body::headContactEdge or
 /// headJointEdge). An edge is named by key = (object << 1) | side, so prev and next name the
@@ -144,7 +151,7 @@ struct WorldState {
   Counters counters{};
 
   BroadPhase broadphase;
-  IdPool bodyIds, shapeIds, contactIds, jointIds;
+  IdPool bodyIds, shapeIds, contactIds, jointIds, chainIds;
   std::vector<Body> bodies;
   std::vector<Shape> shapes;
   /// Per shape slot, the shape's geometry (its one copy, in body coordinates): what the narrowphase,
@@ -152,6 +159,7 @@ struct WorldState {
   std::vector<ShapeGeometry> geometries;
   std::vector<Contact> contacts;
   std::vector<Joint> joints;
+  std::vector<Chain> chains;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
 
   // Events the game reads after a Step (World::Get*Events). Only Step writes these, so the spans a
@@ -207,6 +215,11 @@ struct WorldState {
   int BodySlot(BodyId id) const { return SlotOf(id, bodyIds); }
   int ShapeSlot(ShapeId id) const { return SlotOf(id, shapeIds); }
   int JointSlot(JointId id) const { return SlotOf(id, jointIds); }
+  int ChainSlot(ChainId id) const { return SlotOf(id, chainIds); }
+  bool IsChain(ChainId id) const { return ChainSlot(id) != kNull; }
+  ChainId MakeChainId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), chainIds.Generation(slot), tag};
+  }
   bool IsBody(BodyId id) const { return BodySlot(id) != kNull; }
   bool IsShape(ShapeId id) const { return ShapeSlot(id) != kNull; }
   bool IsJoint(JointId id) const { return JointSlot(id) != kNull; }

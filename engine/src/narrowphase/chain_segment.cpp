@@ -1,0 +1,175 @@
+// Chain segments against convex shapes: one-sided, with ghost vertices (the idea of Box2D's chain
+// shape: each segment knows its neighbours' far points, so at a shared vertex it only reports the
+// normals that vertex admits, and a body crossing from one segment to the next feels one surface).
+//
+// Everything is in the chain segment's frame (A), with B's core placed by bToA, like collide_cores.cpp.
+//  - One-sided: B's core centroid behind the segment's line (the side opposite its normal) -> nothing.
+//  - Cores apart: GJK names the closest features. A witness inside the segment, or a direction along
+//    the segment's normal, is a face contact: B's incident edge clipped to the segment. A witness at an
+//    end vertex is classified by the vertex's cone of normals (ClassifyAtVertex): a flat or concave
+//    vertex admits only the face normal (the face contact, clipped, so the neighbour reports what lies
+//    beyond the vertex); a convex vertex admits the normals between its two faces' normals (one point
+//    at the vertex) and leaves those beyond the neighbour's normal to the neighbour.
+//  - Cores overlapping: separating axes, restricted to the segment's normal and those of B's face
+//    normals whose reverse the nearer vertex admits; the largest separation picks the reference face.
+#include "narrowphase/manifold_internal.h"
+
+#include <cmath>
+
+namespace mk {
+
+namespace {
+
+// Cores closer than this (m) count as overlapping (the value collide_cores.cpp uses, for the same reason).
+constexpr float kCoreOverlap = 1e-4f;
+// A witness direction within about 1.4 mrad of the segment's normal is that normal (as in collide_cores.cpp).
+constexpr float kParallelCosine = 1e-6f;
+// A vertex whose turn has a sine below this counts as flat (it admits only the face normals), so that
+// collinear points with float noise never open a cone; 1e-4 rad is far below any visible corner.
+constexpr float kFlatSine = 1e-4f;
+// A normal up to this sine beyond the neighbour's face normal is still admitted at a convex vertex:
+// the neighbour reports the same contact there as a face contact, and a duplicate is harmless where
+// a gap would let the body in.
+constexpr float kConeSine = 0.01f;
+// SAT keeps the segment's own face as reference unless one of B's faces separates by more than this
+// (m): parallel faces then never flicker between the two (see kReferenceTolerance in collide_cores.cpp).
+constexpr float kReferenceTolerance = 1e-4f;
+
+// What the segment knows about itself and its neighbours, in its own frame.
+struct SmoothSegment {
+  Vec2 p1, p2;
+  Vec2 normal;   // the front normal, RightPerp(p2 - p1) / |p2 - p1|
+  Vec2 normal0;  // the previous segment's normal (ghost1 -> p1)
+  Vec2 normal2;  // the next segment's normal (p2 -> ghost2)
+  bool convex1 = false, convex2 = false;
+};
+
+SmoothSegment MakeSmoothSegment(const ShapeGeometry& chain) {
+  const Vec2* p = chain.Points();
+  const Vec2* ghost = chain.Ghosts();
+  SmoothSegment s;
+  s.p1 = p[0];
+  s.p2 = p[1];
+  s.normal = chain.Normals()[0];
+  const Vec2 e0 = Normalize(p[0] - ghost[0]);
+  const Vec2 e1 = Normalize(p[1] - p[0]);
+  const Vec2 e2 = Normalize(ghost[1] - p[1]);
+  s.normal0 = RightPerp(e0);
+  s.normal2 = RightPerp(e2);
+  // Convex (seen from the front) = the chain turns left at the vertex, like a counter-clockwise polygon.
+  s.convex1 = Cross(e0, e1) > kFlatSine;
+  s.convex2 = Cross(e1, e2) > kFlatSine;
+  return s;
+}
+
+enum class NormalType { Face, Admit, Skip };
+
+// What the segment does with a contact normal `n` (A -> B) whose closest point is its vertex p1
+// (`atP1`) or p2: the face normal always counts as the face; a convex vertex admits the normals
+// between its faces' normals and skips those beyond the neighbour's; a flat or concave vertex snaps
+// to the face (the contact is then clipped to the segment).
+NormalType ClassifyAtVertex(const SmoothSegment& s, Vec2 n, bool atP1) {
+  if (Dot(n, s.normal) >= 1.0f - kParallelCosine) return NormalType::Face;
+  if (atP1) {
+    if (!s.convex1) return NormalType::Face;
+    // The cone runs clockwise from the face normal to normal0; beyond normal0 is the neighbour's.
+    const bool towardsP1 = Dot(n, s.p2 - s.p1) <= 0.0f;
+    return towardsP1 && Cross(s.normal0, n) >= -kConeSine ? NormalType::Admit : NormalType::Skip;
+  }
+  if (!s.convex2) return NormalType::Face;
+  const bool towardsP2 = Dot(n, s.p2 - s.p1) >= 0.0f;
+  return towardsP2 && Cross(s.normal2, n) <= kConeSine ? NormalType::Admit : NormalType::Skip;
+}
+
+// The segment as a 2-point core (face 0 = the front, p1 -> p2).
+Core SegmentCore(const ShapeGeometry& chain) { return {chain.Points(), chain.Normals(), 2, 0.0f}; }
+
+// Face contact: B's incident edge (or its one point) clipped to the segment's extent, normal = the
+// segment's normal. A single point beyond the ends is dropped: the neighbour (or nothing, at an open
+// end) answers there. A point exactly above p2 belongs to the next segment (which takes it at its p1)
+// unless p2 is convex, so that a circle resting on a flat joint gets one contact, not two.
+LocalManifold FaceContact(const ShapeGeometry& chain, const SmoothSegment& s, const Core& bLocal,
+                          const Transform& bToA, float margin) {
+  const ReferenceFace face = MakeReferenceFace(SegmentCore(chain), 0, Transform{});
+  if (bLocal.count < 2) {
+    const Vec2 c = TransformPoint(bToA, bLocal.points[0]);
+    const Vec2 e = face.v2 - face.v1;
+    const float t = Dot(c - face.v1, e), end = Dot(e, e);
+    if (t < 0.0f || t > end || (t == end && !s.convex2)) return {};
+  }
+  return ClipToReferenceFace(face, bLocal, bToA, false, margin);
+}
+
+// One point at the segment's vertex along the GJK direction (an admitted normal at a convex vertex).
+LocalManifold VertexContact(const Core& bLocal, const Transform& bToA, const CoreDistance& cd, bool atP1,
+                            float margin) {
+  LocalManifold out;
+  const float separation = cd.distance - bLocal.radius;
+  if (separation > margin) return out;
+  const Vec2 surfaceB = cd.pointB - bLocal.radius * cd.normal;
+  out.normal = cd.normal;
+  out.count = 1;
+  out.points[0].point = 0.5f * (cd.pointA + surfaceB);
+  out.points[0].separation = separation;
+  const int vertexB = ArgMaxDot(bLocal.points, bLocal.count, InvRotate(bToA.q, -cd.normal));
+  out.points[0].id = MakeFeatureId(VertexFeature(atP1 ? 0 : 1), VertexFeature(vertexB));
+  return out;
+}
+
+// Cores overlapping: SAT over the segment's normal and the admitted reverses of B's face normals.
+LocalManifold CollideOverlapping(const ShapeGeometry& chain, const SmoothSegment& s, const Core& bLocal,
+                                 const Transform& bToA, float margin) {
+  CoreBuffer bufferB;
+  const Core& b = TransformCore(bLocal, bToA, bufferB);
+  float best = 3.4e38f;
+  for (int j = 0; j < b.count; ++j) best = std::fmin(best, Dot(b.points[j] - s.p1, s.normal));
+  int bestFace = -1;
+  const int faces = b.count >= 2 ? b.count : 0;
+  for (int i = 0; i < faces; ++i) {
+    const Vec2 nb = b.normals[i];
+    const float d1 = Dot(s.p1 - b.points[i], nb), d2 = Dot(s.p2 - b.points[i], nb);
+    const float separation = std::fmin(d1, d2);
+    if (separation <= best + kReferenceTolerance) continue;
+    if (ClassifyAtVertex(s, -nb, d1 <= d2) != NormalType::Admit) continue;
+    best = separation;
+    bestFace = i;
+  }
+  if (best - b.radius > margin) return {};
+  if (bestFace < 0) return FaceContact(chain, s, bLocal, bToA, margin);
+  return ClipToReferenceFace(MakeReferenceFace(bLocal, bestFace, bToA), SegmentCore(chain), Transform{}, true,
+                             margin);
+}
+
+// Centroid of B's core points, in A's frame (the one-sided test: Box2D tests the polygon's centroid).
+Vec2 CoreCentroid(const Core& bLocal, const Transform& bToA) {
+  Vec2 sum{0.0f, 0.0f};
+  for (int i = 0; i < bLocal.count; ++i) sum += bLocal.points[i];
+  return TransformPoint(bToA, (1.0f / static_cast<float>(bLocal.count)) * sum);
+}
+
+}  // namespace
+
+LocalManifold CollideChainSegmentCore(const ShapeGeometry& chain, const Core& bLocal, const Transform& bToA,
+                                      SimplexCache* cache, float margin) {
+  const SmoothSegment s = MakeSmoothSegment(chain);
+  if (Dot(CoreCentroid(bLocal, bToA) - s.p1, s.normal) < 0.0f) return {};  // behind: one-sided
+  const CoreDistance cd = ComputeCoreDistance(SegmentCore(chain), bLocal, bToA, cache);
+  if (cd.distance - bLocal.radius > margin) return {};
+  if (cd.distance < kCoreOverlap) return CollideOverlapping(chain, s, bLocal, bToA, margin);
+  // The witness on the segment: inside it, the contact is the face's; at an end, the vertex decides.
+  const Vec2 e = s.p2 - s.p1;
+  const float t = Dot(cd.pointA - s.p1, e) / Dot(e, e);
+  constexpr float kInterior = 1e-3f;  // as kEdgeInteriorFraction in collide_cores.cpp
+  if (t > kInterior && t < 1.0f - kInterior) return FaceContact(chain, s, bLocal, bToA, margin);
+  const bool atP1 = t <= 0.5f;
+  switch (ClassifyAtVertex(s, cd.normal, atP1)) {
+    case NormalType::Face:
+      return FaceContact(chain, s, bLocal, bToA, margin);
+    case NormalType::Admit:
+      return VertexContact(bLocal, bToA, cd, atP1, margin);
+    default:
+      return {};
+  }
+}
+
+}  // namespace mk

@@ -1,0 +1,131 @@
+// World API, chains: a polyline or loop of one-sided segment shapes with ghost vertices (ChainDef in
+// world_types.h; the collision in narrowphase/chain_segment.cpp). A chain is a list of ordinary shapes
+// of type ChainSegment that belong to it: contacts, events, filters and queries need nothing new.
+#include "minkowski/assert.h"
+#include "minkowski/world.h"
+#include "world/world_internal.h"
+
+namespace mk {
+
+namespace {
+
+// Every point finite and within kMaxWorldLength, enough of them, and no segment (including the
+// closing one of a loop) shorter than kMinChainSegmentLength.
+bool ValidChainPoints(std::span<const Vec2> points, bool isLoop) {
+  const std::size_t n = points.size();
+  if (n < (isLoop ? 3u : 2u)) return false;
+  for (const Vec2& p : points) {
+    if (!ValidPoint(p)) return false;
+  }
+  const std::size_t segments = isLoop ? n : n - 1;
+  for (std::size_t i = 0; i < segments; ++i) {
+    if (!(Distance(points[i], points[(i + 1) % n]) >= kMinChainSegmentLength)) return false;
+  }
+  return true;
+}
+
+bool ValidChainDef(const ChainDef& def) {
+  return ValidCoefficient(def.friction) && ValidCoefficient(def.restitution) &&
+         ValidChainPoints(def.points, def.isLoop);
+}
+
+// Segment i of the chain with its ghost vertices.
+ChainSegment MakeChainSegment(std::span<const Vec2> points, bool isLoop, std::size_t i) {
+  const std::size_t n = points.size();
+  const Vec2 p1 = points[i];
+  const Vec2 p2 = points[(i + 1) % n];
+  ChainSegment segment;
+  segment.segment = {p1, p2};
+  const bool firstOpen = !isLoop && i == 0;
+  const bool lastOpen = !isLoop && i + 2 == n;
+  // An open end's ghost lies behind the end, along the back normal (-RightPerp(p2 - p1)): the end is
+  // then a right-angled convex corner (ChainDef documents what that does).
+  const Vec2 back = -RightPerp(p2 - p1);
+  segment.ghost1 = firstOpen ? p1 + back : points[(i + n - 1) % n];
+  segment.ghost2 = lastOpen ? p2 + back : points[(i + 2) % n];
+  return segment;
+}
+
+}  // namespace
+
+ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
+  WorldState& world = *state_;
+  const bool valid = world.IsBody(bodyId) && ValidChainDef(def);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  const int bodySlot = world.BodySlot(bodyId);
+  const int chainSlot = world.chainIds.Allocate();
+  if (chainSlot >= static_cast<int>(world.chains.size())) world.chains.resize(chainSlot + 1);
+  Chain& chain = world.chains[chainSlot];
+  chain.body = bodySlot;
+  chain.shapes.clear();
+  ShapeDef shapeDef;
+  shapeDef.density = 0.0f;
+  shapeDef.friction = def.friction;
+  shapeDef.restitution = def.restitution;
+  shapeDef.filter = def.filter;
+  shapeDef.enableSensorEvents = def.enableSensorEvents;
+  shapeDef.userData = def.userData;
+  const std::size_t n = def.points.size();
+  const std::size_t segments = def.isLoop ? n : n - 1;
+  for (std::size_t i = 0; i < segments; ++i) {
+    const int slot = InsertShape(world, bodySlot, shapeDef, MakeChainSegment(def.points, def.isLoop, i));
+    world.shapes[slot].chain = chainSlot;
+    chain.shapes.push_back(slot);
+  }
+  UpdateBodyMass(world, bodySlot);
+  return world.MakeChainId(chainSlot);
+}
+
+bool World::DestroyChain(ChainId id) {
+  WorldState& world = *state_;
+  MK_ASSERT(world.IsChain(id));
+  if (!world.IsChain(id)) return false;
+  Chain& chain = world.chains[world.ChainSlot(id)];
+  for (int shape : chain.shapes) DestroyShapeInternal(world, shape, false);
+  UpdateBodyMass(world, chain.body);
+  chain.shapes.clear();
+  chain.body = kNull;
+  world.chainIds.Free(world.ChainSlot(id));
+  return true;
+}
+
+void FreeChainsOfBody(WorldState& world, int bodySlot) {
+  for (int slot = 0; slot < world.chainIds.Capacity(); ++slot) {
+    if (!world.chainIds.IsLive(slot) || world.chains[slot].body != bodySlot) continue;
+    world.chains[slot].shapes.clear();
+    world.chains[slot].body = kNull;
+    world.chainIds.Free(slot);
+  }
+}
+
+bool World::IsValid(ChainId id) const { return state_->IsChain(id); }
+
+std::vector<ShapeId> World::GetChainSegments(ChainId id) const {
+  std::vector<ShapeId> out;
+  MK_ASSERT(state_->IsChain(id));
+  if (!state_->IsChain(id)) return out;
+  for (int shape : state_->chains[state_->ChainSlot(id)].shapes) out.push_back(state_->MakeShapeId(shape));
+  return out;
+}
+
+int World::GetChainSegmentCount(ChainId id) const {
+  MK_ASSERT(state_->IsChain(id));
+  if (!state_->IsChain(id)) return 0;
+  return static_cast<int>(state_->chains[state_->ChainSlot(id)].shapes.size());
+}
+
+ChainId World::GetChain(ShapeId id) const {
+  MK_ASSERT(state_->IsShape(id));
+  if (!state_->IsShape(id)) return {};
+  const int chain = state_->shapes[state_->ShapeSlot(id)].chain;
+  return chain == kNull ? ChainId{} : state_->MakeChainId(chain);
+}
+
+BodyId World::GetBody(ChainId id) const {
+  MK_ASSERT(state_->IsChain(id));
+  if (!state_->IsChain(id)) return {};
+  return state_->MakeBodyId(state_->chains[state_->ChainSlot(id)].body);
+}
+
+}  // namespace mk
