@@ -14,7 +14,7 @@ using namespace mk;
 
 TEST_SUITE("core.id_pool") {
 
-TEST_CASE("freed slots are reused lowest first, then the pool grows") {
+TEST_CASE("freed slots are reused lowest first - then the pool grows") {
   IdPool pool;
   for (int i = 0; i < 10; ++i) CHECK(pool.Allocate() == i);
   pool.Free(7);
@@ -28,7 +28,7 @@ TEST_CASE("freed slots are reused lowest first, then the pool grows") {
   CHECK(pool.Capacity() == 11);
 }
 
-TEST_CASE("freeing bumps the generation, so an id of the old generation is stale") {
+TEST_CASE("freeing bumps the generation - so an id of the old generation is stale") {
   IdPool pool;
   const int slot = pool.Allocate();
   const std::uint32_t first = pool.Generation(slot);

@@ -42,7 +42,7 @@ std::vector<int> Components(int n, const std::vector<std::pair<int, int>>& edges
 
 TEST_SUITE("core.union_find") {
 
-TEST_CASE("random unions: same root exactly when connected, and the root is the smallest member") {
+TEST_CASE("random unions: same root exactly when connected - and the root is the smallest member") {
   test::Rng rng(42);
   for (int trial = 0; trial < 50; ++trial) {
     const int n = rng.Int(1, 200);

@@ -63,7 +63,7 @@ void CheckSameAABB(const AABB& a, const AABB& b) {
 
 TEST_SUITE("geometry.shape_geometry") {
 
-TEST_CASE("a circle, a capsule and a segment keep their points, radius and edge normals") {
+TEST_CASE("a circle - a capsule and a segment keep their points - radius and edge normals") {
   const ShapeGeometry circle = Circle{{0.25f, -0.5f}, 0.75f};
   CHECK(circle.Type() == ShapeType::Circle);
   CHECK(circle.Count() == 1);
@@ -88,7 +88,7 @@ TEST_CASE("a circle, a capsule and a segment keep their points, radius and edge 
   CHECK(segment.AsSegment().p2 == Vec2{3.0f, 4.0f});
 }
 
-TEST_CASE("a chain segment is a segment core plus its two ghost vertices; no mass, the segment's box") {
+TEST_CASE("a chain segment is a segment core plus its two ghost vertices; no mass - the segment's box") {
   const ChainSegment chain{{-1.0f, 2.0f}, {{0.0f, 0.0f}, {3.0f, 4.0f}}, {5.0f, 5.0f}};
   const ShapeGeometry g = chain;
   CHECK(g.Type() == ShapeType::ChainSegment);
@@ -116,7 +116,7 @@ TEST_CASE("a chain segment is a segment core plus its two ghost vertices; no mas
   CHECK(MakeProxy(chain).count == 2);
 }
 
-TEST_CASE("polygons up to kInlinePoints vertices are inline, larger ones out of line, both exact") {
+TEST_CASE("polygons up to kInlinePoints vertices are inline - larger ones out of line - both exact") {
   test::Rng rng(7);
   for (int count = 3; count <= kMaxPolygonVertices; ++count) {
     const Polygon polygon = RandomPolygon(rng, count);
@@ -168,7 +168,7 @@ TEST_CASE("a polygon count the arrays cannot hold gives the invalid geometry") {
   CHECK(ComputeMass(ShapeGeometry(), 1.0f).error != GeometryError::None);
 }
 
-TEST_CASE("mass, bounding box and proxy of a geometry are the typed overloads' bit for bit") {
+TEST_CASE("mass - bounding box and proxy of a geometry are the typed overloads' bit for bit") {
   test::Rng rng(11);
   for (int trial = 0; trial < 400; ++trial) {
     const float density = rng.Uniform(0.1f, 10.0f);

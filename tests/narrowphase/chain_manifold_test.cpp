@@ -98,7 +98,7 @@ float Deepest(const Both& m, Vec2* normal = nullptr) {
 
 }  // namespace
 
-TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal only, exact separation") {
+TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal only - exact separation") {
   test::Rng rng(91);
   const Corner corner = MakeCorner({-1.0f, 0.0f});
   int contacts = 0;
@@ -192,7 +192,7 @@ TEST_CASE("one-sided: a shape whose centroid is behind the segment gets no manif
   CHECK(wouldTouch > 2500);  // the two-sided segment would have pushed most of them
 }
 
-TEST_CASE("typed chain functions, Collide and the swapped entries agree bit for bit") {
+TEST_CASE("typed chain functions - Collide and the swapped entries agree bit for bit") {
   test::Rng rng(95);
   const ChainSegment chain{{1.5f, 0.3f}, {{1.0f, 0.0f}, {-1.0f, 0.0f}}, {-1.6f, -0.2f}};
   const Transform xfA{{0.3f, -0.2f}, MakeRot(0.4f)};

@@ -109,7 +109,7 @@ TEST_CASE("EPA matches the SAT oracle on 100000 random overlapping polygon pairs
   CHECK(counters.satFallbacks * 1000 <= counters.calls);  // fallbacks are rare (< 0.1%)
 }
 
-TEST_CASE("EpaCounters counts the calls that ran EPA, their expansions and how they ended") {
+TEST_CASE("EpaCounters counts the calls that ran EPA - their expansions and how they ended") {
   Polygon big = MakeRegularPolygon(64, 1.0f).value;
   Polygon box = MakeBox(1.0f, 1.0f).value;
   EpaCounters counters;

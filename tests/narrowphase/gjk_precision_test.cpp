@@ -543,12 +543,12 @@ TEST_CASE("the distance normal over nearly collinear polygon vertices is the exa
   RunFlatArcs(0xF1A7A6C5ull, 3000, "flat arcs");
 }
 
-TEST_CASE("long segments and large polygons against small shapes, 1000000 pairs" *
+TEST_CASE("long segments and large polygons against small shapes: 1000000 pairs" *
           doctest::test_suite("long")) {
   RunLargeSmall(0xB16B16ull, 1000000, "large against small (long)");
 }
 
-TEST_CASE("nearly collinear polygon vertices against small shapes, 300000 pairs" *
+TEST_CASE("nearly collinear polygon vertices against small shapes: 300000 pairs" *
           doctest::test_suite("long")) {
   RunFlatArcs(0xC011EA4ull, 300000, "flat arcs (long)");
 }

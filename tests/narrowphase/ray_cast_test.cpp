@@ -178,7 +178,7 @@ TEST_CASE("a ray against every shape type enters where a double sphere trace of 
   CHECK(hits > 5000);
 }
 
-TEST_CASE("a ray stops at maxFraction, misses from inside, and ignores a zero translation") {
+TEST_CASE("a ray stops at maxFraction - misses from inside - and ignores a zero translation") {
   const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
   const ShapeGeometry capsule = MakeCapsule({-1.0f, 0.0f}, {1.0f, 0.0f}, 0.5f).value;
   CastOutput out = RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f});
@@ -223,7 +223,7 @@ TEST_CASE("bad ray input asserts and hits nothing") {
   CHECK(asserts.Count() == 9);
 }
 
-TEST_CASE("a circle cast stops within the tolerance before the first contact, for every target type") {
+TEST_CASE("a circle cast stops within the tolerance before the first contact - for every target type") {
   // A circle of radius rc swept along a translation touches a shape when its centre enters the
   // shape grown by rc: the double sphere trace on the grown shape gives the exact first contact.
   test::Rng rng(14);
@@ -280,7 +280,7 @@ TEST_CASE("a circle cast stops within the tolerance before the first contact, fo
   CHECK(grazing < 20);
 }
 
-TEST_CASE("a box cast onto a box face stops at the gap, with the face's normal") {
+TEST_CASE("a box cast onto a box face stops at the gap - with the face's normal") {
   const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
   const CastOutput out = ShapeCast(box, Transform{}, MakeBox(0.5f, 0.5f).value,
                                    MakeTransform({5.0f, 0.3f}, 0.0f), {-8.0f, 0.0f});

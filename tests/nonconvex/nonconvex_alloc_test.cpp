@@ -9,7 +9,7 @@
 namespace mk::test {
 
 TEST_SUITE("nonconvex") {
-TEST_CASE("a warm workspace makes queries without allocating, in every stage") {
+TEST_CASE("a warm workspace makes queries without allocating - in every stage") {
   Rng rng(5);
   const std::vector<Vec2> a = Star(rng, 400, 2.0f), b = Comb(rng, 300, 1.0f);
   const NonConvexInput base{

@@ -116,11 +116,11 @@ void RandomPairs(int trials, std::uint64_t seed) {
 TEST_SUITE("nonconvex") {
 TEST_CASE("random non-convex pairs agree with brute force over all segment pairs") { RandomPairs(300, 15); }
 
-TEST_CASE("10,000 random non-convex pairs agree with brute force" * doctest::test_suite("long")) {
+TEST_CASE("10000 random non-convex pairs agree with brute force" * doctest::test_suite("long")) {
   RandomPairs(10000, 1515);
 }
 
-TEST_CASE("small shapes in a star's pockets: hulls overlap, exact distance or exact intersection") {
+TEST_CASE("small shapes in a star's pockets: hulls overlap - exact distance or exact intersection") {
   Rng rng(77);
   NonConvexWorkspace ws;
   Tally tally;
@@ -165,7 +165,7 @@ TEST_CASE("deforming outlines agree with brute force every frame") {
   CHECK(tally.intersecting + tally.overlapDisjoint > 10);
 }
 
-TEST_CASE("1,000 frames of deforming outlines agree with brute force" * doctest::test_suite("long")) {
+TEST_CASE("1000 frames of deforming outlines agree with brute force" * doctest::test_suite("long")) {
   Rng rng(99);
   NonConvexWorkspace ws;
   Tally tally;
@@ -201,7 +201,7 @@ TEST_CASE("separated squares: stage 1 answers exactly") {
   CHECK(out.segmentB == 3);  // the left edge (3 -> 0)
 }
 
-TEST_CASE("a square in a C's pocket: hulls overlap, the distance to the pocket walls is exact") {
+TEST_CASE("a square in a C's pocket: hulls overlap - the distance to the pocket walls is exact") {
   const std::vector<Vec2> c = CShape(), peg = Box(0.5f, 0.0f, 0.25f);
   NonConvexWorkspace ws;
   NonConvexOutput out = NonConvexDistance({Chain(c), Chain(peg), {}, {}}, ws);
@@ -216,7 +216,7 @@ TEST_CASE("a square in a C's pocket: hulls overlap, the distance to the pocket w
   CHECK(out.segmentA == 3);  // the back wall (-1, -1) -> (-1, 1)
 }
 
-TEST_CASE("a square inside the C's wall is contained: the gap between the outlines, solids overlap") {
+TEST_CASE("a square inside the C's wall is contained: the gap between the outlines - solids overlap") {
   const std::vector<Vec2> c = CShape(), inner = Box(-1.5f, 0.0f, 0.25f);
   NonConvexWorkspace ws;
   const NonConvexOutput out = NonConvexDistance({Chain(c), Chain(inner), {}, {}}, ws);
@@ -253,7 +253,7 @@ TEST_CASE("coincident outlines and collinear overlapping edges intersect with a 
   CHECK(out.distance == 0.5f);
 }
 
-TEST_CASE("bad input gives a documented error, neutral outputs and an assert, never a crash") {
+TEST_CASE("bad input gives a documented error - neutral outputs and an assert - never a crash") {
   NonConvexWorkspace ws;
   const std::vector<Vec2> good = Box(0, 0, 1);
   const float nan = std::numeric_limits<float>::quiet_NaN();

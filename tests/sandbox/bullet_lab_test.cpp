@@ -85,7 +85,7 @@ TEST_CASE("a dynamic wall: isBullet stops every shot; a fast non-bullet is not s
   CHECK(lab.Tunnelled() >= unreachable);
 }
 
-TEST_CASE("slow shots never tunnel, even without continuous collision") {
+TEST_CASE("slow shots never tunnel - even without continuous collision") {
   // 24 m/s moves 0.4 m a step, less than the wall's half thickness plus the radius (0.7 m): from a
   // step that began without touching, the centre cannot reach the centre plane; one that began
   // touching has a contact. (The 6 m to the wall take 15 of a shot's 30 steps.)

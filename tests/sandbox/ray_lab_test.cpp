@@ -28,7 +28,7 @@ TEST_CASE("a ray at the circle's height hits its left side at the analytic fract
   CHECK(test::Near(lab.Hits()[0].normal, {-1.0f, 0.0f}, 1e-4f));
 }
 
-TEST_CASE("all hits are sorted by fraction, and the swept box stops short of the circle") {
+TEST_CASE("all hits are sorted by fraction - and the swept box stops short of the circle") {
   RayLab lab;
   Set(lab, {"x0=-8", "y0=0.5", "x1=8", "y1=0.5", "all=1", "sweep=1"});
   REQUIRE(lab.Hits().size() >= 3);

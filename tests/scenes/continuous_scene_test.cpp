@@ -89,7 +89,7 @@ void WatchRain(const World& world, RainWatch& watch) {
 }  // namespace
 
 TEST_SUITE("scenes.continuous") {
-TEST_CASE("rain: no ragdoll body ends a step below the floor of its row in 1,000 steps" *
+TEST_CASE("rain: no ragdoll body ends a step below the floor of its row in 1000 steps" *
           doctest::test_suite("long")) {
   scenes::SceneRun run(*scenes::FindScene("rain"));
   RainWatch watch;

@@ -277,7 +277,7 @@ std::set<std::uint32_t> OverlapsOf(const World& world, ShapeId sensor) {
 }  // namespace
 
 TEST_SUITE("world.callbacks") {
-TEST_CASE("one-way platform: a box launched from below passes through, falls back and rests on top") {
+TEST_CASE("one-way platform: a box launched from below passes through - falls back and rests on top") {
   // Box 0.5 m, launched at 12 m/s from y = 3 under a 0.2 m platform centred at y = 5 (top 5.1).
   PlatformScene scene;
   MakePlatformScene(scene, 0.2f, 0.25f, {0.0f, 3.0f}, 12.0f, /*presolve=*/true);
@@ -356,7 +356,7 @@ TEST_CASE("pre-solve: a disabled contact joins no island") {
   CHECK(IslandsOfTwoTouchingBoxes(true) == 2);
 }
 
-TEST_CASE("pre-solve: a disabled contact is not touching: no push, events or contact data") {
+TEST_CASE("pre-solve: a disabled contact is not touching: no push - events or contact data") {
   // A box falls onto the ground; the callback disables every contact: it falls freely through it.
   World world;
   const BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
@@ -538,7 +538,7 @@ TEST_CASE("explosion: a circle gets impulsePerLength x 2r x scale along the cent
   CHECK(outside > 20);
 }
 
-TEST_CASE("explosion: a box face-on gets k x its face, and an off-centre push turns it") {
+TEST_CASE("explosion: a box face-on gets k x its face - and an off-centre push turns it") {
   // A 1 x 4 m box (half 0.5 x 2) whose left face is at x = 3, centre at (3.5, yc); explosion at the
   // origin, radius 5. The closest point is (3, 0) while |yc| <= 2: the push is k x 4 along +x at
   // (3, 0), so dv = 4k / m and w = (r x J) / I with r = (3, 0) - (3.5, yc), I = m (1 + 16) / 12.
@@ -558,7 +558,7 @@ TEST_CASE("explosion: a box face-on gets k x its face, and an off-centre push tu
   }
 }
 
-TEST_CASE("explosion: mask, body types, sensors, sleepers and the centre itself") {
+TEST_CASE("explosion: mask - body types - sensors - sleepers and the centre itself") {
   World world(WorldDef{.gravity = {0.0f, 0.0f}});
   auto addCircle = [&](BodyType type, Vec2 at, ShapeDef def = {}) {
     const BodyId body = world.CreateBody({.type = type, .position = at});
@@ -675,7 +675,7 @@ TEST_CASE("sensor overlaps equal brute force before each step and the set the ev
   }
 }
 
-TEST_CASE("sensor overlaps: not a sensor gives 0, a short span the first, stale ids assert") {
+TEST_CASE("sensor overlaps: not a sensor gives 0 - a short span the first - stale ids assert") {
   World world;
   const BodyId ground = world.CreateBody({});
   const ShapeId sensor = world.CreateShape(ground, {.isSensor = true}, MakeBox(3.0f, 3.0f).value);

@@ -67,7 +67,7 @@ SlideResult SlideBox(const std::vector<Vec2>& points, bool isLoop) {
 
 }  // namespace
 
-TEST_CASE("a box sliding along an open chain of 100 collinear segments decelerates at mu g, no bumps") {
+TEST_CASE("a box sliding along an open chain of 100 collinear segments decelerates at mu g - no bumps") {
   const SlideResult r = SlideBox(FloorPoints(12.5f, -12.5f, 100), false);
   MESSAGE("deceleration " << r.deceleration << " m/s^2 (mu g = 3), max |vy| " << r.maxVy << " m/s");
   CHECK(std::fabs(r.deceleration - 3.0f) <= 0.01f * 3.0f);
@@ -163,7 +163,7 @@ TEST_CASE("a pressed box sliding over chain vertices it never touches with a fac
   }
 }
 
-TEST_CASE("chains are one-sided: a body coming from behind passes through, from the front it is stopped") {
+TEST_CASE("chains are one-sided: a body coming from behind passes through - from the front it is stopped") {
   for (float speed : {2.0f, 50.0f, 300.0f}) {  // slow, fast (continuous collision), very fast
     CAPTURE(speed);
     World world;
@@ -261,7 +261,7 @@ TEST_CASE("ray casts against chains equal a brute-force one-sided ray-segment an
   CHECK(hits > trials / 10);
 }
 
-TEST_CASE("chain API: segments in order with their ghosts, ownership, destruction with the chain or body") {
+TEST_CASE("chain API: segments in order with their ghosts - ownership - destruction with the chain or body") {
   World world;
   const BodyId ground = world.CreateBody({});
   const Vec2 points[4] = {{0.0f, 0.0f}, {-1.0f, 0.0f}, {-2.0f, 1.0f}, {-3.0f, 1.0f}};
@@ -336,7 +336,7 @@ TEST_CASE("chain API: segments in order with their ghosts, ownership, destructio
   CHECK(asserts.Count() == 1);
 }
 
-TEST_CASE("bad chains: MK_ASSERT, a null id and nothing created") {
+TEST_CASE("bad chains: MK_ASSERT - a null id and nothing created") {
   World world;
   const BodyId ground = world.CreateBody({});
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -387,7 +387,8 @@ TEST_CASE("bad chains: MK_ASSERT, a null id and nothing created") {
   CHECK(!world.CreateChain(ground, {.points = triangle, .isLoop = true}).IsNull());
 }
 
-TEST_CASE("chain segments are ordinary shapes: contact events, filters, queries; no contact with segments") {
+TEST_CASE(
+    "chain segments are ordinary shapes: contact events - filters - queries; no contact with segments") {
   World world;
   const BodyId ground = world.CreateBody({});
   const ChainId chain =

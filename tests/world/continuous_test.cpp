@@ -75,7 +75,7 @@ int CountPasses(const ShotSetup& setup, int shots, std::uint64_t seed) {
 }  // namespace
 
 TEST_SUITE("world.continuous") {
-TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1,000 random shots") {
+TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1000 random shots") {
   ShotSetup setup;
   CHECK(CountPasses(setup, 1000, 7) == 0);
   setup.continuous = false;
@@ -84,7 +84,7 @@ TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1,000 ra
   CHECK(without > 50);
 }
 
-TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm dynamic wall in 1,000 random shots") {
+TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm dynamic wall in 1000 random shots") {
   ShotSetup setup{.dynamicWall = true, .isBullet = true};
   CHECK(CountPasses(setup, 1000, 11) == 0);
   setup.isBullet = false;  // a fast non-bullet is swept against static shapes only
@@ -207,7 +207,7 @@ class SegmentRecorder final : public DebugDraw {
 
 }  // namespace
 
-TEST_CASE("continuous records: drawn as the path, cleared every step, off by default, never regrown") {
+TEST_CASE("continuous records: drawn as the path - cleared every step - off by default - never regrown") {
   World world(WorldDef{.gravity = {0.0f, 0.0f}});
   const BodyId wall = world.CreateBody({.position = {3.0f, 0.0f}});
   world.CreateShape(wall, {}, MakeBox(0.05f, 1.0f).value);

@@ -146,7 +146,7 @@ TEST_CASE("closest and all-hits ray casts equal brute force over every shape") {
   }
 }
 
-TEST_CASE("the ray callback ignores, clips and stops as it returns -1, a fraction or 0") {
+TEST_CASE("the ray callback ignores - clips and stops as it returns -1 - a fraction or 0") {
   Scene scene;
   Build(scene, 7, 300);
   test::Rng rng(77);
@@ -226,7 +226,7 @@ TEST_CASE("closest shape casts of every shape type equal brute force over every 
   CHECK(hits > 300);
 }
 
-TEST_CASE("shape, box and point overlaps equal brute force over every shape") {
+TEST_CASE("shape - box and point overlaps equal brute force over every shape") {
   Scene scene;
   Build(scene, 5, 300);
   test::Rng rng(55);
@@ -310,7 +310,7 @@ TEST_CASE("an exact box overlap leaves out shapes whose bounding box alone reach
   CHECK(exactVisits == 1);
 }
 
-TEST_CASE("the closest point on a shape is analytic for a circle and a box, and the target when inside") {
+TEST_CASE("the closest point on a shape is analytic for a circle and a box - and the target when inside") {
   World world;
   const BodyId body = world.CreateBody({.position = {2.0f, 1.0f}, .angle = 0.5f});
   const ShapeId circle = world.CreateShape(body, {}, MakeCircle({1.0f, 0.0f}, 0.5f).value);
@@ -326,7 +326,7 @@ TEST_CASE("the closest point on a shape is analytic for a circle and a box, and 
   CHECK(world.GetClosestPoint(box, {2.1f, 1.2f}) == Vec2{2.1f, 1.2f});
 }
 
-TEST_CASE("GetShapeGeometry returns the shape as created, in its body's frame") {
+TEST_CASE("GetShapeGeometry returns the shape as created - in its body's frame") {
   World world;
   const BodyId body = world.CreateBody({.position = {3.0f, 4.0f}});
   const Polygon polygon = MakeRegularPolygon(20, 1.0f, 0.1f).value;
@@ -383,7 +383,7 @@ TEST_CASE("bad query input asserts and finds nothing; an empty world and a zero-
   CHECK_FALSE(world.CastRayClosest({-5.0f, 0.0f}, {10.0f, 0.0f}).hit);
 }
 
-TEST_CASE("queries skip disabled bodies; casts skip sensors, overlaps report them") {
+TEST_CASE("queries skip disabled bodies; casts skip sensors - overlaps report them") {
   World world;
   const BodyId body = world.CreateBody({});
   const ShapeId sensor = world.CreateShape(body, {.isSensor = true}, MakeBox(1.0f, 1.0f).value);

@@ -303,7 +303,7 @@ TEST_CASE("sleeping: a ball dropped on one of two resting piles wakes that pile 
   CHECK_FALSE(rightWoke);
 }
 
-TEST_CASE("sleeping: a touch wakes the touched body only, and the wake spreads one contact per step") {
+TEST_CASE("sleeping: a touch wakes the touched body only - and the wake spreads one contact per step") {
   // A row of boxes created asleep, touching exactly, no gravity; an awake box slides into its first.
   // Each box is its own sleep group and its contacts with its neighbours have never been updated, so
   // a box woken by a contact that began touching this step reaches its next neighbour only through a
