@@ -70,23 +70,94 @@ void CollectCandidates(const WorldState& world, const AABB& box, std::vector<int
   world.broadphase.QueryAABB(box, onProxy, &slots);
 }
 
-// Casts `shape` against every candidate of the swept box; calls onHit(CastHit) for each hit within
-// maxFraction (a hit of fraction <= maxFraction(), re-read per candidate so a closest search shrinks).
-template <class OnHit, class Bound>
-void CastShapeCandidates(const WorldState& world, const ShapeGeometry& shape, const Transform& xf,
-                         Vec2 translation, const QueryFilter& filter, Bound&& maxFraction, OnHit&& onHit) {
-  const AABB start = ComputeAABB(shape, xf);
-  const AABB end{start.lower + translation, start.upper + translation};
-  std::vector<int> slots;
-  CollectCandidates(world, Union(start, end), slots);
-  for (int slot : slots) {
-    const Shape& target = world.shapes[slot];
-    if (target.isSensor || !Accepts(filter, target.filter)) continue;
-    const CastOutput out =
-        ShapeCast(world.geometries[slot], ShapeTransform(world, slot), shape, xf, translation, maxFraction());
-    if (out.hit) onHit(CastHit{world.MakeShapeId(slot), out.point, out.normal, out.fraction, true});
+// A lower bound on the fraction at which a shape whose bounding box is `cast`, translated by
+// t * translation, comes within kShapeCastTolerance of a shape whose bounding box is `target`: the
+// entry of the cast box's centre, as a ray, into `target` grown by the cast box's half extents (the
+// Minkowski sum of the two boxes), as Box2D's tree shape cast orders its nodes. At a hit the two boxes
+// are within the tolerance on both axes, so the grown box is padded by twice the tolerance plus a
+// relative margin for the rounding of GJK, the boxes and this slab test (Ericson, Real-Time Collision
+// Detection, 5.3.3): too low costs one ShapeCast more, too high would lose a hit. 2 means a miss.
+float CastEntry(const AABB& cast, Vec2 translation, const AABB& target) {
+  const Vec2 c = Center(cast), h = 0.5f * (cast.upper - cast.lower);
+  float tMin = 0.0f, tMax = 1.0f;
+  for (int k = 0; k < 2; ++k) {
+    const float scale = std::fabs(c[k]) + std::fabs(h[k]) + std::fabs(translation[k]) +
+                        std::max(std::fabs(target.lower[k]), std::fabs(target.upper[k]));
+    const float pad = h[k] + 2.0f * kShapeCastTolerance + 1e-5f * scale;
+    const float lo = target.lower[k] - pad, hi = target.upper[k] + pad;
+    if (translation[k] == 0.0f) {
+      if (c[k] < lo || c[k] > hi) return 2.0f;
+      continue;
+    }
+    const float inv = 1.0f / translation[k];
+    const float t1 = (lo - c[k]) * inv, t2 = (hi - c[k]) * inv;
+    tMin = std::max(tMin, std::min(t1, t2));
+    tMax = std::min(tMax, std::max(t1, t2));
+    if (tMin > tMax) return 2.0f;
   }
+  return tMin;
 }
+
+// Heap order of candidates: smallest entry first, ties by slot.
+bool EntryAfter(const CastCandidate& a, const CastCandidate& b) {
+  return a.entry > b.entry || (a.entry == b.entry && a.slot > b.slot);
+}
+
+CastCandidate PopNearest(std::vector<CastCandidate>& heap) {
+  std::pop_heap(heap.begin(), heap.end(), EntryAfter);
+  const CastCandidate nearest = heap.back();
+  heap.pop_back();
+  return nearest;
+}
+
+// Fills `out` with the shapes the cast may touch (candidates of the swept box that pass the filter and
+// whose grown box the cast enters) as a min-heap on (entry, slot): a swept box may hold thousands of
+// shapes of which a closest cast visits a few, so heapifying (linear) beats sorting.
+void CollectCastCandidates(const WorldState& world, const AABB& castBox, Vec2 translation,
+                           const QueryFilter& filter, std::vector<CastCandidate>& out) {
+  struct Context {
+    const WorldState* world;
+    const QueryFilter* filter;
+    AABB castBox;
+    Vec2 translation;
+    std::vector<CastCandidate>* out;
+  } context{&world, &filter, castBox, translation, &out};
+  auto onProxy = [](ProxyId, std::uint64_t userData, void* raw) {
+    const Context& ctx = *static_cast<Context*>(raw);
+    const int slot = static_cast<int>(userData);
+    const Shape& target = ctx.world->shapes[slot];
+    if (target.isSensor || !Accepts(*ctx.filter, target.filter)) return true;
+    const AABB box = ComputeAABB(ctx.world->geometries[slot], ShapeTransform(*ctx.world, slot));
+    const float entry = CastEntry(ctx.castBox, ctx.translation, box);
+    if (entry <= 1.0f) ctx.out->push_back({entry, slot});
+    return true;
+  };
+  out.clear();
+  const AABB end{castBox.lower + translation, castBox.upper + translation};
+  world.broadphase.QueryAABB(Union(castBox, end), onProxy, &context);
+  std::make_heap(out.begin(), out.end(), EntryAfter);
+}
+
+// ShapeCast of `shape` against one candidate. ShapeCast's fraction does not depend on maxFraction
+// (conservative advancement only stops earlier when it passes it), so clipping never changes a hit.
+CastOutput CastAgainst(const WorldState& world, int slot, const ShapeGeometry& shape, const Transform& xf,
+                       Vec2 translation, float maxFraction) {
+  return ShapeCast(world.geometries[slot], ShapeTransform(world, slot), shape, xf, translation, maxFraction);
+}
+
+// Borrows a scratch vector of the world for one query, so that a callback that (against the rules)
+// runs another query finds an empty one instead of pulling the storage from under this one.
+template <class T>
+struct Borrowed {
+  std::vector<T>& home;
+  std::vector<T> items;
+  explicit Borrowed(std::vector<T>& scratch) : home(scratch), items(std::move(scratch)) { items.clear(); }
+  ~Borrowed() {
+    if (home.capacity() < items.capacity()) home = std::move(items);
+  }
+  Borrowed(const Borrowed&) = delete;
+  Borrowed& operator=(const Borrowed&) = delete;
+};
 
 }  // namespace
 
@@ -124,32 +195,63 @@ CastHit World::CastShapeClosest(const ShapeGeometry& shape, const Transform& xf,
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation);
   MK_ASSERT(valid);
   if (!valid) return {};
+  const WorldState& world = *state_;
+  Borrowed<CastCandidate> candidates(state_->castCandidates);
+  CollectCastCandidates(world, ComputeAABB(shape, xf), translation, filter, candidates.items);
+  // Candidates in entry order, the cast clipped to the best hit: the first one entered beyond it, and
+  // every later one, cannot touch before it. One entered exactly at it may still tie, and win by slot.
   CastHit best;
-  auto bound = [&best] { return best.hit ? best.fraction : 1.0f; };
-  CastShapeCandidates(*state_, shape, xf, translation, filter, bound, [&best](const CastHit& hit) {
+  while (!candidates.items.empty()) {
+    const CastCandidate candidate = PopNearest(candidates.items);
+    if (best.hit && candidate.entry > best.fraction) break;
+    const CastOutput out =
+        CastAgainst(world, candidate.slot, shape, xf, translation, best.hit ? best.fraction : 1.0f);
+    if (!out.hit) continue;
+    const CastHit hit{world.MakeShapeId(candidate.slot), out.point, out.normal, out.fraction, true};
     if (!best.hit || HitBefore(hit, best)) best = hit;
-  });
+  }
   return best;
 }
 
+// Candidates are cast in entry order; a hit waits in a min-heap (by fraction, then slot) until no
+// candidate left can touch before it, i.e. until the next entry lies beyond its fraction. The caller's
+// clip then also skips the candidates entered beyond it. Both lists are the world's reused scratch.
 void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
                           const QueryFilter& filter, float (*fn)(const CastHit&, void*),
                           void* context) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
-  std::vector<CastHit> hits;
-  CastShapeCandidates(
-      *state_, shape, xf, translation, filter, [] { return 1.0f; },
-      [&hits](const CastHit& hit) { hits.push_back(hit); });
-  std::sort(hits.begin(), hits.end(), HitBefore);
+  const WorldState& world = *state_;
+  Borrowed<CastCandidate> candidates(state_->castCandidates);
+  Borrowed<CastHit> pending(state_->castHits);
+  CollectCastCandidates(world, ComputeAABB(shape, xf), translation, filter, candidates.items);
+  std::vector<CastHit>& heap = pending.items;
+  auto after = [](const CastHit& a, const CastHit& b) { return HitBefore(b, a); };
   float clip = 1.0f;
-  for (const CastHit& hit : hits) {
-    if (hit.fraction > clip) break;
-    const float answer = fn(hit, context);
-    if (answer == 0.0f) return;
-    if (answer > 0.0f) clip = std::min(clip, answer);
+  // Reports the waiting hits of fraction below `limit` (all of them for limit > 1); false once fn stopped.
+  auto release = [&](float limit) {
+    while (!heap.empty() && heap.front().fraction < limit) {
+      std::pop_heap(heap.begin(), heap.end(), after);
+      const CastHit hit = heap.back();
+      heap.pop_back();
+      if (hit.fraction > clip) continue;
+      const float answer = fn(hit, context);
+      if (answer == 0.0f) return false;
+      if (answer > 0.0f) clip = std::min(clip, answer);
+    }
+    return true;
+  };
+  while (!candidates.items.empty()) {
+    const CastCandidate candidate = PopNearest(candidates.items);
+    if (!release(candidate.entry)) return;
+    if (candidate.entry > clip) break;
+    const CastOutput out = CastAgainst(world, candidate.slot, shape, xf, translation, clip);
+    if (!out.hit) continue;
+    heap.push_back(CastHit{world.MakeShapeId(candidate.slot), out.point, out.normal, out.fraction, true});
+    std::push_heap(heap.begin(), heap.end(), after);
   }
+  release(2.0f);
 }
 
 void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,
