@@ -1,5 +1,6 @@
 // World queries against brute force: the same exact per-shape test run over every shape of the world
 // (no broadphase), in random scenes of every shape type, filters and sensors; bad input.
+#include "scenes/alloc_counter.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
 #include "world/world_state.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace mk;
@@ -299,6 +301,35 @@ TEST_CASE("shape casts, closest and callback, are bit for bit brute force over e
   }
   CHECK(hits > 600);
   CHECK(reported > 2000);
+}
+
+TEST_CASE("warm shape casts, closest and callback, allocate nothing") {
+  Scene scene;
+  Build(scene, 81, 300);
+  test::Rng rng(810);
+  const ShapeGeometry shape = MakeCapsule({-0.3f, 0.0f}, {0.3f, 0.1f}, 0.15f).value;
+  std::vector<std::pair<Transform, Vec2>> casts;
+  for (int i = 0; i < 200; ++i)
+    casts.push_back({MakeTransform(rng.InBox(22.0f), rng.Uniform(-3.0f, 3.0f)),
+                     rng.Uniform(0.0f, 40.0f) * rng.Direction()});
+  int hits = 0;
+  auto castAll = [&] {
+    for (const auto& [xf, translation] : casts) {
+      hits += scene.world.CastShapeClosest(shape, xf, translation).hit ? 1 : 0;
+      scene.world.CastShape(shape, xf, translation, {}, [&hits](const CastHit&) {
+        ++hits;
+        return 1.0f;
+      });
+    }
+  };
+  castAll();  // warm-up: the broadphase's and the world's scratch reach their sizes
+  const int warmHits = hits;
+  test::StartCountingAllocations();
+  castAll();
+  test::StopCountingAllocations();
+  CHECK(test::CountedAllocations() == 0);
+  CHECK(hits == 2 * warmHits);
+  CHECK(warmHits > 200);
 }
 
 TEST_CASE("shape, box and point overlaps equal brute force over every shape") {

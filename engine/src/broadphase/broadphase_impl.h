@@ -174,7 +174,7 @@ struct BroadPhase::Impl {
   bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false) const;
 
   // --- queries (broadphase_query.cpp)
-  void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
+  void RayCast(const RayCastInput& input, Vec2 extent, RayCastFn fn, void* context);  // extent: box cast
 };
 
 /// Index of the first entry whose lo is >= key (binary search).

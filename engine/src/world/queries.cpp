@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace mk {
@@ -98,44 +99,39 @@ float CastEntry(const AABB& cast, Vec2 translation, const AABB& target) {
   return tMin;
 }
 
-// Heap order of candidates: smallest entry first, ties by slot.
-bool EntryAfter(const CastCandidate& a, const CastCandidate& b) {
-  return a.entry > b.entry || (a.entry == b.entry && a.slot > b.slot);
+// One shape cast as the broadphase's box cast sees it.
+struct ShapeCastQuery {
+  const WorldState* world;
+  const ShapeGeometry* shape;
+  Transform xf;
+  Vec2 translation;
+  QueryFilter filter;
+  AABB castBox;  // the cast shape's bounding box at t = 0
+};
+
+// Walks the fat boxes the cast shape's bounding box meets, by entry fraction (Box2D's tree shape cast
+// grows the tree's boxes by the cast box the same way). The extents are grown like CastEntry's pad, so
+// a shape's fat-box entry never exceeds the fraction at which the cast touches it, and clipping the
+// walk to a hit loses nothing before it.
+void WalkCast(const ShapeCastQuery& query, RayCastFn fn, void* context) {
+  const Vec2 c = Center(query.castBox), h = 0.5f * (query.castBox.upper - query.castBox.lower);
+  Vec2 extent;
+  for (int k = 0; k < 2; ++k) {
+    const float scale = std::fabs(c[k]) + std::fabs(h[k]) + std::fabs(query.translation[k]);
+    extent[k] = h[k] + 2.0f * kShapeCastTolerance + 1e-5f * scale;
+  }
+  query.world->broadphase.BoxCast({c, query.translation, 1.0f}, extent, fn, context);
 }
 
-CastCandidate PopNearest(std::vector<CastCandidate>& heap) {
-  std::pop_heap(heap.begin(), heap.end(), EntryAfter);
-  const CastCandidate nearest = heap.back();
-  heap.pop_back();
-  return nearest;
-}
-
-// Fills `out` with the shapes the cast may touch (candidates of the swept box that pass the filter and
-// whose grown box the cast enters) as a min-heap on (entry, slot): a swept box may hold thousands of
-// shapes of which a closest cast visits a few, so heapifying (linear) beats sorting.
-void CollectCastCandidates(const WorldState& world, const AABB& castBox, Vec2 translation,
-                           const QueryFilter& filter, std::vector<CastCandidate>& out) {
-  struct Context {
-    const WorldState* world;
-    const QueryFilter* filter;
-    AABB castBox;
-    Vec2 translation;
-    std::vector<CastCandidate>* out;
-  } context{&world, &filter, castBox, translation, &out};
-  auto onProxy = [](ProxyId, std::uint64_t userData, void* raw) {
-    const Context& ctx = *static_cast<Context*>(raw);
-    const int slot = static_cast<int>(userData);
-    const Shape& target = ctx.world->shapes[slot];
-    if (target.isSensor || !Accepts(*ctx.filter, target.filter)) return true;
-    const AABB box = ComputeAABB(ctx.world->geometries[slot], ShapeTransform(*ctx.world, slot));
-    const float entry = CastEntry(ctx.castBox, ctx.translation, box);
-    if (entry <= 1.0f) ctx.out->push_back({entry, slot});
-    return true;
-  };
-  out.clear();
-  const AABB end{castBox.lower + translation, castBox.upper + translation};
-  world.broadphase.QueryAABB(Union(castBox, end), onProxy, &context);
-  std::make_heap(out.begin(), out.end(), EntryAfter);
+// Whether the query takes the shape in `slot` (no sensor, filter passes); if so `entry` is the lower
+// bound on the fraction at which the cast can touch it (CastEntry on its tight box).
+bool TakeCandidate(const ShapeCastQuery& query, int slot, float& entry) {
+  const WorldState& world = *query.world;
+  const Shape& target = world.shapes[slot];
+  if (target.isSensor || !Accepts(query.filter, target.filter)) return false;
+  entry = CastEntry(query.castBox, query.translation,
+                    ComputeAABB(world.geometries[slot], ShapeTransform(world, slot)));
+  return true;
 }
 
 // ShapeCast of `shape` against one candidate. ShapeCast's fraction does not depend on maxFraction
@@ -190,68 +186,100 @@ std::vector<CastHit> World::CastRayAll(Vec2 origin, Vec2 translation, const Quer
   return hits;
 }
 
+namespace {
+
+// A clip for the broadphase walk at fraction f: f itself, or the least positive float for 0 (returning
+// 0 would stop the walk, and another shape touched at 0 may still win by slot).
+float ClipAt(float f) { return f > 0.0f ? f : std::numeric_limits<float>::min(); }
+
+struct ClosestCast {
+  ShapeCastQuery query;
+  CastHit best;
+};
+
+// Candidates arrive by entry; the walk is clipped to the best hit, so a shape entered beyond it is
+// never visited. One entered exactly at it may still tie, and win by slot.
+float ClosestCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, float, void* context) {
+  ClosestCast& cast = *static_cast<ClosestCast*>(context);
+  const ShapeCastQuery& query = cast.query;
+  const int slot = static_cast<int>(userData);
+  const float bound = cast.best.hit ? cast.best.fraction : 1.0f;
+  float entry = 0.0f;
+  if (!TakeCandidate(query, slot, entry) || entry > bound) return -1.0f;
+  const CastOutput out = CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, bound);
+  if (!out.hit) return -1.0f;
+  const CastHit hit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true};
+  if (!cast.best.hit || HitBefore(hit, cast.best)) cast.best = hit;
+  return ClipAt(cast.best.fraction);
+}
+
+// CastShape's walk: a hit waits in a min-heap (by fraction, then slot) until no candidate left can
+// touch before it, i.e. until the walk's entry fraction passes it; the caller's clip clips the walk.
+struct CallbackCast {
+  ShapeCastQuery query;
+  float (*fn)(const CastHit&, void*);
+  void* context;
+  std::vector<CastHit>* heap;
+  float clip = 1.0f;
+  bool stopped = false;
+
+  static bool After(const CastHit& a, const CastHit& b) { return HitBefore(b, a); }
+
+  // Reports the waiting hits of fraction below `limit`; false once fn stopped the cast.
+  bool Release(float limit) {
+    while (!heap->empty() && heap->front().fraction < limit) {
+      std::pop_heap(heap->begin(), heap->end(), After);
+      const CastHit hit = heap->back();
+      heap->pop_back();
+      if (hit.fraction > clip) continue;
+      const float answer = fn(hit, context);
+      if (answer == 0.0f) return !(stopped = true);
+      if (answer > 0.0f) clip = std::min(clip, answer);
+    }
+    return true;
+  }
+};
+
+float CallbackCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, float walkEntry,
+                        void* context) {
+  CallbackCast& cast = *static_cast<CallbackCast*>(context);
+  const ShapeCastQuery& query = cast.query;
+  if (!cast.Release(walkEntry)) return 0.0f;
+  const int slot = static_cast<int>(userData);
+  float entry = 0.0f;
+  if (!TakeCandidate(query, slot, entry) || entry > cast.clip) return cast.clip;
+  const CastOutput out =
+      CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, cast.clip);
+  if (out.hit) {
+    cast.heap->push_back(CastHit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true});
+    std::push_heap(cast.heap->begin(), cast.heap->end(), CallbackCast::After);
+  }
+  return cast.clip;
+}
+
+}  // namespace
+
 CastHit World::CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
                                 const QueryFilter& filter) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation);
   MK_ASSERT(valid);
   if (!valid) return {};
-  const WorldState& world = *state_;
-  Borrowed<CastCandidate> candidates(state_->castCandidates);
-  CollectCastCandidates(world, ComputeAABB(shape, xf), translation, filter, candidates.items);
-  // Candidates in entry order, the cast clipped to the best hit: the first one entered beyond it, and
-  // every later one, cannot touch before it. One entered exactly at it may still tie, and win by slot.
-  CastHit best;
-  while (!candidates.items.empty()) {
-    const CastCandidate candidate = PopNearest(candidates.items);
-    if (best.hit && candidate.entry > best.fraction) break;
-    const CastOutput out =
-        CastAgainst(world, candidate.slot, shape, xf, translation, best.hit ? best.fraction : 1.0f);
-    if (!out.hit) continue;
-    const CastHit hit{world.MakeShapeId(candidate.slot), out.point, out.normal, out.fraction, true};
-    if (!best.hit || HitBefore(hit, best)) best = hit;
-  }
-  return best;
+  ClosestCast cast{{state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, {}};
+  WalkCast(cast.query, &ClosestCastProxy, &cast);
+  return cast.best;
 }
 
-// Candidates are cast in entry order; a hit waits in a min-heap (by fraction, then slot) until no
-// candidate left can touch before it, i.e. until the next entry lies beyond its fraction. The caller's
-// clip then also skips the candidates entered beyond it. Both lists are the world's reused scratch.
 void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
                           const QueryFilter& filter, float (*fn)(const CastHit&, void*),
                           void* context) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
-  const WorldState& world = *state_;
-  Borrowed<CastCandidate> candidates(state_->castCandidates);
   Borrowed<CastHit> pending(state_->castHits);
-  CollectCastCandidates(world, ComputeAABB(shape, xf), translation, filter, candidates.items);
-  std::vector<CastHit>& heap = pending.items;
-  auto after = [](const CastHit& a, const CastHit& b) { return HitBefore(b, a); };
-  float clip = 1.0f;
-  // Reports the waiting hits of fraction below `limit` (all of them for limit > 1); false once fn stopped.
-  auto release = [&](float limit) {
-    while (!heap.empty() && heap.front().fraction < limit) {
-      std::pop_heap(heap.begin(), heap.end(), after);
-      const CastHit hit = heap.back();
-      heap.pop_back();
-      if (hit.fraction > clip) continue;
-      const float answer = fn(hit, context);
-      if (answer == 0.0f) return false;
-      if (answer > 0.0f) clip = std::min(clip, answer);
-    }
-    return true;
-  };
-  while (!candidates.items.empty()) {
-    const CastCandidate candidate = PopNearest(candidates.items);
-    if (!release(candidate.entry)) return;
-    if (candidate.entry > clip) break;
-    const CastOutput out = CastAgainst(world, candidate.slot, shape, xf, translation, clip);
-    if (!out.hit) continue;
-    heap.push_back(CastHit{world.MakeShapeId(candidate.slot), out.point, out.normal, out.fraction, true});
-    std::push_heap(heap.begin(), heap.end(), after);
-  }
-  release(2.0f);
+  CallbackCast cast{
+      {state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, fn, context, &pending.items};
+  WalkCast(cast.query, &CallbackCastProxy, &cast);
+  if (!cast.stopped) cast.Release(std::numeric_limits<float>::infinity());
 }
 
 void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,

@@ -144,13 +144,6 @@ struct Joint : JointData {
   bool collideConnected = false;
 };
 
-// A shape cast's candidate: a shape slot and a lower bound on the fraction at which the cast can
-// first touch it (where the cast's bounding box enters the shape's, padded; see queries.cpp).
-struct CastCandidate {
-  float entry;
-  int slot;
-};
-
 struct WorldState {
   Vec2 gravity{0.0f, -10.0f};
   SolverSettings settings{};
@@ -200,9 +193,8 @@ struct WorldState {
   std::vector<int> islandStack;   // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;  // sleeping bodies touched in the contact update, woken after it
   std::vector<std::uint64_t> begunPairScratch;
-  std::vector<int> explosionShapes;           // World::Explode's candidates, reused
-  std::vector<CastCandidate> castCandidates;  // shape casts' candidates, reused (queries.cpp)
-  std::vector<CastHit> castHits;              // CastShape's hits waiting for their turn, reused
+  std::vector<int> explosionShapes;  // World::Explode's candidates, reused
+  std::vector<CastHit> castHits;     // CastShape's hits waiting for their turn, reused (queries.cpp)
 
   // The pre-solve callback (World::SetPreSolveCallback); null when unset.
   PreSolveFn preSolveFn = nullptr;
