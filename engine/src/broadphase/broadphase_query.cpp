@@ -72,7 +72,7 @@ void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context)
   MK_ASSERT(valid);
   if (!valid || input.maxFraction < 0.0f) return;
   impl_->Sync();
-  impl_->RayCast(input, {0.0f, 0.0f}, fn, context);
+  impl_->RayCast<false>(input, {0.0f, 0.0f}, fn, context);
 }
 
 void BroadPhase::BoxCast(const RayCastInput& input, Vec2 halfExtents, RayCastFn fn, void* context) const {
@@ -82,7 +82,7 @@ void BroadPhase::BoxCast(const RayCastInput& input, Vec2 halfExtents, RayCastFn 
   MK_ASSERT(valid);
   if (!valid || input.maxFraction < 0.0f) return;
   impl_->Sync();
-  impl_->RayCast(input, halfExtents, fn, context);
+  impl_->RayCast<true>(input, halfExtents, fn, context);
 }
 
 // Bands are visited in order along the ray. A proxy is listed in the band holding its entry point,
@@ -91,6 +91,7 @@ void BroadPhase::BoxCast(const RayCastInput& input, Vec2 halfExtents, RayCastFn 
 // skips whole bands, not just callbacks. A box cast (extent > 0) walks the bands of the box's centre
 // the same way; at each it scans the bands and the sweep range the box covers while its centre is in
 // the band, where every fat box it touches there is listed.
+template <bool kBox>
 void BroadPhase::Impl::RayCast(const RayCastInput& input, Vec2 extent, RayCastFn fn, void* context) {
   const Vec2 p = input.origin, d = input.translation;
   float maxFraction = input.maxFraction;
@@ -98,8 +99,12 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, Vec2 extent, RayCastFn
   heap.clear();
   auto consider = [&](std::int32_t proxy) {
     if (stamp[proxy] == t) return;
-    const AABB grown{fat[proxy].lower - extent, fat[proxy].upper + extent};
-    const float entry = RayEntry(p, d, maxFraction, grown);
+    float entry;
+    if constexpr (kBox) {
+      entry = RayEntry(p, d, maxFraction, AABB{fat[proxy].lower - extent, fat[proxy].upper + extent});
+    } else {
+      entry = RayEntry(p, d, maxFraction, fat[proxy]);
+    }
     if (entry < 0.0f) return;
     stamp[proxy] = t;
     heap.push_back({entry, proxy});
@@ -142,9 +147,13 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, Vec2 extent, RayCastFn
     if (t0 <= t1) {
       const float s0 = p[s] + t0 * d[s], s1 = p[s] + t1 * d[s];
       const float pad = 1e-5f * (std::fabs(s0) + std::fabs(s1)) + 1e-6f;
-      const float sLo = std::min(s0, s1) - pad - extent[s], sHi = std::max(s0, s1) + pad + extent[s];
+      float sLo = std::min(s0, s1) - pad, sHi = std::max(s0, s1) + pad;
       int bLo = b, bHi = b;
-      if (extent[c] > 0.0f) {
+      if constexpr (kBox) {
+        sLo -= extent[s];
+        sHi += extent[s];
+      }
+      if (kBox && extent[c] > 0.0f) {
         const float c0 = p[c] + t0 * d[c], c1 = p[c] + t1 * d[c];
         const float cPad = 1e-5f * (std::fabs(c0) + std::fabs(c1)) + 1e-6f + extent[c];
         bLo = std::min(b, BandOf(std::min(c0, c1) - cPad));
