@@ -88,6 +88,21 @@ float LogRay(ProxyId, std::uint64_t userData, const RayCastInput&, float entry, 
   return 1.0f;
 }
 
+// A cast visited exactly the expected proxies, in increasing entry, each at its oracle entry.
+void CheckVisits(const RayLog& log, std::vector<Visit> expected) {
+  REQUIRE(log.visits.size() == expected.size());
+  for (std::size_t i = 1; i < log.visits.size(); ++i) REQUIRE(log.visits[i - 1].entry <= log.visits[i].entry);
+  auto byUser = [](const Visit& a, const Visit& b) { return a.userData < b.userData; };
+  std::sort(expected.begin(), expected.end(), byUser);
+  std::vector<Visit> got = log.visits;
+  std::sort(got.begin(), got.end(), byUser);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    REQUIRE(got[i].userData == expected[i].userData);
+    // float slab arithmetic vs the double oracle: a few ulps of the fraction
+    REQUIRE(got[i].entry == doctest::Approx(expected[i].entry).epsilon(1e-5).scale(1.0));
+  }
+}
+
 // Counts what Draw emits: polygons (fat boxes) and segments (band edges and pairs), and checks that
 // every pair segment joins the centres of two live proxies' fat boxes.
 class CountingDraw : public DebugDraw {
@@ -276,9 +291,11 @@ TEST_CASE("an AABB query stops when the callback returns false") {
   CHECK(calls == 3);
 }
 
-TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing entry fraction") {
+// Random rays (box = false, through RayCast) or boxes of random half extents (through BoxCast) in
+// random scenes against the double-precision oracle on every fat box (grown by the extents).
+void CheckCastsAgainstOracle(std::uint64_t seed, bool box) {
   for (int trial = 0; trial < 6; ++trial) {
-    test::Rng rng(200 + trial);
+    test::Rng rng(seed + trial);
     BroadPhase bp(trial % 3 == 2 ? BroadPhaseDef{.axis = SweepAxisMode::Y} : BroadPhaseDef{});
     const float half = trial < 3 ? 25.0f : 8.0f;
     std::vector<SceneProxy> scene = MakeScene(bp, rng, 600, half);
@@ -287,28 +304,35 @@ TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing e
                          rng.Uniform(0.2f, 1.0f)};
       if (q % 10 == 0) input.translation.y = 0.0f;  // along an axis: exercises the slab special cases
       if (q % 10 == 1) input.translation.x = 0.0f;
+      Vec2 extent{0.0f, 0.0f};
       RayLog log;
-      bp.RayCast(input, LogRay, &log);
+      if (box) {
+        if (q % 10 == 2) input.translation = {0.0f, 0.0f};  // a resting box: what it overlaps
+        // Half extents from 1 mm to several bands tall, sometimes flat along one axis.
+        extent = {std::exp(rng.Uniform(-7.0f, 1.5f)), std::exp(rng.Uniform(-7.0f, 1.5f))};
+        if (q % 7 == 3) extent.x = 0.0f;
+        if (q % 7 == 4) extent.y = 0.0f;
+        bp.BoxCast(input, extent, LogRay, &log);
+      } else {
+        bp.RayCast(input, LogRay, &log);
+      }
       std::vector<Visit> expected;
       for (const SceneProxy& s : scene) {
-        float t = ClipEntry(input.origin, input.translation, input.maxFraction, s.fat);
+        const AABB grown{s.fat.lower - extent, s.fat.upper + extent};
+        const float t = ClipEntry(input.origin, input.translation, input.maxFraction, grown);
         if (t >= 0.0f) expected.push_back({s.userData, t});
       }
-      REQUIRE(log.visits.size() == expected.size());
-      for (std::size_t i = 1; i < log.visits.size(); ++i)
-        REQUIRE(log.visits[i - 1].entry <= log.visits[i].entry);
-      std::sort(expected.begin(), expected.end(),
-                [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
-      std::vector<Visit> got = log.visits;
-      std::sort(got.begin(), got.end(),
-                [](const Visit& a, const Visit& b) { return a.userData < b.userData; });
-      for (std::size_t i = 0; i < got.size(); ++i) {
-        REQUIRE(got[i].userData == expected[i].userData);
-        // float slab arithmetic vs the double oracle: a few ulps of the fraction
-        REQUIRE(got[i].entry == doctest::Approx(expected[i].entry).epsilon(1e-5).scale(1.0));
-      }
+      CheckVisits(log, expected);
     }
   }
+}
+
+TEST_CASE("ray casts visit exactly the boxes the segment touches in increasing entry fraction") {
+  CheckCastsAgainstOracle(200, false);
+}
+
+TEST_CASE("box casts visit exactly the boxes the moving box touches in increasing entry fraction") {
+  CheckCastsAgainstOracle(300, true);
 }
 
 TEST_CASE("ray casts stop on 0 and clip to the returned fraction") {

@@ -27,7 +27,7 @@ TEST_CASE("an empty map finds nothing and erases nothing") {
   CHECK(map.Size() == 0);
 }
 
-TEST_CASE("random inserts - overwrites - finds and erases match std::unordered_map") {
+TEST_CASE("random inserts and overwrites and finds and erases match std::unordered_map") {
   for (int shapes : {12, 40, 300}) {  // key space: pairs of `shapes` shape indices
     CAPTURE(shapes);
     test::Rng rng(static_cast<std::uint64_t>(shapes) * 7919u);

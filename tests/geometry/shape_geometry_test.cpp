@@ -63,7 +63,7 @@ void CheckSameAABB(const AABB& a, const AABB& b) {
 
 TEST_SUITE("geometry.shape_geometry") {
 
-TEST_CASE("a circle - a capsule and a segment keep their points - radius and edge normals") {
+TEST_CASE("a circle and a capsule and a segment keep their points and radius and edge normals") {
   const ShapeGeometry circle = Circle{{0.25f, -0.5f}, 0.75f};
   CHECK(circle.Type() == ShapeType::Circle);
   CHECK(circle.Count() == 1);
@@ -168,7 +168,7 @@ TEST_CASE("a polygon count the arrays cannot hold gives the invalid geometry") {
   CHECK(ComputeMass(ShapeGeometry(), 1.0f).error != GeometryError::None);
 }
 
-TEST_CASE("mass - bounding box and proxy of a geometry are the typed overloads' bit for bit") {
+TEST_CASE("mass and bounding box and proxy of a geometry are the typed overloads' bit for bit") {
   test::Rng rng(11);
   for (int trial = 0; trial < 400; ++trial) {
     const float density = rng.Uniform(0.1f, 10.0f);

@@ -43,7 +43,7 @@ TEST_CASE("regular polygons up to the maximum size are accepted and beyond it re
   CHECK(MakeRegularPolygon(2, 2.0f).error == GeometryError::NonPositiveSize);
 }
 
-TEST_CASE("bad sizes - radii and coordinates return their documented errors") {
+TEST_CASE("bad sizes and radii and coordinates return their documented errors") {
   CHECK(MakeBox(0.0f, 1.0f).error == GeometryError::NonPositiveSize);
   CHECK(MakeBox(-1.0f, 1.0f).error == GeometryError::NonPositiveSize);
   CHECK(MakeBox(kNaN, 1.0f).error == GeometryError::NonFinite);

@@ -253,7 +253,7 @@ TEST_CASE("coincident outlines and collinear overlapping edges intersect with a 
   CHECK(out.distance == 0.5f);
 }
 
-TEST_CASE("bad input gives a documented error - neutral outputs and an assert - never a crash") {
+TEST_CASE("bad input gives a documented error (neutral outputs and an assert) never a crash") {
   NonConvexWorkspace ws;
   const std::vector<Vec2> good = Box(0, 0, 1);
   const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -32,7 +32,7 @@ void CheckAgainstBruteForce(const DistanceLab& lab) {
 }  // namespace
 
 TEST_SUITE("sandbox.distance_lab") {
-TEST_CASE("every pair of outline kinds - apart and in each other's hull - matches brute force") {
+TEST_CASE("every pair of outline kinds (apart and in each other's hull) matches brute force") {
   const char* kinds[] = {"star", "gear", "comb", "spiral", "c", "noisy"};
   DistanceLab lab;
   for (const char* a : kinds) {

@@ -356,7 +356,7 @@ TEST_CASE("pre-solve: a disabled contact joins no island") {
   CHECK(IslandsOfTwoTouchingBoxes(true) == 2);
 }
 
-TEST_CASE("pre-solve: a disabled contact is not touching: no push - events or contact data") {
+TEST_CASE("pre-solve: a disabled contact is not touching: no push or events or contact data") {
   // A box falls onto the ground; the callback disables every contact: it falls freely through it.
   World world;
   const BodyId ground = world.CreateBody({.position = {0.0f, -1.0f}});
@@ -558,7 +558,7 @@ TEST_CASE("explosion: a box face-on gets k x its face - and an off-centre push t
   }
 }
 
-TEST_CASE("explosion: mask - body types - sensors - sleepers and the centre itself") {
+TEST_CASE("explosion: the mask and body types and sensors and sleepers and the centre itself") {
   World world(WorldDef{.gravity = {0.0f, 0.0f}});
   auto addCircle = [&](BodyType type, Vec2 at, ShapeDef def = {}) {
     const BodyId body = world.CreateBody({.type = type, .position = at});
@@ -675,7 +675,7 @@ TEST_CASE("sensor overlaps equal brute force before each step and the set the ev
   }
 }
 
-TEST_CASE("sensor overlaps: not a sensor gives 0 - a short span the first - stale ids assert") {
+TEST_CASE("sensor overlaps: not a sensor gives 0; a short span the first; stale ids assert") {
   World world;
   const BodyId ground = world.CreateBody({});
   const ShapeId sensor = world.CreateShape(ground, {.isSensor = true}, MakeBox(3.0f, 3.0f).value);

@@ -261,7 +261,7 @@ TEST_CASE("ray casts against chains equal a brute-force one-sided ray-segment an
   CHECK(hits > trials / 10);
 }
 
-TEST_CASE("chain API: segments in order with their ghosts - ownership - destruction with the chain or body") {
+TEST_CASE("chain API: segments in order with their ghosts; ownership; destruction with the chain or body") {
   World world;
   const BodyId ground = world.CreateBody({});
   const Vec2 points[4] = {{0.0f, 0.0f}, {-1.0f, 0.0f}, {-2.0f, 1.0f}, {-3.0f, 1.0f}};
@@ -336,7 +336,7 @@ TEST_CASE("chain API: segments in order with their ghosts - ownership - destruct
   CHECK(asserts.Count() == 1);
 }
 
-TEST_CASE("bad chains: MK_ASSERT - a null id and nothing created") {
+TEST_CASE("bad chains: MK_ASSERT and a null id and nothing created") {
   World world;
   const BodyId ground = world.CreateBody({});
   const float nan = std::numeric_limits<float>::quiet_NaN();

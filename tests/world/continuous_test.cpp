@@ -207,7 +207,7 @@ class SegmentRecorder final : public DebugDraw {
 
 }  // namespace
 
-TEST_CASE("continuous records: drawn as the path - cleared every step - off by default - never regrown") {
+TEST_CASE("continuous records: drawn as the path; cleared every step; off by default; never regrown") {
   World world(WorldDef{.gravity = {0.0f, 0.0f}});
   const BodyId wall = world.CreateBody({.position = {3.0f, 0.0f}});
   world.CreateShape(wall, {}, MakeBox(0.05f, 1.0f).value);

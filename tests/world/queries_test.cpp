@@ -1,5 +1,6 @@
 // World queries against brute force: the same exact per-shape test run over every shape of the world
 // (no broadphase), in random scenes of every shape type, filters and sensors; bad input.
+#include "scenes/alloc_counter.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
 #include "world/world_state.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace mk;
@@ -146,7 +148,7 @@ TEST_CASE("closest and all-hits ray casts equal brute force over every shape") {
   }
 }
 
-TEST_CASE("the ray callback ignores - clips and stops as it returns -1 - a fraction or 0") {
+TEST_CASE("the ray callback ignores or clips or stops as it returns -1 or a fraction or 0") {
   Scene scene;
   Build(scene, 7, 300);
   test::Rng rng(77);
@@ -226,7 +228,111 @@ TEST_CASE("closest shape casts of every shape type equal brute force over every 
   CHECK(hits > 300);
 }
 
-TEST_CASE("shape - box and point overlaps equal brute force over every shape") {
+// Every shape's ShapeCast, no broadphase: the hits sorted by fraction, then by shape slot.
+std::vector<CastHit> BruteShapeCast(const Scene& scene, const ShapeGeometry& shape, const Transform& xf,
+                                    Vec2 translation, const QueryFilter& filter) {
+  std::vector<CastHit> hits;
+  for (ShapeId id : scene.shapes) {
+    if (!Accepts(scene.world, id, filter) || IsSensor(scene.world, id)) continue;
+    const CastOutput out =
+        ShapeCast(scene.world.GetShapeGeometry(id), scene.world.GetTransform(scene.world.GetBody(id)), shape,
+                  xf, translation);
+    if (out.hit) hits.push_back({id, out.point, out.normal, out.fraction, true});
+  }
+  std::sort(hits.begin(), hits.end(), [](const CastHit& a, const CastHit& b) {
+    return a.fraction < b.fraction || (a.fraction == b.fraction && a.shape.index1 < b.shape.index1);
+  });
+  return hits;
+}
+
+bool SameHit(const CastHit& a, const CastHit& b) {
+  return a.hit == b.hit && a.shape == b.shape && a.fraction == b.fraction && a.point.x == b.point.x &&
+         a.point.y == b.point.y && a.normal.x == b.normal.x && a.normal.y == b.normal.y;
+}
+
+// The casts visit candidates by where their bounding boxes meet and skip those beyond the best hit;
+// the answers must be bit for bit those of ShapeCast over every shape, in crowded and sparse scenes,
+// for long, short, zero and overlapping casts.
+TEST_CASE("shape casts (closest and callback) are bit for bit brute force over every shape") {
+  const ShapeGeometry casts[] = {
+      MakeCircle({0.1f, 0.0f}, 0.25f).value,           MakeCapsule({-0.3f, 0.0f}, {0.3f, 0.1f}, 0.15f).value,
+      MakeSegment({-0.5f, -0.2f}, {0.5f, 0.3f}).value, MakeBox(0.25f, 0.25f).value,
+      MakeRegularPolygon(5, 0.4f, 0.1f).value,         MakeRegularPolygon(12, 0.6f).value};
+  int hits = 0, reported = 0;
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    Scene scene;
+    Build(scene, 70 + seed, seed == 0 ? 120 : 500);
+    test::Rng rng(700 + seed);
+    for (int trial = 0; trial < 600; ++trial) {
+      const ShapeGeometry& shape = casts[trial % 6];
+      const Transform xf = MakeTransform(rng.InBox(22.0f), rng.Uniform(-3.0f, 3.0f));
+      const float length = trial % 10 == 0 ? 0.0f : rng.Uniform(0.01f, 1.0f) * rng.Uniform(0.0f, 40.0f);
+      const Vec2 translation = length * rng.Direction();
+      const QueryFilter filter = RandomFilter(rng);
+      const std::vector<CastHit> expected = BruteShapeCast(scene, shape, xf, translation, filter);
+      const CastHit got = scene.world.CastShapeClosest(shape, xf, translation, filter);
+      REQUIRE(got.hit == !expected.empty());
+      if (!got.hit) continue;
+      ++hits;
+      CHECK(SameHit(got, expected.front()));
+      // The callback sees every hit in the brute-force order, or, clipped to each hit's fraction in
+      // turn, the hits up to the first fraction (one hit when that is 0: returning 0 stops); a stop
+      // after k calls makes k calls.
+      const int mode = trial % 3;
+      const std::size_t stopAfter = 1 + trial % 4;
+      std::vector<CastHit> seen;
+      scene.world.CastShape(shape, xf, translation, filter, [&](const CastHit& hit) {
+        seen.push_back(hit);
+        if (mode == 2 && seen.size() == stopAfter) return 0.0f;
+        return mode == 1 ? hit.fraction : 1.0f;
+      });
+      std::size_t want = expected.size();
+      if (mode == 1) {
+        want = 0;
+        while (want < expected.size() && expected[want].fraction <= expected.front().fraction) ++want;
+        if (expected.front().fraction == 0.0f) want = 1;  // returning 0 stops the cast
+      } else if (mode == 2) {
+        want = std::min(want, stopAfter);
+      }
+      REQUIRE(seen.size() == want);
+      for (std::size_t i = 0; i < want; ++i) CHECK(SameHit(seen[i], expected[i]));
+      reported += static_cast<int>(seen.size());
+    }
+  }
+  CHECK(hits > 600);
+  CHECK(reported > 2000);
+}
+
+TEST_CASE("warm shape casts (closest and callback) allocate nothing") {
+  Scene scene;
+  Build(scene, 81, 300);
+  test::Rng rng(810);
+  const ShapeGeometry shape = MakeCapsule({-0.3f, 0.0f}, {0.3f, 0.1f}, 0.15f).value;
+  std::vector<std::pair<Transform, Vec2>> casts;
+  for (int i = 0; i < 200; ++i)
+    casts.push_back({MakeTransform(rng.InBox(22.0f), rng.Uniform(-3.0f, 3.0f)),
+                     rng.Uniform(0.0f, 40.0f) * rng.Direction()});
+  int hits = 0;
+  auto castAll = [&] {
+    for (const auto& [xf, translation] : casts) {
+      hits += scene.world.CastShapeClosest(shape, xf, translation).hit ? 1 : 0;
+      scene.world.CastShape(shape, xf, translation, {}, [&hits](const CastHit&) {
+        ++hits;
+        return 1.0f;
+      });
+    }
+  };
+  castAll();  // warm-up: the broadphase's and the world's scratch reach their sizes
+  const int warmHits = hits;
+  test::StartCountingAllocations();
+  castAll();
+  test::StopCountingAllocations();
+  CHECK(test::CountedAllocations() == 0);
+  CHECK(hits == 2 * warmHits);
+  CHECK(warmHits > 200);
+}
+
+TEST_CASE("overlaps of shapes and boxes and points equal brute force over every shape") {
   Scene scene;
   Build(scene, 5, 300);
   test::Rng rng(55);

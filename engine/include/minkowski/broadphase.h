@@ -260,6 +260,12 @@ class BroadPhase {
   /// A non-finite input visits nothing. Const, with QueryAABB's caveat on concurrent calls.
   void RayCast(const RayCastInput& input, RayCastFn fn, void* context) const;
 
+  /// RayCast for a box of half extents `halfExtents` (metres, >= 0) centred on the ray's point: visits
+  /// the proxies whose fat AABB the moving box touches, by the fraction at which the ray enters the fat
+  /// AABB grown by `halfExtents` (the Minkowski sum of the two boxes), with RayCast's order, clipping
+  /// and caveats. Negative or non-finite extents fail an MK_ASSERT and visit nothing.
+  void BoxCast(const RayCastInput& input, Vec2 halfExtents, RayCastFn fn, void* context) const;
+
   /// True when `id` names a live proxy.
   bool IsValid(ProxyId id) const;
 

@@ -408,13 +408,15 @@ class World {
 
   /// The first shape that `shape` (any convex ShapeGeometry, placed by `xf`) touches when translated
   /// by t * translation (metres, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
-  /// point and normal on the shape hit. A shape it overlaps at t = 0 is hit at fraction 0. Candidates
-  /// come from the box swept by the shape's bounding box, so a long cast costs more than a short one.
+  /// point and normal on the shape hit. A shape it overlaps at t = 0 is hit at fraction 0. Equal
+  /// fractions go to the lowest shape slot. The broadphase walks the boxes the shape's bounding box
+  /// meets in order and stops past the best hit, so the cost grows with what lies before the hit.
   CastHit CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
                            const QueryFilter& filter = {}) const;
 
   /// Calls `float fn(const CastHit&)` for the shapes the cast touches, in increasing fraction (ties
-  /// by shape slot), steered by its return value as in CastRay. Allocates a list of the hits.
+  /// by shape slot), steered by its return value as in CastRay. A hit waits in the world's reused
+  /// scratch until no shape left can come before it: no allocation once warmed up.
   template <class Fn>
   void CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                  Fn&& fn) const {

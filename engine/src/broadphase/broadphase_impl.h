@@ -174,7 +174,10 @@ struct BroadPhase::Impl {
   bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false) const;
 
   // --- queries (broadphase_query.cpp)
-  void RayCast(const RayCastInput& input, RayCastFn fn, void* context);
+  /// The ray cast's band walk; kBox: a box cast of half extents `extent` (ignored for a ray, so the
+  /// ray's walk pays nothing for boxes).
+  template <bool kBox>
+  void RayCast(const RayCastInput& input, Vec2 extent, RayCastFn fn, void* context);
 };
 
 /// Index of the first entry whose lo is >= key (binary search).

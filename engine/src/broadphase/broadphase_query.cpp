@@ -72,21 +72,39 @@ void BroadPhase::RayCast(const RayCastInput& input, RayCastFn fn, void* context)
   MK_ASSERT(valid);
   if (!valid || input.maxFraction < 0.0f) return;
   impl_->Sync();
-  impl_->RayCast(input, fn, context);
+  impl_->RayCast<false>(input, {0.0f, 0.0f}, fn, context);
+}
+
+void BroadPhase::BoxCast(const RayCastInput& input, Vec2 halfExtents, RayCastFn fn, void* context) const {
+  const bool valid = IsFinite(input.origin) && IsFinite(input.translation) &&
+                     std::isfinite(input.maxFraction) && IsFinite(halfExtents) && halfExtents.x >= 0.0f &&
+                     halfExtents.y >= 0.0f && fn != nullptr;
+  MK_ASSERT(valid);
+  if (!valid || input.maxFraction < 0.0f) return;
+  impl_->Sync();
+  impl_->RayCast<true>(input, halfExtents, fn, context);
 }
 
 // Bands are visited in order along the ray. A proxy is listed in the band holding its entry point,
 // so after scanning band b every proxy entered before the ray leaves band b has been found: the heap
 // may then release those (minus a tolerance for the rounding of band edges). Early termination thus
-// skips whole bands, not just callbacks.
-void BroadPhase::Impl::RayCast(const RayCastInput& input, RayCastFn fn, void* context) {
+// skips whole bands, not just callbacks. A box cast (extent > 0) walks the bands of the box's centre
+// the same way; at each it scans the bands and the sweep range the box covers while its centre is in
+// the band, where every fat box it touches there is listed.
+template <bool kBox>
+void BroadPhase::Impl::RayCast(const RayCastInput& input, Vec2 extent, RayCastFn fn, void* context) {
   const Vec2 p = input.origin, d = input.translation;
   float maxFraction = input.maxFraction;
   const std::uint32_t t = NextTag();
   heap.clear();
   auto consider = [&](std::int32_t proxy) {
     if (stamp[proxy] == t) return;
-    const float entry = RayEntry(p, d, maxFraction, fat[proxy]);
+    float entry;
+    if constexpr (kBox) {
+      entry = RayEntry(p, d, maxFraction, AABB{fat[proxy].lower - extent, fat[proxy].upper + extent});
+    } else {
+      entry = RayEntry(p, d, maxFraction, fat[proxy]);
+    }
     if (entry < 0.0f) return;
     stamp[proxy] = t;
     heap.push_back({entry, proxy});
@@ -129,13 +147,26 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, RayCastFn fn, void* co
     if (t0 <= t1) {
       const float s0 = p[s] + t0 * d[s], s1 = p[s] + t1 * d[s];
       const float pad = 1e-5f * (std::fabs(s0) + std::fabs(s1)) + 1e-6f;
-      const float sLo = std::min(s0, s1) - pad, sHi = std::max(s0, s1) + pad;
-      for (int kind = 0; kind < 2; ++kind) {
-        const std::vector<BandEntry>& list = bands[b].list[kind];
-        const int n = static_cast<int>(list.size());
-        for (int i = LowerBound(list, ScanKey(sLo, bands[b].maxExtent[kind])); i < n && list[i].lo <= sHi;
-             ++i) {
-          if (list[i].hi >= sLo) consider(list[i].proxy);
+      float sLo = std::min(s0, s1) - pad, sHi = std::max(s0, s1) + pad;
+      int bLo = b, bHi = b;
+      if constexpr (kBox) {
+        sLo -= extent[s];
+        sHi += extent[s];
+      }
+      if (kBox && extent[c] > 0.0f) {
+        const float c0 = p[c] + t0 * d[c], c1 = p[c] + t1 * d[c];
+        const float cPad = 1e-5f * (std::fabs(c0) + std::fabs(c1)) + 1e-6f + extent[c];
+        bLo = std::min(b, BandOf(std::min(c0, c1) - cPad));
+        bHi = std::max(b, BandOf(std::max(c0, c1) + cPad));
+      }
+      for (int band = bLo; band <= bHi; ++band) {
+        for (int kind = 0; kind < 2; ++kind) {
+          const std::vector<BandEntry>& list = bands[band].list[kind];
+          const int n = static_cast<int>(list.size());
+          for (int i = LowerBound(list, ScanKey(sLo, bands[band].maxExtent[kind]));
+               i < n && list[i].lo <= sHi; ++i) {
+            if (list[i].hi >= sLo) consider(list[i].proxy);
+          }
         }
       }
     }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace mk {
@@ -70,23 +71,89 @@ void CollectCandidates(const WorldState& world, const AABB& box, std::vector<int
   world.broadphase.QueryAABB(box, onProxy, &slots);
 }
 
-// Casts `shape` against every candidate of the swept box; calls onHit(CastHit) for each hit within
-// maxFraction (a hit of fraction <= maxFraction(), re-read per candidate so a closest search shrinks).
-template <class OnHit, class Bound>
-void CastShapeCandidates(const WorldState& world, const ShapeGeometry& shape, const Transform& xf,
-                         Vec2 translation, const QueryFilter& filter, Bound&& maxFraction, OnHit&& onHit) {
-  const AABB start = ComputeAABB(shape, xf);
-  const AABB end{start.lower + translation, start.upper + translation};
-  std::vector<int> slots;
-  CollectCandidates(world, Union(start, end), slots);
-  for (int slot : slots) {
-    const Shape& target = world.shapes[slot];
-    if (target.isSensor || !Accepts(filter, target.filter)) continue;
-    const CastOutput out =
-        ShapeCast(world.geometries[slot], ShapeTransform(world, slot), shape, xf, translation, maxFraction());
-    if (out.hit) onHit(CastHit{world.MakeShapeId(slot), out.point, out.normal, out.fraction, true});
+// A lower bound on the fraction at which a shape whose bounding box is `cast`, translated by
+// t * translation, comes within kShapeCastTolerance of a shape whose bounding box is `target`: the
+// entry of the cast box's centre, as a ray, into `target` grown by the cast box's half extents (the
+// Minkowski sum of the two boxes), as Box2D's tree shape cast orders its nodes. At a hit the two boxes
+// are within the tolerance on both axes, so the grown box is padded by twice the tolerance plus a
+// relative margin for the rounding of GJK, the boxes and this slab test (Ericson, Real-Time Collision
+// Detection, 5.3.3): too low costs one ShapeCast more, too high would lose a hit. 2 means a miss.
+float CastEntry(const AABB& cast, Vec2 translation, const AABB& target) {
+  const Vec2 c = Center(cast), h = 0.5f * (cast.upper - cast.lower);
+  float tMin = 0.0f, tMax = 1.0f;
+  for (int k = 0; k < 2; ++k) {
+    const float scale = std::fabs(c[k]) + std::fabs(h[k]) + std::fabs(translation[k]) +
+                        std::max(std::fabs(target.lower[k]), std::fabs(target.upper[k]));
+    const float pad = h[k] + 2.0f * kShapeCastTolerance + 1e-5f * scale;
+    const float lo = target.lower[k] - pad, hi = target.upper[k] + pad;
+    if (translation[k] == 0.0f) {
+      if (c[k] < lo || c[k] > hi) return 2.0f;
+      continue;
+    }
+    const float inv = 1.0f / translation[k];
+    const float t1 = (lo - c[k]) * inv, t2 = (hi - c[k]) * inv;
+    tMin = std::max(tMin, std::min(t1, t2));
+    tMax = std::min(tMax, std::max(t1, t2));
+    if (tMin > tMax) return 2.0f;
   }
+  return tMin;
 }
+
+// One shape cast as the broadphase's box cast sees it.
+struct ShapeCastQuery {
+  const WorldState* world;
+  const ShapeGeometry* shape;
+  Transform xf;
+  Vec2 translation;
+  QueryFilter filter;
+  AABB castBox;  // the cast shape's bounding box at t = 0
+};
+
+// Walks the fat boxes the cast shape's bounding box meets, by entry fraction (Box2D's tree shape cast
+// grows the tree's boxes by the cast box the same way). The extents are grown like CastEntry's pad, so
+// a shape's fat-box entry never exceeds the fraction at which the cast touches it, and clipping the
+// walk to a hit loses nothing before it.
+void WalkCast(const ShapeCastQuery& query, RayCastFn fn, void* context) {
+  const Vec2 c = Center(query.castBox), h = 0.5f * (query.castBox.upper - query.castBox.lower);
+  Vec2 extent;
+  for (int k = 0; k < 2; ++k) {
+    const float scale = std::fabs(c[k]) + std::fabs(h[k]) + std::fabs(query.translation[k]);
+    extent[k] = h[k] + 2.0f * kShapeCastTolerance + 1e-5f * scale;
+  }
+  query.world->broadphase.BoxCast({c, query.translation, 1.0f}, extent, fn, context);
+}
+
+// Whether the query takes the shape in `slot` (no sensor, filter passes); if so `entry` is the lower
+// bound on the fraction at which the cast can touch it (CastEntry on its tight box).
+bool TakeCandidate(const ShapeCastQuery& query, int slot, float& entry) {
+  const WorldState& world = *query.world;
+  const Shape& target = world.shapes[slot];
+  if (target.isSensor || !Accepts(query.filter, target.filter)) return false;
+  entry = CastEntry(query.castBox, query.translation,
+                    ComputeAABB(world.geometries[slot], ShapeTransform(world, slot)));
+  return true;
+}
+
+// ShapeCast of `shape` against one candidate. ShapeCast's fraction does not depend on maxFraction
+// (conservative advancement only stops earlier when it passes it), so clipping never changes a hit.
+CastOutput CastAgainst(const WorldState& world, int slot, const ShapeGeometry& shape, const Transform& xf,
+                       Vec2 translation, float maxFraction) {
+  return ShapeCast(world.geometries[slot], ShapeTransform(world, slot), shape, xf, translation, maxFraction);
+}
+
+// Borrows a scratch vector of the world for one query, so that a callback that (against the rules)
+// runs another query finds an empty one instead of pulling the storage from under this one.
+template <class T>
+struct Borrowed {
+  std::vector<T>& home;
+  std::vector<T> items;
+  explicit Borrowed(std::vector<T>& scratch) : home(scratch), items(std::move(scratch)) { items.clear(); }
+  ~Borrowed() {
+    if (home.capacity() < items.capacity()) home = std::move(items);
+  }
+  Borrowed(const Borrowed&) = delete;
+  Borrowed& operator=(const Borrowed&) = delete;
+};
 
 }  // namespace
 
@@ -119,17 +186,87 @@ std::vector<CastHit> World::CastRayAll(Vec2 origin, Vec2 translation, const Quer
   return hits;
 }
 
+namespace {
+
+// A clip for the broadphase walk at fraction f: f itself, or the least positive float for 0 (returning
+// 0 would stop the walk, and another shape touched at 0 may still win by slot).
+float ClipAt(float f) { return f > 0.0f ? f : std::numeric_limits<float>::min(); }
+
+struct ClosestCast {
+  ShapeCastQuery query;
+  CastHit best;
+};
+
+// Candidates arrive by entry; the walk is clipped to the best hit, so a shape entered beyond it is
+// never visited. One entered exactly at it may still tie, and win by slot.
+float ClosestCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, float, void* context) {
+  ClosestCast& cast = *static_cast<ClosestCast*>(context);
+  const ShapeCastQuery& query = cast.query;
+  const int slot = static_cast<int>(userData);
+  const float bound = cast.best.hit ? cast.best.fraction : 1.0f;
+  float entry = 0.0f;
+  if (!TakeCandidate(query, slot, entry) || entry > bound) return -1.0f;
+  const CastOutput out = CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, bound);
+  if (!out.hit) return -1.0f;
+  const CastHit hit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true};
+  if (!cast.best.hit || HitBefore(hit, cast.best)) cast.best = hit;
+  return ClipAt(cast.best.fraction);
+}
+
+// CastShape's walk: a hit waits in a min-heap (by fraction, then slot) until no candidate left can
+// touch before it, i.e. until the walk's entry fraction passes it; the caller's clip clips the walk.
+struct CallbackCast {
+  ShapeCastQuery query;
+  float (*fn)(const CastHit&, void*);
+  void* context;
+  std::vector<CastHit>* heap;
+  float clip = 1.0f;
+  bool stopped = false;
+
+  static bool After(const CastHit& a, const CastHit& b) { return HitBefore(b, a); }
+
+  // Reports the waiting hits of fraction below `limit`; false once fn stopped the cast.
+  bool Release(float limit) {
+    while (!heap->empty() && heap->front().fraction < limit) {
+      std::pop_heap(heap->begin(), heap->end(), After);
+      const CastHit hit = heap->back();
+      heap->pop_back();
+      if (hit.fraction > clip) continue;
+      const float answer = fn(hit, context);
+      if (answer == 0.0f) return !(stopped = true);
+      if (answer > 0.0f) clip = std::min(clip, answer);
+    }
+    return true;
+  }
+};
+
+float CallbackCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, float walkEntry,
+                        void* context) {
+  CallbackCast& cast = *static_cast<CallbackCast*>(context);
+  const ShapeCastQuery& query = cast.query;
+  if (!cast.Release(walkEntry)) return 0.0f;
+  const int slot = static_cast<int>(userData);
+  float entry = 0.0f;
+  if (!TakeCandidate(query, slot, entry) || entry > cast.clip) return cast.clip;
+  const CastOutput out =
+      CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, cast.clip);
+  if (out.hit) {
+    cast.heap->push_back(CastHit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true});
+    std::push_heap(cast.heap->begin(), cast.heap->end(), CallbackCast::After);
+  }
+  return cast.clip;
+}
+
+}  // namespace
+
 CastHit World::CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
                                 const QueryFilter& filter) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation);
   MK_ASSERT(valid);
   if (!valid) return {};
-  CastHit best;
-  auto bound = [&best] { return best.hit ? best.fraction : 1.0f; };
-  CastShapeCandidates(*state_, shape, xf, translation, filter, bound, [&best](const CastHit& hit) {
-    if (!best.hit || HitBefore(hit, best)) best = hit;
-  });
-  return best;
+  ClosestCast cast{{state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, {}};
+  WalkCast(cast.query, &ClosestCastProxy, &cast);
+  return cast.best;
 }
 
 void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
@@ -138,18 +275,11 @@ void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid) return;
-  std::vector<CastHit> hits;
-  CastShapeCandidates(
-      *state_, shape, xf, translation, filter, [] { return 1.0f; },
-      [&hits](const CastHit& hit) { hits.push_back(hit); });
-  std::sort(hits.begin(), hits.end(), HitBefore);
-  float clip = 1.0f;
-  for (const CastHit& hit : hits) {
-    if (hit.fraction > clip) break;
-    const float answer = fn(hit, context);
-    if (answer == 0.0f) return;
-    if (answer > 0.0f) clip = std::min(clip, answer);
-  }
+  Borrowed<CastHit> pending(state_->castHits);
+  CallbackCast cast{
+      {state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, fn, context, &pending.items};
+  WalkCast(cast.query, &CallbackCastProxy, &cast);
+  if (!cast.stopped) cast.Release(std::numeric_limits<float>::infinity());
 }
 
 void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,

@@ -194,6 +194,7 @@ struct WorldState {
   std::vector<int> pendingWakes;  // sleeping bodies touched in the contact update, woken after it
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;  // World::Explode's candidates, reused
+  std::vector<CastHit> castHits;     // CastShape's hits waiting for their turn, reused (queries.cpp)
 
   // The pre-solve callback (World::SetPreSolveCallback); null when unset.
   PreSolveFn preSolveFn = nullptr;
