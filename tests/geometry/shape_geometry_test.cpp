@@ -88,7 +88,7 @@ TEST_CASE("a circle and a capsule and a segment keep their points and radius and
   CHECK(segment.AsSegment().p2 == Vec2{3.0f, 4.0f});
 }
 
-TEST_CASE("a chain segment is a segment core plus its two ghost vertices; no mass - the segment's box") {
+TEST_CASE("a chain segment is a segment core plus its two ghost vertices / no mass - the segment's box") {
   const ChainSegment chain{{-1.0f, 2.0f}, {{0.0f, 0.0f}, {3.0f, 4.0f}}, {5.0f, 5.0f}};
   const ShapeGeometry g = chain;
   CHECK(g.Type() == ShapeType::ChainSegment);

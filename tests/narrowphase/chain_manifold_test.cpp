@@ -119,7 +119,7 @@ TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal o
 }
 
 TEST_CASE(
-    "at a convex vertex every normal lies in the vertex's cone; the deepest separation is the distance") {
+    "at a convex vertex every normal lies in the vertex's cone / the deepest separation is the distance") {
   test::Rng rng(92);
   const Corner corner = MakeCorner({-1.0f, -1.0f});  // the floor turns down-left: convex
   const Vec2 nA{0.0f, 1.0f};

@@ -178,7 +178,7 @@ TEST_CASE("a ray against every shape type enters where a double sphere trace of 
   CHECK(hits > 5000);
 }
 
-TEST_CASE("a ray stops at maxFraction; misses from inside; and ignores a zero translation") {
+TEST_CASE("a ray stops at maxFraction / misses from inside / and ignores a zero translation") {
   const ShapeGeometry box = MakeBox(1.0f, 1.0f).value;
   const ShapeGeometry capsule = MakeCapsule({-1.0f, 0.0f}, {1.0f, 0.0f}, 0.5f).value;
   CastOutput out = RayCastShape(box, Transform{}, {{-5.0f, 0.0f}, {10.0f, 0.0f}, 1.0f});

@@ -47,7 +47,7 @@ int UnreachableShots(const BulletLab& lab) {
 }  // namespace
 
 TEST_SUITE("sandbox.bullet_range") {
-TEST_CASE("a thin static wall: continuous collision stops every shot; without it the unreachable tunnel") {
+TEST_CASE("a thin static wall: continuous collision stops every shot / without it the unreachable tunnel") {
   BulletLab lab;
   Set(lab, {"thickness=0.05", "radius=0.025", "speed=300", "spread=10", "bullet=0", "continuous=1"});
   Fire(lab, 100);
@@ -71,7 +71,7 @@ TEST_CASE("a thin static wall: continuous collision stops every shot; without it
   for (const BulletLab::Shot& shot : lab.Shots()) CHECK_FALSE(shot.hasImpact);
 }
 
-TEST_CASE("a dynamic wall: isBullet stops every shot; a fast non-bullet is not swept against it") {
+TEST_CASE("a dynamic wall: isBullet stops every shot / a fast non-bullet is not swept against it") {
   BulletLab lab;
   Set(lab, {"thickness=0.1", "speed=300", "dynamic=1", "bullet=1"});
   Fire(lab, 100);

@@ -42,7 +42,7 @@ Run RunTrack(const char* track) {
 }  // namespace
 
 TEST_SUITE("sandbox.chain_lab") {
-TEST_CASE("on the chain track the box and the wheel move as on one solid ground; on segments the box hops") {
+TEST_CASE("on the chain track the box and the wheel move as on one solid ground / on segments the box hops") {
   const Run chain = RunTrack("chain");
   const Run ground = RunTrack("ground");
   const Run segments = RunTrack("segments");

@@ -46,7 +46,7 @@ TEST_CASE("every pair of outline kinds (apart and in each other's hull) matches 
   }
 }
 
-TEST_CASE("a star in the C's mouth: hulls overlap - the overlap grid answers; deformation keeps it exact") {
+TEST_CASE("a star in the C's mouth: hulls overlap - the overlap grid answers / deformation keeps it exact") {
   DistanceLab lab;
   Set(lab, {"shape_a=c", "shape_b=star", "x_a=0", "y_a=0", "angle_a=0", "x_b=1.6", "y_b=0", "angle_b=0"});
   CHECK(lab.Output().path == NonConvexPath::OverlapGrid);

@@ -39,7 +39,7 @@ TEST_CASE("all hits are sorted by fraction - and the swept box stops short of th
   CHECK(lab.SweepHit().fraction >= 0.1f - kShapeCastTolerance / 16.0f - 1e-6f);
 }
 
-TEST_CASE("dragging an end of the ray moves it; bad settings are refused") {
+TEST_CASE("dragging an end of the ray moves it / bad settings are refused") {
   RayLab lab;
   Set(lab, {"x0=-8", "y0=0.5", "x1=-3", "y1=0.5"});
   REQUIRE(lab.Hits().size() == 1);

@@ -383,7 +383,7 @@ TEST_CASE("pre-solve: a disabled contact is not touching: no push or events or c
 }
 
 TEST_CASE(
-    "pre-solve: the callback sees exactly the touching contacts of flagged shapes; enabling all "
+    "pre-solve: the callback sees exactly the touching contacts of flagged shapes / enabling all "
     "changes no bit") {
   // Two pits from the same seed; in one every tenth shape has pre-solve events and the callback
   // allows all. Each step the pairs it was asked about are the touching contacts with a flagged
@@ -473,7 +473,7 @@ TEST_CASE("body contact data equals brute force over ForEachTouchingContact in r
   }
 }
 
-TEST_CASE("body contact data: a short span gets the first contacts; stale ids assert and give 0") {
+TEST_CASE("body contact data: a short span gets the first contacts / stale ids assert and give 0") {
   RandomScene scene;
   MakePit(scene, 5, 30);
   for (int i = 0; i < 200; ++i) scene.world.Step(kDt);
@@ -675,7 +675,7 @@ TEST_CASE("sensor overlaps equal brute force before each step and the set the ev
   }
 }
 
-TEST_CASE("sensor overlaps: not a sensor gives 0; a short span the first; stale ids assert") {
+TEST_CASE("sensor overlaps: not a sensor gives 0 / a short span the first / stale ids assert") {
   World world;
   const BodyId ground = world.CreateBody({});
   const ShapeId sensor = world.CreateShape(ground, {.isSensor = true}, MakeBox(3.0f, 3.0f).value);

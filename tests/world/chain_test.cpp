@@ -261,7 +261,7 @@ TEST_CASE("ray casts against chains equal a brute-force one-sided ray-segment an
   CHECK(hits > trials / 10);
 }
 
-TEST_CASE("chain API: segments in order with their ghosts; ownership; destruction with the chain or body") {
+TEST_CASE("chain API: segments in order with their ghosts / ownership / destruction with the chain or body") {
   World world;
   const BodyId ground = world.CreateBody({});
   const Vec2 points[4] = {{0.0f, 0.0f}, {-1.0f, 0.0f}, {-2.0f, 1.0f}, {-3.0f, 1.0f}};
@@ -388,7 +388,7 @@ TEST_CASE("bad chains: MK_ASSERT and a null id and nothing created") {
 }
 
 TEST_CASE(
-    "chain segments are ordinary shapes: contact events - filters - queries; no contact with segments") {
+    "chain segments are ordinary shapes: contact events - filters - queries / no contact with segments") {
   World world;
   const BodyId ground = world.CreateBody({});
   const ChainId chain =

@@ -99,7 +99,7 @@ TEST_CASE("a body made a bullet after creation (SetBullet) never passes a 10 cm 
   CHECK(CountPasses(setup, 1000, 11) == 0);
 }
 
-TEST_CASE("SetBullet and IsBullet: the flag round-trips; stale ids assert and read false") {
+TEST_CASE("SetBullet and IsBullet: the flag round-trips / stale ids assert and read false") {
   World world;
   const BodyId body = world.CreateBody({.type = BodyType::Dynamic});
   CHECK_FALSE(world.IsBullet(body));
@@ -207,7 +207,7 @@ class SegmentRecorder final : public DebugDraw {
 
 }  // namespace
 
-TEST_CASE("continuous records: drawn as the path; cleared every step; off by default; never regrown") {
+TEST_CASE("continuous records: drawn as the path / cleared every step / off by default / never regrown") {
   World world(WorldDef{.gravity = {0.0f, 0.0f}});
   const BodyId wall = world.CreateBody({.position = {3.0f, 0.0f}});
   world.CreateShape(wall, {}, MakeBox(0.05f, 1.0f).value);

@@ -168,7 +168,8 @@ TEST_CASE("the fuzzed wheel joint on a 0.03 kg body stays finite and within the 
 }
 
 TEST_CASE(
-    "random wheel, prismatic, revolute and distance joints on small bodies stay finite and within the caps") {
+    "random wheel / prismatic / revolute and distance joints on small bodies stay finite and within the "
+    "caps") {
   CheckRandomJoints(20250301, 200, 120);
 }
 

@@ -449,7 +449,7 @@ TEST_CASE("GetShapeGeometry returns the shape as created - in its body's frame")
   CHECK(world.GetShapeGeometry(capsule).AsCapsule().p2 == Vec2{1.0f, 0.0f});
 }
 
-TEST_CASE("bad query input asserts and finds nothing; an empty world and a zero-length ray find nothing") {
+TEST_CASE("bad query input asserts and finds nothing / an empty world and a zero-length ray find nothing") {
   World empty;
   test::AssertCounter asserts;
   CHECK_FALSE(empty.CastRayClosest({0.0f, 0.0f}, {10.0f, 0.0f}).hit);
@@ -489,7 +489,7 @@ TEST_CASE("bad query input asserts and finds nothing; an empty world and a zero-
   CHECK_FALSE(world.CastRayClosest({-5.0f, 0.0f}, {10.0f, 0.0f}).hit);
 }
 
-TEST_CASE("queries skip disabled bodies; casts skip sensors - overlaps report them") {
+TEST_CASE("queries skip disabled bodies / casts skip sensors - overlaps report them") {
   World world;
   const BodyId body = world.CreateBody({});
   const ShapeId sensor = world.CreateShape(body, {.isSensor = true}, MakeBox(1.0f, 1.0f).value);

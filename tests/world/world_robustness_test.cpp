@@ -312,7 +312,7 @@ TEST_CASE("huge or non-finite values are refused or clamped at the call and the 
 }
 
 TEST_CASE(
-    "hand-built polygons with a NaN vertex, clockwise winding, zero area or wrong normals are refused") {
+    "hand-built polygons with a NaN vertex / clockwise winding / zero area or wrong normals are refused") {
   World world;
   BodyId body = world.CreateBody({.type = BodyType::Dynamic});
   const Polygon box = MakeBox(0.5f, 0.5f).value;
