@@ -22,6 +22,9 @@ void ForEachLaneType(Check&& check) {
 #if defined(__SSE2__)
   check.template operator()<wide::Sse2Float4>();
 #endif
+#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+  check.template operator()<wide::Avx2Float8>();
+#endif
 }
 
 /// The 4-lane types: the twin first, then SSE2 where there is SSE2.
@@ -37,6 +40,9 @@ template <class F>
 const char* LaneTypeName() {
 #if defined(__SSE2__)
   if constexpr (std::is_same_v<F, wide::Sse2Float4>) return "Sse2Float4";
+#endif
+#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+  if constexpr (std::is_same_v<F, wide::Avx2Float8>) return "Avx2Float8";
 #endif
   return F::kLanes == 4 ? "ScalarFloat<4>" : "ScalarFloat<8>";
 }

@@ -83,7 +83,20 @@ Results RunLayer(const float* a, const float* b, const Vec2* p) {
     r.Add("store pairs x", stored[i].x);
     r.Add("store pairs y", stored[i].y);
   }
-  if constexpr (N == 4) AddLanes(r, "set", F::Set(a[3], b[2], a[1], b[0]));
+  AddLanes(r, "neg", Neg(x));
+  if constexpr (N == 4) {
+    AddLanes(r, "set", F::Set(a[3], b[2], a[1], b[0]));
+    // No arithmetic in the rows: a second x + y here let the compiler swap the operands of one of
+    // them, and an add of two NaNs keeps the first one's payload.
+    F rows[4] = {x, y, SwapPairs(x), Neg(y)};
+    Transpose4(rows[0], rows[1], rows[2], rows[3]);
+    for (const F& row : rows) AddLanes(r, "transpose", row);
+  }
+  if constexpr (N == 8) {
+    AddLanes(r, "low", Low(x));
+    AddLanes(r, "high", High(x));
+    AddLanes(r, "combine", F::Combine(High(y), Low(x)));
+  }
   return r;
 }
 
@@ -172,9 +185,22 @@ Results RunOracle(const float* a, const float* b, const Vec2* p) {
     r.Add("store pairs x", a[2 * i]);
     r.Add("store pairs y", a[2 * i + 1]);
   }
+  for (int i = 0; i < N; ++i) lanes[i] = -a[i];
+  AddArray<N>(r, "neg", lanes);
   if constexpr (N == 4) {
     const float set[4] = {a[3], b[2], a[1], b[0]};
     AddArray<4>(r, "set", set);
+    // Rows a, b, a with pairs swapped, -b; the transpose's row j holds lane j of each.
+    for (int j = 0; j < 4; ++j) {
+      const float column[4] = {a[j], b[j], a[j ^ 1], -b[j]};
+      AddArray<4>(r, "transpose", column);
+    }
+  }
+  if constexpr (N == 8) {
+    AddArray<4>(r, "low", a);
+    AddArray<4>(r, "high", a + 4);
+    const float combined[8] = {b[4], b[5], b[6], b[7], a[0], a[1], a[2], a[3]};
+    AddArray<8>(r, "combine", combined);
   }
   return r;
 }
@@ -232,6 +258,21 @@ TEST_CASE(
   }
   CHECK_MESSAGE(mismatches == 0, mismatches << " mismatches, first " << first);
 }
+
+#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+TEST_CASE("the AVX2 lanes and the 8-lane scalar twin give the same bits on every operation") {
+  test::Rng rng(15);
+  int mismatches = 0;
+  std::string first;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Inputs in = RandomInputs(rng, true);
+    const std::string difference = FirstDifference(RunLayer<wide::Avx2Float8>(in.a, in.b, in.p),
+                                                   RunLayer<wide::ScalarFloat<8>>(in.a, in.b, in.p));
+    if (!difference.empty() && mismatches++ == 0) first = difference + " at trial " + std::to_string(trial);
+  }
+  CHECK_MESSAGE(mismatches == 0, mismatches << " mismatches, first " << first);
+}
+#endif
 
 TEST_CASE("reductions hold the minimum and maximum of all lanes in every lane") {
   test::ForEachLaneType([]<class F>() {

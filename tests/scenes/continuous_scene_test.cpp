@@ -112,6 +112,9 @@ TEST_CASE("all of the spinner's bodies stay inside its closed chain for the 500 
           << with.mostAtOnce << " (without continuous collision " << without.mostAtOnce << ", "
           << without.atEnd << " at the end)");
   CHECK(with.mostAtOnce == 0);
-  CHECK(without.atEnd > 500);
+  // The control, that the scene tests continuous collision at all: without it hundreds of bodies end
+  // outside (526 with the contacts solved in input order, 498 in colour order: the count depends on
+  // the solve order, the hundreds do not).
+  CHECK(without.atEnd > 250);
 }
 }  // TEST_SUITE("scenes.continuous")

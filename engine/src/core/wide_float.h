@@ -13,14 +13,12 @@
 // so a NaN or a tie of -0 and +0 yields the second operand; the reductions follow the same butterfly;
 // Select is exact. Our targets build with -ffp-contract=off, so no multiply-add is fused on either side.
 //
-// Widths. F::kLanes is the lane count; Float4 is this build's 4-lane type, FloatW its widest. An AVX2
-// type slots in beside Sse2Float4 with the same names: `Avx2Float8` (kLanes = 8, wrapping __m256, its
-// Mask a __m256), each function below written once more on _mm256_* (the butterfly's third step,
-// partner i ^ 4, is a _mm256_permute2f128_ps; Evens and Odds need a _mm256_permute4x64_pd after
-// their in-lane shuffles to restore the order documented here; Bits is _mm256_movemask_ps).
-// FloatW then becomes Avx2Float8 under __AVX2__ and !MK_DISABLE_SIMD, and ScalarFloat<8>, which
-// exists already, is its twin. Kernels written in terms of kLanes (MinDot, the SAT face groups,
-// TransformVectors, ScanSupport) already run on ScalarFloat<8> in the tests.
+// Widths. F::kLanes is the lane count; Float4 is this build's 4-lane type, FloatW its widest:
+// Avx2Float8 (__m256) in builds with the CMake option MK_AVX2 (which compiles the engine with
+// -mavx2), else Float4. ScalarFloat<8> is Avx2Float8's twin. Only the contact solver runs on FloatW;
+// the narrowphase kernels stay on Float4 (their shapes have few vertices), though those written in
+// terms of kLanes (MinDot, the SAT face groups, TransformVectors, ScanSupport) run on ScalarFloat<8>
+// in the tests. An 8-lane type's Low and High halves are its Half type, and Combine joins two.
 //
 // Loads and stores are unaligned and touch exactly kLanes floats (kLanes / 2 Vec2s).
 #pragma once
@@ -33,6 +31,9 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(MK_AVX2)
+#include <immintrin.h>
 #endif
 
 namespace mk::wide {
@@ -63,8 +64,17 @@ struct ScalarFloat {
   static_assert(N >= 2 && (N & (N - 1)) == 0, "a power of two, at least 2");
   static constexpr int kLanes = N;
   using Mask = ScalarMask<N>;
+  using Half = ScalarFloat<N / 2>;  // 8-lane types only: the halves Low and High return
 
   float lane[N];
+
+  /// lo's lanes, then hi's (8-lane types only).
+  [[gnu::always_inline]] static ScalarFloat Combine(Half lo, Half hi) requires(N == 8) {
+    ScalarFloat r;
+    std::memcpy(r.lane, lo.lane, sizeof lo.lane);
+    std::memcpy(r.lane + N / 2, hi.lane, sizeof hi.lane);
+    return r;
+  }
 
   [[gnu::always_inline]] static ScalarFloat Splat(float x) {
     ScalarFloat r;
@@ -232,6 +242,36 @@ template <int N>
   for (int i = 0; i < N; ++i) r.lane[i] = a.lane[i ^ 1];
   return r;
 }
+/// -a, lane by lane (the sign bit flipped: exact, and -0 for +0 as in scalar code).
+template <int N>
+[[gnu::always_inline]] inline ScalarFloat<N> Neg(ScalarFloat<N> a) {
+  ScalarFloat<N> r;
+  for (int i = 0; i < N; ++i) r.lane[i] = -a.lane[i];
+  return r;
+}
+/// The first and the second half of the lanes (8-lane types only).
+template <int N>
+[[gnu::always_inline]] inline ScalarFloat<N / 2> Low(ScalarFloat<N> a) requires(N == 8) {
+  ScalarFloat<N / 2> r;
+  std::memcpy(r.lane, a.lane, sizeof r.lane);
+  return r;
+}
+template <int N>
+[[gnu::always_inline]] inline ScalarFloat<N / 2> High(ScalarFloat<N> a) requires(N == 8) {
+  ScalarFloat<N / 2> r;
+  std::memcpy(r.lane, a.lane + N / 2, sizeof r.lane);
+  return r;
+}
+/// Rows to columns: lane j of row i becomes lane i of row j (4-lane types only).
+template <int N>
+[[gnu::always_inline]] inline void Transpose4(ScalarFloat<N>& r0, ScalarFloat<N>& r1, ScalarFloat<N>& r2,
+                                              ScalarFloat<N>& r3) requires(N == 4) {
+  ScalarFloat<N>* rows[4] = {&r0, &r1, &r2, &r3};
+  float m[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) m[j][i] = rows[i]->lane[j];
+  for (int i = 0; i < 4; ++i) std::memcpy(rows[i]->lane, m[i], sizeof m[i]);
+}
 template <int N>
 [[gnu::always_inline]] inline ScalarFloat<N> ReduceMin(ScalarFloat<N> a) {
   return scalar::Butterfly(a, scalar::MinLane);
@@ -332,6 +372,11 @@ struct Sse2Float4 {
 [[gnu::always_inline]] inline Sse2Float4 SwapPairs(Sse2Float4 a) {
   return {_mm_shuffle_ps(a.v, a.v, _MM_SHUFFLE(2, 3, 0, 1))};
 }
+[[gnu::always_inline]] inline Sse2Float4 Neg(Sse2Float4 a) { return {_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))}; }
+[[gnu::always_inline]] inline void Transpose4(Sse2Float4& r0, Sse2Float4& r1, Sse2Float4& r2,
+                                              Sse2Float4& r3) {
+  _MM_TRANSPOSE4_PS(r0.v, r1.v, r2.v, r3.v);
+}
 // The butterfly: partner i ^ 1, then i ^ 2; each step is op(self, partner).
 [[gnu::always_inline]] inline Sse2Float4 ReduceMin(Sse2Float4 a) {
   __m128 m = _mm_min_ps(a.v, _mm_shuffle_ps(a.v, a.v, _MM_SHUFFLE(2, 3, 0, 1)));
@@ -350,6 +395,125 @@ struct Sse2Float4 {
 #endif  // __SSE2__
 
 // ---------------------------------------------------------------------------------------------
+// Avx2Float8: the contact solver's 8-lane type in MK_AVX2 builds
+// ---------------------------------------------------------------------------------------------
+
+#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+#if !defined(__AVX2__)
+#error "MK_AVX2 needs the compiler's AVX2 target (-mavx2); the CMake option MK_AVX2 sets both"
+#endif
+
+struct Avx2Mask8 {
+  static constexpr int kLanes = 8;
+  __m256 v;
+};
+
+struct Avx2Float8 {
+  static constexpr int kLanes = 8;
+  using Mask = Avx2Mask8;
+  using Half = Sse2Float4;
+
+  __m256 v;
+
+  [[gnu::always_inline]] static Avx2Float8 Splat(float x) { return {_mm256_set1_ps(x)}; }
+  [[gnu::always_inline]] static Avx2Float8 Zero() { return {_mm256_setzero_ps()}; }
+  [[gnu::always_inline]] static Avx2Float8 SplatPair(float x, float y) {
+    return {_mm256_setr_ps(x, y, x, y, x, y, x, y)};
+  }
+  [[gnu::always_inline]] static Avx2Float8 Load(const float* p) { return {_mm256_loadu_ps(p)}; }
+  [[gnu::always_inline]] static Avx2Float8 LoadPairs(const Vec2* p) {
+    return {_mm256_loadu_ps(reinterpret_cast<const float*>(p))};
+  }
+  [[gnu::always_inline]] static Avx2Float8 Combine(Sse2Float4 lo, Sse2Float4 hi) {
+    return {_mm256_insertf128_ps(_mm256_castps128_ps256(lo.v), hi.v, 1)};
+  }
+};
+
+[[gnu::always_inline]] inline Sse2Float4 Low(Avx2Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
+[[gnu::always_inline]] inline Sse2Float4 High(Avx2Float8 a) { return {_mm256_extractf128_ps(a.v, 1)}; }
+
+[[gnu::always_inline]] inline Avx2Float8 operator+(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_add_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Avx2Float8 operator-(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_sub_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Avx2Float8 operator*(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_mul_ps(a.v, b.v)};
+}
+// vminps and vmaxps: the second operand on a tie or a NaN, as minps and maxps.
+[[gnu::always_inline]] inline Avx2Float8 Min(Avx2Float8 a, Avx2Float8 b) { return {_mm256_min_ps(a.v, b.v)}; }
+[[gnu::always_inline]] inline Avx2Float8 Max(Avx2Float8 a, Avx2Float8 b) { return {_mm256_max_ps(a.v, b.v)}; }
+[[gnu::always_inline]] inline Avx2Float8 Neg(Avx2Float8 a) {
+  return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))};
+}
+
+// The SSE2 compares' predicates (ordered; lt and le signalling as cmpltps and cmpleps).
+[[gnu::always_inline]] inline Avx2Mask8 operator==(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ)};
+}
+[[gnu::always_inline]] inline Avx2Mask8 operator<(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OS)};
+}
+[[gnu::always_inline]] inline Avx2Mask8 operator<=(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OS)};
+}
+[[gnu::always_inline]] inline Avx2Mask8 operator>(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)};
+}
+[[gnu::always_inline]] inline Avx2Mask8 operator>=(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_cmp_ps(a.v, b.v, _CMP_GE_OS)};
+}
+
+[[gnu::always_inline]] inline Avx2Mask8 operator&(Avx2Mask8 a, Avx2Mask8 b) {
+  return {_mm256_and_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Avx2Mask8 operator|(Avx2Mask8 a, Avx2Mask8 b) {
+  return {_mm256_or_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Avx2Float8 Select(Avx2Mask8 m, Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_blendv_ps(b.v, a.v, m.v)};
+}
+[[gnu::always_inline]] inline unsigned Bits(Avx2Mask8 m) {
+  return static_cast<unsigned>(_mm256_movemask_ps(m.v));
+}
+[[gnu::always_inline]] inline bool Any(Avx2Mask8 m) { return _mm256_movemask_ps(m.v) != 0; }
+[[gnu::always_inline]] inline bool All(Avx2Mask8 m) { return _mm256_movemask_ps(m.v) == 0xFF; }
+
+// The in-lane shuffles leave (a0 a2 b0 b2 | a4 a6 b4 b6); the 64-bit permute restores the order.
+[[gnu::always_inline]] inline Avx2Float8 Evens(Avx2Float8 a, Avx2Float8 b) {
+  const __m256 s = _mm256_shuffle_ps(a.v, b.v, _MM_SHUFFLE(2, 0, 2, 0));
+  return {_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)))};
+}
+[[gnu::always_inline]] inline Avx2Float8 Odds(Avx2Float8 a, Avx2Float8 b) {
+  const __m256 s = _mm256_shuffle_ps(a.v, b.v, _MM_SHUFFLE(3, 1, 3, 1));
+  return {_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)))};
+}
+[[gnu::always_inline]] inline Avx2Float8 SwapPairs(Avx2Float8 a) {
+  return {_mm256_permute_ps(a.v, _MM_SHUFFLE(2, 3, 0, 1))};
+}
+// The butterfly: partner i ^ 1, i ^ 2, then i ^ 4 (the other 128-bit half).
+template <class Op>
+[[gnu::always_inline]] inline Avx2Float8 Butterfly8(Avx2Float8 a, Op op) {
+  __m256 m = op(a.v, _mm256_permute_ps(a.v, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = op(m, _mm256_permute_ps(m, _MM_SHUFFLE(1, 0, 3, 2)));
+  return {op(m, _mm256_permute2f128_ps(m, m, 1))};
+}
+[[gnu::always_inline]] inline Avx2Float8 ReduceMin(Avx2Float8 a) {
+  return Butterfly8(a, [](__m256 x, __m256 y) { return _mm256_min_ps(x, y); });
+}
+[[gnu::always_inline]] inline Avx2Float8 ReduceMax(Avx2Float8 a) {
+  return Butterfly8(a, [](__m256 x, __m256 y) { return _mm256_max_ps(x, y); });
+}
+[[gnu::always_inline]] inline float FirstLane(Avx2Float8 a) { return _mm256_cvtss_f32(a.v); }
+[[gnu::always_inline]] inline void Store(float* p, Avx2Float8 a) { _mm256_storeu_ps(p, a.v); }
+[[gnu::always_inline]] inline void StorePairs(Vec2* p, Avx2Float8 a) {
+  _mm256_storeu_ps(reinterpret_cast<float*>(p), a.v);
+}
+
+#endif  // MK_AVX2
+
+// ---------------------------------------------------------------------------------------------
 // This build's types, and what every implementation shares
 // ---------------------------------------------------------------------------------------------
 
@@ -358,8 +522,13 @@ using Float4 = Sse2Float4;
 #else
 using Float4 = ScalarFloat<4>;
 #endif
-/// The widest type of this build (Float4 until an 8-lane type exists; see the top of this file).
+/// The widest type of this build: Avx2Float8 in MK_AVX2 builds, else Float4. Only the contact
+/// solver uses it (solver/contact_graph.h); the narrowphase kernels stay on Float4.
+#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+using FloatW = Avx2Float8;
+#else
 using FloatW = Float4;
+#endif
 
 /// The operations every lane type provides, for the kernels' templates.
 template <class F>
@@ -389,13 +558,14 @@ concept LaneType = requires(F a, const float* p, const Vec2* q, float* out, Vec2
   { Evens(a, a) } -> std::same_as<F>;
   { Odds(a, a) } -> std::same_as<F>;
   { SwapPairs(a) } -> std::same_as<F>;
+  { Neg(a) } -> std::same_as<F>;
   { ReduceMin(a) } -> std::same_as<F>;
   { ReduceMax(a) } -> std::same_as<F>;
   { FirstLane(a) } -> std::same_as<float>;
   Store(out, a);
   StorePairs(outPairs, a);
 };
-static_assert(LaneType<Float4> && LaneType<ScalarFloat<4>> && LaneType<ScalarFloat<8>>);
+static_assert(LaneType<Float4> && LaneType<FloatW> && LaneType<ScalarFloat<4>> && LaneType<ScalarFloat<8>>);
 
 /// The largest lane over `groups`, registers holding the elements offsets[g] .. offsets[g] + kLanes
 /// of one sequence (they may overlap, holding the same values where they do), and the lowest element

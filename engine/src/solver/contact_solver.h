@@ -65,15 +65,22 @@ struct ContactHit {
 void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
 
 /// Applies the accumulated impulses (at the first sub-step, those carried over from the last step).
+/// Every contact in input order; the second form only the contacts listed in `order`, in that order
+/// (the coloured solver's overflow, solver.cpp).
 void WarmStartContacts(SolverArrays& solver);
+void WarmStartContacts(SolverArrays& solver, std::span<const int> order);
 
-/// One soft pass over all contacts: friction rows first (no bias), then the normal rows, whose soft
-/// bias pushes overlap out (a speculative point may only close its gap).
+/// One soft pass over all contacts in input order (the second form: those in `order`): the normal
+/// rows, whose soft bias pushes overlap out (a speculative point may only close its gap), then the
+/// friction rows (no bias), bounded by the normal impulses just solved. The soft mode's step runs
+/// it on the coloured solver's overflow; its lanes are contact_graph.h's SolveContactGroups.
 void SolveContacts(SolverArrays& solver, const StepContext& context);
+void SolveContacts(SolverArrays& solver, const StepContext& context, std::span<const int> order);
 
 /// The relax pass, after the positions are integrated: the same rows rigid and without bias, which
 /// removes the velocity the soft bias added (as Box2D v3, the friction rows run here too).
 void RelaxContacts(SolverArrays& solver, const StepContext& context);
+void RelaxContacts(SolverArrays& solver, const StepContext& context, std::span<const int> order);
 
 /// Classic mode: one PGS velocity iteration (friction, then the normal rows; a two-point manifold as
 /// one 2x2 block). No position feedback here: only a speculative point's gap may close.

@@ -54,6 +54,7 @@ void DropCappedImpulses(SolverArrays& solver) {
   for (JointConstraint& c : solver.joints) {
     if (capped(c.indexA) || capped(c.indexB)) c.impulses = {};
   }
+  DropCappedContactGroups(solver.graph, solver.params);
   for (BodyParams& p : solver.params) p.capped = false;
 }
 
@@ -78,20 +79,27 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     }
     return;
   }
+  // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one.
+  ContactGraph<wide::FloatW>& graph = solver.graph;
+  BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
   for (int i = 0; i < settings.subSteps; ++i) {
     IntegrateVelocities(solver, context);
     if (settings.enableWarmStarting) {
       WarmStartJoints(solver);
-      WarmStartContacts(solver);
+      WarmStartContactGroups(graph, solver.states);
+      WarmStartContacts(solver, graph.overflow);
     }
     SolveJoints(solver, context, JointPass::Biased);
-    SolveContacts(solver, context);
+    SolveContactGroups<wide::FloatW, true>(graph, solver.states, context);
+    SolveContacts(solver, context, graph.overflow);
     if (IntegratePositions(solver, context)) DropCappedImpulses(solver);
     if (settings.enableRelax) {
       SolveJoints(solver, context, JointPass::Relax);
-      RelaxContacts(solver, context);
+      SolveContactGroups<wide::FloatW, false>(graph, solver.states, context);
+      RelaxContacts(solver, context, graph.overflow);
     }
   }
+  StoreContactGroups(graph, solver.contacts);
 }
 
 }  // namespace mk

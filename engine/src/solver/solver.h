@@ -11,6 +11,7 @@
 #pragma once
 
 #include "solver/body_integrator.h"
+#include "solver/contact_graph.h"
 #include "solver/contact_solver.h"
 #include "solver/joint_solver.h"
 #include "solver/solver_types.h"
@@ -27,6 +28,8 @@ struct SolverArrays {
   std::vector<ContactConstraint> contacts;
   std::vector<JointConstraint> joints;
   std::vector<ContactHit> hits;  // StoreContactImpulses
+  /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order).
+  ContactGraph<wide::FloatW> graph;
 };
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have

@@ -55,12 +55,16 @@ inline float MaxSoftHertz(const StepContext& context) { return 0.25f * context.i
 
 /// Velocity and position change of a moving body during one step. dp and dq accumulate over the
 /// sub-steps and are applied to the transform at the end of the step.
+/// Eight floats, 32 bytes: the coloured contact solver loads a body as two 4-float rows, (v, w, dp.x)
+/// and (dp.y, dq, pad), and transposes four bodies into lanes (contact_graph.cpp).
 struct BodyState {
   Vec2 v{0.0f, 0.0f};
   float w = 0.0f;
   Vec2 dp{0.0f, 0.0f};  // change of the centre of mass this step (m)
   Rot dq{};             // rotation this step
+  float pad = 0.0f;     // the second row's fourth lane; never read
 };
+static_assert(sizeof(BodyState) == 8 * sizeof(float), "two 4-float rows");
 
 /// Constant per step: mass properties and external acceleration.
 struct BodyParams {

@@ -1,0 +1,86 @@
+// Internal: the graph-coloured, SIMD-wide contact solver (issue 14; the idea is Box2D v3's constraint
+// graph, Catto 2024).
+//
+// Gauss-Seidel solves one constraint after the other, each seeing the velocities the previous ones
+// left. Two constraints that share no moving body do not see each other at all, so they can be solved
+// at the same time. Colouring gives every contact a colour no other contact of the same moving body
+// has; a colour's contacts are then packed four to a group, one per SIMD lane, and each group is
+// solved by the same instructions as one scalar contact. Static and sleeping bodies (solver index -1)
+// are never written, so they take no colour: a ground box touching a hundred boxes costs nothing.
+//
+// The result equals the scalar solver run over the contacts in colour order (colour 0's in input
+// order, then colour 1's, ..., then the overflow), bit for bit but for the sign of zeros: each lane
+// does the scalar code's IEEE operations in the same order (tests/solver/contact_graph_test.cpp).
+// Contacts that find no free colour among kGraphColorCount (a body with that many contacts) are the
+// overflow, solved by the scalar code after the colours.
+#pragma once
+
+#include "core/wide_float.h"
+#include "solver/solver_types.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace mk {
+
+struct ContactConstraint;  // contact_solver.h
+
+/// Colours before the overflow. A body takes one colour per contact it has with another moving body,
+/// so a box in a stack uses about 6; 24 leaves room for crowds (Box2D v3 uses 24 as well).
+inline constexpr int kGraphColorCount = 24;
+
+/// One group of a colour: up to kLanes contacts, structure of arrays. Empty lanes have no bodies and
+/// zero masses, so they move nothing. A one-point contact's second point is zero the same way.
+template <class F>
+struct WideContactGroup {
+  static constexpr int kLanes = F::kLanes;
+  struct Point {
+    float rAx[kLanes], rAy[kLanes], rBx[kLanes], rBy[kLanes];  // anchors from the centres of mass (m)
+    float rnA[kLanes], rnB[kLanes], rtA[kLanes], rtB[kLanes];  // r x n, r x t (m)
+    float adjustedSeparation[kLanes];
+    float normalMass[kLanes], tangentMass[kLanes];
+    float normalImpulse[kLanes], tangentImpulse[kLanes], maxNormalImpulse[kLanes];
+  };
+  float normalX[kLanes], normalY[kLanes], friction[kLanes];
+  float invMassA[kLanes], invIA[kLanes], invMassB[kLanes], invIB[kLanes];
+  float biasRate[kLanes], massScale[kLanes], impulseScale[kLanes];  // the contact's Softness
+  Point points[2];
+  int indexA[kLanes], indexB[kLanes];  // solver indices, -1: static, asleep or an empty lane
+  int constraint[kLanes];              // index into SolverArrays::contacts, -1: an empty lane
+};
+
+/// The step's colouring and the packed groups. Storage is reused from step to step.
+template <class F>
+struct ContactGraph {
+  std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a contact of colour c has it
+  std::vector<std::int8_t> colorOf;       // per constraint: its colour, -1 for the overflow
+  std::vector<WideContactGroup<F>> groups;
+  int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
+  int colorSize[kGraphColorCount] = {};            // contacts per colour
+  std::vector<int> overflow;                       // constraint indices, in input order
+};
+
+/// Colours the prepared contacts in input order (each takes the lowest colour its moving bodies leave
+/// free) and packs each colour's contacts into groups. bodyCount: the step's solver bodies.
+template <class F>
+void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph);
+
+/// The coloured half of WarmStartContacts: every group's accumulated impulses applied.
+template <class F>
+void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states);
+
+/// The coloured half of SolveContacts (useBias) and RelaxContacts (!useBias): colour by colour.
+template <class F, bool useBias>
+void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context);
+
+/// The groups' accumulated impulses back into their constraints (after the sub-steps, before
+/// restitution and StoreContactImpulses).
+template <class F>
+void StoreContactGroups(const ContactGraph<F>& graph, std::span<ContactConstraint> contacts);
+
+/// DropCappedImpulses for the groups: lanes with a capped body restart from zero.
+template <class F>
+void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams> params);
+
+}  // namespace mk

@@ -1,0 +1,205 @@
+// The graph-coloured contact solver (solver/contact_graph.h) against its definition: a colouring where
+// no colour holds a moving body twice and every contact takes the first colour its bodies leave free,
+// and passes that equal the scalar solver run over the contacts in colour order (same values; only
+// the sign of a zero may differ), on random constraints for this build's lane type and the scalar
+// twin.
+#include "../test_util.h"
+#include "solver/solver.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+using namespace mk;
+using namespace mk::test;
+
+namespace {
+
+// Random prepared contacts between `bodyCount` moving bodies and static ones (index -1): masses,
+// levers and normals of any size a scene makes, impulses carried over, one or two points.
+struct RandomContacts {
+  SolverArrays solver;
+  StepContext context;
+
+  RandomContacts(Rng& rng, int bodyCount, int contactCount, int hubContacts) {
+    context = MakeStepContext(1.0f / 60.0f, SolverSettings{});
+    for (int i = 0; i < bodyCount; ++i) {
+      BodyState s;
+      s.v = rng.InBox(5.0f);
+      s.w = rng.Uniform(-4.0f, 4.0f);
+      s.dp = rng.InBox(0.05f);
+      const float angle = rng.Uniform(-0.1f, 0.1f);
+      s.dq = {std::cos(angle), std::sin(angle)};
+      solver.states.push_back(s);
+      BodyParams p;
+      p.invMass = rng.LogUniform(0.01f, 10.0f);
+      p.invInertia = rng.LogUniform(0.01f, 50.0f);
+      solver.params.push_back(p);
+    }
+    for (int i = 0; i < contactCount; ++i) {
+      int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
+      if (a == b) a = -1;
+      if (a < 0 && b < 0) b = 0;
+      // A hub with more contacts than colours: the last ones overflow.
+      if (i < hubContacts) a = 0, b = 1 + i % (bodyCount - 1);
+      solver.contacts.push_back(MakeContact(rng, a, b));
+    }
+  }
+
+  ContactConstraint MakeContact(Rng& rng, int a, int b) const {
+    ContactConstraint c;
+    c.indexA = a;
+    c.indexB = b;
+    c.invMassA = a < 0 ? 0.0f : solver.params[a].invMass;
+    c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
+    c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
+    c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
+    c.normal = rng.Direction();
+    c.friction = rng.Uniform(0.0f, 1.0f);
+    c.softness = (a < 0 || b < 0) ? context.staticSoftness : context.contactSoftness;
+    c.pointCount = rng.Int(1, 2);
+    const Vec2 tangent = RightPerp(c.normal);
+    for (int j = 0; j < c.pointCount; ++j) {
+      ContactConstraintPoint& cp = c.points[j];
+      cp.rA = rng.InBox(1.0f);
+      cp.rB = rng.InBox(1.0f);
+      // Overlapping, touching and speculative points, and some deep enough for the push-out cap.
+      cp.adjustedSeparation = rng.Uniform(-0.3f, 0.02f) - Dot(cp.rB - cp.rA, c.normal);
+      cp.rnA = Cross(cp.rA, c.normal), cp.rnB = Cross(cp.rB, c.normal);
+      cp.rtA = Cross(cp.rA, tangent), cp.rtB = Cross(cp.rB, tangent);
+      const float m = c.invMassA + c.invMassB;
+      cp.normalMass = 1.0f / (m + c.invIA * cp.rnA * cp.rnA + c.invIB * cp.rnB * cp.rnB);
+      cp.tangentMass = 1.0f / (m + c.invIA * cp.rtA * cp.rtA + c.invIB * cp.rtB * cp.rtB);
+      cp.normalImpulse = rng.Uniform(0.0f, 2.0f);
+      cp.tangentImpulse = rng.Uniform(-1.0f, 1.0f);
+    }
+    return c;
+  }
+};
+
+// The contacts in the order the coloured passes solve them: colour by colour, lane by lane, then the
+// overflow.
+template <class F>
+std::vector<int> ColorOrder(const ContactGraph<F>& graph) {
+  std::vector<int> order;
+  for (const WideContactGroup<F>& g : graph.groups)
+    for (int k = 0; k < F::kLanes; ++k)
+      if (g.constraint[k] >= 0) order.push_back(g.constraint[k]);
+  order.insert(order.end(), graph.overflow.begin(), graph.overflow.end());
+  return order;
+}
+
+void CheckSameStates(const SolverArrays& wide, const SolverArrays& scalar) {
+  for (size_t i = 0; i < wide.states.size(); ++i) {
+    CHECK(wide.states[i].v.x == scalar.states[i].v.x);
+    CHECK(wide.states[i].v.y == scalar.states[i].v.y);
+    CHECK(wide.states[i].w == scalar.states[i].w);
+  }
+  for (size_t i = 0; i < wide.contacts.size(); ++i) {
+    for (int j = 0; j < wide.contacts[i].pointCount; ++j) {
+      const ContactConstraintPoint &p = wide.contacts[i].points[j], &q = scalar.contacts[i].points[j];
+      CHECK(p.normalImpulse == q.normalImpulse);
+      CHECK(p.tangentImpulse == q.tangentImpulse);
+      CHECK(p.maxNormalImpulse == q.maxNormalImpulse);
+    }
+  }
+}
+
+// Warm start, a soft pass and a relax pass, coloured against scalar in colour order.
+template <class F>
+void CheckPassesEqualScalar(std::uint64_t seed) {
+  Rng rng(seed);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int bodies = rng.Int(2, 60);
+    RandomContacts setup(rng, bodies, rng.Int(1, 200), trial % 4 == 0 ? 40 : 0);
+    SolverArrays wide = setup.solver, scalar = setup.solver;
+    ContactGraph<F> graph;
+    BuildContactGraph<F>(wide.contacts, bodies, graph);
+    const std::vector<int> order = ColorOrder(graph);
+    REQUIRE(order.size() == wide.contacts.size());
+
+    WarmStartContactGroups<F>(graph, wide.states);
+    WarmStartContacts(wide, graph.overflow);
+    SolveContactGroups<F, true>(graph, wide.states, setup.context);
+    SolveContacts(wide, setup.context, graph.overflow);
+    SolveContactGroups<F, false>(graph, wide.states, setup.context);
+    RelaxContacts(wide, setup.context, graph.overflow);
+    StoreContactGroups<F>(graph, wide.contacts);
+
+    WarmStartContacts(scalar, order);
+    SolveContacts(scalar, setup.context, order);
+    RelaxContacts(scalar, setup.context, order);
+    CheckSameStates(wide, scalar);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("solver.graph") {
+TEST_CASE("colouring: no colour holds a moving body twice and every contact takes its first free colour") {
+  Rng rng(0xC0104);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int bodies = rng.Int(2, 80);
+    RandomContacts setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
+    const std::vector<ContactConstraint>& contacts = setup.solver.contacts;
+    ContactGraph<wide::FloatW> graph;
+    BuildContactGraph(std::span<const ContactConstraint>(contacts), bodies, graph);
+
+    // Every contact exactly once, in the colour it was given.
+    std::vector<int> seen(contacts.size(), 0);
+    for (int color = 0; color < kGraphColorCount; ++color) {
+      std::set<int> bodiesOfColor;
+      for (int g = graph.colorGroupStart[color]; g < graph.colorGroupStart[color + 1]; ++g) {
+        const auto& group = graph.groups[static_cast<size_t>(g)];
+        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
+          const int i = group.constraint[k];
+          if (i < 0) continue;
+          ++seen[static_cast<size_t>(i)];
+          CHECK(graph.colorOf[static_cast<size_t>(i)] == color);
+          for (int body : {contacts[i].indexA, contacts[i].indexB}) {
+            if (body < 0) continue;
+            CHECK(bodiesOfColor.insert(body).second);  // no moving body twice in a colour
+          }
+        }
+      }
+    }
+    for (int i : graph.overflow) ++seen[static_cast<size_t>(i)];
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+
+    // First fit, replayed by brute force: the lowest colour neither body holds from earlier contacts.
+    std::vector<std::set<int>> held(static_cast<size_t>(bodies));
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      int expected = -1;
+      for (int color = 0; color < kGraphColorCount && expected < 0; ++color) {
+        bool free = true;
+        for (int body : {contacts[i].indexA, contacts[i].indexB})
+          if (body >= 0 && held[static_cast<size_t>(body)].count(color)) free = false;
+        if (free) expected = color;
+      }
+      CHECK(graph.colorOf[i] == expected);
+      if (expected < 0) continue;
+      for (int body : {contacts[i].indexA, contacts[i].indexB})
+        if (body >= 0) held[static_cast<size_t>(body)].insert(expected);
+    }
+  }
+}
+
+TEST_CASE("a hub with more contacts than colours overflows exactly the rest") {
+  Rng rng(7);
+  RandomContacts setup(rng, 41, 40, 40);  // body 0 touches bodies 1..40 once each
+  ContactGraph<wide::FloatW> graph;
+  BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), 41, graph);
+  CHECK(graph.overflow.size() == 40 - kGraphColorCount);
+  for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
+}
+
+TEST_CASE("coloured passes equal the scalar passes in colour order: this build's lanes") {
+  CheckPassesEqualScalar<wide::FloatW>(0x5EED1);
+}
+
+TEST_CASE("coloured passes equal the scalar passes in colour order: the scalar twin") {
+  CheckPassesEqualScalar<wide::ScalarFloat<wide::FloatW::kLanes>>(0x5EED2);
+}
+}  // TEST_SUITE("solver.graph")
