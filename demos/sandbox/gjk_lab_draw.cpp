@@ -155,7 +155,7 @@ void GjkLab::DrawPanel() {
     ImGui::PopID();
   }
   ImGui::Separator();
-  ImGui::Checkbox("warm start (keep the simplex cache)", &warmStart);
+  ImGui::Checkbox("warm start (keep simplex cache)", &warmStart);
   ImGui::Text("iterations: %d (cold: %d)", r.distance.iterations, r.coldIterations);
   if (r.gjk.count > 0) {
     int shown = ShownGjkStep();
@@ -164,21 +164,21 @@ void GjkLab::DrawPanel() {
     ImGui::Text("simplex: %d point(s)", r.gjk.steps[shown].simplex.count);
   }
   if (r.distance.coresOverlap) {
-    ImGui::Text("cores overlap: depth %.4f m (%s, %d EPA iterations)",
-                static_cast<double>(r.penetration.depth),
-                r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
-                r.penetration.iterations);
+    ImGui::TextWrapped("cores overlap: depth %.4f m (%s, %d EPA iterations)",
+                       static_cast<double>(r.penetration.depth),
+                       r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
+                       r.penetration.iterations);
     if (r.epa.count > 0) {
       int shown = ShownEpaStep();
       if (ImGui::SliderInt("EPA step", &shown, 0, r.epa.count - 1))
         epaStep = shown == r.epa.count - 1 ? -1 : shown;
     }
   } else {
-    ImGui::Text("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),
-                static_cast<double>(r.distance.coreDistance));
+    ImGui::TextWrapped("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),
+                       static_cast<double>(r.distance.coreDistance));
   }
-  ImGui::Text("manifold: %d point(s), normal (%.3f, %.3f)", r.manifold.pointCount,
-              static_cast<double>(r.manifold.normal.x), static_cast<double>(r.manifold.normal.y));
+  ImGui::TextWrapped("manifold: %d point(s), normal (%.3f, %.3f)", r.manifold.pointCount,
+                     static_cast<double>(r.manifold.normal.x), static_cast<double>(r.manifold.normal.y));
   ImGui::TextWrapped("Left-drag a shape to move it; wheel over a shape to turn it.");
 }
 

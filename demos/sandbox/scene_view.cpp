@@ -29,6 +29,16 @@ float History::Average() const {
   return static_cast<float>(sum / count);
 }
 
+void RealTimeMeter::Add(float realSeconds, float simulatedSeconds, float droppedSeconds) {
+  droppedSteps += droppedSeconds * stepHertz;
+  windowReal += realSeconds;
+  windowSimulated += simulatedSeconds;
+  if (windowReal < kWindowSeconds) return;
+  factor = windowSimulated / windowReal;
+  windowReal = 0.0f;
+  windowSimulated = 0.0f;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Loading and settings
 // ---------------------------------------------------------------------------------------------
@@ -44,7 +54,10 @@ void SceneView::Load() {
   accumulator_ = 0.0f;
   profile_ = {};
   readouts_ = {};
+  realTime_ = {};
+  realTime_.stepHertz = settings_.stepHertz;
   bombs_.clear();
+  bombShapes_.clear();
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
@@ -65,6 +78,7 @@ bool SceneView::SetSettings(const SceneSettings& settings) {
       settings.params.size != settings_.params.size || settings.params.count != settings_.params.count;
   if (settings.stepHertz != settings_.stepHertz) accumulator_ = 0.0f;  // time owed at the old rate
   settings_ = settings;
+  realTime_.stepHertz = settings_.stepHertz;
   if (knobsChanged) {
     Load();
   } else {
@@ -82,8 +96,15 @@ bool SceneView::SetSettings(const SceneSettings& settings) {
 int SceneView::Advance(float realSeconds) {
   if (paused || !(realSeconds > 0.0f)) return 0;
   const float dt = 1.0f / settings_.stepHertz;
-  accumulator_ += realSeconds;
-  return RunFixedSteps(accumulator_, dt, kMaxStepsPerFrame, [this] { StepOnce(); });
+  const float counted = std::min(realSeconds, kMaxFrameSeconds);
+  accumulator_ += counted;
+  const float owed = accumulator_;
+  const int steps = RunFixedSteps(accumulator_, dt, kMaxStepsPerFrame, [this] { StepOnce(); });
+  const float stepped = static_cast<float>(steps) * dt;
+  // What the step cap cut from the accumulator, and what the frame clamp never put in.
+  const float dropped = (owed - stepped - accumulator_) + (realSeconds - counted);
+  realTime_.Add(realSeconds, stepped, std::max(dropped, 0.0f));
+  return steps;
 }
 
 void SceneView::StepOnce() {
@@ -228,8 +249,8 @@ void SceneView::MouseUp(Vec2 point) {
                                   .position = aimStart_,
                                   .linearVelocity = kBombSpeedPerMetre * (point - aimStart_),
                                   .isBullet = true});
-  world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
-                    MakeCircle({0.0f, 0.0f}, kBombRadius).value);
+  bombShapes_.push_back(world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
+                                          MakeCircle({0.0f, 0.0f}, kBombRadius).value));
   bombs_.push_back(bomb);
 }
 
@@ -272,11 +293,21 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
   options.islandColors = t.islands;
   options.continuous = t.continuous;
   GetWorld().Draw(draw, options);
+  if (t.shapes) {
+    const World& world = GetWorld();
+    const scenes::SceneState& state = run_->State();
+    for (const std::vector<ShapeId>* list : {&state.projectiles, &bombShapes_}) {
+      for (ShapeId shape : *list) {
+        if (!world.IsValid(shape)) continue;
+        DrawShape(draw, world.GetShapeGeometry(shape), world.GetTransform(world.GetBody(shape)), kBombColor);
+      }
+    }
+  }
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});
   if (aiming_) {
     draw.DrawSegment(aimStart_, aimEnd_, {255, 120, 80, 255});
-    draw.DrawCircle(aimStart_, kBombRadius, {255, 120, 80, 255});
+    draw.DrawCircle(aimStart_, kBombRadius, kBombColor);
   }
 }
 

@@ -25,6 +25,24 @@ struct History {
   float Average() const;
 };
 
+/// Bombs and scene projectiles (smash's box) are drawn in this colour over the world's own drawing, so
+/// they stand out from the bodies.
+inline constexpr Color kBombColor{240, 50, 40, 255};
+
+/// How fast simulated time runs against real time: the share of real time the fixed steps covered
+/// (1 = real time; below when frames take longer than the steps can catch up with, see
+/// SceneView::Advance), measured over windows of kWindowSeconds, and the steps dropped to stay live.
+struct RealTimeMeter {
+  static constexpr float kWindowSeconds = 1.0f;
+  /// One frame: `realSeconds` passed, `simulatedSeconds` were stepped, `droppedSeconds` given up.
+  void Add(float realSeconds, float simulatedSeconds, float droppedSeconds);
+  float factor = 1.0f;        ///< simulated / real seconds over the last complete window
+  float droppedSteps = 0.0f;  ///< steps given up since the scene loaded (in steps of the current rate)
+  float stepHertz = 60.0f;    ///< to count dropped time in steps
+  float windowReal = 0.0f;    ///< real seconds in the current window
+  float windowSimulated = 0.0f;
+};
+
 /// Per-step figures the Profile panel shows. No EPA figures: World::Step never runs EPA (overlapping
 /// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
@@ -74,8 +92,10 @@ class SceneView {
   const SceneSettings& Settings() const { return settings_; }
 
   /// Advances real time: runs as many fixed steps of 1/stepHertz as have accumulated (at most
-  /// kMaxStepsPerFrame, so a slow frame does not snowball). Returns the steps taken.
+  /// kMaxStepsPerFrame, so a slow frame does not snowball; a frame longer than kMaxFrameSeconds counts
+  /// as that long). Time given up either way is counted in RealTime(). Returns the steps taken.
   int Advance(float realSeconds);
+  static constexpr float kMaxFrameSeconds = 0.1f;
   /// One step now, whatever the accumulator holds (single stepping while paused).
   void StepOnce();
   static constexpr int kMaxStepsPerFrame = 4;
@@ -107,6 +127,7 @@ class SceneView {
   float SimulatedTime() const { return static_cast<float>(run_->StepCount()) / settings_.stepHertz; }
   const ProfileHistory& Profile() const { return profile_; }
   const Readouts& GetReadouts() const { return readouts_; }
+  const RealTimeMeter& RealTime() const { return realTime_; }
   /// Bombs launched since the scene loaded (ids may have gone stale if a scene destroyed them).
   const std::vector<BodyId>& Bombs() const { return bombs_; }
   /// Takes the drift reference now (the Solver lab's "reset drift" button).
@@ -126,7 +147,9 @@ class SceneView {
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
   Readouts readouts_;
+  RealTimeMeter realTime_;
   std::vector<BodyId> bombs_;
+  std::vector<ShapeId> bombShapes_;
   std::vector<Vec2> referencePositions_;  // of WatchedBodies() at the reference time
   JointId mouseJoint_{};
   Vec2 mouseTarget_{0.0f, 0.0f};

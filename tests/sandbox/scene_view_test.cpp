@@ -161,6 +161,26 @@ TEST_CASE("the fixed step is decoupled from the frame time and capped per frame"
   CHECK(view.Advance(2.0f / 120.0f + 1e-4f) == 2);
 }
 
+TEST_CASE("the real-time meter reads 1 when frames keep up and counts what slow frames drop") {
+  SceneView view(kBoxScene, DefaultSettings(kBoxScene));
+  for (int i = 0; i < 60; ++i) view.Advance(1.0f / 30.0f);  // 2 s in frames of two steps each
+  CHECK(view.RealTime().factor == doctest::Approx(1.0f).epsilon(1e-3));
+  CHECK(view.RealTime().droppedSteps == doctest::Approx(0.0f));
+  CHECK(view.StepCount() == 120);
+
+  // Frames of 0.2 s at 60 Hz: each takes the capped 4 steps, so simulated time runs at a third of real
+  // time. Conservation: 2 s = 120 steps owed = 40 taken + one left in the accumulator (the cap keeps
+  // at most one step) + the dropped rest.
+  view.Restart();
+  for (int i = 0; i < 10; ++i) view.Advance(0.2f);
+  CHECK(view.StepCount() == 10 * SceneView::kMaxStepsPerFrame);
+  CHECK(view.RealTime().factor == doctest::Approx(40.0f / 120.0f).epsilon(1e-3));
+  CHECK(view.RealTime().droppedSteps == doctest::Approx(120.0f - 40.0f - 1.0f).epsilon(1e-3));
+
+  view.Restart();  // a restart forgets the count
+  CHECK(view.RealTime().droppedSteps == 0.0f);
+}
+
 TEST_CASE("readouts: kinetic energy and drift of a free fall match the analytic values") {
   SceneView view(kFallScene, DefaultSettings(kFallScene));
   const float g = 10.0f, mass = 1.0f;  // 1 m x 1 m box of density 1
