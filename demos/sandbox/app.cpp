@@ -174,7 +174,8 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
 // Everything a running sandbox owns. Members are released in reverse order by Shutdown().
 class App {
  public:
-  App(const Options& opts, const char* programName) : options(opts), program(programName) {}
+  App(const Options& opts, const char* programName)
+      : options(opts), program(programName), paused(opts.paused) {}
   ~App() { Shutdown(); }
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -465,7 +466,7 @@ int App::Run() {
                                   static_cast<double>(SDL_GetPerformanceFrequency()));
     last = now;
     if (options.headless) {
-      host.StepOnce();  // one fixed step per frame: the same picture on every machine
+      if (!paused) host.StepOnce();  // one fixed step per frame: the same picture on every machine
     } else {
       Advance(dt);
     }

@@ -61,6 +61,8 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
       parsed.options.checkLayout = true;
     } else if (arg == "--print-fps") {
       parsed.options.printFps = true;
+    } else if (arg == "--paused") {
+      parsed.options.paused = true;
     } else if (arg == "--list-scenes") {
       parsed.options.listScenes = true;
     } else if (arg == "--settings") {
@@ -109,6 +111,7 @@ std::string UsageText(const char* program) {
          "  --check-layout      after the last frame, check that every panel lies inside the window,\n"
          "                      no two overlap and no text is cut off; exit 1 naming what failed\n"
          "  --print-fps         at exit, print the median frames per second (first 10 frames skipped)\n"
+         "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
          "  --list-scenes       print the scenes and settings keys, then exit\n"
          "  --help              this text\n"
          "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";

@@ -29,6 +29,7 @@ struct Options {
   bool expandPanels = false;  ///< open every collapsing section of the panels (screenshots, layout test)
   bool checkLayout = false;   ///< after the last frame, check the panels' layout (see CheckLayout)
   bool printFps = false;      ///< at exit, print the median frames per second (after 10 warm-up frames)
+  bool paused = false;        ///< start paused (headless: no steps; frames measure drawing alone)
 };
 
 /// The smallest window the panels are laid out for (pixels).
@@ -44,8 +45,8 @@ struct ParsedArguments {
 
 /// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
 /// (every following argument that does not start with "--"), `--list-scenes`, `--help`, `--window WxH`
-/// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`.
-/// Headless needs
+/// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`,
+/// `--paused`. Headless needs
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);

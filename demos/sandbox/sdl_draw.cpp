@@ -111,7 +111,32 @@ void SdlDraw::AddConvexFill(const Vec2* points, int count, SDL_Color color) {
   for (int i = 1; i + 1 < count; ++i) AddTriangle(base, base + i, base + i + 1);
 }
 
+bool SdlDraw::OffScreen(const Vec2* points, int count, float& extent) const {
+  Vec2 lo = points[0], hi = points[0];
+  for (int i = 1; i < count; ++i) {
+    lo = Min(lo, points[i]);
+    hi = Max(hi, points[i]);
+  }
+  extent = std::max(hi.x - lo.x, hi.y - lo.y);
+  const float pad = lineWidth;  // the outline reaches half a line beyond the points
+  return hi.x < -pad || hi.y < -pad || lo.x > camera.width + pad || lo.y > camera.height + pad;
+}
+
 void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
+  if (count < 1) return;
+  float extent = 0.0f;
+  if (OffScreen(points, count, extent)) return;
+  if (extent < smallShapePixels && count >= 3) {
+    // Inset towards the vertex average by half a pixel (convex: the average lies inside).
+    Vec2 centre{0.0f, 0.0f};
+    for (int i = 0; i < count; ++i) centre += points[i];
+    centre = centre * (1.0f / static_cast<float>(count));
+    const float keep = std::max(0.0f, (extent - 1.0f) / std::max(extent, 1e-6f));
+    inset.clear();
+    for (int i = 0; i < count; ++i) inset.push_back(centre + keep * (points[i] - centre));
+    AddConvexFill(inset.data(), count, ToSdl(color));
+    return;
+  }
   AddConvexFill(points, count, Translucent(color, fillOpacity));
   AddClosedOutline(points, count, lineWidth, ToSdl(color));
 }
@@ -186,7 +211,8 @@ void SdlDraw::DrawSolidCircle(const Transform& xf, float radius, Color color) {
   AppendArc(xf.p, radius, {1.0f, 0.0f}, kTwoPi);
   outline.pop_back();
   AddSolid(outline.data(), static_cast<int>(outline.size()), color);
-  // The radius line shows the rotation.
+  // The radius line shows the rotation (not on a dot too small to show it).
+  if (2.0f * radius * camera.pixelsPerMetre < smallShapePixels) return;
   Vec2 rim = xf.p + radius * Vec2{xf.q.c, xf.q.s};
   AddLine(WorldToScreen(camera, xf.p), WorldToScreen(camera, rim), lineWidth, ToSdl(color));
 }

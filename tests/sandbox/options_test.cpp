@@ -32,13 +32,15 @@ TEST_CASE("the headless form is parsed in any order") {
 }
 
 TEST_CASE("the window size and the layout options are parsed") {
-  ParsedArguments parsed = Parse({"--window", "900x560", "--expand-panels", "--check-layout", "--print-fps"});
+  ParsedArguments parsed =
+      Parse({"--window", "900x560", "--expand-panels", "--check-layout", "--print-fps", "--paused"});
   REQUIRE(parsed.ok);
   CHECK(parsed.options.windowWidth == 900);
   CHECK(parsed.options.windowHeight == 560);
   CHECK(parsed.options.expandPanels);
   CHECK(parsed.options.checkLayout);
   CHECK(parsed.options.printFps);
+  CHECK(parsed.options.paused);
   ParsedArguments defaults = Parse({});
   CHECK(defaults.options.windowWidth == kWindowWidth);
   CHECK(defaults.options.windowHeight == kWindowHeight);
