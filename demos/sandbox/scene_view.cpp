@@ -274,8 +274,9 @@ AABB SceneView::Bounds() const {
     box = first ? p.fatAABB : AABB{Min(box.lower, p.fatAABB.lower), Max(box.upper, p.fatAABB.upper)};
     first = false;
   }
-  if (!anyMoving) return box;
-  constexpr float kRoom = 0.25f;  // fraction of the moving bodies' extent added on every side
+  // Nothing moves yet (rain before its first spawn): frame everything with the same room, so what
+  // appears above the top floor is in view too.
+  constexpr float kRoom = 0.25f;  // fraction of the framed extent added on every side
   Vec2 room = kRoom * (box.upper - box.lower) + Vec2{1.0f, 1.0f};
   return {box.lower - room, box.upper + room};
 }

@@ -17,6 +17,10 @@ constexpr int kMinCircleSegments = 8;
 // Sharper corners than this get their miter cut so a thin spike cannot shoot out of an outline.
 constexpr float kMinMiterCosine = 0.5f;
 constexpr int kMaxCircleSegments = 128;
+constexpr float kMinLinePixels = 0.5f;
+constexpr float kMaxPointMetres = 0.25f;
+constexpr float kMinInsetPixels = 3.0f;
+constexpr float kShortLineWidthPerLength = 0.2f;  // a segment is at least 5 times as long as wide
 
 SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
 
@@ -127,13 +131,17 @@ void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
   float extent = 0.0f;
   if (OffScreen(points, count, extent)) return;
   if (extent < smallShapePixels && count >= 3) {
-    // Inset towards the vertex average by half a pixel (convex: the average lies inside).
+    // Inset towards the vertex average (convex: it lies inside) by half a pixel, for a dark seam
+    // between neighbours; shapes under kMinInsetPixels keep their size (an inset would erase them)
+    // and under a pixel grow to one, so a floor of tiny boxes stays visible.
     Vec2 centre{0.0f, 0.0f};
     for (int i = 0; i < count; ++i) centre += points[i];
     centre = centre * (1.0f / static_cast<float>(count));
-    const float keep = std::max(0.0f, (extent - 1.0f) / std::max(extent, 1e-6f));
+    float scale = 1.0f;
+    if (extent >= kMinInsetPixels) scale = (extent - 1.0f) / extent;
+    if (extent < 1.0f) scale = 1.0f / std::max(extent, 1e-3f);
     inset.clear();
-    for (int i = 0; i < count; ++i) inset.push_back(centre + keep * (points[i] - centre));
+    for (int i = 0; i < count; ++i) inset.push_back(centre + scale * (points[i] - centre));
     AddConvexFill(inset.data(), count, ToSdl(color));
     return;
   }
@@ -227,7 +235,11 @@ void SdlDraw::DrawSolidCapsule(Vec2 p1, Vec2 p2, float radius, Color color) {
 }
 
 void SdlDraw::DrawSegment(Vec2 p1, Vec2 p2, Color color) {
-  AddLine(WorldToScreen(camera, p1), WorldToScreen(camera, p2), lineWidth, ToSdl(color));
+  const Vec2 a = WorldToScreen(camera, p1), b = WorldToScreen(camera, p2);
+  // Short segments get thinner (down to kMinLinePixels): zoomed out, a dense net of joints would
+  // otherwise fill the gaps between its bodies and read as one solid sheet.
+  const float width = std::clamp(kShortLineWidthPerLength * Length(b - a), kMinLinePixels, lineWidth);
+  AddLine(a, b, width, ToSdl(color));
 }
 
 void SdlDraw::DrawTransform(const Transform& xf, float axisLength) {
@@ -240,7 +252,10 @@ void SdlDraw::DrawTransform(const Transform& xf, float axisLength) {
 
 void SdlDraw::DrawPoint(Vec2 p, float size, Color color) {
   Vec2 c = WorldToScreen(camera, p);
-  float h = 0.5f * size;
+  // Zoomed far out, a marker never spans more than kMaxPointMetres: the anchors of a dense joint net
+  // would otherwise merge into one solid sheet.
+  const float pixels = std::clamp(kMaxPointMetres * camera.pixelsPerMetre, kMinLinePixels, size);
+  float h = 0.5f * pixels;
   SDL_Color sdl = ToSdl(color);
   int i0 = PushVertex({c.x - h, c.y - h}, sdl);
   int i1 = PushVertex({c.x + h, c.y - h}, sdl);
