@@ -104,12 +104,50 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::PopItemWidth();
 }
 
-void DrawPanel(SceneSettings& s) {
+ImVec4 ToImGui(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
+
+// The legend of the broadphase view, with what it shows now.
+void SweepLegend(const SceneView& view) {
+  const SweepView& v = view.Sweep();
+  const char axis = v.axis == 0 ? 'x' : 'y';
+  ImGui::Indent();
+  ImGui::TextWrapped(
+      "Sweep and prune: boxes sorted by their lower end on the %c axis; a line sweeps along "
+      "it keeping the active set (the boxes it is inside); a box that enters is tested "
+      "against the active set only. The world is cut into %d band(s) across the axis, each "
+      "swept on its own.",
+      axis, v.bandCount);
+  auto line = [](Color color, const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ToImGui(color));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+  };
+  char text[96];
+  line(sweep_colors::kSweepEnter, "tick up: a box enters (its lower end)");
+  line(sweep_colors::kSweepLeave, "tick down: a box leaves (its upper end)");
+  std::snprintf(text, sizeof text, "sweep line (follows the mouse): %.2f m", static_cast<double>(v.position));
+  line(sweep_colors::kSweepLine, text);
+  std::snprintf(text, sizeof text, "active set (boxes the line is in): %d", v.active);
+  line(sweep_colors::kSweepActive, text);
+  line(sweep_colors::kSweepBox, "grey: other fat boxes in view");
+  std::snprintf(text, sizeof text, "white: pairs found with the active set: %d", v.pairsFound);
+  line(sweep_colors::kSweepPair, text);
+  if (v.shown < v.inView) {
+    ImGui::TextWrapped("showing the %d of the %d boxes in view nearest the sweep line (zoom in to see all)",
+                       v.shown, v.inView);
+  } else {
+    ImGui::Text("%d boxes in view", v.inView);
+  }
+  ImGui::Unindent();
+}
+
+void DrawPanel(const SceneView& view, SceneSettings& s) {
   if (!Section("Draw", false)) return;
   DrawToggles& t = s.draw;
   ImGui::Checkbox("shapes", &t.shapes);
   ImGui::Checkbox("AABBs", &t.aabbs);
   ImGui::Checkbox("broadphase: sweep and prune", &t.broadphase);
+  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
   ImGui::Checkbox("contact points", &t.contactPoints);
   ImGui::Checkbox("contact normals", &t.contactNormals);
   ImGui::Checkbox("contact impulses", &t.contactImpulses);
@@ -193,7 +231,7 @@ const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& lab
   SceneSettings s = view.Settings();
   const char* picked = ScenesPanel(view, s, labNames);
   SolverPanel(view, s);
-  DrawPanel(s);
+  DrawPanel(view, s);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

@@ -92,6 +92,64 @@ TEST_CASE(
   CHECK(separated > 1000);
 }
 
+TEST_CASE(
+    "every GJK step's readout brackets the core distance and its support point is the farthest difference") {
+  test::Rng rng(77);
+  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
+  int steps = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    GjkLab lab;
+    for (const char* side : {"a", "b"}) {
+      std::string s = side;
+      Set(lab,
+          {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 24)),
+           "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
+           "x_" + s + "=" + std::to_string(rng.Uniform(-6.0f, 6.0f)),
+           "y_" + s + "=" + std::to_string(rng.Uniform(-6.0f, 6.0f)),
+           "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
+    }
+    const GjkLabResult& r = lab.Result();
+    const std::vector<Vec2> a = CorePoints(lab, 0), b = CorePoints(lab, 1);
+    const float truth = OriginDistance(r.difference);  // brute force over the hull's edges
+    const float tol = 1e-4f * (1.0f + Length(lab.shapes[0].position) + Length(lab.shapes[1].position) + 6.0f);
+    for (int k = 0; k < r.gjk.count; ++k, ++steps) {
+      const GjkStepReadout step = lab.StepReadout(k);
+      CHECK(step.upperBound == doctest::Approx(Length(step.closestPoint)));
+      if (step.upperBound == 0.0f) continue;
+      // Oracle: the support of A - B in direction -v is the pairwise difference farthest along it.
+      const Vec2 d = -step.closestPoint;
+      float best = -1e30f;
+      for (Vec2 pa : a)
+        for (Vec2 pb : b) best = std::max(best, Dot(pa - pb, d));
+      CHECK(Dot(lab.DifferenceSupport(d), d) == doctest::Approx(best).epsilon(1e-5).scale(1.0));
+      CHECK(step.lowerBound <= truth + tol);
+      CHECK(truth <= step.upperBound + tol);
+      CHECK(step.gap == doctest::Approx(step.upperBound - step.lowerBound));
+    }
+  }
+  CHECK(steps > 1500);
+}
+
+TEST_CASE(
+    "a shape switched to capsule gets a radius and a start that is already closest takes 0 iterations") {
+  GjkLab lab;
+  Set(lab, {"shape_a=capsule"});
+  CHECK(lab.shapes[0].radius == kDefaultCapsuleRadius);
+  Set(lab, {"radius_a=0.5"});
+  CHECK(lab.shapes[0].radius == 0.5f);
+  // The default start with A a capsule: the first vertex pair is the closest pair, so the start
+  // simplex's bounds already meet (gap 0 up to rounding) and GJK needs no support query.
+  const GjkLabResult& r = lab.Result();
+  REQUIRE(r.gjk.count >= 1);
+  if (r.distance.iterations == 0) {
+    const GjkStepReadout start = lab.StepReadout(0);
+    CHECK(start.gap <= 1e-4f * start.upperBound);
+    CHECK(start.upperBound == doctest::Approx(r.distance.coreDistance).epsilon(1e-5));
+  } else {
+    CHECK(lab.StepReadout(0).gap > 0.0f);  // an iteration ran only because the start was not closest
+  }
+}
+
 TEST_CASE("a box corner facing a box face: exact closest points and distance") {
   GjkLab lab;
   Set(lab, {"shape_a=box", "size_a=1", "x_a=-3", "y_a=4", "angle_a=0", "radius_a=0", "shape_b=box",
