@@ -44,6 +44,21 @@ std::vector<Vec2> CorePoints(const GjkLab& lab, int which) {
   return points;
 }
 
+// Both shapes of a random kind, up to `maxVertices`, placed within `reach` of the origin.
+void RandomShapes(GjkLab& lab, test::Rng& rng, int maxVertices, float reach) {
+  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
+  for (const char* side : {"a", "b"}) {
+    std::string s = side;
+    Set(lab, {"shape_" + s + "=" + types[rng.Int(0, 4)],
+              "vertices_" + s + "=" + std::to_string(rng.Int(3, maxVertices)),
+              "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
+              "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
+              "x_" + s + "=" + std::to_string(rng.Uniform(-reach, reach)),
+              "y_" + s + "=" + std::to_string(rng.Uniform(-reach, reach)),
+              "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("sandbox.gjk_lab") {
@@ -51,20 +66,10 @@ TEST_SUITE("sandbox.gjk_lab") {
 TEST_CASE(
     "the Minkowski difference drawn holds every vertex difference and its distance to the origin is GJK's") {
   test::Rng rng(2024);
-  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
   int separated = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     GjkLab lab;
-    for (const char* side : {"a", "b"}) {
-      std::string s = side;
-      Set(lab,
-          {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 64)),
-           "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
-           "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
-           "x_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-           "y_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-           "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
-    }
+    RandomShapes(lab, rng, 64, 5.0f);
     const GjkLabResult& r = lab.Result();
     REQUIRE_FALSE(r.difference.empty());
     // Every pairwise difference lies inside or on the drawn hull.
@@ -95,19 +100,10 @@ TEST_CASE(
 TEST_CASE(
     "every GJK step's readout brackets the core distance and its support point is the farthest difference") {
   test::Rng rng(77);
-  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
   int steps = 0;
   for (int trial = 0; trial < 1000; ++trial) {
     GjkLab lab;
-    for (const char* side : {"a", "b"}) {
-      std::string s = side;
-      Set(lab,
-          {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 24)),
-           "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
-           "x_" + s + "=" + std::to_string(rng.Uniform(-6.0f, 6.0f)),
-           "y_" + s + "=" + std::to_string(rng.Uniform(-6.0f, 6.0f)),
-           "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
-    }
+    RandomShapes(lab, rng, 24, 6.0f);
     const GjkLabResult& r = lab.Result();
     const std::vector<Vec2> a = CorePoints(lab, 0), b = CorePoints(lab, 1);
     const float truth = OriginDistance(r.difference);  // brute force over the hull's edges
