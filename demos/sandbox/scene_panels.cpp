@@ -123,14 +123,14 @@ void SweepLegend(const SceneView& view) {
     ImGui::PopStyleColor();
   };
   char text[96];
-  line(sweep_colors::kSweepEnter, "tick up: a box enters (its lower end)");
-  line(sweep_colors::kSweepLeave, "tick down: a box leaves (its upper end)");
-  std::snprintf(text, sizeof text, "sweep line (follows the mouse): %.2f m", static_cast<double>(v.position));
+  line(sweep_colors::kSweepEnter, "green tick: a box enters (lower end)");
+  line(sweep_colors::kSweepLeave, "red tick: a box leaves (upper end)");
+  std::snprintf(text, sizeof text, "sweep line (at the mouse): %.2f m", static_cast<double>(v.position));
   line(sweep_colors::kSweepLine, text);
-  std::snprintf(text, sizeof text, "active set (boxes the line is in): %d", v.active);
+  std::snprintf(text, sizeof text, "orange: active set, %d box(es)", v.active);
   line(sweep_colors::kSweepActive, text);
   line(sweep_colors::kSweepBox, "grey: other fat boxes in view");
-  std::snprintf(text, sizeof text, "white: pairs found with the active set: %d", v.pairsFound);
+  std::snprintf(text, sizeof text, "white: %d pair(s) found with it", v.pairsFound);
   line(sweep_colors::kSweepPair, text);
   if (v.shown < v.inView) {
     ImGui::TextWrapped("showing the %d of the %d boxes in view nearest the sweep line (zoom in to see all)",
