@@ -194,9 +194,13 @@ void StatusLines(const SceneView& view) {
   const RealTimeMeter& m = view.RealTime();
   const bool behind = !view.paused && m.factor < 0.95f;
   const ImVec4 color = behind ? ImVec4(1.0f, 0.6f, 0.2f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
-  ImGui::TextColored(color, "%.0f FPS  real time x%.2f  dropped %.0f",
-                     static_cast<double>(ImGui::GetIO().Framerate),
-                     view.paused ? 0.0 : static_cast<double>(m.factor), static_cast<double>(m.droppedSteps));
+  const double fps = static_cast<double>(ImGui::GetIO().Framerate);
+  if (view.paused) {
+    ImGui::TextColored(color, "%.0f FPS  paused  dropped %.0f", fps, static_cast<double>(m.droppedSteps));
+  } else {
+    ImGui::TextColored(color, "%.0f FPS  real time x%.2f  dropped %.0f", fps, static_cast<double>(m.factor),
+                       static_cast<double>(m.droppedSteps));
+  }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "real time: simulated seconds per real second (1 = real time)\n"

@@ -20,6 +20,7 @@ constexpr int kMaxCircleSegments = 128;
 constexpr float kMinLinePixels = 0.5f;
 constexpr float kMaxPointMetres = 0.25f;
 constexpr float kMinInsetPixels = 3.0f;
+constexpr float kMinShapePixels = 2.5f;
 constexpr float kShortLineWidthPerLength = 0.2f;  // a segment is at least 5 times as long as wide
 
 SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
@@ -132,14 +133,18 @@ void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
   if (OffScreen(points, count, extent)) return;
   if (extent < smallShapePixels && count >= 3) {
     // Inset towards the vertex average (convex: it lies inside) by half a pixel, for a dark seam
-    // between neighbours; shapes under kMinInsetPixels keep their size (an inset would erase them)
-    // and under a pixel grow to one, so a floor of tiny boxes stays visible.
+    // between neighbours. Shapes under kMinInsetPixels (an inset would erase them) keep their size
+    // but grow to kMinShapePixels, about what their outline alone covered, so a floor of tiny boxes
+    // keeps its weight.
     Vec2 centre{0.0f, 0.0f};
     for (int i = 0; i < count; ++i) centre += points[i];
     centre = centre * (1.0f / static_cast<float>(count));
     float scale = 1.0f;
-    if (extent >= kMinInsetPixels) scale = (extent - 1.0f) / extent;
-    if (extent < 1.0f) scale = 1.0f / std::max(extent, 1e-3f);
+    if (extent >= kMinInsetPixels) {
+      scale = (extent - 1.0f) / extent;
+    } else {
+      scale = std::max(extent, kMinShapePixels) / std::max(extent, 1e-3f);
+    }
     inset.clear();
     for (int i = 0; i < count; ++i) inset.push_back(centre + scale * (points[i] - centre));
     AddConvexFill(inset.data(), count, ToSdl(color));
