@@ -1,6 +1,7 @@
 #include "app.h"
 
 #include "camera.h"
+#include "panel_ui.h"
 #include "sdl_draw.h"
 #include "view_host.h"
 
@@ -8,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
+#include <imgui_internal.h>  // ImGuiContext::Windows, for the layout check
 // Declarations only: Debian's libstb already contains the compiled PNG writer.
 #include <stb_image_write.h>
 
@@ -23,7 +25,6 @@ namespace mk::sandbox {
 namespace {
 
 constexpr float kHeadlessStep = 1.0f / 60.0f;  // seconds per headless frame: shapes land alike every run
-constexpr float kMaxFrameTime = 0.1f;          // seconds; a stalled frame does not jump the animation
 constexpr float kWheelZoomStep = 1.15f;        // zoom factor per wheel notch
 constexpr SDL_Color kBackground{28, 30, 36, 255};
 
@@ -104,6 +105,47 @@ int StartVideo(const Options& options, const char* program) {
   return kExitError;
 }
 
+// The layout check (--check-layout): every visible top-level window (not tooltips, popups or child
+// regions) lies inside the display, no two overlap, and none has content wider than its inner area
+// (ImGui measures content from the widest item, so a cut-off label or line of text shows up there).
+// Returns the failures, one line each; empty when the layout is sound.
+std::string CheckLayout() {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImVec2 display = g.IO.DisplaySize;
+  std::vector<const ImGuiWindow*> shown;
+  for (const ImGuiWindow* w : g.Windows) {
+    const ImGuiWindowFlags skip =
+        ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup;
+    if (w->WasActive && !w->Hidden && (w->Flags & skip) == 0) shown.push_back(w);
+  }
+  std::string failures;
+  char line[256];
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const ImGuiWindow* w = shown[i];
+    const ImVec2 lo = w->Pos, hi = ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y);
+    if (lo.x < 0.0f || lo.y < 0.0f || hi.x > display.x || hi.y > display.y) {
+      std::snprintf(line, sizeof line, "window '%s' (%.0f,%.0f)-(%.0f,%.0f) leaves the %.0fx%.0f display\n",
+                    w->Name, lo.x, lo.y, hi.x, hi.y, display.x, display.y);
+      failures += line;
+    }
+    // ContentSize excludes the window padding; the inner rectangle includes it on both sides.
+    const float innerWidth = w->InnerRect.GetWidth() - 2.0f * w->WindowPadding.x;
+    if (!w->Collapsed && w->ContentSize.x > innerWidth + 0.5f) {
+      std::snprintf(line, sizeof line, "window '%s': content %.0f px wide in %.0f px (text cut off)\n",
+                    w->Name, w->ContentSize.x, innerWidth);
+      failures += line;
+    }
+    for (size_t j = i + 1; j < shown.size(); ++j) {
+      const ImGuiWindow* o = shown[j];
+      const bool apart = hi.x <= o->Pos.x || o->Pos.x + o->Size.x <= lo.x || hi.y <= o->Pos.y ||
+                         o->Pos.y + o->Size.y <= lo.y;
+      if (!apart) failures += std::string("windows '") + w->Name + "' and '" + o->Name + "' overlap\n";
+    }
+  }
+  if (shown.empty()) failures += "no window is shown\n";
+  return failures;
+}
+
 bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* program) {
   int w = 0, h = 0;
   if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) {
@@ -132,7 +174,8 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
 // Everything a running sandbox owns. Members are released in reverse order by Shutdown().
 class App {
  public:
-  App(const Options& opts, const char* programName) : options(opts), program(programName) {}
+  App(const Options& opts, const char* programName)
+      : options(opts), program(programName), paused(opts.paused) {}
   ~App() { Shutdown(); }
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -147,9 +190,10 @@ class App {
   void HandleMouse(const SDL_Event& event);
   void Advance(float realSeconds);
   void BuildUi();
-  void BuildHelp();
+  void DrawPausedBanner();
   bool RenderFrame(bool takeScreenshot);
   void FitCamera();
+  void PrintFps();
 
   Options options;
   const char* program;
@@ -166,6 +210,8 @@ class App {
   bool singleStep = false;
   bool reportedFlush = false;
   Vec2 mouseScreen{-1.0f, -1.0f};
+  int outputWidth = 0, outputHeight = 0;  // renderer size at the last frame: a change refits the view
+  std::vector<double> frameSeconds;       // --print-fps
 };
 
 int App::Open() {
@@ -180,8 +226,8 @@ int App::Open() {
   sdlStarted = true;
 
   Uint32 flags = options.headless ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE;
-  window = SDL_CreateWindow("Minkowski sandbox", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, kWindowWidth,
-                            kWindowHeight, flags);
+  window = SDL_CreateWindow("Minkowski sandbox", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                            options.windowWidth, options.windowHeight, flags);
   if (window == nullptr) {
     if (!options.headless) {
       PrintNoDisplay(program, SDL_GetError());
@@ -205,6 +251,7 @@ int App::Open() {
   imguiStarted = true;
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the working directory
   ImGui::StyleColorsDark();
+  SetExpandAllSections(options.expandPanels);
   ImGui_ImplSDL2_InitForSDLRenderer(window);
   ImGui_ImplSDLRenderer_Init(renderer);
   FitCamera();
@@ -227,7 +274,7 @@ void App::Shutdown() {
 }
 
 void App::FitCamera() {
-  int w = kWindowWidth, h = kWindowHeight;
+  int w = options.windowWidth, h = options.windowHeight;
   if (renderer != nullptr) SDL_GetRendererOutputSize(renderer, &w, &h);
   camera.width = static_cast<float>(w);
   camera.height = static_cast<float>(h);
@@ -323,27 +370,20 @@ void App::Advance(float realSeconds) {
   }
 }
 
-// The keys, as a small collapsed window in the corner: open it to read, it stays out of the way.
-void App::BuildHelp() {
-  ImGui::SetNextWindowPos(ImVec2(camera.width - 330.0f, camera.height - 180.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(320.0f, 170.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-  ImGui::Begin("Help: keys and mouse");
-  ImGui::TextUnformatted(
-      "space   pause / run\n"
-      ". or S  single step\n"
-      "R       restart the scene\n"
-      "F       fit the camera\n"
-      "H       hide / show the panels\n"
-      "Esc     quit\n"
-      "left drag          grab a body (labs: move a shape)\n"
-      "shift + left drag  launch a bomb\n"
-      "right/middle drag  pan;  wheel  zoom (labs: turn)");
-  ImGui::End();
+// "PAUSED" at the top of the view (right of the panel), over the scene but not on its centre.
+void App::DrawPausedBanner() {
+  if (!paused) return;
+  const char* text = "PAUSED   space: run   S: one step";
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const float left = showUi ? kPanelPixels : 0.0f;
+  const ImVec2 pos(left + 0.5f * (camera.width - left - size.x), 12.0f);
+  ImDrawList* list = ImGui::GetForegroundDrawList();
+  list->AddRectFilled(ImVec2(pos.x - 8.0f, pos.y - 4.0f),
+                      ImVec2(pos.x + size.x + 8.0f, pos.y + size.y + 4.0f), IM_COL32(200, 60, 40, 230), 4.0f);
+  list->AddText(pos, IM_COL32(255, 255, 255, 255), text);
 }
 
 void App::BuildUi() {
-  BuildHelp();
   const char* picked = host.BuildPanels(LabNames(), paused);  // last: the focused window
   if (!ImGui::GetIO().WantCaptureMouse && mouseScreen.x >= 0.0f) {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
@@ -364,6 +404,9 @@ bool App::RenderFrame(bool takeScreenshot) {
   SDL_GetRendererOutputSize(renderer, &w, &h);
   camera.width = static_cast<float>(w);
   camera.height = static_cast<float>(h);
+  if ((w != outputWidth || h != outputHeight) && outputWidth > 0) FitCamera();  // the window was resized
+  outputWidth = w;
+  outputHeight = h;
 
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -371,7 +414,16 @@ bool App::RenderFrame(bool takeScreenshot) {
   draw.BeginFrame(camera, ImGui::GetBackgroundDrawList());
   host.Draw(draw, VisibleBounds(camera), 1.0f / camera.pixelsPerMetre);
   if (showUi) BuildUi();  // after the scene, so its statistics are this frame's
+  DrawPausedBanner();
   ImGui::Render();
+  if (takeScreenshot && options.checkLayout) {
+    std::string failures = CheckLayout();
+    if (!failures.empty()) {
+      std::fprintf(stderr, "%s: layout check failed at %dx%d:\n%s", program, w, h, failures.c_str());
+      return false;
+    }
+    std::printf("layout check passed at %dx%d\n", w, h);
+  }
 
   SDL_SetRenderDrawColor(renderer, kBackground.r, kBackground.g, kBackground.b, kBackground.a);
   SDL_RenderClear(renderer);
@@ -382,9 +434,24 @@ bool App::RenderFrame(bool takeScreenshot) {
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   bool ok = true;
   // Read back before presenting: after SDL_RenderPresent the back buffer is undefined.
-  if (takeScreenshot) ok = WritePng(renderer, options.screenshotPath, program);
+  if (takeScreenshot && !options.screenshotPath.empty())
+    ok = WritePng(renderer, options.screenshotPath, program);
   SDL_RenderPresent(renderer);
   return ok;
+}
+
+// Median frame time of the run after kWarmUp frames (the first ones build caches and fonts).
+void App::PrintFps() {
+  constexpr size_t kWarmUp = 10;
+  if (frameSeconds.size() <= kWarmUp) {
+    std::printf("fps: too few frames (%zu) to measure\n", frameSeconds.size());
+    return;
+  }
+  std::vector<double> times(frameSeconds.begin() + kWarmUp, frameSeconds.end());
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+  const double median = times[times.size() / 2];
+  std::printf("fps: %.1f (median frame %.2f ms over %zu frames, %s)\n", 1.0 / median, 1e3 * median,
+              times.size(), host.Name().c_str());
 }
 
 int App::Run() {
@@ -399,17 +466,19 @@ int App::Run() {
                                   static_cast<double>(SDL_GetPerformanceFrequency()));
     last = now;
     if (options.headless) {
-      host.StepOnce();  // one fixed step per frame: the same picture on every machine
+      if (!paused) host.StepOnce();  // one fixed step per frame: the same picture on every machine
     } else {
-      Advance(std::min(dt, kMaxFrameTime));
+      Advance(dt);
     }
     host.Update();
 
     bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
-    bool shoot = lastFrame && !options.screenshotPath.empty();
+    bool shoot = lastFrame && (!options.screenshotPath.empty() || options.checkLayout);
     if (!RenderFrame(shoot)) return kExitError;
     screenshotWritten = screenshotWritten || shoot;
+    if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
   }
+  if (options.printFps) PrintFps();
   // A window closed before the last frame still gets its screenshot request honoured.
   if (!options.screenshotPath.empty() && !screenshotWritten) {
     if (!RenderFrame(true)) return kExitError;

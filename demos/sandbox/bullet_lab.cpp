@@ -1,6 +1,7 @@
 #include "bullet_lab.h"
 
 #include "fixed_step.h"
+#include "panel_ui.h"
 
 #include <imgui.h>
 
@@ -142,16 +143,18 @@ void BulletLab::Draw(DebugDraw& draw) const {
 }
 
 void BulletLab::DrawPanel() {
-  ImGui::Text("fired %d   stopped %d   tunnelled %d", Fired(), stopped_, tunnelled_);
-  ImGui::TextUnformatted("green: stopped, red: tunnelled, magenta: pose at the time of impact");
+  ImGui::TextWrapped("fired %d   stopped %d   tunnelled %d", Fired(), stopped_, tunnelled_);
+  ImGui::TextWrapped("green: stopped, red: tunnelled, magenta: pose at the time of impact");
   ImGui::Checkbox("firing", &firing_);
   Config c = config_;
+  PushLabelRoom("wall thickness (m)");
   bool changed = ImGui::SliderFloat("wall thickness (m)", &c.thickness, 0.01f, 2.0f, "%.3f",
                                     ImGuiSliderFlags_Logarithmic);
   changed |=
       ImGui::SliderFloat("bullet radius (m)", &c.radius, 0.005f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::SliderFloat("speed (m/s)", &c.speed, 1.0f, 1000.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::SliderFloat("angle spread (deg)", &c.spread, 0.0f, 15.0f, "%.1f");
+  ImGui::PopItemWidth();
   changed |= ImGui::Checkbox("dynamic wall", &c.dynamicWall);
   changed |= ImGui::Checkbox("isBullet", &c.isBullet);
   changed |= ImGui::Checkbox("continuous collision", &c.continuous);

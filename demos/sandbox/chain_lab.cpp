@@ -1,5 +1,7 @@
 #include "chain_lab.h"
 
+#include "panel_ui.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -109,19 +111,22 @@ void ChainLab::Draw(DebugDraw& draw) const {
 
 void ChainLab::DrawPanel() {
   int track = static_cast<int>(track_);
+  PushLabelRoom("launch speed (m/s)");
   if (ImGui::Combo("track", &track, "one chain\0two-sided segments\0one ground box\0")) {
     track_ = static_cast<Track>(track);
     Restart();
   }
   if (ImGui::SliderFloat("launch speed (m/s)", &speed_, 0.0f, kMaxSpeed)) Restart();
+  ImGui::PopItemWidth();
   if (ImGui::Button("restart")) Restart();
   auto peak = [](const std::vector<float>& vy) {
     float m = 0.0f;
     for (float v : vy) m = std::max(m, std::fabs(v));
     return m;
   };
-  ImGui::Text("plot: vertical speed, 1 m per m/s; box (orange) peak %.4f m/s, wheel (blue) peak %.4f m/s",
-              peak(boxVy_), peak(wheelVy_));
+  ImGui::TextWrapped(
+      "plot: vertical speed, 1 m per m/s; box (orange) peak %.4f m/s, wheel (blue) peak %.4f m/s",
+      peak(boxVy_), peak(wheelVy_));
 }
 
 bool ChainLab::ApplySetting(std::string_view key, std::string_view value, std::string& error) {

@@ -1,5 +1,7 @@
 #include "distance_lab.h"
 
+#include "panel_ui.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -175,6 +177,7 @@ void DistanceLab::Draw(DebugDraw& draw) const {
 }
 
 void DistanceLab::DrawPanel() {
+  PushLabelRoom("shape A");
   for (int i = 0; i < 2; ++i) {
     ImGui::PushID(i);
     int kind = static_cast<int>(kind_[i]);
@@ -184,20 +187,21 @@ void DistanceLab::DrawPanel() {
     ImGui::SliderAngle("angle", &angle_[i], -180.0f, 180.0f);
     ImGui::PopID();
   }
+  ImGui::PopItemWidth();
   ImGui::Checkbox("deform every frame", &deform_);
   const NonConvexOutput& out = output_;
   static const char* const kStatus[] = {"separated", "intersecting", "contained", "invalid input"};
   static const char* const kPath[] = {"none", "stage 1 (bounds met)", "slab hash", "overlap grid"};
-  ImGui::Text("distance %.5f m (%s)", static_cast<double>(out.distance),
-              kStatus[static_cast<int>(out.status)]);
+  ImGui::TextWrapped("distance %.5f m (%s)", static_cast<double>(out.distance),
+                     kStatus[static_cast<int>(out.status)]);
   ImGui::Text("answered by: %s", kPath[static_cast<int>(out.path)]);
-  ImGui::Text("bounds: lower %.5f, upper %.5f", static_cast<double>(out.lowerBound),
-              static_cast<double>(out.upperBound));
+  ImGui::TextWrapped("bounds: lower %.5f, upper %.5f", static_cast<double>(out.lowerBound),
+                     static_cast<double>(out.upperBound));
   ImGui::Text("closest segments: A %d, B %d", out.segmentA, out.segmentB);
-  ImGui::Text("GJK iterations %d, pairs tested %d (cells proposed %d)", out.stats.gjkIterations,
-              out.stats.pairsTested, out.stats.pairsFromCells);
-  ImGui::Text("cells %d, rehashes %d, hashed %d, queried %d", out.stats.cells, out.stats.rehashes,
-              out.stats.hashedSegments, out.stats.queriedSegments);
+  ImGui::TextWrapped("GJK iterations %d, pairs tested %d (cells proposed %d)", out.stats.gjkIterations,
+                     out.stats.pairsTested, out.stats.pairsFromCells);
+  ImGui::TextWrapped("cells %d, rehashes %d, hashed %d, queried %d", out.stats.cells, out.stats.rehashes,
+                     out.stats.hashedSegments, out.stats.queriedSegments);
   ImGui::TextWrapped(
       "Grey: hulls. Cyan: lower bound. Yellow: the slab and its cells (or the overlap grid). Magenta: A's "
       "hashed "

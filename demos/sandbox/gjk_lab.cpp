@@ -68,6 +68,10 @@ const char* ToString(LabShapeType type) {
   return "?";
 }
 
+void GiveCapsuleRadius(LabShape& shape) {
+  if (shape.type == LabShapeType::Capsule && shape.radius < 0.01f) shape.radius = kDefaultCapsuleRadius;
+}
+
 GjkLab::GjkLab() : result_(std::make_unique<GjkLabResult>()) {
   // A separated start: a box and a hexagon side by side above the origin, so the Minkowski
   // difference (centred at position A - position B) sits below them, left of the origin.
@@ -137,6 +141,31 @@ void GjkLab::Update() {
   }
   r.radiusSum = input.proxyA.radius + input.proxyB.radius;
   r.difference = ConvexHull(std::move(points));
+}
+
+Vec2 GjkLab::DifferenceSupport(Vec2 d) const {
+  auto farthest = [](const ShapeProxy& proxy, const Transform& xf, Vec2 direction) {
+    Vec2 best = TransformPoint(xf, proxy.points[0]);
+    for (int i = 1; i < proxy.count; ++i) {
+      const Vec2 p = TransformPoint(xf, proxy.points[i]);
+      if (Dot(p, direction) > Dot(best, direction)) best = p;
+    }
+    return best;
+  };
+  return farthest(MakeProxy(geometry_[0]), XForm(0), d) - farthest(MakeProxy(geometry_[1]), XForm(1), -d);
+}
+
+GjkStepReadout GjkLab::StepReadout(int step) const {
+  GjkStepReadout out;
+  if (step < 0 || step >= result_->gjk.count) return out;
+  const Vec2 v = result_->gjk.steps[step].closestPoint;
+  out.closestPoint = v;
+  out.upperBound = Length(v);
+  if (out.upperBound > 0.0f) {
+    out.lowerBound = Dot(v, DifferenceSupport(-v)) / out.upperBound;
+    out.gap = out.upperBound - out.lowerBound;
+  }
+  return out;
 }
 
 int GjkLab::ShownGjkStep() const {
@@ -228,6 +257,7 @@ bool GjkLab::ApplySetting(std::string_view key, std::string_view value, std::str
   const std::string_view name = key.substr(0, key.size() - 2);
   if (name == "shape") {
     if (!ParseShapeType(value, s.type)) return fail("circle, capsule, segment, box or polygon");
+    GiveCapsuleRadius(s);
   } else if (name == "vertices") {
     if (!isNumber || number != std::floor(number) || number < 3 || number > kMaxPolygonVertices) {
       return fail("a whole number from 3 to 64");

@@ -49,6 +49,16 @@ struct LabShape {
   float angle = 0.0f;  ///< radians
 };
 
+/// One GJK iteration as the panel reads it: the simplex's closest point v to the origin, |v| (an
+/// upper bound on the core distance), the lower bound v.w / |v| from the support point w of A - B in
+/// direction -v, and their gap, which GJK drives to its tolerance before it stops.
+struct GjkStepReadout {
+  Vec2 closestPoint{0.0f, 0.0f};
+  float upperBound = 0.0f;  ///< |v|, m
+  float lowerBound = 0.0f;  ///< v.w / |v|, m (0 when v = 0: the origin is in the simplex)
+  float gap = 0.0f;         ///< upperBound - lowerBound, m
+};
+
 /// Everything the lab computed for the current configuration.
 struct GjkLabResult {
   DistanceOutput distance;
@@ -92,12 +102,18 @@ class GjkLab final : public Lab {
   /// The geometry of shape `which` (0 = A, 1 = B) in its local frame.
   const ShapeGeometry& Geometry(int which) const { return geometry_[which]; }
   Transform XForm(int which) const { return MakeTransform(shapes[which].position, shapes[which].angle); }
+  /// The support point of the core difference A - B in direction `d` (world frame): the vertex of A
+  /// farthest along d minus the vertex of B farthest along -d.
+  Vec2 DifferenceSupport(Vec2 d) const;
+  /// The readout of GJK step `step` (index into Result().gjk.steps).
+  GjkStepReadout StepReadout(int step) const;
+  /// The GJK step the panel and picture show (-1 when the query recorded none).
+  int ShownGjkStep() const;
   /// True when the world point lies in shape `which` (0 = A, 1 = B).
   bool Contains(int which, Vec2 point) const;
 
  private:
   void Rebuild(int which);
-  int ShownGjkStep() const;
   int ShownEpaStep() const;
   void DrawMinkowski(DebugDraw& draw) const;
   void DrawGjkStep(DebugDraw& draw) const;
@@ -109,6 +125,11 @@ class GjkLab final : public Lab {
   int grabbed_ = -1;
   Vec2 grabOffset_{0.0f, 0.0f};
 };
+
+/// A capsule of radius 0 is a segment: a shape switched to capsule with no radius gets
+/// kDefaultCapsuleRadius (what the panel then shows is what the lab builds).
+inline constexpr float kDefaultCapsuleRadius = 0.3f;
+void GiveCapsuleRadius(LabShape& shape);
 
 /// Names of the shape kinds as the settings and the panel spell them.
 const char* ToString(LabShapeType type);

@@ -95,7 +95,12 @@ void GjkLab::DrawEpa(DebugDraw& draw) const {
   // boundary point of the difference (EPA's closest edge).
   if (r.penetration.status == PenetrationStatus::Epa ||
       r.penetration.status == PenetrationStatus::SatFallback) {
-    DrawArrow(draw, {0.0f, 0.0f}, r.penetration.coreDepth * r.penetration.normal, lab_colors::kEpa);
+    const Vec2 tip = r.penetration.coreDepth * r.penetration.normal;
+    DrawArrow(draw, {0.0f, 0.0f}, tip, lab_colors::kEpa);
+    // Labelled: the arrow is the cores' depth; the panel's surface depth adds both radii.
+    char label[64];
+    std::snprintf(label, sizeof label, "core depth %.3f m", static_cast<double>(r.penetration.coreDepth));
+    draw.DrawString(0.5f * tip + Vec2{0.1f, -0.3f}, label, lab_colors::kEpa);
   }
 }
 
@@ -145,7 +150,10 @@ void GjkLab::DrawPanel() {
     ImGui::TextColored(i == 0 ? ImVec4(0.9f, 0.63f, 0.35f, 1) : ImVec4(0.4f, 0.63f, 0.94f, 1), "shape %s",
                        i == 0 ? "A" : "B");
     int type = static_cast<int>(s.type);
-    if (ImGui::Combo("type", &type, kTypes, IM_ARRAYSIZE(kTypes))) s.type = static_cast<LabShapeType>(type);
+    if (ImGui::Combo("type", &type, kTypes, IM_ARRAYSIZE(kTypes))) {
+      s.type = static_cast<LabShapeType>(type);
+      GiveCapsuleRadius(s);
+    }
     if (s.type == LabShapeType::Polygon) ImGui::SliderInt("vertices", &s.vertices, 3, kMaxPolygonVertices);
     ImGui::SliderFloat("size m", &s.size, 0.05f, 4.0f, "%.2f");
     if (s.type != LabShapeType::Circle && s.type != LabShapeType::Segment) {
@@ -155,30 +163,57 @@ void GjkLab::DrawPanel() {
     ImGui::PopID();
   }
   ImGui::Separator();
-  ImGui::Checkbox("warm start (keep the simplex cache)", &warmStart);
+  ImGui::Checkbox("warm start (keep simplex cache)", &warmStart);
   ImGui::Text("iterations: %d (cold: %d)", r.distance.iterations, r.coldIterations);
+  if (r.distance.iterations == 0 && !r.distance.coresOverlap) {
+    // Not a failure: GJK checks its start point (a vertex pair) before any support query.
+    ImGui::TextWrapped(
+        "0 iterations: the start simplex already has a bound gap within tolerance (its "
+        "vertex pair is the closest), so GJK stops before its first support query.");
+  }
   if (r.gjk.count > 0) {
     int shown = ShownGjkStep();
     if (ImGui::SliderInt("GJK step", &shown, 0, r.gjk.count - 1))
       gjkStep = shown == r.gjk.count - 1 ? -1 : shown;
+    const GjkStepReadout step = StepReadout(shown);
     ImGui::Text("simplex: %d point(s)", r.gjk.steps[shown].simplex.count);
+    ImGui::Text("closest point v (%.4f, %.4f)", static_cast<double>(step.closestPoint.x),
+                static_cast<double>(step.closestPoint.y));
+    if (step.upperBound > 0.0f) {
+      ImGui::Text("|v| %.5f m (upper bound)", static_cast<double>(step.upperBound));
+      ImGui::Text("v.w/|v| %.5f m (lower bound)", static_cast<double>(step.lowerBound));
+      ImGui::Text("bound gap %.2e m", static_cast<double>(step.gap));
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "w: support point of A - B towards the origin (direction -v).\n"
+            "The core distance lies between the bounds; GJK stops once\n"
+            "the gap is within its tolerance.");
+      }
+    } else {
+      ImGui::TextWrapped("v = 0: the origin lies in the simplex, so the cores overlap.");
+    }
+  } else {
+    ImGui::TextWrapped("No GJK step was recorded.");
   }
   if (r.distance.coresOverlap) {
-    ImGui::Text("cores overlap: depth %.4f m (%s, %d EPA iterations)",
-                static_cast<double>(r.penetration.depth),
-                r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
-                r.penetration.iterations);
+    ImGui::TextWrapped("cores overlap (%s, %d EPA iterations):",
+                       r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
+                       r.penetration.iterations);
+    // The arrow drawn is the cores' depth; the surfaces overlap by the radii more.
+    ImGui::TextWrapped("core depth %.4f m (the red arrow)", static_cast<double>(r.penetration.coreDepth));
+    ImGui::TextWrapped("surface depth %.4f m = core depth + radii %.4f m",
+                       static_cast<double>(r.penetration.depth), static_cast<double>(r.radiusSum));
     if (r.epa.count > 0) {
       int shown = ShownEpaStep();
       if (ImGui::SliderInt("EPA step", &shown, 0, r.epa.count - 1))
         epaStep = shown == r.epa.count - 1 ? -1 : shown;
     }
   } else {
-    ImGui::Text("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),
-                static_cast<double>(r.distance.coreDistance));
+    ImGui::TextWrapped("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),
+                       static_cast<double>(r.distance.coreDistance));
   }
-  ImGui::Text("manifold: %d point(s), normal (%.3f, %.3f)", r.manifold.pointCount,
-              static_cast<double>(r.manifold.normal.x), static_cast<double>(r.manifold.normal.y));
+  ImGui::TextWrapped("manifold: %d point(s), normal (%.3f, %.3f)", r.manifold.pointCount,
+                     static_cast<double>(r.manifold.normal.x), static_cast<double>(r.manifold.normal.y));
   ImGui::TextWrapped("Left-drag a shape to move it; wheel over a shape to turn it.");
 }
 

@@ -12,6 +12,14 @@ bool ParseCount(const char* text, int& out) {
   return ec == std::errc() && ptr == end;
 }
 
+// "WxH" with whole numbers, e.g. "900x560".
+bool ParseSize(const char* text, int& width, int& height) {
+  const char* x = std::strchr(text, 'x');
+  if (x == nullptr) return false;
+  auto [wEnd, wEc] = std::from_chars(text, x, width);
+  return wEc == std::errc() && wEnd == x && ParseCount(x + 1, height);
+}
+
 }  // namespace
 
 ParsedArguments ParseArguments(int argc, const char* const* argv) {
@@ -39,6 +47,22 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
     } else if (arg == "--scene") {
       if (!hasValue || argv[i + 1][0] == '\0') return fail("--scene needs a scene name (see --list-scenes)");
       parsed.options.scene = argv[++i];
+    } else if (arg == "--window") {
+      Options& o = parsed.options;
+      if (!hasValue || !ParseSize(argv[i + 1], o.windowWidth, o.windowHeight) ||
+          o.windowWidth < kMinWindowWidth || o.windowHeight < kMinWindowHeight || o.windowWidth > 16384 ||
+          o.windowHeight > 16384) {
+        return fail("--window needs WxH in pixels, at least 640x400 and at most 16384x16384 (e.g. 900x560)");
+      }
+      ++i;
+    } else if (arg == "--expand-panels") {
+      parsed.options.expandPanels = true;
+    } else if (arg == "--check-layout") {
+      parsed.options.checkLayout = true;
+    } else if (arg == "--print-fps") {
+      parsed.options.printFps = true;
+    } else if (arg == "--paused") {
+      parsed.options.paused = true;
     } else if (arg == "--list-scenes") {
       parsed.options.listScenes = true;
     } else if (arg == "--settings") {
@@ -82,6 +106,12 @@ std::string UsageText(const char* program) {
          "  --settings k=v ...  solver, draw and scene settings, e.g. sub_steps=8 draw_contacts=1\n"
          "                      size=20; the GJK lab takes its own (shape_a=box iteration=2 ...);\n"
          "                      --list-scenes prints every key\n"
+         "  --window WxH        window size in pixels (default 1280x720, at least 640x400)\n"
+         "  --expand-panels     open every section of the side panel\n"
+         "  --check-layout      after the last frame, check that every panel lies inside the window,\n"
+         "                      no two overlap and no text is cut off; exit 1 naming what failed\n"
+         "  --print-fps         at exit, print the median frames per second (first 10 frames skipped)\n"
+         "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
          "  --list-scenes       print the scenes and settings keys, then exit\n"
          "  --help              this text\n"
          "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";

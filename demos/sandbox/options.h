@@ -23,8 +23,18 @@ struct Options {
   std::string scene;                  ///< scene-table or lab name to open (empty = the default scene)
   std::vector<std::string> settings;  ///< `key=value` pairs, applied in order after the scene loads
   bool help = false;
-  bool listScenes = false;  ///< print the scene names (with their settings keys) and exit
+  bool listScenes = false;           ///< print the scene names (with their settings keys) and exit
+  int windowWidth = kWindowWidth;    ///< pixels (--window WxH; the headless screenshot's size)
+  int windowHeight = kWindowHeight;  ///< pixels
+  bool expandPanels = false;  ///< open every collapsing section of the panels (screenshots, layout test)
+  bool checkLayout = false;   ///< after the last frame, check the panels' layout (see CheckLayout)
+  bool printFps = false;      ///< at exit, print the median frames per second (after 10 warm-up frames)
+  bool paused = false;        ///< start paused (headless: no steps; frames measure drawing alone)
 };
+
+/// The smallest window the panels are laid out for (pixels).
+inline constexpr int kMinWindowWidth = 640;
+inline constexpr int kMinWindowHeight = 400;
 
 /// Result of parsing: the options, or an error message when `ok` is false.
 struct ParsedArguments {
@@ -34,7 +44,9 @@ struct ParsedArguments {
 };
 
 /// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
-/// (every following argument that does not start with "--"), `--list-scenes`, `--help`. Headless needs
+/// (every following argument that does not start with "--"), `--list-scenes`, `--help`, `--window WxH`
+/// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`,
+/// `--paused`. Headless needs
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);

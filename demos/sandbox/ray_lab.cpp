@@ -69,18 +69,18 @@ void RayLab::Draw(DebugDraw& draw) const {
 }
 
 void RayLab::DrawPanel() {
-  ImGui::TextUnformatted("Drag either end of the ray with the left button.");
+  ImGui::TextWrapped("Drag either end of the ray with the left button.");
   ImGui::Checkbox("all hits", &all_);
   ImGui::Checkbox("sweep a box", &sweepEnabled_);
-  ImGui::Text("ray (%.2f, %.2f) -> (%.2f, %.2f)", start_.x, start_.y, end_.x, end_.y);
+  ImGui::TextWrapped("ray (%.2f, %.2f) -> (%.2f, %.2f)", start_.x, start_.y, end_.x, end_.y);
   for (const CastHit& hit : hits_) {
-    ImGui::Text("shape %u: fraction %.4f, point (%.3f, %.3f), normal (%.3f, %.3f)", hit.shape.index1,
-                hit.fraction, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y);
+    ImGui::TextWrapped("shape %u: fraction %.4f, point (%.3f, %.3f), normal (%.3f, %.3f)", hit.shape.index1,
+                       hit.fraction, hit.point.x, hit.point.y, hit.normal.x, hit.normal.y);
   }
   if (hits_.empty()) ImGui::TextUnformatted("no hit");
   if (sweepEnabled_) {
     if (sweep_.hit) {
-      ImGui::Text("box touches shape %u at fraction %.4f", sweep_.shape.index1, sweep_.fraction);
+      ImGui::TextWrapped("box touches shape %u at fraction %.4f", sweep_.shape.index1, sweep_.fraction);
     } else {
       ImGui::TextUnformatted("box touches nothing");
     }

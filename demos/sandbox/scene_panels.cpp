@@ -1,6 +1,7 @@
 // The ImGui panels of a world scene: Scenes, Solver, Draw, Profile (with the solver-lab readouts).
 // Every widget edits a copy of the SceneSettings, handed back through SceneView::SetSettings, so the
 // panels, --settings and the tests go through one path.
+#include "panel_ui.h"
 #include "scene_view.h"
 
 #include <imgui.h>
@@ -13,33 +14,53 @@
 namespace mk::sandbox {
 namespace {
 
-constexpr float kPanelWidth = 300.0f;  // pixels
-
+// The figures above the plot (not overlaid on it, where they ran past its edges), then the plot at
+// the panel's full width.
 void PlotHistory(const char* label, const History& h, const char* unit) {
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%.3g %s (avg %.3g)", static_cast<double>(h.Latest()), unit,
-                static_cast<double>(h.Average()));
+  ImGui::Text("%s  %.3g %s (avg %.3g)", label, static_cast<double>(h.Latest()), unit,
+              static_cast<double>(h.Average()));
   // PlotLines reads values[(offset + i) % count]: the oldest sample first once the ring is full.
   const int offset = h.count == History::kSize ? h.next : 0;
-  ImGui::PlotLines(label, h.values.data(), h.count, offset, overlay, 0.0f, FLT_MAX, ImVec2(0, 36));
+  ImGui::PushID(label);
+  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, nullptr, 0.0f, FLT_MAX, ImVec2(-FLT_MIN, 28));
+  ImGui::PopID();
+}
+
+// The scene's description is written for its default knobs ("4 levels"): say so when they differ.
+void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
+  const scenes::SceneParams d = info.defaults;
+  if (now.size == d.size && now.count == d.count) return;
+  if (now.size == 0 && now.count == 0) return;  // 0 means the default
+  const scenes::SceneParams shown = scenes::ResolveParams(info, now);
+  std::string note = "(that is at the defaults; now";
+  if (shown.size != d.size) note += " size " + std::to_string(shown.size);
+  if (shown.count != d.count) note += " count " + std::to_string(shown.count);
+  note += ")";
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.4f, 1.0f));
+  ImGui::TextWrapped("%s", note.c_str());
+  ImGui::PopStyleColor();
 }
 
 const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<const char*>& labNames) {
-  if (!ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen)) return nullptr;
+  if (!Section("Scenes", true)) return nullptr;
+  PushLabelRoom("count");
   const char* picked = DrawScenePicker(view.Info().name, labNames);
   ImGui::TextWrapped("%s", view.Info().description);
+  KnobsNote(view.Info(), s.params);
   if (view.Info().paramHelp[0] != '\0') {
-    ImGui::TextDisabled("%s", view.Info().paramHelp);
+    ImGui::TextWrapped("%s", view.Info().paramHelp);
     ImGui::InputInt("size", &s.params.size);
     ImGui::InputInt("count", &s.params.count);
     s.params.size = std::clamp(s.params.size, 0, 1000);
     s.params.count = std::clamp(s.params.count, 0, 1000);
   }
+  ImGui::PopItemWidth();
   return picked;
 }
 
 void SolverPanel(SceneView& view, SceneSettings& s) {
-  if (!ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!Section("Solver", true)) return;
+  PushLabelRoom("bounce threshold m/s");
   SolverSettings& v = s.solver;
   int mode = v.mode == SolverMode::Classic ? 1 : 0;
   ImGui::RadioButton("soft step", &mode, 0);
@@ -80,25 +101,64 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
     s.gravity = defaults.gravity;
     s.stepHertz = defaults.stepHertz;
   }
+  ImGui::PopItemWidth();
 }
 
-void DrawPanel(SceneSettings& s) {
-  if (!ImGui::CollapsingHeader("Draw")) return;
+ImVec4 ToImGui(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
+
+// The legend of the broadphase view, with what it shows now.
+void SweepLegend(const SceneView& view) {
+  const SweepView& v = view.Sweep();
+  const char axis = v.axis == 0 ? 'x' : 'y';
+  ImGui::Indent();
+  ImGui::TextWrapped(
+      "Sweep and prune: boxes sorted by their lower end on the %c axis; a line sweeps along "
+      "it keeping the active set (the boxes it is inside); a box that enters is tested "
+      "against the active set only. The world is cut into %d band(s) across the axis, each "
+      "swept on its own.",
+      axis, v.bandCount);
+  auto line = [](Color color, const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ToImGui(color));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+  };
+  char text[96];
+  line(sweep_colors::kSweepEnter, "green tick: a box enters (lower end)");
+  line(sweep_colors::kSweepLeave, "red tick: a box leaves (upper end)");
+  std::snprintf(text, sizeof text, "sweep line (at the mouse): %.2f m", static_cast<double>(v.position));
+  line(sweep_colors::kSweepLine, text);
+  std::snprintf(text, sizeof text, "orange: active set, %d box(es)", v.active);
+  line(sweep_colors::kSweepActive, text);
+  line(sweep_colors::kSweepBox, "grey: other fat boxes in view");
+  std::snprintf(text, sizeof text, "white: %d pair(s) found with it", v.pairsFound);
+  line(sweep_colors::kSweepPair, text);
+  if (v.shown < v.inView) {
+    ImGui::TextWrapped("showing the %d of the %d boxes in view nearest the sweep line (zoom in to see all)",
+                       v.shown, v.inView);
+  } else {
+    ImGui::Text("%d boxes in view", v.inView);
+  }
+  ImGui::Unindent();
+}
+
+void DrawPanel(const SceneView& view, SceneSettings& s) {
+  if (!Section("Draw", false)) return;
   DrawToggles& t = s.draw;
   ImGui::Checkbox("shapes", &t.shapes);
   ImGui::Checkbox("AABBs", &t.aabbs);
-  ImGui::Checkbox("broadphase: sweep intervals, pairs", &t.broadphase);
+  ImGui::Checkbox("broadphase: sweep and prune", &t.broadphase);
+  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
   ImGui::Checkbox("contact points", &t.contactPoints);
   ImGui::Checkbox("contact normals", &t.contactNormals);
   ImGui::Checkbox("contact impulses", &t.contactImpulses);
   ImGui::Checkbox("joints", &t.joints);
   ImGui::Checkbox("centres of mass", &t.centersOfMass);
   ImGui::Checkbox("islands (sleeping: grey)", &t.islands);
-  ImGui::Checkbox("continuous: swept path and TOI pose", &t.continuous);
+  ImGui::Checkbox("continuous: path, TOI pose", &t.continuous);
 }
 
 void ProfilePanel(SceneView& view) {
-  if (!ImGui::CollapsingHeader("Profile", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!Section("Profile", true)) return;
   const ProfileHistory& p = view.Profile();
   PlotHistory("step", p.step, "ms");
   PlotHistory("broadphase", p.broadphase, "ms");
@@ -107,24 +167,45 @@ void ProfilePanel(SceneView& view) {
   PlotHistory("solver", p.solver, "ms");
   const Counters c = view.GetWorld().GetCounters();
   const BroadPhaseStats bp = view.GetWorld().GetBroadPhase().Stats();
-  ImGui::Text("bodies %d (awake %d), shapes %d", c.bodies, c.awakeBodies, c.shapes);
-  ImGui::Text("contacts %d (touching %d), pairs %d", c.contacts, c.touchingContacts, bp.pairCount);
-  ImGui::Text("joints %d, islands %d", c.joints, c.islands);
-  ImGui::Text("narrowphase queries/step %.0f, avg %.2f GJK iterations",
-              static_cast<double>(p.narrowphaseQueries.Latest()),
-              static_cast<double>(p.gjkIterations.Average()));
+  ImGui::Text("bodies %d (awake %d)", c.bodies, c.awakeBodies);
+  ImGui::Text("shapes %d, joints %d, islands %d", c.shapes, c.joints, c.islands);
+  ImGui::Text("contacts %d (touching %d)", c.contacts, c.touchingContacts);
+  ImGui::Text("broadphase pairs %d", bp.pairCount);
+  ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
+  ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
 
   const Readouts& r = view.GetReadouts();
   ImGui::Separator();
   ImGui::Text("max penetration %.4f m", static_cast<double>(r.maxPenetration));
   ImGui::Text("kinetic energy  %.4g J", static_cast<double>(r.kineticEnergy));
   if (r.referenceTime >= 0.0f) {
-    ImGui::Text("drift since %.1f s  %.4f m", static_cast<double>(r.referenceTime),
+    ImGui::Text("drift since %.1f s %.4f m", static_cast<double>(r.referenceTime),
                 static_cast<double>(r.drift));
   } else {
     ImGui::Text("drift: reference at %.0f s", static_cast<double>(SceneView::kDriftReferenceTime));
   }
   if (ImGui::Button("Reset drift reference")) view.ResetDriftReference();
+}
+
+// Frames per second and how simulated time keeps up with real time: below real time (frames slower
+// than the steps) the factor turns orange and the dropped steps are counted.
+void StatusLines(const SceneView& view) {
+  ImGui::Text("%s  step %d", view.Info().name, view.StepCount());
+  const RealTimeMeter& m = view.RealTime();
+  const bool behind = !view.paused && m.factor < 0.95f;
+  const ImVec4 color = behind ? ImVec4(1.0f, 0.6f, 0.2f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
+  const double fps = static_cast<double>(ImGui::GetIO().Framerate);
+  if (view.paused) {
+    ImGui::TextColored(color, "%.0f FPS  paused  dropped %.0f", fps, static_cast<double>(m.droppedSteps));
+  } else {
+    ImGui::TextColored(color, "%.0f FPS  real time x%.2f  dropped %.0f", fps, static_cast<double>(m.factor),
+                       static_cast<double>(m.droppedSteps));
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "real time: simulated seconds per real second (1 = real time)\n"
+        "dropped: steps given up since loading because frames fell behind");
+  }
 }
 
 }  // namespace
@@ -149,20 +230,15 @@ const char* DrawScenePicker(const char* current, const std::vector<const char*>&
 }
 
 const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames) {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  // A fixed first size (not 0 = auto-fit): auto-fitting windows stay hidden on their first frame.
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 690.0f), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Minkowski");
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::Text("%s  step %d  %.1f FPS", view.Info().name, view.StepCount(), static_cast<double>(io.Framerate));
-  ImGui::PushItemWidth(-120.0f);
+  BeginSidePanel();
+  StatusLines(view);
   SceneSettings s = view.Settings();
   const char* picked = ScenesPanel(view, s, labNames);
   SolverPanel(view, s);
-  DrawPanel(s);
+  DrawPanel(view, s);
   ProfilePanel(view);
-  ImGui::PopItemWidth();
-  ImGui::End();
+  HelpSection();
+  EndSidePanel();
   if (FormatSettings(s) != FormatSettings(view.Settings())) view.SetSettings(s);
   return picked;
 }

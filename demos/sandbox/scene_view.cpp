@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace mk::sandbox {
 
@@ -29,6 +30,16 @@ float History::Average() const {
   return static_cast<float>(sum / count);
 }
 
+void RealTimeMeter::Add(float realSeconds, float simulatedSeconds, float droppedSeconds) {
+  droppedSteps += droppedSeconds * stepHertz;
+  windowReal += realSeconds;
+  windowSimulated += simulatedSeconds;
+  if (windowReal < kWindowSeconds) return;
+  factor = windowSimulated / windowReal;
+  windowReal = 0.0f;
+  windowSimulated = 0.0f;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Loading and settings
 // ---------------------------------------------------------------------------------------------
@@ -44,7 +55,10 @@ void SceneView::Load() {
   accumulator_ = 0.0f;
   profile_ = {};
   readouts_ = {};
+  realTime_ = {};
+  realTime_.stepHertz = settings_.stepHertz;
   bombs_.clear();
+  bombShapes_.clear();
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
@@ -65,6 +79,7 @@ bool SceneView::SetSettings(const SceneSettings& settings) {
       settings.params.size != settings_.params.size || settings.params.count != settings_.params.count;
   if (settings.stepHertz != settings_.stepHertz) accumulator_ = 0.0f;  // time owed at the old rate
   settings_ = settings;
+  realTime_.stepHertz = settings_.stepHertz;
   if (knobsChanged) {
     Load();
   } else {
@@ -82,8 +97,15 @@ bool SceneView::SetSettings(const SceneSettings& settings) {
 int SceneView::Advance(float realSeconds) {
   if (paused || !(realSeconds > 0.0f)) return 0;
   const float dt = 1.0f / settings_.stepHertz;
-  accumulator_ += realSeconds;
-  return RunFixedSteps(accumulator_, dt, kMaxStepsPerFrame, [this] { StepOnce(); });
+  const float counted = std::min(realSeconds, kMaxFrameSeconds);
+  accumulator_ += counted;
+  const float owed = accumulator_;
+  const int steps = RunFixedSteps(accumulator_, dt, kMaxStepsPerFrame, [this] { StepOnce(); });
+  const float stepped = static_cast<float>(steps) * dt;
+  // What the step cap cut from the accumulator, and what the frame clamp never put in.
+  const float dropped = (owed - stepped - accumulator_) + (realSeconds - counted);
+  realTime_.Add(realSeconds, stepped, std::max(dropped, 0.0f));
+  return steps;
 }
 
 void SceneView::StepOnce() {
@@ -210,6 +232,8 @@ bool SceneView::MouseDown(Vec2 point, bool shift) {
 }
 
 void SceneView::MouseMove(Vec2 point) {
+  mouse_ = point;
+  mouseSeen_ = true;
   if (aiming_) aimEnd_ = point;
   if (IsGrabbing()) {
     mouseTarget_ = point;
@@ -228,8 +252,8 @@ void SceneView::MouseUp(Vec2 point) {
                                   .position = aimStart_,
                                   .linearVelocity = kBombSpeedPerMetre * (point - aimStart_),
                                   .isBullet = true});
-  world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
-                    MakeCircle({0.0f, 0.0f}, kBombRadius).value);
+  bombShapes_.push_back(world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
+                                          MakeCircle({0.0f, 0.0f}, kBombRadius).value));
   bombs_.push_back(bomb);
 }
 
@@ -253,8 +277,9 @@ AABB SceneView::Bounds() const {
     box = first ? p.fatAABB : AABB{Min(box.lower, p.fatAABB.lower), Max(box.upper, p.fatAABB.upper)};
     first = false;
   }
-  if (!anyMoving) return box;
-  constexpr float kRoom = 0.25f;  // fraction of the moving bodies' extent added on every side
+  // Nothing moves yet (rain before its first spawn): frame everything with the same room, so what
+  // appears above the top floor is in view too.
+  constexpr float kRoom = 0.25f;  // fraction of the framed extent added on every side
   Vec2 room = kRoom * (box.upper - box.lower) + Vec2{1.0f, 1.0f};
   return {box.lower - room, box.upper + room};
 }
@@ -272,47 +297,115 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
   options.islandColors = t.islands;
   options.continuous = t.continuous;
   GetWorld().Draw(draw, options);
+  if (t.shapes) {
+    const World& world = GetWorld();
+    const scenes::SceneState& state = run_->State();
+    for (const std::vector<ShapeId>* list : {&state.projectiles, &bombShapes_}) {
+      for (ShapeId shape : *list) {
+        if (!world.IsValid(shape)) continue;
+        DrawShape(draw, world.GetShapeGeometry(shape), world.GetTransform(world.GetBody(shape)), kBombColor);
+      }
+    }
+  }
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});
   if (aiming_) {
     draw.DrawSegment(aimStart_, aimEnd_, {255, 120, 80, 255});
-    draw.DrawCircle(aimStart_, kBombRadius, {255, 120, 80, 255});
+    draw.DrawCircle(aimStart_, kBombRadius, kBombColor);
   }
 }
 
-// The sweep-and-prune picture: every proxy's interval on the sweep axis, stacked in rows along the
-// bottom (x axis) or left (y axis) edge of the screen so that overlapping intervals sit in different
-// rows (greedy interval colouring: the number of rows is the deepest overlap, SAP's cost driver),
-// plus the broadphase's own drawing of fat boxes, band edges and pairs.
+// The sweep-and-prune picture, for the proxies whose fat boxes meet the view: the sweep axis as an
+// arrow along the bottom (x) or left (y) edge with every shown box's sorted endpoints as ticks (green:
+// enters, red: leaves), the sweep line at the mouse (or the view's centre), the active set (boxes
+// whose interval holds the sweep position) outlined orange, and the pairs the sweep has found that
+// involve the active set as white lines between box centres. The Draw panel carries the legend.
 void SceneView::DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const {
   const BroadPhase& broadphase = GetWorld().GetBroadPhase();
-  broadphase.Draw(draw, {.fatAABBs = true, .bands = true, .pairs = true});
+  const BroadPhaseLayout layout = broadphase.Layout();
+  const int axis = layout.sweepAxis, across = 1 - axis;
+  auto at = [axis](float along, float other) { return axis == 0 ? Vec2{along, other} : Vec2{other, along}; };
+  auto on = [](Vec2 v, int i) { return i == 0 ? v.x : v.y; };
+
   std::vector<ProxyInfo> proxies;
   broadphase.CollectProxies(proxies);
+  std::erase_if(proxies, [&](const ProxyInfo& p) { return !Overlaps(p.fatAABB, visible); });
+  sweep_ = {};
+  sweep_.axis = axis;
+  sweep_.bandCount = layout.bandCount;
+  sweep_.inView = static_cast<int>(proxies.size());
+
+  const Vec2 centre = 0.5f * (visible.lower + visible.upper);
+  const bool mouseInView = mouseSeen_ && Overlaps(AABB{mouse_, mouse_}, visible);
+  const float sweepAt = on(mouseInView ? mouse_ : centre, axis);
+  sweep_.position = sweepAt;
+  // Too many to read: keep those whose intervals lie nearest the sweep line (the active set first).
+  if (proxies.size() > static_cast<size_t>(kMaxSweepShown)) {
+    auto gap = [sweepAt](const ProxyInfo& p) {
+      return std::max({p.sweepLower - sweepAt, sweepAt - p.sweepUpper, 0.0f});
+    };
+    std::nth_element(proxies.begin(), proxies.begin() + kMaxSweepShown, proxies.end(),
+                     [&](const ProxyInfo& x, const ProxyInfo& y) { return gap(x) < gap(y); });
+    proxies.resize(kMaxSweepShown);
+  }
   std::sort(proxies.begin(), proxies.end(),
-            [](const ProxyInfo& a, const ProxyInfo& b) { return a.sweepLower < b.sweepLower; });
-  const int axis = broadphase.Layout().sweepAxis;
-  constexpr int kMaxRows = 48;        // rows drawn; deeper overlaps share the last row
-  constexpr float kRowPixels = 4.0f;  // spacing of the rows on screen
-  std::array<float, kMaxRows> rowEnd;
-  rowEnd.fill(-std::numeric_limits<float>::max());
-  for (const ProxyInfo& p : proxies) {
-    int row = 0;
-    while (row < kMaxRows - 1 && rowEnd[static_cast<size_t>(row)] >= p.sweepLower) ++row;
-    rowEnd[static_cast<size_t>(row)] = std::max(rowEnd[static_cast<size_t>(row)], p.sweepUpper);
-    const float offset = (6.0f + kRowPixels * static_cast<float>(row)) * metresPerPixel;
-    const Color color = p.type == ProxyType::Static ? colors::kStatic
-                        : p.awake                   ? colors::kAABB
-                                                    : colors::kSleeping;
-    Vec2 a, b;
-    if (axis == 0) {
-      a = {p.sweepLower, visible.lower.y + offset};
-      b = {p.sweepUpper, visible.lower.y + offset};
-    } else {
-      a = {visible.lower.x + offset, p.sweepLower};
-      b = {visible.lower.x + offset, p.sweepUpper};
-    }
-    draw.DrawSegment(a, b, color);
+            [](const ProxyInfo& x, const ProxyInfo& y) { return x.sweepLower < y.sweepLower; });
+  sweep_.shown = static_cast<int>(proxies.size());
+  const float lo = on(visible.lower, axis), hi = on(visible.upper, axis);
+  const float px = metresPerPixel;
+
+  // The axis with its sorted endpoints: along the bottom edge for x, the right edge for y (the side
+  // panel covers the left), ticks for entering ends pointing into the view.
+  const float inward = axis == 0 ? 1.0f : -1.0f;
+  const float baseline = (axis == 0 ? visible.lower.y : visible.upper.x) + inward * 14.0f * px;
+  const float tick = inward * 8.0f * px;
+  draw.DrawSegment(at(lo, baseline), at(hi - 2.0f * px, baseline), sweep_colors::kSweepAxis);
+  draw.DrawSegment(at(hi - 10.0f * px, baseline + 4.0f * px), at(hi - 2.0f * px, baseline),
+                   sweep_colors::kSweepAxis);
+  draw.DrawSegment(at(hi - 10.0f * px, baseline - 4.0f * px), at(hi - 2.0f * px, baseline),
+                   sweep_colors::kSweepAxis);
+  const Vec2 axisLabel =
+      axis == 0 ? at(hi - 100.0f * px, baseline + 30.0f * px) : at(hi - 12.0f * px, baseline - 110.0f * px);
+  draw.DrawString(axisLabel, axis == 0 ? "sweep axis x" : "sweep axis y", sweep_colors::kSweepAxis);
+  std::vector<bool> active(proxies.size());
+  for (size_t i = 0; i < proxies.size(); ++i) {
+    const ProxyInfo& p = proxies[i];
+    draw.DrawSegment(at(p.sweepLower, baseline), at(p.sweepLower, baseline + tick),
+                     sweep_colors::kSweepEnter);
+    draw.DrawSegment(at(p.sweepUpper, baseline), at(p.sweepUpper, baseline - tick),
+                     sweep_colors::kSweepLeave);
+    active[i] = p.sweepLower <= sweepAt && sweepAt <= p.sweepUpper;
+    sweep_.active += active[i] ? 1 : 0;
+    const Vec2 box[4] = {p.fatAABB.lower,
+                         {p.fatAABB.upper.x, p.fatAABB.lower.y},
+                         p.fatAABB.upper,
+                         {p.fatAABB.lower.x, p.fatAABB.upper.y}};
+    draw.DrawPolygon(box, 4, active[i] ? sweep_colors::kSweepActive : sweep_colors::kSweepBox);
+  }
+
+  // The sweep line across the whole view: it is the one long line, and it is labelled.
+  draw.DrawSegment(at(sweepAt, on(visible.lower, across)), at(sweepAt, on(visible.upper, across)),
+                   sweep_colors::kSweepLine);
+  // Labelled beside the axis strip, away from the scene's centre.
+  const Vec2 lineLabel = axis == 0 ? at(sweepAt + 4.0f * px, visible.upper.y - 8.0f * px)
+                                   : at(sweepAt + 16.0f * px, visible.upper.x - 110.0f * px);
+  draw.DrawString(lineLabel, "sweep line", sweep_colors::kSweepLine);
+
+  // Pairs found so far (both boxes entered) that involve the active set.
+  std::unordered_map<std::uint32_t, size_t> shownIndex;
+  for (size_t i = 0; i < proxies.size(); ++i) shownIndex.emplace(proxies[i].id.index1, i);
+  std::vector<ProxyPair> pairs;
+  broadphase.CollectPairs(pairs);
+  for (const ProxyPair& pair : pairs) {
+    auto a = shownIndex.find(pair.proxyA.index1), b = shownIndex.find(pair.proxyB.index1);
+    if (a == shownIndex.end() || b == shownIndex.end()) continue;
+    const ProxyInfo& pa = proxies[a->second];
+    const ProxyInfo& pb = proxies[b->second];
+    if (std::max(pa.sweepLower, pb.sweepLower) > sweepAt || !(active[a->second] || active[b->second]))
+      continue;
+    ++sweep_.pairsFound;
+    draw.DrawSegment(0.5f * (pa.fatAABB.lower + pa.fatAABB.upper),
+                     0.5f * (pb.fatAABB.lower + pb.fatAABB.upper), sweep_colors::kSweepPair);
   }
 }
 

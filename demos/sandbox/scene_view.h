@@ -25,6 +25,46 @@ struct History {
   float Average() const;
 };
 
+/// Bombs and scene projectiles (smash's box) are drawn in this colour over the world's own drawing, so
+/// they stand out from the bodies.
+inline constexpr Color kBombColor{240, 50, 40, 255};
+
+/// How fast simulated time runs against real time: the share of real time the fixed steps covered
+/// (1 = real time; below when frames take longer than the steps can catch up with, see
+/// SceneView::Advance), measured over windows of kWindowSeconds, and the steps dropped to stay live.
+struct RealTimeMeter {
+  static constexpr float kWindowSeconds = 1.0f;
+  /// One frame: `realSeconds` passed, `simulatedSeconds` were stepped, `droppedSeconds` given up.
+  void Add(float realSeconds, float simulatedSeconds, float droppedSeconds);
+  float factor = 1.0f;        ///< simulated / real seconds over the last complete window
+  float droppedSteps = 0.0f;  ///< steps given up since the scene loaded (in steps of the current rate)
+  float stepHertz = 60.0f;    ///< to count dropped time in steps
+  float windowReal = 0.0f;    ///< real seconds in the current window
+  float windowSimulated = 0.0f;
+};
+
+/// Colours of the broadphase view (its legend in the Draw panel names them).
+namespace sweep_colors {
+inline constexpr Color kSweepAxis{230, 230, 230, 255};
+inline constexpr Color kSweepEnter{80, 220, 100, 255};   ///< tick at a box's lower end: it enters
+inline constexpr Color kSweepLeave{240, 80, 80, 255};    ///< tick at a box's upper end: it leaves
+inline constexpr Color kSweepLine{255, 220, 0, 255};     ///< the sweep position
+inline constexpr Color kSweepActive{255, 150, 40, 255};  ///< boxes in the active set
+inline constexpr Color kSweepBox{110, 110, 130, 255};    ///< other fat boxes in view
+inline constexpr Color kSweepPair{255, 255, 255, 200};   ///< pairs found that involve the active set
+}  // namespace sweep_colors
+
+/// What the broadphase view showed in the last Draw (for the legend in the Draw panel).
+struct SweepView {
+  int axis = 0;           ///< sweep axis: 0 = x, 1 = y
+  float position = 0.0f;  ///< m: where the sweep line stands on the axis (follows the mouse)
+  int inView = 0;         ///< proxies whose fat box meets the view
+  int shown = 0;          ///< of those, the ones drawn (the kMaxSweepShown nearest the sweep line)
+  int active = 0;         ///< shown intervals that hold the sweep position: the active set
+  int pairsFound = 0;     ///< pairs of shown proxies both entered by the sweep line, one of them active
+  int bandCount = 1;      ///< bands across the axis, each swept on its own
+};
+
 /// Per-step figures the Profile panel shows. No EPA figures: World::Step never runs EPA (overlapping
 /// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
@@ -74,8 +114,10 @@ class SceneView {
   const SceneSettings& Settings() const { return settings_; }
 
   /// Advances real time: runs as many fixed steps of 1/stepHertz as have accumulated (at most
-  /// kMaxStepsPerFrame, so a slow frame does not snowball). Returns the steps taken.
+  /// kMaxStepsPerFrame, so a slow frame does not snowball; a frame longer than kMaxFrameSeconds counts
+  /// as that long). Time given up either way is counted in RealTime(). Returns the steps taken.
   int Advance(float realSeconds);
+  static constexpr float kMaxFrameSeconds = 0.1f;
   /// One step now, whatever the accumulator holds (single stepping while paused).
   void StepOnce();
   static constexpr int kMaxStepsPerFrame = 4;
@@ -107,6 +149,11 @@ class SceneView {
   float SimulatedTime() const { return static_cast<float>(run_->StepCount()) / settings_.stepHertz; }
   const ProfileHistory& Profile() const { return profile_; }
   const Readouts& GetReadouts() const { return readouts_; }
+  const RealTimeMeter& RealTime() const { return realTime_; }
+  /// The broadphase view's figures from the last Draw with draw.broadphase on.
+  const SweepView& Sweep() const { return sweep_; }
+  /// Broadphase view: at most this many proxies (those in view whose intervals lie nearest the line).
+  static constexpr int kMaxSweepShown = 400;
   /// Bombs launched since the scene loaded (ids may have gone stale if a scene destroyed them).
   const std::vector<BodyId>& Bombs() const { return bombs_; }
   /// Takes the drift reference now (the Solver lab's "reset drift" button).
@@ -126,7 +173,12 @@ class SceneView {
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
   Readouts readouts_;
+  RealTimeMeter realTime_;
+  mutable SweepView sweep_;  // written by Draw, read by the panel
+  Vec2 mouse_{0.0f, 0.0f};
+  bool mouseSeen_ = false;
   std::vector<BodyId> bombs_;
+  std::vector<ShapeId> bombShapes_;
   std::vector<Vec2> referencePositions_;  // of WatchedBodies() at the reference time
   JointId mouseJoint_{};
   Vec2 mouseTarget_{0.0f, 0.0f};

@@ -17,6 +17,11 @@ constexpr int kMinCircleSegments = 8;
 // Sharper corners than this get their miter cut so a thin spike cannot shoot out of an outline.
 constexpr float kMinMiterCosine = 0.5f;
 constexpr int kMaxCircleSegments = 128;
+constexpr float kMinLinePixels = 0.5f;
+constexpr float kMaxPointMetres = 0.25f;
+constexpr float kMinInsetPixels = 3.0f;
+constexpr float kMinShapePixels = 2.5f;
+constexpr float kShortLineWidthPerLength = 0.2f;  // a segment is at least 5 times as long as wide
 
 SDL_Color ToSdl(Color c) { return {c.r, c.g, c.b, c.a}; }
 
@@ -111,7 +116,40 @@ void SdlDraw::AddConvexFill(const Vec2* points, int count, SDL_Color color) {
   for (int i = 1; i + 1 < count; ++i) AddTriangle(base, base + i, base + i + 1);
 }
 
+bool SdlDraw::OffScreen(const Vec2* points, int count, float& extent) const {
+  Vec2 lo = points[0], hi = points[0];
+  for (int i = 1; i < count; ++i) {
+    lo = Min(lo, points[i]);
+    hi = Max(hi, points[i]);
+  }
+  extent = std::max(hi.x - lo.x, hi.y - lo.y);
+  const float pad = lineWidth;  // the outline reaches half a line beyond the points
+  return hi.x < -pad || hi.y < -pad || lo.x > camera.width + pad || lo.y > camera.height + pad;
+}
+
 void SdlDraw::AddSolid(const Vec2* points, int count, Color color) {
+  if (count < 1) return;
+  float extent = 0.0f;
+  if (OffScreen(points, count, extent)) return;
+  if (extent < smallShapePixels && count >= 3) {
+    // Inset towards the vertex average (convex: it lies inside) by half a pixel, for a dark seam
+    // between neighbours. Shapes under kMinInsetPixels (an inset would erase them) keep their size
+    // but grow to kMinShapePixels, about what their outline alone covered, so a floor of tiny boxes
+    // keeps its weight.
+    Vec2 centre{0.0f, 0.0f};
+    for (int i = 0; i < count; ++i) centre += points[i];
+    centre = centre * (1.0f / static_cast<float>(count));
+    float scale = 1.0f;
+    if (extent >= kMinInsetPixels) {
+      scale = (extent - 1.0f) / extent;
+    } else {
+      scale = std::max(extent, kMinShapePixels) / std::max(extent, 1e-3f);
+    }
+    inset.clear();
+    for (int i = 0; i < count; ++i) inset.push_back(centre + scale * (points[i] - centre));
+    AddConvexFill(inset.data(), count, ToSdl(color));
+    return;
+  }
   AddConvexFill(points, count, Translucent(color, fillOpacity));
   AddClosedOutline(points, count, lineWidth, ToSdl(color));
 }
@@ -186,7 +224,8 @@ void SdlDraw::DrawSolidCircle(const Transform& xf, float radius, Color color) {
   AppendArc(xf.p, radius, {1.0f, 0.0f}, kTwoPi);
   outline.pop_back();
   AddSolid(outline.data(), static_cast<int>(outline.size()), color);
-  // The radius line shows the rotation.
+  // The radius line shows the rotation (not on a dot too small to show it).
+  if (2.0f * radius * camera.pixelsPerMetre < smallShapePixels) return;
   Vec2 rim = xf.p + radius * Vec2{xf.q.c, xf.q.s};
   AddLine(WorldToScreen(camera, xf.p), WorldToScreen(camera, rim), lineWidth, ToSdl(color));
 }
@@ -201,7 +240,11 @@ void SdlDraw::DrawSolidCapsule(Vec2 p1, Vec2 p2, float radius, Color color) {
 }
 
 void SdlDraw::DrawSegment(Vec2 p1, Vec2 p2, Color color) {
-  AddLine(WorldToScreen(camera, p1), WorldToScreen(camera, p2), lineWidth, ToSdl(color));
+  const Vec2 a = WorldToScreen(camera, p1), b = WorldToScreen(camera, p2);
+  // Short segments get thinner (down to kMinLinePixels): zoomed out, a dense net of joints would
+  // otherwise fill the gaps between its bodies and read as one solid sheet.
+  const float width = std::clamp(kShortLineWidthPerLength * Length(b - a), kMinLinePixels, lineWidth);
+  AddLine(a, b, width, ToSdl(color));
 }
 
 void SdlDraw::DrawTransform(const Transform& xf, float axisLength) {
@@ -214,7 +257,10 @@ void SdlDraw::DrawTransform(const Transform& xf, float axisLength) {
 
 void SdlDraw::DrawPoint(Vec2 p, float size, Color color) {
   Vec2 c = WorldToScreen(camera, p);
-  float h = 0.5f * size;
+  // Zoomed far out, a marker never spans more than kMaxPointMetres: the anchors of a dense joint net
+  // would otherwise merge into one solid sheet.
+  const float pixels = std::clamp(kMaxPointMetres * camera.pixelsPerMetre, kMinLinePixels, size);
+  float h = 0.5f * pixels;
   SDL_Color sdl = ToSdl(color);
   int i0 = PushVertex({c.x - h, c.y - h}, sdl);
   int i1 = PushVertex({c.x + h, c.y - h}, sdl);

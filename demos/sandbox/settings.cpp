@@ -86,7 +86,7 @@ const std::vector<Entry>& Table() {
         [](S& s) -> int& { return s.params.count; }),
       B("draw_shapes", "draw shapes, 0/1", [](S& s) -> bool& { return s.draw.shapes; }),
       B("draw_aabbs", "draw tight AABBs, 0/1", [](S& s) -> bool& { return s.draw.aabbs; }),
-      B("draw_broadphase", "draw sweep-axis intervals and broadphase pairs, 0/1",
+      B("draw_broadphase", "draw the sweep and prune: sorted endpoints, sweep line, active set, pairs, 0/1",
         [](S& s) -> bool& { return s.draw.broadphase; }),
       B("draw_contacts", "draw contact points, 0/1", [](S& s) -> bool& { return s.draw.contactPoints; }),
       B("draw_normals", "draw contact normals, 0/1", [](S& s) -> bool& { return s.draw.contactNormals; }),

@@ -16,7 +16,7 @@ namespace mk::sandbox {
 struct DrawToggles {
   bool shapes = true;
   bool aabbs = false;
-  bool broadphase = false;  ///< sweep-axis intervals along the screen edge and the pairs as lines
+  bool broadphase = false;  ///< the sweep and prune: sorted endpoints, sweep line, active set, pairs
   bool contactPoints = false;
   bool contactNormals = false;
   bool contactImpulses = false;

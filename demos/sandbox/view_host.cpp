@@ -4,11 +4,13 @@
 #include "chain_lab.h"
 #include "distance_lab.h"
 #include "gjk_lab.h"
+#include "panel_ui.h"
 #include "ray_lab.h"
 #include "shape_gallery.h"
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mk::sandbox {
@@ -110,8 +112,8 @@ void ViewHost::StepOnce() {
 }
 
 void ViewHost::Advance(float realSeconds) {
-  if (scene_ != nullptr) scene_->Advance(realSeconds);
-  if (lab_ != nullptr) lab_->Advance(realSeconds);
+  if (scene_ != nullptr) scene_->Advance(realSeconds);  // clamps long frames itself, counting them
+  if (lab_ != nullptr) lab_->Advance(std::min(realSeconds, SceneView::kMaxFrameSeconds));
 }
 
 void ViewHost::Update() {
@@ -153,16 +155,17 @@ const char* ViewHost::BuildPanels(const std::vector<const char*>& labNames, bool
     scene_->paused = paused;
     return DrawScenePanels(*scene_, labNames);
   }
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelPixels - 20.0f, 690.0f), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Minkowski");
-  ImGui::Text("%s: %s", lab_->Name(), lab_->Description());
+  BeginSidePanel();
+  ImGui::TextWrapped("%s: %s", lab_->Name(), lab_->Description());
   const char* picked = nullptr;
-  if (ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (Section("Scenes", true)) {
+    PushLabelRoom("scene");
     picked = DrawScenePicker(lab_->Name(), labNames);
+    ImGui::PopItemWidth();
   }
-  if (ImGui::CollapsingHeader("Lab", ImGuiTreeNodeFlags_DefaultOpen)) lab_->DrawPanel();
-  ImGui::End();
+  if (Section("Lab", true)) lab_->DrawPanel();
+  HelpSection();
+  EndSidePanel();
   return picked;
 }
 

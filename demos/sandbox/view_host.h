@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lab.h"
+#include "panel_ui.h"
 #include "scene_view.h"
 
 #include <memory>
@@ -16,7 +17,7 @@ namespace mk::sandbox {
 /// The scene the sandbox opens without --scene.
 inline constexpr const char* kDefaultScene = "large_pyramid";
 /// Width of the side panel plus its margins (pixels): the camera fits scenes into the rest.
-inline constexpr float kPanelPixels = 320.0f;
+inline constexpr float kPanelPixels = kPanelWidth + 2.0f * kPanelMargin;
 
 /// The labs, by name, in panel order.
 const std::vector<const char*>& LabNames();

@@ -147,7 +147,8 @@ std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params) 
   auto state = std::make_unique<SceneState>();
   BodyId projectile = world.CreateBody(
       {.type = BodyType::Dynamic, .position = {-20.0f, 0.0f}, .linearVelocity = {40.0f, 0.0f}});
-  world.CreateShape(projectile, {.density = 8.0f, .friction = 0.6f}, MakeBox(4.0f, 4.0f).value);  // 512 kg
+  state->projectiles.push_back(world.CreateShape(projectile, {.density = 8.0f, .friction = 0.6f},
+                                                 MakeBox(4.0f, 4.0f).value));  // 512 kg
   state->bodies.push_back(projectile);
 
   const Polygon box = MakeBox(0.2f, 0.2f).value;

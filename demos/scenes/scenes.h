@@ -43,6 +43,8 @@ class SceneState {
   std::vector<BodyId> bodies;
   /// The scene's joints in creation order (at build time).
   std::vector<JointId> joints;
+  /// Shapes the sandbox draws in its projectile colour so they stand out (smash's box).
+  std::vector<ShapeId> projectiles;
 };
 
 /// Builds a scene into an empty World that was created with SceneInfo::worldDef. `params` has its

@@ -44,6 +44,21 @@ std::vector<Vec2> CorePoints(const GjkLab& lab, int which) {
   return points;
 }
 
+// Both shapes of a random kind, up to `maxVertices`, placed within `reach` of the origin.
+void RandomShapes(GjkLab& lab, test::Rng& rng, int maxVertices, float reach) {
+  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
+  for (const char* side : {"a", "b"}) {
+    std::string s = side;
+    Set(lab, {"shape_" + s + "=" + types[rng.Int(0, 4)],
+              "vertices_" + s + "=" + std::to_string(rng.Int(3, maxVertices)),
+              "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
+              "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
+              "x_" + s + "=" + std::to_string(rng.Uniform(-reach, reach)),
+              "y_" + s + "=" + std::to_string(rng.Uniform(-reach, reach)),
+              "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("sandbox.gjk_lab") {
@@ -51,20 +66,10 @@ TEST_SUITE("sandbox.gjk_lab") {
 TEST_CASE(
     "the Minkowski difference drawn holds every vertex difference and its distance to the origin is GJK's") {
   test::Rng rng(2024);
-  const char* types[] = {"circle", "capsule", "segment", "box", "polygon"};
   int separated = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     GjkLab lab;
-    for (const char* side : {"a", "b"}) {
-      std::string s = side;
-      Set(lab,
-          {"shape_" + s + "=" + types[rng.Int(0, 4)], "vertices_" + s + "=" + std::to_string(rng.Int(3, 64)),
-           "size_" + s + "=" + std::to_string(rng.Uniform(0.1f, 3.0f)),
-           "radius_" + s + "=" + std::to_string(rng.Uniform(0.0f, 0.5f)),
-           "x_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-           "y_" + s + "=" + std::to_string(rng.Uniform(-5.0f, 5.0f)),
-           "angle_" + s + "=" + std::to_string(rng.Uniform(-180.0f, 180.0f))});
-    }
+    RandomShapes(lab, rng, 64, 5.0f);
     const GjkLabResult& r = lab.Result();
     REQUIRE_FALSE(r.difference.empty());
     // Every pairwise difference lies inside or on the drawn hull.
@@ -90,6 +95,55 @@ TEST_CASE(
     }
   }
   CHECK(separated > 1000);
+}
+
+TEST_CASE(
+    "every GJK step's readout brackets the core distance and its support point is the farthest difference") {
+  test::Rng rng(77);
+  int steps = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    GjkLab lab;
+    RandomShapes(lab, rng, 24, 6.0f);
+    const GjkLabResult& r = lab.Result();
+    const std::vector<Vec2> a = CorePoints(lab, 0), b = CorePoints(lab, 1);
+    const float truth = OriginDistance(r.difference);  // brute force over the hull's edges
+    const float tol = 1e-4f * (1.0f + Length(lab.shapes[0].position) + Length(lab.shapes[1].position) + 6.0f);
+    for (int k = 0; k < r.gjk.count; ++k, ++steps) {
+      const GjkStepReadout step = lab.StepReadout(k);
+      CHECK(step.upperBound == doctest::Approx(Length(step.closestPoint)));
+      if (step.upperBound == 0.0f) continue;
+      // Oracle: the support of A - B in direction -v is the pairwise difference farthest along it.
+      const Vec2 d = -step.closestPoint;
+      float best = -1e30f;
+      for (Vec2 pa : a)
+        for (Vec2 pb : b) best = std::max(best, Dot(pa - pb, d));
+      CHECK(Dot(lab.DifferenceSupport(d), d) == doctest::Approx(best).epsilon(1e-5).scale(1.0));
+      CHECK(step.lowerBound <= truth + tol);
+      CHECK(truth <= step.upperBound + tol);
+      CHECK(step.gap == doctest::Approx(step.upperBound - step.lowerBound));
+    }
+  }
+  CHECK(steps > 1500);
+}
+
+TEST_CASE(
+    "a shape switched to capsule gets a radius and a start that is already closest takes 0 iterations") {
+  GjkLab lab;
+  Set(lab, {"shape_a=capsule"});
+  CHECK(lab.shapes[0].radius == kDefaultCapsuleRadius);
+  Set(lab, {"radius_a=0.5"});
+  CHECK(lab.shapes[0].radius == 0.5f);
+  // The default start with A a capsule: the first vertex pair is the closest pair, so the start
+  // simplex's bounds already meet (gap 0 up to rounding) and GJK needs no support query.
+  const GjkLabResult& r = lab.Result();
+  REQUIRE(r.gjk.count >= 1);
+  if (r.distance.iterations == 0) {
+    const GjkStepReadout start = lab.StepReadout(0);
+    CHECK(start.gap <= 1e-4f * start.upperBound);
+    CHECK(start.upperBound == doctest::Approx(r.distance.coreDistance).epsilon(1e-5));
+  } else {
+    CHECK(lab.StepReadout(0).gap > 0.0f);  // an iteration ran only because the start was not closest
+  }
 }
 
 TEST_CASE("a box corner facing a box face: exact closest points and distance") {

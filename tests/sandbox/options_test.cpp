@@ -31,6 +31,28 @@ TEST_CASE("the headless form is parsed in any order") {
   CHECK(parsed.options.screenshotPath == "out.png");
 }
 
+TEST_CASE("the window size and the layout options are parsed") {
+  ParsedArguments parsed =
+      Parse({"--window", "900x560", "--expand-panels", "--check-layout", "--print-fps", "--paused"});
+  REQUIRE(parsed.ok);
+  CHECK(parsed.options.windowWidth == 900);
+  CHECK(parsed.options.windowHeight == 560);
+  CHECK(parsed.options.expandPanels);
+  CHECK(parsed.options.checkLayout);
+  CHECK(parsed.options.printFps);
+  CHECK(parsed.options.paused);
+  ParsedArguments defaults = Parse({});
+  CHECK(defaults.options.windowWidth == kWindowWidth);
+  CHECK(defaults.options.windowHeight == kWindowHeight);
+  for (const char* bad :
+       {"900", "900x", "x560", "900x560x2", "639x400", "640x399", "-900x560", "20000x600", ""}) {
+    CAPTURE(bad);
+    CHECK_FALSE(Parse({"--window", bad}).ok);
+  }
+  CHECK_FALSE(Parse({"--window"}).ok);
+  CHECK(Parse({"--window", "640x400"}).ok);
+}
+
 TEST_CASE("bad arguments are refused with a reason") {
   CHECK_FALSE(Parse({"--frames"}).ok);
   CHECK_FALSE(Parse({"--frames", "0"}).ok);

@@ -74,9 +74,94 @@ const scenes::SceneInfo kPickScene{"pick_test", "test", "", 1, kNoGravity, {}, "
 const scenes::SceneInfo kBoxScene{"box_test", "test", "", 1, kNoGravity, {}, "", BuildOneBox};
 const scenes::SceneInfo kFallScene{"fall_test", "test", "", 1, WorldDef{}, {}, "", BuildOneBox};
 
+bool IsBombColor(Color c) {
+  return c.r == kBombColor.r && c.g == kBombColor.g && c.b == kBombColor.b && c.a == kBombColor.a;
+}
+
+// Records the shapes drawn in the bomb colour.
+struct BombRecorder final : DebugDraw {
+  std::vector<Transform> polygons, circles;
+  std::vector<float> circleRadii;
+  void DrawPolygon(const Vec2*, int, Color) override {}
+  void DrawSolidPolygon(const Transform& xf, const Vec2*, int, float, Color c) override {
+    if (IsBombColor(c)) polygons.push_back(xf);
+  }
+  void DrawCircle(Vec2, float, Color) override {}
+  void DrawSolidCircle(const Transform& xf, float radius, Color c) override {
+    if (!IsBombColor(c)) return;
+    circles.push_back(xf);
+    circleRadii.push_back(radius);
+  }
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override {}
+  void DrawSegment(Vec2, Vec2, Color) override {}
+  void DrawTransform(const Transform&, float) override {}
+  void DrawPoint(Vec2, float, Color) override {}
+  void DrawString(Vec2, const char*, Color) override {}
+};
+
+const AABB kEverywhere{{-1e4f, -1e4f}, {1e4f, 1e4f}};
+
 }  // namespace
 
 TEST_SUITE("sandbox.scene_view") {
+
+TEST_CASE("smash's box and launched bombs are drawn in the bomb colour and nothing else is") {
+  const scenes::SceneInfo* smash = scenes::FindScene("smash");
+  REQUIRE(smash != nullptr);
+  SceneSettings settings = DefaultSettings(*smash);
+  settings.params = {.size = 4, .count = 4};  // a 16-box wall
+  SceneView view(*smash, settings);
+  BombRecorder recorder;
+  view.Draw(recorder, kEverywhere, 0.01f);
+  REQUIRE(recorder.polygons.size() == 1);
+  CHECK(test::Near(recorder.polygons[0].p, Vec2{-20.0f, 0.0f}, 1e-5f));  // where smash builds its box
+  CHECK(recorder.circles.empty());
+
+  SceneView boxes(kBoxScene, DefaultSettings(kBoxScene));
+  const Vec2 start{-5.0f, 2.0f};
+  REQUIRE(boxes.MouseDown(start, true));
+  boxes.MouseUp(start + Vec2{1.0f, 0.0f});
+  BombRecorder bombs;
+  boxes.Draw(bombs, kEverywhere, 0.01f);
+  REQUIRE(bombs.circles.size() == 1);
+  CHECK(test::Near(bombs.circles[0].p, start, 1e-6f));
+  CHECK(bombs.circleRadii[0] == SceneView::kBombRadius);
+  CHECK(bombs.polygons.empty());  // the scene's own box keeps its colour
+}
+
+TEST_CASE("the broadphase view's active set is every interval holding the sweep line") {
+  const scenes::SceneInfo* house = scenes::FindScene("card_house");
+  REQUIRE(house != nullptr);
+  SceneSettings settings = DefaultSettings(*house);
+  settings.params.size = 3;
+  settings.draw.broadphase = true;
+  SceneView view(*house, settings);
+  for (int i = 0; i < 5; ++i) view.StepOnce();
+  const AABB visible{{-3.0f, -0.5f}, {3.0f, 3.0f}};
+  std::vector<ProxyInfo> proxies;
+  view.GetWorld().GetBroadPhase().CollectProxies(proxies);
+  const int axis = view.GetWorld().GetBroadPhase().Layout().sweepAxis;
+  // Brute force over every proxy, for the sweep line at the view's centre and then at the mouse.
+  for (float at : {0.0f, 1.2f}) {
+    if (at != 0.0f) view.MouseMove(Vec2{at, at});
+    BombRecorder sink;
+    view.Draw(sink, visible, 0.01f);
+    const float line = at != 0.0f ? at : (axis == 0 ? 0.0f : 1.25f);
+    int inView = 0, active = 0;
+    for (const ProxyInfo& p : proxies) {
+      if (!Overlaps(p.fatAABB, visible)) continue;
+      ++inView;
+      active += p.sweepLower <= line && line <= p.sweepUpper ? 1 : 0;
+    }
+    const SweepView& v = view.Sweep();
+    CHECK(v.axis == axis);
+    CHECK(v.position == doctest::Approx(line));
+    CHECK(v.inView == inView);
+    CHECK(v.shown == std::min(inView, SceneView::kMaxSweepShown));
+    CHECK(v.active == active);
+    CHECK(v.active > 0);
+  }
+}
 
 TEST_CASE("picking finds a body that contains the point (movable before static) or nothing") {
   SceneView view(kPickScene, DefaultSettings(kPickScene));
@@ -159,6 +244,26 @@ TEST_CASE("the fixed step is decoupled from the frame time and capped per frame"
   view.SetSettings(s);
   view.paused = false;
   CHECK(view.Advance(2.0f / 120.0f + 1e-4f) == 2);
+}
+
+TEST_CASE("the real-time meter reads 1 when frames keep up and counts what slow frames drop") {
+  SceneView view(kBoxScene, DefaultSettings(kBoxScene));
+  for (int i = 0; i < 60; ++i) view.Advance(1.0f / 30.0f);  // 2 s in frames of two steps each
+  CHECK(view.RealTime().factor == doctest::Approx(1.0f).epsilon(1e-3));
+  CHECK(view.RealTime().droppedSteps == doctest::Approx(0.0f));
+  CHECK(view.StepCount() == 120);
+
+  // Frames of 0.2 s at 60 Hz: each takes the capped 4 steps, so simulated time runs at a third of real
+  // time. Conservation: 2 s = 120 steps owed = 40 taken + one left in the accumulator (the cap keeps
+  // at most one step) + the dropped rest.
+  view.Restart();
+  for (int i = 0; i < 10; ++i) view.Advance(0.2f);
+  CHECK(view.StepCount() == 10 * SceneView::kMaxStepsPerFrame);
+  CHECK(view.RealTime().factor == doctest::Approx(40.0f / 120.0f).epsilon(1e-3));
+  CHECK(view.RealTime().droppedSteps == doctest::Approx(120.0f - 40.0f - 1.0f).epsilon(1e-3));
+
+  view.Restart();  // a restart forgets the count
+  CHECK(view.RealTime().droppedSteps == 0.0f);
 }
 
 TEST_CASE("readouts: kinetic energy and drift of a free fall match the analytic values") {
