@@ -167,9 +167,11 @@ class PyramidSprings {
 // the second (base 50: tau1 = 0.24 s); base 100's mode rings with tau1 = 0.95 s, so its reference is
 // taken at 2.85 s (see the KNOWN FAILURE below for the literal test).
 // Not in the model: a sideways sway of the upper pyramid, which a symmetric pyramid would not have
-// but the solver's left-to-right sweep excites. Measured at base 100: period about 2.6 s, apex swing
-// 6 cm at 1.75 s, 2 cm at 4.5 s, 0.4 cm by 9.5 s. It is why the margin at 2.85 s (worst 1.7 cm) depends
-// on the sweep: solving friction after the normal points instead excites it to 18 cm (tried, kept out).
+// but the solver's order excites. Measured at base 100 when contacts were solved one by one in input
+// order, friction first: period about 2.6 s, apex swing 6 cm at 1.75 s, 2 cm at 4.5 s, 0.4 cm by 9.5 s,
+// worst creep after 2.85 s 1.7 cm (friction after the normal rows: 18 cm). The order decides it: in
+// colour order (solver/contact_graph.h) friction first crept 8.6 cm and friction after the normal
+// rows, the order kept, 0.6 cm.
 double SettlingSeconds(SceneRun& run, int base) {
   const PyramidSprings::Mode mode = PyramidSprings(run.GetWorld(), run.State().bodies, base).Slowest();
   return std::max(1.0, 3.0 / (mode.dampingRatio * mode.omega));
