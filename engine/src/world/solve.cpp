@@ -101,12 +101,13 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     const BodyState& state = solver.states[i];
     body.center0 = body.center;
     body.q0 = body.xf.q;
+    bool fast = false;
     if (continuous && body.type == BodyType::Dynamic) {
       const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.maxExtent;
-      if (motion > kContinuousFastFraction * body.minExtent) {
-        (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
-      }
+      fast = motion > kContinuousFastFraction * body.minExtent;
+      if (fast) (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
     }
+    if (!fast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
     body.linearVelocity = state.v;
     body.angularVelocity = state.w;
     body.center += state.dp;

@@ -51,6 +51,7 @@ struct Body {
   bool fixedRotation = false;
   bool enableSleep = true;
   bool isBullet = false;
+  bool heldAtStart = false;  // kept at its start pose by continuous collision last step (continuous.cpp)
 };
 
 /// A shape on a body: everything but its geometry, which lives in WorldState::geometries under the
