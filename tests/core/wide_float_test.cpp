@@ -18,21 +18,26 @@ namespace {
 struct Results {
   std::vector<std::string> names;
   std::vector<std::uint32_t> bits;
+  std::vector<bool> isNan;  // a float result that is a NaN (of any payload)
   void Add(const std::string& name, float x) {
     names.push_back(name);
     bits.push_back(std::bit_cast<std::uint32_t>(x));
+    isNan.push_back(x != x);
   }
   void Add(const std::string& name, unsigned x) {
     names.push_back(name);
     bits.push_back(x);
+    isNan.push_back(false);
   }
   void Add(const std::string& name, bool x) { Add(name, x ? 1u : 0u); }
 };
 
-/// The first result where two runs differ ("" when none).
-std::string FirstDifference(const Results& a, const Results& b) {
+/// The first result where two runs differ ("" when none). With `anyNanPayload`, two NaNs are equal
+/// whatever their payloads.
+std::string FirstDifference(const Results& a, const Results& b, bool anyNanPayload = false) {
   if (a.bits.size() != b.bits.size()) return "result count";
   for (std::size_t i = 0; i < a.bits.size(); ++i) {
+    if (anyNanPayload && a.isNan[i] && b.isNan[i]) continue;
     if (a.bits[i] != b.bits[i]) return a.names[i];
   }
   return "";
@@ -260,14 +265,18 @@ TEST_CASE(
 }
 
 #if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
-TEST_CASE("the AVX2 lanes and the 8-lane scalar twin give the same bits on every operation") {
+// Which NaN an operation on two NaNs returns is the first operand's, and with AVX's three-operand
+// forms the compiler swaps the operands of + and * freely: NaN payloads are not part of the promise
+// here (no kernel reads one; a NaN is only ever tested for being one), every other bit is.
+TEST_CASE(
+    "the AVX2 lanes and the 8-lane scalar twin give the same bits on every operation but NaN payloads") {
   test::Rng rng(15);
   int mismatches = 0;
   std::string first;
   for (int trial = 0; trial < 20000; ++trial) {
     const Inputs in = RandomInputs(rng, true);
     const std::string difference = FirstDifference(RunLayer<wide::Avx2Float8>(in.a, in.b, in.p),
-                                                   RunLayer<wide::ScalarFloat<8>>(in.a, in.b, in.p));
+                                                   RunLayer<wide::ScalarFloat<8>>(in.a, in.b, in.p), true);
     if (!difference.empty() && mismatches++ == 0) first = difference + " at trial " + std::to_string(trial);
   }
   CHECK_MESSAGE(mismatches == 0, mismatches << " mismatches, first " << first);
