@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <iterator>
 #include <set>
 #include <span>
@@ -163,21 +162,14 @@ std::set<std::uint64_t> Minus(const std::set<std::uint64_t>& a, const std::set<s
   return out;
 }
 
-// The bound a reused manifold keeps (kContactRecycleDistance = d, docs/design.md narrowphase): the
-// bodies' relative pose moved by at most d (any point of the smaller shape relative to the other),
-// so against what the same Step would compute fresh at the same pose:
-//  - each point (matched by feature id) lies within d of the fresh one and its separation within d
-//    (a point's ends are fixed on the bodies, and they moved at most d relative to each other);
-//  - the normal (turned with A) is within the relative rotation, d / (the smaller shape's extent), of a
-//    face's normal, plus, when the normal joins two rounded features (circle, capsule end, rounded
-//    corner: radii rA + rB > 0), the turn of the line between their centres, d / (rA + rB + separation).
-//  - no point is missing: every fresh point has a reused point of its id, and the reverse.
-// Asleep bodies, and contacts computed this Step, are not looked at (nothing was reused for them).
 // Angle between two unit vectors (radians).
 float Angle(Vec2 a, Vec2 b) { return std::acos(std::clamp(Dot(a, b), -1.0f, 1.0f)); }
 
 // Faces within this angle of the fresh normal are candidates for the reference face (radians).
 constexpr float kNearTie = 0.02f;
+
+// A fresh normal this close to a face's normal is that face's (radians; float rounding only).
+constexpr float kSameDirection = 1e-4f;
 
 // Calls visit(sign * world normal) for each face of a polygon or capsule core (none for a circle).
 template <class Visit>
@@ -209,6 +201,19 @@ int Counterpart(const Manifold& fresh, const ManifoldPoint& p, Errors& e) {
   return nearest;
 }
 
+// The bound a reused manifold keeps (kContactRecycleDistance = d, docs/design.md narrowphase): the
+// bodies' relative pose moved by at most d (any point of the smaller shape relative to the other)
+// since it was computed, so against what the same Step would compute fresh at the same pose:
+//  - each point lies within d of the fresh one (its ends are fixed on the bodies, which moved at most
+//    d relative to each other), and its separation within d (1 + k), k the slope of the incident edge
+//    against the reference face (the fresh point is where the edge is clipped, the reused one may have
+//    slid up to d along the edge);
+//  - a fresh point with no reused one was beyond the speculative distance when the manifold was
+//    computed, and came at most d closer: its separation is above speculativeDistance - 2 d;
+//  - the normal (turned with A) is within the relative rotation, d / (the smaller shape's extent), of
+//    the fresh one when that is a face's normal; otherwise it joins two features (circle, capsule end,
+//    corner) and the line between them turns by up to d / (rA + rB + separation) more.
+// Asleep bodies, and contacts computed this Step, are not looked at (nothing was reused for them).
 void CheckReused(const WorldState& state, const Snapshot& snap, Errors& e) {
   const float d = kContactRecycleDistance;
   for (int slot = 0; slot < state.contactIds.Capacity(); ++slot) {
@@ -246,20 +251,20 @@ void CheckReused(const WorldState& state, const Snapshot& snap, Errors& e) {
     for (int j = 0; j < fresh.pointCount; ++j) {
       if (!matched[j]) e.extraSeparation = std::min(e.extraSeparation, fresh.points[j].separation);
     }
-    const float radii = ga.Radius() + gb.Radius();
-    float bound = d / std::min(Extent(ga), Extent(gb));
-    if (radii > 0.0f) bound += d / (radii + minSeparation);
     // Nearly parallel faces touching flush are a near tie for the reference face: the manifold may
     // have been computed with A's face and the fresh one with B's (same ids), or the reverse. Then the
     // reused normal is within the bound of the other face's normal, which is within a few mrad of
     // the fresh one (the faces' angle, whatever the motion).
     float angle = Angle(m.normal, fresh.normal);
-    ForEachFaceNormal(ga, snap.poses[state.shapes[c.shapeA].body], 1.0f, [&](Vec2 n) {
+    bool faceNormal = false;
+    const auto candidate = [&](Vec2 n) {
+      faceNormal = faceNormal || Angle(n, fresh.normal) < kSameDirection;
       if (Angle(n, fresh.normal) < kNearTie) angle = std::min(angle, Angle(m.normal, n));
-    });
-    ForEachFaceNormal(gb, snap.poses[state.shapes[c.shapeB].body], -1.0f, [&](Vec2 n) {
-      if (Angle(n, fresh.normal) < kNearTie) angle = std::min(angle, Angle(m.normal, n));
-    });
+    };
+    ForEachFaceNormal(ga, snap.poses[state.shapes[c.shapeA].body], 1.0f, candidate);
+    ForEachFaceNormal(gb, snap.poses[state.shapes[c.shapeB].body], -1.0f, candidate);
+    float bound = d / std::min(Extent(ga), Extent(gb));
+    if (!faceNormal) bound += d / std::max(ga.Radius() + gb.Radius() + minSeparation, 1e-6f);
     if (e.renamed == renamedBefore) e.normalRatio = std::max(e.normalRatio, angle / bound);
   }
 }
@@ -269,10 +274,10 @@ void CheckReused(const WorldState& state, const Snapshot& snap, Errors& e) {
 TEST_SUITE("world.recycling") {
 
 TEST_CASE("reused manifolds stay within the recycling bound of a fresh computation at the same pose") {
-  // Three bins of 60 mixed bodies falling onto the floor and ramp, tumbling, sliding and settling.
+  // Ten bins of 60 mixed bodies falling onto the floor and ramp, tumbling, sliding and settling.
   const float d = kContactRecycleDistance;
   Errors e;
-  for (std::uint64_t seed : {7u, 8u, 9u}) {
+  for (std::uint64_t seed = 7; seed < 17; ++seed) {
     Bin bin;
     BuildBin(bin, seed, 60, true);
     WorldState& state = bin.world.State();
@@ -295,15 +300,18 @@ TEST_CASE("reused manifolds stay within the recycling bound of a fresh computati
 }
 
 TEST_CASE("touching state and begin and end events equal a brute-force oracle with recycling on and off") {
-  // A bin of 60 mixed bodies falls onto the ramp and floor and settles (most fall asleep); at step
-  // 200 the ramp is destroyed and what rested on it falls to the floor and settles again. Each step
-  // the world's touching pairs must be exactly those a fresh computation finds touching at the pose
-  // the step's narrowphase saw, its begin events the pairs that started touching and its end events
-  // those that stopped (the ramp's among them).
-  for (bool recycling : {false, true}) {
+  // Three bins (seeds), each with recycling off and on: 60 mixed bodies fall onto the ramp and floor and
+  // settles (most fall asleep); at step 200 the ramp is destroyed and what rested on it falls to the floor
+  // and settles again. Each step the world's touching pairs must be exactly those a fresh computation finds
+  // touching at the pose the step's narrowphase saw, its begin events the pairs that started touching and its
+  // end events those that stopped (the ramp's among them).
+  for (int run = 0; run < 6; ++run) {
+    const bool recycling = run % 2 == 1;
+    const std::uint64_t seed = 11 + run / 2;
     CAPTURE(recycling);
+    CAPTURE(seed);
     Bin bin;
-    BuildBin(bin, 11, 60, recycling);
+    BuildBin(bin, seed, 60, recycling);
     WorldState& state = bin.world.State();
     std::set<std::uint64_t> before;
     long begins = 0, ends = 0, reused = 0, mismatches = 0;
@@ -325,13 +333,40 @@ TEST_CASE("touching state and begin and end events equal a brute-force oracle wi
       reused += bin.world.GetCounters().manifoldsReused;
       before = now;
     }
-    MESSAGE("recycling " << recycling << ": " << begins << " begin and " << ends << " end events, " << reused
-                         << " manifolds reused");
+    MESSAGE("seed " << seed << " recycling " << recycling << ": " << begins << " begin and " << ends
+                    << " end events, " << reused << " manifolds reused");
     CHECK(mismatches == 0);
     CHECK(begins > 100);
     CHECK(ends > 20);
     if (recycling) CHECK(reused > 5000);
   }
+}
+
+TEST_CASE("with recycling off no manifold is reused and turned on it reuses them") {
+  Bin bin;
+  BuildBin(bin, 21, 60, false);
+  CHECK_FALSE(bin.world.GetSolverSettings().enableContactRecycling);
+  const WorldState& state = bin.world.State();
+  long reused = 0, flagged = 0;
+  for (int step = 0; step < 300; ++step) {
+    bin.world.Step(kDt);
+    reused += bin.world.GetCounters().manifoldsReused;
+    for (int slot = 0; slot < state.contactIds.Capacity(); ++slot)
+      flagged +=
+          state.contactIds.IsLive(slot) && (state.contacts[slot].recycled || state.contacts[slot].recyclable);
+  }
+  CHECK(reused == 0);
+  CHECK(flagged == 0);
+  // Turned on, the settled bin (woken) reuses manifolds from the second step: the first stores them.
+  SolverSettings settings = bin.world.GetSolverSettings();
+  settings.enableContactRecycling = true;
+  CHECK(bin.world.SetSolverSettings(settings));
+  CHECK(bin.world.GetSolverSettings().enableContactRecycling);
+  for (BodyId body : bin.bodies) bin.world.SetAwake(body, true);
+  bin.world.Step(kDt);
+  CHECK(bin.world.GetCounters().manifoldsReused == 0);
+  bin.world.Step(kDt);
+  CHECK(bin.world.GetCounters().manifoldsReused > bin.world.GetCounters().touchingContacts / 2);
 }
 
 }  // TEST_SUITE("world.recycling")

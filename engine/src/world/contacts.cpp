@@ -92,12 +92,11 @@ void StoreManifoldOrigin(Contact& c, const Transform& xfA, const Transform& xfB)
 // How far any point of one shape can have moved relative to the other between relative poses `then`
 // and `now` (B in A's frame): a point x of B moves by (now.p - then.p) + (R(now) - R(then)) x in A's
 // frame, and |(R(now) - R(then)) x| = |now.q - then.q| |x| (the rotation's chord, 2 sin(dAngle / 2)).
-// The same holds for A's points in B's frame; the smaller shape's bound is the tighter one.
+// The same holds for A's points in B's frame; the smaller shape's extent gives the tighter bound.
 float RelativeMotion(const Transform& now, const Transform& then, float extentA, float extentB) {
   const float chord = Length(Vec2{now.q.c - then.q.c, now.q.s - then.q.s});
-  const float moveB = Length(now.p - then.p);
-  const float moveA = Length(InvRotate(now.q, now.p) - InvRotate(then.q, then.p));  // A's origin in B
-  return std::min(moveB + chord * extentB, moveA + chord * extentA);
+  if (extentB <= extentA) return Length(now.p - then.p) + chord * extentB;
+  return Length(InvRotate(now.q, now.p) - InvRotate(then.q, then.p)) + chord * extentA;  // A's origin in B
 }
 
 // Reuses the contact's manifold when recycling allows it (see SolverSettings::enableContactRecycling):
@@ -111,21 +110,26 @@ bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float ext
   const ManifoldOrigin& o = c.origin;
   if (RelativeMotion(InvMulTransforms(xfA, xfB), o.relativePose, extentA, extentB) > kContactRecycleDistance)
     return false;
-  Manifold m = c.manifold;
-  m.normal = Rotate(xfA.q, o.localNormal);
+  Manifold& m = c.manifold;
+  const Vec2 normal = Rotate(xfA.q, o.localNormal);
+  Vec2 pA[2], pB[2];
+  float separation[2];
   for (int i = 0; i < m.pointCount; ++i) {
-    const Vec2 pA = TransformPoint(xfA, o.localPointA[i]);
-    const Vec2 pB = TransformPoint(xfB, o.localPointB[i]);
-    ManifoldPoint& p = m.points[i];
-    p.separation = Dot(pB - pA, m.normal);
+    pA[i] = TransformPoint(xfA, o.localPointA[i]);
+    pB[i] = TransformPoint(xfB, o.localPointB[i]);
+    separation[i] = Dot(pB[i] - pA[i], normal);
     // Within the bound of the speculative distance a fresh computation might drop the point (or, for
     // the last one, end the touch): compute it then, so touching state and events stay exact.
-    if (p.separation > speculativeDistance - kContactRecycleDistance) return false;
-    p.point = 0.5f * (pA + pB);
+    if (separation[i] > speculativeDistance - kContactRecycleDistance) return false;
+  }
+  m.normal = normal;
+  for (int i = 0; i < m.pointCount; ++i) {
+    ManifoldPoint& p = m.points[i];
+    p.separation = separation[i];
+    p.point = 0.5f * (pA[i] + pB[i]);
     p.anchorA = p.point - xfA.p;
     p.anchorB = p.point - xfB.p;
   }
-  c.manifold = m;
   return true;
 }
 
