@@ -114,10 +114,10 @@ inline constexpr float kContinuousFastFraction = 0.5f;
 /// on the two bodies, the normal turned with A) while its two bodies' relative pose has moved less
 /// than this since the manifold was computed (metres: translation plus rotation times the smaller
 /// shape's extent, which bounds how far any point of one shape moved relative to the other). A tenth
-/// of the default linear slop (0.005 m): a reused point's position is then within this of a fresh
-/// computation's and its separation within it too (exact for a vertex on a face, the usual resting
-/// contact), a twentieth of the slop the solver lets contacts overlap by; a settled stack's bodies
-/// drift by far less than this between steps, so its manifolds are computed once in many steps.
+/// of the default linear slop (0.005 m): a reused point is then within this of where a fresh
+/// computation puts it, and its separation within this times (1 + the slope of the incident edge
+/// against the face), exact for a vertex on a face (the usual resting contact). A settled stack's
+/// bodies drift by far less than this a step, so its manifolds are computed once in many steps.
 inline constexpr float kContactRecycleDistance = 0.0005f;
 
 /// Static bodies never move; kinematic bodies move by their velocity and ignore forces and contacts;
@@ -313,8 +313,8 @@ struct SolverSettings {
   /// Contact recycling (kContactRecycleDistance, docs/design.md narrowphase): a touching contact whose
   /// bodies barely moved relative to each other since its manifold was computed keeps it, placed at
   /// the current poses, instead of computing it again. New contacts, contacts without points, sensor
-  /// pairs and bodies that were bullets or fast are always computed. Touching state and begin/end
-  /// events stay the same as without it; false computes every manifold every step (a reference).
+  /// pairs, chain segments and bodies that were bullets or fast are always computed. Touching state and
+  /// begin/end events stay the same as without it; false computes every manifold every step (a reference).
   bool enableContactRecycling = true;
   int classicIterations = 8;  ///< Classic mode: velocity iterations (1..256)
   /// Classic mode: fraction of the overlap beyond the slop (and of a joint's error) removed per

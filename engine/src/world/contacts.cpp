@@ -137,8 +137,14 @@ bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float ext
 // surviving feature ids carried over).
 bool UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, const Body& bodyB,
                     const ManifoldSettings& settings, bool recycling) {
-  c.recycled = recycling && RecycleManifold(c, bodyA, bodyB, world.shapes[c.shapeA].extent,
-                                            world.shapes[c.shapeB].extent, settings.speculativeDistance);
+  const Shape& shapeA = world.shapes[c.shapeA];
+  const Shape& shapeB = world.shapes[c.shapeB];
+  // Chain segments are always computed: one-sided, with normals confined to their vertices' cones,
+  // their manifolds can change abruptly with a small motion (a body's centre crossing the segment's
+  // line, a normal leaving a cone), which the motion bound does not cover.
+  const bool chain = shapeA.chain != kNull || shapeB.chain != kNull;
+  c.recycled = recycling && !chain &&
+               RecycleManifold(c, bodyA, bodyB, shapeA.extent, shapeB.extent, settings.speculativeDistance);
   if (c.recycled) return true;
   Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
   CarryImpulses(c.manifold, manifold);
