@@ -101,10 +101,12 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     const BodyState& state = solver.states[i];
     body.center0 = body.center;
     body.q0 = body.xf.q;
+    body.movedFast = false;
     if (continuous && body.type == BodyType::Dynamic) {
       const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.maxExtent;
       if (motion > kContinuousFastFraction * body.minExtent) {
         (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
+        body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
       }
     }
     body.linearVelocity = state.v;
