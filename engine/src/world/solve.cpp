@@ -109,6 +109,7 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
         body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
       }
     }
+    if (!body.movedFast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
     body.linearVelocity = state.v;
     body.angularVelocity = state.w;
     body.center += state.dp;

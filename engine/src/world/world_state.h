@@ -51,7 +51,8 @@ struct Body {
   bool fixedRotation = false;
   bool enableSleep = true;
   bool isBullet = false;
-  bool movedFast = false;  // listed for continuous collision in the last step (ScatterBodies)
+  bool movedFast = false;    // listed for continuous collision in the last step (ScatterBodies)
+  bool heldAtStart = false;  // kept at its start pose by continuous collision last step (continuous.cpp)
 };
 
 /// A shape on a body: everything but its geometry, which lives in WorldState::geometries under the
