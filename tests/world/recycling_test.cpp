@@ -170,8 +170,10 @@ float Angle(Vec2 a, Vec2 b) { return std::acos(std::clamp(Dot(a, b), -1.0f, 1.0f
 // of overlap), by brute force in double: the exact core distance, or the separating-axis depth when
 // the cores overlap, minus the radii. Independent of the narrowphase.
 double ExactSeparation(const WorldState& state, const Snapshot& snap, int a, int b) {
-  const oracle::WorldShape sa = oracle::Place(MakeProxy(state.geometries[a]), snap.poses[state.shapes[a].body]);
-  const oracle::WorldShape sb = oracle::Place(MakeProxy(state.geometries[b]), snap.poses[state.shapes[b].body]);
+  const oracle::WorldShape sa =
+      oracle::Place(MakeProxy(state.geometries[a]), snap.poses[state.shapes[a].body]);
+  const oracle::WorldShape sb =
+      oracle::Place(MakeProxy(state.geometries[b]), snap.poses[state.shapes[b].body]);
   const double core = oracle::CoreDistance(sa, sb);
   const double signedCore = core > 0.0 ? core : -oracle::CorePenetration(sa, sb);
   return signedCore - sa.radius - sb.radius;
@@ -289,12 +291,13 @@ TEST_CASE("reused manifolds stay within the recycling bound of exact separation 
       CheckReused(state, snap, origin, e);
     }
   }
-  MESSAGE("reused " << e.reused << " manifolds (" << e.decisionChanges
-                    << " where a fresh computation changed a decision): depth error of computed manifolds up to "
-                    << e.computedDepthError << " m, reused ones exceed theirs plus the bound by at most "
-                    << e.depthExcess << " m; " << e.points << " points compared: position error " << e.position
-                    << " m, separation error up to " << e.separation << " of its bound, normal angle up to "
-                    << e.normalRatio << " of its bound");
+  MESSAGE(
+      "reused " << e.reused << " manifolds (" << e.decisionChanges
+                << " where a fresh computation changed a decision): depth error of computed manifolds up to "
+                << e.computedDepthError << " m, reused ones exceed theirs plus the bound by at most "
+                << e.depthExcess << " m; " << e.points << " points compared: position error " << e.position
+                << " m, separation error up to " << e.separation << " of its bound, normal angle up to "
+                << e.normalRatio << " of its bound");
   CHECK(e.reused > 10000);  // the scenes exercise recycling
   CHECK(e.depthExcess <= 0.0);
   CHECK(e.position <= d);
