@@ -1,14 +1,16 @@
 // World benchmark: runs scenes of the shared table (demos/scenes) with the timing convention of
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
-//   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]
+//   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
 // averaged over the timed steps) of the median run; counts after the last step; the final StateHash,
 // which must be identical in every run (hash_ok = no otherwise, and the exit code is 2).
 // --steps overrides every scene's step count (quick smoke runs), --size/--count the scene knobs
-// (see --list). --scene all (the default) runs the whole table in order.
+// (see --list). --scene all (the default) runs the whole table in order. --no-recycling turns contact
+// recycling off (SolverSettings::enableContactRecycling), the reference every manifold is computed in.
+// The last two columns are the last step's manifold queries and recycled manifolds (Counters).
 #include "bench_args.h"
 #include "scenes.h"
 
@@ -32,6 +34,7 @@ struct Options {
   int steps = 0;  // 0 = the scene's default
   mk::scenes::SceneParams params{};
   bool list = false;
+  bool recycling = true;
 };
 
 struct RunResult {
@@ -42,8 +45,13 @@ struct RunResult {
   std::uint64_t hash = 0;
 };
 
-RunResult RunOnce(const SceneInfo& info, const mk::scenes::SceneParams& params, int steps) {
-  mk::scenes::SceneRun run(info, params);
+RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
+  mk::scenes::SceneRun run(info, options.params);
+  if (!options.recycling) {
+    mk::SolverSettings settings = run.GetWorld().GetSolverSettings();
+    settings.enableContactRecycling = false;
+    run.GetWorld().SetSolverSettings(settings);
+  }
   RunResult result;
   if (steps <= 0) return result;
   run.Step();  // step 0: untimed (first pairs, first contacts, rain's first spawn)
@@ -75,23 +83,25 @@ RunResult RunOnce(const SceneInfo& info, const mk::scenes::SceneParams& params, 
 bool RunScene(const SceneInfo& info, const Options& options) {
   const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
   std::vector<RunResult> results;
-  for (int r = 0; r < options.runs; ++r) results.push_back(RunOnce(info, options.params, steps));
+  for (int r = 0; r < options.runs; ++r) results.push_back(RunOnce(info, options, steps));
   const bool hashOk = std::all_of(results.begin(), results.end(),
                                   [&](const RunResult& x) { return x.hash == results.front().hash; });
   std::sort(results.begin(), results.end(),
             [](const RunResult& a, const RunResult& b) { return a.msPerStep < b.msPerStep; });
   const RunResult& m = results[results.size() / 2];  // median (upper median for even counts)
-  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s\n", info.name,
+  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s,%d,%d\n", info.name,
               m.counters.bodies, m.counters.touchingContacts, m.counters.joints, steps, options.runs,
               m.msPerStep, m.broadphase, m.narrowphase, m.solver, m.islands, m.continuous, m.hash,
-              hashOk ? "yes" : "no");
+              hashOk ? "yes" : "no", m.counters.narrowphaseQueries, m.counters.manifoldsReused);
   std::fflush(stdout);
   return hashOk;
 }
 
 void PrintUsage() {
   std::fprintf(
-      stderr, "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--list]\n");
+      stderr,
+      "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
+      "[--list]\n");
 }
 
 bool Parse(int argc, char** argv, Options& options) {
@@ -100,6 +110,8 @@ bool Parse(int argc, char** argv, Options& options) {
     const bool hasValue = i + 1 < argc;
     if (arg == "--list") {
       options.list = true;
+    } else if (arg == "--no-recycling") {
+      options.recycling = false;
     } else if (arg == "--scene" && hasValue) {
       options.scene = argv[++i];
     } else if (arg == "--runs" && hasValue) {
@@ -144,7 +156,7 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
-      "islands_ms,continuous_ms,state_hash,hash_ok\n");
+      "islands_ms,continuous_ms,state_hash,hash_ok,manifold_queries,manifolds_reused\n");
   bool allOk = true;
   for (const SceneInfo* info : selected) allOk = RunScene(*info, options) && allOk;
   return allOk ? 0 : 2;

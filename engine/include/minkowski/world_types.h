@@ -109,6 +109,17 @@ inline constexpr float kMaxDampingRatio = 1e6f;
 /// contacts are enough. Non-dimensional.
 inline constexpr float kContinuousFastFraction = 0.5f;
 
+/// Contact recycling (SolverSettings::enableContactRecycling): a touching contact keeps its manifold
+/// (points, feature ids, impulses; each point's position and separation recomputed from where it sits
+/// on the two bodies, the normal turned with A) while its two bodies' relative pose has moved less
+/// than this since the manifold was computed (metres: translation plus rotation times the smaller
+/// shape's extent, which bounds how far any point of one shape moved relative to the other). A tenth
+/// of the default linear slop (0.005 m): a reused point is then within this of where a fresh
+/// computation puts it, and its separation within this times (1 + the slope of the incident edge
+/// against the face), exact for a vertex on a face (the usual resting contact). A settled stack's
+/// bodies drift by far less than this a step, so its manifolds are computed once in many steps.
+inline constexpr float kContactRecycleDistance = 0.0005f;
+
 /// Static bodies never move; kinematic bodies move by their velocity and ignore forces and contacts;
 /// dynamic bodies respond to everything.
 enum class BodyType : std::uint8_t { Static = 0, Kinematic, Dynamic };
@@ -299,6 +310,12 @@ struct SolverSettings {
   /// of impact with static shapes (bullets, BodyDef::isBullet, with dynamic bodies too) after the
   /// solver moved them, so they do not pass through thin shapes. Velocities are kept.
   bool enableContinuous = true;
+  /// Contact recycling (kContactRecycleDistance, docs/design.md narrowphase): a touching contact whose
+  /// bodies barely moved relative to each other since its manifold was computed keeps it, placed at
+  /// the current poses, instead of computing it again. New contacts, contacts without points, sensor
+  /// pairs, chain segments and bodies that were bullets or fast are always computed. Touching state and
+  /// begin/end events stay the same as without it; false computes every manifold every step (a reference).
+  bool enableContactRecycling = true;
   int classicIterations = 8;  ///< Classic mode: velocity iterations (1..256)
   /// Classic mode: fraction of the overlap beyond the slop (and of a joint's error) removed per
   /// position pass (0..1); three passes per step
@@ -372,11 +389,14 @@ struct Counters {
   /// (sleeping off, or no body had rested for timeToSleep yet).
   int islands = 0;
   /// Manifold queries in the last Step, one per contact with an awake body (warm GJK, or SAT for a
-  /// new polygon contact), sensor overlap tests included.
+  /// new polygon contact), sensor overlap tests included; recycled manifolds are not queries.
   int narrowphaseQueries = 0;
   int gjkIterations = 0;  ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
-  int fastBodies = 0;     ///< bodies that got continuous collision in the last Step (bullets included)
-  int toiHits = 0;        ///< of those, the bodies moved back to a time of impact
+  /// Manifolds reused by contact recycling in the last Step instead of computed (not counted in
+  /// narrowphaseQueries; SolverSettings::enableContactRecycling).
+  int manifoldsReused = 0;
+  int fastBodies = 0;  ///< bodies that got continuous collision in the last Step (bullets included)
+  int toiHits = 0;     ///< of those, the bodies moved back to a time of impact
 };
 
 }  // namespace mk

@@ -3,6 +3,7 @@
 #include "minkowski/assert.h"
 #include "world/world_internal.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mk {
@@ -65,6 +66,96 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, co
     world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   }
   c.sensorOverlap = overlap;
+}
+
+// Contact recycling: a touching contact whose bodies barely moved relative to each other keeps its
+// manifold, placed at their current poses, instead of computing it again. The idea is the persistent
+// manifold of PhysX, by way of Box2D v3's contact recycling; docs/design.md (narrowphase) gives the
+// bound and why touching state stays exact.
+
+// Keeps what recycling needs of a freshly computed manifold: the relative pose it was computed at and
+// each point's two surface ends (the point is midway between them along the normal) in the bodies'
+// frames. Shape transforms are body transforms.
+void StoreManifoldOrigin(Contact& c, const Transform& xfA, const Transform& xfB) {
+  const Manifold& m = c.manifold;
+  ManifoldOrigin& o = c.origin;
+  o.relativePose = InvMulTransforms(xfA, xfB);
+  o.localNormal = InvRotate(xfA.q, m.normal);
+  for (int i = 0; i < m.pointCount; ++i) {
+    const Vec2 half = (0.5f * m.points[i].separation) * m.normal;
+    o.localPointA[i] = InvTransformPoint(xfA, m.points[i].point - half);
+    o.localPointB[i] = InvTransformPoint(xfB, m.points[i].point + half);
+  }
+  c.recyclable = m.pointCount > 0;
+}
+
+// How far any point of one shape can have moved relative to the other between relative poses `then`
+// and `now` (B in A's frame): a point x of B moves by (now.p - then.p) + (R(now) - R(then)) x in A's
+// frame, and |(R(now) - R(then)) x| = |now.q - then.q| |x| (the rotation's chord, 2 sin(dAngle / 2)).
+// The same holds for A's points in B's frame; the smaller shape's extent gives the tighter bound.
+float RelativeMotion(const Transform& now, const Transform& then, float extentA, float extentB) {
+  const float chord = Length(Vec2{now.q.c - then.q.c, now.q.s - then.q.s});
+  if (extentB <= extentA) return Length(now.p - then.p) + chord * extentB;
+  return Length(InvRotate(now.q, now.p) - InvRotate(then.q, then.p)) + chord * extentA;  // A's origin in B
+}
+
+// Reuses the contact's manifold when recycling allows it (see SolverSettings::enableContactRecycling):
+// points, ids and impulses kept, each point's position and separation recomputed from its stored ends
+// at the current poses, the normal turned with A. False (manifold untouched) when it must be computed.
+bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float extentA, float extentB,
+                     float speculativeDistance) {
+  if (!c.recyclable || bodyA.isBullet || bodyB.isBullet || bodyA.movedFast || bodyB.movedFast) return false;
+  const Transform& xfA = bodyA.xf;
+  const Transform& xfB = bodyB.xf;
+  const ManifoldOrigin& o = c.origin;
+  if (RelativeMotion(InvMulTransforms(xfA, xfB), o.relativePose, extentA, extentB) > kContactRecycleDistance)
+    return false;
+  Manifold& m = c.manifold;
+  const Vec2 normal = Rotate(xfA.q, o.localNormal);
+  Vec2 pA[2], pB[2];
+  float separation[2];
+  for (int i = 0; i < m.pointCount; ++i) {
+    pA[i] = TransformPoint(xfA, o.localPointA[i]);
+    pB[i] = TransformPoint(xfB, o.localPointB[i]);
+    separation[i] = Dot(pB[i] - pA[i], normal);
+    // Within the bound of the speculative distance a fresh computation might drop the point (or, for
+    // the last one, end the touch): compute it then, so touching state and events stay exact.
+    if (separation[i] > speculativeDistance - kContactRecycleDistance) return false;
+  }
+  m.normal = normal;
+  for (int i = 0; i < m.pointCount; ++i) {
+    ManifoldPoint& p = m.points[i];
+    p.separation = separation[i];
+    p.point = 0.5f * (pA[i] + pB[i]);
+    p.anchorA = p.point - xfA.p;
+    p.anchorB = p.point - xfB.p;
+  }
+  return true;
+}
+
+// The contact's manifold at the bodies' current poses, reused (true) or computed (false; impulses of
+// surviving feature ids carried over).
+bool UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, const Body& bodyB,
+                    const ManifoldSettings& settings, bool recycling) {
+  const Shape& shapeA = world.shapes[c.shapeA];
+  const Shape& shapeB = world.shapes[c.shapeB];
+  // Chain segments are always computed: one-sided, with normals confined to their vertices' cones,
+  // their manifolds can change abruptly with a small motion (a body's centre crossing the segment's
+  // line, a normal leaving a cone), which the motion bound does not cover.
+  const bool chain = shapeA.chain != kNull || shapeB.chain != kNull;
+  c.recycled = recycling && !chain &&
+               RecycleManifold(c, bodyA, bodyB, shapeA.extent, shapeB.extent, settings.speculativeDistance);
+  if (c.recycled) return true;
+  Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
+  CarryImpulses(c.manifold, manifold);
+  c.manifold = manifold;
+  // Kept only while recycling is on: a contact computed with it off holds no origin to reuse.
+  if (recycling) {
+    StoreManifoldOrigin(c, bodyA.xf, bodyB.xf);
+  } else {
+    c.recyclable = false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -146,7 +237,8 @@ void DestroyContactsOfShape(WorldState& world, int shape) {
 void UpdateContacts(WorldState& world) {
   ManifoldSettings settings;
   settings.speculativeDistance = world.settings.speculativeDistance;
-  int touching = 0, queries = 0, iterations = 0;
+  const bool recycling = world.settings.enableContactRecycling;
+  int touching = 0, queries = 0, iterations = 0, reused = 0;
   for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
     if (!world.contactIds.IsLive(slot)) continue;
     Contact& c = world.contacts[slot];
@@ -165,16 +257,19 @@ void UpdateContacts(WorldState& world) {
       }
       continue;
     }
-    ++queries;
-    Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
-    iterations += c.cache.iterations;
-    CarryImpulses(c.manifold, manifold);
+    if (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
+      ++reused;
+    } else {
+      ++queries;
+      iterations += c.cache.iterations;
+    }
     // The game may disable the contact for this step: it is then not touching (World::SetPreSolveCallback).
+    Manifold& manifold = c.manifold;
     if (manifold.pointCount > 0 && WantsPreSolve(world, c.shapeA, c.shapeB) &&
         !PreSolveAllows(world, c.shapeA, c.shapeB, manifold)) {
       manifold.pointCount = 0;
+      c.recyclable = false;
     }
-    c.manifold = manifold;
     bool nowTouching = manifold.pointCount > 0;
     if (nowTouching && !c.touching && c.enableContactEvents) {
       world.beginEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
@@ -197,6 +292,7 @@ void UpdateContacts(WorldState& world) {
   world.counters.touchingContacts = touching;
   world.counters.narrowphaseQueries = queries;
   world.counters.gjkIterations = iterations;
+  world.counters.manifoldsReused = reused;
 }
 
 }  // namespace mk

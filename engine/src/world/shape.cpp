@@ -46,6 +46,8 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   Shape& shape = world.shapes[slot];
   shape = Shape{};
   world.geometries[slot] = geometry;
+  const AABB box = ComputeAABB(geometry, Transform{});
+  shape.extent = Length(Max(box.upper, -box.lower));  // the box's farthest corner: an upper bound
   shape.density = def.density;
   shape.friction = def.friction;
   shape.restitution = def.restitution;

@@ -101,13 +101,15 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     const BodyState& state = solver.states[i];
     body.center0 = body.center;
     body.q0 = body.xf.q;
-    bool fast = false;
+    body.movedFast = false;
     if (continuous && body.type == BodyType::Dynamic) {
       const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.maxExtent;
-      fast = motion > kContinuousFastFraction * body.minExtent;
-      if (fast) (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
+      if (motion > kContinuousFastFraction * body.minExtent) {
+        (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
+        body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
+      }
     }
-    if (!fast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
+    if (!body.movedFast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
     body.linearVelocity = state.v;
     body.angularVelocity = state.w;
     body.center += state.dp;

@@ -108,6 +108,7 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   }
   s.enableSleep = requested.enableSleep;
   s.enableContinuous = requested.enableContinuous;
+  s.enableContactRecycling = requested.enableContactRecycling;
   setInt(s.classicIterations, requested.classicIterations, 1, 256);
   setFloat(s.classicBaumgarte, requested.classicBaumgarte, 0.0f, 1.0f);
   return exact;

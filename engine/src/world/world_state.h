@@ -51,6 +51,7 @@ struct Body {
   bool fixedRotation = false;
   bool enableSleep = true;
   bool isBullet = false;
+  bool movedFast = false;    // listed for continuous collision in the last step (ScatterBodies)
   bool heldAtStart = false;  // kept at its start pose by continuous collision last step (continuous.cpp)
 };
 
@@ -65,8 +66,9 @@ struct Shape {
   void* userData = nullptr;
   int body = kNull;
   int nextShape = kNull;
-  ProxyId proxy{};    // broadphase proxy (null while the body is disabled)
-  int chain = kNull;  // the chain this segment belongs to (WorldState::chains), kNull for other shapes
+  ProxyId proxy{};      // broadphase proxy (null while the body is disabled)
+  int chain = kNull;    // the chain this segment belongs to (WorldState::chains), kNull for other shapes
+  float extent = 0.0f;  // farthest point of the shape from its body origin (m), for contact recycling
   bool isSensor = false;
   bool enableContactEvents = true;
   bool enableHitEvents = false;
@@ -115,16 +117,29 @@ void UnlinkEdge(std::vector<Object>& objects, int& head, int index, int side) {
   edge.prev = edge.next = kNull;
 }
 
+/// What contact recycling (UpdateContacts, docs/design.md narrowphase) keeps of the last manifold
+/// it computed: the pose it was computed at and its points fixed in the bodies' frames, so a later
+/// step can place the same points at the bodies' current poses instead of computing them again.
+struct ManifoldOrigin {
+  Transform relativePose{};  // B's body origin in A's body frame when the manifold was computed
+  Vec2 localNormal{0.0f, 0.0f};
+  Vec2 localPointA[2];  // each point's end on A's surface, in A's body frame (m)
+  Vec2 localPointB[2];  // and on B's surface, in B's body frame (m)
+};
+
 /// A persistent contact between two shapes whose fat AABBs overlap. Created and destroyed by the
 /// broadphase pair reports; keeps the GJK cache and the manifold (with impulses) between steps.
 struct Contact {
   Manifold manifold{};
+  ManifoldOrigin origin{};  // valid while `recyclable`
   SimplexCache cache{};
   BodyEdge edges[2];
   int shapeA = kNull, shapeB = kNull;
   float friction = 0.0f;     // mixed: sqrt(fA fB)
   float restitution = 0.0f;  // mixed: max(eA, eB)
   bool touching = false;
+  bool recyclable = false;  // the manifold was computed (not reused) with points: `origin` holds it
+  bool recycled = false;    // the last update reused the manifold instead of computing it
   bool enableContactEvents = false;
   bool enableHitEvents = false;
   // Exactly one shape is a sensor and the other can be seen by sensors: the pair reports overlap as
