@@ -2,6 +2,7 @@
 // [SECTION] Layout: axis by spread, band height by typical size
 // [SECTION] Sync: relocating moved proxies, rebuilding dirty lists
 #include "broadphase/broadphase_impl.h"
+#include "core/float_bits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,9 +60,7 @@ void ReserveWithHeadroom(std::vector<BandEntry>& list, std::size_t needed) {
 }
 
 // Rounded up so that it bounds the exact extent hi - lo.
-float ExtentUp(const BandEntry& e) {
-  return std::nextafter(e.hi - e.lo, std::numeric_limits<float>::infinity());
-}
+float ExtentUp(const BandEntry& e) { return NextUp(e.hi - e.lo); }
 
 }  // namespace
 
@@ -71,9 +70,7 @@ int LowerBound(const std::vector<BandEntry>& list, float key) {
   return static_cast<int>(it - list.begin());
 }
 
-float ScanKey(float queryLo, float maxExtent) {
-  return std::nextafter(queryLo - maxExtent, -std::numeric_limits<float>::infinity());
-}
+float ScanKey(float queryLo, float maxExtent) { return NextDown(queryLo - maxExtent); }
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Layout: axis by spread, band height by typical size
