@@ -389,7 +389,9 @@ struct Counters {
   /// (sleeping off, or no body had rested for timeToSleep yet).
   int islands = 0;
   /// Manifold queries in the last Step, one per contact with an awake body (warm GJK, or SAT for a
-  /// new polygon contact), sensor overlap tests included; recycled manifolds are not queries.
+  /// new polygon contact), sensor overlap tests included; recycled manifolds are not queries, nor are
+  /// contacts whose shapes' bounding boxes are further apart than the speculative distance (their
+  /// manifold is empty without a query).
   int narrowphaseQueries = 0;
   int gjkIterations = 0;  ///< GJK iterations summed over those queries (SAT and analytic pairs count 0)
   /// Manifolds reused by contact recycling in the last Step instead of computed (not counted in

@@ -133,10 +133,23 @@ bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float ext
   return true;
 }
 
-// The contact's manifold at the bodies' current poses, reused (true) or computed (false; impulses of
-// surviving feature ids carried over).
-bool UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, const Body& bodyB,
-                    const ManifoldSettings& settings, bool recycling) {
+// How UpdateManifold got the contact's manifold.
+enum class ManifoldUpdate { Computed, Reused, Apart };
+
+// True when the shapes' tight boxes (current poses) are further apart than `distance` along x or y:
+// the shapes are then at least that far apart, and every manifold point's separation is at least the
+// shapes' distance, so a computed manifold would have no point. Pairs stay contacts while their fat
+// boxes overlap (the broadphase margin, 0.1 m by default), so in a moving crowd most contacts are such
+// near misses; this skips their GJK (Box2D v3 tests its fat boxes the same way before colliding).
+bool BoxesApart(const AABB& a, const AABB& b, float distance) {
+  return a.lower.x - b.upper.x > distance || b.lower.x - a.upper.x > distance ||
+         a.lower.y - b.upper.y > distance || b.lower.y - a.upper.y > distance;
+}
+
+// The contact's manifold at the bodies' current poses: reused, or empty when the shapes are apart by
+// more than the speculative distance, or computed (impulses of surviving feature ids carried).
+ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, const Body& bodyB,
+                              const ManifoldSettings& settings, bool recycling) {
   const Shape& shapeA = world.shapes[c.shapeA];
   const Shape& shapeB = world.shapes[c.shapeB];
   // Chain segments are always computed: one-sided, with normals confined to their vertices' cones,
@@ -145,7 +158,13 @@ bool UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, cons
   const bool chain = shapeA.chain != kNull || shapeB.chain != kNull;
   c.recycled = recycling && !chain &&
                RecycleManifold(c, bodyA, bodyB, shapeA.extent, shapeB.extent, settings.speculativeDistance);
-  if (c.recycled) return true;
+  if (c.recycled) return ManifoldUpdate::Reused;
+  // After the reuse test, which passes only for shapes within the speculative distance.
+  if (BoxesApart(shapeA.aabb, shapeB.aabb, settings.speculativeDistance)) {
+    c.manifold.pointCount = 0;  // what a computation gives; its warm-start impulses go with its points
+    c.recyclable = false;
+    return ManifoldUpdate::Apart;
+  }
   Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
   CarryImpulses(c.manifold, manifold);
   c.manifold = manifold;
@@ -155,7 +174,7 @@ bool UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, cons
   } else {
     c.recyclable = false;
   }
-  return false;
+  return ManifoldUpdate::Computed;
 }
 
 }  // namespace
@@ -257,11 +276,16 @@ void UpdateContacts(WorldState& world) {
       }
       continue;
     }
-    if (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
-      ++reused;
-    } else {
-      ++queries;
-      iterations += c.cache.iterations;
+    switch (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
+      case ManifoldUpdate::Computed:
+        ++queries;
+        iterations += c.cache.iterations;
+        break;
+      case ManifoldUpdate::Reused:
+        ++reused;
+        break;
+      case ManifoldUpdate::Apart:
+        break;
     }
     // The game may disable the contact for this step: it is then not touching (World::SetPreSolveCallback).
     Manifold& manifold = c.manifold;
