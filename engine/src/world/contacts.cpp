@@ -133,6 +133,15 @@ bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float ext
   return true;
 }
 
+// Puts the contact in the awake set while either of its bodies is awake (static bodies never are).
+void SetContactAwake(WorldState& world, int slot) {
+  const Contact& c = world.contacts[slot];
+  const bool awake = world.bodies[c.edges[0].body].awake || world.bodies[c.edges[1].body].awake;
+  std::uint64_t& word = world.awakeContactBits[static_cast<std::size_t>(slot) / 64];
+  const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
+  word = awake ? (word | bit) : (word & ~bit);
+}
+
 // How UpdateManifold got the contact's manifold.
 enum class ManifoldUpdate { Computed, Reused, Apart };
 
@@ -220,6 +229,9 @@ void CreateContact(WorldState& world, int shapeA, int shapeB) {
   c.edges[1].body = b.body;
   LinkContact(world, slot);
   world.contactByShapes.Insert(key, slot);
+  const std::size_t words = static_cast<std::size_t>(slot) / 64 + 1;
+  if (world.awakeContactBits.size() < words) world.awakeContactBits.resize(words, 0);
+  SetContactAwake(world, slot);
 }
 
 void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {
@@ -237,6 +249,8 @@ void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {
   if (raiseEndEvent && c.sensorOverlap)
     world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   world.contactByShapes.Erase(PairMap::Key(c.shapeA, c.shapeB));
+  if (c.touching) --world.touchingContactCount;
+  world.awakeContactBits[static_cast<std::size_t>(slot) / 64] &= ~(std::uint64_t{1} << (slot % 64));
   UnlinkContact(world, slot);
   world.contactIds.Free(slot);
 }
@@ -253,28 +267,42 @@ void DestroyContactsOfShape(WorldState& world, int shape) {
   }
 }
 
+void SetBodyContactsAwake(WorldState& world, int body) {
+  for (int key = world.bodies[body].headContactEdge; key != kNull;) {
+    SetContactAwake(world, key >> 1);
+    key = world.contacts[key >> 1].edges[key & 1].next;
+  }
+}
+
+void RebuildContactSets(WorldState& world) {
+  const int capacity = world.contactIds.Capacity();
+  world.awakeContactBits.assign(static_cast<std::size_t>(capacity) / 64 + 1, 0);
+  world.touchingContactCount = 0;
+  for (int slot = 0; slot < capacity; ++slot) {
+    if (!world.contactIds.IsLive(slot)) continue;
+    SetContactAwake(world, slot);
+    if (world.contacts[slot].touching) ++world.touchingContactCount;
+  }
+}
+
 void UpdateContacts(WorldState& world) {
   ManifoldSettings settings;
   settings.speculativeDistance = world.settings.speculativeDistance;
   const bool recycling = world.settings.enableContactRecycling;
-  int touching = 0, queries = 0, iterations = 0, reused = 0;
-  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
-    if (!world.contactIds.IsLive(slot)) continue;
+  int queries = 0, iterations = 0, reused = 0;
+  // Contacts of two sleeping (or static) bodies are not in the awake set: frozen as they were.
+  ForEachAwakeContact(world, [&](int slot) {
     Contact& c = world.contacts[slot];
     const Shape& shapeA = world.shapes[c.shapeA];
     const Shape& shapeB = world.shapes[c.shapeB];
     const Body& bodyA = world.bodies[shapeA.body];
     const Body& bodyB = world.bodies[shapeB.body];
-    if (!bodyA.awake && !bodyB.awake) {  // both asleep or static: the contact is frozen as it was
-      touching += c.touching ? 1 : 0;
-      continue;
-    }
     if (shapeA.isSensor || shapeB.isSensor) {  // sensors never push: the manifold stays empty
       if (c.sensorEvents) {
         ++queries;
         UpdateSensorOverlap(world, c, bodyA.xf, bodyB.xf);
       }
-      continue;
+      return;
     }
     switch (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
       case ManifoldUpdate::Computed:
@@ -300,20 +328,21 @@ void UpdateContacts(WorldState& world) {
     } else if (!nowTouching && c.touching && c.enableContactEvents) {
       world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
     }
+    if (nowTouching != c.touching) world.touchingContactCount += nowTouching ? 1 : -1;
     c.touching = nowTouching;
     if (nowTouching) {
-      ++touching;
       // An awake body touching a sleeping one wakes the sleeper's island, after this pass: woken
       // here, the sleeper's other contacts later in the pass would be updated too and could wake
       // their sleepers in turn, so one touch would spread through a whole resting crowd at once.
-      // Deferred, a wake reaches the touched island this step and spreads as new contacts begin.
+      // Deferred, a wake reaches the touched island this step and spreads as new contacts begin
+      // (and the awake set does not change while it is visited).
       if (!bodyA.awake && bodyA.type != BodyType::Static) world.pendingWakes.push_back(shapeA.body);
       if (!bodyB.awake && bodyB.type != BodyType::Static) world.pendingWakes.push_back(shapeB.body);
     }
-  }
+  });
   for (int slot : world.pendingWakes) WakeBody(world, slot);  // the body's sleep group, once
   world.pendingWakes.clear();
-  world.counters.touchingContacts = touching;
+  world.counters.touchingContacts = world.touchingContactCount;
   world.counters.narrowphaseQueries = queries;
   world.counters.gjkIterations = iterations;
   world.counters.manifoldsReused = reused;

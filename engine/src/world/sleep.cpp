@@ -28,6 +28,7 @@ void SleepGroup(WorldState& world, ForEachMember forEachMember) {
     body.torque = 0.0f;
     body.sleepGroup = group;
     SetBodyProxiesAwake(world, slot, false);
+    SetBodyContactsAwake(world, slot);
     body.nextInSleepGroup = world.sleepGroupHead[group];
     world.sleepGroupHead[group] = slot;
   });
@@ -43,6 +44,7 @@ void WakeBody(WorldState& world, int slot) {
     body.awake = true;
     body.sleepTime = 0.0f;
     SetBodyProxiesAwake(world, slot, true);
+    SetBodyContactsAwake(world, slot);
     return;
   }
   for (int b = world.sleepGroupHead[group]; b != kNull;) {
@@ -51,6 +53,7 @@ void WakeBody(WorldState& world, int slot) {
     member.awake = true;
     member.sleepTime = 0.0f;
     SetBodyProxiesAwake(world, b, true);
+    SetBodyContactsAwake(world, b);
     member.sleepGroup = kNull;
     member.nextInSleepGroup = kNull;
     b = next;

@@ -43,20 +43,20 @@ ContactBody ContactSide(const Body& body) {
   return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex};
 }
 
-// Touching contacts (manifold points) with at least one moving body, in slot order.
+// Touching contacts (manifold points) with at least one moving body, in slot order: the awake set's
+// (a contact of two sleeping or static bodies has none).
 void GatherContacts(WorldState& world) {
   std::vector<ContactInput>& inputs = world.contactInputs;
   inputs.clear();
-  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
-    if (!world.contactIds.IsLive(slot)) continue;
+  ForEachAwakeContact(world, [&](int slot) {
     Contact& contact = world.contacts[slot];
-    if (contact.manifold.pointCount == 0) continue;
+    if (contact.manifold.pointCount == 0) return;
     const Body& bodyA = world.bodies[world.shapes[contact.shapeA].body];
     const Body& bodyB = world.bodies[world.shapes[contact.shapeB].body];
-    if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) continue;
+    if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) return;
     inputs.push_back({&contact.manifold, ContactSide(bodyA), ContactSide(bodyB), contact.friction,
                       contact.restitution, slot, contact.enableHitEvents});
-  }
+  });
 }
 
 JointBody JointSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, body.solverIndex}; }

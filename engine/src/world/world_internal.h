@@ -5,7 +5,10 @@
 
 #include "world/world_state.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace mk {
 
@@ -75,6 +78,23 @@ inline ContactView MakeContactView(const WorldState& world, int contact) {
 void CreateContact(WorldState& world, int shapeA, int shapeB);
 void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& world, int shape);
+/// The body's contacts in or out of the awake set (WorldState::awakeContactBits) after its awake flag
+/// changed: a contact is in it while either body is awake.
+void SetBodyContactsAwake(WorldState& world, int body);
+/// Recomputes the derived contact state (the awake set, the touching count) from the contacts and
+/// bodies, e.g. after the world's arrays were replaced wholesale.
+void RebuildContactSets(WorldState& world);
+/// Calls visit(slot) for every contact in the awake set, in slot order: 64 slots per word, so a
+/// sleeping crowd's contacts cost a word test per 64 of them. `visit` must not change the set.
+template <class Visit>
+void ForEachAwakeContact(const WorldState& world, Visit&& visit) {
+  const std::vector<std::uint64_t>& words = world.awakeContactBits;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+      visit(static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+    }
+  }
+}
 /// The manifold of two shapes (shapeA's slot first, as contacts order them) at the given transforms.
 Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Transform& xfA,
                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings);

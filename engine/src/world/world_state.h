@@ -177,6 +177,13 @@ struct WorldState {
   std::vector<Joint> joints;
   std::vector<Chain> chains;
   PairMap contactByShapes;  // PairMap::Key(shapeA, shapeB) -> contact slot
+  // The awake set: bit `slot` is set while contact `slot` is live and either of its bodies is awake.
+  // The narrowphase and the solver's gather visit only these, in slot order (ForEachAwakeContact), so
+  // sleeping bodies' contacts cost nothing per step. Derived state, kept by CreateContact,
+  // DestroyContact and SetBodyContactsAwake (called wherever a body's awake flag changes); recomputed
+  // by RebuildContactSets.
+  std::vector<std::uint64_t> awakeContactBits;
+  int touchingContactCount = 0;  // live contacts with `touching` set (Counters::touchingContacts)
 
   // Events the game reads after a Step (World::Get*Events). Only Step writes these, so the spans a
   // game holds stay valid whatever it calls before the next Step. Begin and hit events arise only

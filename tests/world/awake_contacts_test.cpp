@@ -1,0 +1,130 @@
+// The awake contact set (WorldState::awakeContactBits) and the touching count against brute force:
+// after every API call and every step of random churn, bit `slot` is set exactly for the live
+// contacts with an awake body, and the count equals the live contacts that touch.
+#include "minkowski/world.h"
+#include "test_util.h"
+#include "world/world_internal.h"
+#include "world_fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+using namespace mk;
+
+namespace {
+
+// Mismatches between the world's derived contact state and a recount over every contact slot.
+int CountMismatches(const WorldState& world) {
+  int mismatches = 0, touching = 0;
+  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
+    const bool live = world.contactIds.IsLive(slot);
+    bool expected = false;
+    if (live) {
+      const Contact& c = world.contacts[slot];
+      expected = world.bodies[c.edges[0].body].awake || world.bodies[c.edges[1].body].awake;
+      touching += c.touching ? 1 : 0;
+    }
+    const std::size_t word = static_cast<std::size_t>(slot) / 64;
+    const bool bit =
+        word < world.awakeContactBits.size() && ((world.awakeContactBits[word] >> (slot % 64)) & 1u) != 0;
+    mismatches += bit == expected ? 0 : 1;
+  }
+  // No bit beyond the contact slots.
+  for (std::size_t word = 0; word < world.awakeContactBits.size(); ++word) {
+    for (int bit = 0; bit < 64; ++bit) {
+      const int slot = static_cast<int>(word * 64) + bit;
+      if (slot >= world.contactIds.Capacity() && ((world.awakeContactBits[word] >> bit) & 1u) != 0)
+        ++mismatches;
+    }
+  }
+  return mismatches + (touching == world.touchingContactCount ? 0 : 1);
+}
+
+}  // namespace
+
+TEST_SUITE("world.awake_contacts") {
+
+TEST_CASE("the awake contact set and touching count equal a recount through random churn") {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    World world;
+    test::AssertCounter asserts;  // stale ids from destroyed bodies are refused, not crashes
+    test::AddGround(world);
+    test::Rng rng(seed);
+    std::vector<BodyId> bodies;
+    for (int i = 0; i < 40; ++i)
+      bodies.push_back(test::AddBox(world, {rng.Uniform(-5.0f, 5.0f), rng.Uniform(0.5f, 8.0f)}, 0.4f));
+    const WorldState& state = world.State();
+    int mismatches = 0, sleeps = 0, wakes = 0, maxAsleep = 0;
+    for (int step = 0; step < 600; ++step) {
+      const BodyId body = bodies[static_cast<std::size_t>(rng.Int(0, static_cast<int>(bodies.size()) - 1))];
+      switch (rng.Int(0, 9)) {
+        case 0:
+          world.SetAwake(body, false);
+          ++sleeps;
+          break;
+        case 1:
+          world.SetAwake(body, true);
+          ++wakes;
+          break;
+        case 2:
+          world.SetEnabled(body, !world.IsEnabled(body));
+          break;
+        case 3:
+          world.DestroyBody(body);
+          bodies.push_back(test::AddBox(world, {rng.Uniform(-5.0f, 5.0f), rng.Uniform(2.0f, 8.0f)}, 0.3f));
+          break;
+        case 4:
+          world.ApplyLinearImpulseToCenter(body, {rng.Uniform(-3.0f, 3.0f), rng.Uniform(0.0f, 5.0f)}, true);
+          break;
+        default:
+          break;
+      }
+      mismatches += CountMismatches(state);
+      world.Step(1.0f / 60.0f);
+      mismatches += CountMismatches(state);
+      int asleep = 0;
+      for (const BodyId b : bodies) asleep += world.IsValid(b) && !world.IsAwake(b) ? 1 : 0;
+      maxAsleep = asleep > maxAsleep ? asleep : maxAsleep;
+    }
+    CHECK(mismatches == 0);
+    CHECK(sleeps > 20);
+    CHECK(wakes > 20);
+    CHECK(maxAsleep > 10);  // islands did fall asleep, so the set had bits to clear
+  }
+}
+
+TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are updated") {
+  World world;
+  test::AddGround(world);
+  std::vector<BodyId> wall;
+  for (int row = 0; row < 10; ++row)
+    for (int column = 0; column < 10; ++column) {
+      const BodyId b = world.CreateBody(
+          {.type = BodyType::Dynamic,
+           .position = {0.5f * static_cast<float>(column), 0.25f + 0.5f * static_cast<float>(row)},
+           .isAwake = false});
+      world.CreateShape(b, {}, MakeBox(0.25f, 0.25f).value);
+      wall.push_back(b);
+    }
+  world.Step(1.0f / 60.0f);
+  const WorldState& state = world.State();
+  CHECK(CountMismatches(state) == 0);
+  CHECK(world.GetCounters().narrowphaseQueries == 0);  // asleep: nothing is computed
+  const BodyId ball = world.CreateBody(
+      {.type = BodyType::Dynamic, .position = {-3.0f, 1.0f}, .linearVelocity = {20.0f, 0.0f}});
+  world.CreateShape(ball, {.density = 10.0f}, MakeCircle({0.0f, 0.0f}, 0.3f).value);
+  int awakeBefore = 0;
+  for (int step = 0; step < 120; ++step) {
+    world.Step(1.0f / 60.0f);
+    CHECK(CountMismatches(state) == 0);
+    int awake = 0;
+    for (const BodyId b : wall) awake += world.IsAwake(b) ? 1 : 0;
+    awakeBefore = awake > awakeBefore ? awake : awakeBefore;
+  }
+  CHECK(awakeBefore > 0);  // the hit woke the wall
+}
+
+}  // TEST_SUITE("world.awake_contacts")
