@@ -85,7 +85,8 @@ void PutIslandToSleep(WorldState& world, int start) {
   if (!world.bodies[start].awake || world.bodies[start].type == BodyType::Static) return;
   // Depth-first search over touching contacts between dynamic bodies, collecting the island.
   std::vector<int>& stack = world.islandStack;
-  std::vector<int> members;
+  std::vector<int>& members = world.islandMembers;  // reused: no allocation once warm
+  members.clear();
   stack.assign(1, start);
   world.bodies[start].awake = false;  // marks "visited"; SleepGroup sets the rest
   while (!stack.empty()) {

@@ -213,7 +213,8 @@ struct WorldState {
   std::vector<int> sleepGroupHead;  // sleep group -> first body
   std::vector<int> islandParent;    // union-find scratch over solver indices
   std::vector<float> islandSleepTime;
-  std::vector<int> islandStack;   // scratch for PutIslandToSleep
+  std::vector<int> islandStack;    // scratch for PutIslandToSleep
+  std::vector<int> islandMembers;  // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;  // sleeping bodies touched in the contact update, woken after it
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;  // World::Explode's candidates, reused
