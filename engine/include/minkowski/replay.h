@@ -30,7 +30,8 @@
 // Loading (Replay::Load) validates the whole buffer before anything is used: size, magic, version,
 // checksum, and that every record decodes within the buffer with a known opcode, that the counts match
 // and stay within kMaxReplayRecords, chains within kMaxReplayChainPoints and the buffer within
-// kMaxReplayBytes. A refused buffer changes nothing. Nothing is allocated beyond a copy of the buffer.
+// kMaxReplayBytes. A refused buffer changes nothing. Loading allocates a copy of the buffer and a
+// chain's points while checking it, both bounded by the buffer's size.
 #pragma once
 
 #include "minkowski/world.h"
