@@ -121,6 +121,11 @@ TEST_CASE("recording starts only on a new world and moves with it") {
   CHECK(asserts.Count() == 1);
   CHECK(used.StopRecording().empty());
 
+  World withCallback;  // a callback set before recording: the file says so, the player installs its own
+  withCallback.SetPreSolveCallback(&fuzz::SamplePreSolve, nullptr);
+  CHECK(withCallback.StartRecording());
+  CHECK(MustLoad(withCallback.StopRecording()).StartsWithPreSolveCallback());
+
   World world;
   CHECK(world.StartRecording());
   CHECK(!world.StartRecording());

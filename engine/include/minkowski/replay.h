@@ -128,8 +128,8 @@ class ReplayPlayer {
 
   /// Applies the next record; false at the end.
   bool ApplyNext();
-  /// Applies records until `step` Step records were applied (stopping right after that one);
-  /// `step` beyond StepCount() plays to StepCount(). Going back (step < CurrentStep()) restarts.
+  /// Applies records until `step` Step records were applied (stopping right after that one); a
+  /// `step` beyond StepCount() applies every record. Going back (step < CurrentStep()) restarts.
   void StepTo(std::uint64_t step);
   /// Applies every record left, calls after the last Step included.
   void PlayToEnd();
