@@ -91,15 +91,32 @@ class WorldProgram {
   /// checked after each one, not only after Steps: the way to find which call broke a failing input.
   std::FILE* trace = nullptr;
 
+  /// When set, the world records the whole program (World::StartRecording) and every Step call on it
+  /// appends the state hash after it and whether it stepped; the recording is left in `recording`.
+  struct StepLog {
+    std::vector<std::uint64_t> hashes;
+    std::vector<bool> stepped;
+    std::vector<std::byte> recording;
+  };
+  StepLog* log = nullptr;
+
+  /// The pre-solve decision of the program (a replay installs the same to reproduce it): about a
+  /// third of the contacts, varying with the number of steps taken before.
+  static bool Disables(ShapeId a, ShapeId b, int stepsBefore) {
+    return (a.index1 + b.index1 + static_cast<std::uint32_t>(stepsBefore)) % 3 == 0;
+  }
+
   const char* Run(std::span<const std::uint8_t> bytes) {
     ByteReader in(bytes);
+    if (log != nullptr) world_.StartRecording();
     AddGround();
     for (int op = 0; op < kMaxOps && !in.AtEnd(); ++op) {
       const char* failure = Execute(in, op);
       if (failure == nullptr && trace != nullptr) failure = CheckFinite();
       if (failure) return failure;
     }
-    world_.Step(1.0f / 60.0f);
+    StepWorld(1.0f / 60.0f);
+    if (log != nullptr) log->recording = world_.StopRecording();
     return CheckFinite();
   }
 
@@ -122,7 +139,7 @@ class WorldProgram {
         IsFinite(m.normal) && std::isfinite(m.points[0].separation) && IsFinite(m.points[0].point);
     if (m.pointCount < 1 || m.pointCount > 2 || !finite || std::fabs(Length(m.normal) - 1.0f) > 1e-3f)
       program.badManifold_ = true;
-    return (a.index1 + b.index1 + static_cast<std::uint32_t>(program.steps_)) % 3 != 0;
+    return !Disables(a, b, program.steps_);
   }
 
   // An id to act on: mostly one we made (live or stale), sometimes another world's or any bits.
@@ -476,8 +493,14 @@ class WorldProgram {
   const char* StepAndCheck(ByteReader& in) {
     const std::uint8_t pick = in.Byte();
     const float dt = pick < 230 ? 1.0f / 60.0f : pick < 240 ? 1.0f / 30.0f : in.Value();
-    if (world_.Step(dt)) ++steps_;
+    if (StepWorld(dt)) ++steps_;
     return CheckFinite();
+  }
+
+  bool StepWorld(float dt) {
+    const bool stepped = world_.Step(dt);
+    if (log != nullptr) log->hashes.push_back(world_.StateHash()), log->stepped.push_back(stepped);
+    return stepped;
   }
 
   // Destroys bodies while iterating the last Step's events (the span must stay valid and unchanged).

@@ -27,6 +27,7 @@
 #include "minkowski/ray_cast.h"
 #include "minkowski/world_types.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -37,6 +38,7 @@
 namespace mk {
 
 struct WorldState;  // internal (engine/src/world/world_state.h)
+class Recorder;     // internal (engine/src/world/recorder.h)
 
 /// Toggles for World::Draw.
 struct DrawOptions {
@@ -468,6 +470,16 @@ class World {
   /// user data is the shape's slot (ShapeId::index1 - 1).
   const BroadPhase& GetBroadPhase() const;
 
+  // --- Recording (replay.h: the file, what is and is not recorded, ReplayPlayer) ------------------
+
+  /// Starts recording every mutating call into a new recording. Only a new world records: nothing
+  /// was ever created in it (gravity and settings may have changed; the recording starts from them).
+  /// Otherwise, or when already recording: MK_ASSERT and false. Costs one test per call while off.
+  bool StartRecording();
+  /// Stops and returns the recording (a replay file: Replay::Load reads it); empty when not recording.
+  std::vector<std::byte> StopRecording();
+  bool IsRecording() const { return recorder_ != nullptr; }
+
   /// Internal state, for tests and tools that live next to the engine (engine/src/world).
   WorldState& State() { return *state_; }
   const WorldState& State() const { return *state_; }
@@ -485,6 +497,7 @@ class World {
   bool GetContactView(int slot, ContactView& out) const;
 
   std::unique_ptr<WorldState> state_;
+  std::unique_ptr<Recorder> recorder_;  // non-null while recording; moves with the state
 };
 
 }  // namespace mk

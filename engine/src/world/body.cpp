@@ -4,6 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
 #include "solver/solver_types.h"  // ClampLinearSpeed, ClampAngularSpeed: the solver's speed limits
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -126,6 +127,7 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
 // the solver: products the solver forms with a velocity before it integrates (relative contact
 // speeds, restitution) then stay finite.
 BodyId World::CreateBody(const BodyDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateBody, def);
   MK_ASSERT(ValidBodyDef(def));
   if (!ValidBodyDef(def)) return {};
   WorldState& world = *state_;
@@ -159,6 +161,7 @@ BodyId World::CreateBody(const BodyDef& def) {
 }
 
 bool World::DestroyBody(BodyId id) {
+  RecordCall(recorder_.get(), ReplayOp::DestroyBody, id);
   MK_ASSERT(state_->IsBody(id));
   if (!state_->IsBody(id)) return false;
   WorldState& world = *state_;
@@ -206,6 +209,7 @@ Transform World::GetTransform(BodyId id) const {
 }
 
 void World::SetTransform(BodyId id, Vec2 position, float angle) {
+  RecordCall(recorder_.get(), ReplayOp::SetTransform, id, position, angle);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(ValidPoint(position) && IsFinite(angle));
   if (!b || !ValidPoint(position) || !IsFinite(angle)) return;
@@ -222,6 +226,7 @@ Vec2 World::GetLinearVelocity(BodyId id) const {
 }
 
 void World::SetLinearVelocity(BodyId id, Vec2 velocity) {
+  RecordCall(recorder_.get(), ReplayOp::SetLinearVelocity, id, velocity);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(velocity));
   if (!b || !IsFinite(velocity) || b->type == BodyType::Static) return;
@@ -235,6 +240,7 @@ float World::GetAngularVelocity(BodyId id) const {
 }
 
 void World::SetAngularVelocity(BodyId id, float omega) {
+  RecordCall(recorder_.get(), ReplayOp::SetAngularVelocity, id, omega);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(omega));
   if (!b || !IsFinite(omega) || b->type == BodyType::Static || b->fixedRotation) return;
@@ -243,6 +249,7 @@ void World::SetAngularVelocity(BodyId id, float omega) {
 }
 
 void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyForce, id, force, worldPoint, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(force) && IsFinite(worldPoint));
   if (!b || !IsFinite(force) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
@@ -259,11 +266,14 @@ void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
 }
 
 void World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyForceToCenter, id, force, wake);
+  const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   Body* b = FindBody(*state_, id);
   if (b) ApplyForce(id, force, b->center, wake);
 }
 
 void World::ApplyTorque(BodyId id, float torque, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyTorque, id, torque, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(torque));
   if (!b || !IsFinite(torque) || b->type != BodyType::Dynamic) return;
@@ -275,6 +285,7 @@ void World::ApplyTorque(BodyId id, float torque, bool wake) {
 }
 
 void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyLinearImpulse, id, impulse, worldPoint, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse) && IsFinite(worldPoint));
   if (!b || !IsFinite(impulse) || !IsFinite(worldPoint) || b->type != BodyType::Dynamic) return;
@@ -290,11 +301,14 @@ void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wa
 }
 
 void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyLinearImpulseToCenter, id, impulse, wake);
+  const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   Body* b = FindBody(*state_, id);
   if (b) ApplyLinearImpulse(id, impulse, b->center, wake);
 }
 
 void World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
+  RecordCall(recorder_.get(), ReplayOp::ApplyAngularImpulse, id, impulse, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse));
   if (!b || !IsFinite(impulse) || b->type != BodyType::Dynamic) return;
@@ -326,24 +340,28 @@ Vec2 World::GetLocalCenterOfMass(BodyId id) const {
 }
 
 void World::SetLinearDamping(BodyId id, float damping) {
+  RecordCall(recorder_.get(), ReplayOp::SetLinearDamping, id, damping);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
   if (b && IsFinite(damping) && damping >= 0.0f) b->linearDamping = damping;
 }
 
 void World::SetAngularDamping(BodyId id, float damping) {
+  RecordCall(recorder_.get(), ReplayOp::SetAngularDamping, id, damping);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
   if (b && IsFinite(damping) && damping >= 0.0f) b->angularDamping = damping;
 }
 
 void World::SetGravityScale(BodyId id, float scale) {
+  RecordCall(recorder_.get(), ReplayOp::SetGravityScale, id, scale);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(scale));
   if (b && IsFinite(scale)) b->gravityScale = scale;
 }
 
 void World::SetFixedRotation(BodyId id, bool fixed) {
+  RecordCall(recorder_.get(), ReplayOp::SetFixedRotation, id, fixed);
   Body* b = FindBody(*state_, id);
   if (!b) return;
   b->fixedRotation = fixed;
@@ -352,6 +370,7 @@ void World::SetFixedRotation(BodyId id, bool fixed) {
 }
 
 void World::SetAwake(BodyId id, bool awake) {
+  RecordCall(recorder_.get(), ReplayOp::SetAwake, id, awake);
   Body* b = FindBody(*state_, id);
   if (!b || b->type == BodyType::Static) return;
   int slot = state_->BodySlot(id);
@@ -368,6 +387,7 @@ bool World::IsAwake(BodyId id) const {
 }
 
 void World::SetSleepEnabled(BodyId id, bool enabled) {
+  RecordCall(recorder_.get(), ReplayOp::SetSleepEnabled, id, enabled);
   Body* b = FindBody(*state_, id);
   if (!b) return;
   b->enableSleep = enabled;
@@ -375,6 +395,7 @@ void World::SetSleepEnabled(BodyId id, bool enabled) {
 }
 
 void World::SetBullet(BodyId id, bool bullet) {
+  RecordCall(recorder_.get(), ReplayOp::SetBullet, id, bullet);
   if (Body* b = FindBody(*state_, id)) b->isBullet = bullet;
 }
 
@@ -384,6 +405,7 @@ bool World::IsBullet(BodyId id) const {
 }
 
 void World::SetEnabled(BodyId id, bool enabled) {
+  RecordCall(recorder_.get(), ReplayOp::SetEnabled, id, enabled);
   Body* b = FindBody(*state_, id);
   if (!b || b->enabled == enabled) return;
   int slot = state_->BodySlot(id);

@@ -4,6 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/distance.h"
 #include "minkowski/world.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -88,6 +89,7 @@ bool CollectExplosionShape(ProxyId, std::uint64_t userData, void* contextPtr) {
 }  // namespace
 
 void World::SetPreSolveCallback(PreSolveFn fn, void* context) {
+  RecordCall(recorder_.get(), ReplayOp::SetPreSolveCallback, fn != nullptr);
   state_->preSolveFn = fn;
   state_->preSolveContext = fn != nullptr ? context : nullptr;
 }
@@ -137,6 +139,8 @@ int World::GetSensorOverlaps(ShapeId id, std::span<ShapeId> out) const {
 }
 
 void World::Explode(const ExplosionDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::Explode, def);
+  const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   WorldState& world = *state_;
   const bool valid = ValidExplosion(def);
   MK_ASSERT(valid);

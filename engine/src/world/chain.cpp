@@ -3,6 +3,7 @@
 // of type ChainSegment that belong to it: contacts, events, filters and queries need nothing new.
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 namespace mk {
@@ -49,6 +50,7 @@ ChainSegment MakeChainSegment(std::span<const Vec2> points, bool isLoop, std::si
 }  // namespace
 
 ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateChain, bodyId, def);
   WorldState& world = *state_;
   const bool valid = world.IsBody(bodyId) && ValidChainDef(def);
   MK_ASSERT(valid);
@@ -78,6 +80,7 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
 }
 
 bool World::DestroyChain(ChainId id) {
+  RecordCall(recorder_.get(), ReplayOp::DestroyChain, id);
   WorldState& world = *state_;
   MK_ASSERT(world.IsChain(id));
   if (!world.IsChain(id)) return false;

@@ -17,6 +17,7 @@
 // this step (a one-way platform). Kinematic bodies and sensors are
 // not swept against, and bullets not against each other.
 #include "minkowski/time_of_impact.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -359,6 +360,7 @@ void SolveContinuous(WorldState& world) {
 }
 
 void World::SetContinuousRecording(bool enabled) {
+  RecordCall(recorder_.get(), ReplayOp::SetContinuousRecording, enabled);
   WorldState& world = *state_;
   world.recordContinuous = enabled;
   if (enabled) {

@@ -3,6 +3,7 @@
 // gathers joints in world/solve.cpp; the constraint math, from prepare to store, is in
 // engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
@@ -177,6 +178,7 @@ void WakeJointPartners(WorldState& world) {
 // --- API ------------------------------------------------------------------------------------------
 
 JointId World::CreateJoint(const RevoluteJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateRevoluteJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) &&
                ValidRange(def.lowerAngle, def.upperAngle) && ValidAngularSpeed(def.motorSpeed) &&
@@ -193,6 +195,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
 }
 
 JointId World::CreateJoint(const PrismaticJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreatePrismaticJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
                ValidRange(def.lowerTranslation, def.upperTranslation) && ValidLinearSpeed(def.motorSpeed) &&
@@ -210,6 +213,7 @@ JointId World::CreateJoint(const PrismaticJointDef& def) {
 }
 
 JointId World::CreateJoint(const DistanceJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateDistanceJoint, def);
   WorldState& world = *state_;
   // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
   bool valid = ValidBase(world, def) && IsFinite(def.length) && def.length > 0.0f &&
@@ -228,6 +232,7 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
 }
 
 JointId World::CreateJoint(const WeldJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateWeldJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
                ValidHertz(def.angularHertz) && ValidDamping(def.linearDampingRatio) &&
@@ -243,6 +248,7 @@ JointId World::CreateJoint(const WeldJointDef& def) {
 }
 
 JointId World::CreateJoint(const WheelJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateWheelJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
                ValidDamping(def.dampingRatio) && ValidRange(def.lowerTranslation, def.upperTranslation) &&
@@ -259,6 +265,7 @@ JointId World::CreateJoint(const WheelJointDef& def) {
 }
 
 JointId World::CreateJoint(const MouseJointDef& def) {
+  RecordCall(recorder_.get(), ReplayOp::CreateMouseJoint, def);
   WorldState& world = *state_;
   bool valid = world.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
                ValidDamping(def.dampingRatio) && NonNegative(def.maxForce);
@@ -276,6 +283,7 @@ JointId World::CreateJoint(const MouseJointDef& def) {
 }
 
 bool World::DestroyJoint(JointId id) {
+  RecordCall(recorder_.get(), ReplayOp::DestroyJoint, id);
   MK_ASSERT(state_->IsJoint(id));
   if (!state_->IsJoint(id)) return false;
   DestroyJointInternal(*state_, state_->JointSlot(id));
@@ -338,6 +346,7 @@ float World::GetDistanceJointLength(JointId id) const {
 }
 
 void World::SetMotorSpeed(JointId id, float speed) {
+  RecordCall(recorder_.get(), ReplayOp::SetMotorSpeed, id, speed);
   Joint* j = FindJoint(*state_, id);
   bool ok =
       j && (j->type == JointType::Prismatic ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
@@ -350,6 +359,7 @@ void World::SetMotorSpeed(JointId id, float speed) {
 }
 
 void World::SetMouseTarget(JointId id, Vec2 target) {
+  RecordCall(recorder_.get(), ReplayOp::SetMouseTarget, id, target);
   Joint* j = FindJoint(*state_, id);
   bool ok = j && ValidPoint(target) && j->type == JointType::Mouse;
   MK_ASSERT(!j || ok);

@@ -2,6 +2,7 @@
 // Every entry validates its ids and values first (MK_ASSERT + neutral result on misuse).
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 namespace mk {
@@ -105,22 +106,27 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {
+  RecordCall(recorder_.get(), ReplayOp::CreateCircle, body, def, circle);
   return AddShape(*state_, body, def, circle);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule) {
+  RecordCall(recorder_.get(), ReplayOp::CreateCapsule, body, def, capsule);
   return AddShape(*state_, body, def, capsule);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Segment& segment) {
+  RecordCall(recorder_.get(), ReplayOp::CreateSegment, body, def, segment);
   return AddShape(*state_, body, def, segment);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon) {
+  RecordCall(recorder_.get(), ReplayOp::CreatePolygon, body, def, polygon);
   return AddShape(*state_, body, def, polygon);
 }
 
 bool World::DestroyShape(ShapeId id) {
+  RecordCall(recorder_.get(), ReplayOp::DestroyShape, id);
   MK_ASSERT(state_->IsShape(id));
   if (!state_->IsShape(id)) return false;
   const bool inChain = state_->shapes[state_->ShapeSlot(id)].chain != kNull;
@@ -169,16 +175,19 @@ static float GetCoefficient(WorldState& world, ShapeId id, float Shape::*field) 
 }
 
 void World::SetFriction(ShapeId id, float friction) {
+  RecordCall(recorder_.get(), ReplayOp::SetFriction, id, friction);
   SetCoefficient(*state_, id, &Shape::friction, friction);
 }
 float World::GetFriction(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::friction); }
 
 void World::SetRestitution(ShapeId id, float restitution) {
+  RecordCall(recorder_.get(), ReplayOp::SetRestitution, id, restitution);
   SetCoefficient(*state_, id, &Shape::restitution, restitution);
 }
 float World::GetRestitution(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::restitution); }
 
 void World::SetDensity(ShapeId id, float density) {
+  RecordCall(recorder_.get(), ReplayOp::SetDensity, id, density);
   Shape* s = FindShape(*state_, id);
   if (!s) return;
   bool valid = IsFinite(density) && density >= 0.0f;
@@ -195,6 +204,7 @@ void World::SetDensity(ShapeId id, float density) {
 }
 
 void World::EnablePreSolveEvents(ShapeId id, bool enable) {
+  RecordCall(recorder_.get(), ReplayOp::EnablePreSolveEvents, id, enable);
   if (Shape* s = FindShape(*state_, id)) s->enablePreSolveEvents = enable;
 }
 
@@ -204,6 +214,7 @@ bool World::IsPreSolveEnabled(ShapeId id) const {
 }
 
 void World::SetFilter(ShapeId id, const Filter& filter) {
+  RecordCall(recorder_.get(), ReplayOp::SetFilter, id, filter);
   Shape* s = FindShape(*state_, id);
   if (!s) return;
   s->filter = filter;

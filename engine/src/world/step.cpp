@@ -1,5 +1,6 @@
 // World::Step: one function call per pipeline stage (docs/design.md section 1), each timed into Profile.
 #include "minkowski/assert.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 
 #include <chrono>
@@ -40,6 +41,7 @@ void PublishEndEvents(WorldState& world) {
 }  // namespace
 
 bool World::Step(float timeStep) {
+  RecordCall(recorder_.get(), ReplayOp::Step, timeStep);
   const bool valid = timeStep >= kMinTimeStep && timeStep <= kMaxTimeStep;  // false for NaN
   MK_ASSERT(valid);
   if (!valid) return false;

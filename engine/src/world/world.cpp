@@ -5,6 +5,7 @@
 #include "minkowski/world.h"
 
 #include "minkowski/assert.h"
+#include "world/recorder.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
@@ -45,20 +46,45 @@ World::~World() = default;
 
 // The moved-from world is left empty and usable (default settings, a tag of its own) rather than
 // holding no state: every call on it then behaves as on a new world instead of dereferencing null.
-World::World(World&& other) : state_(std::exchange(other.state_, NewWorldState())) {}
+// A recording belongs to the state it records, so it moves with it.
+World::World(World&& other)
+    : state_(std::exchange(other.state_, NewWorldState())), recorder_(std::move(other.recorder_)) {}
 
 World& World::operator=(World&& other) {
   if (this != &other) {
     std::unique_ptr<WorldState> fresh = NewWorldState();
     state_ = std::move(other.state_);
     other.state_ = std::move(fresh);
+    recorder_ = std::move(other.recorder_);
   }
   return *this;
+}
+
+// --- Recording (replay.cpp reads what this writes) ---------------------------------------------------
+
+// New: no id was ever handed out, so a fresh World given the same calls hands out the same ids. (A
+// world whose objects were all destroyed has moved its generations and is not new.)
+bool World::StartRecording() {
+  const WorldState& w = *state_;
+  const bool fresh = w.bodyIds.Capacity() == 0 && w.shapeIds.Capacity() == 0 && w.jointIds.Capacity() == 0 &&
+                     w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
+  MK_ASSERT(fresh && recorder_ == nullptr);
+  if (!fresh || recorder_ != nullptr) return false;
+  recorder_ = std::make_unique<Recorder>(w.tag, w.gravity, w.settings, w.preSolveFn != nullptr);
+  return true;
+}
+
+std::vector<std::byte> World::StopRecording() {
+  if (recorder_ == nullptr) return {};
+  std::vector<std::byte> file = recorder_->File();
+  recorder_.reset();
+  return file;
 }
 
 // --- Settings -------------------------------------------------------------------------------------
 
 void World::SetGravity(Vec2 gravity) {
+  RecordCall(recorder_.get(), ReplayOp::SetGravity, gravity);
   MK_ASSERT(IsFinite(gravity));
   if (!IsFinite(gravity)) return;
   state_->gravity = gravity;
@@ -68,6 +94,7 @@ void World::SetGravity(Vec2 gravity) {
 Vec2 World::GetGravity() const { return state_->gravity; }
 
 bool World::SetSolverSettings(const SolverSettings& requested) {
+  RecordCall(recorder_.get(), ReplayOp::SetSolverSettings, requested);
   SolverSettings& s = state_->settings;
   bool exact = true;
   auto setFloat = [&exact](float& field, float value, float lo, float hi) {

@@ -1,0 +1,151 @@
+// Minkowski — record and replay: a versioned, checksummed file of a world's settings and every
+// mutating World call (World::StartRecording / StopRecording), and a player that replays it into a
+// fresh World, step by step.
+//
+// What is recorded. Every World call that changes the world, with its arguments bit for bit (floats
+// as their bits, whole definitions and geometries, ids): Step, SetGravity, SetSolverSettings, the
+// Create* and Destroy* calls (bodies, shapes, chains with their points, joints), every body, shape
+// and joint setter, the Apply* calls, Explode, EnablePreSolveEvents, SetContinuousRecording, and
+// whether a pre-solve callback is set. Calls the world refuses (a NaN, a stale or foreign id) are
+// recorded too: replayed, the world refuses them again with the same documented error.
+//
+// What is not. Pointers: user data (BodyDef, ShapeDef, ChainDef and joint defs' userData replay as
+// null, and SetUserData calls are left out) and the pre-solve callback itself (only that one was set
+// or cleared, and when). A world that used a pre-solve callback replays exactly only when the game
+// gives the player the same callback (ReplayPlayer::SetPreSolveCallback) before playing. Getters and
+// queries change nothing and are not recorded. A World move carries its recording along.
+//
+// Where a recording starts. World::StartRecording needs a new world: nothing was ever created in it
+// (its ids then replay the same), though its gravity and settings may have been changed (the file
+// holds them as they were when recording started). Starting from a world with objects needs its
+// whole state in the file: the place for a world snapshot, which this format's version 1 has not.
+//
+// The file (little-endian): magic "MKREPLAY", version (uint32, kReplayVersion), 4 zero bytes, the
+// body's size in bytes (uint64) and the FNV-1a 64-bit hash of the body (uint64); then the body:
+// flags (uint8: bit 0, a pre-solve callback was set when recording started), gravity and
+// SolverSettings, the record count and the Step record count (uint64 each), and the records: an
+// opcode byte and its arguments (float: 4 bytes of bits, bool and enums: 1 byte, ints: 4 bytes, ids:
+// index, generation and a byte saying whether the id was the recording world's own).
+//
+// Loading (Replay::Load) validates the whole buffer before anything is used: size, magic, version,
+// checksum, and that every record decodes within the buffer with a known opcode, that the counts match
+// and stay within kMaxReplayRecords, chains within kMaxReplayChainPoints and the buffer within
+// kMaxReplayBytes. A refused buffer changes nothing. Loading allocates a copy of the buffer and a
+// chain's points while checking it, both bounded by the buffer's size.
+#pragma once
+
+#include "minkowski/world.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace mk {
+
+/// The format this build writes and the only one it reads.
+inline constexpr std::uint32_t kReplayVersion = 1;
+/// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
+inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
+/// Most records a file may claim (each takes at least one byte, so the file size bounds it too).
+inline constexpr std::uint64_t kMaxReplayRecords = std::uint64_t{1} << 30;
+/// Most points one recorded chain may have (a recording of a longer chain cannot be loaded).
+inline constexpr std::uint32_t kMaxReplayChainPoints = 1u << 20;
+
+/// Why a replay buffer or file was refused.
+enum class ReplayError : std::uint8_t {
+  None = 0,
+  Truncated,    ///< shorter than its header, or than the body its header announces
+  BadMagic,     ///< not a replay file
+  BadVersion,   ///< a version this build does not read
+  BadSize,      ///< header size fields disagree with the buffer, or exceed kMaxReplayBytes
+  BadChecksum,  ///< the body's hash is not the one in the header
+  BadRecord,    ///< a record with an unknown opcode, a field out of its encoding, or past the end
+  BadCount,     ///< the record or step counts disagree with the records, or exceed kMaxReplayRecords
+  FileError,    ///< the file could not be opened, read or written
+};
+
+/// A short English name for the error ("checksum mismatch", ...).
+const char* ToString(ReplayError error);
+
+/// A validated recording: a copy of the file's bytes and what its header says.
+class Replay {
+ public:
+  Replay() = default;
+
+  /// Validates `bytes` (see the file comment) and, when they are a valid recording, makes `out` a
+  /// copy of them. On an error `out` is left as it was.
+  static ReplayError Load(std::span<const std::byte> bytes, Replay& out);
+  /// Reads a file (at most kMaxReplayBytes, checked before reading) and loads it as Load does.
+  static ReplayError LoadFile(const char* path, Replay& out);
+
+  /// True once a valid recording was loaded.
+  bool IsValid() const { return !bytes_.empty(); }
+  /// The world's gravity and solver settings when recording started.
+  const WorldDef& GetWorldDef() const { return def_; }
+  /// A pre-solve callback was set when recording started.
+  bool StartsWithPreSolveCallback() const { return startsWithPreSolve_; }
+  std::uint64_t RecordCount() const { return recordCount_; }
+  std::uint64_t StepCount() const { return stepCount_; }
+  /// The whole file.
+  std::span<const std::byte> Bytes() const { return bytes_; }
+
+ private:
+  friend class ReplayPlayer;
+  std::vector<std::byte> bytes_;
+  WorldDef def_{};
+  bool startsWithPreSolve_ = false;
+  std::uint64_t recordCount_ = 0;
+  std::uint64_t stepCount_ = 0;
+  std::size_t firstRecord_ = 0;  // byte offset of the first record
+};
+
+/// Writes a recording (World::StopRecording's bytes) to a file. FileError when it cannot.
+ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes);
+
+/// Plays a Replay into its own World, record by record, so a tool can scrub: StepTo(k) leaves the
+/// world just after the k-th recorded Step, the state the recorded world had then (equal StateHash).
+/// Going back replays from the start (a snapshot would shorten that; not here yet).
+class ReplayPlayer {
+ public:
+  /// A new World from the replay's WorldDef, no record applied yet.
+  explicit ReplayPlayer(Replay replay);
+
+  /// The callback (and context) the player installs wherever the recording had one set. Without it,
+  /// a recording made with a pre-solve callback replays without one (and is then not exact).
+  void SetPreSolveCallback(PreSolveFn fn, void* context);
+
+  /// The world being replayed into. Its ids differ from the recorded world's only in their world tag.
+  World& GetWorld() { return world_; }
+  const World& GetWorld() const { return world_; }
+  const Replay& GetReplay() const { return replay_; }
+
+  /// Step records in the file, and those applied so far.
+  std::uint64_t StepCount() const { return replay_.StepCount(); }
+  std::uint64_t CurrentStep() const { return stepsDone_; }
+  /// Every record was applied.
+  bool AtEnd() const { return recordsDone_ == replay_.RecordCount(); }
+
+  /// Applies the next record; false at the end.
+  bool ApplyNext();
+  /// Applies records until `step` Step records were applied (stopping right after that one); a
+  /// `step` beyond StepCount() applies every record. Going back (step < CurrentStep()) restarts.
+  void StepTo(std::uint64_t step);
+  /// Applies every record left, calls after the last Step included.
+  void PlayToEnd();
+  /// A fresh World, no record applied.
+  void Restart();
+
+ private:
+  Replay replay_;
+  World world_;
+  std::size_t at_ = 0;  // byte offset of the next record
+  std::uint64_t recordsDone_ = 0;
+  std::uint64_t stepsDone_ = 0;
+  bool preSolveSet_ = false;  // the recording's callback is set at this point
+  PreSolveFn preSolveFn_ = nullptr;
+  void* preSolveContext_ = nullptr;
+  std::vector<Vec2> chainPoints_;  // scratch for CreateChain records
+};
+
+}  // namespace mk

@@ -1,0 +1,402 @@
+// Record and replay (minkowski/replay.h): the recording's file, its validation, and the player. The
+// World API entries write records (RecordCall, recorder.h); this file reads them back.
+#include "minkowski/replay.h"
+
+#include "minkowski/assert.h"
+#include "world/recorder.h"
+#include "world/replay_format.h"
+#include "world/world_state.h"
+
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+namespace mk {
+
+namespace {
+
+// flags byte of the body: a pre-solve callback was set when recording started.
+constexpr std::uint8_t kFlagPreSolve = 1;
+
+// What the start of the body holds, before the records.
+struct BodyPrefix {
+  std::uint8_t flags = 0;
+  WorldDef def{};
+  std::uint64_t recordCount = 0;
+  std::uint64_t stepCount = 0;
+};
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, BodyPrefix>& p) {
+  io(p.flags), io(p.def.gravity);
+  Fields(io, p.def.settings);
+  io(p.recordCount), io(p.stepCount);
+}
+
+template <class T>
+void Get(ReplayReader& in, T& value) {
+  if constexpr (requires { in(value); }) {
+    in(value);
+  } else {
+    Fields(in, value);
+  }
+}
+
+// Reads a record's arguments (types Args, in order) and, when they decode and there is a world, makes
+// the call `fn(world, args...)`.
+template <class... Args, class Fn>
+bool Call(ReplayReader& in, World* world, Fn fn) {
+  std::tuple<Args...> args{};
+  std::apply([&in](auto&... a) { (Get(in, a), ...); }, args);
+  if (!in.ok) return false;
+  if (world != nullptr) std::apply([&](auto&... a) { fn(*world, a...); }, args);
+  return true;
+}
+
+// A chain record: body, point count, points, then the rest of the definition. The count is checked
+// against the bytes left before anything is allocated.
+bool CallCreateChain(ReplayReader& in, World* world, std::vector<Vec2>& points) {
+  BodyId body{};
+  std::uint32_t count = 0;
+  in(body), in(count);
+  if (!in.ok || count > kMaxReplayChainPoints || count > in.Remaining() / 8) return false;
+  points.resize(count);
+  for (Vec2& p : points) in(p);
+  ChainDef def;
+  Fields(in, def);
+  if (!in.ok) return false;
+  def.points = points;
+  if (world != nullptr) world->CreateChain(body, def);
+  return true;
+}
+
+// The bodies' and shapes' setters and the Apply* calls.
+bool PlayBodyRecord(ReplayOp op, ReplayReader& in, World* w) {
+  switch (op) {
+    case ReplayOp::CreateBody:
+      return Call<BodyDef>(in, w, [](World& x, const BodyDef& d) { x.CreateBody(d); });
+    case ReplayOp::DestroyBody:
+      return Call<BodyId>(in, w, [](World& x, BodyId b) { x.DestroyBody(b); });
+    case ReplayOp::SetTransform:
+      return Call<BodyId, Vec2, float>(in, w,
+                                       [](World& x, BodyId b, Vec2 p, float a) { x.SetTransform(b, p, a); });
+    case ReplayOp::SetLinearVelocity:
+      return Call<BodyId, Vec2>(in, w, [](World& x, BodyId b, Vec2 v) { x.SetLinearVelocity(b, v); });
+    case ReplayOp::SetAngularVelocity:
+      return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetAngularVelocity(b, v); });
+    case ReplayOp::ApplyForce:
+      return Call<BodyId, Vec2, Vec2, bool>(
+          in, w, [](World& x, BodyId b, Vec2 f, Vec2 p, bool wake) { x.ApplyForce(b, f, p, wake); });
+    case ReplayOp::ApplyForceToCenter:
+      return Call<BodyId, Vec2, bool>(
+          in, w, [](World& x, BodyId b, Vec2 f, bool wake) { x.ApplyForceToCenter(b, f, wake); });
+    case ReplayOp::ApplyTorque:
+      return Call<BodyId, float, bool>(
+          in, w, [](World& x, BodyId b, float t, bool wake) { x.ApplyTorque(b, t, wake); });
+    case ReplayOp::ApplyLinearImpulse:
+      return Call<BodyId, Vec2, Vec2, bool>(
+          in, w, [](World& x, BodyId b, Vec2 i, Vec2 p, bool wake) { x.ApplyLinearImpulse(b, i, p, wake); });
+    case ReplayOp::ApplyLinearImpulseToCenter:
+      return Call<BodyId, Vec2, bool>(
+          in, w, [](World& x, BodyId b, Vec2 i, bool wake) { x.ApplyLinearImpulseToCenter(b, i, wake); });
+    case ReplayOp::ApplyAngularImpulse:
+      return Call<BodyId, float, bool>(
+          in, w, [](World& x, BodyId b, float i, bool wake) { x.ApplyAngularImpulse(b, i, wake); });
+    case ReplayOp::SetLinearDamping:
+      return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetLinearDamping(b, v); });
+    case ReplayOp::SetAngularDamping:
+      return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetAngularDamping(b, v); });
+    case ReplayOp::SetGravityScale:
+      return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetGravityScale(b, v); });
+    case ReplayOp::SetFixedRotation:
+      return Call<BodyId, bool>(in, w, [](World& x, BodyId b, bool v) { x.SetFixedRotation(b, v); });
+    case ReplayOp::SetAwake:
+      return Call<BodyId, bool>(in, w, [](World& x, BodyId b, bool v) { x.SetAwake(b, v); });
+    case ReplayOp::SetSleepEnabled:
+      return Call<BodyId, bool>(in, w, [](World& x, BodyId b, bool v) { x.SetSleepEnabled(b, v); });
+    case ReplayOp::SetBullet:
+      return Call<BodyId, bool>(in, w, [](World& x, BodyId b, bool v) { x.SetBullet(b, v); });
+    case ReplayOp::SetEnabled:
+      return Call<BodyId, bool>(in, w, [](World& x, BodyId b, bool v) { x.SetEnabled(b, v); });
+    default:
+      return false;
+  }
+}
+
+bool PlayShapeRecord(ReplayOp op, ReplayReader& in, World* w, std::vector<Vec2>& chainPoints) {
+  switch (op) {
+    case ReplayOp::CreateCircle:
+      return Call<BodyId, ShapeDef, Circle>(
+          in, w, [](World& x, BodyId b, const ShapeDef& d, const Circle& g) { x.CreateShape(b, d, g); });
+    case ReplayOp::CreateCapsule:
+      return Call<BodyId, ShapeDef, Capsule>(
+          in, w, [](World& x, BodyId b, const ShapeDef& d, const Capsule& g) { x.CreateShape(b, d, g); });
+    case ReplayOp::CreateSegment:
+      return Call<BodyId, ShapeDef, Segment>(
+          in, w, [](World& x, BodyId b, const ShapeDef& d, const Segment& g) { x.CreateShape(b, d, g); });
+    case ReplayOp::CreatePolygon:
+      return Call<BodyId, ShapeDef, Polygon>(
+          in, w, [](World& x, BodyId b, const ShapeDef& d, const Polygon& g) { x.CreateShape(b, d, g); });
+    case ReplayOp::DestroyShape:
+      return Call<ShapeId>(in, w, [](World& x, ShapeId s) { x.DestroyShape(s); });
+    case ReplayOp::SetFriction:
+      return Call<ShapeId, float>(in, w, [](World& x, ShapeId s, float v) { x.SetFriction(s, v); });
+    case ReplayOp::SetRestitution:
+      return Call<ShapeId, float>(in, w, [](World& x, ShapeId s, float v) { x.SetRestitution(s, v); });
+    case ReplayOp::SetDensity:
+      return Call<ShapeId, float>(in, w, [](World& x, ShapeId s, float v) { x.SetDensity(s, v); });
+    case ReplayOp::EnablePreSolveEvents:
+      return Call<ShapeId, bool>(in, w, [](World& x, ShapeId s, bool v) { x.EnablePreSolveEvents(s, v); });
+    case ReplayOp::SetFilter:
+      return Call<ShapeId, Filter>(in, w, [](World& x, ShapeId s, const Filter& f) { x.SetFilter(s, f); });
+    case ReplayOp::CreateChain:
+      return CallCreateChain(in, w, chainPoints);
+    case ReplayOp::DestroyChain:
+      return Call<ChainId>(in, w, [](World& x, ChainId c) { x.DestroyChain(c); });
+    default:
+      return false;
+  }
+}
+
+bool PlayJointRecord(ReplayOp op, ReplayReader& in, World* w) {
+  auto create = [](World& x, const auto& def) { x.CreateJoint(def); };
+  switch (op) {
+    case ReplayOp::CreateRevoluteJoint:
+      return Call<RevoluteJointDef>(in, w, create);
+    case ReplayOp::CreatePrismaticJoint:
+      return Call<PrismaticJointDef>(in, w, create);
+    case ReplayOp::CreateDistanceJoint:
+      return Call<DistanceJointDef>(in, w, create);
+    case ReplayOp::CreateWeldJoint:
+      return Call<WeldJointDef>(in, w, create);
+    case ReplayOp::CreateWheelJoint:
+      return Call<WheelJointDef>(in, w, create);
+    case ReplayOp::CreateMouseJoint:
+      return Call<MouseJointDef>(in, w, create);
+    case ReplayOp::DestroyJoint:
+      return Call<JointId>(in, w, [](World& x, JointId j) { x.DestroyJoint(j); });
+    case ReplayOp::SetMotorSpeed:
+      return Call<JointId, float>(in, w, [](World& x, JointId j, float v) { x.SetMotorSpeed(j, v); });
+    case ReplayOp::SetMouseTarget:
+      return Call<JointId, Vec2>(in, w, [](World& x, JointId j, Vec2 t) { x.SetMouseTarget(j, t); });
+    default:
+      return false;
+  }
+}
+
+// One record: reads its opcode and arguments and, with a world, makes its call. `preSolve` receives
+// a SetPreSolveCallback record's flag (the player installs its own callback). False when the record
+// does not decode (unknown opcode, a field outside its encoding, past the end).
+bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, ReplayOp& op, bool& preSolve) {
+  std::uint8_t code = 0;
+  in(code);
+  if (!in.ok || code == 0 || code >= static_cast<std::uint8_t>(ReplayOp::End)) return false;
+  op = static_cast<ReplayOp>(code);
+  switch (op) {
+    case ReplayOp::Step:
+      return Call<float>(in, w, [](World& x, float dt) { x.Step(dt); });
+    case ReplayOp::SetGravity:
+      return Call<Vec2>(in, w, [](World& x, Vec2 g) { x.SetGravity(g); });
+    case ReplayOp::SetSolverSettings:
+      return Call<SolverSettings>(in, w, [](World& x, const SolverSettings& s) { x.SetSolverSettings(s); });
+    case ReplayOp::SetPreSolveCallback:
+      return Call<bool>(in, w, [&preSolve](World&, bool set) { preSolve = set; });
+    case ReplayOp::Explode:
+      return Call<ExplosionDef>(in, w, [](World& x, const ExplosionDef& d) { x.Explode(d); });
+    case ReplayOp::SetContinuousRecording:
+      return Call<bool>(in, w, [](World& x, bool on) { x.SetContinuousRecording(on); });
+    default:
+      break;
+  }
+  if (code < static_cast<std::uint8_t>(ReplayOp::CreateCircle)) return PlayBodyRecord(op, in, w);
+  if (code < static_cast<std::uint8_t>(ReplayOp::CreateRevoluteJoint))
+    return PlayShapeRecord(op, in, w, chainPoints);
+  return PlayJointRecord(op, in, w);
+}
+
+std::uint64_t ReadU64(std::span<const std::byte> bytes, std::size_t at) {
+  ReplayReader in(bytes, at, 0);
+  std::uint64_t v = 0;
+  in(v);
+  return v;
+}
+
+// Checks the header and that every record decodes; fills `prefix` and the first record's offset.
+ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::size_t& firstRecord) {
+  if (bytes.size() < kReplayHeaderBytes) return ReplayError::Truncated;
+  if (std::memcmp(bytes.data(), kReplayMagic, sizeof kReplayMagic) != 0) return ReplayError::BadMagic;
+  ReplayReader header(bytes, sizeof kReplayMagic, 0);
+  std::uint32_t version = 0, reserved = 0;
+  header(version), header(reserved);
+  if (version != kReplayVersion || reserved != 0) return ReplayError::BadVersion;
+  const std::uint64_t bodySize = ReadU64(bytes, 16);
+  const std::uint64_t available = bytes.size() - kReplayHeaderBytes;
+  if (bodySize > available) return ReplayError::Truncated;
+  if (bodySize != available || bytes.size() > kMaxReplayBytes) return ReplayError::BadSize;
+  if (ReplayChecksum(bytes.subspan(kReplayHeaderBytes)) != ReadU64(bytes, 24))
+    return ReplayError::BadChecksum;
+
+  ReplayReader in(bytes, kReplayHeaderBytes, 0);
+  Fields(in, prefix);
+  if (!in.ok || (prefix.flags & ~kFlagPreSolve) != 0) return ReplayError::BadRecord;
+  if (prefix.recordCount > kMaxReplayRecords || prefix.recordCount > in.Remaining() ||
+      prefix.stepCount > prefix.recordCount) {
+    return ReplayError::BadCount;
+  }
+  firstRecord = in.Offset();
+  std::uint64_t records = 0, steps = 0;
+  std::vector<Vec2> chainPoints;
+  while (in.Remaining() > 0) {
+    if (records == prefix.recordCount) return ReplayError::BadCount;  // more records than claimed
+    ReplayOp op{};
+    bool preSolve = false;
+    if (!PlayRecord(in, nullptr, chainPoints, op, preSolve)) return ReplayError::BadRecord;
+    ++records;
+    if (op == ReplayOp::Step) ++steps;
+  }
+  if (records != prefix.recordCount || steps != prefix.stepCount) return ReplayError::BadCount;
+  return ReplayError::None;
+}
+
+}  // namespace
+
+// --- Recording -----------------------------------------------------------------------------------
+
+Recorder::Recorder(std::uint32_t tag, Vec2 gravity, const SolverSettings& settings, bool preSolveSet)
+    : tag_(tag), gravity_(gravity), settings_(settings), preSolveSet_(preSolveSet) {}
+
+std::vector<std::byte> Recorder::File() const {
+  std::vector<std::byte> file(kReplayHeaderBytes);
+  std::memcpy(file.data(), kReplayMagic, sizeof kReplayMagic);
+  ReplayWriter body(file, tag_);
+  BodyPrefix prefix{
+      preSolveSet_ ? kFlagPreSolve : std::uint8_t{0}, {gravity_, settings_}, recordCount_, stepCount_};
+  Fields(body, prefix);
+  file.insert(file.end(), records_.begin(), records_.end());
+
+  std::vector<std::byte> header;
+  ReplayWriter out(header, tag_);
+  const std::uint64_t bodySize = file.size() - kReplayHeaderBytes;
+  out(kReplayVersion), out(std::uint32_t{0}), out(bodySize);
+  out(ReplayChecksum(std::span<const std::byte>(file).subspan(kReplayHeaderBytes)));
+  std::memcpy(file.data() + sizeof kReplayMagic, header.data(), header.size());
+  return file;
+}
+
+// --- Loading ---------------------------------------------------------------------------------------
+
+const char* ToString(ReplayError error) {
+  switch (error) {
+    case ReplayError::None:
+      return "no error";
+    case ReplayError::Truncated:
+      return "truncated";
+    case ReplayError::BadMagic:
+      return "not a replay file";
+    case ReplayError::BadVersion:
+      return "unsupported version";
+    case ReplayError::BadSize:
+      return "bad size";
+    case ReplayError::BadChecksum:
+      return "checksum mismatch";
+    case ReplayError::BadRecord:
+      return "bad record";
+    case ReplayError::BadCount:
+      return "bad record count";
+    case ReplayError::FileError:
+      return "file error";
+  }
+  return "unknown error";
+}
+
+ReplayError Replay::Load(std::span<const std::byte> bytes, Replay& out) {
+  BodyPrefix prefix;
+  std::size_t firstRecord = 0;
+  const ReplayError error = Validate(bytes, prefix, firstRecord);
+  if (error != ReplayError::None) return error;
+  out.bytes_.assign(bytes.begin(), bytes.end());
+  out.def_ = prefix.def;
+  out.startsWithPreSolve_ = (prefix.flags & kFlagPreSolve) != 0;
+  out.recordCount_ = prefix.recordCount;
+  out.stepCount_ = prefix.stepCount;
+  out.firstRecord_ = firstRecord;
+  return ReplayError::None;
+}
+
+ReplayError Replay::LoadFile(const char* path, Replay& out) {
+  std::FILE* file = std::fopen(path, "rb");
+  if (file == nullptr) return ReplayError::FileError;
+  std::vector<std::byte> bytes;
+  ReplayError error = ReplayError::FileError;
+  if (std::fseek(file, 0, SEEK_END) == 0) {
+    const long size = std::ftell(file);
+    if (size >= 0 && static_cast<std::uint64_t>(size) > kMaxReplayBytes) {
+      error = ReplayError::BadSize;  // refused before allocating
+    } else if (size >= 0 && std::fseek(file, 0, SEEK_SET) == 0) {
+      bytes.resize(static_cast<std::size_t>(size));
+      if (std::fread(bytes.data(), 1, bytes.size(), file) == bytes.size()) error = ReplayError::None;
+    }
+  }
+  std::fclose(file);
+  return error == ReplayError::None ? Load(bytes, out) : error;
+}
+
+ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes) {
+  std::FILE* file = std::fopen(path, "wb");
+  if (file == nullptr) return ReplayError::FileError;
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  const bool closed = std::fclose(file) == 0;
+  return written && closed ? ReplayError::None : ReplayError::FileError;
+}
+
+// --- Playing ---------------------------------------------------------------------------------------
+
+ReplayPlayer::ReplayPlayer(Replay replay) : replay_(std::move(replay)), world_(replay_.GetWorldDef()) {
+  Restart();
+}
+
+void ReplayPlayer::SetPreSolveCallback(PreSolveFn fn, void* context) {
+  preSolveFn_ = fn;
+  preSolveContext_ = context;
+  if (preSolveSet_) world_.SetPreSolveCallback(preSolveFn_, preSolveContext_);
+}
+
+void ReplayPlayer::Restart() {
+  world_ = World(replay_.GetWorldDef());
+  at_ = replay_.firstRecord_;
+  recordsDone_ = 0;
+  stepsDone_ = 0;
+  preSolveSet_ = replay_.StartsWithPreSolveCallback();
+  if (preSolveSet_) world_.SetPreSolveCallback(preSolveFn_, preSolveContext_);
+}
+
+bool ReplayPlayer::ApplyNext() {
+  if (AtEnd()) return false;
+  ReplayReader in(replay_.bytes_, at_, world_.State().tag);
+  ReplayOp op{};
+  bool preSolve = false;
+  const bool decoded = PlayRecord(in, &world_, chainPoints_, op, preSolve);
+  MK_ASSERT(decoded);  // Replay::Load checked every record
+  at_ = in.Offset();
+  ++recordsDone_;
+  if (op == ReplayOp::Step) ++stepsDone_;
+  if (op == ReplayOp::SetPreSolveCallback) {
+    preSolveSet_ = preSolve;
+    world_.SetPreSolveCallback(preSolve ? preSolveFn_ : nullptr, preSolve ? preSolveContext_ : nullptr);
+  }
+  return true;
+}
+
+void ReplayPlayer::StepTo(std::uint64_t step) {
+  if (step < stepsDone_) Restart();
+  while (stepsDone_ < step && ApplyNext()) {
+  }
+}
+
+void ReplayPlayer::PlayToEnd() {
+  while (ApplyNext()) {
+  }
+}
+
+}  // namespace mk

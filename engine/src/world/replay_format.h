@@ -1,0 +1,317 @@
+// Internal: the replay file's encoding (minkowski/replay.h describes the format). One description per
+// definition (Fields) serves both the writer (recording, World API entries) and the reader (loading
+// and playing), so the two cannot drift apart.
+#pragma once
+
+#include "minkowski/replay.h"
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace mk {
+
+/// The record kinds. Values are the file's opcodes: append new ones, never renumber.
+enum class ReplayOp : std::uint8_t {
+  Step = 1,
+  SetGravity,
+  SetSolverSettings,
+  CreateBody,
+  DestroyBody,
+  SetTransform,
+  SetLinearVelocity,
+  SetAngularVelocity,
+  ApplyForce,
+  ApplyForceToCenter,
+  ApplyTorque,
+  ApplyLinearImpulse,
+  ApplyLinearImpulseToCenter,
+  ApplyAngularImpulse,
+  SetLinearDamping,
+  SetAngularDamping,
+  SetGravityScale,
+  SetFixedRotation,
+  SetAwake,
+  SetSleepEnabled,
+  SetBullet,
+  SetEnabled,
+  CreateCircle,
+  CreateCapsule,
+  CreateSegment,
+  CreatePolygon,
+  DestroyShape,
+  SetFriction,
+  SetRestitution,
+  SetDensity,
+  EnablePreSolveEvents,
+  SetFilter,
+  CreateChain,
+  DestroyChain,
+  CreateRevoluteJoint,
+  CreatePrismaticJoint,
+  CreateDistanceJoint,
+  CreateWeldJoint,
+  CreateWheelJoint,
+  CreateMouseJoint,
+  DestroyJoint,
+  SetMotorSpeed,
+  SetMouseTarget,
+  SetPreSolveCallback,  // a bool: set (true) or cleared; the pointer is not recordable
+  Explode,
+  SetContinuousRecording,
+  End  // one past the last opcode
+};
+
+inline constexpr char kReplayMagic[8] = {'M', 'K', 'R', 'E', 'P', 'L', 'A', 'Y'};
+/// magic, version, reserved, body size, checksum.
+inline constexpr std::size_t kReplayHeaderBytes = 8 + 4 + 4 + 8 + 8;
+
+/// FNV-1a, 64 bits, over the body (the checksum of the header).
+inline std::uint64_t ReplayChecksum(std::span<const std::byte> bytes) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (std::byte b : bytes) {
+    hash ^= static_cast<std::uint64_t>(b);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+/// Appends little-endian fields to a byte vector. Ids are written with a byte saying whether they
+/// are the recording world's (`tag`): a replay gives those its own world's tag.
+class ReplayWriter {
+ public:
+  static constexpr bool kWrites = true;
+  ReplayWriter(std::vector<std::byte>& out, std::uint32_t tag) : out_(out), tag_(tag) {}
+
+  void operator()(const std::uint8_t& v) { out_.push_back(static_cast<std::byte>(v)); }
+  void operator()(const bool& v) { (*this)(static_cast<std::uint8_t>(v ? 1 : 0)); }
+  void operator()(const std::uint32_t& v) { PutLittleEndian(v, 4); }
+  void operator()(const std::uint64_t& v) { PutLittleEndian(v, 8); }
+  void operator()(const std::int32_t& v) { (*this)(static_cast<std::uint32_t>(v)); }
+  void operator()(const float& v) { (*this)(std::bit_cast<std::uint32_t>(v)); }
+  void operator()(const Vec2& v) { (*this)(v.x), (*this)(v.y); }
+  template <class E>
+  requires std::is_enum_v<E>
+  void operator()(const E& v) {
+    static_assert(sizeof(E) == 1, "enums are recorded as one byte");
+    (*this)(static_cast<std::uint8_t>(v));
+  }
+  template <class Id>
+  requires requires(Id id) { id.index1, id.generation, id.world; }
+  void operator()(const Id& id) {
+    (*this)(id.index1), (*this)(id.generation);
+    (*this)(static_cast<std::uint8_t>(id.world == tag_ && id.index1 != 0 ? 1 : 0));
+  }
+
+ private:
+  void PutLittleEndian(std::uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out_.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xFF));
+  }
+  std::vector<std::byte>& out_;
+  std::uint32_t tag_;
+};
+
+/// Reads what ReplayWriter wrote, bounds-checked: past the end, or on a byte outside a field's
+/// encoding (a bool other than 0 or 1, an id's own-flag other than 0 or 1), `ok` turns false and
+/// fields read as zero. Own ids get `tag`; other non-null ids get tag 0, which no World has, so they
+/// stay foreign in the replay as they were in the recording.
+class ReplayReader {
+ public:
+  static constexpr bool kWrites = false;
+  ReplayReader(std::span<const std::byte> bytes, std::size_t at, std::uint32_t tag)
+      : bytes_(bytes), at_(at), tag_(tag) {}
+
+  bool ok = true;
+  std::size_t Offset() const { return at_; }
+  std::size_t Remaining() const { return bytes_.size() - at_; }
+
+  void operator()(std::uint8_t& v) {
+    if (at_ >= bytes_.size()) {
+      ok = false;
+      v = 0;
+      return;
+    }
+    v = static_cast<std::uint8_t>(bytes_[at_++]);
+  }
+  void operator()(bool& v) {
+    std::uint8_t byte = 0;
+    (*this)(byte);
+    ok = ok && byte <= 1;
+    v = byte == 1;
+  }
+  void operator()(std::uint32_t& v) { v = static_cast<std::uint32_t>(GetLittleEndian(4)); }
+  void operator()(std::uint64_t& v) { v = GetLittleEndian(8); }
+  void operator()(std::int32_t& v) { v = static_cast<std::int32_t>(GetLittleEndian(4)); }
+  void operator()(float& v) { v = std::bit_cast<float>(static_cast<std::uint32_t>(GetLittleEndian(4))); }
+  void operator()(Vec2& v) { (*this)(v.x), (*this)(v.y); }
+  template <class E>
+  requires std::is_enum_v<E>
+  void operator()(E& v) {
+    std::uint8_t byte = 0;
+    (*this)(byte);
+    v = static_cast<E>(byte);  // any value: the World refuses those that name no enumerator
+  }
+  template <class Id>
+  requires requires(Id id) { id.index1, id.generation, id.world; }
+  void operator()(Id& id) {
+    std::uint8_t own = 0;
+    (*this)(id.index1), (*this)(id.generation), (*this)(own);
+    ok = ok && own <= 1;
+    id.world = own == 1 ? tag_ : 0u;
+  }
+
+ private:
+  std::uint64_t GetLittleEndian(int bytes) {
+    if (bytes_.size() - at_ < static_cast<std::size_t>(bytes) || at_ > bytes_.size()) {
+      ok = false;
+      at_ = bytes_.size();
+      return 0;
+    }
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(bytes_[at_ + i]) << (8 * i);
+    at_ += static_cast<std::size_t>(bytes);
+    return v;
+  }
+  std::span<const std::byte> bytes_;
+  std::size_t at_;
+  std::uint32_t tag_;
+};
+
+/// `T` for the reader, `const T` for the writer: one Fields function serves both.
+template <class IO, class T>
+using ReplayField = std::conditional_t<IO::kWrites, const T, T>;
+
+// Every field of each definition, in file order. Pointers (userData) are left out: they replay null.
+// A new field in one of these structs must be added here (and kReplayVersion raised).
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, Filter>& f) {
+  io(f.categoryBits), io(f.maskBits), io(f.groupIndex);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, SolverSettings>& s) {
+  io(s.mode), io(s.subSteps), io(s.contactHertz), io(s.contactDampingRatio), io(s.staticContactScale);
+  io(s.contactPushMaxSpeed), io(s.jointHertz), io(s.jointDampingRatio), io(s.restitutionThreshold);
+  io(s.hitEventThreshold), io(s.linearSlop), io(s.speculativeDistance), io(s.aabbMargin);
+  io(s.maxLinearSpeed), io(s.timeToSleep), io(s.enableWarmStarting), io(s.enableRelax);
+  io(s.enableRestitution), io(s.enableSleep), io(s.enableContinuous), io(s.enableContactRecycling);
+  io(s.classicIterations), io(s.classicBaumgarte);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, BodyDef>& d) {
+  io(d.type), io(d.position), io(d.angle), io(d.linearVelocity), io(d.angularVelocity);
+  io(d.linearDamping), io(d.angularDamping), io(d.gravityScale), io(d.sleepThreshold);
+  io(d.fixedRotation), io(d.isAwake), io(d.enableSleep), io(d.isEnabled), io(d.isBullet);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, ShapeDef>& d) {
+  io(d.density), io(d.friction), io(d.restitution);
+  Fields(io, d.filter);
+  io(d.isSensor), io(d.enableContactEvents), io(d.enableHitEvents), io(d.enableSensorEvents);
+  io(d.enablePreSolveEvents);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, Circle>& c) {
+  io(c.center), io(c.radius);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, Capsule>& c) {
+  io(c.p1), io(c.p2), io(c.radius);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, Segment>& s) {
+  io(s.p1), io(s.p2);
+}
+
+/// A polygon as the caller passed it, hand-built ones included: its count as given (the World
+/// refuses a bad one), then the vertices and normals it names, at most kMaxPolygonVertices.
+template <class IO>
+void Fields(IO& io, ReplayField<IO, Polygon>& p) {
+  io(p.count);
+  const int n = p.count < 0 ? 0 : p.count > kMaxPolygonVertices ? kMaxPolygonVertices : p.count;
+  for (int i = 0; i < n; ++i) io(p.vertices[i]);
+  for (int i = 0; i < n; ++i) io(p.normals[i]);
+  io(p.centroid), io(p.radius);
+}
+
+/// A chain's scalars; its points are written before them by the caller (a count and the points).
+template <class IO>
+void Fields(IO& io, ReplayField<IO, ChainDef>& d) {
+  io(d.isLoop), io(d.friction), io(d.restitution);
+  Fields(io, d.filter);
+  io(d.enableSensorEvents);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, JointBase>& d) {
+  io(d.bodyA), io(d.bodyB), io(d.localAnchorA), io(d.localAnchorB), io(d.collideConnected);
+  io(d.constraintHertz), io(d.constraintDampingRatio);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, RevoluteJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.referenceAngle), io(d.enableLimit), io(d.lowerAngle), io(d.upperAngle), io(d.enableMotor);
+  io(d.motorSpeed), io(d.maxMotorTorque), io(d.enableSpring), io(d.hertz), io(d.dampingRatio);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, PrismaticJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.localAxisA), io(d.referenceAngle), io(d.enableLimit), io(d.lowerTranslation);
+  io(d.upperTranslation), io(d.enableMotor), io(d.motorSpeed), io(d.maxMotorForce), io(d.enableSpring);
+  io(d.hertz), io(d.dampingRatio);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, DistanceJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.length), io(d.enableLimit), io(d.minLength), io(d.maxLength), io(d.enableSpring), io(d.hertz);
+  io(d.dampingRatio);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, WeldJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.referenceAngle), io(d.linearHertz), io(d.angularHertz), io(d.linearDampingRatio);
+  io(d.angularDampingRatio);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, WheelJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.localAxisA), io(d.enableSpring), io(d.hertz), io(d.dampingRatio), io(d.enableLimit);
+  io(d.lowerTranslation), io(d.upperTranslation), io(d.enableMotor), io(d.motorSpeed);
+  io(d.maxMotorTorque);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, MouseJointDef>& d) {
+  io(d.body), io(d.target), io(d.hertz), io(d.dampingRatio), io(d.maxForce);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
+  io(d.position), io(d.radius), io(d.falloff), io(d.impulsePerLength), io(d.maskBits);
+}
+
+// A new field in a recorded definition changes its size: this fails until Fields above records it.
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+static_assert(
+    sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 40 && sizeof(SolverSettings) == 76 &&
+        sizeof(RevoluteJointDef) == 104 && sizeof(PrismaticJointDef) == 112 &&
+        sizeof(DistanceJointDef) == 96 && sizeof(WeldJointDef) == 88 && sizeof(WheelJointDef) == 112 &&
+        sizeof(MouseJointDef) == 40 && sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 56,
+    "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
+#endif
+
+}  // namespace mk

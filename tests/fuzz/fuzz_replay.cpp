@@ -1,0 +1,65 @@
+// libFuzzer target for the replay loader (minkowski/replay.h): the first byte's bit 0 says whether to
+// write the right checksum into the rest before loading (so mutations reach the record decoder, not
+// only the checksum test); the rest is the replay file. A load must either be refused or give a
+// replay that plays to its end with every body finite. A crash, a hang (-timeout), a sanitizer
+// report, an allocation beyond -rss_limit_mb or -malloc_limit_mb, or a non-finite body is a failure.
+// MK_ASSERT failures are expected (a corrupt file replays refused calls) and are silenced.
+//
+//   CXX=clang++ cmake -S . -B build/h-fuzz -DMK_BUILD_FUZZ=ON -DMK_BUILD_SANDBOX=OFF -DMK_SANITIZE=ON
+//   cmake --build build/h-fuzz --target fuzz_replay -j2
+//   build/h-fuzz/tests/fuzz/fuzz_replay -max_total_time=60 -timeout=10 /tmp/replay-corpus
+#include "minkowski/assert.h"
+#include "minkowski/replay.h"
+#include "world/replay_format.h"
+#include "world/world_state.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+bool AllFinite(const mk::World& world) {
+  const mk::WorldState& state = world.State();
+  for (int slot = 0; slot < state.bodyIds.Capacity(); ++slot) {
+    if (!state.bodyIds.IsLive(slot)) continue;
+    const mk::Body& b = state.bodies[static_cast<std::size_t>(slot)];
+    if (!mk::IsFinite(b.xf.p) || !std::isfinite(b.xf.q.c) || !std::isfinite(b.xf.q.s) ||
+        !mk::IsFinite(b.linearVelocity) || !std::isfinite(b.angularVelocity)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const mk::AssertHandler previous = mk::SetAssertHandler([](const char*, const char*, int) {});
+  (void)previous;
+  if (size == 0) return 0;
+  std::vector<std::byte> file(size - 1);
+  for (std::size_t i = 1; i < size; ++i) file[i - 1] = static_cast<std::byte>(data[i]);
+  if ((data[0] & 1) != 0 && file.size() >= mk::kReplayHeaderBytes) {
+    const std::uint64_t sum =
+        mk::ReplayChecksum(std::span<const std::byte>(file).subspan(mk::kReplayHeaderBytes));
+    for (int i = 0; i < 8; ++i)
+      file[24 + static_cast<std::size_t>(i)] = static_cast<std::byte>((sum >> (8 * i)) & 0xFF);
+  }
+  mk::Replay replay;
+  if (mk::Replay::Load(file, replay) != mk::ReplayError::None) {
+    if (replay.IsValid()) {
+      std::fprintf(stderr, "fuzz_replay: a refused load changed the replay\n");
+      std::abort();
+    }
+    return 0;
+  }
+  mk::ReplayPlayer player(std::move(replay));
+  player.PlayToEnd();
+  if (!AllFinite(player.GetWorld())) {
+    std::fprintf(stderr, "fuzz_replay: a non-finite body after the replay\n");
+    std::abort();
+  }
+  return 0;
+}
