@@ -179,7 +179,7 @@ std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params
   std::vector<Vec2> wall(kWallPoints);
   for (int i = 0; i < kWallPoints; ++i) {
     const float angle = -2.0f * kPi * static_cast<float>(i) / kWallPoints;  // clockwise from (40, 32)
-    wall[i] = center + radius * Vec2{std::cos(angle), std::sin(angle)};
+    wall[i] = center + radius * Vec2{Cos(angle), Sin(angle)};
   }
   world.CreateChain(ground, {.points = wall, .isLoop = true, .friction = 0.1f});
 

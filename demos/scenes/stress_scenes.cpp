@@ -53,7 +53,7 @@ std::unique_ptr<SceneState> BuildCardHouse(World& world, const SceneParams& para
   AddGround(world, 20.0f, 0.7f);
   constexpr float kHalfLength = 0.5f, kHalfThickness = 0.01f;
   const float theta = 15.0f * kPi / 180.0f;
-  const float s = std::sin(theta), c = std::cos(theta);
+  const float s = Sin(theta), c = Cos(theta);
   // Leaning card centre: its lowest corner on the floor, its inner top corner on the A-frame's axis.
   const float centerY = kHalfLength * c + kHalfThickness * s;
   const float centerX = kHalfLength * s + kHalfThickness * c;
@@ -95,7 +95,7 @@ std::unique_ptr<SceneState> BuildArch(World& world, const SceneParams& params) {
   for (int i = 0; i < n; ++i) {
     // Wedge i spans angles from pi (1 - (i+1)/n) to pi (1 - i/n): the first stands on the right foot.
     const float a0 = kPi * F(i) / F(n), a1 = kPi * F(i + 1) / F(n);
-    const Vec2 d0{std::cos(a0), std::sin(a0)}, d1{std::cos(a1), std::sin(a1)};
+    const Vec2 d0{Cos(a0), Sin(a0)}, d1{Cos(a1), Sin(a1)};
     const Vec2 corners[4] = {kInner * d0, kOuter * d0, kOuter * d1, kInner * d1};
     const Vec2 center = 0.25f * (corners[0] + corners[1] + corners[2] + corners[3]);
     Vec2 local[4];
@@ -127,7 +127,7 @@ std::unique_ptr<SceneState> BuildFrictionRamp(World& world, const SceneParams& p
   auto state = std::make_unique<SceneState>();
   AddGround(world, 40.0f);
   const float angle = 30.0f * kPi / 180.0f;
-  const Vec2 along{std::cos(angle), std::sin(angle)}, up{-std::sin(angle), std::cos(angle)};
+  const Vec2 along{Cos(angle), Sin(angle)}, up{-Sin(angle), Cos(angle)};
   const Polygon plank = MakeBox(4.0f, 0.1f).value;
   const Polygon box = MakeBox(0.25f, 0.25f).value;
   for (int k = 0; k < params.count; ++k) {

@@ -61,7 +61,10 @@ inline std::vector<std::uint64_t> OraclePairs(const std::vector<ModelProxy>& pro
   for (std::size_t i = 0; i < n; ++i) {
     const float alx = lx[i], aly = ly[i], aux = ux[i], auy = uy[i];
     for (std::size_t j = i + 1; j < n; ++j) {
-      hit[j] = static_cast<std::uint8_t>((alx <= ux[j]) & (lx[j] <= aux) & (aly <= uy[j]) & (ly[j] <= auy));
+      // Branch-free & of the four comparisons (as ints: clang warns on & of bools).
+      const int overlap = static_cast<int>(alx <= ux[j]) & static_cast<int>(lx[j] <= aux) &
+                          static_cast<int>(aly <= uy[j]) & static_cast<int>(ly[j] <= auy);
+      hit[j] = static_cast<std::uint8_t>(overlap);
     }
     for (std::size_t j = i + 1; j < n; ++j) {
       if (hit[j] != 0 && ModelShouldCollide(proxies[i], proxies[j], extra, context)) {

@@ -69,17 +69,28 @@ inline bool IsFinite(float x) { return std::isfinite(x); }
 /// True when both components are finite.
 inline bool IsFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+/// The engine's own sine, cosine and arctangent (radians), used wherever the engine needs them: built
+/// from + - * / only (engine/src/core/trig.cpp), so they give the same bits with every compiler, flag
+/// and C library, which std::sin and friends do not promise. Rounded from a double evaluation: the
+/// correctly rounded float in all of the millions of arguments tested, for |radians| <= 1e6 (beyond,
+/// the angle is folded deterministically but inexactly). NaN and +-Inf give NaN; Atan2 follows C's
+/// atan2 for zeros and infinities of either sign.
+float Sin(float radians);
+float Cos(float radians);
+/// The angle of the vector (x, y) from the +x axis, in [-pi, pi] radians.
+float Atan2(float y, float x);
+
 /// A rotation stored as cosine and sine of the angle (unit length).
 struct Rot {
   float c = 1.0f;  ///< cos(angle)
   float s = 0.0f;  ///< sin(angle)
 };
 
-/// Rotation for an angle in radians (counter-clockwise positive).
-inline Rot MakeRot(float angle) { return {std::cos(angle), std::sin(angle)}; }
+/// Rotation for an angle in radians (counter-clockwise positive): {Cos(angle), Sin(angle)}.
+Rot MakeRot(float angle);
 
-/// The angle of a rotation in radians, in (-pi, pi].
-inline float Angle(Rot q) { return std::atan2(q.s, q.c); }
+/// The angle of a rotation in radians, in [-pi, pi] (-pi only for a sine of -0).
+inline float Angle(Rot q) { return Atan2(q.s, q.c); }
 
 /// Rotate v by q.
 inline Vec2 Rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }

@@ -9,6 +9,7 @@
 //      which fills the notch exactly.
 // The sectors' angles add up to 2 pi, so the area is A + P r + pi r^2 as expected. A capsule is the
 // same construction on a two-vertex core (its two sectors are half discs).
+#include "core/trig.h"
 #include "geometry/polygon_math.h"
 #include "minkowski/geometry.h"
 
@@ -66,8 +67,9 @@ void AddSector(MassAccumulator& acc, Vec2 apex, double r, double a0, double span
   if (span <= 0.0 || r <= 0.0) return;
   double area = 0.5 * r * r * span;
   double bisector = a0 + 0.5 * span;
-  double firstMoment = (2.0 / 3.0) * r * r * r * std::sin(0.5 * span);  // = area * centroid distance
-  double mx = firstMoment * std::cos(bisector), my = firstMoment * std::sin(bisector);
+  double firstMoment = (2.0 / 3.0) * r * r * r * trig::SinCos(0.5 * span).s;  // = area * centroid distance
+  trig::SinCosResult direction = trig::SinCos(bisector);
+  double mx = firstMoment * direction.c, my = firstMoment * direction.s;
   double ax = apex.x, ay = apex.y;
   acc.mass += density * area;
   acc.momentX += density * (mx + area * ax);
@@ -78,7 +80,7 @@ void AddSector(MassAccumulator& acc, Vec2 apex, double r, double a0, double span
 
 // Angle from unit normal n0 counter-clockwise to unit normal n1, in [0, 2 pi).
 double TurnAngle(Vec2 n0, Vec2 n1) {
-  double angle = std::atan2(static_cast<double>(Cross(n0, n1)), static_cast<double>(Dot(n0, n1)));
+  double angle = trig::Atan2(static_cast<double>(Cross(n0, n1)), static_cast<double>(Dot(n0, n1)));
   return angle < 0.0 ? angle + 2.0 * std::numbers::pi : angle;
 }
 
@@ -96,7 +98,7 @@ MassData RoundedMass(const Vec2* points, const Vec2* normals, int count, float r
   AddPolygon(acc, notched, 3 * count, density);
   for (int i = 0; i < count; ++i) {
     Vec2 n0 = normals[(i + count - 1) % count];
-    double a0 = std::atan2(static_cast<double>(n0.y), static_cast<double>(n0.x));
+    double a0 = trig::Atan2(static_cast<double>(n0.y), static_cast<double>(n0.x));
     AddSector(acc, points[i], radius, a0, TurnAngle(n0, normals[i]), density);
   }
   return acc.Finish();

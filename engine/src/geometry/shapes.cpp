@@ -1,4 +1,5 @@
 // Shape constructors: validation of raw input and the derived data (normals, centroid) of polygons.
+#include "core/trig.h"
 #include "geometry/hull_tolerance.h"
 #include "geometry/polygon_math.h"
 #include "minkowski/assert.h"
@@ -66,7 +67,7 @@ bool IsStrictlyConvexCCW(const Hull& hull) {
     Vec2 next = hull.points[(i + 1) % hull.count];
     float cross = Cross(point - prev, next - point);
     if (!(cross > 0.0f)) return false;
-    turning += std::atan2(static_cast<double>(cross), static_cast<double>(Dot(point - prev, next - point)));
+    turning += trig::Atan2(static_cast<double>(cross), static_cast<double>(Dot(point - prev, next - point)));
   }
   // Each turn is in (0, pi), so the total is a whole number of turns: 2 pi for a simple polygon.
   return turning < 3.0 * std::numbers::pi;
@@ -180,10 +181,11 @@ GeometryResult<Polygon> MakeRegularPolygon(int count, float circumradius, float 
   if (count < 3 || !(circumradius > 0.0f)) return Fail<Polygon>(GeometryError::NonPositiveSize);
   Vec2 points[kMaxPolygonVertices];
   for (int i = 0; i < count; ++i) {
-    // Angles in double so the vertices are the correctly rounded cos/sin, not accumulated error.
+    // Angles in double so the vertices are (all but) the correctly rounded cos/sin, not accumulated error.
     double angle = 2.0 * std::numbers::pi * i / count;
-    points[i] = {static_cast<float>(circumradius * std::cos(angle)),
-                 static_cast<float>(circumradius * std::sin(angle))};
+    trig::SinCosResult direction = trig::SinCos(angle);
+    points[i] = {static_cast<float>(circumradius * direction.c),
+                 static_cast<float>(circumradius * direction.s)};
   }
   return MakePolygon(std::span<const Vec2>(points, count), radius);
 }

@@ -180,7 +180,7 @@ void TakeEarlier(SweepContext& context, float fraction, int otherShape) {
 
 // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
 // mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)) (m).
-float TurnBulge(float maxExtent, float turn) { return maxExtent * (1.0f - std::cos(0.5f * turn)); }
+float TurnBulge(float maxExtent, float turn) { return maxExtent * (1.0f - Cos(0.5f * turn)); }
 
 // The fast body's sweep (once) and the box its current shape sweeps: its start and end boxes, the
 // bulge of its turn and the time of impact's tolerance.

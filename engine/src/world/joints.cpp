@@ -40,8 +40,13 @@ bool ValidBase(const WorldState& world, const JointBase& def) {
 }
 
 // An axis direction: any finite vector of length > 1e-6, normalised in double so that neither a
-// huge one (whose squared length overflows float) nor a tiny one loses its direction.
-double AxisLength(Vec2 axis) { return std::hypot(static_cast<double>(axis.x), static_cast<double>(axis.y)); }
+// huge one (whose squared length overflows float) nor a tiny one loses its direction. A float's square
+// is exact in double and never overflows or underflows there, so this is one rounded sum and a
+// correctly rounded sqrt (std::hypot's last bit is the C library's choice).
+double AxisLength(Vec2 axis) {
+  const double x = axis.x, y = axis.y;
+  return std::sqrt(x * x + y * y);
+}
 bool ValidAxis(Vec2 axis) { return IsFinite(axis) && AxisLength(axis) > 1e-6; }
 Vec2 UnitAxis(Vec2 axis) {
   const double length = AxisLength(axis);
@@ -112,7 +117,8 @@ Joint* FindJoint(WorldState& world, JointId id) {
 }
 
 // A reference angle of any finite size, into [-pi, pi] (in double, so 1e30 rad still wraps): the
-// joint angle is measured from it with WrapAngle, which only handles one turn either way.
+// joint angle is measured from it with WrapAngle, which only handles one turn either way. IEEE 754
+// defines remainder exactly (its result is representable), so every C library gives the same bits.
 float UnwindAngle(float angle) {
   return static_cast<float>(std::remainder(static_cast<double>(angle), 2.0 * std::numbers::pi));
 }
