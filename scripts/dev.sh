@@ -118,11 +118,12 @@ run_fuzzer() {
   # Only the fuzz targets: the rest of the tree is not linked against the fuzzer runtime.
   CXX=clang++ cmake -S "$ROOT" -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
     -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
-  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world fuzz_snapshot
   local target corpus work
-  for target in narrowphase world; do
+  for target in narrowphase world snapshot; do
     corpus=tests/fuzz/corpus
     [ "$target" = world ] && corpus=tests/fuzz/world_corpus
+    [ "$target" = snapshot ] && corpus=tests/fuzz/snapshot_corpus
     log "fuzz: $target for ${FUZZ_SECONDS} s over the committed corpus ($corpus)"
     work=build/fuzz/corpus-run-$target
     rm -rf "$work" && mkdir -p "$work" && cp "$corpus"/* "$work"/
