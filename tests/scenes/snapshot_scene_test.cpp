@@ -6,6 +6,7 @@
 // World and (b) into a fresh World, and both must reproduce every recorded hash. Then it restores the
 // snapshot once more and goes on with the scene (callbacks included: rain spawns and destroys
 // ragdolls), and its hash must equal the oracle's after every step to the end.
+#include "alloc_counter.h"
 #include "scene_test_util.h"
 
 #include <doctest/doctest.h>
@@ -86,6 +87,19 @@ TEST_CASE("every scene shrunk restores from snapshots at steps 0 7 and 40 bit fo
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
     CheckScene(info, test::SmallParams(info), {0, 7, 40}, 20, 70);
   }
+}
+
+TEST_CASE("saving a snapshot into a buffer it already filled allocates nothing") {
+  SceneRun run(*scenes::FindScene("many_pyramids"), {.count = 2});
+  test::StepScene(run, 30);
+  std::vector<std::byte> buffer;
+  run.GetWorld().SaveSnapshot(buffer);
+  const std::size_t size = buffer.size();
+  test::StartCountingAllocations();
+  run.GetWorld().SaveSnapshot(buffer);
+  test::StopCountingAllocations();
+  CHECK(test::CountedAllocations() == 0);
+  CHECK(buffer.size() == size);
 }
 
 // Full size: the Box2D benchmark scenes whose state is richest (sleeping, joints, spawning and

@@ -6,6 +6,7 @@
 #include "test_util.h"
 #include "world/snapshot_world.h"
 #include "world/world_fixture.h"
+#include "world/world_internal.h"
 #include "world/world_state.h"
 
 #include <doctest/doctest.h>
@@ -305,6 +306,29 @@ TEST_CASE("hand-made inconsistencies with a valid checksum are refused") {
         std::memcpy(&s.bodies[b].type, &type, 1);
       },
       SnapshotError::InvalidValue);
+}
+
+// Found by fuzz_snapshot: both were accepted and stepped to NaN (a shape pairing with its own body's
+// shapes; a dynamic body with a zero inverse mass against a static one).
+TEST_CASE("regression: a proxy filter naming another body and mass data unlike the shapes' are refused") {
+  CheckRefused(
+      [](WorldState& s) {
+        const int shape = FirstLive(s.shapeIds);
+        ProxyFilter filter = MakeProxyFilter(s.shapes[shape]);
+        filter.bodyId += 1;
+        s.broadphase.SetProxyFilter(s.shapes[shape].proxy, filter);
+      },
+      SnapshotError::Inconsistent);
+  CheckRefused(
+      [](WorldState& s) {
+        for (int b = 0; b < s.bodyIds.Capacity(); ++b) {
+          if (s.bodyIds.IsLive(b) && s.bodies[b].type == BodyType::Dynamic) {
+            s.bodies[b].invMass = 0.0f;
+            return;
+          }
+        }
+      },
+      SnapshotError::Inconsistent);
 }
 
 TEST_CASE("a snapshot taken while bodies sleep restores their sleep groups") {
