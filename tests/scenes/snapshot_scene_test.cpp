@@ -83,9 +83,9 @@ void CheckScene(const scenes::SceneInfo& info, scenes::SceneParams params, std::
 
 TEST_SUITE("scenes.snapshot") {
 
-TEST_CASE("every scene shrunk restores from snapshots at steps 0 7 and 40 bit for bit") {
+TEST_CASE("every scene shrunk restores from snapshots at steps 0 7 and 30 bit for bit") {
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
-    CheckScene(info, test::SmallParams(info), {0, 7, 40}, 20, 70);
+    CheckScene(info, test::SmallParams(info), {0, 7, 30}, 12, 50);
   }
 }
 
