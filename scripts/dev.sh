@@ -119,11 +119,12 @@ run_fuzzer() {
   # Only the fuzz targets: the rest of the tree is not linked against the fuzzer runtime.
   CXX=clang++ cmake -S "$ROOT" -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
     -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
-  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world fuzz_replay
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world fuzz_snapshot fuzz_replay
   local target corpus work
-  for target in narrowphase world replay; do
+  for target in narrowphase world snapshot replay; do
     corpus=tests/fuzz/corpus
     [ "$target" = world ] && corpus=tests/fuzz/world_corpus
+    [ "$target" = snapshot ] && corpus=tests/fuzz/snapshot_corpus
     [ "$target" = replay ] && corpus=tests/fuzz/replay_corpus
     log "fuzz: $target for ${FUZZ_SECONDS} s over the committed corpus ($corpus)"
     work=build/fuzz/corpus-run-$target

@@ -2,6 +2,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
+//             [--snapshot-cost]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -11,7 +12,13 @@
 // (see --list). --scene all (the default) runs the whole table in order. --no-recycling turns contact
 // recycling off (SolverSettings::enableContactRecycling), the reference every manifold is computed in.
 // The last two columns are the last step's manifold queries and recycled manifolds (Counters).
+//
+// --snapshot-cost instead runs each scene for its steps once, then times World::SaveSnapshot into a
+// reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
+// time, median of 5 x --runs repetitions), and prints the snapshot's size in bytes (docs/design.md,
+// Snapshots).
 #include "bench_args.h"
+#include "bench_clock.h"
 #include "scenes.h"
 
 #include <algorithm>
@@ -35,6 +42,7 @@ struct Options {
   mk::scenes::SceneParams params{};
   bool list = false;
   bool recycling = true;
+  bool snapshotCost = false;
 };
 
 struct RunResult {
@@ -101,7 +109,44 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list]\n");
+      "[--list] [--snapshot-cost]\n");
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One scene's snapshot cost row; false when a restore failed or changed the state hash.
+bool SnapshotCost(const SceneInfo& info, const Options& options) {
+  const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
+  mk::scenes::SceneRun run(info, options.params);
+  for (int i = 0; i < steps; ++i) run.Step();
+  mk::World& world = run.GetWorld();
+  const std::uint64_t hash = world.StateHash();
+  std::vector<std::byte> buffer;
+  world.SaveSnapshot(buffer);  // warm-up: the buffer reaches its size
+  std::vector<double> save, restore, fresh;
+  bool ok = true;
+  for (int r = 0; r < 5 * options.runs; ++r) {
+    double t0 = mk::bench::NowNs();
+    world.SaveSnapshot(buffer);
+    double t1 = mk::bench::NowNs();
+    ok = world.RestoreSnapshot(buffer).ok() && ok;
+    double t2 = mk::bench::NowNs();
+    mk::World other(info.worldDef);
+    double t3 = mk::bench::NowNs();
+    ok = other.RestoreSnapshot(buffer).ok() && other.StateHash() == hash && ok;
+    double t4 = mk::bench::NowNs();
+    save.push_back((t1 - t0) / 1e3);
+    restore.push_back((t2 - t1) / 1e3);
+    fresh.push_back((t4 - t3) / 1e3);
+  }
+  ok = ok && world.StateHash() == hash;
+  std::printf("%s,%d,%d,%zu,%.1f,%.1f,%.1f,%s\n", info.name, world.GetCounters().bodies, steps, buffer.size(),
+              Median(save), Median(restore), Median(fresh), ok ? "yes" : "no");
+  std::fflush(stdout);
+  return ok;
 }
 
 bool Parse(int argc, char** argv, Options& options) {
@@ -112,6 +157,8 @@ bool Parse(int argc, char** argv, Options& options) {
       options.list = true;
     } else if (arg == "--no-recycling") {
       options.recycling = false;
+    } else if (arg == "--snapshot-cost") {
+      options.snapshotCost = true;
     } else if (arg == "--scene" && hasValue) {
       options.scene = argv[++i];
     } else if (arg == "--runs" && hasValue) {
@@ -153,6 +200,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown scene '%.*s' (try --list)\n", static_cast<int>(options.scene.size()),
                  options.scene.data());
     return 1;
+  }
+  if (options.snapshotCost) {
+    std::printf("scene,bodies,steps,snapshot_bytes,save_us,restore_us,restore_fresh_us,restore_ok\n");
+    bool allOk = true;
+    for (const SceneInfo* info : selected) allOk = SnapshotCost(*info, options) && allOk;
+    return allOk ? 0 : 2;
   }
   std::printf(
       "scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"

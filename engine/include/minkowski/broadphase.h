@@ -299,6 +299,7 @@ class BroadPhase {
   struct Impl;  ///< internal (engine/src/broadphase)
 
  private:
+  friend struct BroadPhaseSnapshot;  // World snapshots copy and validate the state (engine/src/broadphase)
   void QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly, bool sync = true) const;
   std::unique_ptr<Impl> impl_;
 };

@@ -25,6 +25,7 @@
 #include "minkowski/manifold.h"
 #include "minkowski/math.h"
 #include "minkowski/ray_cast.h"
+#include "minkowski/snapshot.h"
 #include "minkowski/world_types.h"
 
 #include <cstddef>
@@ -127,6 +128,42 @@ class World {
   /// 64-bit FNV-1a hash of every live body's position, rotation and velocities (bit patterns), in
   /// creation-slot order. Same inputs and binary give the same hash (determinism tests).
   std::uint64_t StateHash() const;
+
+  // --- Snapshots (snapshot.cpp; format and limits: minkowski/snapshot.h) ---------------------------
+
+  /// The complete state of the world as bytes (see snapshot.h), taken between Steps; reads the world
+  /// and changes nothing. The vector is the caller's. Size for large_pyramid (5,050 boxes): see
+  /// docs/design.md, Snapshots.
+  std::vector<std::byte> SaveSnapshot() const;
+  /// The same bytes written into `out` (cleared first; its capacity is reused, so a game saving every
+  /// frame into one buffer allocates only when the world grows).
+  void SaveSnapshot(std::vector<std::byte>& out) const;
+
+  /// Replaces the whole state with a snapshot's, all or nothing: the bytes are parsed and validated
+  /// completely into a new state (every index in range, every list acyclic, every number finite
+  /// where the engine needs it, every geometry valid, counts capped; snapshot.h) and only then
+  /// swapped in. On any error (SnapshotResult) the world is unchanged. A hand-made snapshot with a
+  /// correct checksum is validated the same way: it is refused or gives a world that steps safely.
+  ///
+  /// Ids: the world keeps its own tag. Restoring into the World that saved the snapshot keeps every
+  /// id the game holds meaningful: an id names what it named when the snapshot was taken (an object
+  /// created since is gone and its id stale; one destroyed since is back). Restoring into another
+  /// World gives the same slots and generations under that world's tag: ids of the saving world are
+  /// foreign to it (MK_ASSERT), and World::AdoptId turns them into this world's.
+  ///
+  /// Not restored, the receiver's own: the pre-solve callback and its context, continuous recording
+  /// (its records are cleared), the profile. userData pointers are restored as the values they had:
+  /// meaningful only within the process that saved them. A recording world refuses it
+  /// (SnapshotError::WhileRecording): a replay starts from an empty world and holds calls only.
+  SnapshotResult RestoreSnapshot(std::span<const std::byte> snapshot);
+
+  /// An id of another World (one whose snapshot this world restored) as this world's: the same slot
+  /// and generation with this world's tag. Null stays null. Whether it names a live object here is
+  /// for IsValid to say.
+  BodyId AdoptId(BodyId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
+  ShapeId AdoptId(ShapeId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
+  JointId AdoptId(JointId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
+  ChainId AdoptId(ChainId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
 
   // --- Bodies -----------------------------------------------------------------------------------
 
@@ -485,6 +522,7 @@ class World {
   const WorldState& State() const { return *state_; }
 
  private:
+  std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
                    float (*fn)(const CastHit&, void*), void* context) const;

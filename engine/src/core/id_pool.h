@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace mk {
@@ -44,6 +45,27 @@ class IdPool {
   std::uint32_t Generation(int slot) const { return generations_[slot]; }
   int Capacity() const { return static_cast<int>(generations_.size()); }
   int LiveCount() const { return Capacity() - static_cast<int>(free_.size()); }
+
+  // Snapshots (world/snapshot.cpp) copy the pool as it is, free heap included, so a restored world
+  // hands out the same slots in the same order.
+  const std::vector<std::uint32_t>& Generations() const { return generations_; }
+  const std::vector<int>& FreeSlots() const { return free_; }
+  /// Rebuilds a pool from a snapshot's parts: liveness follows from the free list. False (pool
+  /// unchanged) unless every free slot is in range, listed once, and the list is the min-heap
+  /// Allocate expects.
+  bool Assign(std::vector<std::uint32_t> generations, std::vector<int> freeSlots) {
+    const int capacity = static_cast<int>(generations.size());
+    std::vector<bool> live(generations.size(), true);
+    for (int slot : freeSlots) {
+      if (slot < 0 || slot >= capacity || !live[slot]) return false;
+      live[slot] = false;
+    }
+    if (!std::is_heap(freeSlots.begin(), freeSlots.end(), std::greater<int>())) return false;
+    generations_ = std::move(generations);
+    live_ = std::move(live);
+    free_ = std::move(freeSlots);
+    return true;
+  }
 
  private:
   std::vector<std::uint32_t> generations_;

@@ -45,6 +45,10 @@ bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB) {
   return !JointBlocksCollision(world, bodyA, bodyB);
 }
 
+void AttachBroadphaseFilter(WorldState& world) {
+  world.broadphase.SetShouldCollide(ShouldCollideCallback, &world);
+}
+
 void RefilterBodyPairs(WorldState& world, int bodySlot) {
   for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
     if (!world.shapes[s].proxy.IsNull()) world.broadphase.RefilterProxy(world.shapes[s].proxy);

@@ -47,8 +47,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   Shape& shape = world.shapes[slot];
   shape = Shape{};
   world.geometries[slot] = geometry;
-  const AABB box = ComputeAABB(geometry, Transform{});
-  shape.extent = Length(Max(box.upper, -box.lower));  // the box's farthest corner: an upper bound
+  shape.extent = ShapeExtent(geometry);
   shape.density = def.density;
   shape.friction = def.friction;
   shape.restitution = def.restitution;
@@ -70,22 +69,29 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
 
 // The geometry checks of each shape type: finite, within kMaxWorldLength, and what its Make*
 // constructor (or ValidatePolygon) requires.
-static bool ValidGeometry(const Circle& c) {
+bool ValidGeometry(const Circle& c) {
   return ValidPoint(c.center) && ValidLength(c.radius) && MakeCircle(c.center, c.radius).ok();
 }
-static bool ValidGeometry(const Capsule& c) {
+bool ValidGeometry(const Capsule& c) {
   return ValidPoint(c.p1) && ValidPoint(c.p2) && ValidLength(c.radius) &&
          MakeCapsule(c.p1, c.p2, c.radius).ok();
 }
-static bool ValidGeometry(const Segment& s) {
+bool ValidGeometry(const Segment& s) {
   return ValidPoint(s.p1) && ValidPoint(s.p2) && MakeSegment(s.p1, s.p2).ok();
 }
-static bool ValidGeometry(const Polygon& p) {
+bool ValidGeometry(const Polygon& p) {
   if (ValidatePolygon(p) != GeometryError::None || !ValidLength(p.radius)) return false;
   for (int i = 0; i < p.count; ++i) {
     if (!ValidPoint(p.vertices[i])) return false;
   }
   return true;
+}
+// What CreateChain makes: a segment no shorter than kMinChainSegmentLength, ghosts off its end points.
+bool ValidGeometry(const ChainSegment& c) {
+  const Segment& s = c.segment;
+  const auto same = [](Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; };
+  return ValidPoint(s.p1) && ValidPoint(s.p2) && ValidPoint(c.ghost1) && ValidPoint(c.ghost2) &&
+         Distance(s.p1, s.p2) >= kMinChainSegmentLength && !same(c.ghost1, s.p1) && !same(c.ghost2, s.p2);
 }
 
 template <class Geometry>

@@ -93,9 +93,7 @@ void World::SetGravity(Vec2 gravity) {
 
 Vec2 World::GetGravity() const { return state_->gravity; }
 
-bool World::SetSolverSettings(const SolverSettings& requested) {
-  RecordCall(recorder_.get(), ReplayOp::SetSolverSettings, requested);
-  SolverSettings& s = state_->settings;
+bool ClampSolverSettings(SolverSettings& s, const SolverSettings& requested) {
   bool exact = true;
   auto setFloat = [&exact](float& field, float value, float lo, float hi) {
     if (!IsFinite(value)) {
@@ -129,10 +127,6 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   s.enableWarmStarting = requested.enableWarmStarting;
   s.enableRelax = requested.enableRelax;
   s.enableRestitution = requested.enableRestitution;
-  if (s.enableSleep && !requested.enableSleep) {
-    WakeAllBodies(*state_);
-    ClearSleepTimes(*state_);  // the step no longer advances them while sleeping is off
-  }
   s.enableSleep = requested.enableSleep;
   s.enableContinuous = requested.enableContinuous;
   s.enableContactRecycling = requested.enableContactRecycling;
@@ -140,6 +134,17 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   setFloat(s.classicBaumgarte, requested.classicBaumgarte, 0.0f, 1.0f);
   return exact;
 }
+
+bool World::SetSolverSettings(const SolverSettings& requested) {
+  RecordCall(recorder_.get(), ReplayOp::SetSolverSettings, requested);
+  if (state_->settings.enableSleep && !requested.enableSleep) {
+    WakeAllBodies(*state_);
+    ClearSleepTimes(*state_);  // the step no longer advances them while sleeping is off
+  }
+  return ClampSolverSettings(state_->settings, requested);
+}
+
+std::uint32_t World::Tag() const { return state_->tag; }
 
 const SolverSettings& World::GetSolverSettings() const { return state_->settings; }
 const Profile& World::GetProfile() const { return state_->profile; }

@@ -43,6 +43,16 @@ void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry);
 /// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
 bool ValidCoefficient(float x);
+/// The geometry checks CreateShape and CreateChain apply (finite, within kMaxWorldLength, what the
+/// type's Make* constructor or ValidatePolygon requires); snapshots apply them too (shape.cpp).
+bool ValidGeometry(const Circle& circle);
+bool ValidGeometry(const Capsule& capsule);
+bool ValidGeometry(const Segment& segment);
+bool ValidGeometry(const Polygon& polygon);
+bool ValidGeometry(const ChainSegment& segment);
+/// Clamps `requested` into `settings` as World::SetSolverSettings does (NaN fields keep their value)
+/// and returns whether nothing had to change; no other effect (world.cpp).
+bool ClampSolverSettings(SolverSettings& settings, const SolverSettings& requested);
 /// Frees the chains of a body that is being destroyed (its shapes are destroyed by the caller).
 void FreeChainsOfBody(WorldState& world, int body);
 
@@ -65,6 +75,9 @@ void RefilterBodyPairs(WorldState& world, int body);
 bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB);
 /// The broadphase filter of a shape: its body and its Filter (broadphase_link.cpp).
 ProxyFilter MakeProxyFilter(const Shape& shape);
+/// Points the broadphase's extra filter at this world (ShouldShapesCollide); a restored broadphase
+/// needs it (snapshot.cpp).
+void AttachBroadphaseFilter(WorldState& world);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
 void UpdatePairs(WorldState& world);
 
@@ -72,6 +85,13 @@ void UpdatePairs(WorldState& world);
 inline ContactView MakeContactView(const WorldState& world, int contact) {
   const Contact& c = world.contacts[contact];
   return {world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB), c.manifold};
+}
+
+/// How far a shape reaches from its body origin (m), an upper bound: its box's farthest corner in
+/// the body frame. Contact recycling bounds a point's motion with it (Shape::extent).
+inline float ShapeExtent(const ShapeGeometry& geometry) {
+  const AABB box = ComputeAABB(geometry, Transform{});
+  return Length(Max(box.upper, -box.lower));
 }
 
 // Contacts (contacts.cpp)

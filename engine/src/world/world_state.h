@@ -215,7 +215,7 @@ struct WorldState {
   std::vector<float> islandSleepTime;
   std::vector<int> islandStack;    // scratch for PutIslandToSleep
   std::vector<int> islandMembers;  // scratch for PutIslandToSleep
-  std::vector<int> pendingWakes;  // sleeping bodies touched in the contact update, woken after it
+  std::vector<int> pendingWakes;   // sleeping bodies touched in the contact update, woken after it
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;  // World::Explode's candidates, reused
   std::vector<CastHit> castHits;     // CastShape's hits waiting for their turn, reused (queries.cpp)

@@ -1,0 +1,370 @@
+// World snapshots: round trips, ids, events, and hostile input (truncations, random corruptions
+// with the checksum left wrong and recomputed, hand-made inconsistencies). The scene-by-scene
+// continuation tests are in tests/scenes/snapshot_scene_test.cpp.
+#include "core/byte_stream.h"
+#include "scenes/scene_test_util.h"
+#include "test_util.h"
+#include "world/snapshot_world.h"
+#include "world/world_fixture.h"
+#include "world/world_internal.h"
+#include "world/world_state.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace mk;
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+constexpr std::size_t kChecksumOffset = 32;  // header: magic 8, version 4, reserved 4, size 8, layout 8
+
+// Writes a fresh checksum over the payload, so a corruption reaches the validation behind it.
+void RecomputeChecksum(std::vector<std::byte>& bytes) {
+  const std::uint64_t sum = SnapshotChecksum(std::span<const std::byte>(bytes).subspan(kSnapshotHeaderBytes));
+  std::memcpy(bytes.data() + kChecksumOffset, &sum, sizeof sum);
+}
+
+// Builds the mixed world, takes a snapshot, and makes `mutate` corrupt a second world's state before
+// saving it: the loader must refuse that snapshot with `expected`.
+template <class Mutate>
+void CheckRefused(Mutate mutate, SnapshotError expected) {
+  World broken;
+  test::BuildSnapshotWorld(broken, 30);
+  mutate(broken.State());
+  const std::vector<std::byte> bytes = broken.SaveSnapshot();
+  World target;
+  test::BuildSnapshotWorld(target, 10);
+  const std::vector<std::byte> before = target.SaveSnapshot();
+  const SnapshotResult result = target.RestoreSnapshot(bytes);
+  INFO(ToString(result.error) << ": " << result.detail);
+  CHECK(result.error == expected);
+  CHECK(target.SaveSnapshot() == before);
+}
+
+int FirstLive(const IdPool& pool) {
+  for (int i = 0; i < pool.Capacity(); ++i) {
+    if (pool.IsLive(i)) return i;
+  }
+  return kNull;
+}
+
+}  // namespace
+
+TEST_SUITE("world.snapshot") {
+
+TEST_CASE("a restored world continues bit for bit in the same world and in a fresh one") {
+  World world;
+  test::BuildSnapshotWorld(world);
+  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  CHECK(snapshot.size() > kSnapshotHeaderBytes);
+  std::vector<std::uint64_t> hashes;
+  for (int i = 0; i < 120; ++i) {
+    world.Step(kDt);
+    hashes.push_back(world.StateHash());
+  }
+  World fresh;
+  for (World* target : {&world, &fresh}) {
+    REQUIRE(target->RestoreSnapshot(snapshot).ok());
+    int mismatches = 0;
+    for (int i = 0; i < 120; ++i) {
+      target->Step(kDt);
+      mismatches += target->StateHash() != hashes[static_cast<std::size_t>(i)] ? 1 : 0;
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("saving changes nothing and the same state saves to the same bytes") {
+  World world;
+  test::BuildSnapshotWorld(world);
+  const std::uint64_t hash = world.StateHash();
+  const std::vector<std::byte> first = world.SaveSnapshot();
+  std::vector<std::byte> second;
+  world.SaveSnapshot(second);
+  CHECK(first == second);
+  CHECK(world.StateHash() == hash);
+  // A restored world saves its own snapshot, which restores to the same continuation.
+  World copy;
+  REQUIRE(copy.RestoreSnapshot(first).ok());
+  World copy2;
+  REQUIRE(copy2.RestoreSnapshot(copy.SaveSnapshot()).ok());
+  for (int i = 0; i < 60; ++i) world.Step(kDt), copy2.Step(kDt);
+  CHECK(copy2.StateHash() == world.StateHash());
+}
+
+TEST_CASE("restoring into the same world keeps ids and restoring into another needs AdoptId") {
+  test::AssertCounter asserts;
+  World world;
+  const BodyId kept = test::AddBox(world, {0.0f, 3.0f});
+  const BodyId destroyed = test::AddBox(world, {2.0f, 3.0f});
+  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  world.DestroyBody(destroyed);
+  const BodyId created = test::AddBox(world, {4.0f, 3.0f});
+  CHECK(created.index1 == destroyed.index1);  // the slot was reused with a new generation
+  REQUIRE(world.RestoreSnapshot(snapshot).ok());
+  CHECK(world.IsValid(kept));
+  CHECK(world.IsValid(destroyed));  // back, under its old id
+  CHECK_FALSE(world.IsValid(created));
+  CHECK(world.GetPosition(destroyed).x == 2.0f);
+
+  World other;
+  REQUIRE(other.RestoreSnapshot(snapshot).ok());
+  CHECK_FALSE(other.IsValid(kept));  // another world's id
+  CHECK(other.IsValid(other.AdoptId(kept)));
+  CHECK(other.GetPosition(other.AdoptId(destroyed)).x == 2.0f);
+  CHECK(other.AdoptId(BodyId{}).IsNull());
+}
+
+TEST_CASE("pending end events come back with the snapshot under the restoring world's tag") {
+  World world;
+  test::AddGround(world);
+  const BodyId box = test::AddBox(world, {0.0f, 0.5f});
+  for (int i = 0; i < 10; ++i) world.Step(kDt);
+  world.DestroyBody(box);  // its touching contact ends between steps: a pending end event
+  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  World other;
+  REQUIRE(other.RestoreSnapshot(snapshot).ok());
+  world.Step(kDt);
+  other.Step(kDt);
+  REQUIRE(world.GetContactEndEvents().size() == 1);
+  REQUIRE(other.GetContactEndEvents().size() == 1);
+  const ContactEndEvent a = world.GetContactEndEvents()[0], b = other.GetContactEndEvents()[0];
+  CHECK(other.AdoptId(a.shapeA) == b.shapeA);
+  CHECK(other.AdoptId(a.shapeB) == b.shapeB);
+}
+
+TEST_CASE("restored world keeps its own pre-solve callback and continuous recording") {
+  World world;
+  test::BuildSnapshotWorld(world, 5);
+  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  World other;
+  int calls = 0;
+  other.SetPreSolveCallback(
+      [](ShapeId, ShapeId, const Manifold&, void* context) {
+        ++*static_cast<int*>(context);
+        return true;
+      },
+      &calls);
+  other.SetContinuousRecording(true);
+  REQUIRE(other.RestoreSnapshot(snapshot).ok());
+  CHECK(other.IsContinuousRecording());
+  other.Step(kDt);
+  CHECK(calls == 0);  // no shape of the snapshot asked for pre-solve events
+  CHECK(other.GetContinuousRecords().size() <= static_cast<std::size_t>(kMaxContinuousRecords));
+}
+
+TEST_CASE("every truncation of a snapshot is refused and leaves the world unchanged") {
+  World source;
+  test::BuildSnapshotWorld(source, 40);
+  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  World target;
+  test::BuildSnapshotWorld(target, 20);
+  const std::vector<std::byte> before = target.SaveSnapshot();
+  const std::uint64_t hash = target.StateHash();
+  int accepted = 0, changed = 0;
+  for (std::size_t n = 0; n < snapshot.size(); ++n) {
+    const SnapshotResult result = target.RestoreSnapshot(std::span<const std::byte>(snapshot.data(), n));
+    accepted += result.ok() ? 1 : 0;
+    changed += target.StateHash() != hash ? 1 : 0;
+    if (n >= kSnapshotHeaderBytes) CHECK_MESSAGE(result.error == SnapshotError::Truncated, n);
+  }
+  CHECK(accepted == 0);
+  CHECK(changed == 0);
+  CHECK(target.SaveSnapshot() == before);
+  // Truncated payloads with the size and checksum rewritten to match reach the parser: still refused.
+  for (std::size_t n = kSnapshotHeaderBytes; n < snapshot.size(); n += 7) {
+    std::vector<std::byte> cut(snapshot.begin(), snapshot.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::uint64_t size = n;
+    std::memcpy(cut.data() + 16, &size, sizeof size);
+    RecomputeChecksum(cut);
+    accepted += target.RestoreSnapshot(cut).ok() ? 1 : 0;
+  }
+  CHECK(accepted == 0);
+  CHECK(target.SaveSnapshot() == before);
+}
+
+// 10,000 corruptions of 1 to 4 random bytes (fixed seed), half with the stale checksum (all must be
+// refused) and half with a recomputed one (refused, or accepted as a world that steps finitely). A
+// refused restore must leave the world exactly as it was.
+TEST_CASE("10000 random corruptions are refused or give a world that steps finitely") {
+  test::AssertCounter asserts;  // an accepted corrupt world may trip MK_ASSERTs; they must not crash
+  World source;
+  test::BuildSnapshotWorld(source, 40);
+  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  World target;
+  REQUIRE(target.RestoreSnapshot(snapshot).ok());
+  const std::uint64_t hash = target.StateHash();
+  test::Rng rng(0x5eed5eedull);
+  int staleAccepted = 0, recomputedAccepted = 0, nonFinite = 0, changed = 0;
+  for (int trial = 0; trial < 10000; ++trial) {
+    std::vector<std::byte> bytes = snapshot;
+    const int flips = rng.Int(1, 4);
+    for (int f = 0; f < flips; ++f) {
+      const std::size_t at = static_cast<std::size_t>(rng.Int(0, static_cast<int>(bytes.size()) - 1));
+      bytes[at] ^= static_cast<std::byte>(rng.Int(1, 255));
+    }
+    const bool recompute = trial % 2 == 1;
+    if (recompute) RecomputeChecksum(bytes);
+    if (bytes == snapshot) continue;
+    const SnapshotResult result = target.RestoreSnapshot(bytes);
+    if (!result.ok()) {
+      changed += target.StateHash() != hash ? 1 : 0;
+      continue;
+    }
+    (recompute ? recomputedAccepted : staleAccepted) += 1;
+    for (int i = 0; i < 10; ++i) target.Step(kDt);
+    nonFinite += test::AllBodiesFinite(target) ? 0 : 1;
+    REQUIRE(target.RestoreSnapshot(snapshot).ok());
+  }
+  CHECK(staleAccepted == 0);
+  CHECK(changed == 0);
+  CHECK(nonFinite == 0);
+  MESSAGE("corruptions accepted with a recomputed checksum: " << recomputedAccepted << " of 5000");
+}
+
+TEST_CASE("header errors are told apart") {
+  World source;
+  test::BuildSnapshotWorld(source, 5);
+  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  World target;
+  auto patched = [&](std::size_t offset, std::uint8_t value) {
+    std::vector<std::byte> bytes = snapshot;
+    bytes[offset] = static_cast<std::byte>(value);
+    return target.RestoreSnapshot(bytes).error;
+  };
+  CHECK(patched(0, 'X') == SnapshotError::BadMagic);
+  CHECK(patched(8, 99) == SnapshotError::BadVersion);
+  CHECK(patched(24, 0x55) == SnapshotError::LayoutMismatch);
+  CHECK(patched(kSnapshotHeaderBytes + 3, 0x55) == SnapshotError::BadChecksum);
+  CHECK(patched(23, 0x01) == SnapshotError::SizeMismatch);  // claims more than kMaxSnapshotBytes
+  std::vector<std::byte> longer = snapshot;
+  longer.push_back(std::byte{0});
+  CHECK(target.RestoreSnapshot(longer).error == SnapshotError::SizeMismatch);
+  CHECK(target.RestoreSnapshot({}).error == SnapshotError::Truncated);
+  CHECK(std::string(ToString(SnapshotError::BadChecksum)) == "checksum mismatch");
+}
+
+TEST_CASE("a count beyond the bytes left is refused before allocating") {
+  World source;
+  test::BuildSnapshotWorld(source, 5);
+  std::vector<std::byte> bytes = source.SaveSnapshot();
+  // The first array after gravity, settings and counters: the body pool's generation count.
+  const std::size_t at = kSnapshotHeaderBytes + sizeof(Vec2) + sizeof(SolverSettings) + sizeof(Counters);
+  for (std::uint32_t count : {0xFFFFFFFFu, kMaxSnapshotCount + 1, 1000000u}) {
+    std::memcpy(bytes.data() + at, &count, sizeof count);
+    RecomputeChecksum(bytes);
+    World target;
+    CHECK(target.RestoreSnapshot(bytes).error == SnapshotError::Oversized);
+  }
+}
+
+TEST_CASE("hand-made inconsistencies with a valid checksum are refused") {
+  CheckRefused([](WorldState& s) { s.shapes[FirstLive(s.shapeIds)].nextShape = FirstLive(s.shapeIds); },
+               SnapshotError::Inconsistent);  // a cycle in a body's shape list
+  CheckRefused([](WorldState& s) { s.contacts[FirstLive(s.contactIds)].shapeB = 1 << 20; },
+               SnapshotError::Inconsistent);
+  CheckRefused(
+      [](WorldState& s) {
+        SimplexCache& cache = s.contacts[FirstLive(s.contactIds)].cache;
+        cache.count = 9;
+      },
+      SnapshotError::InvalidValue);
+  CheckRefused(
+      [](WorldState& s) {
+        Contact& c = s.contacts[FirstLive(s.contactIds)];
+        c.edges[0].next = (FirstLive(s.contactIds) << 1);  // points back at itself
+      },
+      SnapshotError::Inconsistent);
+  CheckRefused([](WorldState& s) { s.bodies[FirstLive(s.bodyIds)].linearVelocity.x = NAN; },
+               SnapshotError::InvalidValue);
+  CheckRefused(
+      [](WorldState& s) {
+        s.bodies[FirstLive(s.bodyIds)].xf.q = {3.0f, 0.0f};
+      },
+      SnapshotError::InvalidValue);
+  CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].edges[1].body = 1 << 20; },
+               SnapshotError::Inconsistent);
+  CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].hertz = INFINITY; },
+               SnapshotError::InvalidValue);
+  CheckRefused([](WorldState& s) { s.chains[FirstLive(s.chainIds)].shapes.push_back(FirstLive(s.shapeIds)); },
+               SnapshotError::Inconsistent);
+  CheckRefused([](WorldState& s) { s.settings.subSteps = 1000; }, SnapshotError::InvalidValue);
+  CheckRefused([](WorldState& s) { s.shapes[FirstLive(s.shapeIds)].proxy = {}; },
+               SnapshotError::Inconsistent);
+  CheckRefused(
+      [](WorldState& s) {
+        const int b = FirstLive(s.bodyIds);
+        std::uint8_t type = 7;
+        std::memcpy(&s.bodies[b].type, &type, 1);
+      },
+      SnapshotError::InvalidValue);
+}
+
+// Found by fuzz_snapshot: both were accepted and stepped to NaN (a shape pairing with its own body's
+// shapes; a dynamic body with a zero inverse mass against a static one).
+TEST_CASE("regression: a proxy filter naming another body and mass data unlike the shapes' are refused") {
+  CheckRefused(
+      [](WorldState& s) {
+        const int shape = FirstLive(s.shapeIds);
+        ProxyFilter filter = MakeProxyFilter(s.shapes[shape]);
+        filter.bodyId += 1;
+        s.broadphase.SetProxyFilter(s.shapes[shape].proxy, filter);
+      },
+      SnapshotError::Inconsistent);
+  CheckRefused(
+      [](WorldState& s) {
+        for (int b = 0; b < s.bodyIds.Capacity(); ++b) {
+          if (s.bodyIds.IsLive(b) && s.bodies[b].type == BodyType::Dynamic) {
+            s.bodies[b].invMass = 0.0f;
+            return;
+          }
+        }
+      },
+      SnapshotError::Inconsistent);
+}
+
+TEST_CASE("a snapshot taken while bodies sleep restores their sleep groups") {
+  World world;
+  test::AddGround(world);
+  for (int i = 0; i < 3; ++i) test::AddBox(world, {0.0f, 0.5f + 1.0f * i});
+  for (int i = 0; i < 200; ++i) world.Step(kDt);
+  REQUIRE(world.State().sleepGroupIds.LiveCount() > 0);
+  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  World other;
+  REQUIRE(other.RestoreSnapshot(snapshot).ok());
+  CHECK(other.State().sleepGroupIds.LiveCount() == world.State().sleepGroupIds.LiveCount());
+  // Wake them the same way in both: a falling box lands on the pile.
+  test::AddBox(world, {0.0f, 6.0f});
+  test::AddBox(other, {0.0f, 6.0f});
+  for (int i = 0; i < 120; ++i) world.Step(kDt), other.Step(kDt);
+  CHECK(other.StateHash() == world.StateHash());
+}
+
+// Not a check: writes the fuzzer's seed corpus (tests/fuzz/fuzz_snapshot.cpp) when asked to.
+TEST_CASE("snapshot fuzz seeds are written when MK_WRITE_SNAPSHOT_CORPUS names a folder") {
+  const char* folder = std::getenv("MK_WRITE_SNAPSHOT_CORPUS");
+  if (folder == nullptr) return;
+  for (int steps : {0, 20, 90}) {
+    World world;
+    test::BuildSnapshotWorld(world, steps);
+    const std::vector<std::byte> bytes = world.SaveSnapshot();
+    std::ofstream out(std::string(folder) + "/mixed_world_step" + std::to_string(steps), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    CHECK(out.good());
+  }
+  World empty;
+  const std::vector<std::byte> bytes = empty.SaveSnapshot();
+  std::ofstream out(std::string(folder) + "/empty_world", std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  CHECK(out.good());
+}
+
+}  // TEST_SUITE("world.snapshot")
