@@ -418,7 +418,7 @@ class Validator {
     const SolverSettings& s = t_.settings;
     const bool bools = BoolByteOk(s.enableWarmStarting) && BoolByteOk(s.enableRelax) &&
                        BoolByteOk(s.enableRestitution) && BoolByteOk(s.enableSleep) &&
-                       BoolByteOk(s.enableContinuous);
+                       BoolByteOk(s.enableContinuous) && BoolByteOk(s.enableContactRecycling);
     if (!bools || !EnumOk(s.mode, 2) || !ClampSolverSettings(clamped, s)) return Invalid("solver settings");
     if (!Within(t_.gravity, kMaxCoordinate)) return Invalid("gravity");
     return true;
