@@ -507,7 +507,7 @@ class Validator {
         !Within(o.localNormal, 1.01f))
       return false;
     for (int i = 0; i < 2; ++i) {
-      if (!Within(o.localPointA[i], kMaxCoordinate) || !Within(o.localPointB[i], kMaxCoordinate))
+      if (!Within(o.localPointA[i], kMaxLocalLength) || !Within(o.localPointB[i], kMaxLocalLength))
         return false;
     }
     return true;
