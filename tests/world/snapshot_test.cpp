@@ -331,6 +331,40 @@ TEST_CASE("regression: a proxy filter naming another body and mass data unlike t
       SnapshotError::Inconsistent);
 }
 
+// Found by fuzz_snapshot: a recycling origin whose points lay far from their shapes was accepted, and
+// the manifold recycling placed from it had anchors no snapshot accepts, so the world could not be
+// saved and restored again. An origin's ends must lie within reach of their shapes, and a point's two
+// ends within the smaller shape's diameter of each other.
+TEST_CASE("regression: a recycling origin whose points lie beyond their shapes' reach is refused") {
+  const auto firstRecyclable = [](WorldState& s) -> Contact& {
+    for (int c = 0; c < s.contactIds.Capacity(); ++c) {
+      if (s.contactIds.IsLive(c) && s.contacts[c].recyclable) return s.contacts[c];
+    }
+    FAIL("the snapshot world has no recyclable contact");
+    return s.contacts[0];
+  };
+  CheckRefused([&](WorldState& s) { firstRecyclable(s).origin.localPointA[0].x += 5e5f; },
+               SnapshotError::InvalidValue);
+  CheckRefused([&](WorldState& s) { firstRecyclable(s).origin.localPointB[0].y -= 5e5f; },
+               SnapshotError::InvalidValue);
+  CheckRefused([&](WorldState& s) { firstRecyclable(s).origin.relativePose.p.x += 1e6f; },
+               SnapshotError::InvalidValue);
+  CheckRefused([&](WorldState& s) { firstRecyclable(s).manifold.pointCount = 0; },
+               SnapshotError::InvalidValue);
+  // Within those bounds the world saves and restores after stepping on, whatever the origin held.
+  World world;
+  test::BuildSnapshotWorld(world, 30);
+  Contact& c = firstRecyclable(world.State());
+  c.origin.localPointA[0] = c.origin.localPointA[0] + Vec2{0.5f, 0.0f};
+  World restored;
+  REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+  for (int i = 0; i < 20; ++i) restored.Step(kDt);
+  World again;
+  const SnapshotResult round = again.RestoreSnapshot(restored.SaveSnapshot());
+  INFO(ToString(round.error) << ": " << round.detail);
+  CHECK(round.ok());
+}
+
 TEST_CASE("a snapshot taken while bodies sleep restores their sleep groups") {
   World world;
   test::AddGround(world);

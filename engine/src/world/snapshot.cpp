@@ -501,14 +501,26 @@ class Validator {
     return true;
   }
 
-  // What contact recycling places reused points from: a unit rotation, finite positions.
-  bool ValidOrigin(const ManifoldOrigin& o) {
-    if (!Within(o.relativePose.p, kMaxCoordinate) || !Unit(o.relativePose.q.c, o.relativePose.q.s) ||
-        !Within(o.localNormal, 1.01f))
+  // What contact recycling places reused points from (contacts.cpp, RecycleManifold). A computed
+  // origin holds points, a unit rotation, and each point's two ends on its shapes' surfaces, apart by
+  // the point's separation along the normal: at most the smaller shape's diameter when they overlap,
+  // the speculative distance when they do not. Reused points are placed from these ends, so the
+  // bounds here (1% and 1 m beyond what a computation gives, for rounding) keep every point a reuse
+  // makes within what ValidManifold accepts: its anchors within twice its body's reach, its
+  // separation within twice the smaller reach (a reach is at most 2.5e5 m; the bound is 8e5 m).
+  bool ValidOrigin(const Contact& c) {
+    const ManifoldOrigin& o = c.origin;
+    const int count = c.manifold.pointCount;
+    if (count < 1 || !Within(o.relativePose.p, kMaxCoordinate) ||
+        !Unit(o.relativePose.q.c, o.relativePose.q.s) || !Unit(o.localNormal.x, o.localNormal.y))
       return false;
-    for (int i = 0; i < 2; ++i) {
-      if (!Within(o.localPointA[i], kMaxLocalLength) || !Within(o.localPointB[i], kMaxLocalLength))
-        return false;
+    const float reachA = 1.01f * t_.shapes[c.shapeA].extent + 1.0f;
+    const float reachB = 1.01f * t_.shapes[c.shapeB].extent + 1.0f;
+    const float apart = 2.0f * std::min(reachA, reachB);
+    for (int i = 0; i < count; ++i) {
+      if (!(Length(o.localPointA[i]) <= reachA) || !(Length(o.localPointB[i]) <= reachB)) return false;
+      const Vec2 endB = TransformPoint(o.relativePose, o.localPointB[i]);  // in A's body frame
+      if (!(Length(endB - o.localPointA[i]) <= apart)) return false;
     }
     return true;
   }
@@ -521,9 +533,9 @@ class Validator {
     if (!flags || !ValidCoefficient(c.friction) || !ValidCoefficient(c.restitution) ||
         !ValidManifold(c.manifold))
       return Invalid("contact manifold or material");
-    if (c.recyclable && !ValidOrigin(c.origin)) return Invalid("contact recycling origin");
     if (!t_.shapeIds.IsLive(c.shapeA) || !t_.shapeIds.IsLive(c.shapeB) || c.shapeA >= c.shapeB)
       return Inconsistent("contact shapes");
+    if (c.recyclable && !ValidOrigin(c)) return Invalid("contact recycling origin");
     if (c.edges[0].body != t_.shapes[c.shapeA].body || c.edges[1].body != t_.shapes[c.shapeB].body ||
         c.edges[0].body == c.edges[1].body)
       return Inconsistent("contact bodies");
