@@ -81,6 +81,48 @@ TEST_CASE("rain replays its ragdoll churn over 120 steps") {
   CheckRoundTrip(*scenes::FindScene("rain"), 120);
 }
 
+TEST_CASE("scrubbing rain through keyframes gives the recorded states with bounded memory") {
+  const int steps = 240;
+  const Recorded recorded = RecordScene(*scenes::FindScene("rain"), steps);
+  Replay replay;
+  REQUIRE(Replay::Load(recorded.file, replay) == ReplayError::None);
+  ReplayPlayer player(std::move(replay));
+  // Every 20 steps, at most 4: by step 240 the spacing has doubled twice (20, 40, 80).
+  player.SetKeyframes(20, 4);
+  player.PlayToEnd();
+  CHECK(player.KeyframeCount() == 3);  // 80, 160, 240
+  CHECK(player.KeyframeInterval() == 80);
+  std::uint64_t random = 7;
+  int mismatches = 0;
+  for (int jump = 0; jump < 60; ++jump) {
+    random = random * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t k = 1 + (random >> 33) % steps;
+    player.StepTo(k);
+    REQUIRE(player.CurrentStep() == k);
+    mismatches += player.GetWorld().StateHash() == recorded.hashes[k - 1] ? 0 : 1;
+  }
+  CHECK(mismatches == 0);
+  // Stepping back one step at a time from the end replays from the keyframe at step 160, where a
+  // player without keyframes replays from the start: about a third of the records.
+  const auto stepBack = [&](ReplayPlayer& p) {
+    p.StepTo(steps);
+    const std::uint64_t before = p.RecordsApplied();
+    for (std::uint64_t k = steps - 1; k >= steps - 10; --k) {
+      p.StepTo(k);
+      mismatches += p.GetWorld().StateHash() == recorded.hashes[k - 1] ? 0 : 1;
+    }
+    return p.RecordsApplied() - before;
+  };
+  Replay again;
+  REQUIRE(Replay::Load(recorded.file, again) == ReplayError::None);
+  ReplayPlayer plain(std::move(again));
+  plain.SetKeyframes(0, 2);
+  const std::uint64_t withKeyframes = stepBack(player);
+  const std::uint64_t fromStart = stepBack(plain);
+  CHECK(mismatches == 0);
+  CHECK(2 * withKeyframes < fromStart);
+}
+
 }  // TEST_SUITE("replay")
 
 TEST_CASE("scenes replay over their full step count" * doctest::test_suite("long")) {

@@ -111,6 +111,38 @@ TEST_CASE("a world making every recorded call replays with its hash after every 
     }
     CHECK(player.GetWorld().GetCounters().bodies == 0);  // StepTo(0): a fresh world
   }
+  SUBCASE("scrubbing through keyframes gives the recorded states, the pre-solve callback included") {
+    // Every 2 steps, at most 4: over 24 steps the keyframes thin out to every 8 steps (2, 4, 8: each
+    // time a fifth would be kept the interval doubles and every second one goes).
+    player.SetKeyframes(2, 4);
+    player.StepTo(0);
+    player.PlayToEnd();
+    CHECK(player.KeyframeCount() == 3);  // steps 8, 16, 24
+    CHECK(player.KeyframeInterval() == 8);
+    CHECK(player.KeyframeBytes() > 0);
+    // Records from the start up to just after Step k, from a player without keyframes.
+    ReplayPlayer plain(MustLoad(file));
+    plain.SetKeyframes(0, 2);
+    std::vector<std::uint64_t> recordsTo;
+    for (std::uint64_t k = 0; k <= kSampleSteps; ++k) {
+      plain.StepTo(k);
+      recordsTo.push_back(plain.RecordsApplied());
+    }
+    std::uint64_t random = 12345;
+    int mismatches = 0;
+    for (int jump = 0; jump < 200; ++jump) {
+      random = random * 6364136223846793005ull + 1442695040888963407ull;
+      const std::uint64_t k = (random >> 33) % (kSampleSteps + 1);
+      const std::uint64_t before = player.RecordsApplied();
+      player.StepTo(k);
+      REQUIRE(player.CurrentStep() == k);
+      if (k > 0) mismatches += player.GetWorld().StateHash() == hashes[k - 1] ? 0 : 1;
+      // Never more records than from the keyframe at or before k (or the start) to k.
+      CHECK(player.RecordsApplied() - before <= recordsTo[k] - recordsTo[k / 8 * 8]);
+    }
+    CHECK(mismatches == 0);
+    CHECK(player.KeyframeCount() <= 4);
+  }
 }
 
 TEST_CASE("recording starts only on a new world and moves with it") {

@@ -105,9 +105,20 @@ ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes);
 
 /// Plays a Replay into its own World, record by record, so a tool can scrub: StepTo(k) leaves the
 /// world just after the k-th recorded Step, the state the recorded world had then (equal StateHash).
-/// Going back replays from the start (a snapshot would shorten that; not here yet).
+///
+/// Keyframes make scrubbing cheap both ways. While playing forward the player keeps a world snapshot
+/// (World::SaveSnapshot) every `interval` steps; StepTo restores the latest keyframe at or before its
+/// target whenever that is nearer than where the world stands (going back, or jumping far ahead over
+/// steps already played) and replays the records after it. Restoring a snapshot and replaying on
+/// gives the same state bit for bit as replaying from the start. Memory is bounded: when
+/// `maxKeyframes` are held, every second one is dropped and the interval doubles, so a long replay
+/// keeps keyframes spread over all of it. Defaults: every 60 steps, at most 32 (large_pyramid's
+/// snapshot is about 5 MB, so at most about 160 MB there).
 class ReplayPlayer {
  public:
+  static constexpr std::uint64_t kDefaultKeyframeInterval = 60;
+  static constexpr int kDefaultMaxKeyframes = 32;
+
   /// A new World from the replay's WorldDef, no record applied yet.
   explicit ReplayPlayer(Replay replay);
 
@@ -126,10 +137,21 @@ class ReplayPlayer {
   /// Every record was applied.
   bool AtEnd() const { return recordsDone_ == replay_.RecordCount(); }
 
+  /// Keyframe spacing in steps (0: no keyframes; going back then replays from the start) and the
+  /// most keyframes held (at least 2). Drops the keyframes held so far.
+  void SetKeyframes(std::uint64_t interval, int maxKeyframes);
+  /// Keyframes held now, their bytes, and the current spacing (steps; doubles as they thin out).
+  int KeyframeCount() const { return static_cast<int>(keyframes_.size()); }
+  std::size_t KeyframeBytes() const;
+  std::uint64_t KeyframeInterval() const { return interval_; }
+  /// Records applied since the player was made (counts replayed work, for tests and tools).
+  std::uint64_t RecordsApplied() const { return recordsApplied_; }
+
   /// Applies the next record; false at the end.
   bool ApplyNext();
   /// Applies records until `step` Step records were applied (stopping right after that one); a
-  /// `step` beyond StepCount() applies every record. Going back (step < CurrentStep()) restarts.
+  /// `step` beyond StepCount() applies every record. Going back (step < CurrentStep()) restores the
+  /// nearest keyframe at or before `step`, or restarts when there is none.
   void StepTo(std::uint64_t step);
   /// Applies every record left, calls after the last Step included.
   void PlayToEnd();
@@ -146,6 +168,21 @@ class ReplayPlayer {
   PreSolveFn preSolveFn_ = nullptr;
   void* preSolveContext_ = nullptr;
   std::vector<Vec2> chainPoints_;  // scratch for CreateChain records
+
+  // The world just after Step record `step`, and where the records stood then.
+  struct Keyframe {
+    std::uint64_t step = 0;
+    std::size_t at = 0;
+    std::uint64_t recordsDone = 0;
+    bool preSolveSet = false;
+    std::vector<std::byte> snapshot;
+  };
+  void MaybeKeepKeyframe();
+  void RestoreKeyframe(const Keyframe& keyframe);
+  std::vector<Keyframe> keyframes_;  // in step order
+  std::uint64_t interval_ = kDefaultKeyframeInterval;
+  int maxKeyframes_ = kDefaultMaxKeyframes;
+  std::uint64_t recordsApplied_ = 0;
 };
 
 }  // namespace mk

@@ -380,16 +380,83 @@ bool ReplayPlayer::ApplyNext() {
   MK_ASSERT(decoded);  // Replay::Load checked every record
   at_ = in.Offset();
   ++recordsDone_;
-  if (op == ReplayOp::Step) ++stepsDone_;
+  ++recordsApplied_;
   if (op == ReplayOp::SetPreSolveCallback) {
     preSolveSet_ = preSolve;
     world_.SetPreSolveCallback(preSolve ? preSolveFn_ : nullptr, preSolve ? preSolveContext_ : nullptr);
   }
+  if (op == ReplayOp::Step) {
+    ++stepsDone_;
+    MaybeKeepKeyframe();
+  }
   return true;
 }
 
+void ReplayPlayer::SetKeyframes(std::uint64_t interval, int maxKeyframes) {
+  interval_ = interval;
+  maxKeyframes_ = std::max(maxKeyframes, 2);
+  keyframes_.clear();
+}
+
+std::size_t ReplayPlayer::KeyframeBytes() const {
+  std::size_t bytes = 0;
+  for (const Keyframe& k : keyframes_) bytes += k.snapshot.size();
+  return bytes;
+}
+
+// Called right after a Step record: keeps the world when the step is on the interval and past every
+// keyframe held (steps replayed again after going back are already covered).
+void ReplayPlayer::MaybeKeepKeyframe() {
+  if (interval_ == 0 || stepsDone_ % interval_ != 0) return;
+  if (!keyframes_.empty() && keyframes_.back().step >= stepsDone_) return;
+  if (static_cast<int>(keyframes_.size()) == maxKeyframes_) {
+    // Thin out: keep the keyframes on the doubled interval, reusing the others' buffers.
+    interval_ *= 2;
+    std::vector<Keyframe> kept;
+    kept.reserve(keyframes_.size());
+    for (Keyframe& k : keyframes_) {
+      if (k.step % interval_ == 0) kept.push_back(std::move(k));
+    }
+    keyframes_ = std::move(kept);
+    if (stepsDone_ % interval_ != 0) return;
+  }
+  Keyframe& k = keyframes_.emplace_back();
+  k.step = stepsDone_;
+  k.at = at_;
+  k.recordsDone = recordsDone_;
+  k.preSolveSet = preSolveSet_;
+  world_.SaveSnapshot(k.snapshot);
+}
+
+void ReplayPlayer::RestoreKeyframe(const Keyframe& keyframe) {
+  const SnapshotResult restored = world_.RestoreSnapshot(keyframe.snapshot);
+  MK_ASSERT(restored.ok());  // the player's own world saved it
+  if (!restored.ok()) {
+    Restart();
+    return;
+  }
+  at_ = keyframe.at;
+  recordsDone_ = keyframe.recordsDone;
+  stepsDone_ = keyframe.step;
+  preSolveSet_ = keyframe.preSolveSet;
+  world_.SetPreSolveCallback(preSolveSet_ ? preSolveFn_ : nullptr, preSolveSet_ ? preSolveContext_ : nullptr);
+}
+
 void ReplayPlayer::StepTo(std::uint64_t step) {
-  if (step < stepsDone_) Restart();
+  const std::uint64_t target = std::min(step, replay_.StepCount());
+  // The latest keyframe at or before the target, used when it is ahead of the world or the world
+  // must go back.
+  const Keyframe* nearest = nullptr;
+  for (const Keyframe& k : keyframes_) {
+    if (k.step > target) break;
+    nearest = &k;
+  }
+  const bool back = target < stepsDone_;
+  if (nearest != nullptr && (back || nearest->step > stepsDone_)) {
+    RestoreKeyframe(*nearest);
+  } else if (back) {
+    Restart();
+  }
   while (stepsDone_ < step && ApplyNext()) {
   }
 }
