@@ -150,6 +150,23 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
   CHECK(visits == 0);
 }
 
+// Found by fuzz_snapshot (a snapshot's maxBands is the def's): an unbounded band limit let two far
+// apart boxes of small size ask for billions of bands, one allocation of 4 GiB.
+TEST_CASE("a band limit beyond kMaxBroadPhaseBands asserts and is clamped") {
+  test::QuietAsserts asserts;
+  BroadPhase bp({.maxBands = std::numeric_limits<int>::max()});
+  CHECK(asserts.Count() == 1);
+  // Small boxes 1e9 m apart across the sweep axis: range / size would be about 1e11 bands.
+  for (int i = 0; i < 8; ++i) {
+    const float y = (i % 2 == 0 ? -5e8f : 5e8f) + 0.01f * static_cast<float>(i);
+    REQUIRE(!bp.CreateProxy({.aabb = {{0.0f, y}, {0.01f, y + 0.01f}}}).id.IsNull());
+  }
+  bp.UpdatePairs();
+  CHECK(bp.Layout().bandCount >= 1);
+  CHECK(bp.Layout().bandCount <= kMaxBroadPhaseBands);
+  CHECK(asserts.Count() == 1);
+}
+
 TEST_CASE("destroying twice or using a stale id asserts and returns StaleId") {
   test::QuietAsserts asserts;
   BroadPhase bp;

@@ -137,14 +137,18 @@ enum class SweepAxisMode : std::uint8_t {
   Y,         ///< forced y
 };
 
+/// The most bands a BroadPhaseDef::maxBands may ask for (about 64 MB of empty bands); a larger value
+/// is refused (MK_ASSERT) and clamped to it. The automatic layout stops at 65,536.
+inline constexpr int kMaxBroadPhaseBands = 1 << 20;
+
 /// Construction settings.
 struct BroadPhaseDef {
   float margin = 0.1f;                       ///< fat AABB margin in metres (>= 0)
   SweepAxisMode axis = SweepAxisMode::Auto;  ///< sweep axis choice
-  int maxBands = 0;                          ///< 0 = automatic; 1 = classic single-list SAP
-  int reevaluateInterval = 32;               ///< updates between cheap axis/band re-evaluations (>= 1)
-  ShouldCollideFn shouldCollide = nullptr;   ///< optional extra filter
-  void* shouldCollideContext = nullptr;      ///< passed to shouldCollide
+  int maxBands = 0;             ///< 0 = automatic; 1 = classic single-list SAP; at most kMaxBroadPhaseBands
+  int reevaluateInterval = 32;  ///< updates between cheap axis/band re-evaluations (>= 1)
+  ShouldCollideFn shouldCollide = nullptr;  ///< optional extra filter
+  void* shouldCollideContext = nullptr;     ///< passed to shouldCollide
 };
 
 /// How space is currently cut (debug data for the sandbox). The sweep axis is sorted; the other axis

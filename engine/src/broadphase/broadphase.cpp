@@ -189,10 +189,10 @@ BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(std::make_unique<Impl>(
   const bool marginOk = std::isfinite(def.margin) && def.margin >= 0.0f;
   MK_ASSERT(marginOk);
   MK_ASSERT(def.reevaluateInterval >= 1);
-  MK_ASSERT(def.maxBands >= 0);
+  MK_ASSERT(def.maxBands >= 0 && def.maxBands <= kMaxBroadPhaseBands);
   impl_->margin = marginOk ? def.margin : 0.1f;
   impl_->axisMode = def.axis;
-  impl_->maxBands = std::max(0, def.maxBands);
+  impl_->maxBands = std::clamp(def.maxBands, 0, kMaxBroadPhaseBands);
   impl_->reevaluateInterval = std::max(1, def.reevaluateInterval);
   impl_->shouldCollide = def.shouldCollide;
   impl_->shouldCollideContext = def.shouldCollideContext;

@@ -13,7 +13,7 @@ namespace {
 
 // Band count the loader accepts: the automatic layout stops at 2^16 bands; a user limit may ask for
 // more, up to this.
-constexpr int kMaxSnapshotBands = 1 << 20;
+constexpr int kMaxSnapshotBands = kMaxBroadPhaseBands;
 
 bool FiniteEntry(const BandEntry& e) {
   return std::isfinite(e.lo) && std::isfinite(e.hi) && std::isfinite(e.crossLo) && std::isfinite(e.crossHi);
@@ -187,7 +187,7 @@ bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint3
   in.Get(s.maxBands);
   in.Get(s.reevaluateInterval);
   if (in.Failed() || !std::isfinite(s.margin) || s.margin < 0.0f || !EnumOk(s.axisMode, 3) ||
-      s.maxBands < 0 || s.reevaluateInterval < 1) {
+      s.maxBands < 0 || s.maxBands > kMaxBroadPhaseBands || s.reevaluateInterval < 1) {
     return false;
   }
   in.GetArray(s.slots, maxCount);

@@ -143,7 +143,10 @@ LayoutParams BroadPhase::Impl::IdealLayout() const {
   const double rangeLo = std::max(lo[c], mean[c] - 4.0 * sigma);
   const double rangeHi = std::min(hi[c], mean[c] + 4.0 * sigma);
   const double range = std::max(0.0, rangeHi - rangeLo);
-  const int limit = maxBands > 0 ? maxBands : std::clamp(n / 4, 1, kMaxBandsAuto);
+  // maxBands is clamped where it is set; a snapshot's is checked by the loader. Bounded here too, as
+  // the band array's size.
+  const int limit =
+      maxBands > 0 ? std::min(maxBands, kMaxBroadPhaseBands) : std::clamp(n / 4, 1, kMaxBandsAuto);
   double height = kBandHeightFactor * size[c];
   if (!(height > 0.0) || !std::isfinite(height)) height = std::max(range / std::sqrt(n), 1.0);
   double count = std::ceil(range / height);
