@@ -2,6 +2,7 @@
 // with the checksum left wrong and recomputed, hand-made inconsistencies). The scene-by-scene
 // continuation tests are in tests/scenes/snapshot_scene_test.cpp.
 #include "core/byte_stream.h"
+#include "fuzz/snapshot_check.h"
 #include "scenes/scene_test_util.h"
 #include "test_util.h"
 #include "world/snapshot_world.h"
@@ -15,7 +16,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -363,6 +366,23 @@ TEST_CASE("regression: a recycling origin whose points lie beyond their shapes' 
   const SnapshotResult round = again.RestoreSnapshot(restored.SaveSnapshot());
   INFO(ToString(round.error) << ": " << round.detail);
   CHECK(round.ok());
+}
+
+// The fuzzer's seeds and every input it once failed on (regression_*), through its own checks.
+TEST_CASE("the snapshot fuzzer's corpus passes the fuzzer's checks") {
+  test::AssertCounter silence;  // an accepted corrupt world may assert (a body beyond the world's bounds)
+  int files = 0, regressions = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(MK_SNAPSHOT_CORPUS_DIR)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    CHECK(fuzz::CheckSnapshotInput({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}) == "");
+    ++files;
+    regressions += name.rfind("regression_", 0) == 0 ? 1 : 0;
+  }
+  CHECK(files >= 8);
+  CHECK(regressions >= 4);
 }
 
 TEST_CASE("a snapshot taken while bodies sleep restores their sleep groups") {

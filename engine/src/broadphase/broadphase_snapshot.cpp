@@ -231,6 +231,12 @@ bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint3
   in.Get(s.movedLastUpdate);
   in.Get(s.updateCount);
   if (in.Failed()) return false;
+  // Counts the broadphase compares and doubles (Sync) or increments: within what a world reaches, so
+  // no arithmetic on them overflows.
+  const int slotCount = static_cast<int>(s.slots.size());
+  if (s.countAtRebuild < 0 || s.countAtRebuild > slotCount || s.movedLastUpdate < 0 ||
+      s.movedLastUpdate > slotCount || s.fullRebuilds < 0 || s.fullRebuilds > (1 << 30))
+    return false;
   return ValidSlots(s) && ValidLayout(s) && ValidPairs(s);
 }
 
