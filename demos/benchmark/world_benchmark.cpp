@@ -2,7 +2,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--snapshot-cost]
+//             [--snapshot-cost] [--scrub-cost]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -17,8 +17,16 @@
 // reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
 // time, median of 5 x --runs repetitions), and prints the snapshot's size in bytes (docs/design.md,
 // Snapshots).
+//
+// --scrub-cost records each scene for its steps (World::StartRecording before the build), then plays
+// the recording once to warm up and again with a ReplayPlayer with its default keyframes and with
+// none, and prints per player:
+// ms per step playing forward to the end, ms to go back one step from the end (StepTo(end - 1),
+// median of --runs), and the keyframes kept and their size. hash_ok: both players' worlds after the
+// step back equal the recorded hash.
 #include "bench_args.h"
 #include "bench_clock.h"
+#include "minkowski/replay.h"
 #include "scenes.h"
 
 #include <algorithm>
@@ -27,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +52,7 @@ struct Options {
   bool list = false;
   bool recycling = true;
   bool snapshotCost = false;
+  bool scrubCost = false;
 };
 
 struct RunResult {
@@ -109,7 +119,7 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--snapshot-cost]\n");
+      "[--list] [--snapshot-cost] [--scrub-cost]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -149,6 +159,52 @@ bool SnapshotCost(const SceneInfo& info, const Options& options) {
   return ok;
 }
 
+// One scene's replay scrubbing row; false when a player's state after the step back is not the
+// recorded one.
+bool ScrubCost(const SceneInfo& info, const Options& options) {
+  const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
+  mk::World world(info.worldDef);
+  world.StartRecording();
+  std::unique_ptr<mk::scenes::SceneState> state =
+      info.build(world, mk::scenes::ResolveParams(info, options.params));
+  std::uint64_t beforeLast = 0;
+  for (int i = 0; i < steps; ++i) {
+    state->PreStep(world, i);
+    world.Step(mk::scenes::kTimeStep);
+    if (i == steps - 2) beforeLast = world.StateHash();
+  }
+  mk::Replay replay;
+  if (mk::Replay::Load(world.StopRecording(), replay) != mk::ReplayError::None) return false;
+  {
+    // Warm-up: the first replay in a process pays for page faults and cold caches.
+    mk::ReplayPlayer warm(replay);
+    warm.SetKeyframes(0, 2);
+    warm.PlayToEnd();
+  }
+  bool ok = true;
+  std::printf("%s,%d", info.name, steps);
+  for (const bool keyframes : {true, false}) {
+    mk::ReplayPlayer player(replay);
+    if (!keyframes) player.SetKeyframes(0, 2);
+    double t0 = mk::bench::NowNs();
+    player.PlayToEnd();
+    const double forward = (mk::bench::NowNs() - t0) / 1e6 / steps;
+    std::vector<double> back;
+    for (int r = 0; r < options.runs; ++r) {
+      player.StepTo(static_cast<std::uint64_t>(steps));
+      t0 = mk::bench::NowNs();
+      player.StepTo(static_cast<std::uint64_t>(steps - 1));
+      back.push_back((mk::bench::NowNs() - t0) / 1e6);
+      ok = ok && player.GetWorld().StateHash() == beforeLast;
+    }
+    std::printf(",%.3f,%.2f,%d,%.1f", forward, Median(back), player.KeyframeCount(),
+                static_cast<double>(player.KeyframeBytes()) / 1e6);
+  }
+  std::printf(",%s\n", ok ? "yes" : "no");
+  std::fflush(stdout);
+  return ok;
+}
+
 bool Parse(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -159,6 +215,8 @@ bool Parse(int argc, char** argv, Options& options) {
       options.recycling = false;
     } else if (arg == "--snapshot-cost") {
       options.snapshotCost = true;
+    } else if (arg == "--scrub-cost") {
+      options.scrubCost = true;
     } else if (arg == "--scene" && hasValue) {
       options.scene = argv[++i];
     } else if (arg == "--runs" && hasValue) {
@@ -205,6 +263,14 @@ int main(int argc, char** argv) {
     std::printf("scene,bodies,steps,snapshot_bytes,save_us,restore_us,restore_fresh_us,restore_ok\n");
     bool allOk = true;
     for (const SceneInfo* info : selected) allOk = SnapshotCost(*info, options) && allOk;
+    return allOk ? 0 : 2;
+  }
+  if (options.scrubCost) {
+    std::printf(
+        "scene,steps,keyed_forward_ms_per_step,keyed_back_one_ms,keyframes,keyframe_mb,"
+        "plain_forward_ms_per_step,plain_back_one_ms,plain_keyframes,plain_keyframe_mb,hash_ok\n");
+    bool allOk = true;
+    for (const SceneInfo* info : selected) allOk = ScrubCost(*info, options) && allOk;
     return allOk ? 0 : 2;
   }
   std::printf(

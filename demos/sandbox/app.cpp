@@ -221,6 +221,18 @@ int App::Open() {
     std::fprintf(stderr, "%s: %s\n", program, error.c_str());
     return kExitError;
   }
+  if (!options.recordPath.empty() || !options.replayPath.empty()) {
+    SceneView* scene = host.Scene();
+    if (scene == nullptr) {
+      std::fprintf(stderr, "%s: --record and --replay need a world scene, not a lab\n", program);
+      return kExitError;
+    }
+    if (!options.replayPath.empty() && !scene->PlayReplayFile(options.replayPath, error)) {
+      std::fprintf(stderr, "%s: %s\n", program, error.c_str());
+      return kExitError;
+    }
+    if (!options.recordPath.empty()) scene->StartRecording();
+  }
   int status = StartVideo(options, program);
   if (status != kExitOk) return status;
   sdlStarted = true;
@@ -389,6 +401,7 @@ void App::BuildUi() {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
   }
+  if (host.Scene() != nullptr && host.Scene()->TakeRefitRequest()) FitCamera();  // a replay started
   if (picked != nullptr) {
     std::string error;
     if (host.Load(picked, {}, error)) {
@@ -479,6 +492,14 @@ int App::Run() {
     if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
   }
   if (options.printFps) PrintFps();
+  if (!options.recordPath.empty()) {
+    // The scene that was recording, unless the user left it (another scene, a lab).
+    std::string message = "the recording was left (another scene or lab was opened)";
+    SceneView* scene = host.Scene();
+    const bool saved = scene != nullptr && scene->StopRecordingAndSave(options.recordPath, message);
+    std::fprintf(saved ? stdout : stderr, "%s: %s\n", program, message.c_str());
+    if (!saved) return kExitError;
+  }
   // A window closed before the last frame still gets its screenshot request honoured.
   if (!options.screenshotPath.empty() && !screenshotWritten) {
     if (!RenderFrame(true)) return kExitError;

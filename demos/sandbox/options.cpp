@@ -63,6 +63,9 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
       parsed.options.printFps = true;
     } else if (arg == "--paused") {
       parsed.options.paused = true;
+    } else if (arg == "--record" || arg == "--replay") {
+      if (!hasValue || argv[i + 1][0] == '\0') return fail(arg + " needs a file name");
+      (arg == "--record" ? parsed.options.recordPath : parsed.options.replayPath) = argv[++i];
     } else if (arg == "--list-scenes") {
       parsed.options.listScenes = true;
     } else if (arg == "--settings") {
@@ -79,6 +82,9 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
     } else {
       return fail("unknown argument '" + arg + "'");
     }
+  }
+  if (!parsed.options.recordPath.empty() && !parsed.options.replayPath.empty()) {
+    return fail("--record and --replay cannot be combined");
   }
   if (parsed.options.headless && parsed.options.frames == 0 && !parsed.options.help &&
       !parsed.options.listScenes) {
@@ -112,6 +118,9 @@ std::string UsageText(const char* program) {
          "                      no two overlap and no text is cut off; exit 1 naming what failed\n"
          "  --print-fps         at exit, print the median frames per second (first 10 frames skipped)\n"
          "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
+         "  --record FILE       record the scene from its start (every step, grab and bomb) and\n"
+         "                      write the replay to FILE at exit\n"
+         "  --replay FILE       play a replay file in the scene's place (scrub it in the panel)\n"
          "  --list-scenes       print the scenes and settings keys, then exit\n"
          "  --help              this text\n"
          "Exit codes: 0 ok, 1 error, 2 no display (run headless or under xvfb-run).\n";

@@ -30,6 +30,8 @@ struct Options {
   bool checkLayout = false;   ///< after the last frame, check the panels' layout (see CheckLayout)
   bool printFps = false;      ///< at exit, print the median frames per second (after 10 warm-up frames)
   bool paused = false;        ///< start paused (headless: no steps; frames measure drawing alone)
+  std::string recordPath;     ///< record the scene from its start and write the replay here at exit
+  std::string replayPath;     ///< play this replay file instead of running the scene
 };
 
 /// The smallest window the panels are laid out for (pixels).
@@ -46,7 +48,7 @@ struct ParsedArguments {
 /// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
 /// (every following argument that does not start with "--"), `--list-scenes`, `--help`, `--window WxH`
 /// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`,
-/// `--paused`. Headless needs
+/// `--paused`, `--record FILE`, `--replay FILE` (not both). Headless needs
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -47,7 +48,7 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<con
   const char* picked = DrawScenePicker(view.Info().name, labNames);
   ImGui::TextWrapped("%s", view.Info().description);
   KnobsNote(view.Info(), s.params);
-  if (view.Info().paramHelp[0] != '\0') {
+  if (view.Info().paramHelp[0] != '\0' && !view.IsReplaying()) {
     ImGui::TextWrapped("%s", view.Info().paramHelp);
     ImGui::InputInt("size", &s.params.size);
     ImGui::InputInt("count", &s.params.count);
@@ -60,6 +61,8 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<con
 
 void SolverPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Solver", true)) return;
+  if (view.IsReplaying()) ImGui::TextWrapped("A replay runs with the settings it recorded.");
+  ImGui::BeginDisabled(view.IsReplaying());
   PushLabelRoom("bounce threshold m/s");
   SolverSettings& v = s.solver;
   int mode = v.mode == SolverMode::Classic ? 1 : 0;
@@ -101,6 +104,55 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
     s.gravity = defaults.gravity;
     s.stepHertz = defaults.stepHertz;
   }
+  ImGui::PopItemWidth();
+  ImGui::EndDisabled();
+}
+
+// Recording restarts the scene with its world recording; a replay file plays in place of the scene,
+// scrubbed with the slider (going back restores the player's nearest keyframe, a world snapshot).
+void ReplayPanel(SceneView& view) {
+  if (!Section("Record and replay", false)) return;
+  static char path[256] = "minkowski.mkreplay";
+  static std::string message;
+  PushLabelRoom("file");
+  ImGui::InputText("file", path, sizeof path);
+  if (view.IsReplaying()) {
+    const ReplayPlayer& player = *view.Player();
+    const int last = static_cast<int>(std::min<std::uint64_t>(player.StepCount(), INT32_MAX));
+    int step = static_cast<int>(player.CurrentStep());
+    if (ImGui::SliderInt("step", &step, 0, last)) view.ScrubTo(static_cast<std::uint64_t>(step));
+    if (ImGui::Button("|<")) view.ScrubTo(0);
+    ImGui::SameLine();
+    if (ImGui::Button("< step")) view.ScrubTo(step > 0 ? static_cast<std::uint64_t>(step - 1) : 0);
+    ImGui::SameLine();
+    if (ImGui::Button("step >")) view.StepOnce();
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) view.ScrubTo(static_cast<std::uint64_t>(last));
+    ImGui::Text("keyframes %d, every %llu steps, %.1f MB", player.KeyframeCount(),
+                static_cast<unsigned long long>(player.KeyframeInterval()),
+                static_cast<double>(player.KeyframeBytes()) / (1024.0 * 1024.0));
+    if (ImGui::Button("Leave the replay")) {
+      view.LeaveReplay();
+      message.clear();
+    }
+  } else if (view.IsRecording()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "recording, step %d", view.StepCount());
+    if (ImGui::Button("Stop and save")) view.StopRecordingAndSave(path, message);
+    ImGui::SameLine();
+    if (ImGui::Button("Stop and replay")) {
+      Replay replay;
+      if (Replay::Load(view.StopRecording(), replay) == ReplayError::None) view.PlayReplay(std::move(replay));
+    }
+  } else {
+    if (ImGui::Button("Record")) {
+      view.StartRecording();
+      message.clear();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("restarts the scene and records every step, grab and bomb");
+    ImGui::SameLine();
+    if (ImGui::Button("Load and replay")) view.PlayReplayFile(path, message);
+  }
+  if (!message.empty()) ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopItemWidth();
 }
 
@@ -190,7 +242,12 @@ void ProfilePanel(SceneView& view) {
 // Frames per second and how simulated time keeps up with real time: below real time (frames slower
 // than the steps) the factor turns orange and the dropped steps are counted.
 void StatusLines(const SceneView& view) {
-  ImGui::Text("%s  step %d", view.Info().name, view.StepCount());
+  if (view.IsReplaying()) {
+    ImGui::Text("replay  step %d of %llu", view.StepCount(),
+                static_cast<unsigned long long>(view.Player()->StepCount()));
+  } else {
+    ImGui::Text("%s  step %d%s", view.Info().name, view.StepCount(), view.IsRecording() ? "  recording" : "");
+  }
   const RealTimeMeter& m = view.RealTime();
   const bool behind = !view.paused && m.factor < 0.95f;
   const ImVec4 color = behind ? ImVec4(1.0f, 0.6f, 0.2f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
@@ -236,6 +293,7 @@ const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& lab
   const char* picked = ScenesPanel(view, s, labNames);
   SolverPanel(view, s);
   DrawPanel(view, s);
+  ReplayPanel(view);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <unordered_map>
 
@@ -49,9 +50,15 @@ SceneView::SceneView(const scenes::SceneInfo& info, const SceneSettings& setting
   Load();
 }
 
-void SceneView::Load() {
-  run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params);
+void SceneView::Load(bool record) {
+  player_.reset();
+  run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params, record);
   ApplyWorldSettings();
+  ResetInteraction();
+}
+
+// What belongs to the run shown: timing, figures, grabs and bombs.
+void SceneView::ResetInteraction() {
   accumulator_ = 0.0f;
   profile_ = {};
   readouts_ = {};
@@ -64,14 +71,21 @@ void SceneView::Load() {
   aiming_ = false;
 }
 
-void SceneView::Restart() { Load(); }
+void SceneView::Restart() {
+  if (player_ != nullptr) {
+    ScrubTo(0);
+    return;
+  }
+  Load(IsRecording());  // a restart while recording starts a new recording
+}
 
 void SceneView::ApplyWorldSettings() {
-  World& world = run_->GetWorld();
+  World& world = GetWorld();
+  // The world keeps its continuous records only while they are drawn (no effect on the motion).
+  world.SetContinuousRecording(settings_.draw.continuous);
+  if (player_ != nullptr) return;  // a replay runs with the settings it recorded
   world.SetGravity(settings_.gravity);
   if (!world.SetSolverSettings(settings_.solver)) settings_.solver = world.GetSolverSettings();
-  // The world keeps its continuous records only while they are drawn.
-  world.SetContinuousRecording(settings_.draw.continuous);
 }
 
 bool SceneView::SetSettings(const SceneSettings& settings) {
@@ -80,8 +94,8 @@ bool SceneView::SetSettings(const SceneSettings& settings) {
   if (settings.stepHertz != settings_.stepHertz) accumulator_ = 0.0f;  // time owed at the old rate
   settings_ = settings;
   realTime_.stepHertz = settings_.stepHertz;
-  if (knobsChanged) {
-    Load();
+  if (knobsChanged && player_ == nullptr) {
+    Load(IsRecording());
   } else {
     ApplyWorldSettings();
   }
@@ -109,6 +123,13 @@ int SceneView::Advance(float realSeconds) {
 }
 
 void SceneView::StepOnce() {
+  if (player_ != nullptr) {
+    if (player_->AtEnd()) return;
+    player_->StepTo(player_->CurrentStep() + 1);
+    ShowReplaySettings();
+    AfterStep();
+    return;
+  }
   if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_))
     GetWorld().SetMouseTarget(mouseJoint_, mouseTarget_);
   run_->Step(1.0f / settings_.stepHertz);
@@ -133,7 +154,87 @@ void SceneView::AfterStep() {
   MeasureReadouts();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Record and replay
+// ---------------------------------------------------------------------------------------------
+
+void SceneView::StartRecording() { Load(true); }
+
+std::vector<std::byte> SceneView::StopRecording() {
+  if (player_ != nullptr) return {};
+  return run_->GetWorld().StopRecording();
+}
+
+bool SceneView::StopRecordingAndSave(const std::string& path, std::string& message) {
+  if (!IsRecording()) {
+    message = "not recording";
+    return false;
+  }
+  const std::vector<std::byte> bytes = StopRecording();
+  const ReplayError error = SaveReplayFile(path.c_str(), bytes);
+  if (error != ReplayError::None) {
+    message = "cannot write " + path + ": " + ToString(error);
+    return false;
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "saved %d steps (%.1f KB) to ", run_->StepCount(),
+                static_cast<double>(bytes.size()) / 1024.0);
+  message = text + path;
+  return true;
+}
+
+void SceneView::PlayReplay(Replay replay) {
+  if (IsRecording()) run_->GetWorld().StopRecording();
+  player_ = std::make_unique<ReplayPlayer>(std::move(replay));
+  ResetInteraction();
+  ScrubTo(0);
+  refitRequested_ = true;
+}
+
+bool SceneView::PlayReplayFile(const std::string& path, std::string& message) {
+  Replay replay;
+  const ReplayError error = Replay::LoadFile(path.c_str(), replay);
+  if (error != ReplayError::None) {
+    message = "cannot load " + path + ": " + ToString(error);
+    return false;
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "replaying %llu steps from ",
+                static_cast<unsigned long long>(replay.StepCount()));
+  message = text + path;
+  PlayReplay(std::move(replay));
+  return true;
+}
+
+void SceneView::ScrubTo(std::uint64_t step) {
+  if (player_ == nullptr) return;
+  player_->StepTo(std::min(step, player_->StepCount()));
+  if (step == 0) player_->ApplyUntilNextStep();  // the recorded build: something to look at
+  ShowReplaySettings();
+  MeasureReadouts();
+}
+
+// The panels show the settings the replay runs with now (a recording may change them), and its
+// world keeps continuous records while they are drawn, as a scene's does.
+void SceneView::ShowReplaySettings() {
+  World& world = GetWorld();
+  settings_.solver = world.GetSolverSettings();
+  settings_.gravity = world.GetGravity();
+  world.SetContinuousRecording(settings_.draw.continuous);
+}
+
+bool SceneView::TakeRefitRequest() {
+  const bool requested = refitRequested_;
+  refitRequested_ = false;
+  return requested;
+}
+
+void SceneView::LeaveReplay() {
+  if (player_ != nullptr) Load();
+}
+
 std::vector<BodyId> SceneView::WatchedBodies() const {
+  if (player_ != nullptr) return {};  // the scene's ids name bodies of the scene's world
   std::vector<BodyId> bodies = run_->State().bodies;
   bodies.insert(bodies.end(), bombs_.begin(), bombs_.end());
   return bodies;
@@ -212,6 +313,7 @@ HoverInfo SceneView::Hover(Vec2 point) {
 }
 
 bool SceneView::MouseDown(Vec2 point, bool shift) {
+  if (player_ != nullptr) return false;  // a replay only plays what was recorded
   if (shift) {
     aiming_ = true;
     aimStart_ = aimEnd_ = point;
@@ -242,6 +344,7 @@ void SceneView::MouseMove(Vec2 point) {
 }
 
 void SceneView::MouseUp(Vec2 point) {
+  if (player_ != nullptr) return;
   World& world = GetWorld();
   if (IsGrabbing()) world.DestroyJoint(mouseJoint_);
   mouseJoint_ = {};
@@ -297,7 +400,7 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
   options.islandColors = t.islands;
   options.continuous = t.continuous;
   GetWorld().Draw(draw, options);
-  if (t.shapes) {
+  if (t.shapes && player_ == nullptr) {
     const World& world = GetWorld();
     const scenes::SceneState& state = run_->State();
     for (const std::vector<ShapeId>* list : {&state.projectiles, &bombShapes_}) {

@@ -5,11 +5,15 @@
 #pragma once
 
 #include "minkowski/debug_draw.h"
+#include "minkowski/replay.h"
 #include "scenes.h"
 #include "settings.h"
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {
@@ -142,11 +146,43 @@ class SceneView {
   /// World rectangle around every shape (fat AABBs), for fit-to-view.
   AABB Bounds() const;
 
-  World& GetWorld() { return run_->GetWorld(); }
-  const World& GetWorld() const { return run_->GetWorld(); }
+  // --- Record and replay (minkowski/replay.h) ------------------------------------------------
+  // Recording restarts the scene with its world recording from before the build, so the file holds
+  // the whole run: the scene's own calls, every step, grab and bomb. Replaying shows a ReplayPlayer's
+  // world instead of the scene's: stepping moves through the recording (ScrubTo jumps, going back
+  // through the player's keyframes), the mouse does nothing, and of the settings only the drawing
+  // ones apply (the recording holds the solver settings it ran with).
+
+  /// Restarts the scene, recording. Stops a replay first.
+  void StartRecording();
+  bool IsRecording() const { return GetWorld().IsRecording(); }
+  /// Stops recording and returns the file's bytes (empty when not recording). The scene runs on.
+  std::vector<std::byte> StopRecording();
+  /// Stops recording and writes the file to `path`; false with `message` saying why when it cannot.
+  /// On success `message` says what was written.
+  bool StopRecordingAndSave(const std::string& path, std::string& message);
+  /// Replays `replay` from its start. The scene stays loaded behind it (LeaveReplay restarts it).
+  void PlayReplay(Replay replay);
+  /// Loads a replay file and plays it; false with `message` saying why when it cannot.
+  bool PlayReplayFile(const std::string& path, std::string& message);
+  bool IsReplaying() const { return player_ != nullptr; }
+  /// The player while replaying, else null.
+  const ReplayPlayer* Player() const { return player_.get(); }
+  /// Moves the replay to just after its `step`-th step (clamped to its length).
+  void ScrubTo(std::uint64_t step);
+  /// Back to the live scene, restarted.
+  void LeaveReplay();
+  /// True once after a replay started: what is shown changed, so the camera should fit it again.
+  bool TakeRefitRequest();
+
+  World& GetWorld() { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
+  const World& GetWorld() const { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
   const scenes::SceneInfo& Info() const { return *info_; }
-  int StepCount() const { return run_->StepCount(); }
-  float SimulatedTime() const { return static_cast<float>(run_->StepCount()) / settings_.stepHertz; }
+  /// Steps of the scene since it loaded, or of the replay where it stands.
+  int StepCount() const {
+    return player_ != nullptr ? static_cast<int>(player_->CurrentStep()) : run_->StepCount();
+  }
+  float SimulatedTime() const { return static_cast<float>(StepCount()) / settings_.stepHertz; }
   const ProfileHistory& Profile() const { return profile_; }
   const Readouts& GetReadouts() const { return readouts_; }
   const RealTimeMeter& RealTime() const { return realTime_; }
@@ -160,8 +196,10 @@ class SceneView {
   void ResetDriftReference();
 
  private:
-  void Load();
+  void Load(bool record = false);
+  void ResetInteraction();
   void ApplyWorldSettings();
+  void ShowReplaySettings();
   void AfterStep();
   void MeasureReadouts();
   void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
@@ -170,6 +208,8 @@ class SceneView {
   const scenes::SceneInfo* info_;
   SceneSettings settings_;
   std::unique_ptr<scenes::SceneRun> run_;
+  std::unique_ptr<ReplayPlayer> player_;  // while replaying
+  bool refitRequested_ = false;
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
   Readouts readouts_;

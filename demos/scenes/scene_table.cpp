@@ -68,8 +68,9 @@ SceneParams ResolveParams(const SceneInfo& info, SceneParams params) {
   return params;
 }
 
-SceneRun::SceneRun(const SceneInfo& info, SceneParams params)
+SceneRun::SceneRun(const SceneInfo& info, SceneParams params, bool record)
     : info_(&info), params_(ResolveParams(info, params)), world_(info.worldDef) {
+  if (record) world_.StartRecording();  // a new world: always accepted
   state_ = info.build(world_, params_);
 }
 

@@ -77,8 +77,9 @@ SceneParams ResolveParams(const SceneInfo& info, SceneParams params);
 /// "step" of a scene is: PreStep(step) then World::Step(kTimeStep).
 class SceneRun {
  public:
-  /// Creates a World from info.worldDef and builds the scene into it.
-  explicit SceneRun(const SceneInfo& info, SceneParams params = {});
+  /// Creates a World from info.worldDef and builds the scene into it. With `record`, the world
+  /// records from before the build (World::StartRecording), so the recording replays the whole run.
+  explicit SceneRun(const SceneInfo& info, SceneParams params = {}, bool record = false);
 
   /// Runs the scene callback for the current step, then World::Step(timeStep). Returns World::Step's
   /// result. Benchmarks and tests use the default; the sandbox passes its own step rate.

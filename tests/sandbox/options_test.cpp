@@ -67,6 +67,18 @@ TEST_CASE("bad arguments are refused with a reason") {
   CHECK(endless.error.find("--frames") != std::string::npos);
 }
 
+TEST_CASE("a recording or a replay file is named and never both") {
+  ParsedArguments record = Parse({"--scene", "rain", "--record", "run.mkreplay"});
+  REQUIRE(record.ok);
+  CHECK(record.options.recordPath == "run.mkreplay");
+  ParsedArguments replay = Parse({"--replay", "run.mkreplay", "--headless", "--frames", "3"});
+  REQUIRE(replay.ok);
+  CHECK(replay.options.replayPath == "run.mkreplay");
+  CHECK_FALSE(Parse({"--record"}).ok);
+  CHECK_FALSE(Parse({"--replay", ""}).ok);
+  CHECK_FALSE(Parse({"--record", "a", "--replay", "b"}).ok);
+}
+
 TEST_CASE("the usage text shows the headless form") {
   CHECK(UsageText("sandbox").find("--headless --frames N --screenshot out.png") != std::string::npos);
 }

@@ -5,6 +5,9 @@
 #                       names an X server that is not there instead of being unset.
 #   -DMODE=screenshot   delete PNG, run the sandbox with ARGS writing PNG, optionally under XVFB_RUN,
 #                       then run CHECKER PNG CHECK_ARGS. ARGS and CHECK_ARGS are joined by "|".
+#   -DMODE=record_replay  record 40 headless frames of rain to OUT_DIR/rain.mkreplay (--record), replay
+#                       it with every panel open and the layout checked (--replay --check-layout),
+#                       and expect a file that is not a replay to be refused with exit code 1.
 # Always: -DSANDBOX=<sandbox binary>.
 cmake_minimum_required(VERSION 3.21)
 
@@ -59,6 +62,30 @@ elseif(MODE STREQUAL "screenshot")
   message(STATUS "png_check:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "png_check rejected ${PNG}")
+  endif()
+elseif(MODE STREQUAL "record_replay")
+  set(replay "${OUT_DIR}/rain.mkreplay")
+  file(REMOVE "${replay}")
+  execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 40 --scene rain --record ${replay}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  message(STATUS "record: exit code ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+  string(FIND "${out}" "saved 40 steps" at)
+  if(NOT rc EQUAL 0 OR at EQUAL -1 OR NOT EXISTS "${replay}")
+    message(FATAL_ERROR "recording 40 frames did not save a 40-step replay")
+  endif()
+  execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 20 --scene rain --replay ${replay}
+      --expand-panels --check-layout --screenshot ${OUT_DIR}/rain_replay.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  message(STATUS "replay: exit code ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "replaying the recording failed with exit code '${rc}'")
+  endif()
+  execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 1 --scene rain
+      --replay ${OUT_DIR}/rain_replay.png
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  string(FIND "${err}" "cannot load" at)
+  if(NOT rc EQUAL 1 OR at EQUAL -1)
+    message(FATAL_ERROR "a PNG given as a replay was not refused (exit code '${rc}', stderr: ${err})")
   endif()
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")

@@ -6,7 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <numbers>
+#include <string>
 #include <vector>
 
 using namespace mk;
@@ -100,6 +104,14 @@ struct BombRecorder final : DebugDraw {
 };
 
 const AABB kEverywhere{{-1e4f, -1e4f}, {1e4f, 1e4f}};
+
+// large_pyramid's row and settings with a base of `size` boxes.
+const scenes::SceneInfo& Pyramid() { return *scenes::FindScene("large_pyramid"); }
+SceneSettings PyramidSettings(int size) {
+  SceneSettings s = DefaultSettings(Pyramid());
+  s.params.size = size;
+  return s;
+}
 
 }  // namespace
 
@@ -280,11 +292,8 @@ TEST_CASE("readouts: kinetic energy and drift of a free fall match the analytic 
 }
 
 TEST_CASE("changing the scene knobs restarts the scene at the new size but solver changes do not") {
-  const scenes::SceneInfo* pyramid = scenes::FindScene("large_pyramid");
-  REQUIRE(pyramid != nullptr);
-  SceneSettings s = DefaultSettings(*pyramid);
-  s.params.size = 10;
-  SceneView view(*pyramid, s);
+  SceneSettings s = PyramidSettings(10);
+  SceneView view(Pyramid(), s);
   view.StepOnce();
   CHECK(view.GetWorld().GetCounters().bodies == 10 * 11 / 2 + 1);  // rows of 10..1 boxes, and the ground
   s.solver.subSteps = 8;
@@ -321,3 +330,124 @@ TEST_CASE("the view host loads scenes and labs by name and refuses unknown names
 }
 
 }  // TEST_SUITE("sandbox.scene_view")
+
+// Record and replay in the sandbox: a recording made while the user grabs, throws bombs and changes
+// the solver replays to the same state hashes, scrubbing back and forth through keyframes; a replay
+// takes no mouse input and ignores solver changes; files save, load, and bad ones are refused.
+TEST_CASE("a recorded sandbox session replays and scrubs to the recorded states") {
+  SceneView view(Pyramid(), PyramidSettings(8));
+  for (int i = 0; i < 5; ++i) view.StepOnce();
+  view.StartRecording();  // restarts the scene
+  CHECK(view.IsRecording());
+  CHECK(view.StepCount() == 0);
+  std::vector<std::uint64_t> hashes;  // after each recorded step
+  const auto step = [&] {
+    view.StepOnce();
+    hashes.push_back(view.GetWorld().StateHash());
+  };
+  for (int i = 0; i < 30; ++i) step();
+  REQUIRE(view.MouseDown({0.0f, 0.5f}, false));  // the bottom row's middle box
+  for (int i = 0; i < 20; ++i) {
+    view.MouseMove({0.05f * static_cast<float>(i), 2.0f});
+    step();
+  }
+  view.MouseUp({1.0f, 2.0f});
+  REQUIRE(view.MouseDown({-8.0f, 3.0f}, true));  // a bomb
+  view.MouseUp({-6.0f, 3.5f});
+  SceneSettings changed = view.Settings();
+  changed.solver.subSteps = 2;
+  changed.gravity = {1.0f, -12.0f};
+  view.SetSettings(changed);
+  for (int i = 0; i < 150; ++i) step();
+  const std::vector<std::byte> file = view.StopRecording();
+  CHECK_FALSE(view.IsRecording());
+
+  Replay replay;
+  REQUIRE(Replay::Load(file, replay) == ReplayError::None);
+  CHECK(replay.StepCount() == hashes.size());
+  view.PlayReplay(std::move(replay));
+  REQUIRE(view.IsReplaying());
+  CHECK(view.StepCount() == 0);
+  CHECK_FALSE(view.PickBody({0.0f, 0.5f}).IsNull());  // the recorded build is applied: a box is there
+  CHECK(view.TakeRefitRequest());
+  CHECK_FALSE(view.TakeRefitRequest());
+  // Played forward by the fixed step, then scrubbed with a fixed seed.
+  int mismatches = 0;
+  for (int i = 0; i < 60; ++i) {
+    view.StepOnce();
+    mismatches +=
+        view.GetWorld().StateHash() == hashes[static_cast<std::size_t>(view.StepCount() - 1)] ? 0 : 1;
+  }
+  view.ScrubTo(hashes.size());
+  CHECK(view.Player()->KeyframeCount() == 3);  // every 60 steps of 200
+  test::Rng rng(2024);
+  for (int jump = 0; jump < 40; ++jump) {
+    const auto k = static_cast<std::uint64_t>(rng.Uniform(1.0f, static_cast<float>(hashes.size())));
+    view.ScrubTo(k);
+    REQUIRE(view.StepCount() == static_cast<int>(k));
+    mismatches += view.GetWorld().StateHash() == hashes[k - 1] ? 0 : 1;
+  }
+  CHECK(mismatches == 0);
+  // The recorded settings show in the panels once the replay passes their change.
+  view.ScrubTo(hashes.size());
+  CHECK(view.Settings().solver.subSteps == 2);
+  CHECK(view.Settings().gravity == Vec2{1.0f, -12.0f});
+
+  // No mouse, and solver changes do not reach the replay's world.
+  view.ScrubTo(10);
+  CHECK_FALSE(view.MouseDown({0.0f, 0.5f}, false));
+  CHECK_FALSE(view.MouseDown({0.0f, 5.0f}, true));
+  view.MouseUp({2.0f, 5.0f});
+  SceneSettings ignored = view.Settings();
+  ignored.solver.subSteps = 7;
+  ignored.gravity = {0.0f, 5.0f};
+  view.SetSettings(ignored);
+  view.StepOnce();
+  CHECK(view.GetWorld().StateHash() == hashes[10]);
+  CHECK(view.GetWorld().GetSolverSettings().subSteps != 7);
+
+  // The end of the replay stops stepping; leaving it restarts the scene.
+  view.ScrubTo(hashes.size());
+  view.StepOnce();
+  CHECK(view.StepCount() == static_cast<int>(hashes.size()));
+  view.LeaveReplay();
+  CHECK_FALSE(view.IsReplaying());
+  CHECK(view.StepCount() == 0);
+}
+
+TEST_CASE("sandbox replays save and load as files and a bad file is refused with a message") {
+  const scenes::SceneInfo* rain = scenes::FindScene("rain");
+  REQUIRE(rain != nullptr);
+  SceneView view(*rain, DefaultSettings(*rain));
+  std::string message;
+  const std::string path = (std::filesystem::temp_directory_path() / "mk_sandbox_replay.mkreplay").string();
+  CHECK_FALSE(view.StopRecordingAndSave(path, message));  // not recording
+  CHECK(message == "not recording");
+  view.StartRecording();
+  std::vector<std::uint64_t> hashes;
+  for (int i = 0; i < 40; ++i) {
+    view.StepOnce();
+    hashes.push_back(view.GetWorld().StateHash());
+  }
+  REQUIRE(view.StopRecordingAndSave(path, message));
+  CHECK(message.find("saved 40 steps") == 0);
+  REQUIRE(view.PlayReplayFile(path, message));
+  view.ScrubTo(40);
+  CHECK(view.GetWorld().StateHash() == hashes.back());
+  view.ScrubTo(17);
+  CHECK(view.GetWorld().StateHash() == hashes[16]);
+
+  // A truncated copy is refused and the replay shown stays.
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  }
+  CHECK_FALSE(view.PlayReplayFile(path, message));
+  CHECK(message.find("cannot load") == 0);
+  CHECK(view.IsReplaying());
+  CHECK(view.GetWorld().StateHash() == hashes[16]);
+  std::filesystem::remove(path);
+  CHECK_FALSE(view.PlayReplayFile(path, message));  // no such file
+}

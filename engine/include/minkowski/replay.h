@@ -153,6 +153,9 @@ class ReplayPlayer {
   /// `step` beyond StepCount() applies every record. Going back (step < CurrentStep()) restores the
   /// nearest keyframe at or before `step`, or restarts when there is none.
   void StepTo(std::uint64_t step);
+  /// Applies the records before the next Step record (at the start: the calls that built the
+  /// world), so a viewer shows the world as the next step finds it. Stops at the end.
+  void ApplyUntilNextStep();
   /// Applies every record left, calls after the last Step included.
   void PlayToEnd();
   /// A fresh World, no record applied.
@@ -179,7 +182,8 @@ class ReplayPlayer {
   };
   void MaybeKeepKeyframe();
   void RestoreKeyframe(const Keyframe& keyframe);
-  std::vector<Keyframe> keyframes_;  // in step order
+  std::vector<Keyframe> keyframes_;                   // in step order
+  std::vector<std::vector<std::byte>> spareBuffers_;  // of keyframes thinned out, for the next ones
   std::uint64_t interval_ = kDefaultKeyframeInterval;
   int maxKeyframes_ = kDefaultMaxKeyframes;
   std::uint64_t recordsApplied_ = 0;
