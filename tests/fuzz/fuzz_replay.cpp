@@ -1,8 +1,11 @@
 // libFuzzer target for the replay loader (minkowski/replay.h): the first byte's bit 0 says whether to
 // write the right checksum into the rest before loading (so mutations reach the record decoder, not
 // only the checksum test); the rest is the replay file. A load must either be refused or give a
-// replay that plays to its end with every body finite. A crash, a hang (-timeout), a sanitizer
-// report, an allocation beyond -rss_limit_mb or -malloc_limit_mb, or a non-finite body is a failure.
+// replay that plays to its end with every body finite, and scrubbing through keyframes (one kept
+// every step, thinned to four) must give the states of a plain replay: going back to the middle
+// step equals a player without keyframes there, and playing on ends on the same state. A crash, a
+// hang (-timeout), a sanitizer report, an allocation beyond -rss_limit_mb or -malloc_limit_mb, a
+// non-finite body or a state that differs is a failure.
 // MK_ASSERT failures are expected (a corrupt file replays refused calls) and are silenced.
 //
 //   CXX=clang++ cmake -S . -B build/h-fuzz -DMK_BUILD_FUZZ=ON -DMK_BUILD_SANDBOX=OFF -DMK_SANITIZE=ON
@@ -33,6 +36,11 @@ bool AllFinite(const mk::World& world) {
   return true;
 }
 
+[[noreturn]] void Fail(const char* what) {
+  std::fprintf(stderr, "fuzz_replay: %s\n", what);
+  std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,17 +57,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   mk::Replay replay;
   if (mk::Replay::Load(file, replay) != mk::ReplayError::None) {
-    if (replay.IsValid()) {
-      std::fprintf(stderr, "fuzz_replay: a refused load changed the replay\n");
-      std::abort();
-    }
+    if (replay.IsValid()) Fail("a refused load changed the replay");
     return 0;
   }
+  const std::uint64_t middle = replay.StepCount() / 2;
+  mk::ReplayPlayer plain(replay);
+  plain.SetKeyframes(0, 2);
+  plain.StepTo(middle);
+  const std::uint64_t middleHash = plain.GetWorld().StateHash();
   mk::ReplayPlayer player(std::move(replay));
+  player.SetKeyframes(1, 4);
   player.PlayToEnd();
-  if (!AllFinite(player.GetWorld())) {
-    std::fprintf(stderr, "fuzz_replay: a non-finite body after the replay\n");
-    std::abort();
-  }
+  if (!AllFinite(player.GetWorld())) Fail("a non-finite body after the replay");
+  const std::uint64_t endHash = player.GetWorld().StateHash();
+  player.StepTo(middle);
+  if (player.GetWorld().StateHash() != middleHash) Fail("going back through keyframes gave another state");
+  player.PlayToEnd();
+  if (player.GetWorld().StateHash() != endHash) Fail("playing on from a keyframe ended on another state");
   return 0;
 }
