@@ -50,7 +50,7 @@ Escapes SpinnerEscapes(bool continuous) {
   return escapes;
 }
 
-// Rain (../shared/SCENES.md): ragdolls spawn 40 m above the floor of their row r (y = 45 r, the floor
+// Rain (the Box2D v3 benchmark set; demos/scenes): ragdolls spawn 40 m above the floor of their row r (y = 45 r, the floor
 // boxes' centre line; top surface 45 r + 0.25) and 5 m below the next floor. The row of a body is
 // the floor below where it was first seen (spawn heights 40.4..41.6 m above a floor, so y / 45 rounds
 // down to r). The criterion: at the end of every step, every live ragdoll body's centre of mass is
