@@ -293,6 +293,8 @@ TEST_CASE("hand-made inconsistencies with a valid checksum are refused") {
         s.bodies[FirstLive(s.bodyIds)].xf.q = {3.0f, 0.0f};
       },
       SnapshotError::InvalidValue);
+  CheckRefused([](WorldState& s) { s.bodies[FirstLive(s.bodyIds)].center.x += 45.0f; },
+               SnapshotError::Inconsistent);  // a centre of mass away from where its origin puts it
   CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].edges[1].body = 1 << 20; },
                SnapshotError::Inconsistent);
   CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].hertz = INFINITY; },

@@ -468,6 +468,13 @@ class Validator {
                         InRange(b.maxExtent, 0.0f, kMaxLocalLength) &&
                         InRange(b.minExtent, 0.0f, kMaxLocalLength);
     if (!pose) return Invalid("body pose");
+    // The solver moves the centre of mass and places the origin from it (xf.p = center - R localCenter):
+    // the two must agree up to that rounding. A centre elsewhere put every contact's lever arm off by
+    // the difference, and fuzz_snapshot stepped such a world to NaN.
+    const Vec2 expected = TransformPoint(b.xf, b.localCenter);
+    const float tolerance = 1e-4f * (1.0f + std::fabs(b.center.x) + std::fabs(b.center.y) +
+                                     std::fabs(b.localCenter.x) + std::fabs(b.localCenter.y));
+    if (!Within(b.center - expected, tolerance)) return Inconsistent("body centre and origin");
     if (!motion) return Invalid("body velocity or force");
     if (!mass || !params) return Invalid("body mass or parameter");
     b.solverIndex = kNull;  // rebuilt by every Step's gather; never read between Steps
