@@ -133,6 +133,25 @@ TEST_CASE("every hull ComputeHull returns is accepted by MakePolygon unchanged (
   CHECK(gAsserts == 0);
 }
 
+// Found by the world-API fuzzer: a triangle with edges of 1e-20 m was accepted, its normals came out
+// as zero vectors, and the narrowphase handed the pre-solve callback a manifold with a zero normal.
+TEST_CASE("points closer than kMinFeatureLength count as one point at any scale") {
+  const Vec2 tiny[] = {{0.0f, 0.0f}, {1e-20f, 1e-30f}, {1e-20f, 1e-20f}};
+  CHECK(MakePolygon(tiny, 1.3f).error == GeometryError::TooFewPoints);
+  Hull hull;
+  for (Vec2 p : tiny) hull.points[hull.count++] = p;
+  CHECK(MakePolygon(hull, 1.3f).error == GeometryError::TooFewPoints);
+  CHECK(MakeBox(1e-14f, 1e-14f).error == GeometryError::TooFewPoints);
+  CHECK(MakeCapsule({0.0f, 0.0f}, {1e-15f, 0.0f}, 0.5f).error == GeometryError::DegenerateSegment);
+  CHECK(MakeSegment({5.0f, 0.0f}, {5.0f, 1e-13f}).error == GeometryError::DegenerateSegment);
+  // Just above it, at a micrometre and a nanometre: polygons with unit normals.
+  for (float size : {1e-6f, 1e-9f}) {
+    const GeometryResult<Polygon> box = MakeBox(size, size);
+    REQUIRE(box.ok());
+    for (int i = 0; i < box.value.count; ++i) CHECK(std::fabs(Length(box.value.normals[i]) - 1.0f) < 1e-6f);
+  }
+}
+
 TEST_CASE("hand-made hulls that are clockwise or wind twice or repeat a point are refused") {
   auto make = [](std::initializer_list<Vec2> points) {
     Hull hull;

@@ -30,7 +30,7 @@ inline constexpr int kMaxHullInputPoints = 16 * kMaxPolygonVertices;
 /// Why a geometry constructor refused its input.
 enum class GeometryError : std::uint8_t {
   None = 0,
-  TooFewPoints,        ///< fewer than 3 distinct points (1, 2, or all duplicates)
+  TooFewPoints,        ///< fewer than 3 distinct points (1, 2, or all duplicates; closer than 1e-12 m is one)
   Collinear,           ///< 3+ distinct points, but all on one line: no area
   NonFinite,           ///< a coordinate, radius, size or density is NaN or infinite
   NegativeRadius,      ///< radius < 0 (or <= 0 where the shape needs a radius, e.g. a circle)

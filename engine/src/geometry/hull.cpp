@@ -107,7 +107,8 @@ float HullTolerance(std::span<const Vec2> points) {
     maxAbs = std::max(maxAbs, std::max(std::fabs(p.x), std::fabs(p.y)));
   }
   float extent = std::max(upper.x - lower.x, upper.y - lower.y);
-  return std::max(kHullRelativeTolerance * extent, kHullCoordinateUlps * kFloatEpsilon * maxAbs);
+  return std::max(
+      {kHullRelativeTolerance * extent, kHullCoordinateUlps * kFloatEpsilon * maxAbs, kMinFeatureLength});
 }
 
 GeometryResult<Hull> ComputeHull(std::span<const Vec2> points) {

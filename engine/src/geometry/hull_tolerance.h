@@ -19,6 +19,12 @@ inline constexpr float kHullCoordinateUlps = 64.0f;
 
 inline constexpr float kFloatEpsilon = FLT_EPSILON;
 
+/// Points closer than this (metres) are one point whatever the scale: an edge shorter than this has
+/// a direction float arithmetic cannot resolve (its squared length is subnormal well before 1e-19 m,
+/// and the narrowphase squares such lengths). World shapes never come near it. The world-API fuzzer
+/// found a triangle with edges of 1e-20 m whose normals came out as zero vectors.
+inline constexpr float kMinFeatureLength = 1e-12f;
+
 /// The weld / collinearity tolerance (metres) for this point cloud. `points` must be non-empty.
 float HullTolerance(std::span<const Vec2> points);
 

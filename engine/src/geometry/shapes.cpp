@@ -73,6 +73,14 @@ bool IsStrictlyConvexCCW(const Hull& hull) {
   return turning < 3.0 * std::numbers::pi;
 }
 
+// An edge shorter than kMinFeatureLength: its two points count as one.
+bool HasTinyEdge(const Hull& hull) {
+  for (int i = 0; i < hull.count; ++i) {
+    if (!(Distance(hull.points[(i + 1) % hull.count], hull.points[i]) >= kMinFeatureLength)) return true;
+  }
+  return false;
+}
+
 // Normals and centroid of a hull already known to be valid.
 GeometryResult<Polygon> BuildPolygon(const Hull& hull, float radius) {
   GeometryResult<Polygon> result;
@@ -108,6 +116,7 @@ GeometryError ValidatePolygon(const Polygon& polygon) {
   }
   if (!IsFinite(polygon.centroid)) return GeometryError::NonFinite;
   if (!IsStrictlyConvexCCW(hull)) return GeometryError::NotConvex;
+  if (HasTinyEdge(hull)) return GeometryError::TooFewPoints;
   // The derived data must be what MakePolygon derives (a hand-copied normal with a sign slip or a
   // stale centroid would turn contacts inside out).
   const Polygon derived = BuildPolygon(hull, polygon.radius).value;
@@ -140,6 +149,7 @@ GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius) {
   const bool convex = IsStrictlyConvexCCW(hull);
   MK_ASSERT(convex);
   if (!convex) return Fail<Polygon>(GeometryError::NotConvex);
+  if (HasTinyEdge(hull)) return Fail<Polygon>(GeometryError::TooFewPoints);  // convex, but below float's reach
   return BuildPolygon(hull, radius);
 }
 
