@@ -297,6 +297,8 @@ TEST_CASE("hand-made inconsistencies with a valid checksum are refused") {
                SnapshotError::Inconsistent);  // a centre of mass away from where its origin puts it
   CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].edges[1].body = 1 << 20; },
                SnapshotError::Inconsistent);
+  CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].referenceAngle = 4e37f; },
+               SnapshotError::InvalidValue);  // the API unwinds it to [-pi, pi]
   CheckRefused([](WorldState& s) { s.joints[FirstLive(s.jointIds)].hertz = INFINITY; },
                SnapshotError::InvalidValue);
   CheckRefused([](WorldState& s) { s.chains[FirstLive(s.chainIds)].shapes.push_back(FirstLive(s.shapeIds)); },

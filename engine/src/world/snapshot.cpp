@@ -79,8 +79,11 @@ std::uint64_t LayoutSignature() {
 // products the solver forms (squares of speeds, lever arm times impulse) finite.
 constexpr float kMaxCoordinate = 1e18f;                    // world positions and points (m)
 constexpr float kMaxLocalLength = 8.0f * kMaxWorldLength;  // body-frame lengths: centres, anchors (m)
-constexpr float kMaxSpeed = 1.01e5f;     // a component of a linear velocity (m/s): the top cap
-constexpr float kMaxImpulse = 1e30f;     // stored impulses (N s)
+constexpr float kMaxSpeed = 1.01e5f;  // a component of a linear velocity (m/s): the top cap
+constexpr float kMaxImpulse = 1e30f;  // stored impulses (N s)
+// A joint's reference angle as the API stores it, unwound to [-pi, pi] (fuzz_snapshot found one of
+// 4e37 that stepped to NaN); limits within kMaxWorldLength, as the API checks them.
+constexpr float kMaxReferenceAngle = 3.1416f;
 constexpr float kUnitTolerance = 1e-3f;  // |q| and axes: unit within this (squared length)
 // Vectors the engine derives from accepted rotations inherit their error, multiplied: a recycling
 // origin's relative rotation and local normal come from two body rotations (and a unit normal), a
@@ -577,8 +580,9 @@ class Validator {
     if (!bodies) return Inconsistent("joint bodies");
     const bool geometry = Within(j.localAnchorA, kMaxLocalLength) &&
                           Within(j.localAnchorB, kMaxLocalLength) && Unit(j.localAxisA.x, j.localAxisA.y) &&
-                          Within(j.target, kMaxCoordinate) && Finite(j.referenceAngle) && Finite(j.lower) &&
-                          Finite(j.upper) && j.lower <= j.upper && Finite(j.length) && j.length >= 0.0f;
+                          Within(j.target, kMaxCoordinate) && Within(j.referenceAngle, kMaxReferenceAngle) &&
+                          Within(j.lower, kMaxWorldLength) && Within(j.upper, kMaxWorldLength) &&
+                          j.lower <= j.upper && Finite(j.length) && j.length >= 0.0f;
     const bool springs =
         InRange(j.constraintHertz, 0.0f, kMaxHertz) &&
         InRange(j.constraintDampingRatio, 0.0f, kMaxDampingRatio) && InRange(j.hertz, 0.0f, kMaxHertz) &&
