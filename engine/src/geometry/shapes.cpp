@@ -149,7 +149,8 @@ GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius) {
   const bool convex = IsStrictlyConvexCCW(hull);
   MK_ASSERT(convex);
   if (!convex) return Fail<Polygon>(GeometryError::NotConvex);
-  if (HasTinyEdge(hull)) return Fail<Polygon>(GeometryError::TooFewPoints);  // convex, but below float's reach
+  if (HasTinyEdge(hull))
+    return Fail<Polygon>(GeometryError::TooFewPoints);  // convex, but below float's reach
   return BuildPolygon(hull, radius);
 }
 
