@@ -217,7 +217,7 @@ void BroadPhase::Impl::MarkDirty(Placement placement, int bandLo, int bandHi) {
 void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
   layout = ideal;
   countAtRebuild = proxyCount;
-  ++fullRebuilds;
+  if (fullRebuilds < std::numeric_limits<int>::max()) ++fullRebuilds;  // a statistic: saturates
   bands.resize(static_cast<std::size_t>(layout.count));
   for (Band& band : bands) {
     for (int kind = 0; kind < 2; ++kind) {
