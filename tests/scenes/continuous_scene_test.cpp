@@ -50,13 +50,14 @@ Escapes SpinnerEscapes(bool continuous) {
   return escapes;
 }
 
-// Rain (the Box2D v3 benchmark set; demos/scenes): ragdolls spawn 40 m above the floor of their row r (y = 45
-// r, the floor boxes' centre line; top surface 45 r + 0.25) and 5 m below the next floor. The row of a body
-// is the floor below where it was first seen (spawn heights 40.4..41.6 m above a floor, so y / 45 rounds down
-// to r). The criterion: at the end of every step, every live ragdoll body's centre of mass is above the top
-// surface of its row's floor. A body resting on the floor has its centre at least its smallest radius (the 3
-// cm forearm) minus the allowed overlap above that surface, so this catches a body halfway into the floor,
-// one through it, and one that fell off its end.
+// Rain (the Box2D v3 benchmark set; demos/scenes): ragdolls spawn 40 m above the floor of their row
+// r (y = 45 r, the floor boxes' centre line; top surface 45 r + 0.25) and 5 m below the next floor.
+// The row of a body is the floor below where it was first seen (spawn heights 40.4..41.6 m above a
+// floor, so y / 45 rounds down to r). The criterion: at the end of every step, every live ragdoll
+// body's centre of mass is above the top surface of its row's floor. A body resting on the floor has
+// its centre at least its smallest radius (the 3 cm forearm) minus the allowed overlap above that
+// surface, so this catches a body halfway into the floor, one through it, and one that fell off its
+// end.
 struct RainWatch {
   std::vector<std::uint32_t> generation;  // per body slot: the generation whose row is known
   std::vector<int> row;
