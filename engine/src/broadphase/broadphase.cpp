@@ -362,6 +362,8 @@ std::size_t BroadPhase::CapacityBytes() const {
                       bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.begun) + bytes(s.ended) +
                       bytes(s.pendingEnded) + bytes(s.heap);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
+  total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);
+  for (const auto& list : s.spareLists) total += bytes(list);
   return total;
 }
 

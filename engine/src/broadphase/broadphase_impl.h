@@ -117,6 +117,11 @@ struct BroadPhase::Impl {
   // Structure.
   LayoutParams layout{};
   std::vector<Band> bands;
+  /// Band lists not in use, kept with their storage: a full rebuild hands every list's storage back
+  /// here and out again (largest to the fullest list), so a layout change does not allocate.
+  std::vector<std::vector<BandEntry>> spareLists;
+  std::vector<std::int32_t> listSizes;  ///< full-rebuild scratch: entries per list key (band * 2 + kind)
+  std::vector<std::int32_t> listOrder;  ///< full-rebuild scratch: list keys, fullest first
   std::vector<std::int32_t> large;
   std::vector<std::int32_t> dirtyKeys;   ///< band * 2 + list kind
   std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
@@ -161,6 +166,8 @@ struct BroadPhase::Impl {
   LayoutParams IdealLayout() const;
   bool NeedsRebuild(const LayoutParams& ideal) const;
   void FullRebuild(const LayoutParams& ideal);
+  void RecycleBandLists();
+  void GrowList(std::vector<BandEntry>& list, std::size_t needed);
   void PlaceProxy(std::int32_t proxy);
   void Relocate();
   void MarkDirty(Placement placement, int bandLo, int bandHi);

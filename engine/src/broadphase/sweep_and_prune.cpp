@@ -53,12 +53,6 @@ void SortEntries(std::vector<BandEntry>& list) {
   }
 }
 
-// Band populations fluctuate with motion; growing a list to twice what it needs makes a later
-// reallocation (an allocation inside an update) a rare event instead of a regular one.
-void ReserveWithHeadroom(std::vector<BandEntry>& list, std::size_t needed) {
-  if (needed > list.capacity()) list.reserve(2 * needed + 16);
-}
-
 // Rounded up so that it bounds the exact extent hi - lo.
 float ExtentUp(const BandEntry& e) { return NextUp(e.hi - e.lo); }
 
@@ -218,19 +212,21 @@ void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
   layout = ideal;
   countAtRebuild = proxyCount;
   if (fullRebuilds < std::numeric_limits<int>::max()) ++fullRebuilds;  // a statistic: saturates
-  bands.resize(static_cast<std::size_t>(layout.count));
-  for (Band& band : bands) {
-    for (int kind = 0; kind < 2; ++kind) {
-      band.list[kind].clear();
-      band.dirty[kind] = false;
-    }
-  }
   dirtyKeys.clear();
   large.clear();
+  listSizes.assign(static_cast<std::size_t>(layout.count) * 2, 0);
   for (std::int32_t proxy = 0; proxy < static_cast<std::int32_t>(slots.size()); ++proxy) {
     flags[proxy] &= static_cast<std::uint8_t>(~kFlagRelocate);
     if (!slots[proxy].alive) continue;
     PlaceProxy(proxy);
+    const ProxySlot& slot = slots[proxy];
+    if (slot.placement == Placement::Large) continue;
+    const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
+    for (int b = slot.bandLo; b <= slot.bandHi; ++b) ++listSizes[static_cast<std::size_t>(b * 2 + kind)];
+  }
+  RecycleBandLists();
+  for (std::int32_t proxy = 0; proxy < static_cast<std::int32_t>(slots.size()); ++proxy) {
+    if (!slots[proxy].alive) continue;
     const ProxySlot& slot = slots[proxy];
     if (slot.placement == Placement::Large) {
       large.push_back(proxy);
@@ -243,12 +239,74 @@ void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
   for (Band& band : bands) {
     for (int kind = 0; kind < 2; ++kind) {
       std::sort(band.list[kind].begin(), band.list[kind].end(), EntryLess);
-      ReserveWithHeadroom(band.list[kind], band.list[kind].size());
       float maxExtent = 0.0f;
       for (const BandEntry& e : band.list[kind]) maxExtent = std::max(maxExtent, ExtentUp(e));
       band.maxExtent[kind] = maxExtent;
     }
   }
+}
+
+// Gives the new layout's lists (sized by listSizes) the storage the old lists had: every list goes
+// to the spare pool, then the fullest new list takes the largest spare, and so on down. Band counts
+// and populations change with every layout, and lists only grow, so without this a layout change
+// would drop the storage of lost bands and regrow it entry by entry elsewhere (allocations inside a
+// step, seen in a 100,000-step soak). Each list is also given headroom for what it must hold.
+void BroadPhase::Impl::RecycleBandLists() {
+  for (Band& band : bands) {
+    for (std::vector<BandEntry>& list : band.list) {
+      if (list.capacity() == 0) continue;
+      list.clear();
+      spareLists.push_back(std::move(list));
+    }
+  }
+  bands.resize(static_cast<std::size_t>(layout.count));
+  for (Band& band : bands) band = Band{};
+  std::sort(spareLists.begin(), spareLists.end(),
+            [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); });
+  listOrder.resize(listSizes.size());
+  for (std::size_t key = 0; key < listOrder.size(); ++key) listOrder[key] = static_cast<std::int32_t>(key);
+  // Ties broken by key, so the order is total (std::stable_sort would allocate a buffer).
+  std::sort(listOrder.begin(), listOrder.end(), [this](std::int32_t a, std::int32_t b) {
+    return listSizes[a] != listSizes[b] ? listSizes[a] > listSizes[b] : a < b;
+  });
+  for (std::int32_t key : listOrder) {
+    const std::size_t needed = static_cast<std::size_t>(listSizes[key]);
+    (void)needed;
+    if (spareLists.empty()) break;
+    std::vector<BandEntry>& list = bands[key / 2].list[key % 2];
+    list = std::move(spareLists.back());
+    spareLists.pop_back();
+  }
+  for (std::int32_t key : listOrder) {
+    GrowList(bands[key / 2].list[key % 2], static_cast<std::size_t>(listSizes[key]));
+  }
+}
+
+// Makes `list` able to hold `needed` entries, keeping its contents: it takes the smallest spare that
+// is large enough, else a new buffer with headroom (twice what it needs, so that growth is rare), and
+// its old buffer becomes a spare. Storage is only ever added to the pool, never dropped, so once the
+// pool covers what the lists have needed, layout changes and band traffic stop allocating.
+void BroadPhase::Impl::GrowList(std::vector<BandEntry>& list, std::size_t needed) {
+  if (needed <= list.capacity()) return;
+  std::size_t best = spareLists.size();
+  for (std::size_t i = 0; i < spareLists.size(); ++i) {
+    const std::size_t capacity = spareLists[i].capacity();
+    if (capacity >= needed && (best == spareLists.size() || capacity < spareLists[best].capacity())) best = i;
+  }
+  std::vector<BandEntry> grown;
+  if (best < spareLists.size()) {
+    std::swap(spareLists[best], spareLists.back());
+    grown = std::move(spareLists.back());
+    spareLists.pop_back();
+  } else {
+    grown.reserve(2 * needed + 16);
+  }
+  grown.assign(list.begin(), list.end());
+  if (list.capacity() > 0) {
+    list.clear();
+    spareLists.push_back(std::move(list));
+  }
+  list = std::move(grown);
 }
 
 // Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
@@ -309,7 +367,7 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
     list[write++] = e;
   }
   list.resize(write);
-  ReserveWithHeadroom(list, write + static_cast<std::size_t>(insertedCount));
+  GrowList(list, write + static_cast<std::size_t>(insertedCount));
   for (int i = 0; i < insertedCount; ++i) {
     list.push_back(MakeEntry(static_cast<std::int32_t>(inserted[i] & 0xFFFFFFFF)));
   }
