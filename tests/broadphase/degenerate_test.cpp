@@ -115,7 +115,14 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   const AABB bad[] = {
-      {{nan, 0}, {1, 1}}, {{0, 0}, {1, nan}}, {{-inf, 0}, {1, 1}}, {{0, 0}, {inf, 1}}, {{1, 1}, {0, 0}}};
+      {{nan, 0}, {1, 1}},
+      {{0, 0}, {1, nan}},
+      {{-inf, 0}, {1, 1}},
+      {{0, 0}, {inf, 1}},
+      // Inverted boxes inside a's fat box: MoveProxy's fast path (inside the fat box) must still refuse them.
+      {{1, 1}, {0, 0}},
+      {{0, 1}, {1, 0}},
+      {{1, 0}, {0, 1}}};
   const AABB fatBefore = bp.GetFatAABB(a);
   const std::size_t bytesBefore = bp.CapacityBytes();
   int expectedAsserts = 0;

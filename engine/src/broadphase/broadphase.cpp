@@ -263,11 +263,16 @@ BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
   Impl& s = *impl_;
   const std::int32_t proxy = s.Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
+  AABB& fat = s.fat[proxy];
+  // The common case first, and cheaply: a box inside the fat box (whose bounds are finite) with lower
+  // <= upper has finite bounds, so it is valid, and nothing moves. Anything else gets the full check.
+  if (Contains(fat, tightAABB) && tightAABB.lower.x <= tightAABB.upper.x &&
+      tightAABB.lower.y <= tightAABB.upper.y) {
+    return BroadPhaseError::None;
+  }
   const bool valid = mk::IsValid(tightAABB);
   MK_ASSERT(valid);
   if (!valid) return BroadPhaseError::InvalidAABB;
-  AABB& fat = s.fat[proxy];
-  if (Contains(fat, tightAABB)) return BroadPhaseError::None;
   fat = Inflate(tightAABB, s.margin);
   s.MarkMoved(proxy);
   s.MarkRelocate(proxy);

@@ -71,14 +71,22 @@ Vec2 SupportPoint(const ShapeProxy& proxy, const Transform& xf, Vec2 worldDir) {
 namespace {
 
 AABB PointsAABB(const Vec2* points, int count, const Transform& xf, float radius) {
-  Vec2 lower = TransformPoint(xf, points[0]);
-  Vec2 upper = lower;
+  // Bounds of the rotated points, translated once at the end: rounding is monotonic, so
+  // min_i fl(x_i + p) = fl(min_i x_i + p) and the box has the same bits as translating every point
+  // (two adds a point fewer; this runs for every shape of every awake body every step). Ties keep
+  // the earlier point as Min and Max do.
+  const float c = xf.q.c, s = xf.q.s;
+  float lowerX = c * points[0].x - s * points[0].y, lowerY = s * points[0].x + c * points[0].y;
+  float upperX = lowerX, upperY = lowerY;
   for (int i = 1; i < count; ++i) {
-    Vec2 p = TransformPoint(xf, points[i]);
-    lower = Min(lower, p);
-    upper = Max(upper, p);
+    const float x = c * points[i].x - s * points[i].y, y = s * points[i].x + c * points[i].y;
+    lowerX = lowerX < x ? lowerX : x;
+    lowerY = lowerY < y ? lowerY : y;
+    upperX = upperX > x ? upperX : x;
+    upperY = upperY > y ? upperY : y;
   }
-  return {{lower.x - radius, lower.y - radius}, {upper.x + radius, upper.y + radius}};
+  return {{(lowerX + xf.p.x) - radius, (lowerY + xf.p.y) - radius},
+          {(upperX + xf.p.x) + radius, (upperY + xf.p.y) + radius}};
 }
 
 }  // namespace
