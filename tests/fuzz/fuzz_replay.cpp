@@ -7,6 +7,8 @@
 // hang (-timeout), a sanitizer report, an allocation beyond -rss_limit_mb or -malloc_limit_mb, a
 // non-finite body or a state that differs is a failure.
 // MK_ASSERT failures are expected (a corrupt file replays refused calls) and are silenced.
+// A failure also prints the input in base64 on one line, so that a CI log (which keeps no files) is
+// enough to reproduce it: base64 -d > crash <<< '...' && build/fuzz/tests/fuzz/fuzz_replay crash
 //
 //   CXX=clang++ cmake -S . -B build/h-fuzz -DMK_BUILD_FUZZ=ON -DMK_BUILD_SANDBOX=OFF -DMK_SANITIZE=ON
 //   cmake --build build/h-fuzz --target fuzz_replay -j2
@@ -36,8 +38,26 @@ bool AllFinite(const mk::World& world) {
   return true;
 }
 
+// The input being run, for Fail.
+const std::uint8_t* g_input = nullptr;
+std::size_t g_inputSize = 0;
+
+void PrintBase64(const std::uint8_t* data, std::size_t size) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (std::size_t i = 0; i < size; i += 3) {
+    const std::size_t n = size - i < 3 ? size - i : 3;
+    std::uint32_t bits = static_cast<std::uint32_t>(data[i]) << 16;
+    if (n > 1) bits |= static_cast<std::uint32_t>(data[i + 1]) << 8;
+    if (n > 2) bits |= data[i + 2];
+    for (std::size_t k = 0; k < 4; ++k)
+      std::fputc(k <= n ? kDigits[(bits >> (18 - 6 * k)) & 63] : '=', stderr);
+  }
+  std::fputc('\n', stderr);
+}
+
 [[noreturn]] void Fail(const char* what) {
-  std::fprintf(stderr, "fuzz_replay: %s\n", what);
+  std::fprintf(stderr, "fuzz_replay: %s\nfuzz_replay: the input, %zu bytes, base64: ", what, g_inputSize);
+  PrintBase64(g_input, g_inputSize);
   std::abort();
 }
 
@@ -47,6 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const mk::AssertHandler previous = mk::SetAssertHandler([](const char*, const char*, int) {});
   (void)previous;
   if (size == 0) return 0;
+  g_input = data;
+  g_inputSize = size;
   std::vector<std::byte> file(size - 1);
   for (std::size_t i = 1; i < size; ++i) file[i - 1] = static_cast<std::byte>(data[i]);
   if ((data[0] & 1) != 0 && file.size() >= mk::kReplayHeaderBytes) {
