@@ -120,6 +120,9 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
     const std::vector<int> order = ColorOrder(graph);
     REQUIRE(order.size() == wide.contacts.size());
 
+    // The static slot the kernels take after the bodies (RunSubSteps appends it the same way).
+    REQUIRE(graph.staticSlot == bodies);
+    wide.states.push_back(BodyState{});
     WarmStartContactGroups<F>(graph, wide.states);
     WarmStartContacts(wide, graph.overflow);
     SolveContactGroups<F, true>(graph, wide.states, setup.context);
@@ -127,6 +130,11 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
     SolveContactGroups<F, false>(graph, wide.states, setup.context);
     RelaxContacts(wide, setup.context, graph.overflow);
     StoreContactGroups<F>(graph, wide.contacts);
+    // Static and empty lanes wrote the slot; it is back at rest, as a static body.
+    const BodyState slot = wide.states.back();
+    CHECK((slot.v.x == 0.0f && slot.v.y == 0.0f && slot.w == 0.0f));
+    CHECK((slot.dp.x == 0.0f && slot.dp.y == 0.0f && slot.dq.c == 1.0f && slot.dq.s == 0.0f));
+    wide.states.pop_back();
 
     WarmStartContacts(scalar, order);
     SolveContacts(scalar, setup.context, order);
@@ -158,6 +166,9 @@ TEST_CASE("colouring: no colour holds a moving body twice and every contact take
           if (i < 0) continue;
           ++seen[static_cast<size_t>(i)];
           CHECK(graph.colorOf[static_cast<size_t>(i)] == color);
+          // A static side reads the static slot (one past the bodies).
+          CHECK(group.indexA[k] == (contacts[i].indexA >= 0 ? contacts[i].indexA : bodies));
+          CHECK(group.indexB[k] == (contacts[i].indexB >= 0 ? contacts[i].indexB : bodies));
           for (int body : {contacts[i].indexA, contacts[i].indexB}) {
             if (body < 0) continue;
             CHECK(bodiesOfColor.insert(body).second);  // no moving body twice in a colour

@@ -1,5 +1,7 @@
 // Body integration, Box2D v3's solver.c stages: integrate velocities (gravity, forces, damping),
 // integrate positions (the motion of a sub-step accumulated into dp, dq), and the speed caps on both.
+// They go over params, one per body: during the sub-steps states also holds the contact graph's
+// static slot after the bodies (contact_graph.h), which is not a body.
 #include "solver/body_integrator.h"
 
 #include "solver/solver.h"
@@ -25,7 +27,7 @@ float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxA
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
   const float h = context.h;
   const float maxSpeed = context.settings.maxLinearSpeed;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
+  for (size_t i = 0; i < solver.params.size(); ++i) {
     BodyState& s = solver.states[i];
     const BodyParams& p = solver.params[i];
     if (p.invMass == 0.0f && p.invInertia == 0.0f) continue;  // kinematic: keeps its velocity
@@ -65,7 +67,7 @@ bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
   const float maxSpeed = context.settings.maxLinearSpeed;
   const float maxAngularSpeed = MaxAngularSpeed(context);
   bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
+  for (size_t i = 0; i < solver.params.size(); ++i) {
     BodyState& s = solver.states[i];
     // The constraints may have asked for more than the caps: the motion integrated is capped.
     anyCapped = CapSpeed(s, solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
@@ -87,7 +89,7 @@ bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
   const float maxSpeed = context.settings.maxLinearSpeed;
   const float maxAngularSpeed = MaxAngularSpeed(context);
   bool anyCapped = false;
-  for (size_t i = 0; i < solver.states.size(); ++i) {
+  for (size_t i = 0; i < solver.params.size(); ++i) {
     anyCapped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
   }
   return anyCapped;

@@ -5,6 +5,7 @@
 // std::clamp(v, lo, hi) is Min(hi, Max(lo, v)).
 #include "solver/contact_graph.h"
 
+#include "minkowski/assert.h"
 #include "solver/contact_solver.h"
 
 #include <algorithm>
@@ -20,6 +21,11 @@ using wide::Neg;
 // A static body as the scalar solver sees it (WithBodies): at rest, not turned.
 const BodyState kStaticBody{};
 
+// Sets the static slot back to rest after a group wrote it. Its lanes have zero masses, so they write
+// back what they read, except when an impulse is not finite (a body already broken): resetting keeps
+// that from reaching every other contact with a static body through the shared slot.
+inline void RestoreStaticSlot(BodyState* states, int staticSlot) { states[staticSlot] = kStaticBody; }
+
 // The bodies of one side of a group, one lane per contact.
 template <class F>
 struct BodyLanes {
@@ -28,12 +34,12 @@ struct BodyLanes {
 };
 
 // Four bodies' states into 4-lane registers: two 4-float loads per body and two transposes. A lane
-// without a moving body reads kStaticBody.
+// without a moving body reads the static slot (ContactGraph::staticSlot), so no lane needs a test.
 template <class F>
 [[gnu::always_inline]] inline void LoadBodyRows(const BodyState* states, const int* index, F (&rows)[8]) {
   static_assert(F::kLanes == 4);
   for (int k = 0; k < 4; ++k) {
-    const BodyState& s = index[k] >= 0 ? states[index[k]] : kStaticBody;
+    const BodyState& s = states[index[k]];
     rows[k] = F::Load(&s.v.x);       // v.x v.y w dp.x
     rows[4 + k] = F::Load(&s.dp.y);  // dp.y dq.c dq.s pad
   }
@@ -42,15 +48,15 @@ template <class F>
 }
 
 // The velocities of four bodies back (dp.x rides along unchanged: a colour holds each moving body
-// once, so no other lane writes it). Lanes without a moving body write to a scratch state.
+// once, so no other lane writes it). Lanes without a moving body write the static slot, which the
+// group functions then set back to rest.
 template <class F>
 [[gnu::always_inline]] inline void StoreBodyRows(BodyState* states, const int* index, F vx, F vy, F w,
                                                  F dpx) {
   static_assert(F::kLanes == 4);
   wide::Transpose4(vx, vy, w, dpx);
   const F rows[4] = {vx, vy, w, dpx};
-  BodyState scratch;
-  for (int k = 0; k < 4; ++k) wide::Store(&(index[k] >= 0 ? states[index[k]] : scratch).v.x, rows[k]);
+  for (int k = 0; k < 4; ++k) wide::Store(&states[index[k]].v.x, rows[k]);
 }
 
 // The lanes' bodies; an 8-lane type in two halves of four.
@@ -185,14 +191,16 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
 
 // Lane k of group g from constraint c (an empty lane: constraint null).
 template <class F>
-void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int constraintIndex) {
+void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int constraintIndex,
+              int staticSlot) {
   if (c == nullptr) {
-    // Zero masses and no bodies: the lane's impulses stay 0 and it writes only scratch.
+    // Zero masses and only the static slot: the lane's impulses stay 0 and it moves nothing.
     g.normalX[k] = g.normalY[k] = g.friction[k] = 0.0f;
     g.invMassA[k] = g.invIA[k] = g.invMassB[k] = g.invIB[k] = 0.0f;
     g.biasRate[k] = g.impulseScale[k] = 0.0f;
     g.massScale[k] = 1.0f;
-    g.indexA[k] = g.indexB[k] = g.constraint[k] = -1;
+    g.indexA[k] = g.indexB[k] = staticSlot;
+    g.constraint[k] = -1;
   } else {
     g.normalX[k] = c->normal.x;
     g.normalY[k] = c->normal.y;
@@ -204,8 +212,8 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
     g.biasRate[k] = c->softness.biasRate;
     g.massScale[k] = c->softness.massScale;
     g.impulseScale[k] = c->softness.impulseScale;
-    g.indexA[k] = c->indexA;
-    g.indexB[k] = c->indexB;
+    g.indexA[k] = c->indexA >= 0 ? c->indexA : staticSlot;
+    g.indexB[k] = c->indexB >= 0 ? c->indexB : staticSlot;
     g.constraint[k] = constraintIndex;
   }
   for (int j = 0; j < 2; ++j) {
@@ -249,6 +257,7 @@ int AssignColor(std::vector<std::uint32_t>& bodyColors, int indexA, int indexB) 
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph) {
   constexpr int W = F::kLanes;
+  graph.staticSlot = bodyCount;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
   graph.colorOf.resize(contacts.size());
   graph.overflow.clear();
@@ -273,24 +282,32 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
     if (color < 0) continue;
     const int slot = filled[color]++;
     PackLane(graph.groups[static_cast<size_t>(graph.colorGroupStart[color] + slot / W)], slot % W,
-             &contacts[i], static_cast<int>(i));
+             &contacts[i], static_cast<int>(i), bodyCount);
   }
   for (int c = 0; c < kGraphColorCount; ++c) {
     for (int slot = filled[c]; slot % W != 0; ++slot) {
       PackLane<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,
-                  -1);
+                  -1, bodyCount);
     }
   }
 }
 
 template <class F>
 void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states) {
-  for (WideContactGroup<F>& g : graph.groups) WarmStartGroup(g, states.data());
+  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
+  for (WideContactGroup<F>& g : graph.groups) {
+    WarmStartGroup(g, states.data());
+    RestoreStaticSlot(states.data(), graph.staticSlot);
+  }
 }
 
 template <class F, bool useBias>
 void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context) {
-  for (WideContactGroup<F>& g : graph.groups) SolveGroup<F, useBias>(g, states.data(), context);
+  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
+  for (WideContactGroup<F>& g : graph.groups) {
+    SolveGroup<F, useBias>(g, states.data(), context);
+    RestoreStaticSlot(states.data(), graph.staticSlot);
+  }
 }
 
 template <class F>
@@ -310,7 +327,10 @@ void StoreContactGroups(const ContactGraph<F>& graph, std::span<ContactConstrain
 
 template <class F>
 void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams> params) {
-  auto capped = [&params](int index) { return index >= 0 && params[static_cast<size_t>(index)].capped; };
+  // The static slot (index params.size()) is never capped.
+  auto capped = [&params](int index) {
+    return static_cast<size_t>(index) < params.size() && params[static_cast<size_t>(index)].capped;
+  };
   for (WideContactGroup<F>& g : graph.groups) {
     for (int k = 0; k < F::kLanes; ++k) {
       if (!capped(g.indexA[k]) && !capped(g.indexB[k])) continue;

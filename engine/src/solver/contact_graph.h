@@ -46,7 +46,8 @@ struct WideContactGroup {
   float invMassA[kLanes], invIA[kLanes], invMassB[kLanes], invIB[kLanes];
   float biasRate[kLanes], massScale[kLanes], impulseScale[kLanes];  // the contact's Softness
   Point points[2];
-  int indexA[kLanes], indexB[kLanes];  // solver indices, -1: static, asleep or an empty lane
+  int indexA[kLanes], indexB[kLanes];  // solver indices; a static or asleep body, or an empty lane: the
+                                       // graph's static slot
   int constraint[kLanes];              // index into SolverArrays::contacts, -1: an empty lane
 };
 
@@ -59,6 +60,10 @@ struct ContactGraph {
   int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
   int colorSize[kGraphColorCount] = {};            // contacts per colour
   std::vector<int> overflow;                       // constraint indices, in input order
+  /// The state index that lanes without a moving body use: bodyCount, one past the solver bodies. The
+  /// kernels take the states with this slot appended (a body at rest, BodyState{}), so they read and
+  /// write every lane without a test; they set it back to rest after every group.
+  int staticSlot = 0;
 };
 
 /// Colours the prepared contacts in input order (each takes the lowest colour its moving bodies leave
@@ -66,11 +71,13 @@ struct ContactGraph {
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph);
 
-/// The coloured half of WarmStartContacts: every group's accumulated impulses applied.
+/// The coloured half of WarmStartContacts: every group's accumulated impulses applied. `states`: the
+/// solver bodies and then the static slot (graph.staticSlot + 1 entries; RunSubSteps appends it).
 template <class F>
 void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states);
 
 /// The coloured half of SolveContacts (useBias) and RelaxContacts (!useBias): colour by colour.
+/// `states` as for WarmStartContactGroups.
 template <class F, bool useBias>
 void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context);
 

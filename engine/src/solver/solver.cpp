@@ -82,6 +82,9 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
   // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one.
   ContactGraph<wide::FloatW>& graph = solver.graph;
   BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
+  // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
+  // and the scalar solvers go by params.size() and solver indices, and never see it.
+  solver.states.push_back(BodyState{});
   for (int i = 0; i < settings.subSteps; ++i) {
     IntegrateVelocities(solver, context);
     if (settings.enableWarmStarting) {
@@ -99,6 +102,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
       RelaxContacts(solver, context, graph.overflow);
     }
   }
+  solver.states.pop_back();
   StoreContactGroups(graph, solver.contacts);
 }
 
