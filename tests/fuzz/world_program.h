@@ -455,7 +455,7 @@ class WorldProgram {
 
   void SetSettings(ByteReader& in) {
     SolverSettings s = world_.GetSolverSettings();
-    switch (in.Byte() % 10) {
+    switch (in.Byte() % 20) {
       case 0:
         s.mode = in.Bool() ? SolverMode::Classic : SolverMode::SoftStep;
         break;
@@ -482,6 +482,30 @@ class WorldProgram {
         break;
       case 8:
         s.enableWarmStarting = in.Bool(), s.enableRelax = in.Bool(), s.enableSleep = in.Bool();
+        break;
+      case 9:
+        s.staticContactScale = in.Value();
+        break;
+      case 10:
+        s.jointDampingRatio = in.Value();
+        break;
+      case 11:
+        s.restitutionThreshold = in.Value();
+        break;
+      case 12:
+        s.hitEventThreshold = in.Value();
+        break;
+      case 13:
+        s.speculativeDistance = in.Value();
+        break;
+      case 14:
+        s.aabbMargin = in.Value();
+        break;
+      case 15:
+        s.timeToSleep = in.Value();
+        break;
+      case 16:
+        s.enableRestitution = in.Bool(), s.enableContinuous = in.Bool(), s.enableContactRecycling = in.Bool();
         break;
       default:
         s.classicIterations = static_cast<int>(in.Byte()), s.classicBaumgarte = in.Value();
