@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -347,6 +349,31 @@ TEST_CASE("ArgMax of a NaN maximum is -1 and the twins agree on NaN inputs") {
   }
   CHECK(mismatches == 0);
   test::ForEachLaneType([]<class F>() { CHECK(wide::ArgMax(F::Splat(std::nanf(""))).index == -1); });
+}
+
+// Division (the hinge kernels' K^-1) on its own: a kernel only tests a quotient for being NaN, so
+// NaN payloads are not compared; every other bit must be plain float division's, zeros and
+// infinities included.
+TEST_CASE("division in every lane type equals plain float division on edge values") {
+  test::ForEachLaneType([]<class F>() {
+    constexpr int N = F::kLanes;
+    test::Rng rng(16);
+    int mismatches = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+      const Inputs in = RandomInputs(rng, true);
+      float quotient[N];
+      wide::Store(quotient, F::Load(in.a) / F::Load(in.b));
+      for (int k = 0; k < N; ++k) {
+        const float expected = in.a[k] / in.b[k];
+        const bool same = std::isnan(expected) ? std::isnan(quotient[k])
+                                               : std::bit_cast<std::uint32_t>(quotient[k]) ==
+                                                     std::bit_cast<std::uint32_t>(expected);
+        if (!same) ++mismatches;
+      }
+    }
+    CHECK_MESSAGE(mismatches == 0, std::string(test::LaneTypeName<F>())
+                                       << ": " << mismatches << " mismatches");
+  });
 }
 
 }  // TEST_SUITE("core.wide_float")

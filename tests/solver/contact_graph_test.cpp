@@ -3,8 +3,7 @@
 // and passes that equal the scalar solver run over the contacts in colour order (same values; only
 // the sign of a zero may differ), on random constraints for this build's lane type and the scalar
 // twin.
-#include "../test_util.h"
-#include "solver/solver.h"
+#include "random_bodies.h"
 
 #include <doctest/doctest.h>
 
@@ -25,19 +24,7 @@ struct RandomContacts {
 
   RandomContacts(Rng& rng, int bodyCount, int contactCount, int hubContacts) {
     context = MakeStepContext(1.0f / 60.0f, SolverSettings{});
-    for (int i = 0; i < bodyCount; ++i) {
-      BodyState s;
-      s.v = rng.InBox(5.0f);
-      s.w = rng.Uniform(-4.0f, 4.0f);
-      s.dp = rng.InBox(0.05f);
-      const float angle = rng.Uniform(-0.1f, 0.1f);
-      s.dq = {std::cos(angle), std::sin(angle)};
-      solver.states.push_back(s);
-      BodyParams p;
-      p.invMass = rng.LogUniform(0.01f, 10.0f);
-      p.invInertia = rng.LogUniform(0.01f, 50.0f);
-      solver.params.push_back(p);
-    }
+    AddRandomBodies(rng, bodyCount, solver);
     for (int i = 0; i < contactCount; ++i) {
       int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
       if (a == b) a = -1;

@@ -156,6 +156,10 @@ template <int N>
   return scalar::Map(a, b, [](float x, float y) { return x * y; });
 }
 template <int N>
+[[gnu::always_inline]] inline ScalarFloat<N> operator/(ScalarFloat<N> a, ScalarFloat<N> b) {
+  return scalar::Map(a, b, [](float x, float y) { return x / y; });
+}
+template <int N>
 [[gnu::always_inline]] inline ScalarFloat<N> Min(ScalarFloat<N> a, ScalarFloat<N> b) {
   return scalar::Map(a, b, scalar::MinLane);
 }
@@ -333,6 +337,9 @@ struct Sse2Float4 {
 [[gnu::always_inline]] inline Sse2Float4 operator*(Sse2Float4 a, Sse2Float4 b) {
   return {_mm_mul_ps(a.v, b.v)};
 }
+[[gnu::always_inline]] inline Sse2Float4 operator/(Sse2Float4 a, Sse2Float4 b) {
+  return {_mm_div_ps(a.v, b.v)};
+}
 [[gnu::always_inline]] inline Sse2Float4 Min(Sse2Float4 a, Sse2Float4 b) { return {_mm_min_ps(a.v, b.v)}; }
 [[gnu::always_inline]] inline Sse2Float4 Max(Sse2Float4 a, Sse2Float4 b) { return {_mm_max_ps(a.v, b.v)}; }
 
@@ -440,6 +447,9 @@ struct Avx2Float8 {
 }
 [[gnu::always_inline]] inline Avx2Float8 operator*(Avx2Float8 a, Avx2Float8 b) {
   return {_mm256_mul_ps(a.v, b.v)};
+}
+[[gnu::always_inline]] inline Avx2Float8 operator/(Avx2Float8 a, Avx2Float8 b) {
+  return {_mm256_div_ps(a.v, b.v)};
 }
 // vminps and vmaxps: the second operand on a tie or a NaN, as minps and maxps.
 [[gnu::always_inline]] inline Avx2Float8 Min(Avx2Float8 a, Avx2Float8 b) { return {_mm256_min_ps(a.v, b.v)}; }

@@ -6,6 +6,7 @@
 #include "solver/contact_graph.h"
 
 #include "minkowski/assert.h"
+#include "solver/body_lanes.h"
 #include "solver/contact_solver.h"
 
 #include <algorithm>
@@ -17,76 +18,6 @@ namespace mk {
 namespace {
 
 using wide::Neg;
-
-// A static body as the scalar solver sees it (WithBodies): at rest, not turned.
-const BodyState kStaticBody{};
-
-// Sets the static slot back to rest after a group wrote it. Its lanes have zero masses, so they write
-// back what they read, except when an impulse is not finite (a body already broken): resetting keeps
-// that from reaching every other contact with a static body through the shared slot.
-inline void RestoreStaticSlot(BodyState* states, int staticSlot) { states[staticSlot] = kStaticBody; }
-
-// The bodies of one side of a group, one lane per contact.
-template <class F>
-struct BodyLanes {
-  F vx, vy, w, dpx;  // the first row of BodyState
-  F dpy, qc, qs;     // the second (its pad dropped)
-};
-
-// Four bodies' states into 4-lane registers: two 4-float loads per body and two transposes. A lane
-// without a moving body reads the static slot (ContactGraph::staticSlot), so no lane needs a test.
-template <class F>
-[[gnu::always_inline]] inline void LoadBodyRows(const BodyState* states, const int* index, F (&rows)[8]) {
-  static_assert(F::kLanes == 4);
-  for (int k = 0; k < 4; ++k) {
-    const BodyState& s = states[index[k]];
-    rows[k] = F::Load(&s.v.x);       // v.x v.y w dp.x
-    rows[4 + k] = F::Load(&s.dp.y);  // dp.y dq.c dq.s pad
-  }
-  wide::Transpose4(rows[0], rows[1], rows[2], rows[3]);
-  wide::Transpose4(rows[4], rows[5], rows[6], rows[7]);
-}
-
-// The velocities of four bodies back (dp.x rides along unchanged: a colour holds each moving body
-// once, so no other lane writes it). Lanes without a moving body write the static slot, which the
-// group functions then set back to rest.
-template <class F>
-[[gnu::always_inline]] inline void StoreBodyRows(BodyState* states, const int* index, F vx, F vy, F w,
-                                                 F dpx) {
-  static_assert(F::kLanes == 4);
-  wide::Transpose4(vx, vy, w, dpx);
-  const F rows[4] = {vx, vy, w, dpx};
-  for (int k = 0; k < 4; ++k) wide::Store(&states[index[k]].v.x, rows[k]);
-}
-
-// The lanes' bodies; an 8-lane type in two halves of four.
-template <class F>
-[[gnu::always_inline]] inline BodyLanes<F> LoadBodies(const BodyState* states, const int* index) {
-  if constexpr (F::kLanes == 4) {
-    F r[8];
-    LoadBodyRows(states, index, r);
-    return {r[0], r[1], r[2], r[3], r[4], r[5], r[6]};
-  } else {
-    static_assert(F::kLanes == 8);
-    using H = typename F::Half;
-    H lo[8], hi[8];
-    LoadBodyRows(states, index, lo);
-    LoadBodyRows(states, index + 4, hi);
-    auto join = [&](int i) { return F::Combine(lo[i], hi[i]); };
-    return {join(0), join(1), join(2), join(3), join(4), join(5), join(6)};
-  }
-}
-
-template <class F>
-[[gnu::always_inline]] inline void StoreVelocities(BodyState* states, const int* index,
-                                                   const BodyLanes<F>& b) {
-  if constexpr (F::kLanes == 4) {
-    StoreBodyRows(states, index, b.vx, b.vy, b.w, b.dpx);
-  } else {
-    StoreBodyRows(states, index, Low(b.vx), Low(b.vy), Low(b.w), Low(b.dpx));
-    StoreBodyRows(states, index + 4, High(b.vx), High(b.vy), High(b.w), High(b.dpx));
-  }
-}
 
 // The per-group constants the kernels read.
 template <class F>
@@ -235,21 +166,6 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
     p.tangentImpulse[k] = cp.tangentImpulse;
     p.maxNormalImpulse[k] = cp.maxNormalImpulse;
   }
-}
-
-// The lowest colour neither body of a contact holds yet, or -1 for the overflow. A body without a
-// solver index (static, asleep) is never written, so it constrains nothing and holds no colour.
-int AssignColor(std::vector<std::uint32_t>& bodyColors, int indexA, int indexB) {
-  constexpr std::uint32_t kAllColors = (1u << kGraphColorCount) - 1u;
-  const std::uint32_t used =
-      (indexA >= 0 ? bodyColors[indexA] : 0u) | (indexB >= 0 ? bodyColors[indexB] : 0u);
-  const std::uint32_t free = ~used & kAllColors;
-  if (free == 0) return -1;
-  const int color = std::countr_zero(free);
-  const std::uint32_t bit = 1u << color;
-  if (indexA >= 0) bodyColors[indexA] |= bit;
-  if (indexB >= 0) bodyColors[indexB] |= bit;
-  return color;
 }
 
 }  // namespace

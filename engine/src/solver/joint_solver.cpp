@@ -235,28 +235,45 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   }
 }
 
-void WarmStartJoints(SolverArrays& solver) {
+namespace {
+
+void WarmStartJoint(SolverArrays& solver, JointConstraint& c) {
   BodyState scratchA, scratchB;
-  for (JointConstraint& c : solver.joints) {
-    BodyState& a = StateOf(solver, c.indexA, scratchA);
-    BodyState& b = StateOf(solver, c.indexB, scratchB);
-    if (c.type == JointType::Revolute && !c.enableSpring && !c.enableMotor && !c.enableLimit) {
-      // The common plain hinge (joint_grid, chains): only the point impulse.
-      joint::ApplyWrench(c, a, b, Rotate(a.dq, c.rA0), Rotate(b.dq, c.rB0), c.impulses.linear, 0.0f);
-      continue;
-    }
-    const Wrench wrench = TotalWrench(c, a, b);
-    joint::ApplyWrench(c, a, b, wrench.armA, wrench.armB, wrench.P, wrench.L);
+  BodyState& a = StateOf(solver, c.indexA, scratchA);
+  BodyState& b = StateOf(solver, c.indexB, scratchB);
+  if (c.type == JointType::Revolute && !c.enableSpring && !c.enableMotor && !c.enableLimit) {
+    // The common plain hinge (joint_grid, chains): only the point impulse.
+    joint::ApplyWrench(c, a, b, Rotate(a.dq, c.rA0), Rotate(b.dq, c.rB0), c.impulses.linear, 0.0f);
+    return;
   }
+  const Wrench wrench = TotalWrench(c, a, b);
+  joint::ApplyWrench(c, a, b, wrench.armA, wrench.armB, wrench.P, wrench.L);
+}
+
+void SolveJointOf(SolverArrays& solver, JointConstraint& c, const StepContext& context, JointPass pass) {
+  BodyState scratchA, scratchB;
+  BodyState& a = StateOf(solver, c.indexA, scratchA);
+  BodyState& b = StateOf(solver, c.indexB, scratchB);
+  SolveJoint(c, a, b, pass, context);
+}
+
+}  // namespace
+
+void WarmStartJoints(SolverArrays& solver) {
+  for (JointConstraint& c : solver.joints) WarmStartJoint(solver, c);
+}
+
+void WarmStartJoints(SolverArrays& solver, std::span<const int> order) {
+  for (int i : order) WarmStartJoint(solver, solver.joints[static_cast<size_t>(i)]);
 }
 
 void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass) {
-  BodyState scratchA, scratchB;
-  for (JointConstraint& c : solver.joints) {
-    BodyState& a = StateOf(solver, c.indexA, scratchA);
-    BodyState& b = StateOf(solver, c.indexB, scratchB);
-    SolveJoint(c, a, b, pass, context);
-  }
+  for (JointConstraint& c : solver.joints) SolveJointOf(solver, c, context, pass);
+}
+
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass,
+                 std::span<const int> order) {
+  for (int i : order) SolveJointOf(solver, solver.joints[static_cast<size_t>(i)], context, pass);
 }
 
 void SolveJointPositions(SolverArrays& solver, const StepContext& context) {

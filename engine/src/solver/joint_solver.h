@@ -122,6 +122,11 @@ void WarmStartJoints(SolverArrays& solver);
 
 /// One pass over all joints.
 void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass);
+/// WarmStartJoints and SolveJoints over the joints `order` lists, in that order (soft mode: those
+/// the hinge graph leaves to the scalar path, hinge_graph.h).
+void WarmStartJoints(SolverArrays& solver, std::span<const int> order);
+void SolveJoints(SolverArrays& solver, const StepContext& context, JointPass pass,
+                 std::span<const int> order);
 
 /// Classic mode, after the positions are integrated: one non-linear Gauss-Seidel pass over the joints
 /// (Box2D 2.x's SolvePositionConstraints, written through the velocity rows): each joint in turn sees

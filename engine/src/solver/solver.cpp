@@ -55,6 +55,7 @@ void DropCappedImpulses(SolverArrays& solver) {
     if (capped(c.indexA) || capped(c.indexB)) c.impulses = {};
   }
   DropCappedContactGroups(solver.graph, solver.params);
+  DropCappedHingeGroups(solver.hinges, solver.params);
   for (BodyParams& p : solver.params) p.capped = false;
 }
 
@@ -79,31 +80,38 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     }
     return;
   }
-  // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one.
+  // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one; plain
+  // hinges likewise (hinge_graph.h), then the other joints.
   ContactGraph<wide::FloatW>& graph = solver.graph;
   BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
+  HingeGraph<wide::FloatW>& hinges = solver.hinges;
+  BuildHingeGraph(solver.joints, static_cast<int>(solver.states.size()), hinges);
   // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
   // and the scalar solvers go by params.size() and solver indices, and never see it.
   solver.states.push_back(BodyState{});
   for (int i = 0; i < settings.subSteps; ++i) {
     IntegrateVelocities(solver, context);
     if (settings.enableWarmStarting) {
-      WarmStartJoints(solver);
+      WarmStartHingeGroups(hinges, solver.states);
+      WarmStartJoints(solver, hinges.scalar);
       WarmStartContactGroups(graph, solver.states);
       WarmStartContacts(solver, graph.overflow);
     }
-    SolveJoints(solver, context, JointPass::Biased);
+    SolveHingeGroups<wide::FloatW, true>(hinges, solver.states);
+    SolveJoints(solver, context, JointPass::Biased, hinges.scalar);
     SolveContactGroups<wide::FloatW, true>(graph, solver.states, context);
     SolveContacts(solver, context, graph.overflow);
     if (IntegratePositions(solver, context)) DropCappedImpulses(solver);
     if (settings.enableRelax) {
-      SolveJoints(solver, context, JointPass::Relax);
+      SolveHingeGroups<wide::FloatW, false>(hinges, solver.states);
+      SolveJoints(solver, context, JointPass::Relax, hinges.scalar);
       SolveContactGroups<wide::FloatW, false>(graph, solver.states, context);
       RelaxContacts(solver, context, graph.overflow);
     }
   }
   solver.states.pop_back();
   StoreContactGroups(graph, solver.contacts);
+  StoreHingeGroups(hinges, solver.joints);
 }
 
 }  // namespace mk

@@ -13,6 +13,7 @@
 #include "solver/body_integrator.h"
 #include "solver/contact_graph.h"
 #include "solver/contact_solver.h"
+#include "solver/hinge_graph.h"
 #include "solver/joint_solver.h"
 #include "solver/solver_types.h"
 
@@ -30,6 +31,8 @@ struct SolverArrays {
   std::vector<ContactHit> hits;  // StoreContactImpulses
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order).
   ContactGraph<wide::FloatW> graph;
+  /// The soft mode's coloured plain hinges and the joints it leaves to the scalar path.
+  HingeGraph<wide::FloatW> hinges;
 };
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have

@@ -1,0 +1,76 @@
+// Internal: plain hinges (revolute joints without spring, motor or limit: joint_grid's, ragdolls'
+// and most chains') solved graph-coloured and SIMD-wide, as contacts are (contact_graph.h; Box2D v3
+// colours its joints as well). A hinge of a plain kind is only its point constraint pB = pA, so a
+// lane needs the anchors, the masses and the softness, and the kernels mirror SolvePoint and the
+// plain warm start (joint_solver.h) operation for operation: on the same joint order they give the
+// same bits as the scalar path.
+//
+// Every other joint, and a hinge that finds no free colour, is solved one by one in input order
+// (HingeGraph::scalar), after the coloured hinges of the same pass. Classic mode solves every joint
+// one by one and does not use this.
+#pragma once
+
+#include "core/wide_float.h"
+#include "solver/contact_graph.h"
+#include "solver/joint_solver.h"
+#include "solver/solver_types.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace mk {
+
+/// One group of a colour: up to kLanes hinges, structure of arrays. Empty lanes have zero masses
+/// and only the static slot, so they move nothing.
+template <class F>
+struct WideHingeGroup {
+  static constexpr int kLanes = F::kLanes;
+  float rA0x[kLanes], rA0y[kLanes], rB0x[kLanes], rB0y[kLanes];  // JointConstraint::rA0, rB0 (m)
+  float centerX[kLanes], centerY[kLanes];                        // JointConstraint::deltaCenter (m)
+  float invMassA[kLanes], invIA[kLanes], invMassB[kLanes], invIB[kLanes];
+  float biasRate[kLanes], massScale[kLanes], impulseScale[kLanes];  // the joint's Softness
+  float impulseX[kLanes], impulseY[kLanes];  // accumulated point impulse (N s per sub-step)
+  int indexA[kLanes], indexB[kLanes];        // solver indices, or the graph's static slot
+  int joint[kLanes];                         // index into SolverArrays::joints, -1: an empty lane
+};
+
+/// The step's coloured hinges and the joints left to the scalar path. Storage is reused.
+template <class F>
+struct HingeGraph {
+  std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a hinge of colour c has it
+  std::vector<WideHingeGroup<F>> groups;
+  int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
+  int colorSize[kGraphColorCount] = {};            // hinges per colour
+  std::vector<int> scalar;                         // joint indices solved one by one, in input order
+  int staticSlot = 0;                              // as ContactGraph::staticSlot: bodyCount
+};
+
+/// True for a joint the graph takes: a revolute joint without spring, motor or limit between two
+/// different bodies.
+bool IsPlainHinge(const JointConstraint& c);
+
+/// Colours the plain hinges in input order (each takes the lowest colour its moving bodies leave
+/// free; joints and contacts are solved in separate passes, so they colour separately) and packs them
+/// into groups; lists every other joint in `scalar`. bodyCount: the step's solver bodies.
+template <class F>
+void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, HingeGraph<F>& graph);
+
+/// The coloured half of WarmStartJoints. `states`: the solver bodies and then the static slot
+/// (graph.staticSlot + 1 entries), as for the contact groups.
+template <class F>
+void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
+
+/// The coloured half of SolveJoints: the Biased pass (useBias) or the Relax pass.
+template <class F, bool useBias>
+void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
+
+/// The groups' accumulated impulses back into their joints (after the sub-steps).
+template <class F>
+void StoreHingeGroups(const HingeGraph<F>& graph, std::span<JointConstraint> joints);
+
+/// DropCappedImpulses for the groups: hinges with a capped body restart from zero.
+template <class F>
+void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> params);
+
+}  // namespace mk

@@ -1,0 +1,193 @@
+// The graph-coloured plain hinges (solver/hinge_graph.h) against their definition: a colouring where
+// no colour holds a moving body twice, every other joint (and every hinge without a free colour) on
+// the scalar list in input order, and passes that give the bits of the scalar joint passes run over
+// the joints in colour order, on random joints for this build's lane type and the scalar twin.
+#include "random_bodies.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <set>
+#include <vector>
+
+using namespace mk;
+using namespace mk::test;
+
+namespace {
+
+// Random prepared joints between `bodyCount` moving bodies and static ones (index -1): mostly plain
+// hinges, some with a limit or a motor (the scalar path), some with a body whose huge inverse inertia
+// and long lever overflow K in float (SolvePoint's double-precision path), and with hubContacts > 0 a
+// hub hinged to more bodies than there are colours.
+struct RandomJoints {
+  SolverArrays solver;
+  StepContext context;
+
+  RandomJoints(Rng& rng, int bodyCount, int jointCount, int hubJoints) {
+    context = MakeStepContext(1.0f / 60.0f, SolverSettings{});
+    AddRandomBodies(rng, bodyCount, solver, 30);
+    for (int i = 0; i < jointCount; ++i) {
+      int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
+      if (a == b) a = -1;
+      if (a < 0 && b < 0) b = 0;
+      if (i < hubJoints) a = 0, b = 1 + i % (bodyCount - 1);
+      solver.joints.push_back(MakeJoint(rng, a, b));
+    }
+  }
+
+  JointConstraint MakeJoint(Rng& rng, int a, int b) const {
+    JointConstraint c;
+    c.type = JointType::Revolute;
+    c.indexA = a;
+    c.indexB = b;
+    c.invMassA = a < 0 ? 0.0f : solver.params[a].invMass;
+    c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
+    c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
+    c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
+    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
+    const float lever = rng.Int(0, 10) == 0 ? 1e5f : 1.0f;
+    c.rA0 = rng.InBox(lever);
+    c.rB0 = rng.InBox(1.0f);
+    c.deltaCenter = rng.InBox(2.0f);
+    c.softness = MakeSoftness(rng.Uniform(5.0f, 60.0f), rng.Uniform(0.0f, 5.0f), context.h);
+    c.impulses.linear = rng.InBox(2.0f);
+    switch (rng.Int(0, 9)) {
+      case 0:  // a limit: scalar path
+        c.enableLimit = true, c.lower = -0.5f, c.upper = 0.5f;
+        c.deltaAngle = rng.Uniform(-1.0f, 1.0f);
+        break;
+      case 1:  // a motor: scalar path
+        c.enableMotor = true, c.motorSpeed = 1.0f, c.maxMotorImpulse = 0.1f;
+        break;
+      default:
+        break;
+    }
+    return c;
+  }
+};
+
+// The joints in the order the coloured passes solve them: colour by colour, lane by lane, then the
+// scalar list.
+template <class F>
+std::vector<int> HingeOrder(const HingeGraph<F>& graph) {
+  std::vector<int> order;
+  for (const WideHingeGroup<F>& g : graph.groups)
+    for (int k = 0; k < F::kLanes; ++k)
+      if (g.joint[k] >= 0) order.push_back(g.joint[k]);
+  order.insert(order.end(), graph.scalar.begin(), graph.scalar.end());
+  return order;
+}
+
+bool SameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+
+template <class F>
+void CheckPassesEqualScalar(std::uint64_t seed) {
+  Rng rng(seed);
+  int overflowLanes = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int bodies = rng.Int(2, 60);
+    RandomJoints setup(rng, bodies, rng.Int(1, 200), trial % 4 == 0 ? 40 : 0);
+    SolverArrays wide = setup.solver, scalar = setup.solver;
+    HingeGraph<F> graph;
+    BuildHingeGraph<F>(wide.joints, bodies, graph);
+    const std::vector<int> order = HingeOrder(graph);
+    REQUIRE(order.size() == wide.joints.size());
+    for (const JointConstraint& c : wide.joints) {
+      const float iA = c.invIA, iB = c.invIB;
+      if (IsPlainHinge(c) && (iA > 1e29f || iB > 1e29f) && LengthSquared(c.rA0) > 1.0f) ++overflowLanes;
+    }
+
+    wide.states.push_back(BodyState{});  // the static slot
+    WarmStartHingeGroups<F>(graph, wide.states);
+    WarmStartJoints(wide, graph.scalar);
+    SolveHingeGroups<F, true>(graph, wide.states);
+    SolveJoints(wide, setup.context, JointPass::Biased, graph.scalar);
+    SolveHingeGroups<F, false>(graph, wide.states);
+    SolveJoints(wide, setup.context, JointPass::Relax, graph.scalar);
+    StoreHingeGroups<F>(graph, wide.joints);
+    const BodyState slot = wide.states.back();
+    CHECK((slot.v.x == 0.0f && slot.v.y == 0.0f && slot.w == 0.0f && slot.dp.x == 0.0f));
+    wide.states.pop_back();
+
+    WarmStartJoints(scalar, order);
+    SolveJoints(scalar, setup.context, JointPass::Biased, order);
+    SolveJoints(scalar, setup.context, JointPass::Relax, order);
+
+    int different = 0;
+    for (size_t i = 0; i < wide.states.size(); ++i) {
+      const BodyState &p = wide.states[i], &q = scalar.states[i];
+      if (!SameBits(p.v.x, q.v.x) || !SameBits(p.v.y, q.v.y) || !SameBits(p.w, q.w)) ++different;
+    }
+    for (size_t i = 0; i < wide.joints.size(); ++i) {
+      const JointImpulses &p = wide.joints[i].impulses, &q = scalar.joints[i].impulses;
+      if (!SameBits(p.linear.x, q.linear.x) || !SameBits(p.linear.y, q.linear.y)) ++different;
+    }
+    CHECK_MESSAGE(different == 0, "trial " << trial);
+  }
+  CHECK(overflowLanes > 10);  // the double-precision path was exercised
+}
+
+}  // namespace
+
+TEST_SUITE("solver.graph") {
+TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go scalar in input order") {
+  Rng rng(0x41E6E);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int bodies = rng.Int(2, 80);
+    RandomJoints setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
+    const std::vector<JointConstraint>& joints = setup.solver.joints;
+    HingeGraph<wide::FloatW> graph;
+    BuildHingeGraph(std::span<const JointConstraint>(joints), bodies, graph);
+    REQUIRE(graph.staticSlot == bodies);
+
+    std::vector<int> seen(joints.size(), 0);
+    std::vector<std::set<int>> held(static_cast<size_t>(bodies));  // colours each body holds
+    for (int color = 0; color < kGraphColorCount; ++color) {
+      std::set<int> bodiesOfColor;
+      for (int g = graph.colorGroupStart[color]; g < graph.colorGroupStart[color + 1]; ++g) {
+        const auto& group = graph.groups[static_cast<size_t>(g)];
+        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
+          const int i = group.joint[k];
+          if (i < 0) {  // an empty lane: nothing but the static slot
+            CHECK((group.indexA[k] == bodies && group.indexB[k] == bodies && group.invMassA[k] == 0.0f &&
+                   group.invMassB[k] == 0.0f && group.invIA[k] == 0.0f && group.invIB[k] == 0.0f));
+            continue;
+          }
+          ++seen[static_cast<size_t>(i)];
+          CHECK(IsPlainHinge(joints[i]));
+          CHECK(group.indexA[k] == (joints[i].indexA >= 0 ? joints[i].indexA : bodies));
+          CHECK(group.indexB[k] == (joints[i].indexB >= 0 ? joints[i].indexB : bodies));
+          for (int body : {joints[i].indexA, joints[i].indexB}) {
+            if (body < 0) continue;
+            CHECK(bodiesOfColor.insert(body).second);
+            held[static_cast<size_t>(body)].insert(color);
+          }
+        }
+      }
+    }
+    // The scalar list: every joint not in a group, once, in input order; a plain hinge there found
+    // every colour taken by its bodies.
+    CHECK(std::is_sorted(graph.scalar.begin(), graph.scalar.end()));
+    for (int i : graph.scalar) {
+      ++seen[static_cast<size_t>(i)];
+      if (!IsPlainHinge(joints[i])) continue;
+      std::set<int> taken;
+      for (int body : {joints[i].indexA, joints[i].indexB})
+        if (body >= 0)
+          taken.insert(held[static_cast<size_t>(body)].begin(), held[static_cast<size_t>(body)].end());
+      CHECK(taken.size() == static_cast<size_t>(kGraphColorCount));
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+}
+
+TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: this build's lanes") {
+  CheckPassesEqualScalar<wide::FloatW>(0x41E6E1);
+}
+
+TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: the scalar twin") {
+  CheckPassesEqualScalar<wide::ScalarFloat<wide::FloatW::kLanes>>(0x41E6E2);
+}
+}  // TEST_SUITE("solver.graph")
