@@ -359,13 +359,18 @@ void SolveContactPositionsClassic(SolverArrays& solver, const StepContext& conte
 
 void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   const float threshold = context.settings.restitutionThreshold;
+  // Only points that approached fast and actually pushed this step bounce.
+  auto bounces = [threshold](const ContactConstraintPoint& cp) {
+    return !(cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f);
+  };
   for (ContactConstraint& c : solver.contacts) {
     if (c.restitution == 0.0f) continue;
+    // A bouncy contact at rest (most of them, most steps) has nothing to do: skip its bodies.
+    if (!bounces(c.points[0]) && (c.pointCount < 2 || !bounces(c.points[1]))) continue;
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
       for (int j = 0; j < c.pointCount; ++j) {
         ContactConstraintPoint& cp = c.points[j];
-        // Only points that approached fast and actually pushed this step bounce.
-        if (cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f) continue;
+        if (!bounces(cp)) continue;
         float vn = NormalVelocity(c, cp, a, b);
         float impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity);
         float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
