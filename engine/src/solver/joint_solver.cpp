@@ -176,7 +176,7 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
     const JointBody& bodyA = input.bodyA;
     const JointBody& bodyB = input.bodyB;
     const int ia = bodyA.index, ib = bodyB.index;
-    JointConstraint c;
+    JointConstraint& c = out.emplace_back();  // filled in place, not copied
     c.type = j.type;
     c.indexA = ia;
     c.indexB = ib;
@@ -231,7 +231,6 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
       if (!c.enableMotor) c.impulses.motor = 0.0f;
       if (!c.enableSpring) c.impulses.spring = 0.0f;
     }
-    out.push_back(c);
   }
 }
 
