@@ -250,7 +250,7 @@ void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
 // to the spare pool, then the fullest new list takes the largest spare, and so on down. Band counts
 // and populations change with every layout, and lists only grow, so without this a layout change
 // would drop the storage of lost bands and regrow it entry by entry elsewhere (allocations inside a
-// step, seen in a 100,000-step soak). Each list is also given headroom for what it must hold.
+// step, seen in a 100,000-step soak). A list whose spare is too small then grows (GrowList).
 void BroadPhase::Impl::RecycleBandLists() {
   for (Band& band : bands) {
     for (std::vector<BandEntry>& list : band.list) {
@@ -270,8 +270,6 @@ void BroadPhase::Impl::RecycleBandLists() {
     return listSizes[a] != listSizes[b] ? listSizes[a] > listSizes[b] : a < b;
   });
   for (std::int32_t key : listOrder) {
-    const std::size_t needed = static_cast<std::size_t>(listSizes[key]);
-    (void)needed;
     if (spareLists.empty()) break;
     std::vector<BandEntry>& list = bands[key / 2].list[key % 2];
     list = std::move(spareLists.back());

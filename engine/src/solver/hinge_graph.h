@@ -39,6 +39,7 @@ struct WideHingeGroup {
 template <class F>
 struct HingeGraph {
   std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a hinge of colour c has it
+  std::vector<std::int8_t> colorOf;       // per joint: its colour, -1 for the scalar path
   std::vector<WideHingeGroup<F>> groups;
   int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
   int colorSize[kGraphColorCount] = {};            // hinges per colour

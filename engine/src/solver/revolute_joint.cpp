@@ -101,6 +101,7 @@ void WarmStartHingeGroup(WideHingeGroup<F>& g, BodyState* states) {
   const F px = F::Load(g.impulseX), py = F::Load(g.impulseY), zero = F::Zero();
   a.vx = a.vx - mA * px;
   a.vy = a.vy - mA * py;
+  // "+ zero" is ApplyWrench's "+ L" with L = 0: it turns a -0 cross product into +0, same bits.
   a.w = a.w - iA * ((r.rAx * py - r.rAy * px) + zero);
   b.vx = b.vx + mB * px;
   b.vy = b.vy + mB * py;
@@ -175,17 +176,17 @@ void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, Hin
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
+  graph.colorOf.resize(joints.size());
   graph.scalar.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
-  // First pass: colours (kept in the scalar list's stead: -1 - colour marks a coloured hinge).
   for (size_t i = 0; i < joints.size(); ++i) {
     const JointConstraint& c = joints[i];
     const int color = IsPlainHinge(c) ? AssignColor(graph.bodyColors, c.indexA, c.indexB) : -1;
+    graph.colorOf[i] = static_cast<std::int8_t>(color);
     if (color < 0) {
       graph.scalar.push_back(static_cast<int>(i));
     } else {
       ++graph.colorSize[color];
-      graph.scalar.push_back(-1 - color);
     }
   }
   graph.colorGroupStart[0] = 0;
@@ -193,19 +194,13 @@ void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, Hin
     graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
   graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
   int filled[kGraphColorCount] = {};
-  size_t scalarCount = 0;
   for (size_t i = 0; i < joints.size(); ++i) {
-    const int entry = graph.scalar[i];
-    if (entry >= 0) {
-      graph.scalar[scalarCount++] = entry;
-      continue;
-    }
-    const int color = -1 - entry;
+    const int color = graph.colorOf[i];
+    if (color < 0) continue;
     const int slot = filled[color]++;
     PackHinge(graph.groups[static_cast<size_t>(graph.colorGroupStart[color] + slot / W)], slot % W,
               &joints[i], static_cast<int>(i), bodyCount);
   }
-  graph.scalar.resize(scalarCount);
   for (int c = 0; c < kGraphColorCount; ++c) {
     for (int slot = filled[c]; slot % W != 0; ++slot) {
       PackHinge<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,
