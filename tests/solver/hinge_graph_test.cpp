@@ -3,12 +3,14 @@
 // the scalar list in input order, and passes that give the bits of the scalar joint passes run over
 // the joints in colour order, on random joints for this build's lane type and the scalar twin.
 #include "random_bodies.h"
+#include "solver_rig.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <vector>
 
@@ -73,9 +75,10 @@ struct RandomJoints {
 template <class F>
 std::vector<int> HingeOrder(const HingeGraph<F>& graph) {
   std::vector<int> order;
-  for (const WideHingeGroup<F>& g : graph.groups)
-    for (int k = 0; k < F::kLanes; ++k)
-      if (g.joint[k] >= 0) order.push_back(g.joint[k]);
+  for (const std::vector<WideHingeGroup<F>>& groups : graph.groups)
+    for (const WideHingeGroup<F>& g : groups)
+      for (int k = 0; k < F::kLanes; ++k)
+        if (g.joint[k] >= 0) order.push_back(g.joint[k]);
   order.insert(order.end(), graph.scalar.begin(), graph.scalar.end());
   return order;
 }
@@ -146,8 +149,8 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
     std::vector<std::set<int>> held(static_cast<size_t>(bodies));  // colours each body holds
     for (int color = 0; color < kGraphColorCount; ++color) {
       std::set<int> bodiesOfColor;
-      for (int g = graph.colorGroupStart[color]; g < graph.colorGroupStart[color + 1]; ++g) {
-        const auto& group = graph.groups[static_cast<size_t>(g)];
+      int lanesOfColor = 0, previous = -1;
+      for (const auto& group : graph.groups[color]) {
         for (int k = 0; k < wide::FloatW::kLanes; ++k) {
           const int i = group.joint[k];
           if (i < 0) {  // an empty lane: nothing but the static slot
@@ -156,6 +159,9 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
             continue;
           }
           ++seen[static_cast<size_t>(i)];
+          ++lanesOfColor;
+          CHECK(i > previous);  // a colour's hinges in input order
+          previous = i;
           CHECK(IsPlainHinge(joints[i]));
           CHECK(group.indexA[k] == (joints[i].indexA >= 0 ? joints[i].indexA : bodies));
           CHECK(group.indexB[k] == (joints[i].indexB >= 0 ? joints[i].indexB : bodies));
@@ -166,6 +172,10 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
           }
         }
       }
+      // Full groups, then the colour's last one padded with empty lanes.
+      CHECK(lanesOfColor == graph.colorSize[color]);
+      CHECK(graph.groups[color].size() ==
+            static_cast<size_t>((lanesOfColor + wide::FloatW::kLanes - 1) / wide::FloatW::kLanes));
     }
     // The scalar list: every joint not in a group, once, in input order; a plain hinge there found
     // every colour taken by its bodies.
@@ -180,6 +190,65 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
       CHECK(taken.size() == static_cast<size_t>(kGraphColorCount));
     }
     CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  }
+}
+
+// PrepareJoints builds the step's graph as it fills each constraint; it must be the graph
+// BuildHingeGraph makes from the finished constraints, lane for lane (and empty in classic mode).
+TEST_CASE("PrepareJoints builds the hinge graph BuildHingeGraph builds from its constraints") {
+  Rng rng(0x41E6E3);
+  for (int trial = 0; trial < 40; ++trial) {
+    SolverRig rig;
+    if (trial % 8 == 7) rig.settings.mode = SolverMode::Classic;
+    const int bodies = rng.Int(2, 40);
+    for (int i = 0; i < bodies; ++i) {
+      const bool isStatic = rng.Int(0, 5) == 0;
+      const int b = rig.AddBody(rng.InBox(10.0f), isStatic ? 0.0f : rng.Uniform(0.5f, 3.0f),
+                                isStatic ? 0.0f : rng.Uniform(0.1f, 2.0f));
+      rig.bodies[b].q = MakeRot(rng.Uniform(-3.0f, 3.0f));
+    }
+    for (int i = 0, n = rng.Int(1, 150); i < n; ++i) {
+      RigJoint j;
+      j.a = rng.Int(0, bodies - 1);
+      j.b = rng.Int(0, bodies - 1);
+      j.data.localAnchorA = rng.InBox(1.0f);
+      j.data.localAnchorB = rng.InBox(1.0f);
+      j.data.impulses.linear = rng.InBox(1.0f);
+      switch (rng.Int(0, 5)) {
+        case 0:
+          j.data.type = JointType::Weld;
+          break;
+        case 1:
+          j.data.enableLimit = true, j.data.lower = -1.0f, j.data.upper = 1.0f;
+          break;
+        case 2:
+          j.data.enableMotor = true, j.data.maxMotor = 1.0f;
+          break;
+        default:
+          break;  // a plain hinge
+      }
+      rig.joints.push_back(j);
+    }
+    rig.Prepare(1.0f / 60.0f);
+    const HingeGraph<wide::FloatW>& built = rig.solver.hinges;
+    HingeGraph<wide::FloatW> expected;
+    BuildHingeGraph(std::span<const JointConstraint>(rig.solver.joints),
+                    static_cast<int>(rig.solver.states.size()), expected);
+    CHECK(built.staticSlot == expected.staticSlot);
+    if (rig.settings.mode == SolverMode::Classic) {
+      CHECK(built.scalar.empty());
+      for (const auto& groups : built.groups) CHECK(groups.empty());
+      continue;
+    }
+    CHECK(built.scalar == expected.scalar);
+    for (int color = 0; color < kGraphColorCount; ++color) {
+      CHECK(built.colorSize[color] == expected.colorSize[color]);
+      REQUIRE(built.groups[color].size() == expected.groups[color].size());
+      for (size_t g = 0; g < built.groups[color].size(); ++g) {
+        CHECK(std::memcmp(&built.groups[color][g], &expected.groups[color][g],
+                          sizeof(WideHingeGroup<wide::FloatW>)) == 0);
+      }
+    }
   }
 }
 

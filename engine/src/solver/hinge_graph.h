@@ -35,25 +35,36 @@ struct WideHingeGroup {
   int joint[kLanes];                         // index into SolverArrays::joints, -1: an empty lane
 };
 
-/// The step's coloured hinges and the joints left to the scalar path. Storage is reused.
+/// The step's coloured hinges and the joints left to the scalar path. Each colour keeps its own
+/// groups, its hinges in input order, so the graph is built in one pass over the joints (PrepareJoints
+/// adds each constraint while it is still in cache) and the solve order, colour by colour and then input
+/// order, is the same for 4 and 8 lanes. Storage is reused.
 template <class F>
 struct HingeGraph {
   std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a hinge of colour c has it
-  std::vector<std::int8_t> colorOf;       // per joint: its colour, -1 for the scalar path
-  std::vector<WideHingeGroup<F>> groups;
-  int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
-  int colorSize[kGraphColorCount] = {};            // hinges per colour
-  std::vector<int> scalar;                         // joint indices solved one by one, in input order
-  int staticSlot = 0;                              // as ContactGraph::staticSlot: bodyCount
+  std::vector<WideHingeGroup<F>> groups[kGraphColorCount];  // colour c's groups
+  int colorSize[kGraphColorCount] = {};                     // hinges per colour
+  std::vector<int> scalar;                                  // joint indices solved one by one, in input order
+  int staticSlot = 0;                                       // as ContactGraph::staticSlot: bodyCount
 };
 
 /// True for a joint the graph takes: a revolute joint without spring, motor or limit between two
 /// different bodies.
 bool IsPlainHinge(const JointConstraint& c);
 
-/// Colours the plain hinges in input order (each takes the lowest colour its moving bodies leave
-/// free; joints and contacts are solved in separate passes, so they colour separately) and packs them
-/// into groups; lists every other joint in `scalar`. bodyCount: the step's solver bodies.
+/// The graph built in one pass: Begin (bodyCount: the step's solver bodies), Add every joint in
+/// input order (jointIndex: its index in SolverArrays::joints), Finish. A plain hinge takes the lowest
+/// colour its moving bodies leave free (joints and contacts are solved in separate passes, so they
+/// colour separately) and the next lane of that colour; every other joint goes on `scalar`. Finish
+/// fills the colours' last groups with empty lanes.
+template <class F>
+void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph);
+template <class F>
+void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph);
+template <class F>
+void FinishHingeGraph(HingeGraph<F>& graph);
+
+/// Begin, Add each of `joints`, Finish.
 template <class F>
 void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, HingeGraph<F>& graph);
 

@@ -171,6 +171,11 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   const float h = context.h;
   const Softness worldSoftness =
       MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)), settings.jointDampingRatio, h);
+  // The sub-steps' hinge graph is built here, each constraint added while it is still in cache
+  // (classic mode solves every joint one by one: its graph stays empty).
+  HingeGraph<wide::FloatW>& hinges = solver.hinges;
+  const bool colored = settings.mode != SolverMode::Classic;
+  BeginHingeGraph(static_cast<int>(solver.states.size()), hinges);
   for (const JointInput& input : inputs) {
     const JointData& j = *input.joint;
     const JointBody& bodyA = input.bodyA;
@@ -231,7 +236,9 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
       if (!c.enableMotor) c.impulses.motor = 0.0f;
       if (!c.enableSpring) c.impulses.spring = 0.0f;
     }
+    if (colored) AddToHingeGraph(c, static_cast<int>(out.size() - 1), hinges);
   }
+  FinishHingeGraph(hinges);
 }
 
 namespace {

@@ -114,7 +114,8 @@ inline float WrapAngle(float angle) {
 }
 
 /// Builds solver.joints from the inputs (one constraint per input, same order) and marks their
-/// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
+/// bodies non-ballistic; builds solver.hinges from them as it goes (hinge_graph.h; empty in classic
+/// mode). After the bodies were gathered (their BodyParams give the masses).
 void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context);
 
 /// Applies the impulses carried over from the last sub-step / step.

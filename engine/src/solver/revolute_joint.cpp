@@ -172,67 +172,74 @@ void SolveHingeGroup(WideHingeGroup<F>& g, BodyState* states) {
 }  // namespace
 
 template <class F>
-void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, HingeGraph<F>& graph) {
-  constexpr int W = F::kLanes;
+void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph) {
   graph.staticSlot = bodyCount;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-  graph.colorOf.resize(joints.size());
   graph.scalar.clear();
+  for (std::vector<WideHingeGroup<F>>& groups : graph.groups) groups.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
-  for (size_t i = 0; i < joints.size(); ++i) {
-    const JointConstraint& c = joints[i];
-    const int color = IsPlainHinge(c) ? AssignColor(graph.bodyColors, c.indexA, c.indexB) : -1;
-    graph.colorOf[i] = static_cast<std::int8_t>(color);
-    if (color < 0) {
-      graph.scalar.push_back(static_cast<int>(i));
-    } else {
-      ++graph.colorSize[color];
-    }
+}
+
+template <class F>
+void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph) {
+  constexpr int W = F::kLanes;
+  const int color = IsPlainHinge(c) ? AssignColor(graph.bodyColors, c.indexA, c.indexB) : -1;
+  if (color < 0) {
+    graph.scalar.push_back(jointIndex);
+    return;
   }
-  graph.colorGroupStart[0] = 0;
-  for (int c = 0; c < kGraphColorCount; ++c)
-    graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
-  graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
-  int filled[kGraphColorCount] = {};
-  for (size_t i = 0; i < joints.size(); ++i) {
-    const int color = graph.colorOf[i];
-    if (color < 0) continue;
-    const int slot = filled[color]++;
-    PackHinge(graph.groups[static_cast<size_t>(graph.colorGroupStart[color] + slot / W)], slot % W,
-              &joints[i], static_cast<int>(i), bodyCount);
-  }
+  const int lane = graph.colorSize[color]++ % W;
+  std::vector<WideHingeGroup<F>>& groups = graph.groups[color];
+  if (lane == 0) groups.emplace_back();
+  PackHinge(groups.back(), lane, &c, jointIndex, graph.staticSlot);
+}
+
+template <class F>
+void FinishHingeGraph(HingeGraph<F>& graph) {
+  constexpr int W = F::kLanes;
   for (int c = 0; c < kGraphColorCount; ++c) {
-    for (int slot = filled[c]; slot % W != 0; ++slot) {
-      PackHinge<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,
-                   -1, bodyCount);
-    }
+    for (int lane = graph.colorSize[c] % W; lane != 0 && lane < W; ++lane)
+      PackHinge<F>(graph.groups[c].back(), lane, nullptr, -1, graph.staticSlot);
   }
+}
+
+template <class F>
+void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, HingeGraph<F>& graph) {
+  BeginHingeGraph(bodyCount, graph);
+  for (size_t i = 0; i < joints.size(); ++i) AddToHingeGraph(joints[i], static_cast<int>(i), graph);
+  FinishHingeGraph(graph);
 }
 
 template <class F>
 void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states) {
   MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
-  for (WideHingeGroup<F>& g : graph.groups) {
-    WarmStartHingeGroup(g, states.data());
-    RestoreStaticSlot(states.data(), graph.staticSlot);
+  for (std::vector<WideHingeGroup<F>>& groups : graph.groups) {
+    for (WideHingeGroup<F>& g : groups) {
+      WarmStartHingeGroup(g, states.data());
+      RestoreStaticSlot(states.data(), graph.staticSlot);
+    }
   }
 }
 
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states) {
   MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
-  for (WideHingeGroup<F>& g : graph.groups) {
-    SolveHingeGroup<F, useBias>(g, states.data());
-    RestoreStaticSlot(states.data(), graph.staticSlot);
+  for (std::vector<WideHingeGroup<F>>& groups : graph.groups) {
+    for (WideHingeGroup<F>& g : groups) {
+      SolveHingeGroup<F, useBias>(g, states.data());
+      RestoreStaticSlot(states.data(), graph.staticSlot);
+    }
   }
 }
 
 template <class F>
 void StoreHingeGroups(const HingeGraph<F>& graph, std::span<JointConstraint> joints) {
-  for (const WideHingeGroup<F>& g : graph.groups) {
-    for (int k = 0; k < F::kLanes; ++k) {
-      if (g.joint[k] < 0) continue;
-      joints[static_cast<size_t>(g.joint[k])].impulses.linear = {g.impulseX[k], g.impulseY[k]};
+  for (const std::vector<WideHingeGroup<F>>& groups : graph.groups) {
+    for (const WideHingeGroup<F>& g : groups) {
+      for (int k = 0; k < F::kLanes; ++k) {
+        if (g.joint[k] < 0) continue;
+        joints[static_cast<size_t>(g.joint[k])].impulses.linear = {g.impulseX[k], g.impulseY[k]};
+      }
     }
   }
 }
@@ -243,15 +250,20 @@ void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> par
   auto capped = [&params](int index) {
     return static_cast<size_t>(index) < params.size() && params[static_cast<size_t>(index)].capped;
   };
-  for (WideHingeGroup<F>& g : graph.groups) {
-    for (int k = 0; k < F::kLanes; ++k) {
-      if (capped(g.indexA[k]) || capped(g.indexB[k])) g.impulseX[k] = g.impulseY[k] = 0.0f;
+  for (std::vector<WideHingeGroup<F>>& groups : graph.groups) {
+    for (WideHingeGroup<F>& g : groups) {
+      for (int k = 0; k < F::kLanes; ++k) {
+        if (capped(g.indexA[k]) || capped(g.indexB[k])) g.impulseX[k] = g.impulseY[k] = 0.0f;
+      }
     }
   }
 }
 
 // This build's lane type, and the scalar twin the tests compare it with.
 #define MK_HINGE_GRAPH_INSTANTIATE(F)                                                      \
+  template void BeginHingeGraph<F>(int, HingeGraph<F>&);                                   \
+  template void AddToHingeGraph<F>(const JointConstraint&, int, HingeGraph<F>&);           \
+  template void FinishHingeGraph<F>(HingeGraph<F>&);                                       \
   template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&); \
   template void WarmStartHingeGroups<F>(HingeGraph<F>&, std::span<BodyState>);             \
   template void SolveHingeGroups<F, true>(HingeGraph<F>&, std::span<BodyState>);           \

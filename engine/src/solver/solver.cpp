@@ -84,8 +84,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
   // hinges likewise (hinge_graph.h), then the other joints.
   ContactGraph<wide::FloatW>& graph = solver.graph;
   BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
-  HingeGraph<wide::FloatW>& hinges = solver.hinges;
-  BuildHingeGraph(solver.joints, static_cast<int>(solver.states.size()), hinges);
+  HingeGraph<wide::FloatW>& hinges = solver.hinges;  // built by PrepareJoints
   // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
   // and the scalar solvers go by params.size() and solver indices, and never see it.
   solver.states.push_back(BodyState{});
