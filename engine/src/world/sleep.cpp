@@ -19,6 +19,7 @@ void SleepGroup(WorldState& world, ForEachMember forEachMember) {
   int group = world.sleepGroupIds.Allocate();
   if (group >= static_cast<int>(world.sleepGroupHead.size())) world.sleepGroupHead.resize(group + 1);
   world.sleepGroupHead[group] = kNull;
+  world.mayHaveSleepers = true;
   forEachMember([&](int slot) {
     Body& body = world.bodies[slot];
     body.awake = false;

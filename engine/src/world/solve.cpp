@@ -10,16 +10,19 @@ namespace mk {
 
 namespace {
 
-// Bodies that move this step (awake, enabled, not static) get a solver index, in slot order.
+// Bodies that move this step (awake, enabled, not static) get a solver index, in slot order. Notes
+// whether any dynamic body sleeps (WorldState::mayHaveSleepers).
 void GatherBodies(WorldState& world, const StepContext& context) {
   SolverArrays& solver = world.solver;
   solver.states.clear();
   solver.params.clear();
   world.solverBodies.clear();
+  bool sleepers = false;
   for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
     if (!world.bodyIds.IsLive(slot)) continue;
     Body& body = world.bodies[slot];
     body.solverIndex = kNull;
+    sleepers |= body.type == BodyType::Dynamic && !body.awake;
     if (body.type == BodyType::Static || !body.awake || !body.enabled) continue;
     body.solverIndex = static_cast<int>(solver.states.size());
     world.solverBodies.push_back(slot);
@@ -37,6 +40,7 @@ void GatherBodies(WorldState& world, const StepContext& context) {
     }
     solver.params.push_back(params);
   }
+  world.mayHaveSleepers = sleepers;
 }
 
 ContactBody ContactSide(const Body& body) {
