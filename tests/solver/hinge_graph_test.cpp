@@ -194,12 +194,17 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
 }
 
 // PrepareJoints builds the step's graph as it fills each constraint; it must be the graph
-// BuildHingeGraph makes from the finished constraints, lane for lane (and empty in classic mode).
-TEST_CASE("PrepareJoints builds the hinge graph BuildHingeGraph builds from its constraints") {
+// BuildHingeGraph makes from the finished constraints, lane for lane (in classic mode: no groups,
+// every joint scalar). After the sub-steps, StoreJointImpulses reads the coloured hinges from their
+// lanes: every joint must get its constraint's impulses (the lanes stored into them), and a plain
+// hinge the reaction force impulse / h and no torque, with or without warm starting.
+TEST_CASE(
+    "PrepareJoints builds the hinge graph BuildHingeGraph builds; the store reads it as the constraints") {
   Rng rng(0x41E6E3);
   for (int trial = 0; trial < 40; ++trial) {
     SolverRig rig;
     if (trial % 8 == 7) rig.settings.mode = SolverMode::Classic;
+    if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
     const int bodies = rng.Int(2, 40);
     for (int i = 0; i < bodies; ++i) {
       const bool isStatic = rng.Int(0, 5) == 0;
@@ -214,6 +219,9 @@ TEST_CASE("PrepareJoints builds the hinge graph BuildHingeGraph builds from its 
       j.data.localAnchorA = rng.InBox(1.0f);
       j.data.localAnchorB = rng.InBox(1.0f);
       j.data.impulses.linear = rng.InBox(1.0f);
+      j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
+      j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
+      j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
       switch (rng.Int(0, 5)) {
         case 0:
           j.data.type = JointType::Weld;
@@ -235,8 +243,9 @@ TEST_CASE("PrepareJoints builds the hinge graph BuildHingeGraph builds from its 
     BuildHingeGraph(std::span<const JointConstraint>(rig.solver.joints),
                     static_cast<int>(rig.solver.states.size()), expected);
     CHECK(built.staticSlot == expected.staticSlot);
-    if (rig.settings.mode == SolverMode::Classic) {
-      CHECK(built.scalar.empty());
+    if (rig.settings.mode == SolverMode::Classic) {  // every joint one by one
+      CHECK(built.scalar.size() == rig.solver.joints.size());
+      CHECK(std::is_sorted(built.scalar.begin(), built.scalar.end()));
       for (const auto& groups : built.groups) CHECK(groups.empty());
       continue;
     }
@@ -248,6 +257,24 @@ TEST_CASE("PrepareJoints builds the hinge graph BuildHingeGraph builds from its 
         CHECK(std::memcmp(&built.groups[color][g], &expected.groups[color][g],
                           sizeof(WideHingeGroup<wide::FloatW>)) == 0);
       }
+    }
+
+    RunSubSteps(rig.solver, rig.context);
+    std::vector<JointConstraint> constraints = rig.solver.joints;
+    StoreHingeGroups(built, std::span<JointConstraint>(constraints));
+    rig.Finish();
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      const JointImpulses &got = rig.joints[i].data.impulses, &want = constraints[i].impulses;
+      CHECK((SameBits(got.linear.x, want.linear.x) && SameBits(got.linear.y, want.linear.y) &&
+             SameBits(got.angular, want.angular) && SameBits(got.perpendicular, want.perpendicular) &&
+             SameBits(got.axial, want.axial) && SameBits(got.spring, want.spring) &&
+             SameBits(got.motor, want.motor) && SameBits(got.lower, want.lower) &&
+             SameBits(got.upper, want.upper)));
+      if (!IsPlainHinge(constraints[i])) continue;
+      const Vec2 force = rig.joints[i].data.reactionForce;
+      CHECK((SameBits(force.x, rig.context.invH * want.linear.x) &&
+             SameBits(force.y, rig.context.invH * want.linear.y)));
+      CHECK(SameBits(rig.joints[i].data.reactionTorque, 0.0f));
     }
   }
 }

@@ -77,7 +77,8 @@ void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 
-/// The groups' accumulated impulses back into their joints (after the sub-steps).
+/// The groups' accumulated impulses back into their constraints. The step does not need it
+/// (StoreJointImpulses reads the lanes); the tests compare the constraints with the scalar path's.
 template <class F>
 void StoreHingeGroups(const HingeGraph<F>& graph, std::span<JointConstraint> joints);
 

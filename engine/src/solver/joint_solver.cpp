@@ -172,7 +172,7 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   const Softness worldSoftness =
       MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)), settings.jointDampingRatio, h);
   // The sub-steps' hinge graph is built here, each constraint added while it is still in cache
-  // (classic mode solves every joint one by one: its graph stays empty).
+  // (classic mode solves every joint one by one: its graph lists them all as scalar).
   HingeGraph<wide::FloatW>& hinges = solver.hinges;
   const bool colored = settings.mode != SolverMode::Classic;
   BeginHingeGraph(static_cast<int>(solver.states.size()), hinges);
@@ -236,7 +236,11 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
       if (!c.enableMotor) c.impulses.motor = 0.0f;
       if (!c.enableSpring) c.impulses.spring = 0.0f;
     }
-    if (colored) AddToHingeGraph(c, static_cast<int>(out.size() - 1), hinges);
+    if (colored) {
+      AddToHingeGraph(c, static_cast<int>(out.size() - 1), hinges);
+    } else {
+      hinges.scalar.push_back(static_cast<int>(out.size() - 1));
+    }
   }
   FinishHingeGraph(hinges);
 }
@@ -304,12 +308,42 @@ void SolveJointPositions(SolverArrays& solver, const StepContext& context) {
   }
 }
 
+namespace {
+
+// What the general store below gives a plain hinge, read from its lane instead of its constraint:
+// the constraint's impulses are the joint's with the disabled rows zeroed (PrepareJoints), or all
+// zero without warm starting, and its linear impulse is the lane's; TotalWrench's L for a revolute
+// joint, spring + motor + lower - upper, is then +0.
+void StorePlainHinge(JointData& j, Vec2 linear, bool warmStarting, float invH) {
+  if (warmStarting) {
+    j.impulses.spring = j.impulses.motor = j.impulses.lower = j.impulses.upper = 0.0f;
+  } else {
+    j.impulses = {};
+  }
+  j.impulses.linear = linear;
+  j.reactionForce = invH * linear;
+  j.reactionTorque = 0.0f;
+}
+
+}  // namespace
+
 void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
                         const StepContext& context) {
+  // The coloured hinges from their lanes: their constraints' impulses were never updated.
+  const bool warmStarting = context.settings.enableWarmStarting;
+  for (const std::vector<WideHingeGroup<wide::FloatW>>& groups : solver.hinges.groups) {
+    for (const WideHingeGroup<wide::FloatW>& g : groups) {
+      for (int k = 0; k < wide::FloatW::kLanes; ++k) {
+        if (g.joint[k] < 0) continue;
+        StorePlainHinge(*inputs[static_cast<size_t>(g.joint[k])].joint, {g.impulseX[k], g.impulseY[k]},
+                        warmStarting, context.invH);
+      }
+    }
+  }
   const BodyState rest{};
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const JointConstraint& c = solver.joints[i];
-    JointData& j = *inputs[i].joint;
+  for (int i : solver.hinges.scalar) {
+    const JointConstraint& c = solver.joints[static_cast<size_t>(i)];
+    JointData& j = *inputs[static_cast<size_t>(i)].joint;
     const BodyState& a = c.indexA >= 0 ? solver.states[c.indexA] : rest;
     const BodyState& b = c.indexB >= 0 ? solver.states[c.indexB] : rest;
     j.impulses = c.impulses;

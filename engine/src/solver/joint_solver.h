@@ -139,7 +139,8 @@ void SolveJointPositions(SolverArrays& solver, const StepContext& context);
 /// Writes each joint's impulses (warm start) back into its JointData, with the reaction force on
 /// bodyB (N) and its pure torque (N m) from those impulses and the bodies' states at the end of the
 /// step. (Prismatic and wheel: the torque is the angular row's only; the lever of the linear force is
-/// not included.)
+/// not included.) The coloured hinges' impulses are read from their lanes (solver.hinges), the other
+/// joints' from their constraints.
 void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
                         const StepContext& context);
 

@@ -109,8 +109,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     }
   }
   solver.states.pop_back();
-  StoreContactGroups(graph, solver.contacts);
-  StoreHingeGroups(hinges, solver.joints);
+  StoreContactGroups(graph, solver.contacts);  // the hinges' lanes are read by StoreJointImpulses
 }
 
 }  // namespace mk
