@@ -10,21 +10,28 @@ namespace mk {
 
 namespace {
 
+JointBody JointSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, body.solverIndex}; }
+
 // Bodies that move this step (awake, enabled, not static) get a solver index, in slot order. Notes
-// whether any dynamic body sleeps (WorldState::mayHaveSleepers).
+// whether any dynamic body sleeps (WorldState::mayHaveSleepers) and, when there are joints, what
+// GatherJoints needs of every body (WorldState::jointSides).
 void GatherBodies(WorldState& world, const StepContext& context) {
   SolverArrays& solver = world.solver;
   solver.states.clear();
   solver.params.clear();
   world.solverBodies.clear();
   bool sleepers = false;
+  const bool joints = world.jointIds.LiveCount() > 0;
+  if (joints) world.jointSides.resize(world.bodies.size());
   for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
     if (!world.bodyIds.IsLive(slot)) continue;
     Body& body = world.bodies[slot];
     body.solverIndex = kNull;
     sleepers |= body.type == BodyType::Dynamic && !body.awake;
-    if (body.type == BodyType::Static || !body.awake || !body.enabled) continue;
-    body.solverIndex = static_cast<int>(solver.states.size());
+    const bool moving = body.type != BodyType::Static && body.awake && body.enabled;
+    if (moving) body.solverIndex = static_cast<int>(solver.states.size());
+    if (joints) world.jointSides[slot] = {JointSide(body), body.enabled};
+    if (!moving) continue;
     world.solverBodies.push_back(slot);
     solver.states.push_back({body.linearVelocity, body.angularVelocity, {0.0f, 0.0f}, Rot{}});
     BodyParams params;  // kinematic: no mass, no acceleration
@@ -63,23 +70,21 @@ void GatherContacts(WorldState& world) {
   });
 }
 
-JointBody JointSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, body.solverIndex}; }
-
 // Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
 // its target.
 void GatherJoints(WorldState& world) {
   std::vector<JointInput>& inputs = world.jointInputs;
   inputs.clear();
+  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;  // GatherBodies wrote them
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
     if (!world.jointIds.IsLive(slot)) continue;
     Joint& j = world.joints[slot];
     int a = j.edges[0].body, b = j.edges[1].body;
-    const Body* bodyA = a == kNull ? nullptr : &world.bodies[a];
-    const Body& bodyB = world.bodies[b];
-    if ((bodyA && !bodyA->enabled) || !bodyB.enabled) continue;  // a disabled body's joints do nothing
-    if ((bodyA ? bodyA->solverIndex : kNull) == kNull && bodyB.solverIndex == kNull) continue;
-    inputs.push_back(
-        {&j, bodyA ? JointSide(*bodyA) : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull}, JointSide(bodyB)});
+    const WorldState::JointSideOf* sideA = a == kNull ? nullptr : &sides[a];
+    const WorldState::JointSideOf& sideB = sides[b];
+    if ((sideA && !sideA->enabled) || !sideB.enabled) continue;  // a disabled body's joints do nothing
+    if ((sideA ? sideA->side.index : kNull) == kNull && sideB.side.index == kNull) continue;
+    inputs.push_back({&j, sideA ? sideA->side : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull}, sideB.side});
   }
 }
 

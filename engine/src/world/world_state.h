@@ -208,6 +208,14 @@ struct WorldState {
   std::vector<ContinuousRecord> continuousRecords;
   std::vector<ContactInput> contactInputs;
   std::vector<JointInput> jointInputs;
+  // Per body slot, what GatherJoints reads of a body, written by GatherBodies while it visits the
+  // body anyway (only when the world has joints): 32 bytes in a row instead of three cache lines of
+  // a Body for each of a joint's bodies.
+  struct JointSideOf {
+    JointBody side;
+    bool enabled = true;
+  };
+  std::vector<JointSideOf> jointSides;
   SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
