@@ -5,6 +5,7 @@
 #include "minkowski/assert.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace mk {
@@ -157,6 +158,26 @@ void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
   });
 }
 
+void BroadPhase::Impl::SortMoved() {
+  const std::size_t capacity = slots.size();
+  // A comparison sort costs about log2(n) compares per entry; one bit per slot and a scan of the
+  // words costs capacity / 64 words plus the entries. When most proxies move (a swinging net, a
+  // falling pile) the bits win by far. Duplicates (a slot freed and reused while queued) collapse
+  // into one entry, which Update would skip anyway once the first has cleared kFlagQueued.
+  if (moved.size() < 64 || capacity / 64 > moved.size() * 4) {
+    std::sort(moved.begin(), moved.end());
+    return;
+  }
+  movedBits.assign((capacity + 63) / 64, 0);
+  for (std::int32_t proxy : moved) movedBits[static_cast<std::size_t>(proxy) / 64] |= 1ull << (proxy % 64);
+  moved.clear();
+  for (std::size_t word = 0; word < movedBits.size(); ++word) {
+    for (std::uint64_t bits = movedBits[word]; bits != 0; bits &= bits - 1)
+      moved.push_back(
+          static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+  }
+}
+
 void BroadPhase::Impl::Update() {
   ++updateCount;
   if (updateCount % static_cast<std::uint64_t>(reevaluateInterval) == 0) evaluateDue = true;
@@ -166,7 +187,7 @@ void BroadPhase::Impl::Update() {
   Sync();
   // Slot order: independent of the order of MoveProxy calls. (Band-then-sweep order was tried: faster
   // on the drift benchmark, slower on the pile, where creation order is already spatially coherent.)
-  std::sort(moved.begin(), moved.end());
+  SortMoved();
   int processed = 0;
   for (std::int32_t proxy : moved) {
     if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
@@ -364,8 +385,8 @@ std::size_t BroadPhase::CapacityBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
                       bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
-                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.begun) + bytes(s.ended) +
-                      bytes(s.pendingEnded) + bytes(s.heap);
+                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.movedBits) +
+                      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);
   for (const auto& list : s.spareLists) total += bytes(list);

@@ -136,6 +136,7 @@ struct BroadPhase::Impl {
   std::int32_t pairFree = -1;
   int pairCount = 0;
   std::vector<std::int32_t> moved;
+  std::vector<std::uint64_t> movedBits;  ///< scratch of SortMoved: one bit per slot
   std::vector<ProxyPair> begun;
   std::vector<ProxyPair> ended;
   std::vector<ProxyPair> pendingEnded;  ///< pairs of proxies destroyed since the last update
@@ -159,6 +160,8 @@ struct BroadPhase::Impl {
   void RemovePair(std::int32_t node);
   void ProcessMoved(std::int32_t proxy);
   void Update();
+  /// `moved` in slot order (Update's processing order), duplicates collapsed when it uses the bits.
+  void SortMoved();
 
   // --- structure (sweep_and_prune.cpp)
   int BandOf(float crossCoordinate) const;
