@@ -10,8 +10,6 @@ namespace mk {
 
 namespace {
 
-JointBody JointSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, body.solverIndex}; }
-
 // Bodies that move this step (awake, enabled, not static) get a solver index, in slot order. Notes
 // whether any dynamic body sleeps (WorldState::mayHaveSleepers) and, when there are joints, what
 // GatherJoints needs of every body (WorldState::jointSides).
@@ -30,10 +28,19 @@ void GatherBodies(WorldState& world, const StepContext& context) {
     sleepers |= body.type == BodyType::Dynamic && !body.awake;
     const bool moving = body.type != BodyType::Static && body.awake && body.enabled;
     if (moving) body.solverIndex = static_cast<int>(solver.states.size());
-    if (joints) world.jointSides[slot] = {JointSide(body), body.enabled};
+    if (joints) {
+      WorldState::JointSideOf& side = world.jointSides[slot];
+      side.side.q = body.xf.q;
+      side.side.center = body.center;
+      side.side.localCenter = body.localCenter;
+      side.side.index = body.solverIndex;
+      side.enabled = body.enabled;
+    }
     if (!moving) continue;
     world.solverBodies.push_back(slot);
-    solver.states.push_back({body.linearVelocity, body.angularVelocity, {0.0f, 0.0f}, Rot{}});
+    BodyState& state = solver.states.emplace_back();  // filled in place (see GatherJoints)
+    state.v = body.linearVelocity;
+    state.w = body.angularVelocity;
     BodyParams params;  // kinematic: no mass, no acceleration
     if (body.type == BodyType::Dynamic) {
       params = MakeBodyParams({.invMass = body.invMass,
@@ -65,8 +72,14 @@ void GatherContacts(WorldState& world) {
     const Body& bodyA = world.bodies[world.shapes[contact.shapeA].body];
     const Body& bodyB = world.bodies[world.shapes[contact.shapeB].body];
     if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) return;
-    inputs.push_back({&contact.manifold, ContactSide(bodyA), ContactSide(bodyB), contact.friction,
-                      contact.restitution, slot, contact.enableHitEvents});
+    ContactInput& input = inputs.emplace_back();  // filled in place (see GatherJoints)
+    input.manifold = &contact.manifold;
+    input.bodyA = ContactSide(bodyA);
+    input.bodyB = ContactSide(bodyB);
+    input.friction = contact.friction;
+    input.restitution = contact.restitution;
+    input.id = slot;
+    input.enableHitEvents = contact.enableHitEvents;
   });
 }
 
@@ -84,7 +97,17 @@ void GatherJoints(WorldState& world) {
     const WorldState::JointSideOf& sideB = sides[b];
     if ((sideA && !sideA->enabled) || !sideB.enabled) continue;  // a disabled body's joints do nothing
     if ((sideA ? sideA->side.index : kNull) == kNull && sideB.side.index == kNull) continue;
-    inputs.push_back({&j, sideA ? sideA->side : JointBody{Rot{}, j.target, {0.0f, 0.0f}, kNull}, sideB.side});
+    // Filled in place: GCC builds a braced temporary on the stack with narrow stores and copies it out
+    // with wide loads, which cannot be forwarded from those stores (a stall per input; perf showed
+    // 10% of joint_grid's time on those copies).
+    JointInput& input = inputs.emplace_back();
+    input.joint = &j;
+    if (sideA) {
+      input.bodyA = sideA->side;
+    } else {
+      input.bodyA.center = j.target;
+    }
+    input.bodyB = sideB.side;
   }
 }
 
