@@ -193,13 +193,22 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
   }
 }
 
-// PrepareJoints builds the step's graph as it fills each constraint; it must be the graph
-// BuildHingeGraph makes from the finished constraints, lane for lane (in classic mode: no groups,
-// every joint scalar). After the sub-steps, StoreJointImpulses reads the coloured hinges from their
-// lanes: every joint must get its constraint's impulses (the lanes stored into them), and a plain
-// hinge the reaction force impulse / h and no torque, with or without warm starting.
-TEST_CASE(
-    "PrepareJoints builds the hinge graph BuildHingeGraph builds; the store reads it as the constraints") {
+// Bit-for-bit equality of two impulse sets.
+bool SameImpulses(const JointImpulses& p, const JointImpulses& q) {
+  return SameBits(p.linear.x, q.linear.x) && SameBits(p.linear.y, q.linear.y) &&
+         SameBits(p.angular, q.angular) && SameBits(p.perpendicular, q.perpendicular) &&
+         SameBits(p.axial, q.axial) && SameBits(p.spring, q.spring) && SameBits(p.motor, q.motor) &&
+         SameBits(p.lower, q.lower) && SameBits(p.upper, q.upper);
+}
+
+// PrepareJoints puts a plain hinge that finds a colour straight into a lane, without a constraint.
+// Against the reference, PrepareJoints without colouring (a constraint for every joint, in input
+// order) and BuildHingeGraph over those: the same lanes bit for bit, and the same joints left to
+// the scalar path with the same constraints. In classic mode every joint gets a constraint. After
+// the sub-steps, StoreJointImpulses gives a lane's joint the reference constraint's impulses with the
+// lane's linear impulse, the reaction impulse / h and no torque, and every other joint its own
+// constraint's impulses; with and without warm starting.
+TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the store reads them") {
   Rng rng(0x41E6E3);
   for (int trial = 0; trial < 40; ++trial) {
     SolverRig rig;
@@ -222,7 +231,8 @@ TEST_CASE(
       j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
       j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
       j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
-      switch (rng.Int(0, 5)) {
+      if (rng.Int(0, 3) == 0) j.data.constraintHertz = rng.Uniform(5.0f, 200.0f);  // its own softness
+      switch (rng.Int(0, 6)) {
         case 0:
           j.data.type = JointType::Weld;
           break;
@@ -232,6 +242,9 @@ TEST_CASE(
         case 2:
           j.data.enableMotor = true, j.data.maxMotor = 1.0f;
           break;
+        case 3:  // a spring of 0 Hz: still a plain hinge; of 2 Hz: not
+          j.data.enableSpring = true, j.data.hertz = rng.Int(0, 1) == 0 ? 0.0f : 2.0f;
+          break;
         default:
           break;  // a plain hinge
       }
@@ -239,17 +252,34 @@ TEST_CASE(
     }
     rig.Prepare(1.0f / 60.0f);
     const HingeGraph<wide::FloatW>& built = rig.solver.hinges;
-    HingeGraph<wide::FloatW> expected;
-    BuildHingeGraph(std::span<const JointConstraint>(rig.solver.joints),
-                    static_cast<int>(rig.solver.states.size()), expected);
-    CHECK(built.staticSlot == expected.staticSlot);
+    const std::vector<JointConstraint>& constraints = rig.solver.joints;
+    SolverArrays reference = rig.solver;
+    PrepareJoints(rig.jointInputs, reference, rig.context, /*colorHinges=*/false);
+    REQUIRE(reference.joints.size() == rig.joints.size());
+    CHECK(built.staticSlot == static_cast<int>(rig.solver.states.size()));
+    std::vector<int> expectedScalar(constraints.size());  // the constraints' indices, in order
+    for (size_t k = 0; k < constraints.size(); ++k) expectedScalar[k] = static_cast<int>(k);
+    CHECK(built.scalar == expectedScalar);
     if (rig.settings.mode == SolverMode::Classic) {  // every joint one by one
-      CHECK(built.scalar.size() == rig.solver.joints.size());
-      CHECK(std::is_sorted(built.scalar.begin(), built.scalar.end()));
+      REQUIRE(constraints.size() == rig.joints.size());
+      for (size_t k = 0; k < constraints.size(); ++k) CHECK(constraints[k].input == static_cast<int>(k));
       for (const auto& groups : built.groups) CHECK(groups.empty());
       continue;
     }
-    CHECK(built.scalar == expected.scalar);
+    HingeGraph<wide::FloatW> expected;
+    BuildHingeGraph(std::span<const JointConstraint>(reference.joints),
+                    static_cast<int>(rig.solver.states.size()), expected);
+    REQUIRE(expected.scalar.size() == constraints.size());
+    for (size_t k = 0; k < constraints.size(); ++k) {
+      const JointConstraint &c = constraints[k],
+                            &r = reference.joints[static_cast<size_t>(expected.scalar[k])];
+      CHECK(c.input == expected.scalar[k]);
+      CHECK((SameBits(c.rA0.x, r.rA0.x) && SameBits(c.rB0.y, r.rB0.y) &&
+             SameBits(c.deltaAngle, r.deltaAngle) && SameBits(c.softness.massScale, r.softness.massScale) &&
+             SameImpulses(c.impulses, r.impulses) && c.type == r.type && c.enableSpring == r.enableSpring));
+    }
+    std::vector<Vec2> laneImpulse(rig.joints.size());
+    std::vector<bool> inLane(rig.joints.size(), false);
     for (int color = 0; color < kGraphColorCount; ++color) {
       CHECK(built.colorSize[color] == expected.colorSize[color]);
       REQUIRE(built.groups[color].size() == expected.groups[color].size());
@@ -260,20 +290,28 @@ TEST_CASE(
     }
 
     RunSubSteps(rig.solver, rig.context);
-    std::vector<JointConstraint> constraints = rig.solver.joints;
-    StoreHingeGroups(built, std::span<JointConstraint>(constraints));
+    for (const auto& groups : built.groups) {
+      for (const auto& g : groups) {
+        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
+          if (g.joint[k] < 0) continue;
+          inLane[static_cast<size_t>(g.joint[k])] = true;
+          laneImpulse[static_cast<size_t>(g.joint[k])] = {g.impulseX[k], g.impulseY[k]};
+        }
+      }
+    }
+    std::vector<JointImpulses> want(rig.joints.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      want[i] = reference.joints[i].impulses;  // as prepared: disabled rows zeroed, or all without warm start
+      want[i].linear = laneImpulse[i];
+    }
+    for (const JointConstraint& c : constraints) want[static_cast<size_t>(c.input)] = c.impulses;
     rig.Finish();
-    for (size_t i = 0; i < constraints.size(); ++i) {
-      const JointImpulses &got = rig.joints[i].data.impulses, &want = constraints[i].impulses;
-      CHECK((SameBits(got.linear.x, want.linear.x) && SameBits(got.linear.y, want.linear.y) &&
-             SameBits(got.angular, want.angular) && SameBits(got.perpendicular, want.perpendicular) &&
-             SameBits(got.axial, want.axial) && SameBits(got.spring, want.spring) &&
-             SameBits(got.motor, want.motor) && SameBits(got.lower, want.lower) &&
-             SameBits(got.upper, want.upper)));
-      if (!IsPlainHinge(constraints[i])) continue;
+    for (size_t i = 0; i < want.size(); ++i) {
+      CHECK(SameImpulses(rig.joints[i].data.impulses, want[i]));
+      if (!inLane[i]) continue;
       const Vec2 force = rig.joints[i].data.reactionForce;
-      CHECK((SameBits(force.x, rig.context.invH * want.linear.x) &&
-             SameBits(force.y, rig.context.invH * want.linear.y)));
+      CHECK((SameBits(force.x, rig.context.invH * want[i].linear.x) &&
+             SameBits(force.y, rig.context.invH * want[i].linear.y)));
       CHECK(SameBits(rig.joints[i].data.reactionTorque, 0.0f));
     }
   }

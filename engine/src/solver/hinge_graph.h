@@ -52,6 +52,17 @@ struct HingeGraph {
 /// different bodies.
 bool IsPlainHinge(const JointConstraint& c);
 
+/// What a lane holds of a plain hinge: the fields of its JointConstraint the kernels read.
+struct HingeLane {
+  Vec2 rA0{0.0f, 0.0f}, rB0{0.0f, 0.0f}, deltaCenter{0.0f, 0.0f};
+  float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
+  Softness softness{};
+  Vec2 impulse{0.0f, 0.0f};      // JointImpulses::linear
+  int indexA = -1, indexB = -1;  // solver indices, -1 = static
+};
+
+HingeLane LaneOf(const JointConstraint& c);
+
 /// The graph built in one pass: Begin (bodyCount: the step's solver bodies), Add every joint in
 /// input order (jointIndex: its index in SolverArrays::joints), Finish. A plain hinge takes the lowest
 /// colour its moving bodies leave free (joints and contacts are solved in separate passes, so they
@@ -61,10 +72,15 @@ template <class F>
 void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph);
 template <class F>
 void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph);
+/// Add's plain-hinge half: colours the hinge and packs it into its colour's next lane; false, and
+/// nothing changed, when its bodies leave no colour free. PrepareJoints calls it without making
+/// the hinge's JointConstraint.
+template <class F>
+bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph);
 template <class F>
 void FinishHingeGraph(HingeGraph<F>& graph);
 
-/// Begin, Add each of `joints`, Finish.
+/// Begin, Add each of `joints` (jointIndex: its index there), Finish.
 template <class F>
 void BuildHingeGraph(std::span<const JointConstraint> joints, int bodyCount, HingeGraph<F>& graph);
 

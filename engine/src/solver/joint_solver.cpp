@@ -164,83 +164,123 @@ BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
 
 }  // namespace
 
-void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context) {
+namespace {
+
+// Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
+// contacts (MaxSoftHertz).
+Softness PositionalSoftness(const JointData& j, const Softness& worldSoftness, const StepContext& context) {
+  if (j.constraintHertz <= 0.0f && j.constraintDampingRatio <= 0.0f) return worldSoftness;
+  const SolverSettings& settings = context.settings;
+  float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
+  float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
+  return MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, context.h);
+}
+
+// The lane of a joint that IsPlainHinge will call plain (PrepareConstraint's enableSpring is
+// enableSpring && hertz > 0 for a revolute joint), computed as PrepareConstraint computes the same
+// fields: the same bits.
+bool IsPlainHingeInput(const JointData& j, int ia, int ib) {
+  return j.type == JointType::Revolute && !(j.enableSpring && j.hertz > 0.0f) && !j.enableMotor &&
+         !j.enableLimit && (ia != ib || ia < 0);
+}
+
+HingeLane PrepareHingeLane(const JointInput& input, const SolverArrays& solver, const Softness& worldSoftness,
+                           const StepContext& context) {
+  const JointData& j = *input.joint;
+  const int ia = input.bodyA.index, ib = input.bodyB.index;
+  HingeLane lane;
+  lane.indexA = ia;
+  lane.indexB = ib;
+  if (ia >= 0) lane.invMassA = solver.params[ia].invMass, lane.invIA = solver.params[ia].invInertia;
+  if (ib >= 0) lane.invMassB = solver.params[ib].invMass, lane.invIB = solver.params[ib].invInertia;
+  lane.rA0 = Rotate(input.bodyA.q, j.localAnchorA - input.bodyA.localCenter);
+  lane.rB0 = Rotate(input.bodyB.q, j.localAnchorB - input.bodyB.localCenter);
+  lane.deltaCenter = input.bodyB.center - input.bodyA.center;
+  lane.softness = PositionalSoftness(j, worldSoftness, context);
+  if (context.settings.enableWarmStarting) lane.impulse = j.impulses.linear;
+  return lane;
+}
+
+void PrepareConstraint(const JointInput& input, SolverArrays& solver, const Softness& worldSoftness,
+                       const StepContext& context, JointConstraint& c) {
+  const SolverSettings& settings = context.settings;
+  const float h = context.h;
+  const JointData& j = *input.joint;
+  const JointBody& bodyA = input.bodyA;
+  const JointBody& bodyB = input.bodyB;
+  const int ia = bodyA.index, ib = bodyB.index;
+  c.type = j.type;
+  c.indexA = ia;
+  c.indexB = ib;
+  const std::vector<BodyParams>& params = solver.params;
+  if (ia >= 0) c.invMassA = params[ia].invMass, c.invIA = params[ia].invInertia;
+  if (ib >= 0) c.invMassB = params[ib].invMass, c.invIB = params[ib].invInertia;
+  c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
+  const Rot qA = bodyA.q, qB = bodyB.q;
+  // A mouse joint pulls at its target, which is body A's centre: no lever on that side.
+  c.rA0 = j.type == JointType::Mouse ? Vec2{0.0f, 0.0f} : Rotate(qA, j.localAnchorA - bodyA.localCenter);
+  c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
+  c.deltaCenter = bodyB.center - bodyA.center;
+  c.axis0 = Rotate(qA, j.localAxisA);
+  // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
+  bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
+  if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
+    c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
+  }
+  c.softness = PositionalSoftness(j, worldSoftness, context);
+  if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
+  if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
+  c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
+  c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
+  c.lower = j.lower;
+  c.upper = j.upper;
+  c.length = j.length;
+  c.motorSpeed = j.motorSpeed;
+  c.maxMotorImpulse = j.maxMotor * h;
+  c.maxImpulse = j.maxForce * h;
+  if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
+    c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
+  }
+  c.enableLimit = j.enableLimit;
+  c.enableMotor = j.enableMotor;
+  // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
+  // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
+  c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
+  if (settings.enableWarmStarting) {
+    c.impulses = j.impulses;
+    if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
+    if (!c.enableMotor) c.impulses.motor = 0.0f;
+    if (!c.enableSpring) c.impulses.spring = 0.0f;
+  }
+}
+
+}  // namespace
+
+void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
+                   bool colorHinges) {
   std::vector<JointConstraint>& out = solver.joints;
   out.clear();
   const SolverSettings& settings = context.settings;
-  const float h = context.h;
-  const Softness worldSoftness =
-      MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)), settings.jointDampingRatio, h);
-  // The sub-steps' hinge graph is built here, each constraint added while it is still in cache
-  // (classic mode solves every joint one by one: its graph lists them all as scalar).
+  const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
+                                              settings.jointDampingRatio, context.h);
   HingeGraph<wide::FloatW>& hinges = solver.hinges;
-  const bool colored = settings.mode != SolverMode::Classic;
+  const bool colored = colorHinges && settings.mode != SolverMode::Classic;
   BeginHingeGraph(static_cast<int>(solver.states.size()), hinges);
-  for (const JointInput& input : inputs) {
-    const JointData& j = *input.joint;
-    const JointBody& bodyA = input.bodyA;
-    const JointBody& bodyB = input.bodyB;
-    const int ia = bodyA.index, ib = bodyB.index;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const JointInput& input = inputs[i];
+    const int ia = input.bodyA.index, ib = input.bodyB.index;
+    if (ia >= 0) solver.params[ia].ballistic = false;
+    if (ib >= 0) solver.params[ib].ballistic = false;
+    // A plain hinge goes straight into a lane: the 19,800 of joint_grid then never write the
+    // 170 bytes of a constraint they would not read again.
+    if (colored && IsPlainHingeInput(*input.joint, ia, ib) &&
+        AddPlainHinge(PrepareHingeLane(input, solver, worldSoftness, context), static_cast<int>(i), hinges)) {
+      continue;
+    }
     JointConstraint& c = out.emplace_back();  // filled in place, not copied
-    c.type = j.type;
-    c.indexA = ia;
-    c.indexB = ib;
-    std::vector<BodyParams>& params = solver.params;
-    if (ia >= 0)
-      c.invMassA = params[ia].invMass, c.invIA = params[ia].invInertia, params[ia].ballistic = false;
-    if (ib >= 0)
-      c.invMassB = params[ib].invMass, c.invIB = params[ib].invInertia, params[ib].ballistic = false;
-    c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
-    const Rot qA = bodyA.q, qB = bodyB.q;
-    // A mouse joint pulls at its target, which is body A's centre: no lever on that side.
-    c.rA0 = j.type == JointType::Mouse ? Vec2{0.0f, 0.0f} : Rotate(qA, j.localAnchorA - bodyA.localCenter);
-    c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
-    c.deltaCenter = bodyB.center - bodyA.center;
-    c.axis0 = Rotate(qA, j.localAxisA);
-    // The angle is needed by angular rows only (a plain hinge has none: skip the atan2).
-    bool plainHinge = j.type == JointType::Revolute && !j.enableLimit && !j.enableSpring;
-    if (!plainHinge && j.type != JointType::Mouse && j.type != JointType::Distance) {
-      c.deltaAngle = WrapAngle(Angle(InvMulRot(qA, qB)) - j.referenceAngle);
-    }
-    // Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
-    // contacts (MaxSoftHertz).
-    if (j.constraintHertz > 0.0f || j.constraintDampingRatio > 0.0f) {
-      float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
-      float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
-      c.softness = MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, h);
-    } else {
-      c.softness = worldSoftness;
-    }
-    if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
-    if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
-    c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
-    c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
-    c.lower = j.lower;
-    c.upper = j.upper;
-    c.length = j.length;
-    c.motorSpeed = j.motorSpeed;
-    c.maxMotorImpulse = j.maxMotor * h;
-    c.maxImpulse = j.maxForce * h;
-    if (j.type == JointType::Mouse &&
-        c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
-      c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
-    }
-    c.enableLimit = j.enableLimit;
-    c.enableMotor = j.enableMotor;
-    // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
-    // keeps the flag: enableSpring there also means "not a rigid rod" (distance_joint.cpp).
-    c.enableSpring = j.enableSpring && (j.hertz > 0.0f || j.type == JointType::Distance);
-    if (settings.enableWarmStarting) {
-      c.impulses = j.impulses;
-      if (!c.enableLimit) c.impulses.lower = c.impulses.upper = 0.0f;
-      if (!c.enableMotor) c.impulses.motor = 0.0f;
-      if (!c.enableSpring) c.impulses.spring = 0.0f;
-    }
-    if (colored) {
-      AddToHingeGraph(c, static_cast<int>(out.size() - 1), hinges);
-    } else {
-      hinges.scalar.push_back(static_cast<int>(out.size() - 1));
-    }
+    PrepareConstraint(input, solver, worldSoftness, context, c);
+    c.input = static_cast<int>(i);
+    hinges.scalar.push_back(static_cast<int>(out.size() - 1));
   }
   FinishHingeGraph(hinges);
 }
@@ -343,7 +383,7 @@ void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& 
   const BodyState rest{};
   for (int i : solver.hinges.scalar) {
     const JointConstraint& c = solver.joints[static_cast<size_t>(i)];
-    JointData& j = *inputs[static_cast<size_t>(i)].joint;
+    JointData& j = *inputs[static_cast<size_t>(c.input)].joint;
     const BodyState& a = c.indexA >= 0 ? solver.states[c.indexA] : rest;
     const BodyState& b = c.indexB >= 0 ? solver.states[c.indexB] : rest;
     j.impulses = c.impulses;

@@ -95,6 +95,7 @@ struct JointConstraint {
   float maxMotorImpulse = 0.0f;  // max motor torque / force times h
   float maxImpulse = 0.0f;       // mouse: max force times h
   int indexA = -1, indexB = -1;  // solver indices, -1 = static (or the mouse's world target)
+  int input = -1;                // its JointInput (PrepareJoints), where StoreJointImpulses writes
   JointType type = JointType::Revolute;
   bool enableLimit = false, enableMotor = false, enableSpring = false;
   bool linearSpring = false, angularSpring = false;  // weld: soft by its own hertz
@@ -113,10 +114,13 @@ inline float WrapAngle(float angle) {
   return angle;
 }
 
-/// Builds solver.joints from the inputs (one constraint per input, same order) and marks their
-/// bodies non-ballistic; builds solver.hinges from them as it goes (hinge_graph.h; empty in classic
-/// mode). After the bodies were gathered (their BodyParams give the masses).
-void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context);
+/// Prepares every input's joint and marks its bodies non-ballistic. With colorHinges (ignored in
+/// classic mode, which solves every joint one by one) a plain hinge that finds a colour goes straight
+/// into a lane of solver.hinges (hinge_graph.h) and gets no JointConstraint; every other joint gets
+/// one in solver.joints, in input order, listed in solver.hinges.scalar. After the bodies were
+/// gathered (their BodyParams give the masses).
+void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
+                   bool colorHinges = true);
 
 /// Applies the impulses carried over from the last sub-step / step.
 void WarmStartJoints(SolverArrays& solver);

@@ -59,21 +59,26 @@ bool IsPlainHinge(const JointConstraint& c) {
          (c.indexA != c.indexB || c.indexA < 0);
 }
 
+HingeLane LaneOf(const JointConstraint& c) {
+  return {c.rA0,   c.rB0,      c.deltaCenter,     c.invMassA, c.invIA, c.invMassB,
+          c.invIB, c.softness, c.impulses.linear, c.indexA,   c.indexB};
+}
+
 namespace {
 
-// Lane k of group g from joint c (an empty lane: c null).
+// Lane k of group g from a hinge (an empty lane: hinge null).
 template <class F>
-void PackHinge(WideHingeGroup<F>& g, int k, const JointConstraint* c, int jointIndex, int staticSlot) {
-  const JointConstraint empty{};
-  const JointConstraint& j = c != nullptr ? *c : empty;
+void PackHinge(WideHingeGroup<F>& g, int k, const HingeLane* hinge, int jointIndex, int staticSlot) {
+  const HingeLane empty{};
+  const HingeLane& j = hinge != nullptr ? *hinge : empty;
   g.rA0x[k] = j.rA0.x, g.rA0y[k] = j.rA0.y, g.rB0x[k] = j.rB0.x, g.rB0y[k] = j.rB0.y;
   g.centerX[k] = j.deltaCenter.x, g.centerY[k] = j.deltaCenter.y;
   g.invMassA[k] = j.invMassA, g.invIA[k] = j.invIA, g.invMassB[k] = j.invMassB, g.invIB[k] = j.invIB;
   g.biasRate[k] = j.softness.biasRate, g.massScale[k] = j.softness.massScale;
   g.impulseScale[k] = j.softness.impulseScale;
-  g.impulseX[k] = j.impulses.linear.x, g.impulseY[k] = j.impulses.linear.y;
-  g.indexA[k] = c != nullptr && j.indexA >= 0 ? j.indexA : staticSlot;
-  g.indexB[k] = c != nullptr && j.indexB >= 0 ? j.indexB : staticSlot;
+  g.impulseX[k] = j.impulse.x, g.impulseY[k] = j.impulse.y;
+  g.indexA[k] = hinge != nullptr && j.indexA >= 0 ? j.indexA : staticSlot;
+  g.indexB[k] = hinge != nullptr && j.indexB >= 0 ? j.indexB : staticSlot;
   g.joint[k] = jointIndex;
 }
 
@@ -181,17 +186,20 @@ void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph) {
 }
 
 template <class F>
-void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph) {
-  constexpr int W = F::kLanes;
-  const int color = IsPlainHinge(c) ? AssignColor(graph.bodyColors, c.indexA, c.indexB) : -1;
-  if (color < 0) {
-    graph.scalar.push_back(jointIndex);
-    return;
-  }
-  const int lane = graph.colorSize[color]++ % W;
+bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph) {
+  const int color = AssignColor(graph.bodyColors, hinge.indexA, hinge.indexB);
+  if (color < 0) return false;
+  const int lane = graph.colorSize[color]++ % F::kLanes;
   std::vector<WideHingeGroup<F>>& groups = graph.groups[color];
   if (lane == 0) groups.emplace_back();
-  PackHinge(groups.back(), lane, &c, jointIndex, graph.staticSlot);
+  PackHinge(groups.back(), lane, &hinge, jointIndex, graph.staticSlot);
+  return true;
+}
+
+template <class F>
+void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph) {
+  if (IsPlainHinge(c) && AddPlainHinge(LaneOf(c), jointIndex, graph)) return;
+  graph.scalar.push_back(jointIndex);
 }
 
 template <class F>
@@ -263,6 +271,7 @@ void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> par
 #define MK_HINGE_GRAPH_INSTANTIATE(F)                                                      \
   template void BeginHingeGraph<F>(int, HingeGraph<F>&);                                   \
   template void AddToHingeGraph<F>(const JointConstraint&, int, HingeGraph<F>&);           \
+  template bool AddPlainHinge<F>(const HingeLane&, int, HingeGraph<F>&);                   \
   template void FinishHingeGraph<F>(HingeGraph<F>&);                                       \
   template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&); \
   template void WarmStartHingeGroups<F>(HingeGraph<F>&, std::span<BodyState>);             \

@@ -159,7 +159,8 @@ int UpdateSleep(WorldState& world, float dt) {
   // bodies into one island, so a chain sleeps and wakes as a whole).
   auto forEachLink = [&](auto visit) {
     for (const ContactConstraint& c : s.contacts) visit(c.indexA, c.indexB);
-    for (const JointConstraint& c : s.joints) visit(c.indexA, c.indexB);
+    // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
+    for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
   };
   forEachLink([&](int a, int b) {
     if (a == kNull || b == kNull) return;
