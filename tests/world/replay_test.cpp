@@ -252,6 +252,30 @@ TEST_CASE("the replay fuzzer's seed corpus loads and replays") {
   CHECK(files >= 4);
 }
 
+TEST_CASE("a replay that makes a body as heavy as a density allows replays finite") {
+  // fuzz_replay's CI finding: the sample with one density mutated to 1.38e19 kg/m^2, a 1 m circle of
+  // 4.3e19 kg that the old kMaxBodyMass (1e20) accepted, on a mouse joint: NaN at the first step. The
+  // shape is refused now, when recorded and again when replayed (tests/fuzz/replay_corpus holds the
+  // file as regression_heavy_body_on_mouse_joint).
+  test::AssertCounter asserts;
+  World world;
+  world.SetGravity({0.5f, -9.0f});
+  SolverSettings settings = world.GetSolverSettings();
+  settings.subSteps = 3;
+  world.SetSolverSettings(settings);
+  REQUIRE(world.StartRecording());
+  const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {-4.0f, 3.0f}});
+  world.CreateShape(body, {.density = 1.38351e19f}, Circle{{0.0f, 0.0f}, 1.0f});
+  world.CreateJoint(MouseJointDef{.body = body, .target = {-4.0f, 3.0f}});
+  for (int i = 0; i < 3; ++i) world.Step(1.0f / 60.0f);
+  CHECK(AllFinite(world));
+  ReplayPlayer player(MustLoad(world.StopRecording()));
+  player.PlayToEnd();
+  CHECK(player.CurrentStep() == 3);
+  CHECK(AllFinite(player.GetWorld()));
+  CHECK(player.GetWorld().StateHash() == world.StateHash());
+}
+
 TEST_CASE("every truncation of a valid replay is refused and changes nothing") {
   test::AssertCounter asserts;
   const std::vector<std::byte> file = fuzz::RecordSample(kSampleSteps);

@@ -355,24 +355,108 @@ TEST_CASE("a shape that would make its body heavier than kMaxBodyMass or kMaxBod
   CHECK(world.CreateShape(body, {.density = kHugeValue}, MakeBox(5e4f, 5e4f).value).IsNull());
   // Finite but past the bound: the same box at 1e12 kg/m^2 is 1e22 kg.
   CHECK(world.CreateShape(body, {.density = 1e12f}, MakeBox(5e4f, 5e4f).value).IsNull());
-  // At the mass bound: 4 m^2 at 2.4e19 kg/m^2 gives 9.6e19 kg (accepted), at 2.6e19 kg/m^2 1.04e20 (refused).
-  world.SetDensity(shape, 2.4e19f);
-  CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));
-  world.SetDensity(shape, 2.6e19f);
-  CHECK(world.GetMass(body) == doctest::Approx(9.6e19f));  // unchanged
+  // At the mass bound: 4 m^2 at 2.4e14 kg/m^2 gives 9.6e14 kg (accepted), at 2.6e14 kg/m^2 1.04e15 (refused).
+  world.SetDensity(shape, 2.4e14f);
+  CHECK(world.GetMass(body) == doctest::Approx(9.6e14f));
+  world.SetDensity(shape, 2.6e14f);
+  CHECK(world.GetMass(body) == doctest::Approx(9.6e14f));  // unchanged
   world.SetDensity(shape, 3e38f);                          // 1.2e39: overflows float
-  CHECK(asserts.Count() == 4);
+  // Within the mass bound, past the inertia bound: a 100 km square at 1e3 kg/m^2 is 1e13 kg, 1.7e22 kg m^2.
+  CHECK(world.CreateShape(body, {.density = 1e3f}, MakeBox(5e4f, 5e4f).value).IsNull());
+  CHECK(asserts.Count() == 5);
   world.SetDensity(shape, 1.0f);
   CHECK(world.GetMass(body) == mass);
   // Heavy bodies stay finite in contact: the impulses are masses times speeds.
   BodyId ground = world.CreateBody({.position = {0, -1}});
   world.CreateShape(ground, {}, MakeBox(50, 1).value);
-  world.SetDensity(shape, 2.4e19f);
+  world.SetDensity(shape, 2.4e14f);
   world.SetTransform(body, {0, 1.5f}, 0);
   world.SetLinearVelocity(body, {0, -4});
   for (int i = 0; i < 60; ++i) world.Step(kDt);
   CHECK(IsFinite(world.GetPosition(body)));
   CHECK(world.GetPosition(body).y == doctest::Approx(1.0f).epsilon(0.05));
+}
+
+// A joint between `a` (or the ground) and `b` of each kind the solver treats differently: the point
+// constraint (revolute, weld, mouse; K's determinant scales as 1 / mass^2), the prismatic and wheel
+// rows (1 / (mass inertia)), the distance row, and revolute and prismatic with motor and limit.
+JointId AddJoint(World& world, int kind, BodyId a, BodyId b, Vec2 anchorA, Vec2 anchorB) {
+  const JointBase base{.bodyA = a, .bodyB = b, .localAnchorA = anchorA, .localAnchorB = anchorB};
+  switch (kind) {
+    case 0:
+      return world.CreateJoint(RevoluteJointDef{base});
+    case 1:
+      return world.CreateJoint(WeldJointDef{base});
+    case 2:
+      return world.CreateJoint(PrismaticJointDef{base});
+    case 3:
+      return world.CreateJoint(WheelJointDef{base});
+    case 4:
+      return world.CreateJoint(DistanceJointDef{base, 2.0f});
+    case 5:
+      return world.CreateJoint(MouseJointDef{.body = b, .target = world.GetPosition(b) + anchorB});
+    case 6: {
+      RevoluteJointDef d{base};
+      d.enableLimit = d.enableMotor = true;
+      d.motorSpeed = 1.0f, d.maxMotorTorque = 1e30f;
+      return world.CreateJoint(d);
+    }
+    default: {
+      PrismaticJointDef d{base};
+      d.enableLimit = d.enableMotor = d.enableSpring = true;
+      d.motorSpeed = 1.0f, d.maxMotorForce = 1e30f, d.hertz = 2.0f;
+      return world.CreateJoint(d);
+    }
+  }
+}
+
+TEST_CASE("the heaviest bodies the world accepts stay finite on every kind of joint") {
+  // fuzz_replay (CI, a mutated density) found a 4.3e19 kg body, within the old kMaxBodyMass of 1e20,
+  // that a mouse joint made NaN at its first step: the point constraint's 2x2 determinant, about
+  // (1 / mass)^2, fell below 1 / FLT_MAX, so its inverse was infinite and Inf * 0 = NaN. The
+  // prismatic rows' determinant, about 1 / (mass inertia), did the same from 3e14 kg on a 100 km
+  // body. Each shape here gets the density that puts its body just under whichever bound it meets
+  // first; every joint kind, to the ground and between two such bodies, near and far.
+  test::AssertCounter asserts;
+  const Polygon shapes[] = {MakeBox(0.05f, 0.05f).value, MakeBox(1.0f, 1.0f).value, MakeBox(3e4f, 1e3f).value,
+                            MakeBox(5e4f, 10.0f).value, MakeBox(5e4f, 5e4f).value};
+  int worlds = 0;
+  for (const Polygon& shape : shapes) {
+    const MassData unit = ComputeMass(shape, 1.0f).value;
+    const float density =
+        0.99f * std::min(kMaxBodyMass / unit.mass, kMaxBodyInertia / unit.rotationalInertia);
+    for (int kind = 0; kind < 8; ++kind) {
+      for (bool twin : {false, true}) {
+        for (float far : {1.0f, 1e5f}) {
+          for (int subSteps : {3, 4}) {
+            World world;
+            SolverSettings settings = world.GetSolverSettings();
+            settings.subSteps = subSteps;
+            world.SetSolverSettings(settings);
+            world.SetGravity({0.5f, -9.0f});
+            auto heavy = [&](Vec2 p) {
+              BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = p});
+              REQUIRE_FALSE(world.CreateShape(body, {.density = density}, shape).IsNull());
+              return body;
+            };
+            const BodyId b = heavy({0.0f, 3.0f});
+            const BodyId a = twin ? heavy({far, 3.0f}) : world.CreateBody({});
+            REQUIRE_FALSE(AddJoint(world, kind, a, b, {twin ? 0.0f : far, 3.0f}, {0.3f, 0.2f}).IsNull());
+            for (int i = 0; i < 20; ++i) {
+              world.Step(kDt);
+              INFO("mass " << world.GetMass(b) << ", inertia " << world.GetRotationalInertia(b) << ", joint "
+                           << kind << ", twin " << twin << ", at " << far << " m, sub-steps " << subSteps
+                           << ", step " << i);
+              REQUIRE(AllFinite(world));
+            }
+            ++worlds;
+          }
+        }
+      }
+    }
+  }
+  CHECK(worlds == 5 * 8 * 2 * 2 * 2);
+  CHECK(asserts.Count() == 0);
 }
 
 TEST_CASE("fuzzer findings: each stays finite or is refused") {
@@ -403,6 +487,49 @@ TEST_CASE("fuzzer findings: each stays finite or is refused") {
     CHECK(AllFinite(world));
     CHECK(world.GetLinearVelocity(body).y ==
           doctest::Approx(-10.0f * 10.0f * kDt));  // no pull at all: free fall
+  }
+  SUBCASE("a 4.3e19 kg body on a mouse joint is refused: its joint went NaN") {
+    // fuzz_replay: the replay sample with one density mutated to 1.38e19 (a 1 m circle, 4.3e19 kg,
+    // under the old kMaxBodyMass of 1e20); the mouse joint's point constraint divided by a
+    // determinant of (1 / mass)^2 = 5e-40 and the body went NaN at the first step.
+    World world;
+    world.SetGravity({0.5f, -9.0f});
+    SolverSettings settings = world.GetSolverSettings();
+    settings.subSteps = 3;
+    world.SetSolverSettings(settings);
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {-4, 3}});
+    const ShapeId heavy = world.CreateShape(body, {.density = 1.38351e19f}, Circle{{0, 0}, 1.0f});
+    CHECK(heavy.IsNull());
+    CHECK(asserts.Count() == 1);
+    world.CreateShape(body, {}, Circle{{0, 0}, 1.0f});
+    world.CreateJoint(MouseJointDef{.body = body, .target = {-4, 3}});
+    for (int i = 0; i < 10; ++i) world.Step(kDt);
+    CHECK(AllFinite(world));
+  }
+  SUBCASE("a body made 1e12 times lighter does not get its joint's old impulses back") {
+    // fuzz_replay: a 1 kg body on a prismatic joint whose box was swapped for a 3e-13 kg circle got
+    // the joint's last angular impulse back at its first sub-step through warm starting (1e27 rad/s),
+    // and the joint's next solve overflowed to NaN. Here the stale impulses launched it at the speed
+    // cap; a change of mass now drops its joints' and contacts' impulses.
+    World world;
+    BodyId ground = world.CreateBody({});
+    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {0, -1}, .enableSleep = false});
+    ShapeId box = world.CreateShape(body, {}, MakeBox(0.5f, 0.5f).value);
+    REQUIRE_FALSE(
+        world
+            .CreateJoint(PrismaticJointDef{
+                {.bodyA = ground, .bodyB = body, .localAnchorA = {0.5f, -1}, .localAnchorB = {0.5f, 0}}})
+            .IsNull());
+    for (int i = 0; i < 30; ++i) world.Step(kDt);
+    world.DestroyShape(box);
+    REQUIRE_FALSE(world.CreateShape(body, {}, Circle{{0, 0}, 1e-6f}).IsNull());
+    CHECK(world.GetMass(body) == doctest::Approx(3.14159e-12f));
+    for (int i = 0; i < 3; ++i) {
+      world.Step(kDt);
+      REQUIRE(AllFinite(world));
+      CHECK(Length(world.GetLinearVelocity(body)) < 1.0f);  // was 399.5 m/s: the speed cap
+    }
+    CHECK(asserts.Count() == 0);
   }
   SUBCASE("a damping ratio of 3.4e38 is refused") {
     World world;

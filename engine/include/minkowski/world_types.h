@@ -81,9 +81,13 @@ inline constexpr float kMinTimeStep = 1e-6f;
 
 /// Heaviest body the world accepts (kg) and its largest rotational inertia (kg m^2): a shape (or a
 /// density) that would make its body heavier is refused. Impulses are masses times speeds, and these
-/// bounds keep them finite at any speed the solver allows (a 1 km steel-dense box is about 1e10 kg).
-inline constexpr float kMaxBodyMass = 1e20f;
-inline constexpr float kMaxBodyInertia = 1e30f;
+/// bounds keep them finite at any speed the solver allows (a 1 km steel-dense box is about 1e10 kg
+/// and 1.3e15 kg m^2). They also keep the joints' 2x2 solves finite: the determinant of a point
+/// constraint (revolute, weld, mouse) is at least (1 / mass)^2 and that of a prismatic or wheel joint
+/// at least 1 / (mass inertia), so at the bounds 1e-30 and 1e-36, well above 1 / FLT_MAX (2.9e-39).
+/// (The bounds were 1e20 and 1e30: a 4.3e19 kg body on a mouse joint divided by 5e-40 and went NaN.)
+inline constexpr float kMaxBodyMass = 1e15f;
+inline constexpr float kMaxBodyInertia = 1e21f;
 
 /// Largest friction or restitution coefficient a shape accepts. Friction 1,000 never slides and
 /// restitution above 1 already adds energy; the bound keeps the bounce and friction impulses finite.

@@ -123,6 +123,28 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
   body.minExtent = std::max(body.minExtent, world.settings.linearSlop);
 }
 
+// Kept, impulses solved for the old mass come back at the first sub-step of the next step through
+// warm starting: a body made a million times lighter gets them as a million times the speed change.
+// fuzz_replay found a 1 kg body on a prismatic joint given a 3e-13 kg shape instead (a spin of
+// 1e27 rad/s from the joint's angular impulse, then an overflow to NaN in the joint's next solve).
+// They restart from zero, as a capped body's do (DropCappedImpulses, solver.cpp).
+void BodyMassChanged(WorldState& world, int bodySlot) {
+  const Body& body = world.bodies[bodySlot];
+  const float invMass = body.invMass, invInertia = body.invInertia;
+  UpdateBodyMass(world, bodySlot);
+  if (body.invMass == invMass && body.invInertia == invInertia) return;
+  for (int key = body.headContactEdge; key != kNull;) {
+    Contact& contact = world.contacts[key >> 1];
+    for (ManifoldPoint& point : contact.manifold.points) point.normalImpulse = point.tangentImpulse = 0.0f;
+    key = contact.edges[key & 1].next;
+  }
+  for (int key = body.headJointEdge; key != kNull;) {
+    Joint& joint = world.joints[key >> 1];
+    joint.impulses = {};
+    key = joint.edges[key & 1].next;
+  }
+}
+
 // Speeds given to a body are clamped to the solver's limits (world_types.h) at the call, not only in
 // the solver: products the solver forms with a velocity before it integrates (relative contact
 // speeds, restitution) then stay finite.
@@ -366,7 +388,7 @@ void World::SetFixedRotation(BodyId id, bool fixed) {
   if (!b) return;
   b->fixedRotation = fixed;
   if (fixed) b->angularVelocity = 0.0f;
-  UpdateBodyMass(*state_, state_->BodySlot(id));
+  BodyMassChanged(*state_, state_->BodySlot(id));
 }
 
 void World::SetAwake(BodyId id, bool awake) {

@@ -35,7 +35,7 @@ void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
   int bodySlot = shape.body;
   shape.body = kNull;
   world.shapeIds.Free(shapeSlot);
-  if (updateMass) UpdateBodyMass(world, bodySlot);
+  if (updateMass) BodyMassChanged(world, bodySlot);
 }
 
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry) {
@@ -107,7 +107,7 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   if (!valid) return {};
   const int bodySlot = world.BodySlot(bodyId);
   const int slot = InsertShape(world, bodySlot, def, ShapeGeometry(geometry));
-  UpdateBodyMass(world, bodySlot);
+  BodyMassChanged(world, bodySlot);
   return world.MakeShapeId(slot);
 }
 
@@ -206,7 +206,7 @@ void World::SetDensity(ShapeId id, float density) {
   MK_ASSERT(valid);
   if (!valid) return;
   s->density = density;
-  UpdateBodyMass(*state_, s->body);
+  BodyMassChanged(*state_, s->body);
 }
 
 void World::EnablePreSolveEvents(ShapeId id, bool enable) {

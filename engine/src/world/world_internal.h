@@ -19,6 +19,9 @@ inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
 
 // Bodies (body.cpp) and shapes (shape.cpp)
 void UpdateBodyMass(WorldState& world, int body);
+/// UpdateBodyMass after a change to the body's shapes or rotation; when its mass or inertia changed,
+/// its contacts' and joints' warm-start impulses are dropped (they were solved for the old values).
+void BodyMassChanged(WorldState& world, int body);
 MassData ShapeMass(const WorldState& world, int shapeSlot);
 /// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks
 /// that a new shape or density keeps them finite (the world refuses what would overflow).
