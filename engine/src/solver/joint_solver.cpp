@@ -20,12 +20,17 @@ Coefficients Inequality(float C, const Softness& soft, JointPass pass, const Ste
 
 float RelativeAngle(Rot qA, Rot qB) { return Angle(InvMulRot(qA, qB)); }
 
+// The float solve overflows when the determinant does (very heavy bodies) and also when only a product
+// of K with the right-hand side does (a very light body far from its anchor: K of 1e35 times a speed
+// of 1e5); either way the double-precision solve takes over, whose exponent range holds both.
 Vec2 Solve22(float k11, float k12, float k22, Vec2 b) {
   float det = k11 * k22 - k12 * k12;
   if (det == 0.0f) return {0.0f, 0.0f};
-  if (!std::isfinite(det)) return Solve22Wide(k11, k12, k22, b);
   float inv = 1.0f / det;
-  return {inv * (k22 * b.x - k12 * b.y), inv * (k11 * b.y - k12 * b.x)};
+  const Vec2 x{inv * (k22 * b.x - k12 * b.y), inv * (k11 * b.y - k12 * b.x)};
+  if (!std::isfinite(det + x.x + x.y)) [[unlikely]]
+    return Solve22Wide(k11, k12, k22, b);
+  return x;
 }
 
 Vec2 Solve22Wide(float k11, float k12, float k22, Vec2 b) {

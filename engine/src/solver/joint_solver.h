@@ -217,8 +217,9 @@ inline void ApplyWrench(const JointConstraint& c, BodyState& a, BodyState& b, Ve
 
 /// 2x2 symmetric solve K x = b; zero for a singular K.
 Vec2 Solve22(float k11, float k12, float k22, Vec2 b);
-/// Solve22 in double precision: for the rare row whose determinant overflows float (bodies with a
-/// tiny mass or inertia held far from their centre), where K's entries reach 1e19 and more.
+/// Solve22 in double precision: for the rare row whose determinant, or a product of K with the
+/// right-hand side, overflows float (bodies with a tiny mass or inertia held far from their centre,
+/// where K's entries reach 1e19 and more).
 Vec2 Solve22Wide(float k11, float k12, float k22, Vec2 b);
 
 /// Solves one angular row (Cdot = wB - wA) with coefficients `k` and clamps the accumulated impulse
@@ -247,7 +248,7 @@ inline void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec
   float scale = det != 0.0f ? -massScale / det : 0.0f;  // K^-1 = [k22, -k12; -k12, k11] / det
   float px = scale * (k22 * cdx - k12 * cdy) - impulseScale * accumulated.x;
   float py = scale * (k11 * cdy - k12 * cdx) - impulseScale * accumulated.y;
-  if (!std::isfinite(det)) [[unlikely]] {  // K overflowed float: solve it in double
+  if (!std::isfinite(det + px + py)) [[unlikely]] {  // K or K times Cdot overflowed float: solve in double
     const Vec2 solved = Solve22Wide(k11, k12, k22, {cdx, cdy});
     px = -massScale * solved.x - impulseScale * accumulated.x;
     py = -massScale * solved.y - impulseScale * accumulated.y;

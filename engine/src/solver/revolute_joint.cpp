@@ -115,7 +115,8 @@ void WarmStartHingeGroup(WideHingeGroup<F>& g, BodyState* states) {
   StoreVelocities(states, g.indexB, b);
 }
 
-// Lanes whose K overflowed float (det not finite) take SolvePoint's double-precision solve.
+// Lanes whose K or K times Cdot overflowed float (det or the impulse not finite) take SolvePoint's
+// double-precision solve.
 template <class F>
 [[gnu::noinline]] void SolveWideLanes(F k11, F k12, F k22, F cdx, F cdy, F massScale, F impulseScale, F accX,
                                       F accY, F& px, F& py) {
@@ -126,7 +127,7 @@ template <class F>
   wide::Store(ax, accX), wide::Store(ay, accY), wide::Store(outX, px), wide::Store(outY, py);
   for (int k = 0; k < N; ++k) {
     const float det = l11[k] * l22[k] - l12[k] * l12[k];
-    if (std::isfinite(det)) continue;
+    if (std::isfinite(det + outX[k] + outY[k])) continue;
     const Vec2 solved = joint::Solve22Wide(l11[k], l12[k], l22[k], {lx[k], ly[k]});
     outX[k] = -ms[k] * solved.x - is[k] * ax[k];
     outY[k] = -ms[k] * solved.y - is[k] * ay[k];
@@ -159,7 +160,8 @@ void SolveHingeGroup(WideHingeGroup<F>& g, BodyState* states) {
   const F accX = F::Load(g.impulseX), accY = F::Load(g.impulseY);
   F px = scale * (k22 * cdx - k12 * cdy) - impulseScale * accX;
   F py = scale * (k11 * cdy - k12 * cdx) - impulseScale * accY;
-  if (!All((det - det) == zero)) [[unlikely]] {  // some lane's det is not finite
+  const F check = det + px + py;
+  if (!All((check - check) == zero)) [[unlikely]] {  // some lane's det or impulse is not finite
     SolveWideLanes(k11, k12, k22, cdx, cdy, massScale, impulseScale, accX, accY, px, py);
   }
   wide::Store(g.impulseX, accX + px);
