@@ -257,6 +257,10 @@ class WorldProgram {
     def.fixedRotation = in.Byte() < 20;
     def.isAwake = in.Byte() > 20;
     def.isEnabled = in.Byte() > 10;
+    // What only a replay file set before (fuzz_replay decodes whole definitions).
+    if (in.Bool()) def.sleepThreshold = in.Value();
+    def.enableSleep = in.Byte() > 20;
+    def.isBullet = in.Byte() < 20;
     bodies_.push_back(world_.CreateBody(def));
   }
 
@@ -268,21 +272,28 @@ class WorldProgram {
     def.isSensor = in.Byte() < 20;
     def.enableHitEvents = in.Bool();
     def.enablePreSolveEvents = in.Byte() < 80;
+    def.enableContactEvents = in.Byte() > 20;
+    def.enableSensorEvents = in.Byte() > 20;
+    if (in.Byte() < 40) def.filter = {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2};
     return def;
   }
 
   void CreateShape(ByteReader& in) {
     const BodyId body = Pick(in, bodies_);
     const ShapeDef def = MakeShapeDef(in);
+    // The geometry's values are read first, then whether to make it heavy (Weigh).
+    auto create = [&](const auto& geometry) {
+      shapes_.push_back(world_.CreateShape(body, Weigh(in, def, geometry), geometry));
+    };
     switch (in.Byte() % 6) {
       case 0:
-        shapes_.push_back(world_.CreateShape(body, def, Circle{in.Point(), in.Size()}));
+        create(Circle{in.Point(), in.Size()});
         break;
       case 1:
-        shapes_.push_back(world_.CreateShape(body, def, Capsule{in.Point(), in.Point(), in.Size()}));
+        create(Capsule{in.Point(), in.Point(), in.Size()});
         break;
       case 2:
-        shapes_.push_back(world_.CreateShape(body, def, Segment{in.Point(), in.Point()}));
+        create(Segment{in.Point(), in.Point()});
         break;
       case 3: {  // through the checked constructor
         Vec2 points[8];
@@ -290,8 +301,7 @@ class WorldProgram {
         for (int i = 0; i < count; ++i) points[i] = in.Point();
         GeometryResult<Polygon> polygon =
             MakePolygon(std::span<const Vec2>(points, count), in.Bool() ? in.Size() : 0.0f);
-        shapes_.push_back(world_.CreateShape(
-            body, def, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value));
+        create(polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value);
         break;
       }
       case 4:
@@ -305,10 +315,28 @@ class WorldProgram {
         if (edit == 2) polygon.centroid = in.Point();
         if (edit == 3) polygon.count = static_cast<int>(in.Byte() % 70);
         if (edit == 4) polygon.radius = in.Value();
-        shapes_.push_back(world_.CreateShape(body, def, polygon));
+        create(polygon);
         break;
       }
     }
+  }
+
+  // Sometimes a density that puts this shape's own mass or rotational inertia just under or just past
+  // its bound (kMaxBodyMass, kMaxBodyInertia), or at a tiny fraction of it (a body 1e27 times
+  // lighter): the extremes the world accepts, which a density from the table of values almost never
+  // gives for the shape at hand. fuzz_replay reached them by mutating a density or a radius and found
+  // joints that went non-finite on a heavy body, and on a jointed body whose mass dropped.
+  template <class Geometry>
+  ShapeDef Weigh(ByteReader& in, ShapeDef def, const Geometry& geometry) {
+    if (in.Byte() >= 32) return def;
+    static constexpr float kFractions[] = {1e-27f, 1e-6f, 0.01f, 0.3f, 0.99f, 1.01f};
+    const float fraction = kFractions[in.Byte() % 6];
+    const MassData unit = ComputeMass(geometry, 1.0f).value;
+    const bool byInertia = in.Bool();
+    const float perDensity = byInertia ? unit.rotationalInertia : unit.mass;
+    const float bound = byInertia ? kMaxBodyInertia : kMaxBodyMass;
+    if (perDensity > 0.0f && std::isfinite(perDensity)) def.density = fraction * bound / perDensity;
+    return def;
   }
 
   // A chain of hostile points (open or loop), or the destruction of one we made (or of a stale,
@@ -325,6 +353,8 @@ class WorldProgram {
     ChainDef chain{.points = std::span<const Vec2>(points, count), .isLoop = in.Bool()};
     chain.friction = def.friction;
     chain.restitution = def.restitution;
+    chain.filter = def.filter;
+    chain.enableSensorEvents = def.enableSensorEvents;
     const ChainId id = world_.CreateChain(body, chain);
     chains_.push_back(id);
     if (world_.IsValid(id)) {
