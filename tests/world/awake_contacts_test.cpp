@@ -1,6 +1,7 @@
 // The awake contact set (WorldState::awakeContactBits) and the touching count against brute force:
 // after every API call and every step of random churn, bit `slot` is set exactly for the live
-// contacts with an awake body, and the count equals the live contacts that touch.
+// contacts with an awake body, and the count equals the live contacts that touch. The same for the
+// awake body set (WorldState::awakeBodyBits): live, not static, awake.
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_internal.h"
@@ -8,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -42,11 +44,31 @@ int CountMismatches(const WorldState& world) {
   return mismatches + (touching == world.touchingContactCount ? 0 : 1);
 }
 
+// Mismatches between the awake body set (WorldState::awakeBodyBits) and a recount over every body
+// slot, plus the invariants the gather relies on: only the last step's moving bodies hold a solver
+// index (theirs), and no body sleeps while mayHaveSleepers is false.
+int CountBodyMismatches(const WorldState& world) {
+  int mismatches = 0;
+  const int words = static_cast<int>(world.awakeBodyBits.size());
+  for (int slot = 0; slot < std::max(world.bodyIds.Capacity(), 64 * words); ++slot) {
+    const bool live = world.bodyIds.IsLive(slot);
+    const Body* body = live ? &world.bodies[static_cast<std::size_t>(slot)] : nullptr;
+    const bool expected = live && body->type != BodyType::Static && body->awake;
+    mismatches += InAwakeBodySet(world, slot) == expected ? 0 : 1;
+    if (live && !body->awake && body->type != BodyType::Static && !world.mayHaveSleepers) ++mismatches;
+    if (live && body->solverIndex != kNull) {
+      const auto index = static_cast<std::size_t>(body->solverIndex);
+      mismatches += index < world.solverBodies.size() && world.solverBodies[index] == slot ? 0 : 1;
+    }
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 TEST_SUITE("world.awake_contacts") {
 
-TEST_CASE("the awake contact set and touching count equal a recount through random churn") {
+TEST_CASE("the awake contact and body sets and the touching count equal a recount through random churn") {
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     CAPTURE(seed);
     World world;
@@ -82,14 +104,24 @@ TEST_CASE("the awake contact set and touching count equal a recount through rand
         default:
           break;
       }
-      mismatches += CountMismatches(state);
+      mismatches += CountMismatches(state) + CountBodyMismatches(state);
       world.Step(1.0f / 60.0f);
-      mismatches += CountMismatches(state);
+      mismatches += CountMismatches(state) + CountBodyMismatches(state);
       int asleep = 0;
       for (const BodyId b : bodies) asleep += world.IsValid(b) && !world.IsAwake(b) ? 1 : 0;
       maxAsleep = asleep > maxAsleep ? asleep : maxAsleep;
     }
     CHECK(mismatches == 0);
+    // A restored world rebuilds both sets; a world with more body slots restores into fewer.
+    World restored;
+    for (int i = 0; i < 100; ++i) test::AddBox(restored, {static_cast<float>(i), 1.0f}, 0.4f);
+    restored.Step(1.0f / 60.0f);
+    REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+    CHECK(CountMismatches(restored.State()) + CountBodyMismatches(restored.State()) == 0);
+    restored.Step(1.0f / 60.0f);
+    world.Step(1.0f / 60.0f);
+    CHECK(restored.StateHash() == world.StateHash());
+    CHECK(CountMismatches(restored.State()) + CountBodyMismatches(restored.State()) == 0);
     CHECK(sleeps > 20);
     CHECK(wakes > 20);
     CHECK(maxAsleep > 10);  // islands did fall asleep, so the set had bits to clear
@@ -120,6 +152,7 @@ TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are up
   for (int step = 0; step < 120; ++step) {
     world.Step(1.0f / 60.0f);
     CHECK(CountMismatches(state) == 0);
+    CHECK(CountBodyMismatches(state) == 0);
     int awake = 0;
     for (const BodyId b : wall) awake += world.IsAwake(b) ? 1 : 0;
     awakeBefore = awake > awakeBefore ? awake : awakeBefore;

@@ -179,6 +179,7 @@ BodyId World::CreateBody(const BodyDef& def) {
     body.awake = true;
     PutIslandToSleep(world, slot);
   }
+  SetBodyAwakeBit(world, slot);  // also clears a destroyed body's bit if this slot is reused
   return world.MakeBodyId(slot);
 }
 
@@ -197,6 +198,7 @@ bool World::DestroyBody(BodyId id) {
     DestroyShapeInternal(world, world.bodies[slot].headShape, false);
   WakeTouchingBodies(world, slot);
   world.bodyIds.Free(slot);
+  SetBodyAwakeBit(world, slot);
   return true;
 }
 

@@ -23,6 +23,7 @@ void SleepGroup(WorldState& world, ForEachMember forEachMember) {
   forEachMember([&](int slot) {
     Body& body = world.bodies[slot];
     body.awake = false;
+    SetBodyAwakeBit(world, slot);
     body.linearVelocity = {0.0f, 0.0f};
     body.angularVelocity = 0.0f;
     body.force = {0.0f, 0.0f};
@@ -44,6 +45,7 @@ void WakeBody(WorldState& world, int slot) {
   if (group == kNull) {
     body.awake = true;
     body.sleepTime = 0.0f;
+    SetBodyAwakeBit(world, slot);
     SetBodyProxiesAwake(world, slot, true);
     SetBodyContactsAwake(world, slot);
     return;
@@ -53,6 +55,7 @@ void WakeBody(WorldState& world, int slot) {
     int next = member.nextInSleepGroup;
     member.awake = true;
     member.sleepTime = 0.0f;
+    SetBodyAwakeBit(world, b);
     SetBodyProxiesAwake(world, b, true);
     SetBodyContactsAwake(world, b);
     member.sleepGroup = kNull;
@@ -60,6 +63,20 @@ void WakeBody(WorldState& world, int slot) {
     b = next;
   }
   world.sleepGroupIds.Free(group);
+}
+
+void SetBodyAwakeBit(WorldState& world, int slot) {
+  const std::size_t word = static_cast<std::size_t>(slot) / 64;
+  if (world.awakeBodyBits.size() <= word) world.awakeBodyBits.resize(word + 1, 0);
+  const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
+  const bool live = world.bodyIds.IsLive(slot);
+  const bool awake = live && world.bodies[slot].type != BodyType::Static && world.bodies[slot].awake;
+  world.awakeBodyBits[word] = awake ? world.awakeBodyBits[word] | bit : world.awakeBodyBits[word] & ~bit;
+}
+
+void RebuildAwakeBodySet(WorldState& world) {
+  world.awakeBodyBits.assign(static_cast<std::size_t>(world.bodyIds.Capacity()) / 64 + 1, 0);
+  for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) SetBodyAwakeBit(world, slot);
 }
 
 void WakeAllBodies(WorldState& world) {

@@ -815,6 +815,7 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.mayHaveSleepers = true;
   AttachBroadphaseFilter(world);
   RebuildContactSets(world);  // derived state: the awake contact set and the touching count
+  RebuildAwakeBodySet(world);
 }
 
 }  // namespace

@@ -10,33 +10,40 @@ namespace mk {
 
 namespace {
 
-// Bodies that move this step (awake, enabled, not static) get a solver index, in slot order. Notes
-// whether any dynamic body sleeps (WorldState::mayHaveSleepers) and, when there are joints, what
-// GatherJoints needs of every body (WorldState::jointSides).
+// Bodies that move this step (awake, enabled, not static) get a solver index, in slot order: the
+// awake body set's, so sleeping and static bodies cost nothing here. Notes whether any body may sleep
+// (WorldState::mayHaveSleepers) and, when there are joints, what GatherJoints needs of each awake
+// body (WorldState::jointSides).
 void GatherBodies(WorldState& world, const StepContext& context) {
   SolverArrays& solver = world.solver;
+  // Only the last step's bodies can hold a solver index (a restored world's hold none, and its slots
+  // may be fewer).
+  for (int slot : world.solverBodies) {
+    if (slot < static_cast<int>(world.bodies.size())) world.bodies[slot].solverIndex = kNull;
+  }
   solver.states.clear();
   solver.params.clear();
   world.solverBodies.clear();
-  bool sleepers = false;
   const bool joints = world.jointIds.LiveCount() > 0;
-  if (joints) world.jointSides.resize(world.bodies.size());
-  for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
-    if (!world.bodyIds.IsLive(slot)) continue;
+  if (joints) {
+    world.jointSides.resize(world.bodies.size());
+    if (++world.gatherStamp == 0) {  // wrapped (after 2^32 steps): no old entry may look fresh
+      for (WorldState::JointSideOf& side : world.jointSides) side.stamp = 0;
+      world.gatherStamp = 1;
+    }
+  }
+  ForEachAwakeBody(world, [&](int slot) {
     Body& body = world.bodies[slot];
-    body.solverIndex = kNull;
-    sleepers |= body.type == BodyType::Dynamic && !body.awake;
-    const bool moving = body.type != BodyType::Static && body.awake && body.enabled;
-    if (moving) body.solverIndex = static_cast<int>(solver.states.size());
+    if (!body.enabled) return;  // the set holds live, awake, non-static bodies, enabled or not
+    body.solverIndex = static_cast<int>(solver.states.size());
     if (joints) {
       WorldState::JointSideOf& side = world.jointSides[slot];
       side.side.q = body.xf.q;
       side.side.center = body.center;
       side.side.localCenter = body.localCenter;
       side.side.index = body.solverIndex;
-      side.enabled = body.enabled;
+      side.stamp = world.gatherStamp;
     }
-    if (!moving) continue;
     world.solverBodies.push_back(slot);
     BodyState& state = solver.states.emplace_back();  // filled in place (see GatherJoints)
     state.v = body.linearVelocity;
@@ -53,8 +60,8 @@ void GatherBodies(WorldState& world, const StepContext& context) {
                               context);
     }
     solver.params.push_back(params);
-  }
-  world.mayHaveSleepers = sleepers;
+  });
+  world.mayHaveSleepers = world.sleepGroupIds.LiveCount() > 0;
 }
 
 ContactBody ContactSide(const Body& body) {
@@ -85,29 +92,36 @@ void GatherContacts(WorldState& world) {
 
 // Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
 // its target.
+// What GatherJoints reads of a body that does not move this step (static, asleep or disabled).
+JointBody StillSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, kNull}; }
+
 void GatherJoints(WorldState& world) {
   std::vector<JointInput>& inputs = world.jointInputs;
   inputs.clear();
-  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;  // GatherBodies wrote them
+  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;  // GatherBodies wrote the moving
+  const std::uint32_t fresh = world.gatherStamp;
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
     if (!world.jointIds.IsLive(slot)) continue;
     Joint& j = world.joints[slot];
     int a = j.edges[0].body, b = j.edges[1].body;
-    const WorldState::JointSideOf* sideA = a == kNull ? nullptr : &sides[a];
-    const WorldState::JointSideOf& sideB = sides[b];
-    if ((sideA && !sideA->enabled) || !sideB.enabled) continue;  // a disabled body's joints do nothing
-    if ((sideA ? sideA->side.index : kNull) == kNull && sideB.side.index == kNull) continue;
+    const bool movingA = a != kNull && sides[a].stamp == fresh, movingB = sides[b].stamp == fresh;
+    if (!movingA && !movingB) continue;  // neither body moves: nothing to solve
+    // A disabled body's joints do nothing.
+    if ((a != kNull && !movingA && !world.bodies[a].enabled) || (!movingB && !world.bodies[b].enabled))
+      continue;
     // Filled in place: GCC builds a braced temporary on the stack with narrow stores and copies it out
     // with wide loads, which cannot be forwarded from those stores (a stall per input; perf showed
     // 10% of joint_grid's time on those copies).
     JointInput& input = inputs.emplace_back();
     input.joint = &j;
-    if (sideA) {
-      input.bodyA = sideA->side;
+    if (movingA) {
+      input.bodyA = sides[a].side;
+    } else if (a != kNull) {
+      input.bodyA = StillSide(world.bodies[a]);
     } else {
       input.bodyA.center = j.target;
     }
-    input.bodyB = sideB.side;
+    input.bodyB = movingB ? sides[b].side : StillSide(world.bodies[b]);
   }
 }
 

@@ -107,16 +107,20 @@ void SetBodyContactsAwake(WorldState& world, int body);
 /// Recomputes the derived contact state (the awake set, the touching count) from the contacts and
 /// bodies, e.g. after the world's arrays were replaced wholesale.
 void RebuildContactSets(WorldState& world);
-/// Calls visit(slot) for every contact in the awake set, in slot order: 64 slots per word, so a
-/// sleeping crowd's contacts cost a word test per 64 of them. `visit` must not change the set.
+/// Calls visit(slot) for every bit set in a slot set (one bit per slot), in slot order: 64 slots per
+/// word, so a sleeping crowd costs a word test per 64 of its members. `visit` must not change the set.
 template <class Visit>
-void ForEachAwakeContact(const WorldState& world, Visit&& visit) {
-  const std::vector<std::uint64_t>& words = world.awakeContactBits;
+void ForEachSetSlot(const std::vector<std::uint64_t>& words, Visit&& visit) {
   for (std::size_t w = 0; w < words.size(); ++w) {
     for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
       visit(static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
     }
   }
+}
+/// Calls visit(slot) for every contact in the awake set, in slot order.
+template <class Visit>
+void ForEachAwakeContact(const WorldState& world, Visit&& visit) {
+  ForEachSetSlot(world.awakeContactBits, visit);
 }
 /// The manifold of two shapes (shapeA's slot first, as contacts order them) at the given transforms.
 Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Transform& xfA,
@@ -139,6 +143,21 @@ void WakeJointPartners(WorldState& world);
 
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& world, int body);
+/// Puts the body's bit in the awake body set (WorldState::awakeBodyBits) in line with its state: set
+/// while it is live, not static and awake. Called wherever one of those changes.
+void SetBodyAwakeBit(WorldState& world, int body);
+/// Recomputes the awake body set from the bodies, e.g. after the world's arrays were replaced.
+void RebuildAwakeBodySet(WorldState& world);
+/// Calls visit(slot) for every body in the awake body set, in slot order.
+template <class Visit>
+void ForEachAwakeBody(const WorldState& world, Visit&& visit) {
+  ForEachSetSlot(world.awakeBodyBits, visit);
+}
+/// True when body `slot` is in the awake body set.
+inline bool InAwakeBodySet(const WorldState& world, int slot) {
+  const std::size_t word = static_cast<std::size_t>(slot) / 64;
+  return word < world.awakeBodyBits.size() && ((world.awakeBodyBits[word] >> (slot % 64)) & 1u) != 0;
+}
 void WakeAllBodies(WorldState& world);
 void WakeTouchingBodies(WorldState& world, int body);
 /// Every body's rest time back to zero (sleeping turned off: UpdateSleep then leaves them alone).

@@ -183,6 +183,11 @@ struct WorldState {
   // DestroyContact and SetBodyContactsAwake (called wherever a body's awake flag changes); recomputed
   // by RebuildContactSets.
   std::vector<std::uint64_t> awakeContactBits;
+  // The awake body set: bit `slot` is set while body `slot` is live, not static and awake (enabled or
+  // not). The solver's gather visits only these, in slot order, so sleeping and static bodies cost
+  // nothing per step (a word test per 64). Derived state, kept by SetBodyAwakeBit wherever a body is
+  // created, destroyed, put to sleep or woken; recomputed by RebuildAwakeBodySet.
+  std::vector<std::uint64_t> awakeBodyBits;
   int touchingContactCount = 0;  // live contacts with `touching` set (Counters::touchingContacts)
 
   // Events the game reads after a Step (World::Get*Events). Only Step writes these, so the spans a
@@ -210,18 +215,22 @@ struct WorldState {
   std::vector<JointInput> jointInputs;
   // Per body slot, what GatherJoints reads of a body, written by GatherBodies while it visits the
   // body anyway (only when the world has joints): 32 bytes in a row instead of three cache lines of
-  // a Body for each of a joint's bodies.
+  // a Body for each of a joint's bodies. `stamp` is the gather's (gatherStamp) when GatherBodies
+  // wrote the entry for a moving body this step; any other entry is stale, and GatherJoints reads
+  // that body (static, asleep or disabled) itself.
   struct JointSideOf {
     JointBody side;
-    bool enabled = true;
+    std::uint32_t stamp = 0;
   };
   std::vector<JointSideOf> jointSides;
+  std::uint32_t gatherStamp = 0;  // counts GatherBodies calls; never 0 after the first
   SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
-  // False only while no dynamic body sleeps: the last gather saw none and none has gone to sleep
-  // since (SleepGroup sets it). WakeJointPartners then has nothing to wake and skips its pass over
-  // the joints. Derived state: a restored snapshot sets it.
+  // False only while no body sleeps: every sleeping body belongs to a sleep group, and the last
+  // gather found none live, and none has gone to sleep since (SleepGroup sets it). WakeJointPartners
+  // then has nothing to wake and skips its pass over the joints. Derived state: a restored snapshot
+  // sets it.
   bool mayHaveSleepers = true;
   std::vector<int> islandParent;  // union-find scratch over solver indices
   std::vector<float> islandSleepTime;
