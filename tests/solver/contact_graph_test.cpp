@@ -26,23 +26,14 @@ struct RandomContacts {
     context = MakeStepContext(1.0f / 60.0f, SolverSettings{});
     AddRandomBodies(rng, bodyCount, solver);
     for (int i = 0; i < contactCount; ++i) {
-      int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
-      if (a == b) a = -1;
-      if (a < 0 && b < 0) b = 0;
-      // A hub with more contacts than colours: the last ones overflow.
-      if (i < hubContacts) a = 0, b = 1 + i % (bodyCount - 1);
+      const auto [a, b] = RandomPair(rng, bodyCount, i, hubContacts);
       solver.contacts.push_back(MakeContact(rng, a, b));
     }
   }
 
   ContactConstraint MakeContact(Rng& rng, int a, int b) const {
     ContactConstraint c;
-    c.indexA = a;
-    c.indexB = b;
-    c.invMassA = a < 0 ? 0.0f : solver.params[a].invMass;
-    c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
-    c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
-    c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
+    SetBodies(c, solver, a, b);
     c.normal = rng.Direction();
     c.friction = rng.Uniform(0.0f, 1.0f);
     c.softness = (a < 0 || b < 0) ? context.staticSoftness : context.contactSoftness;

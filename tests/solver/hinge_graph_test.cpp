@@ -31,10 +31,7 @@ struct RandomJoints {
     context = MakeStepContext(1.0f / 60.0f, SolverSettings{});
     AddRandomBodies(rng, bodyCount, solver, 30);
     for (int i = 0; i < jointCount; ++i) {
-      int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
-      if (a == b) a = -1;
-      if (a < 0 && b < 0) b = 0;
-      if (i < hubJoints) a = 0, b = 1 + i % (bodyCount - 1);
+      const auto [a, b] = RandomPair(rng, bodyCount, i, hubJoints);
       solver.joints.push_back(MakeJoint(rng, a, b));
     }
   }
@@ -42,12 +39,7 @@ struct RandomJoints {
   JointConstraint MakeJoint(Rng& rng, int a, int b) const {
     JointConstraint c;
     c.type = JointType::Revolute;
-    c.indexA = a;
-    c.indexB = b;
-    c.invMassA = a < 0 ? 0.0f : solver.params[a].invMass;
-    c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
-    c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
-    c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
+    SetBodies(c, solver, a, b);
     c.angularMass = c.invIA + c.invIB > 0.0f ? 1.0f / (c.invIA + c.invIB) : 0.0f;
     const float lever = rng.Int(0, 10) == 0 ? 1e5f : 1.0f;
     c.rA0 = rng.InBox(lever);

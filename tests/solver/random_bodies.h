@@ -6,6 +6,7 @@
 #include "solver/solver.h"
 
 #include <cmath>
+#include <utility>
 
 namespace mk::test {
 
@@ -26,6 +27,28 @@ inline void AddRandomBodies(Rng& rng, int count, SolverArrays& solver, int hugeI
         hugeInertiaOdds > 0 && rng.Int(0, hugeInertiaOdds) == 0 ? 1e30f : rng.LogUniform(0.01f, 50.0f);
     solver.params.push_back(p);
   }
+}
+
+/// The two solver indices of random constraint `i` among `bodyCount` bodies (-1: a static side),
+/// never one body twice nor two static sides. The first `hubCount` constraints join body 0 to the
+/// others in turn: a hub with more constraints than there are colours, whose last ones overflow.
+inline std::pair<int, int> RandomPair(Rng& rng, int bodyCount, int i, int hubCount) {
+  int a = rng.Int(-1, bodyCount - 1), b = rng.Int(-1, bodyCount - 1);
+  if (a == b) a = -1;
+  if (a < 0 && b < 0) b = 0;
+  if (i < hubCount) a = 0, b = 1 + i % (bodyCount - 1);
+  return {a, b};
+}
+
+/// A constraint's bodies and their inverse masses and inertias (zero for a static side).
+template <class Constraint>
+void SetBodies(Constraint& c, const SolverArrays& solver, int a, int b) {
+  c.indexA = a;
+  c.indexB = b;
+  c.invMassA = a < 0 ? 0.0f : solver.params[a].invMass;
+  c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
+  c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
+  c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
 }
 
 }  // namespace mk::test
