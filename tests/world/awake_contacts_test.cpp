@@ -44,9 +44,14 @@ int CountMismatches(const WorldState& world) {
   return mismatches + (touching == world.touchingContactCount ? 0 : 1);
 }
 
+bool InAwakeBodySet(const WorldState& world, int slot) {
+  const std::size_t word = static_cast<std::size_t>(slot) / 64;
+  return word < world.awakeBodyBits.size() && ((world.awakeBodyBits[word] >> (slot % 64)) & 1u) != 0;
+}
+
 // Mismatches between the awake body set (WorldState::awakeBodyBits) and a recount over every body
 // slot, plus the invariants the gather relies on: only the last step's moving bodies hold a solver
-// index (theirs), and no body sleeps while mayHaveSleepers is false.
+// index (theirs), and no body sleeps while MayHaveSleepers is false.
 int CountBodyMismatches(const WorldState& world) {
   int mismatches = 0;
   const int words = static_cast<int>(world.awakeBodyBits.size());
@@ -55,7 +60,7 @@ int CountBodyMismatches(const WorldState& world) {
     const Body* body = live ? &world.bodies[static_cast<std::size_t>(slot)] : nullptr;
     const bool expected = live && body->type != BodyType::Static && body->awake;
     mismatches += InAwakeBodySet(world, slot) == expected ? 0 : 1;
-    if (live && !body->awake && body->type != BodyType::Static && !world.mayHaveSleepers) ++mismatches;
+    if (live && !body->awake && body->type != BodyType::Static && !MayHaveSleepers(world)) ++mismatches;
     if (live && body->solverIndex != kNull) {
       const auto index = static_cast<std::size_t>(body->solverIndex);
       mismatches += index < world.solverBodies.size() && world.solverBodies[index] == slot ? 0 : 1;

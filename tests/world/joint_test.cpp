@@ -583,7 +583,7 @@ TEST_CASE("a joint to a sleeping body wakes it and a disabled body's joint does 
 
 // A kinematic body is no member of its partner's island, so the partner can sleep while it moves;
 // the next Step wakes the partner (WakeJointPartners), also when it was put to sleep between two
-// Steps that saw no sleeping body (WorldState::mayHaveSleepers).
+// Steps that saw no sleeping body (MayHaveSleepers).
 TEST_CASE("a body put to sleep while jointed to a moving kinematic body wakes at the next step") {
   World world({.gravity = {0.0f, 0.0f}});
   BodyId mover = world.CreateBody({.type = BodyType::Kinematic, .linearVelocity = {1.0f, 0.0f}});

@@ -164,7 +164,7 @@ bool JointBlocksCollision(const WorldState& world, int bodyA, int bodyB) {
 void WakeJointPartners(WorldState& world) {
   // A sleeping dynamic body jointed to an awake dynamic body, or to a moving kinematic one, wakes
   // (with its sleep group). Kinematic bodies are never woken by what hangs on them.
-  if (!world.mayHaveSleepers) return;
+  if (!MayHaveSleepers(world)) return;
   auto drives = [&world](int slot) {
     const Body& b = world.bodies[slot];
     if (!b.awake || !b.enabled) return false;

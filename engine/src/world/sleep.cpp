@@ -13,24 +13,28 @@ namespace mk {
 
 namespace {
 
+// After a body's awake flag changed: its bit in the awake body set, its proxies and its contacts.
+void BodyAwakeChanged(WorldState& world, int slot) {
+  SetBodyAwakeBit(world, slot);
+  SetBodyProxiesAwake(world, slot, world.bodies[slot].awake);
+  SetBodyContactsAwake(world, slot);
+}
+
 // Puts the listed bodies to sleep as one group.
 template <class ForEachMember>
 void SleepGroup(WorldState& world, ForEachMember forEachMember) {
   int group = world.sleepGroupIds.Allocate();
   if (group >= static_cast<int>(world.sleepGroupHead.size())) world.sleepGroupHead.resize(group + 1);
   world.sleepGroupHead[group] = kNull;
-  world.mayHaveSleepers = true;
   forEachMember([&](int slot) {
     Body& body = world.bodies[slot];
     body.awake = false;
-    SetBodyAwakeBit(world, slot);
+    BodyAwakeChanged(world, slot);
     body.linearVelocity = {0.0f, 0.0f};
     body.angularVelocity = 0.0f;
     body.force = {0.0f, 0.0f};
     body.torque = 0.0f;
     body.sleepGroup = group;
-    SetBodyProxiesAwake(world, slot, false);
-    SetBodyContactsAwake(world, slot);
     body.nextInSleepGroup = world.sleepGroupHead[group];
     world.sleepGroupHead[group] = slot;
   });
@@ -45,9 +49,7 @@ void WakeBody(WorldState& world, int slot) {
   if (group == kNull) {
     body.awake = true;
     body.sleepTime = 0.0f;
-    SetBodyAwakeBit(world, slot);
-    SetBodyProxiesAwake(world, slot, true);
-    SetBodyContactsAwake(world, slot);
+    BodyAwakeChanged(world, slot);
     return;
   }
   for (int b = world.sleepGroupHead[group]; b != kNull;) {
@@ -55,9 +57,7 @@ void WakeBody(WorldState& world, int slot) {
     int next = member.nextInSleepGroup;
     member.awake = true;
     member.sleepTime = 0.0f;
-    SetBodyAwakeBit(world, b);
-    SetBodyProxiesAwake(world, b, true);
-    SetBodyContactsAwake(world, b);
+    BodyAwakeChanged(world, b);
     member.sleepGroup = kNull;
     member.nextInSleepGroup = kNull;
     b = next;

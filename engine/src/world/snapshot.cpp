@@ -812,7 +812,6 @@ void MoveIn(WorldState& world, WorldState& t) {
   RetagPair(world.pendingEndEvents, tag);
   RetagPair(world.pendingSensorEndEvents, tag);
   world.continuousRecords.clear();  // the last Step's records describe the state being replaced
-  world.mayHaveSleepers = true;
   AttachBroadphaseFilter(world);
   RebuildContactSets(world);  // derived state: the awake contact set and the touching count
   RebuildAwakeBodySet(world);

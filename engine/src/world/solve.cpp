@@ -11,9 +11,8 @@ namespace mk {
 namespace {
 
 // Bodies that move this step (awake, enabled, not static) get a solver index, in slot order: the
-// awake body set's, so sleeping and static bodies cost nothing here. Notes whether any body may sleep
-// (WorldState::mayHaveSleepers) and, when there are joints, what GatherJoints needs of each awake
-// body (WorldState::jointSides).
+// awake body set's, so sleeping and static bodies cost nothing here. When there are joints, notes
+// what GatherJoints needs of each moving body (WorldState::jointSides).
 void GatherBodies(WorldState& world, const StepContext& context) {
   SolverArrays& solver = world.solver;
   // Only the last step's bodies can hold a solver index (a restored world's hold none, and its slots
@@ -61,7 +60,6 @@ void GatherBodies(WorldState& world, const StepContext& context) {
     }
     solver.params.push_back(params);
   });
-  world.mayHaveSleepers = world.sleepGroupIds.LiveCount() > 0;
 }
 
 ContactBody ContactSide(const Body& body) {
@@ -90,11 +88,11 @@ void GatherContacts(WorldState& world) {
   });
 }
 
-// Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
-// its target.
 // What GatherJoints reads of a body that does not move this step (static, asleep or disabled).
 JointBody StillSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, kNull}; }
 
+// Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
+// its target.
 void GatherJoints(WorldState& world) {
   std::vector<JointInput>& inputs = world.jointInputs;
   inputs.clear();

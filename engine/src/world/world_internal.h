@@ -153,11 +153,10 @@ template <class Visit>
 void ForEachAwakeBody(const WorldState& world, Visit&& visit) {
   ForEachSetSlot(world.awakeBodyBits, visit);
 }
-/// True when body `slot` is in the awake body set.
-inline bool InAwakeBodySet(const WorldState& world, int slot) {
-  const std::size_t word = static_cast<std::size_t>(slot) / 64;
-  return word < world.awakeBodyBits.size() && ((world.awakeBodyBits[word] >> (slot % 64)) & 1u) != 0;
-}
+/// False only while no body sleeps: every sleeping body belongs to a sleep group (PutIslandToSleep
+/// makes one even for a body created asleep), so no live group means nothing for WakeJointPartners
+/// to wake.
+inline bool MayHaveSleepers(const WorldState& world) { return world.sleepGroupIds.LiveCount() > 0; }
 void WakeAllBodies(WorldState& world);
 void WakeTouchingBodies(WorldState& world, int body);
 /// Every body's rest time back to zero (sleeping turned off: UpdateSleep then leaves them alone).

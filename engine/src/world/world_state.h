@@ -227,12 +227,7 @@ struct WorldState {
   SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;  // sleep group -> first body
-  // False only while no body sleeps: every sleeping body belongs to a sleep group, and the last
-  // gather found none live, and none has gone to sleep since (SleepGroup sets it). WakeJointPartners
-  // then has nothing to wake and skips its pass over the joints. Derived state: a restored snapshot
-  // sets it.
-  bool mayHaveSleepers = true;
-  std::vector<int> islandParent;  // union-find scratch over solver indices
+  std::vector<int> islandParent;    // union-find scratch over solver indices
   std::vector<float> islandSleepTime;
   std::vector<int> islandStack;    // scratch for PutIslandToSleep
   std::vector<int> islandMembers;  // scratch for PutIslandToSleep
