@@ -50,10 +50,12 @@ bool InAwakeBodySet(const WorldState& world, int slot) {
 }
 
 // Mismatches between the awake body set (WorldState::awakeBodyBits) and a recount over every body
-// slot, plus the invariants the gather relies on: only the last step's moving bodies hold a solver
-// index (theirs), and no body sleeps while MayHaveSleepers is false.
+// slot, plus the invariants the gather relies on: a body holds a solver index only while the solver
+// body list names it there; unless the list is marked stale it is exactly the moving bodies (live,
+// awake, enabled, not static) in slot order; and no body sleeps while MayHaveSleepers is false.
 int CountBodyMismatches(const WorldState& world) {
   int mismatches = 0;
+  std::vector<int> moving;
   const int words = static_cast<int>(world.awakeBodyBits.size());
   for (int slot = 0; slot < std::max(world.bodyIds.Capacity(), 64 * words); ++slot) {
     const bool live = world.bodyIds.IsLive(slot);
@@ -63,6 +65,14 @@ int CountBodyMismatches(const WorldState& world) {
     if (live && !body->awake && body->type != BodyType::Static && !MayHaveSleepers(world)) ++mismatches;
     if (live && body->solverIndex != kNull) {
       const auto index = static_cast<std::size_t>(body->solverIndex);
+      mismatches += index < world.solverBodies.size() && world.solverBodies[index] == slot ? 0 : 1;
+    }
+    if (expected && body->enabled) moving.push_back(slot);
+  }
+  if (!world.solverBodiesStale) {
+    mismatches += world.solverBodies == moving ? 0 : 1;
+    for (const int slot : world.solverBodies) {
+      const auto index = static_cast<std::size_t>(world.bodies[static_cast<std::size_t>(slot)].solverIndex);
       mismatches += index < world.solverBodies.size() && world.solverBodies[index] == slot ? 0 : 1;
     }
   }
@@ -85,6 +95,7 @@ TEST_CASE("the awake contact and body sets and the touching count equal a recoun
       bodies.push_back(test::AddBox(world, {rng.Uniform(-5.0f, 5.0f), rng.Uniform(0.5f, 8.0f)}, 0.4f));
     const WorldState& state = world.State();
     int mismatches = 0, sleeps = 0, wakes = 0, maxAsleep = 0;
+    int keptLists = 0;  // checks that found the solver body list kept from an earlier step
     for (int step = 0; step < 600; ++step) {
       const BodyId body = bodies[static_cast<std::size_t>(rng.Int(0, static_cast<int>(bodies.size()) - 1))];
       switch (rng.Int(0, 9)) {
@@ -110,8 +121,10 @@ TEST_CASE("the awake contact and body sets and the touching count equal a recoun
           break;
       }
       mismatches += CountMismatches(state) + CountBodyMismatches(state);
+      keptLists += state.solverBodiesStale ? 0 : 1;
       world.Step(1.0f / 60.0f);
       mismatches += CountMismatches(state) + CountBodyMismatches(state);
+      keptLists += state.solverBodiesStale ? 0 : 1;
       int asleep = 0;
       for (const BodyId b : bodies) asleep += world.IsValid(b) && !world.IsAwake(b) ? 1 : 0;
       maxAsleep = asleep > maxAsleep ? asleep : maxAsleep;
@@ -129,7 +142,8 @@ TEST_CASE("the awake contact and body sets and the touching count equal a recoun
     CHECK(CountMismatches(restored.State()) + CountBodyMismatches(restored.State()) == 0);
     CHECK(sleeps > 20);
     CHECK(wakes > 20);
-    CHECK(maxAsleep > 10);  // islands did fall asleep, so the set had bits to clear
+    CHECK(maxAsleep > 10);   // islands did fall asleep, so the set had bits to clear
+    CHECK(keptLists > 200);  // the list was kept between steps, so its invariant was checked
   }
 }
 

@@ -72,6 +72,7 @@ void SetBodyAwakeBit(WorldState& world, int slot) {
   const bool live = world.bodyIds.IsLive(slot);
   const bool awake = live && world.bodies[slot].type != BodyType::Static && world.bodies[slot].awake;
   world.awakeBodyBits[word] = awake ? world.awakeBodyBits[word] | bit : world.awakeBodyBits[word] & ~bit;
+  world.solverBodiesStale = true;
 }
 
 void RebuildAwakeBodySet(WorldState& world) {

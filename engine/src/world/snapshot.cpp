@@ -480,7 +480,7 @@ class Validator {
     if (!Within(b.center - expected, tolerance)) return Inconsistent("body centre and origin");
     if (!motion) return Invalid("body velocity or force");
     if (!mass || !params) return Invalid("body mass or parameter");
-    b.solverIndex = kNull;  // rebuilt by every Step's gather; never read between Steps
+    b.solverIndex = kNull;  // in no solver body list yet (MoveIn empties it)
     return true;
   }
 
@@ -789,6 +789,7 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.chainIds = std::move(t.chainIds);
   world.sleepGroupIds = std::move(t.sleepGroupIds);
   world.bodies.swap(t.bodies);
+  world.solverBodies.clear();  // it named the old bodies; the next Step's gather lists the new ones
   world.shapes.swap(t.shapes);
   world.geometries.swap(t.geometries);
   world.contacts.swap(t.contacts);

@@ -10,19 +10,30 @@ namespace mk {
 
 namespace {
 
-// Bodies that move this step (awake, enabled, not static) get a solver index, in slot order: the
-// awake body set's, so sleeping and static bodies cost nothing here. When there are joints, notes
-// what GatherJoints needs of each moving body (WorldState::jointSides).
-void GatherBodies(WorldState& world, const StepContext& context) {
-  SolverArrays& solver = world.solver;
-  // Only the last step's bodies can hold a solver index (a restored world's hold none, and its slots
-  // may be fewer).
-  for (int slot : world.solverBodies) {
-    if (slot < static_cast<int>(world.bodies.size())) world.bodies[slot].solverIndex = kNull;
-  }
-  solver.states.clear();
-  solver.params.clear();
+// Lists the moving bodies (awake, enabled, not static) in slot order, from the awake body set, and
+// gives each its solver index. Only the old list's bodies can hold one.
+void RebuildSolverBodies(WorldState& world) {
+  for (int slot : world.solverBodies) world.bodies[slot].solverIndex = kNull;
   world.solverBodies.clear();
+  ForEachAwakeBody(world, [&](int slot) {
+    Body& body = world.bodies[slot];
+    if (!body.enabled) return;  // the set holds live, awake, non-static bodies, enabled or not
+    body.solverIndex = static_cast<int>(world.solverBodies.size());
+    world.solverBodies.push_back(slot);
+  });
+  world.solverBodiesStale = false;
+}
+
+// The moving bodies' velocities and parameters into the solver's body arrays, by solver index. The
+// list of them persists between steps (WorldState::solverBodies) and is rebuilt only when the set
+// changed, so a step where no body sleeps, wakes, appears or goes visits nothing but that list.
+// When there are joints, notes what GatherJoints needs of each moving body (WorldState::jointSides).
+void GatherBodies(WorldState& world, const StepContext& context) {
+  if (world.solverBodiesStale) RebuildSolverBodies(world);
+  SolverArrays& solver = world.solver;
+  const std::size_t count = world.solverBodies.size();
+  solver.states.resize(count);
+  solver.params.resize(count);
   const bool joints = world.jointIds.LiveCount() > 0;
   if (joints) {
     world.jointSides.resize(world.bodies.size());
@@ -31,10 +42,9 @@ void GatherBodies(WorldState& world, const StepContext& context) {
       world.gatherStamp = 1;
     }
   }
-  ForEachAwakeBody(world, [&](int slot) {
-    Body& body = world.bodies[slot];
-    if (!body.enabled) return;  // the set holds live, awake, non-static bodies, enabled or not
-    body.solverIndex = static_cast<int>(solver.states.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const int slot = world.solverBodies[i];
+    const Body& body = world.bodies[slot];
     if (joints) {
       WorldState::JointSideOf& side = world.jointSides[slot];
       side.side.q = body.xf.q;
@@ -43,11 +53,12 @@ void GatherBodies(WorldState& world, const StepContext& context) {
       side.side.index = body.solverIndex;
       side.stamp = world.gatherStamp;
     }
-    world.solverBodies.push_back(slot);
-    BodyState& state = solver.states.emplace_back();  // filled in place (see GatherJoints)
+    BodyState& state = solver.states[i];  // filled in place (see GatherJoints)
+    state = BodyState{};
     state.v = body.linearVelocity;
     state.w = body.angularVelocity;
-    BodyParams params;  // kinematic: no mass, no acceleration
+    BodyParams& params = solver.params[i];
+    params = BodyParams{};  // kinematic: no mass, no acceleration
     if (body.type == BodyType::Dynamic) {
       params = MakeBodyParams({.invMass = body.invMass,
                                .invInertia = body.invInertia,
@@ -58,8 +69,7 @@ void GatherBodies(WorldState& world, const StepContext& context) {
                                .angularDamping = body.angularDamping},
                               context);
     }
-    solver.params.push_back(params);
-  });
+  }
 }
 
 ContactBody ContactSide(const Body& body) {

@@ -38,7 +38,7 @@ struct Body {
   int headShape = kNull;         // singly linked through Shape::nextShape
   int headContactEdge = kNull;   // doubly linked contact edges: (contact << 1) | side
   int headJointEdge = kNull;     // doubly linked joint edges: (joint << 1) | side
-  int solverIndex = kNull;       // slot in the step's awake-body arrays, kNull when not simulated
+  int solverIndex = kNull;       // index in WorldState::solverBodies while listed there, else kNull
   int sleepGroup = kNull;        // island id while asleep (all bodies of an island sleep and wake together)
   int nextInSleepGroup = kNull;  // singly linked list of the sleeping island's bodies
   float maxExtent = 0.0f;        // farthest shape point from the centre of mass (m), for the sleep test
@@ -203,10 +203,18 @@ struct WorldState {
   std::vector<ContactEndEvent> pendingEndEvents;       // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
 
-  // The solver's per-step data, reused (solve.cpp gathers, the solver prepares and solves).
-  std::vector<int> solverBodies;  // solver index -> body slot
-  std::vector<int> fastBodies;    // continuous collision: fast non-bullet body slots of this step
-  std::vector<int> fastBullets;   // and fast bullets, swept after the others have moved
+  // The solver's data, reused (solve.cpp gathers, the solver prepares and solves).
+  // The moving bodies (awake, enabled, not static) in slot order: solver index -> body slot, with
+  // Body::solverIndex the other way. The list and the solver's body arrays (SolverArrays::states,
+  // params) persist between steps: a body keeps its solver index while the set of moving bodies
+  // stays the same, and the gather rebuilds the list (from the awake body set) only when
+  // `solverBodiesStale` says that set changed. The flag is raised by SetBodyAwakeBit (create,
+  // destroy, sleep, wake, restore) and by enabling or disabling a body; the list is never edited
+  // inside a step, so a step's stages all see the list its gather made.
+  std::vector<int> solverBodies;
+  bool solverBodiesStale = true;
+  std::vector<int> fastBodies;   // continuous collision: fast non-bullet body slots of this step
+  std::vector<int> fastBullets;  // and fast bullets, swept after the others have moved
   // World::SetContinuousRecording: the bodies the continuous stage moved back in the last Step.
   // Capacity kMaxContinuousRecords is reserved when recording starts; never grown by Step.
   bool recordContinuous = false;
