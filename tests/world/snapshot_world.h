@@ -39,7 +39,7 @@ inline void BuildSnapshotWorld(World& world, int steps = 90) {
   world.CreateShape(off, {}, MakeBox(0.5f, 0.5f).value);
   const BodyId sleeper = world.CreateBody({.type = BodyType::Dynamic, .position = {15.0f, 1.0f}});
   world.CreateShape(sleeper, {}, MakeBox(0.5f, 0.5f).value);
-  world.SetAwake(sleeper, false);  // asleep from the start, alone (no sleep group)
+  world.SetAwake(sleeper, false);  // asleep from the start, in a sleep group of its own
   const BodyId mover = world.CreateBody({.type = BodyType::Kinematic,
                                          .position = {-15.0f, 6.0f},
                                          .linearVelocity = {1.0f, 0.0f},

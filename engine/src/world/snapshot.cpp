@@ -699,14 +699,16 @@ class Validator {
     return listed == naming || Inconsistent("chain segment listed twice");
   }
 
-  // Each live sleep group lists its bodies (asleep, naming the group) once; every body naming a group
-  // is in its list; awake bodies name none.
+  // Each live sleep group lists its bodies (asleep, not static, naming the group) once; every body naming a
+  // group is in its list; awake bodies name none, and every asleep body that is not static names one (the
+  // step wakes sleepers through their joints only while a group is live: MayHaveSleepers).
   bool SleepGroups() {
     std::vector<bool> seen(t_.bodies.size(), false);
     for (int g = 0; g < Capacity(t_.sleepGroupIds); ++g) {
       if (!t_.sleepGroupIds.IsLive(g)) continue;
       for (int b = t_.sleepGroupHead[g]; b != kNull; b = t_.bodies[b].nextInSleepGroup) {
-        if (!t_.bodyIds.IsLive(b) || seen[b] || t_.bodies[b].sleepGroup != g || t_.bodies[b].awake)
+        if (!t_.bodyIds.IsLive(b) || seen[b] || t_.bodies[b].sleepGroup != g || t_.bodies[b].awake ||
+            t_.bodies[b].type == BodyType::Static)
           return Inconsistent("sleep group list");
         seen[b] = true;
       }
@@ -715,6 +717,8 @@ class Validator {
       if (!t_.bodyIds.IsLive(b)) continue;
       const Body& body = t_.bodies[b];
       if (body.sleepGroup != kNull && !seen[b]) return Inconsistent("body names a sleep group it is not in");
+      if (!body.awake && body.type != BodyType::Static && body.sleepGroup == kNull)
+        return Inconsistent("asleep body in no sleep group");
     }
     return true;
   }
