@@ -84,8 +84,9 @@ void GatherContacts(WorldState& world) {
   ForEachAwakeContact(world, [&](int slot) {
     Contact& contact = world.contacts[slot];
     if (contact.manifold.pointCount == 0) return;
-    const Body& bodyA = world.bodies[world.shapes[contact.shapeA].body];
-    const Body& bodyB = world.bodies[world.shapes[contact.shapeB].body];
+    // The edges name the shapes' bodies (a shape never changes body) without a Shape read each.
+    const Body& bodyA = world.bodies[contact.edges[0].body];
+    const Body& bodyB = world.bodies[contact.edges[1].body];
     if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) return;
     ContactInput& input = inputs.emplace_back();  // filled in place (see GatherJoints)
     input.manifold = &contact.manifold;
