@@ -1,7 +1,7 @@
 // The awake contact set (WorldState::awakeContactBits) and the touching count against brute force:
 // after every API call and every step of random churn, bit `slot` is set exactly for the live
 // contacts with an awake body, and the count equals the live contacts that touch. The same for the
-// awake body set (WorldState::awakeBodyBits): live, not static, awake.
+// awake body set (WorldState::awakeBodyBits): live, not static, awake. And the joints' ends.
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_internal.h"
@@ -145,6 +145,79 @@ TEST_CASE("the awake contact and body sets and the touching count equal a recoun
     CHECK(maxAsleep > 10);   // islands did fall asleep, so the set had bits to clear
     CHECK(keptLists > 200);  // the list was kept between steps, so its invariant was checked
   }
+}
+
+// WorldState::jointEnds, the copy of each joint's two body slots that the solver's gather reads,
+// against the joints' own edges: through random joint and body churn (a destroyed body takes its
+// joints; freed slots are reused) and a restore into a world with more joint slots.
+TEST_CASE("each live joint's ends equal its edges through joint churn and a restore") {
+  const auto countMismatches = [](const WorldState& s) {
+    int mismatches = 0;
+    for (int slot = 0; slot < s.jointIds.Capacity(); ++slot) {
+      if (!s.jointIds.IsLive(slot)) continue;
+      const Joint& j = s.joints[static_cast<std::size_t>(slot)];
+      const WorldState::JointEnds& ends = s.jointEnds[static_cast<std::size_t>(slot)];
+      mismatches += ends.a == j.edges[0].body && ends.b == j.edges[1].body ? 0 : 1;
+    }
+    return mismatches;
+  };
+  World world;
+  test::AssertCounter asserts;  // joints on destroyed bodies are refused, not crashes
+  const BodyId ground = test::AddGround(world);
+  test::Rng rng(7);
+  std::vector<BodyId> bodies;
+  std::vector<JointId> joints;
+  for (int i = 0; i < 30; ++i)
+    bodies.push_back(test::AddBox(world, {rng.Uniform(-8.0f, 8.0f), rng.Uniform(1.0f, 8.0f)}, 0.3f));
+  const auto pick = [&]() {
+    return bodies[static_cast<std::size_t>(rng.Int(0, static_cast<int>(bodies.size()) - 1))];
+  };
+  int mismatches = 0, mice = 0, destroyed = 0;
+  for (int step = 0; step < 400; ++step) {
+    switch (rng.Int(0, 4)) {
+      case 0:
+      case 1: {
+        const BodyId a = rng.Int(0, 3) == 0 ? ground : pick();
+        const BodyId b = pick();
+        if (a == b) break;
+        joints.push_back(world.CreateJoint(RevoluteJointDef{{.bodyA = a, .bodyB = b}}));
+        break;
+      }
+      case 2:
+        joints.push_back(world.CreateJoint(MouseJointDef{.body = pick(), .target = rng.InBox(5.0f)}));
+        ++mice;
+        break;
+      case 3:
+        if (!joints.empty()) {
+          const std::size_t k = static_cast<std::size_t>(rng.Int(0, static_cast<int>(joints.size()) - 1));
+          destroyed += world.DestroyJoint(joints[k]) ? 1 : 0;
+          joints.erase(joints.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        break;
+      default: {
+        const std::size_t k = static_cast<std::size_t>(rng.Int(0, static_cast<int>(bodies.size()) - 1));
+        world.DestroyBody(bodies[k]);
+        bodies[k] = test::AddBox(world, {rng.Uniform(-8.0f, 8.0f), rng.Uniform(1.0f, 8.0f)}, 0.3f);
+        break;
+      }
+    }
+    mismatches += countMismatches(world.State());
+    world.Step(1.0f / 60.0f);
+  }
+  CHECK(mismatches == 0);
+  CHECK(world.GetCounters().joints > 20);
+  CHECK(mice > 40);
+  CHECK(destroyed > 40);
+  World restored;
+  for (int i = 0; i < 60; ++i) {
+    const BodyId b = test::AddBox(restored, {static_cast<float>(i), 2.0f}, 0.3f);
+    restored.CreateJoint(MouseJointDef{.body = b, .target = {static_cast<float>(i), 3.0f}});
+  }
+  REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+  CHECK(countMismatches(restored.State()) == 0);
+  restored.Step(1.0f / 60.0f);
+  world.Step(1.0f / 60.0f);
+  CHECK(restored.StateHash() == world.StateHash());
 }
 
 TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are updated") {

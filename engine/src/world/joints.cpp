@@ -79,7 +79,11 @@ void RefilterJointBodies(WorldState& world, const Joint& j) {
 // Allocates a joint between body slots a (kNull for the mouse's world) and b with the base values.
 int NewJoint(WorldState& world, JointType type, int a, int b) {
   int slot = world.jointIds.Allocate();
-  if (slot >= static_cast<int>(world.joints.size())) world.joints.resize(slot + 1);
+  if (slot >= static_cast<int>(world.joints.size())) {
+    world.joints.resize(slot + 1);
+    world.jointEnds.resize(slot + 1);
+  }
+  world.jointEnds[slot] = {a, b};
   Joint& j = world.joints[slot];
   j = Joint{};
   j.type = type;
@@ -172,7 +176,7 @@ void WakeJointPartners(WorldState& world) {
   };
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
     if (!world.jointIds.IsLive(slot)) continue;
-    int a = world.joints[slot].edges[0].body, b = world.joints[slot].edges[1].body;
+    const auto [a, b] = world.jointEnds[slot];
     if (a == kNull) continue;
     for (auto [sleeper, other] : {std::pair{a, b}, std::pair{b, a}}) {
       const Body& body = world.bodies[sleeper];

@@ -798,6 +798,9 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.geometries.swap(t.geometries);
   world.contacts.swap(t.contacts);
   world.joints.swap(t.joints);
+  world.jointEnds.resize(world.joints.size());  // derived: each joint's body slots
+  for (std::size_t slot = 0; slot < world.joints.size(); ++slot)
+    world.jointEnds[slot] = {world.joints[slot].edges[0].body, world.joints[slot].edges[1].body};
   world.chains.swap(t.chains);
   world.contactByShapes = std::move(t.contactByShapes);
   world.sleepGroupHead.swap(t.sleepGroupHead);

@@ -111,8 +111,7 @@ void GatherJoints(WorldState& world) {
   const std::uint32_t fresh = world.gatherStamp;
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
     if (!world.jointIds.IsLive(slot)) continue;
-    Joint& j = world.joints[slot];
-    int a = j.edges[0].body, b = j.edges[1].body;
+    const auto [a, b] = world.jointEnds[slot];  // not the Joint's edges: a cache line less per joint
     const bool movingA = a != kNull && sides[a].stamp == fresh, movingB = sides[b].stamp == fresh;
     if (!movingA && !movingB) continue;  // neither body moves: nothing to solve
     // A disabled body's joints do nothing.
@@ -122,6 +121,7 @@ void GatherJoints(WorldState& world) {
     // with wide loads, which cannot be forwarded from those stores (a stall per input; perf showed
     // 10% of joint_grid's time on those copies).
     JointInput& input = inputs.emplace_back();
+    Joint& j = world.joints[slot];
     input.joint = &j;
     if (movingA) {
       input.bodyA = sides[a].side;
