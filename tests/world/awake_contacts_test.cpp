@@ -1,7 +1,7 @@
 // The awake contact set (WorldState::awakeContactBits) and the touching count against brute force:
 // after every API call and every step of random churn, bit `slot` is set exactly for the live
 // contacts with an awake body, and the count equals the live contacts that touch. The same for the
-// awake body set (WorldState::awakeBodyBits): live, not static, awake. And the joints' ends.
+// awake body set (WorldState::awakeBodyBits): live, not static, awake, enabled. And the joints' ends.
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_internal.h"
@@ -51,8 +51,8 @@ bool InAwakeBodySet(const WorldState& world, int slot) {
 
 // Mismatches between the awake body set (WorldState::awakeBodyBits) and a recount over every body
 // slot, plus the invariants the gather relies on: a body holds a solver index only while the solver
-// body list names it there; unless the list is marked stale it is exactly the moving bodies (live,
-// awake, enabled, not static) in slot order; and no body sleeps while MayHaveSleepers is false.
+// body list names it there; unless the list is marked stale it is exactly the awake body set in
+// slot order; and no body sleeps while MayHaveSleepers is false.
 int CountBodyMismatches(const WorldState& world) {
   int mismatches = 0;
   std::vector<int> moving;
@@ -60,14 +60,14 @@ int CountBodyMismatches(const WorldState& world) {
   for (int slot = 0; slot < std::max(world.bodyIds.Capacity(), 64 * words); ++slot) {
     const bool live = world.bodyIds.IsLive(slot);
     const Body* body = live ? &world.bodies[static_cast<std::size_t>(slot)] : nullptr;
-    const bool expected = live && body->type != BodyType::Static && body->awake;
+    const bool expected = live && body->type != BodyType::Static && body->awake && body->enabled;
     mismatches += InAwakeBodySet(world, slot) == expected ? 0 : 1;
     if (live && !body->awake && body->type != BodyType::Static && !MayHaveSleepers(world)) ++mismatches;
     if (live && body->solverIndex != kNull) {
       const auto index = static_cast<std::size_t>(body->solverIndex);
       mismatches += index < world.solverBodies.size() && world.solverBodies[index] == slot ? 0 : 1;
     }
-    if (expected && body->enabled) moving.push_back(slot);
+    if (expected) moving.push_back(slot);
   }
   if (!world.solverBodiesStale) {
     mismatches += world.solverBodies == moving ? 0 : 1;

@@ -434,7 +434,7 @@ void World::SetEnabled(BodyId id, bool enabled) {
   if (!b || b->enabled == enabled) return;
   int slot = state_->BodySlot(id);
   b->enabled = enabled;
-  state_->solverBodiesStale = true;  // a disabled body does not move (GatherBodies)
+  SetBodyAwakeBit(*state_, slot);  // a disabled body does not move
   SetBodyShapesInBroadphase(*state_, slot, enabled);
   if (enabled) WakeBody(*state_, slot);
 }

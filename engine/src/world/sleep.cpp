@@ -70,8 +70,9 @@ void SetBodyAwakeBit(WorldState& world, int slot) {
   if (world.awakeBodyBits.size() <= word) world.awakeBodyBits.resize(word + 1, 0);
   const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
   const bool live = world.bodyIds.IsLive(slot);
-  const bool awake = live && world.bodies[slot].type != BodyType::Static && world.bodies[slot].awake;
-  world.awakeBodyBits[word] = awake ? world.awakeBodyBits[word] | bit : world.awakeBodyBits[word] & ~bit;
+  const Body& body = world.bodies[slot];
+  const bool moving = live && body.type != BodyType::Static && body.awake && body.enabled;
+  world.awakeBodyBits[word] = moving ? world.awakeBodyBits[word] | bit : world.awakeBodyBits[word] & ~bit;
   world.solverBodiesStale = true;
 }
 

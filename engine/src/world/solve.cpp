@@ -10,15 +10,13 @@ namespace mk {
 
 namespace {
 
-// Lists the moving bodies (awake, enabled, not static) in slot order, from the awake body set, and
-// gives each its solver index. Only the old list's bodies can hold one.
+// Lists the moving bodies (the awake body set: awake, enabled, not static) in slot order and gives
+// each its solver index. Only the old list's bodies can hold one.
 void RebuildSolverBodies(WorldState& world) {
   for (int slot : world.solverBodies) world.bodies[slot].solverIndex = kNull;
   world.solverBodies.clear();
   ForEachAwakeBody(world, [&](int slot) {
-    Body& body = world.bodies[slot];
-    if (!body.enabled) return;  // the set holds live, awake, non-static bodies, enabled or not
-    body.solverIndex = static_cast<int>(world.solverBodies.size());
+    world.bodies[slot].solverIndex = static_cast<int>(world.solverBodies.size());
     world.solverBodies.push_back(slot);
   });
   world.solverBodiesStale = false;

@@ -144,7 +144,7 @@ void WakeJointPartners(WorldState& world);
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& world, int body);
 /// Puts the body's bit in the awake body set (WorldState::awakeBodyBits) in line with its state: set
-/// while it is live, not static and awake. Called wherever one of those changes; marks the solver's
+/// while it is live, not static, awake and enabled. Called wherever one of those changes; marks the solver's
 /// body list for a rebuild (WorldState::solverBodiesStale).
 void SetBodyAwakeBit(WorldState& world, int body);
 /// Recomputes the awake body set from the bodies, e.g. after the world's arrays were replaced.

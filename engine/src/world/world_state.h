@@ -191,10 +191,10 @@ struct WorldState {
   // DestroyContact and SetBodyContactsAwake (called wherever a body's awake flag changes); recomputed
   // by RebuildContactSets.
   std::vector<std::uint64_t> awakeContactBits;
-  // The awake body set: bit `slot` is set while body `slot` is live, not static and awake (enabled or
-  // not). The solver's gather visits only these, in slot order, so sleeping and static bodies cost
+  // The awake body set: bit `slot` is set while body `slot` moves: live, not static, awake and enabled.
+  // The solver's gather lists only these, in slot order, so sleeping, disabled and static bodies cost
   // nothing per step (a word test per 64). Derived state, kept by SetBodyAwakeBit wherever a body is
-  // created, destroyed, put to sleep or woken; recomputed by RebuildAwakeBodySet.
+  // created, destroyed, put to sleep, woken, enabled or disabled; recomputed by RebuildAwakeBodySet.
   std::vector<std::uint64_t> awakeBodyBits;
   int touchingContactCount = 0;  // live contacts with `touching` set (Counters::touchingContacts)
 
@@ -217,8 +217,8 @@ struct WorldState {
   // params) persist between steps: a body keeps its solver index while the set of moving bodies
   // stays the same, and the gather rebuilds the list (from the awake body set) only when
   // `solverBodiesStale` says that set changed. The flag is raised by SetBodyAwakeBit (create,
-  // destroy, sleep, wake, restore) and by enabling or disabling a body; the list is never edited
-  // inside a step, so a step's stages all see the list its gather made.
+  // destroy, sleep, wake, enable, disable, restore); the list is never edited inside a step, so a
+  // step's stages all see the list its gather made.
   std::vector<int> solverBodies;
   bool solverBodiesStale = true;
   std::vector<int> fastBodies;   // continuous collision: fast non-bullet body slots of this step
