@@ -2,8 +2,9 @@
 // destroy bodies, shapes, chains and joints, setters, forces, settings, steps, events read while destroying,
 // moves of the world) with values drawn from a table of hostile floats (NaN, infinities, denormals,
 // 1e30, float max, just past the documented bounds) and ids that are stale, foreign or any bit
-// pattern. After every Step the world must be finite: every body we know of has a finite position,
-// rotation and velocity. Used by the libFuzzer target (fuzz_world.cpp) and by a seeded property test
+// pattern. After every Step the world must be finite (every body we know of has a finite position,
+// rotation and velocity) and its snapshot must restore into a fresh world with the same state hash.
+// Used by the libFuzzer target (fuzz_world.cpp) and by a seeded property test
 // (tests/world/world_fuzz_test.cpp), so a crash the fuzzer finds can become a test case.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -548,7 +550,21 @@ class WorldProgram {
     const std::uint8_t pick = in.Byte();
     const float dt = pick < 230 ? 1.0f / 60.0f : pick < 240 ? 1.0f / 30.0f : in.Value();
     if (StepWorld(dt)) ++steps_;
-    return CheckFinite();
+    if (const char* failure = CheckFinite()) return failure;
+    return CheckSnapshotRestores();
+  }
+
+  // Whatever a stepping world holds, its snapshot restores (issue 28: a small body deep inside a large
+  // one kept a recycling origin the loader refused), into a fresh world with the same state.
+  const char* CheckSnapshotRestores() {
+    world_.SaveSnapshot(snapshot_);
+    World fresh;
+    const SnapshotResult result = fresh.RestoreSnapshot(snapshot_);
+    if (!result.ok()) {
+      refusal_ = std::string("a stepped world's snapshot was refused: ") + result.detail;
+      return refusal_.c_str();
+    }
+    return fresh.StateHash() == world_.StateHash() ? nullptr : "a restored snapshot has another state hash";
   }
 
   bool StepWorld(float dt) {
@@ -614,6 +630,8 @@ class WorldProgram {
   std::vector<ChainId> chains_;
   int steps_ = 0;
   bool badManifold_ = false;
+  std::vector<std::byte> snapshot_;  // reused by CheckSnapshotRestores
+  std::string refusal_;              // what CheckSnapshotRestores reported
 };
 
 }  // namespace mk::fuzz

@@ -81,4 +81,19 @@ inline void BuildSnapshotWorld(World& world, int steps = 90) {
   for (int i = 0; i < steps; ++i) world.Step(1.0f / 60.0f);
 }
 
+/// The world fuzzer's finding of issue 28: a 5 cm hexagon (fixed rotation, moving fast) created deep
+/// inside a static rounded box, stepped `steps` times at 60 Hz. Its contact's recycling origin holds two
+/// surface ends 2.8 m apart, which the snapshot loader once refused.
+inline void BuildDeepOverlapWorld(World& world, int steps = 4) {
+  const BodyId wall = world.CreateBody({.position = {26.0f, 37.0f}, .angle = 3.47f});
+  world.CreateShape(wall, {}, MakeRoundedBox(2.80f, 2.80f, 0.467f).value);
+  const BodyId hexagon = world.CreateBody({.type = BodyType::Dynamic,
+                                           .position = {26.47f, 37.35f},
+                                           .angle = 3.53f,
+                                           .linearVelocity = {-19.2f, -19.2f},
+                                           .fixedRotation = true});
+  world.CreateShape(hexagon, {.density = 0.2f}, MakeRegularPolygon(6, 0.05f, 0.0f).value);
+  for (int i = 0; i < steps; ++i) world.Step(1.0f / 60.0f);
+}
+
 }  // namespace mk::test

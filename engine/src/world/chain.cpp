@@ -30,6 +30,15 @@ bool ValidChainDef(const ChainDef& def) {
          ValidChainPoints(def.points, def.isLoop);
 }
 
+// `end` moved back by `back`. A segment of a few millimetres far out (5 mm at 1e5 m, where a float's
+// spacing is 7.8 mm) may be shorter than its coordinates resolve, and the ghost would round onto the
+// end, where it gives no direction: then it goes 1 m along `back` instead.
+Vec2 GhostBehind(Vec2 end, Vec2 back) {
+  const Vec2 ghost = end + back;
+  if (ghost.x != end.x || ghost.y != end.y) return ghost;
+  return end + (1.0f / Length(back)) * back;
+}
+
 // Segment i of the chain with its ghost vertices.
 ChainSegment MakeChainSegment(std::span<const Vec2> points, bool isLoop, std::size_t i) {
   const std::size_t n = points.size();
@@ -42,8 +51,8 @@ ChainSegment MakeChainSegment(std::span<const Vec2> points, bool isLoop, std::si
   // An open end's ghost lies behind the end, along the back normal (-RightPerp(p2 - p1)): the end is
   // then a right-angled convex corner (ChainDef documents what that does).
   const Vec2 back = -RightPerp(p2 - p1);
-  segment.ghost1 = firstOpen ? p1 + back : points[(i + n - 1) % n];
-  segment.ghost2 = lastOpen ? p2 + back : points[(i + 2) % n];
+  segment.ghost1 = firstOpen ? GhostBehind(p1, back) : points[(i + n - 1) % n];
+  segment.ghost2 = lastOpen ? GhostBehind(p2, back) : points[(i + 2) % n];
   return segment;
 }
 

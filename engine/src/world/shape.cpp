@@ -5,6 +5,8 @@
 #include "world/recorder.h"
 #include "world/world_internal.h"
 
+#include <cmath>
+
 namespace mk {
 
 bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficient; }
@@ -87,10 +89,16 @@ bool ValidGeometry(const Polygon& p) {
   return true;
 }
 // What CreateChain makes: a segment no shorter than kMinChainSegmentLength, ghosts off its end points.
+// A ghost is a chain point, or an open end's point moved back by the segment's length (chain.cpp), so
+// it may lie beyond kMaxWorldLength by up to the longest segment, 2 sqrt(2) kMaxWorldLength (issue 28:
+// the world fuzzer's snapshot check found a chain ending at y = -1e5 whose ghost was at -100010).
 bool ValidGeometry(const ChainSegment& c) {
   const Segment& s = c.segment;
   const auto same = [](Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; };
-  return ValidPoint(s.p1) && ValidPoint(s.p2) && ValidPoint(c.ghost1) && ValidPoint(c.ghost2) &&
+  const auto validGhost = [](Vec2 g) {
+    return std::fabs(g.x) <= 4.0f * kMaxWorldLength && std::fabs(g.y) <= 4.0f * kMaxWorldLength;
+  };
+  return ValidPoint(s.p1) && ValidPoint(s.p2) && validGhost(c.ghost1) && validGhost(c.ghost2) &&
          Distance(s.p1, s.p2) >= kMinChainSegmentLength && !same(c.ghost1, s.p1) && !same(c.ghost2, s.p2);
 }
 

@@ -431,7 +431,9 @@ class Validator {
                        BoolByteOk(s.enableRestitution) && BoolByteOk(s.enableSleep) &&
                        BoolByteOk(s.enableContinuous) && BoolByteOk(s.enableContactRecycling);
     if (!bools || !EnumOk(s.mode, 2) || !ClampSolverSettings(clamped, s)) return Invalid("solver settings");
-    if (!Within(t_.gravity, kMaxCoordinate)) return Invalid("gravity");
+    // Any finite gravity, as World::SetGravity takes (a world stepping under 1e30 m/s^2 must save a
+    // snapshot that restores: the world fuzzer's check after every step).
+    if (!IsFinite(t_.gravity)) return Invalid("gravity");
     return true;
   }
 
@@ -535,9 +537,15 @@ class Validator {
         !Unit(o.relativePose.q.c, o.relativePose.q.s, kOriginUnitTolerance) ||
         !Unit(o.localNormal.x, o.localNormal.y, kOriginUnitTolerance))
       return false;
+    // Each end lies on its shape, within its reach of its body origin (the extent, plus the
+    // speculative distance, at most 1 m), and a manifold with points was computed with the two shapes
+    // at most that far apart, so the origins were within reachA + reachB of each other and the two
+    // ends of a point within twice that. Deep overlap puts the ends as far apart as the penetration:
+    // a 5 cm hexagon 2.8 m inside a rounded box (issue 28), so the smaller shape alone bounds nothing.
     const float reachA = 1.01f * t_.shapes[c.shapeA].extent + 1.0f;
     const float reachB = 1.01f * t_.shapes[c.shapeB].extent + 1.0f;
-    const float apart = 2.0f * std::min(reachA, reachB);
+    if (!(Length(o.relativePose.p) <= reachA + reachB)) return false;
+    const float apart = 2.0f * (reachA + reachB);
     for (int i = 0; i < count; ++i) {
       if (!(Length(o.localPointA[i]) <= reachA) || !(Length(o.localPointB[i]) <= reachB)) return false;
       const Vec2 endB = TransformPoint(o.relativePose, o.localPointB[i]);  // in A's body frame
