@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -297,5 +298,58 @@ TEST_CASE("a box cast onto a box face stops at the gap - with the face's normal"
       ShapeCast(box, Transform{}, box, MakeTransform({0.5f, 0.0f}, 0.0f), {1.0f, 0.0f});
   CHECK(overlap.hit);
   CHECK(overlap.fraction == 0.0f);
+}
+// Issue 28: a box cast onto a large box stopped within the distance query's touching band, which grows
+// with the pair's size (about 16 float ulps of it: 5e-5 m at 28 m), where GJK reports overlapping cores
+// and gives no normal; the cast returned a hit with the normal (0, 0). A cast that advanced from a
+// separated start has a contact normal: the touching normal, or the last separating one.
+TEST_CASE("a cast onto a large shape far from the origin has the face's normal and the analytic fraction") {
+  // The reported case: a 56 m wide static box, a 1 m box cast down onto its top face.
+  const CastOutput reported =
+      ShapeCast(MakeBox(28.0f, 1.0f).value, MakeTransform({0.0f, -1.0f}, 0.0f), MakeBox(0.5f, 0.5f).value,
+                MakeTransform({0.2f, 3.0f}, 0.0f), {0.3f, -5.0f});
+  REQUIRE(reported.hit);
+  CHECK(test::Near(reported.normal, {0.0f, 1.0f}, 1e-5f));
+  CHECK(reported.fraction == doctest::Approx(2.5 / 5.0).epsilon(1e-4));
+
+  test::Rng rng(2810);
+  int cases = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    // A: a box of half width 4..400 m, half height 0.2..5 m, turned, up to 2 km from the origin.
+    const float halfWidth = rng.LogUniform(4.0f, 400.0f), halfHeight = rng.Uniform(0.2f, 5.0f);
+    const float angle = rng.Uniform(-3.1f, 3.1f);
+    const Transform xfA = MakeTransform(rng.InBox(2000.0f), angle);
+    const Vec2 n = Rotate(xfA.q, {0.0f, 1.0f}), tangent = Rotate(xfA.q, {1.0f, 0.0f});
+    // B: a small polygon (at most a tenth of the face) above the top face's middle, moving into it and
+    // drifting sideways by at most a tenth of the face, so the face is what it meets first.
+    const float size = rng.Uniform(0.1f, std::min(2.0f, 0.1f * halfWidth));
+    const ShapeGeometry shapeB = rng.Int(0, 1) == 0 ? MakeBox(size, 0.5f * size).value
+                                                    : MakeRegularPolygon(rng.Int(3, 8), size, 0.0f).value;
+    const float along = rng.Uniform(-0.3f, 0.3f) * halfWidth;
+    const float lift = halfHeight + 2.0f * size + rng.Uniform(0.01f, 5.0f);
+    const Transform xfB = MakeTransform(xfA.p + along * tangent + lift * n, rng.Uniform(-3.1f, 3.1f));
+    const float speed = rng.Uniform(1.0f, 3.0f) * lift;
+    const Vec2 translation = -speed * n + rng.Uniform(-0.1f, 0.1f) * halfWidth * tangent;
+    // In double: the gap along n from B's lowest vertex to the face plane, and the fraction that closes
+    // it (the sideways drift does not change the gap).
+    double lowest = INFINITY;
+    for (int i = 0; i < shapeB.Count(); ++i) {
+      const Vec2 p = TransformPoint(xfB, shapeB.Points()[i]);
+      lowest = std::fmin(lowest, (double(p.x) - xfA.p.x) * n.x + (double(p.y) - xfA.p.y) * n.y);
+    }
+    const double gap = lowest - halfHeight;
+    const double closing = -(double(translation.x) * n.x + double(translation.y) * n.y);
+    const CastOutput out = ShapeCast(MakeBox(halfWidth, halfHeight).value, xfA, shapeB, xfB, translation);
+    // The cast's tolerance, or the rounding of coordinates this far out (8 float ulps of them).
+    const double slack = kShapeCastTolerance + 1e-6 * (Length(xfA.p) + halfWidth + lift);
+    INFO("trial " << trial << " half width " << halfWidth << " at " << xfA.p.x << ", " << xfA.p.y);
+    REQUIRE(out.hit);
+    CHECK(std::fabs(Length(out.normal) - 1.0f) < 1e-4f);
+    CHECK(Dot(out.normal, n) > 0.9999f);
+    CHECK(out.fraction <= (gap + slack) / closing);
+    CHECK(out.fraction >= (gap - slack) / closing);
+    ++cases;
+  }
+  CHECK(cases == 4000);
 }
 }  // TEST_SUITE("ray_cast")

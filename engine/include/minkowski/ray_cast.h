@@ -50,7 +50,10 @@ inline constexpr int kShapeCastMaxIterations = 40;
 /// shape A (placed by xfA, fixed), without rotation. The output is the first t where the surfaces
 /// come within kShapeCastTolerance; its point lies on A's surface and its normal is A's outward normal
 /// there (it points towards B). Shapes that already overlap or touch at t = 0 hit at fraction 0 with
-/// the normal of their closest points, or (0, 0) when their cores overlap.
+/// the normal of their closest points, or (0, 0) when their cores overlap; a cast that starts apart
+/// always has a unit normal. For large shapes or far from the origin the stop is as close as float
+/// resolves: within kShapeCastTolerance or about 16 float ulps of the pair's size and position,
+/// whichever is larger (GJK's touching band).
 ///
 /// Conservative advancement (B. Mirtich, "Impulse-based dynamic simulation of rigid body systems",
 /// section 3): the distance between two convex sets is a convex function of a translation, so the
