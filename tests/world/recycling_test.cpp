@@ -376,4 +376,43 @@ TEST_CASE("with recycling off no manifold is reused and turned on it reuses them
   CHECK(bin.world.GetCounters().manifoldsReused > bin.world.GetCounters().touchingContacts / 2);
 }
 
+// Issue 28 (v3 Confined): circles packed tighter than their size in a box too small for them, no
+// gravity. Their contacts push out for ever and every normal impulse runs through the circles'
+// centres, so nothing turns them. Reused manifolds turned their points and normals with the circles,
+// a lever on every push-out impulse, and the crowd spun (0.1 to 0.3 rad/s after 10 s, never asleep).
+// Circles' manifolds are computed every step; the crowd stops turning and sleeps (v3: step 112 for
+// 625 circles).
+TEST_CASE("a crowd of circles jammed in a box stops turning and sleeps") {
+  World world({.gravity = {0.0f, 0.0f}});
+  constexpr int kSide = 10;
+  constexpr float kSpacing = 0.8f, kHalf = 0.5f * kSide * kSpacing;  // circles of radius 0.5
+  const BodyId walls = world.CreateBody({});
+  world.CreateShape(walls, {}, MakeOffsetBox(kHalf + 1.0f, 1.0f, {0.0f, -kHalf - 1.0f}, 0.0f).value);
+  world.CreateShape(walls, {}, MakeOffsetBox(kHalf + 1.0f, 1.0f, {0.0f, kHalf + 1.0f}, 0.0f).value);
+  world.CreateShape(walls, {}, MakeOffsetBox(1.0f, kHalf + 1.0f, {-kHalf - 1.0f, 0.0f}, 0.0f).value);
+  world.CreateShape(walls, {}, MakeOffsetBox(1.0f, kHalf + 1.0f, {kHalf + 1.0f, 0.0f}, 0.0f).value);
+  std::vector<BodyId> circles;
+  for (int i = 0; i < kSide * kSide; ++i) {
+    const Vec2 p{-kHalf + kSpacing * (static_cast<float>(i % kSide) + 0.5f),
+                 -kHalf + kSpacing * (static_cast<float>(i / kSide) + 0.5f)};
+    circles.push_back(world.CreateBody({.type = BodyType::Dynamic, .position = p}));
+    world.CreateShape(circles.back(), {}, Circle{{0.0f, 0.0f}, 0.5f});
+  }
+  int asleepAt = -1;
+  float fastestTurn = 0.0f;
+  for (int step = 0; step < 600 && asleepAt < 0; ++step) {
+    world.Step(kDt);
+    bool awake = false;
+    for (BodyId c : circles) {
+      awake = awake || world.IsAwake(c);
+      if (step >= 60) fastestTurn = std::max(fastestTurn, std::fabs(world.GetAngularVelocity(c)));
+    }
+    if (!awake) asleepAt = step;
+  }
+  MESSAGE("asleep at step " << asleepAt << ", fastest turn after 1 s " << fastestTurn << " rad/s");
+  CHECK(asleepAt >= 0);
+  CHECK(asleepAt <= 112);
+  CHECK(fastestTurn < 0.05f);
+}
+
 }  // TEST_SUITE("world.recycling")

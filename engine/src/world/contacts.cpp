@@ -177,8 +177,16 @@ ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c, const Body& b
   Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
   CarryImpulses(c.manifold, manifold);
   c.manifold = manifold;
-  // Kept only while recycling is on: a contact computed with it off holds no origin to reuse.
-  if (recycling) {
+  // Kept only while recycling is on: a contact computed with it off holds no origin to reuse. Nor
+  // with a circle: its contact lies on the line through its centre, whatever it turns, where a reused
+  // manifold turns its points and normal with the bodies. Within the reuse bound that is a lever of
+  // up to kContactRecycleDistance for every normal impulse, and a jammed crowd's push-out impulses
+  // spun its circles for ever (issue 28: 625 circles confined in a box too small for them, 0.3 rad/s
+  // after 10 s and never asleep; computed each step, they sleep at step 47). A circle's manifold is
+  // the cheapest to compute anyway.
+  const bool circle = world.geometries[c.shapeA].Type() == ShapeType::Circle ||
+                      world.geometries[c.shapeB].Type() == ShapeType::Circle;
+  if (recycling && !circle) {
     StoreManifoldOrigin(c, bodyA.xf, bodyB.xf);
   } else {
     c.recyclable = false;
