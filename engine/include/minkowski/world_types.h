@@ -275,20 +275,25 @@ enum class SolverMode : std::uint8_t {
 /// The spring sets this, not the iteration: more sub-steps or warm starting do not change it. Measured
 /// with 1 m boxes, a heavy one placed on a 1 kg box on the ground, 10 s at the defaults (the spring
 /// model in brackets): 10:1 sinks 5 mm (5 mm), 100:1 4.4 cm (4.4 cm), 300:1 13 cm (13 cm), 1000:1
-/// 42 cm (44 cm; first overshoot 50 cm, the pair keeps swaying by a few cm and never sleeps); from
-/// 2000:1 the model's sag exceeds the box and the heavy box goes through (measured up to 10^6:1).
+/// 44 cm (44 cm; first overshoot 57 cm); from 2000:1 the model's sag exceeds the box: 2000:1 sinks 86 cm
+/// and holds, heavier loads press the light box into the ground too. A landing is no bounce: the
+/// push-out cap (contactPushMaxSpeed) limits how fast a deep contact separates, never its force.
 /// Nothing is refused: where the sink matters keep a load path within a few hundred to one, or raise
-/// contactHertz (the sink falls as 1 / hertz^2, up to a quarter of the sub-step rate). Box2D v3 has
-/// the same model and lists large mass ratios as a known limitation.
+/// contactHertz with more sub-steps (the sink falls as 1 / hertz^2; the cap is an eighth of the sub-step
+/// rate). Box2D v3 has the same model and lists large mass ratios as a known limitation.
 struct SolverSettings {
   SolverMode mode = SolverMode::SoftStep;
-  int subSteps = 4;            ///< sub-steps per Step (1..64)
-  float contactHertz = 30.0f;  ///< contact stiffness (Hz, 0..1000); used up to a quarter of the sub-step rate
+  int subSteps = 4;  ///< sub-steps per Step (1..64)
+  /// contact stiffness (Hz, 0..1000); used up to an eighth of the sub-step rate (30 Hz at 60 Hz and 4
+  /// sub-steps), and static contacts (staticContactScale times this) up to a quarter: stiffer springs
+  /// than the sub-step resolves jitter instead of holding (docs/design.md, solver)
+  float contactHertz = 30.0f;
   float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional, 0..1000)
-  float staticContactScale = 2.0f;    ///< contacts with static bodies are this much stiffer (1..10)
-  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart. Deeper than its spring may push
-  /// out at this speed, a contact is a rigid row separating at it: the cap limits the speed, never the load
-  /// the contact carries
+  /// contacts with static bodies are this much stiffer (1..10), up to a quarter of the sub-step rate
+  float staticContactScale = 2.0f;
+  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart: no contact row leaves its
+  /// pair separating faster than this. It caps the push-out speed, never the spring's force, so a deep
+  /// contact still carries any load (docs/design.md, solver: mass ratios)
   float contactPushMaxSpeed = 3.0f;
   float jointHertz = 60.0f;           ///< joint stiffness (Hz, 0..1000)
   float jointDampingRatio = 2.0f;     ///< joint damping (non-dimensional, 0..1000)
@@ -318,8 +323,9 @@ struct SolverSettings {
   /// Contact recycling (kContactRecycleDistance, docs/design.md narrowphase): a touching contact whose
   /// bodies barely moved relative to each other since its manifold was computed keeps it, placed at
   /// the current poses, instead of computing it again. New contacts, contacts without points, sensor
-  /// pairs, chain segments and bodies that were bullets or fast are always computed. Touching state and
-  /// begin/end events stay the same as without it; false computes every manifold every step (a reference).
+  /// pairs, chain segments, circles and bodies that were bullets or fast are always computed. Touching state
+  /// and begin/end events stay the same as without it; false computes every manifold every step (a
+  /// reference).
   bool enableContactRecycling = true;
   int classicIterations = 8;  ///< Classic mode: velocity iterations (1..256)
   /// Classic mode: fraction of the overlap beyond the slop (and of a joint's error) removed per

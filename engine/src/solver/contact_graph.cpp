@@ -82,24 +82,24 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
   const GroupMasses<F> m = LoadMasses(g);
   const F tx = m.ny, ty = Neg(m.nx);
   const F zero = F::Zero(), one = F::Splat(1.0f), invH = F::Splat(context.invH);
-  const F minBias = Neg(F::Splat(context.settings.contactPushMaxSpeed));
+  const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
   for (auto& p : g.points) {
     const F s = CurrentSeparation(m, a, b, p);
     const auto speculative = s > zero;
     F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
-    if constexpr (useBias) {
-      // Overlap: the soft spring, or a rigid row at the push-out cap when the spring asks for more
-      // (SolveContact explains why).
-      const F soft = F::Load(g.biasRate) * s;
-      const auto deep = soft < minBias;
-      bias = Select(speculative, bias, Select(deep, minBias, soft));
-      massScale = Select(speculative | deep, one, F::Load(g.massScale));
-      impulseScale = Select(speculative | deep, zero, F::Load(g.impulseScale));
+    if constexpr (useBias) {  // overlap: the soft spring
+      bias = Select(speculative, bias, F::Load(g.biasRate) * s);
+      massScale = Select(speculative, one, F::Load(g.massScale));
+      impulseScale = Select(speculative, zero, F::Load(g.impulseScale));
     }
     const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
     const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
     const F oldImpulse = F::Load(p.normalImpulse);
-    const F impulse = Neg(F::Load(p.normalMass)) * massScale * (vn + bias) - impulseScale * oldImpulse;
+    const F normalMass = F::Load(p.normalMass);
+    F impulse = Neg(normalMass) * massScale * (vn + bias) - impulseScale * oldImpulse;
+    if constexpr (useBias) {  // the push-out cap: separating no faster than pushMax (SolveContact)
+      impulse = Select(speculative, impulse, Min(impulse, normalMass * (pushMax - vn)));
+    }
     const F newImpulse = Max(zero, oldImpulse + impulse);
     const F applied = newImpulse - oldImpulse;
     wide::Store(p.normalImpulse, newImpulse);

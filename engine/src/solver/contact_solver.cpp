@@ -216,22 +216,18 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
         bias = c.softness.biasRate * s;
         massScale = c.softness.massScale;
         impulseScale = c.softness.impulseScale;
-        if (bias < -pushMax) {
-          // Deeper than the spring may push out at once: a rigid row that separates at pushMax.
-          // A soft row with only its bias capped keeps the spring's impulse decay, and that caps the
-          // load the contact can carry: at rest (vn = 0) its impulse stops growing at
-          // normalMass massScale pushMax / impulseScale = m_eff (h w)(2 zeta + h w) pushMax, 4.7 kN
-          // per point on a 1 kg box at the defaults (about 960 kg resting on it). A heavier load sank
-          // on: 1000 kg on 1 kg overshot to 0.76 m (the spring model says 0.44 m at rest) and the
-          // light box was squeezed out sideways after 9.7 s. The cap limits the push-out speed, as it
-          // is meant to, not the force.
-          bias = -pushMax;
-          massScale = 1.0f;
-          impulseScale = 0.0f;
-        }
       }
       float vn = NormalVelocity(c, cp, a, b);
       float impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse;
+      // The push-out cap bounds the speed this row leaves the pair separating at, not the spring's
+      // bias: on its own, the row pushes no faster than pushMax. Capping the bias instead (Box2D v3)
+      // also caps the load a deep contact carries (at rest its impulse stops growing at
+      // normalMass massScale pushMax / impulseScale: 4.7 kN per point on a 1 kg box, so 1000 kg on
+      // 1 kg sank through); a rigid row separating at pushMax (this engine until issue 28) carries
+      // any load but throws a heavy body back: 400 kg landing at 6.3 m/s on a 1 kg box rebounded at
+      // 5.1 m/s, the light box pushed out of the ground at pushMax and the heavy one out of it at
+      // pushMax again. docs/design.md (solver, mass ratios) has the measurements.
+      if (useBias && s <= 0.0f) impulse = std::min(impulse, cp.normalMass * (pushMax - vn));
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
       impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;

@@ -34,10 +34,10 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
   int subSteps = settings.mode == SolverMode::Classic ? 1 : settings.subSteps;
   context.h = dt / static_cast<float>(subSteps);
   context.invH = 1.0f / context.h;
-  float hertz = std::min(settings.contactHertz, MaxSoftHertz(context));
+  float hertz = std::min(settings.contactHertz, MaxContactHertz(context));
+  float staticHertz = std::min(settings.staticContactScale * hertz, MaxSoftHertz(context));
   context.contactSoftness = MakeSoftness(hertz, settings.contactDampingRatio, context.h);
-  context.staticSoftness =
-      MakeSoftness(settings.staticContactScale * hertz, settings.contactDampingRatio, context.h);
+  context.staticSoftness = MakeSoftness(staticHertz, settings.contactDampingRatio, context.h);
   return context;
 }
 
