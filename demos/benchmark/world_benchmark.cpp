@@ -2,7 +2,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--snapshot-cost] [--scrub-cost]
+//             [--snapshot-cost] [--scrub-cost] [--figures]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -24,9 +24,16 @@
 // ms per step playing forward to the end, ms to go back one step from the end (StepTo(end - 1),
 // median of --runs), and the keyframes kept and their size. hash_ok: both players' worlds after the
 // step back equal the recorded hash.
+//
+// --figures instead runs each scene once for its steps under a FiguresProbe (demos/scenes/
+// scene_figures.h) and prints its quality figures: penetration (max over the run, final), top and
+// sideways drift, escaped bodies, joint error, the step when every body sleeps (-1: never), the final
+// max speed and the energy kept (n/a: the scene starts with none). docs/benchmarks.md, "Hard-case
+// scenes: figures".
 #include "bench_args.h"
 #include "bench_clock.h"
 #include "minkowski/replay.h"
+#include "scene_figures.h"
 #include "scenes.h"
 
 #include <algorithm>
@@ -53,6 +60,7 @@ struct Options {
   bool recycling = true;
   bool snapshotCost = false;
   bool scrubCost = false;
+  bool figures = false;
 };
 
 struct RunResult {
@@ -119,7 +127,7 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--snapshot-cost] [--scrub-cost]\n");
+      "[--list] [--snapshot-cost] [--scrub-cost] [--figures]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -205,6 +213,20 @@ bool ScrubCost(const SceneInfo& info, const Options& options) {
   return ok;
 }
 
+// One scene's quality figures row.
+void PrintFigures(const SceneInfo& info, const Options& options) {
+  mk::scenes::SceneRun run(info, options.params);
+  const mk::scenes::SceneFigures f =
+      mk::scenes::MeasureFigures(run, options.steps > 0 ? options.steps : info.defaultSteps);
+  char energy[32] = "n/a";
+  if (f.energyKept >= 0.0f) std::snprintf(energy, sizeof energy, "%.3f", static_cast<double>(f.energyKept));
+  std::printf("%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%d,%.4f,%d,%.3f,%s\n", info.name, info.category, f.steps,
+              static_cast<double>(f.maxPenetration), static_cast<double>(f.finalPenetration),
+              static_cast<double>(f.topDrift), static_cast<double>(f.sideDrift), f.escaped,
+              static_cast<double>(f.jointError), f.sleepStep, static_cast<double>(f.finalMaxSpeed), energy);
+  std::fflush(stdout);
+}
+
 bool Parse(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -217,6 +239,8 @@ bool Parse(int argc, char** argv, Options& options) {
       options.snapshotCost = true;
     } else if (arg == "--scrub-cost") {
       options.scrubCost = true;
+    } else if (arg == "--figures") {
+      options.figures = true;
     } else if (arg == "--scene" && hasValue) {
       options.scene = argv[++i];
     } else if (arg == "--runs" && hasValue) {
@@ -264,6 +288,13 @@ int main(int argc, char** argv) {
     bool allOk = true;
     for (const SceneInfo* info : selected) allOk = SnapshotCost(*info, options) && allOk;
     return allOk ? 0 : 2;
+  }
+  if (options.figures) {
+    std::printf(
+        "scene,category,steps,max_penetration_m,final_penetration_m,top_drift_m,side_drift_m,escaped,"
+        "joint_error_m,sleep_step,final_max_speed,energy_kept\n");
+    for (const SceneInfo* info : selected) PrintFigures(*info, options);
+    return 0;
   }
   if (options.scrubCost) {
     std::printf(

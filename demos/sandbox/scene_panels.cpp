@@ -270,7 +270,7 @@ void StatusLines(const SceneView& view) {
 const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames) {
   const char* picked = nullptr;
   if (!ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge)) return nullptr;
-  for (const char* category : {"benchmark", "stress"}) {
+  for (const char* category : scenes::SceneCategories()) {
     ImGui::TextDisabled("%s", category);
     for (const scenes::SceneInfo& info : scenes::SceneTable()) {
       if (std::string(info.category) != category) continue;

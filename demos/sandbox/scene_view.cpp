@@ -367,6 +367,10 @@ bool SceneView::IsGrabbing() const { return !mouseJoint_.IsNull() && GetWorld().
 // ---------------------------------------------------------------------------------------------
 
 AABB SceneView::Bounds() const {
+  if (run_ != nullptr) {  // the scene's own view (scenes.h: SceneState::view)
+    const AABB& view = run_->State().view;
+    if (view.lower.x <= view.upper.x && view.lower.y <= view.upper.y) return view;
+  }
   std::vector<ProxyInfo> proxies;
   GetWorld().GetBroadPhase().CollectProxies(proxies);
   // Frame what moves, with room around it: static ground often reaches far beyond the action.

@@ -24,6 +24,42 @@ std::unique_ptr<SceneState> BuildRestitutionRow(World& world, const SceneParams&
 std::unique_ptr<SceneState> BuildPendulumChain(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRagdolls(World& world, const SceneParams& params);
 
+// Hard cases after Box2D v3's sample categories (stacking_scenes.cpp, robustness_scenes.cpp,
+// continuous_scenes.cpp, joint_scenes.cpp).
+std::unique_ptr<SceneState> BuildSingleBox(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildTiltedStack(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildVerticalStackBullet(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildCircleStack(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildCapsuleStack(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildConfined(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildCliff(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildDoubleDomino(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildRuler(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildHighMassRatio1(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildHighMassRatio2(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildHighMassRatio3(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildHeavyOnLight(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildCart(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildOverlapRecovery(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildTinyPyramid(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildWedge(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSpeculativeFallback(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSpeculativeSliver(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSpeculativeGhost(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildDrop(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildBounceHouse(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSensorCoins(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildChainDrop(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildChainSlide(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSegmentSlide(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildGhostBumps(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildPinball(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildPixelImperfect(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildRestitutionThreshold(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSkinnyBox(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildSoftBody(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildMultiplePrismatic(World& world, const SceneParams& params);
+
 /// Pyramid of 1 m boxes (half extent 0.5, density 1, friction 0.6), rows touching exactly: row i
 /// (0-based) has base - i boxes at y = bottom + i + 0.5, the lowest row's first box centred at
 /// x = left. Appends the bodies to `out`.

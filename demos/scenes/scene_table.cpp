@@ -10,6 +10,14 @@ namespace {
 constexpr WorldDef kSleepOn{};
 constexpr WorldDef kSleepOff{.settings = {.enableSleep = false}};
 constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
+// The hard cases run at the "aligned" settings, which are our SolverSettings defaults: 4 sub-steps,
+// contacts 30 Hz / damping ratio 10 / push-out 3 m/s, joints 60 Hz / damping 2, sleeping, warm starting
+// and continuous on. Rows that differ say so.
+constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
+constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
+
+constexpr const char* kCategories[] = {"benchmark",  "stress",     "stacking",
+                                       "robustness", "continuous", "joints"};
 
 // clang-format off
 const std::array kTable = {
@@ -30,22 +38,88 @@ const std::array kTable = {
   SceneInfo{"spinner", "benchmark", "motorised blade churning 6076 mixed bodies in a ring (segments)", 500,
             kSleepOn, {.count = 6076}, "count = small bodies", &BuildSpinner},
   // Stress scenes.
-  SceneInfo{"vertical_stack", "stress", "20 boxes stacked in one column", 600, kSleepOn, {.size = 20},
+  SceneInfo{"vertical_stack", "stacking", "20 boxes stacked in one column", 600, kSleepOn, {.size = 20},
             "size = boxes", &BuildVerticalStack},
-  SceneInfo{"card_house", "stress", "house of cards: leaning pairs and flat cards, 4 levels", 600, kSleepOn,
+  SceneInfo{"card_house", "stacking", "house of cards: leaning pairs and flat cards, 4 levels", 600, kSleepOn,
             {.size = 4}, "size = levels", &BuildCardHouse},
-  SceneInfo{"arch", "stress", "semicircular arch of 13 dry-stone voussoirs", 600, kSleepOn, {.size = 13},
+  SceneInfo{"arch", "stacking", "semicircular arch of 13 dry-stone voussoirs", 600, kSleepOn, {.size = 13},
             "size = voussoirs", &BuildArch},
-  SceneInfo{"high_mass_ratio", "stress", "100 kg box on 1 kg boxes, and the reverse", 300, kSleepOn, {},
+  SceneInfo{"high_mass_ratio", "robustness", "100 kg box on 1 kg boxes, and the reverse", 300, kSleepOn, {},
             "", &BuildHighMassRatio},
   SceneInfo{"friction_ramp", "stress", "boxes on 30 degree ramps with friction 0, 0.2, ... 0.8", 300, kSleepOn,
             {.count = 5}, "count = ramps", &BuildFrictionRamp},
   SceneInfo{"restitution_row", "stress", "balls dropped with restitution 0, 0.1, ... 1", 300, kSleepOn,
             {.count = 11}, "count = balls", &BuildRestitutionRow},
-  SceneInfo{"pendulum_chain", "stress", "chain of 20 hinged capsules released horizontally", 600, kSleepOn,
+  SceneInfo{"pendulum_chain", "joints", "chain of 20 hinged capsules released horizontally", 600, kSleepOn,
             {.count = 20}, "count = links", &BuildPendulumChain},
   SceneInfo{"ragdolls", "stress", "15 rain ragdolls (limits, joint friction, springs) dropped on steps", 600,
             kSleepOn, {.size = 5, .count = 3}, "size = ragdolls per row, count = rows", &BuildRagdolls},
+  // Hard cases after Box2D v3's sample categories (our own builds of the ideas).
+  SceneInfo{"single_box", "stacking", "one 1 m box resting on the ground", 300, kSleepOn, {}, "", &BuildSingleBox},
+  SceneInfo{"tilted_stack", "stacking", "leaning tower of 10 boxes, each 5 cm right of the one below", 600,
+            kSleepOn, {.size = 10}, "size = boxes", &BuildTiltedStack},
+  SceneInfo{"vertical_stack_bullet", "stacking", "a 0.25 m bullet at 250 m/s into 10 boxes stacked by a wall",
+            300, kSleepOn, {}, "", &BuildVerticalStackBullet},
+  SceneInfo{"circle_stack", "stacking", "column of 10 circles, 90 Hz contacts", 600, kStiffContacts,
+            {.size = 10}, "size = circles", &BuildCircleStack},
+  SceneInfo{"capsule_stack", "stacking", "10 horizontal capsules stacked", 600, kSleepOn, {.size = 10},
+            "size = capsules", &BuildCapsuleStack},
+  SceneInfo{"confined", "stacking", "625 overlapping circles in a box too small for them, no gravity", 300,
+            kZeroGravity, {.size = 25}, "size = side of the grid of circles", &BuildConfined},
+  SceneInfo{"cliff", "stacking", "box, circle and capsule sliding off 4 m ledges", 300, kSleepOn, {}, "",
+            &BuildCliff},
+  SceneInfo{"double_domino", "stacking", "two rows of 15 thin dominoes pushed outwards", 400, kSleepOn,
+            {.count = 15}, "count = dominoes per row", &BuildDoubleDomino},
+  SceneInfo{"ruler", "stacking", "a 1 m x 2 cm ruler landing flat at 1.4 m/s", 300, kSleepOn, {}, "",
+            &BuildRuler},
+  SceneInfo{"high_mass_ratio_1", "robustness", "three 10-box pyramids topped by 10x, 100x, 300x boxes", 600,
+            kSleepOn, {}, "", &BuildHighMassRatio1},
+  SceneInfo{"high_mass_ratio_2", "robustness", "20 m box (400 kg) dropped from 16 m onto two 1 m boxes", 600,
+            kSleepOn, {}, "", &BuildHighMassRatio2},
+  SceneInfo{"high_mass_ratio_3", "robustness", "20 m box (400 kg) dropped from 4 m onto two small triangles",
+            400, kSleepOn, {}, "", &BuildHighMassRatio3},
+  SceneInfo{"heavy_on_light", "robustness", "20 m box (400 kg) dropped 2 m onto one 1 m box (400:1)", 600,
+            kSleepOn, {}, "", &BuildHeavyOnLight},
+  SceneInfo{"cart", "robustness", "500 kg chassis on 1.6 kg wheels dropped 1.75 m, 12 sub-steps, joints 240 Hz",
+            600, kCart, {}, "", &BuildCart},
+  SceneInfo{"overlap_recovery", "robustness", "pyramid of 10 boxes created overlapping by a quarter", 300,
+            kSleepOn, {}, "", &BuildOverlapRecovery},
+  SceneInfo{"tiny_pyramid", "robustness", "pyramid of 55 boxes of 2.5 cm", 600, kSleepOn, {}, "",
+            &BuildTinyPyramid},
+  SceneInfo{"wedge", "robustness", "a 1 m box wedged into a V of two segments", 300, kSleepOn, {}, "",
+            &BuildWedge},
+  SceneInfo{"speculative_fallback", "continuous", "4 m x 0.1 m box at 50 m/s onto a thin platform", 300,
+            kSleepOn, {}, "", &BuildSpeculativeFallback},
+  SceneInfo{"speculative_sliver", "continuous", "thin triangle at 90 m/s down onto a segment", 300, kSleepOn,
+            {}, "", &BuildSpeculativeSliver},
+  SceneInfo{"speculative_ghost", "continuous", "box sliding at 20 m/s over 80 segments end to end", 300,
+            kSleepOn, {}, "", &BuildSpeculativeGhost},
+  SceneInfo{"drop", "continuous", "a 0.125 m bullet at 200 m/s into 5 boxes by a wall, small shapes dropped",
+            300, kSleepOn, {}, "", &BuildDrop},
+  SceneInfo{"bounce_house", "continuous", "4 m bullet box, restitution 1, bouncing in a room, no gravity", 600,
+            kZeroGravity, {}, "", &BuildBounceHouse},
+  SceneInfo{"sensor_coins", "continuous", "capsule at 80 m/s through 5 sensor coins", 300, kSleepOn, {}, "",
+            &BuildSensorCoins},
+  SceneInfo{"chain_drop", "continuous", "circle, box and capsule thrown at 50 m/s onto a chain", 300, kSleepOn,
+            {}, "", &BuildChainDrop},
+  SceneInfo{"chain_slide", "continuous", "three shapes sliding over 100 chain segments", 600, kSleepOn, {}, "",
+            &BuildChainSlide},
+  SceneInfo{"segment_slide", "continuous", "boxes sliding down a ramp of loose segments", 600, kSleepOn, {}, "",
+            &BuildSegmentSlide},
+  SceneInfo{"ghost_bumps", "continuous", "three shapes sliding over a floor of 40 boxes", 400, kSleepOn, {}, "",
+            &BuildGhostBumps},
+  SceneInfo{"pinball", "continuous", "ball and two motorised flippers in a chain-loop table", 600, kSleepOn,
+            {}, "", &BuildPinball},
+  SceneInfo{"pixel_imperfect", "continuous", "box and circle sliding over 1 mm-misaligned 10 cm pixels", 400,
+            kSleepOn, {}, "", &BuildPixelImperfect},
+  SceneInfo{"restitution_threshold", "continuous", "restitution-1 balls hitting at 0.5, 0.9, 1.1, 2 m/s", 300,
+            kSleepOn, {}, "", &BuildRestitutionThreshold},
+  SceneInfo{"skinny_box", "continuous", "two 2 m x 4 cm boxes at 40 m/s onto the ground, one spinning", 300,
+            kSleepOn, {}, "", &BuildSkinnyBox},
+  SceneInfo{"soft_body", "joints", "ring of 7 capsules welded with 5 Hz angular springs, dropped", 600, kSleepOn,
+            {}, "", &BuildSoftBody},
+  SceneInfo{"multiple_prismatic", "joints", "10 boxes hanging on a chain of limited prismatic joints", 300,
+            kSleepOn, {.count = 10}, "count = boxes", &BuildMultiplePrismatic},
 };
 // clang-format on
 
@@ -54,6 +128,8 @@ const std::array kTable = {
 void SceneState::PreStep(World&, int) {}
 
 std::span<const SceneInfo> SceneTable() { return kTable; }
+
+std::span<const char* const> SceneCategories() { return kCategories; }
 
 const SceneInfo* FindScene(std::string_view name) {
   for (const SceneInfo& info : kTable) {

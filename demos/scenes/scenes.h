@@ -45,6 +45,26 @@ class SceneState {
   std::vector<JointId> joints;
   /// Shapes the sandbox draws in its projectile colour so they stand out (smash's box).
   std::vector<ShapeId> projectiles;
+
+  // What the figures (scene_figures.h) need to know beyond the world itself.
+
+  /// A joint whose two anchors should coincide (revolute, weld), with the anchors it was made with
+  /// (body-origin frames, metres). The World has no public getter for a joint's anchors, so the
+  /// builders record them here; the figures' joint error is the largest world distance between them.
+  struct PointJoint {
+    BodyId bodyA, bodyB;
+    Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};
+  };
+  std::vector<PointJoint> pointJoints;
+  /// Height of the ground's top surface (m): the datum of the figures' potential energy.
+  float floorY = 0.0f;
+  /// The box the scene's bodies should stay in (m): a body whose centre of mass ends outside it counts
+  /// as escaped in the figures (as does one below the lowest static shape, always). The default is
+  /// inverted, meaning "no box": only the fall below the static geometry counts.
+  AABB bounds{{1.0f, 1.0f}, {-1.0f, -1.0f}};
+  /// What the sandbox frames when it loads the scene (m); inverted (the default): the moving bodies
+  /// with some room. Scenes whose fast bodies start far from what they hit set it.
+  AABB view{{1.0f, 1.0f}, {-1.0f, -1.0f}};
 };
 
 /// Builds a scene into an empty World that was created with SceneInfo::worldDef. `params` has its
@@ -53,8 +73,10 @@ using BuildFn = std::unique_ptr<SceneState> (*)(World& world, const SceneParams&
 
 /// One row of the scene table.
 struct SceneInfo {
-  const char* name;         ///< unique, snake_case: the benchmark's --scene argument
-  const char* category;     ///< "benchmark" (the Box2D v3 set) or "stress"
+  const char* name;  ///< unique, snake_case: the benchmark's --scene argument
+  /// "benchmark" (the Box2D v3 benchmark set), "stress", or one of the hard cases after Box2D v3's
+  /// sample categories: "stacking", "robustness", "continuous", "joints" (SceneCategories()).
+  const char* category;
   const char* description;  ///< one line for the sandbox and --help
   int defaultSteps;         ///< steps a benchmark run takes (as in Box2D v3)
   WorldDef worldDef;        ///< gravity and solver settings (sleep on/off) the scene runs with
@@ -65,6 +87,9 @@ struct SceneInfo {
 
 /// The whole table, in a fixed order (benchmark scenes first).
 std::span<const SceneInfo> SceneTable();
+
+/// Every category of the table, in the order the sandbox lists them.
+std::span<const char* const> SceneCategories();
 
 /// The row with this name, or nullptr.
 const SceneInfo* FindScene(std::string_view name);

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
@@ -49,7 +50,8 @@ TEST_CASE("scene names are unique and FindScene finds each row by name") {
     const bool hasBuilder = info.build != nullptr;
     CHECK(hasBuilder);
     const std::string_view category = info.category;
-    CHECK((category == "benchmark" || category == "stress"));
+    const std::span<const char* const> categories = scenes::SceneCategories();
+    CHECK(std::count(categories.begin(), categories.end(), category) == 1);
   }
   CHECK(names.size() == scenes::SceneTable().size());
   CHECK(scenes::FindScene("no_such_scene") == nullptr);
@@ -79,6 +81,43 @@ TEST_CASE("the table holds the whole Box2D v3 benchmark set with Box2D v3's step
   CHECK(scenes::FindScene("smash")->worldDef.settings.enableSleep);
   CHECK(scenes::FindScene("smash")->worldDef.gravity.y == 0.0f);
   CHECK(scenes::FindScene("large_pyramid")->worldDef.gravity.y == -10.0f);
+}
+
+TEST_CASE(
+    "every category has scenes and the hard cases run at the aligned settings unless they say otherwise") {
+  for (const char* category : scenes::SceneCategories()) {
+    const std::string name = category;
+    CAPTURE(name);
+    CHECK(std::any_of(scenes::SceneTable().begin(), scenes::SceneTable().end(),
+                      [&](const SceneInfo& info) { return name == info.category; }));
+  }
+  // The aligned settings are the defaults: 4 sub-steps, contacts 30 Hz / 10 / 3 m/s, joints 60 Hz / 2.
+  const SolverSettings defaults{};
+  CHECK(defaults.subSteps == 4);
+  CHECK(defaults.contactHertz == 30.0f);
+  CHECK(defaults.contactDampingRatio == 10.0f);
+  CHECK(defaults.contactPushMaxSpeed == 3.0f);
+  CHECK(defaults.jointHertz == 60.0f);
+  CHECK(defaults.jointDampingRatio == 2.0f);
+  CHECK((defaults.enableSleep && defaults.enableWarmStarting && defaults.enableContinuous));
+  for (const char* name : {"high_mass_ratio_1", "high_mass_ratio_2", "high_mass_ratio_3", "heavy_on_light",
+                           "speculative_fallback", "speculative_sliver", "vertical_stack_bullet", "drop",
+                           "soft_body", "cliff", "double_domino", "ruler", "sensor_coins"}) {
+    const std::string sceneName = name;
+    CAPTURE(sceneName);
+    const SceneInfo* info = scenes::FindScene(name);
+    REQUIRE(info != nullptr);
+    CHECK(info->worldDef.gravity.y == -10.0f);
+    CHECK(info->worldDef.settings.subSteps == 4);
+    CHECK(info->worldDef.settings.contactHertz == 30.0f);
+  }
+  const SolverSettings& cart = scenes::FindScene("cart")->worldDef.settings;
+  CHECK(cart.subSteps == 12);
+  CHECK(cart.jointHertz == 240.0f);
+  CHECK(cart.jointDampingRatio == 0.0f);
+  CHECK(scenes::FindScene("circle_stack")->worldDef.settings.contactHertz == 90.0f);
+  for (const char* name : {"confined", "bounce_house"})
+    CHECK(scenes::FindScene(name)->worldDef.gravity == Vec2{0.0f, 0.0f});
 }
 
 TEST_CASE("every scene builds and runs 60 steps with finite body states at a small size") {
