@@ -70,8 +70,9 @@ JointId AddPointJoint(World& world, SceneState& state, const Def& def) {
 }
 
 /// Pyramid of square boxes of side 2 * half: row i (0-based) has base - i boxes whose centres are
-/// `gap` apart (2 * half: touching), centred on x = centerX, the lowest row resting on y = bottom.
-/// Rows are 2 * half - overlap apart (overlap 0: touching). Returns the bodies appended, row by row.
+/// `spacing` apart (0: 2 * half, touching), centred on x = centerX, the lowest row resting on y = bottom.
+/// Rows are 2 * half - overlap apart (overlap 0: touching). Appends the bodies to state.bodies, row by
+/// row from the bottom.
 inline void AddBoxPyramid(World& world, SceneState& state, int base, float half, float centerX, float bottom,
                           const ShapeDef& def = {}, float spacing = 0.0f, float overlap = 0.0f) {
   const Polygon box = MakeBox(half, half).value;

@@ -159,7 +159,8 @@ std::unique_ptr<SceneState> BuildRestitutionRow(World& world, const SceneParams&
 
 // count = links (20). A chain of 1 m capsules (radius 0.1) hanging from a static pivot at (0, 22),
 // released horizontally: link i spans x = i .. i+1, hinged at x = i to the previous link (or the
-// pivot). Links collide with each other (except neighbours), not with the pivot.
+// pivot). Links collide with each other (except neighbours), not with the pivot. Every hinge is in
+// pointJoints (the figures' joint error).
 std::unique_ptr<SceneState> BuildPendulumChain(World& world, const SceneParams& params) {
   auto state = std::make_unique<SceneState>();
   AddGround(world, 40.0f);
@@ -175,6 +176,7 @@ std::unique_ptr<SceneState> BuildPendulumChain(World& world, const SceneParams& 
     joint.localAnchorA = i == 0 ? Vec2{0.0f, 0.0f} : Vec2{0.5f, 0.0f};
     joint.localAnchorB = {-0.5f, 0.0f};
     state->joints.push_back(world.CreateJoint(joint));
+    state->pointJoints.push_back({previous, body, joint.localAnchorA, joint.localAnchorB});
     state->bodies.push_back(body);
     previous = body;
   }
