@@ -321,7 +321,10 @@ class World {
   /// A shape with enableSensorEvents began / stopped overlapping a sensor shape (ShapeDef::isSensor) of
   /// another body. Sensors push nothing and raise no contact events; two sensors do not see each
   /// other; a sensor, like any contact, needs a dynamic body on one side. Destroying either shape
-  /// while they overlap raises the end event (reported with the next Step's events, as above).
+  /// while they overlap raises the end event (reported with the next Step's events, as above). A
+  /// fast body (SolverSettings::enableContinuous) whose path crosses a sensor within one Step, so that
+  /// it overlaps it at neither end of the Step, gets the begin event in that Step and the end event in
+  /// the next (continuous collision sees static and sleeping sensors, bullets every sensor).
   std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
   std::span<const SensorEndEvent> GetSensorEndEvents() const;
 
@@ -366,8 +369,9 @@ class World {
   /// rules (a visitor with enableSensorEvents on another body, filters, overlap as of the narrowphase
   /// of the last Step, before that Step moved the bodies). Calls between Steps that end an overlap
   /// (destroying either shape, a filter change, disabling a body) remove it at once; their end events
-  /// come with the next Step. Order: the sensor body's contact list, most recent first. Not a sensor:
-  /// 0. A stale id: MK_ASSERT and 0.
+  /// come with the next Step. A shape that crossed the sensor within one Step (see
+  /// GetSensorBeginEvents) is not listed: it overlapped at no narrowphase. Order: the sensor body's
+  /// contact list, most recent first. Not a sensor: 0. A stale id: MK_ASSERT and 0.
   int GetSensorOverlaps(ShapeId sensor, std::span<ShapeId> out) const;
 
   /// Applies an explosion's impulses now (model and units: ExplosionDef). Invalid values (non-finite,

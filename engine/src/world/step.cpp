@@ -30,12 +30,17 @@ void CountObjects(WorldState& world) {
 }
 
 // End events raised since the last Step (by destroy calls in between, then by this Step's stages)
-// become the ones the game reads; swapping keeps both lists' capacity, so nothing is allocated.
+// become the ones the game reads; swapping keeps both lists' capacity, so nothing is allocated. The
+// ends of the sensors fast bodies crossed within this Step wait for the next (continuous.cpp,
+// SweepSensors), so a game reads their begin events before them.
 void PublishEndEvents(WorldState& world) {
   world.endEvents.swap(world.pendingEndEvents);
   world.pendingEndEvents.clear();
   world.sensorEndEvents.swap(world.pendingSensorEndEvents);
   world.pendingSensorEndEvents.clear();
+  world.pendingSensorEndEvents.insert(world.pendingSensorEndEvents.end(), world.sweptSensorEnds.begin(),
+                                      world.sweptSensorEnds.end());
+  world.sweptSensorEnds.clear();
 }
 
 }  // namespace
@@ -64,7 +69,7 @@ bool World::Step(float timeStep) {
   world.profile.solver = solver.Ms();
 
   StageTimer continuous;
-  SolveContinuous(world);  // fast bodies back to their time of impact with what they would pass
+  SolveContinuous(world, timeStep);  // fast bodies back to their time of impact with what they would pass
   world.profile.continuous = continuous.Ms();
 
   StageTimer islands;

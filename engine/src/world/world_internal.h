@@ -171,7 +171,9 @@ int UpdateSleep(WorldState& world, float dt);
 void SolveStep(WorldState& world, float dt);
 
 // Continuous collision (continuous.cpp): the fast bodies ScatterBodies listed are moved back to their
-// earliest time of impact (static shapes; bullets also non-bullet dynamic bodies), velocities kept.
-void SolveContinuous(WorldState& world);
+// earliest time of impact (static shapes; bullets also non-bullet dynamic bodies), velocities kept
+// but for repeated stops against a static surface; sensor events for the sensors their paths crossed.
+// `dt`: the step (s).
+void SolveContinuous(WorldState& world, float dt);
 
 }  // namespace mk

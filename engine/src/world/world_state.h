@@ -13,6 +13,7 @@
 #include "minkowski/world.h"
 #include "solver/solver.h"
 
+#include <utility>
 #include <vector>
 
 namespace mk {
@@ -52,7 +53,8 @@ struct Body {
   bool enableSleep = true;
   bool isBullet = false;
   bool movedFast = false;    // listed for continuous collision in the last step (ScatterBodies)
-  bool heldAtStart = false;  // kept at its start pose by continuous collision last step (continuous.cpp)
+  bool heldAtStart = false;  // kept at its start pose, or stopped by what it touched at the start, by
+                             // continuous collision last step (continuous.cpp)
 };
 
 /// A shape on a body: everything but its geometry, which lives in WorldState::geometries under the
@@ -223,6 +225,11 @@ struct WorldState {
   bool solverBodiesStale = true;
   std::vector<int> fastBodies;   // continuous collision: fast non-bullet body slots of this step
   std::vector<int> fastBullets;  // and fast bullets, swept after the others have moved
+  // Continuous collision's sensors (continuous.cpp, SweepSensors): the (fast shape, sensor shape) pairs
+  // in one fast body's swept box, and the end events of the sensors fast bodies crossed this step,
+  // which PublishEndEvents leaves waiting for the next step. Both empty between steps.
+  std::vector<std::pair<int, int>> sweptSensors;
+  std::vector<SensorEndEvent> sweptSensorEnds;
   // World::SetContinuousRecording: the bodies the continuous stage moved back in the last Step.
   // Capacity kMaxContinuousRecords is reserved when recording starts; never grown by Step.
   bool recordContinuous = false;
