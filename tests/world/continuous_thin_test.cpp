@@ -327,9 +327,12 @@ TEST_CASE("thin boxes thrown fast at any angle and spin never pass thin platform
   // contact's linearisation cannot follow; the soft contact then pushes out about a quarter of the
   // overlap a step. The sixth is slow: a 0.2 m thick box tipping onto the platform at 4.5 cm a step, beyond
   // the speculative distance (2 cm) and under the fast threshold (half its 0.1 m inner extent).
+  // With the push-out cap bounding speed instead of making deep rows rigid (docs/design.md, solver:
+  // push-out and mass ratios), measured A/B on these 2,000 shots: 19 -> 18 long overlaps, the longest
+  // 6 -> 7 steps (shot 288, a 1.16 m box at 183 m/s on a segment, pushed out more gently).
   CHECK(total.longOverlaps <= 20);
   CHECK(total.maxOverlap < 0.03f);
-  CHECK(total.longestDeepRun <= 6);
+  CHECK(total.longestDeepRun <= 7);
 }
 
 TEST_CASE("a sliver of a triangle dropped at 40 to 100 m/s on a segment lands on top") {

@@ -98,7 +98,7 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
     const F normalMass = F::Load(p.normalMass);
     F impulse = Neg(normalMass) * massScale * (vn + bias) - impulseScale * oldImpulse;
     if constexpr (useBias) {  // the push-out cap: separating no faster than pushMax (SolveContact)
-      impulse = Select(speculative, impulse, Min(impulse, normalMass * (pushMax - vn)));
+      impulse = Select(speculative, impulse, Min(impulse, Max(zero, normalMass * (pushMax - vn))));
     }
     const F newImpulse = Max(zero, oldImpulse + impulse);
     const F applied = newImpulse - oldImpulse;

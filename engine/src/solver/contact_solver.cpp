@@ -227,7 +227,9 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
       // any load but throws a heavy body back: 400 kg landing at 6.3 m/s on a 1 kg box rebounded at
       // 5.1 m/s, the light box pushed out of the ground at pushMax and the heavy one out of it at
       // pushMax again. docs/design.md (solver, mass ratios) has the measurements.
-      if (useBias && s <= 0.0f) impulse = std::min(impulse, cp.normalMass * (pushMax - vn));
+      // The cap only bounds a push: a pair already separating faster (a spinning corner) is not pulled
+      // back by it.
+      if (useBias && s <= 0.0f) impulse = std::min(impulse, std::max(cp.normalMass * (pushMax - vn), 0.0f));
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
       impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;
