@@ -230,6 +230,10 @@ struct WorldState {
   // which PublishEndEvents leaves waiting for the next step. Both empty between steps.
   std::vector<std::pair<int, int>> sweptSensors;
   std::vector<SensorEndEvent> sweptSensorEnds;
+  // Continuous collision's joint groups (continuous.cpp, MoveJointPartnersBack): the bodies moved back
+  // this step with the fraction of the step they kept, and the walk's stack. Empty between steps.
+  std::vector<std::pair<int, float>> movedBack;
+  std::vector<int> jointWalk;
   // World::SetContinuousRecording: the bodies the continuous stage moved back in the last Step.
   // Capacity kMaxContinuousRecords is reserved when recording starts; never grown by Step.
   bool recordContinuous = false;
