@@ -60,6 +60,15 @@ int FirstLive(const IdPool& pool) {
   return kNull;
 }
 
+// Saves `world`, restores the bytes into a fresh World, which must accept them and hold the same state.
+void CheckRestoresInFreshWorld(const World& world) {
+  World fresh;
+  const SnapshotResult result = fresh.RestoreSnapshot(world.SaveSnapshot());
+  INFO(ToString(result.error) << ": " << result.detail);
+  CHECK(result.ok());
+  CHECK(fresh.StateHash() == world.StateHash());
+}
+
 }  // namespace
 
 TEST_SUITE("world.snapshot") {
@@ -379,11 +388,7 @@ TEST_CASE("regression: a recycling origin whose points lie beyond their shapes' 
 TEST_CASE("regression: a small body deep inside a large one saves a snapshot that restores") {
   World world;
   test::BuildDeepOverlapWorld(world);
-  World fresh;
-  const SnapshotResult result = fresh.RestoreSnapshot(world.SaveSnapshot());
-  INFO(ToString(result.error) << ": " << result.detail);
-  CHECK(result.ok());
-  CHECK(fresh.StateHash() == world.StateHash());
+  CheckRestoresInFreshWorld(world);
 }
 
 // The world fuzzer's snapshot check after every step (issue 28) found two more states a world holds
@@ -398,11 +403,7 @@ TEST_CASE("regression: huge gravity and a chain ghost beyond the world's edge re
   const BodyId box = world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 3.0f}});
   world.CreateShape(box, {}, MakeBox(0.5f, 0.5f).value);
   for (int i = 0; i < 3; ++i) world.Step(kDt);
-  World fresh;
-  const SnapshotResult result = fresh.RestoreSnapshot(world.SaveSnapshot());
-  INFO(ToString(result.error) << ": " << result.detail);
-  CHECK(result.ok());
-  CHECK(fresh.StateHash() == world.StateHash());
+  CheckRestoresInFreshWorld(world);
 }
 
 // The property behind it: whatever a stepping world holds, its snapshot restores. Small shapes of every

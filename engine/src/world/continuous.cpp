@@ -662,11 +662,12 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
   }
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);
   // A first impact takes the body's joint group back with it; a body held where it already touched
-  // does not (its group would be held with it, step after step).
+  // does not (its group would be held with it, step after step). Only jointed bodies are listed in
+  // movedBack: nothing walks to a body without joints, and the list's scans stay short.
+  if (body.headJointEdge == kNull) return true;
   const float kept = KeptFraction(world, bodySlot) * context.fraction;
   SetKeptFraction(world, bodySlot, kept);
-  if (!context.touchStop && !context.held && body.headJointEdge != kNull)
-    MoveJointPartnersBack(world, bodySlot, kept, dt);
+  if (!context.touchStop && !context.held) MoveJointPartnersBack(world, bodySlot, kept, dt);
   return true;
 }
 
