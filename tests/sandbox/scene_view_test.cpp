@@ -346,7 +346,7 @@ TEST_CASE("a recorded sandbox session replays and scrubs to the recorded states"
     hashes.push_back(view.GetWorld().StateHash());
   };
   for (int i = 0; i < 30; ++i) step();
-  REQUIRE(view.MouseDown({0.0f, 0.5f}, false));  // the bottom row's middle box
+  REQUIRE(view.MouseDown({0.5f, 0.5f}, false));  // the centre of a bottom-row box (base 8: x = +-0.5, ...)
   for (int i = 0; i < 20; ++i) {
     view.MouseMove({0.05f * static_cast<float>(i), 2.0f});
     step();

@@ -114,8 +114,8 @@ TEST_CASE("all of the spinner's bodies stay inside its closed chain for the 500 
           << without.atEnd << " at the end)");
   CHECK(with.mostAtOnce == 0);
   // The control, that the scene tests continuous collision at all: without it hundreds of bodies end
-  // outside (526 with the contacts solved in input order, 498 in colour order: the count depends on
-  // the solve order, the hundreds do not).
-  CHECK(without.atEnd > 250);
+  // outside (526 with the contacts solved in input order, 498 in colour order, 207 with the contacts
+  // against static bodies solved last: the count depends on the solve order, the hundreds do not).
+  CHECK(without.atEnd > 150);
 }
 }  // TEST_SUITE("scenes.continuous")

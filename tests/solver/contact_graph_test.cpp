@@ -124,7 +124,9 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
 }  // namespace
 
 TEST_SUITE("solver.graph") {
-TEST_CASE("colouring: no colour holds a moving body twice and every contact takes its first free colour") {
+TEST_CASE(
+    "colouring: no colour holds a moving body twice and a contact with a static body comes after its moving "
+    "body's") {
   Rng rng(0xC0104);
   for (int trial = 0; trial < 200; ++trial) {
     const int bodies = rng.Int(2, 80);
@@ -157,20 +159,52 @@ TEST_CASE("colouring: no colour holds a moving body twice and every contact take
     for (int i : graph.overflow) ++seen[static_cast<size_t>(i)];
     CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
 
-    // First fit, replayed by brute force: the lowest colour neither body holds from earlier contacts.
+    // Replayed by brute force: contacts between moving bodies first, in input order, each in the lowest
+    // colour neither body holds yet; then each contact with a static side, in input order, in the
+    // lowest colour its moving body does not hold above every colour it holds (the lowest free one if
+    // none is free above), so that it is solved after all of them.
     std::vector<std::set<int>> held(static_cast<size_t>(bodies));
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      int expected = -1;
-      for (int color = 0; color < kGraphColorCount && expected < 0; ++color) {
-        bool free = true;
-        for (int body : {contacts[i].indexA, contacts[i].indexB})
-          if (body >= 0 && held[static_cast<size_t>(body)].count(color)) free = false;
-        if (free) expected = color;
+    const auto isFree = [&](int body, int color) {
+      return held[static_cast<size_t>(body)].count(color) == 0;
+    };
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < contacts.size(); ++i) {
+        const int a = contacts[i].indexA, b = contacts[i].indexB;
+        const bool againstStatic = a < 0 || b < 0;
+        if (againstStatic != (pass == 1)) continue;
+        int expected = -1;
+        if (!againstStatic) {
+          for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
+            if (isFree(a, color) && isFree(b, color)) expected = color;
+        } else {
+          const int body = a < 0 ? b : a;
+          const std::set<int>& h = held[static_cast<size_t>(body)];
+          for (int color = h.empty() ? 0 : *h.rbegin() + 1; color < kGraphColorCount && expected < 0; ++color)
+            expected = color;
+          for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
+            if (isFree(body, color)) expected = color;
+        }
+        CHECK(graph.colorOf[i] == expected);
+        if (expected < 0) continue;
+        for (int body : {a, b})
+          if (body >= 0) held[static_cast<size_t>(body)].insert(expected);
       }
-      CHECK(graph.colorOf[i] == expected);
-      if (expected < 0) continue;
-      for (int body : {contacts[i].indexA, contacts[i].indexB})
-        if (body >= 0) held[static_cast<size_t>(body)].insert(expected);
+    }
+    // The order it gives: a static contact is solved after every contact its moving body has with
+    // another moving body, wherever the colours above them have room for the body's static contacts.
+    std::vector<int> staticSeen(static_cast<size_t>(bodies), 0);
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      const int a = contacts[i].indexA, b = contacts[i].indexB;
+      if ((a < 0) == (b < 0)) continue;
+      const int body = a < 0 ? b : a;
+      int highestMoving = -1;
+      for (size_t j = 0; j < contacts.size(); ++j) {
+        const int ja = contacts[j].indexA, jb = contacts[j].indexB;
+        if (ja >= 0 && jb >= 0 && (ja == body || jb == body))
+          highestMoving = std::max<int>(highestMoving, graph.colorOf[j]);
+      }
+      if (highestMoving + 1 + staticSeen[static_cast<size_t>(body)]++ < kGraphColorCount)
+        CHECK(graph.colorOf[i] > highestMoving);
     }
   }
 }

@@ -21,6 +21,9 @@ struct Landing {
   float rebound = 0.0f;     // its fastest rise after it first stopped (m/s)
   float lightExit = 0.0f;   // the light box's fastest speed after the heavy one first stopped (m/s)
   float lightDrift = 0.0f;  // how far the light box was pushed sideways (m)
+  // rebound and lightExit over the first landing only: steps 0..29 (0.5 s). A heavy box that hops
+  // off lands again on a corner, a different event with its own figures.
+  float firstRebound = 0.0f, firstLightExit = 0.0f;
 };
 
 // A square box of `heavyHalf` (density 1) falling at `speed` from `gap` above one 1 m box (1 kg) on
@@ -44,6 +47,10 @@ Landing Land(float heavyHalf, float gap, float speed, SolverSettings settings = 
       out.rebound = std::max(out.rebound, v.y);
       out.lightExit = std::max(out.lightExit, Length(world.GetLinearVelocity(light)));
     }
+    if (i == 29) {
+      out.firstRebound = out.rebound;
+      out.firstLightExit = out.lightExit;
+    }
     out.lightDrift = std::max(out.lightDrift, std::fabs(world.GetPosition(light).x));
   }
   return out;
@@ -56,7 +63,8 @@ TEST_SUITE("world.mass_ratio") {
 // v3 HighMassRatio-style landings quoted in issue 28: a 20 m box (400 kg per m of depth, 400:1)
 // dropped 2 m and 3 m onto a 1 m box. A contact deeper than its push-out cap used to become a rigid
 // row separating at the cap, and both contacts under the heavy box pushed it out at the cap at once:
-// rebound 5.1 and 7.9 m/s (v3: 2.0 and 2.3), the light box squeezed 2.9 m sideways.
+// rebound 5.1 and 7.9 m/s (v3: 2.0 and 2.3), the light box squeezed 2.9 m sideways. Now 1.8 and
+// 2.3 m/s (the cap bounds the spring's push, and the light box's ground row is solved last).
 TEST_CASE("a 400:1 box dropped on a light box does not bounce back further than Box2D v3's") {
   const Landing two = Land(10.0f, 2.0f, 0.0f);
   const Landing three = Land(10.0f, 3.0f, 0.0f);
@@ -69,9 +77,8 @@ TEST_CASE("a 400:1 box dropped on a light box does not bounce back further than 
   CHECK(three.rebound <= 1.2f * 2.3f);
   CHECK(two.lightDrift < 0.5f);
   CHECK(three.lightDrift < 0.5f);
-  // With a lower push-out cap (v3's Cart sample: 0.5 m/s) the landing must neither bounce (v3 2.38 m/s)
-  // nor crush the light box: capping the spring's bias instead would cap the load a deep contact
-  // carries, and the heavy box would sink onto the ground.
+  // With a lower push-out cap (v3's Cart sample: 0.5 m/s) the landing must not bounce either (v3
+  // 2.38 m/s).
   SolverSettings gentle;
   gentle.contactPushMaxSpeed = 0.5f;
   const Landing soft = Land(10.0f, 2.0f, 0.0f, gentle);
@@ -99,22 +106,70 @@ TEST_CASE("heavy boxes landing on a light box at 2 to 20 m/s never leave faster 
   }
 }
 
-// The other half of the trade: a deep contact under a resting load carries it. The spring model puts
-// 1000 kg on a 1 kg box 44 cm deep at rest (world_contact_test.cpp); 2000 kg asks for more than the
-// box is tall, and then the heavy box must still not pass through within 10 s.
-TEST_CASE("2000 kg resting on a 1 kg box sinks but does not pass through") {
-  World world;
-  test::AddGround(world);
-  const BodyId light = test::AddBox(world, {0.0f, 0.5f}, 0.5f, {.density = 1.0f});
-  const BodyId heavy = test::AddBox(world, {0.0f, 1.5f}, 0.5f, {.density = 2000.0f});
-  float lowestGap = 1.0f;
-  for (int i = 0; i < 600; ++i) {
-    world.Step(kDt);
-    lowestGap = std::min(lowestGap, world.GetPosition(heavy).y - world.GetPosition(light).y);
+// Box2D v3 on the same sweep (erincatto/box2d 617d32ab, measured beside this engine with the same
+// geometry, settings and figures: 60 Hz, 4 sub-steps, friction 0.6, the first 0.5 s): the heavy box's
+// rebound and the light box's fastest speed, m/s, for mass ratios 1, 10, 100, 400, 1000 (rows) and
+// impacts 2, 5, 10, 20 m/s (columns). Both engines rebound about 2 m/s from a 10 m/s landing even at
+// 1:1: the heavy box overlaps 12 cm before its contact exists (2 cm speculative margin, 17 cm of
+// travel a step) and the soft contact pushes it out at up to contactPushMaxSpeed.
+constexpr float kV3Rebound[5][4] = {{0.14f, 0.96f, 2.11f, 4.41f},
+                                    {0.76f, 2.39f, 4.99f, 9.97f},
+                                    {0.80f, 2.37f, 5.05f, 8.42f},
+                                    {0.58f, 1.82f, 2.73f, 4.60f},
+                                    {0.00f, 0.94f, 1.42f, 2.04f}};
+constexpr float kV3LightExit[5][4] = {{0.04f, 0.08f, 0.22f, 0.46f},
+                                      {0.13f, 0.36f, 0.70f, 1.31f},
+                                      {0.39f, 0.93f, 2.40f, 4.46f},
+                                      {0.08f, 0.44f, 0.59f, 2.26f},
+                                      {0.00f, 0.17f, 0.18f, 0.42f}};
+
+// Issue 28's bar for the sweep: at most 1.2 x Box2D v3's figure, plus 0.1 m/s for the figures near
+// rest (v3's 0.04 m/s light box is resting jitter, not a landing). Before the static rows went last
+// (contact_graph.h), the cap bounded the spring (contact_solver.cpp) and manifold points kept their
+// order (clip.cpp), the light box left the ground at 2.2 to 9.6 m/s under 10:1 landings (v3 0.4 to
+// 1.3), 3.3 m/s under 400:1 at 10 m/s (v3 0.6), and 1000:1 at 10 m/s rebounded at 2.35 m/s (v3 1.42).
+TEST_CASE("the mass-ratio sweep's first landings rebound and throw no more than Box2D v3's") {
+  const float ratios[5] = {1.0f, 10.0f, 100.0f, 400.0f, 1000.0f};
+  const float speeds[4] = {2.0f, 5.0f, 10.0f, 20.0f};
+  for (int r = 0; r < 5; ++r) {
+    for (int k = 0; k < 4; ++k) {
+      const Landing l = Land(0.5f * std::sqrt(ratios[r]), 0.05f, speeds[k]);
+      INFO("mass ratio " << ratios[r] << ", impact " << speeds[k] << " m/s: rebound " << l.firstRebound
+                         << " (v3 " << kV3Rebound[r][k] << "), light box " << l.firstLightExit << " (v3 "
+                         << kV3LightExit[r][k] << ")");
+      CHECK(l.firstRebound <= 1.2f * kV3Rebound[r][k] + 0.1f);
+      CHECK(l.firstLightExit <= 1.2f * kV3LightExit[r][k] + 0.1f);
+    }
   }
-  MESSAGE("lowest centre gap " << lowestGap << " m (1 m when touching, 0 when through)");
-  CHECK(lowestGap > 0.0f);
-  CHECK(std::fabs(world.GetPosition(heavy).x - world.GetPosition(light).x) < 0.5f);
+}
+
+// The other half of the trade: a deep contact under a resting load carries it. The push-out cap
+// bounds the spring's bias at contactPushMaxSpeed, so a contact carries at most normalMass pushMax /
+// impulseScale per sub-step: 1000 kg on a 1 kg box (1 m boxes) rests 43 cm deep (Box2D v3, with the
+// same cap, measured: the 1000 kg box sinks onto the ground); from about 1200 kg the load is more than
+// the light box's contacts carry, and the heavy box must then end on the ground, not through it. The
+// rule this cap replaced (the cap on the push's speed, not the spring) held 2000 kg at 0.86 m but
+// threw heavy bodies back off light ones (docs/design.md, mass ratios).
+TEST_CASE("1000 kg rests on a 1 kg box; heavier loads crush it onto the ground but never through") {
+  for (float density : {1000.0f, 2000.0f}) {
+    World world;
+    test::AddGround(world);
+    const BodyId light = test::AddBox(world, {0.0f, 0.5f}, 0.5f, {.density = 1.0f});
+    const BodyId heavy = test::AddBox(world, {0.0f, 1.5f}, 0.5f, {.density = density});
+    float lowestGap = 1.0f, lowestHeavy = 1.5f;
+    for (int i = 0; i < 600; ++i) {
+      world.Step(kDt);
+      lowestGap = std::min(lowestGap, world.GetPosition(heavy).y - world.GetPosition(light).y);
+      lowestHeavy = std::min(lowestHeavy, world.GetPosition(heavy).y);
+    }
+    MESSAGE(density << " kg: lowest centre gap " << lowestGap
+                    << " m (1 m when touching), heavy box's lowest centre " << lowestHeavy
+                    << " m (0.5 m on the ground)");
+    if (density == 1000.0f) CHECK(lowestGap > 0.4f);
+    CHECK(lowestHeavy > 0.5f - 0.02f);  // on the ground at worst, within the soft contact's give
+    CHECK(std::isfinite(world.GetPosition(heavy).x));
+    CHECK(std::isfinite(world.GetPosition(light).y));
+  }
 }
 
 }  // TEST_SUITE("world.mass_ratio")

@@ -275,9 +275,9 @@ enum class SolverMode : std::uint8_t {
 /// The spring sets this, not the iteration: more sub-steps or warm starting do not change it. Measured
 /// with 1 m boxes, a heavy one placed on a 1 kg box on the ground, 10 s at the defaults (the spring
 /// model in brackets): 10:1 sinks 5 mm (5 mm), 100:1 4.4 cm (4.4 cm), 300:1 13 cm (13 cm), 1000:1
-/// 44 cm (44 cm; first overshoot 57 cm); from 2000:1 the model's sag exceeds the box: 2000:1 sinks 86 cm
-/// and holds, heavier loads press the light box into the ground too. A landing is no bounce: the
-/// push-out cap (contactPushMaxSpeed) limits how fast a deep contact separates, never its force.
+/// 43 cm (44 cm; first overshoot 55 cm). The push-out cap (contactPushMaxSpeed) bounds the spring's
+/// push, and so the load a deep contact carries (about 5 kN per point under a 1 kg box): from about
+/// 1200:1 the heavy box crushes the light one down onto the ground (Box2D v3 from 1000:1).
 /// Nothing is refused: where the sink matters keep a load path within a few hundred to one, or raise
 /// contactHertz with more sub-steps (the sink falls as 1 / hertz^2; the cap is an eighth of the sub-step
 /// rate). Box2D v3 has the same model and lists large mass ratios as a known limitation.
@@ -291,9 +291,9 @@ struct SolverSettings {
   float contactDampingRatio = 10.0f;  ///< contact damping (non-dimensional, 0..1000)
   /// contacts with static bodies are this much stiffer (1..10), up to a quarter of the sub-step rate
   float staticContactScale = 2.0f;
-  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart: no contact row leaves its
-  /// pair separating faster than this. It caps the push-out speed, never the spring's force, so a deep
-  /// contact still carries any load (docs/design.md, solver: mass ratios)
+  /// m/s (0..1000): the most a soft contact pushes overlapping shapes apart: the spring's bias is capped
+  /// at this speed (as Box2D v3), so a deep overlap is pushed out no faster; it also bounds the load a
+  /// deep contact carries (docs/design.md, solver: push-out and mass ratios)
   float contactPushMaxSpeed = 3.0f;
   float jointHertz = 60.0f;           ///< joint stiffness (Hz, 0..1000)
   float jointDampingRatio = 2.0f;     ///< joint damping (non-dimensional, 0..1000)

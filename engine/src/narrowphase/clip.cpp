@@ -3,6 +3,8 @@
 // of two faces is the incident edge cut to the reference face's extent.
 #include "narrowphase/manifold_internal.h"
 
+#include <utility>
+
 namespace mk {
 
 namespace {
@@ -96,6 +98,15 @@ LocalManifold ClipToReferenceFace(const ReferenceFace& reference, const Core& in
                 : MakeFeatureId(clip[k].featureReference, clip[k].featureIncident);
     out.count += separation <= margin ? 1 : 0;
   }
+  // Points run from the reference edge's second end to its first. Two touching faces run opposite
+  // ways, so with B's face as the reference that is the reverse of the order A's would give: put
+  // them back in A's order. The solver takes a manifold's points in order (Gauss-Seidel), and a
+  // pair whose reference face changes sides from one step to the next (a landing: GJK picks A's
+  // face while apart, SAT B's once a tilt makes it the shallower) would otherwise solve the other
+  // point first each time: the first point takes the larger impulse, so the asymmetry spun a 10 kg
+  // box landing flat on a 1 kg box at 5 m/s up to 0.2 rad/s (Box2D v3, whose order does not change
+  // there: 0.005).
+  if (flip && out.count == 2) std::swap(out.points[0], out.points[1]);
   out.normal = flip ? -normal : normal;
   return out;
 }

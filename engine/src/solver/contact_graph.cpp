@@ -87,19 +87,17 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
     const F s = CurrentSeparation(m, a, b, p);
     const auto speculative = s > zero;
     F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
-    if constexpr (useBias) {  // overlap: the soft spring
-      bias = Select(speculative, bias, F::Load(g.biasRate) * s);
-      massScale = Select(speculative, one, F::Load(g.massScale));
+    if constexpr (useBias) {  // overlap: the soft spring, its push capped (SolveContact)
+      const F springScale = F::Load(g.massScale);
+      bias = Select(speculative, bias, Max(springScale * F::Load(g.biasRate) * s, Neg(pushMax)));
+      massScale = Select(speculative, one, springScale);
       impulseScale = Select(speculative, zero, F::Load(g.impulseScale));
     }
     const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
     const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
     const F oldImpulse = F::Load(p.normalImpulse);
     const F normalMass = F::Load(p.normalMass);
-    F impulse = Neg(normalMass) * massScale * (vn + bias) - impulseScale * oldImpulse;
-    if constexpr (useBias) {  // the push-out cap: separating no faster than pushMax (SolveContact)
-      impulse = Select(speculative, impulse, Min(impulse, Max(zero, normalMass * (pushMax - vn))));
-    }
+    F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
     const F newImpulse = Max(zero, oldImpulse + impulse);
     const F applied = newImpulse - oldImpulse;
     wide::Store(p.normalImpulse, newImpulse);
@@ -178,14 +176,21 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
   graph.colorOf.resize(contacts.size());
   graph.overflow.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
-  for (size_t i = 0; i < contacts.size(); ++i) {
-    const int color = AssignColor(graph.bodyColors, contacts[i].indexA, contacts[i].indexB);
-    graph.colorOf[i] = static_cast<std::int8_t>(color);
-    if (color < 0) {
-      graph.overflow.push_back(static_cast<int>(i));
-    } else {
-      ++graph.colorSize[color];
+  // Contacts between moving bodies first, then each contact with a body that never moves in a colour
+  // after its moving body's (AssignColorAfter: the static row has the final say).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      const int a = contacts[i].indexA, b = contacts[i].indexB;
+      const bool againstStatic = a < 0 || b < 0;
+      if (againstStatic != (pass == 1)) continue;
+      const int color = againstStatic ? AssignColorAfter(graph.bodyColors, a < 0 ? b : a)
+                                      : AssignColor(graph.bodyColors, a, b);
+      graph.colorOf[i] = static_cast<std::int8_t>(color);
+      if (color >= 0) ++graph.colorSize[color];
     }
+  }
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
   }
   // Groups: each colour's contacts in input order, W to a group, the last one padded.
   graph.colorGroupStart[0] = 0;

@@ -66,8 +66,11 @@ struct ContactGraph {
   int staticSlot = 0;
 };
 
-/// Colours the prepared contacts in input order (each takes the lowest colour its moving bodies leave
-/// free) and packs each colour's contacts into groups. bodyCount: the step's solver bodies.
+/// Colours the prepared contacts and packs each colour's contacts into groups. Contacts between two
+/// moving bodies first, in input order, each taking the lowest colour its bodies leave free; then
+/// contacts with a body that never moves, in input order, each taking the lowest free colour above
+/// its moving body's (AssignColorAfter), so that the static row is solved last. The overflow keeps
+/// input order. bodyCount: the step's solver bodies.
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph);
 

@@ -213,23 +213,16 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
       if (s > 0.0f) {
         bias = s * context.invH;  // speculative: may close the gap, not more, this sub-step
       } else if (useBias) {
-        bias = c.softness.biasRate * s;
+        // The push-out cap bounds the spring's push, as Box2D v3 does: an overlap deeper than
+        // pushMax / (massScale biasRate) (35 cm between moving bodies at the default 30 Hz, 18 cm
+        // against static ones) is pushed out at pushMax at most. docs/design.md (solver, mass
+        // ratios) has the measurements behind this rule and the two it replaced.
+        bias = std::max(c.softness.massScale * c.softness.biasRate * s, -pushMax);
         massScale = c.softness.massScale;
         impulseScale = c.softness.impulseScale;
       }
       float vn = NormalVelocity(c, cp, a, b);
-      float impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse;
-      // The push-out cap bounds the speed this row leaves the pair separating at, not the spring's
-      // bias: on its own, the row pushes no faster than pushMax. Capping the bias instead (Box2D v3)
-      // also caps the load a deep contact carries (at rest its impulse stops growing at
-      // normalMass massScale pushMax / impulseScale: 4.7 kN per point on a 1 kg box, so 1000 kg on
-      // 1 kg sank through); a rigid row separating at pushMax (this engine until issue 28) carries
-      // any load but throws a heavy body back: 400 kg landing at 6.3 m/s on a 1 kg box rebounded at
-      // 5.1 m/s, the light box pushed out of the ground at pushMax and the heavy one out of it at
-      // pushMax again. docs/design.md (solver, mass ratios) has the measurements.
-      // The cap only bounds a push: a pair already separating faster (a spinning corner) is not pulled
-      // back by it.
-      if (useBias && s <= 0.0f) impulse = std::min(impulse, std::max(cp.normalMass * (pushMax - vn), 0.0f));
+      float impulse = -cp.normalMass * (massScale * vn + bias) - impulseScale * cp.normalImpulse;
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);
       impulse = newImpulse - cp.normalImpulse;
       cp.normalImpulse = newImpulse;
