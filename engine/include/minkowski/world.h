@@ -327,6 +327,14 @@ class World {
   /// the next (continuous collision sees static and sleeping sensors, bullets every sensor).
   std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
   std::span<const SensorEndEvent> GetSensorEndEvents() const;
+  /// One event per body the last Step simulated, in solver order (the awake set's slot order): every
+  /// dynamic or kinematic body awake and enabled when the solver ran (those that rested without
+  /// moving too, and those a new contact woke), with its transform after continuous collision; a body
+  /// the Step put to sleep has fellAsleep set (Box2D v3's body move events). A body that did not take
+  /// part has none: asleep, disabled or static, or woken only after the solver ran (by a fast body's
+  /// impact), which does not move it. Nor does a body moved between Steps (SetTransform): read it
+  /// where you set it. Not kept by snapshots: a restored world has none until it steps.
+  std::span<const BodyMoveEvent> GetBodyMoveEvents() const;
 
   /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
   ///

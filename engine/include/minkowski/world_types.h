@@ -362,6 +362,15 @@ struct ContactHitEvent {
   float approachSpeed = 0;  ///< m/s, > 0
 };
 
+/// A body the last Step moved (World::GetBodyMoveEvents): how a game syncs its sprites without scanning
+/// every body.
+struct BodyMoveEvent {
+  BodyId body;
+  Transform transform;       ///< the body's transform after the Step (GetTransform)
+  void* userData = nullptr;  ///< the body's user data (GetUserData), as of the end of the Step
+  bool fellAsleep = false;   ///< the Step put the body (and its island) to sleep: no events until it wakes
+};
+
 /// A shape entered a sensor.
 struct SensorBeginEvent {
   ShapeId sensorShape, visitorShape;

@@ -828,6 +828,7 @@ void MoveIn(WorldState& world, WorldState& t) {
   RetagPair(world.pendingEndEvents, tag);
   RetagPair(world.pendingSensorEndEvents, tag);
   world.continuousRecords.clear();  // the last Step's records describe the state being replaced
+  world.moveEvents.clear();         // so do its move events (snapshots do not keep them)
   AttachBroadphaseFilter(world);
   RebuildContactSets(world);  // derived state: the awake contact set and the touching count
   RebuildAwakeBodySet(world);

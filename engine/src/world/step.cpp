@@ -43,6 +43,17 @@ void PublishEndEvents(WorldState& world) {
   world.sweptSensorEnds.clear();
 }
 
+// Every body this Step simulated: the solver's body list, which UpdateSleep leaves in place (a body it
+// put to sleep is still listed, now asleep). Written after continuous collision, so the transforms are
+// final.
+void PublishMoveEvents(WorldState& world) {
+  world.moveEvents.clear();
+  for (int slot : world.solverBodies) {
+    const Body& body = world.bodies[slot];
+    world.moveEvents.push_back({world.MakeBodyId(slot), body.xf, body.userData, !body.awake});
+  }
+}
+
 }  // namespace
 
 bool World::Step(float timeStep) {
@@ -77,6 +88,7 @@ bool World::Step(float timeStep) {
   world.profile.islands = islands.Ms();
 
   PublishEndEvents(world);
+  PublishMoveEvents(world);
   CountObjects(world);
   world.profile.step = total.Ms();
   return true;

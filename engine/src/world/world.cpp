@@ -176,6 +176,7 @@ std::span<const ContactEndEvent> World::GetContactEndEvents() const { return sta
 std::span<const ContactHitEvent> World::GetContactHitEvents() const { return state_->hitEvents; }
 std::span<const SensorBeginEvent> World::GetSensorBeginEvents() const { return state_->sensorBeginEvents; }
 std::span<const SensorEndEvent> World::GetSensorEndEvents() const { return state_->sensorEndEvents; }
+std::span<const BodyMoveEvent> World::GetBodyMoveEvents() const { return state_->moveEvents; }
 
 int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 

@@ -212,6 +212,7 @@ struct WorldState {
   std::vector<SensorEndEvent> sensorEndEvents;
   std::vector<ContactEndEvent> pendingEndEvents;       // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
+  std::vector<BodyMoveEvent> moveEvents;               // the bodies the last Step simulated (step.cpp)
 
   // The solver's data, reused (solve.cpp gathers, the solver prepares and solves).
   // The moving bodies (awake, enabled, not static) in slot order: solver index -> body slot, with
