@@ -47,10 +47,13 @@ void PublishEndEvents(WorldState& world) {
 // put to sleep is still listed, now asleep). Written after continuous collision, so the transforms are
 // final.
 void PublishMoveEvents(WorldState& world) {
-  world.moveEvents.clear();
-  for (int slot : world.solverBodies) {
+  const std::vector<int>& slots = world.solverBodies;
+  world.moveEvents.resize(slots.size());
+  BodyMoveEvent* out = world.moveEvents.data();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const int slot = slots[i];
     const Body& body = world.bodies[slot];
-    world.moveEvents.push_back({world.MakeBodyId(slot), body.xf, body.userData, !body.awake});
+    out[i] = {world.MakeBodyId(slot), body.xf, body.userData, !body.awake};
   }
 }
 
