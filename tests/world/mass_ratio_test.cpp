@@ -150,7 +150,7 @@ TEST_CASE("the mass-ratio sweep's first landings rebound and throw no more than 
 // the light box's contacts carry, and the heavy box must then end on the ground, not through it. The
 // rule this cap replaced (the cap on the push's speed, not the spring) held 2000 kg at 0.86 m but
 // threw heavy bodies back off light ones (docs/design.md, mass ratios).
-TEST_CASE("1000 kg rests on a 1 kg box; heavier loads crush it onto the ground but never through") {
+TEST_CASE("1000 kg rests on a 1 kg box and heavier loads crush it onto the ground but never through") {
   for (float density : {1000.0f, 2000.0f}) {
     World world;
     test::AddGround(world);
