@@ -49,7 +49,8 @@ enum class SnapshotError : std::uint8_t {
   Malformed,       ///< the payload ends early, or bytes are left over after it
   Inconsistent,    ///< an index out of range, a broken or cyclic list, objects that disagree
   InvalidValue,    ///< a non-finite or out-of-range number, an invalid geometry or enum
-  WhileRecording   ///< the world is recording (World::StartRecording): stop it first (MK_ASSERT)
+  WhileRecording,  ///< the world is recording (World::StartRecording): stop it first (MK_ASSERT)
+  WhileLocked      ///< called from inside Step or a query callback (World's lock): restore between Steps
 };
 
 /// A short English description of the error, e.g. "checksum mismatch".

@@ -89,9 +89,29 @@ using ContactData = ContactView;
 
 /// The pre-solve callback (World::SetPreSolveCallback). `shapeA`, `shapeB` and the manifold (world
 /// points, unit normal from A to B) are ordered as the contact's (shapeA has the lower slot). Return
-/// false to disable the contact for this step. `context` is the pointer given with the callback.
+/// false to disable the contact for this step. `context` is the pointer given with the callback. It
+/// runs inside Step, so the world is locked (see World): it may read the world and query it, but
+/// every call that would change the world fails an MK_ASSERT and is ignored.
 using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& manifold, void* context);
 
+/// The world lock. Step, and every call that hands control to game code while it walks the world's
+/// arrays (the pre-solve callback; the visitors of QueryAABB, CastRay, CastShape, OverlapShape,
+/// OverlapAABB, OverlapPoint; the DebugDraw of Draw), hold the world locked until they return. A call
+/// that would change the world made while it is locked fails an MK_ASSERT and is ignored, returning
+/// its error value (a null id, false, an empty vector, SnapshotError::WhileLocked) and recording
+/// nothing: Step, SetGravity, SetSolverSettings, RestoreSnapshot, every Create* and Destroy*, every
+/// body, shape and joint setter, the Apply* calls, Explode, SetPreSolveCallback,
+/// SetContinuousRecording, StartRecording, StopRecording and moving the World. (Box2D v3 refuses the
+/// same; a game notes what it wants done and does it after the call returns.) Allowed while locked:
+/// every getter, IsValid, AdoptId, SaveSnapshot (inside Step it saves the world mid-step, which no
+/// later Step reproduces: save between Steps), the SetUserData calls (a pointer the engine never
+/// reads), and queries, with one exception: a query that walks the broadphase is refused (MK_ASSERT,
+/// nothing found) while another walk is calling game code, since both would use the broadphase's one
+/// scratch: from a QueryAABB, CastRay or CastShape visitor, and from the pre-solve calls of Step's
+/// continuous stage. OverlapShape, OverlapAABB and OverlapPoint collect their candidates first, and
+/// the narrowphase's pre-solve calls come outside any walk, so queries from those work.
+/// ForEachTouchingContact takes no lock: it rereads the world for every contact, so any call is safe
+/// from its visitor. Destroying the World from its own callback is undefined.
 class World {
  public:
   explicit World(const WorldDef& def = {});
@@ -100,7 +120,8 @@ class World {
   World& operator=(const World&) = delete;
   /// Moving transfers the bodies, shapes and joints with their ids. The moved-from World is left as
   /// a new empty one (default settings, a tag of its own): ids from before the move are foreign to
-  /// it, and every call on it is safe. (Not noexcept: that empty world is allocated.)
+  /// it, and every call on it is safe. (Not noexcept: that empty world is allocated.) A locked world
+  /// is not moved (MK_ASSERT): the new World is empty and the locked one keeps its state.
   World(World&&);
   World& operator=(World&&);
 
@@ -154,7 +175,8 @@ class World {
   /// Not restored, the receiver's own: the pre-solve callback and its context, continuous recording
   /// (its records are cleared), the profile. userData pointers are restored as the values they had:
   /// meaningful only within the process that saved them. A recording world refuses it
-  /// (SnapshotError::WhileRecording): a replay starts from an empty world and holds calls only.
+  /// (SnapshotError::WhileRecording): a replay starts from an empty world and holds calls only. A
+  /// locked world (inside Step or a callback) refuses it too (SnapshotError::WhileLocked).
   SnapshotResult RestoreSnapshot(std::span<const std::byte> snapshot);
 
   /// An id of another World (one whose snapshot this world restored) as this world's: the same slot
@@ -353,7 +375,8 @@ class World {
   /// is not shown, and the body stops there as it would without the callback.) Those calls come after the
   /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's.
   ///
-  /// `fn` may read the world (getters, queries) but must not create, destroy, move or wake anything.
+  /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
+  /// every call that would change it is refused: the world is locked (see World).
   void SetPreSolveCallback(PreSolveFn fn, void* context);
 
   /// An upper bound on the number of touching contacts of a body: the contacts it has (touching or
@@ -396,7 +419,8 @@ class World {
     }
   }
 
-  /// Draws bodies, shapes, contacts and joints through the interface.
+  /// Draws bodies, shapes, contacts and joints through the interface. The world is locked while it
+  /// draws: a DebugDraw method may read the world but not change it.
   void Draw(DebugDraw& draw, const DrawOptions& options = {}) const;
 
   /// Recording of the continuous stage (off by default, then it costs nothing): while on, every Step
@@ -415,7 +439,8 @@ class World {
   /// Calls `visit(ShapeId)` for every enabled shape whose tight AABB (as of the last step, or its
   /// creation) overlaps `box` (metres), in broadphase order. `visit` returns false to stop early.
   /// A non-finite or inverted box asserts and visits nothing. Const, but see BroadPhase::QueryAABB:
-  /// two queries must not run at the same time. `visit` must not create or destroy anything.
+  /// two queries must not run at the same time. The world is locked while `visit` runs (see World):
+  /// changes and queries that walk the broadphase are refused.
   template <class Visitor>
   void QueryAABB(const AABB& box, Visitor&& visit) const {
     using V = std::remove_reference_t<Visitor>;
@@ -434,8 +459,9 @@ class World {
   // last SetTransform. Shapes of disabled bodies are never seen; a QueryFilter picks the rest. Ray and
   // shape casts skip sensor shapes (a sensor has no surface to hit); overlap and point queries report
   // them. Queries are const and change nothing, but share the broadphase's scratch (see
-  // BroadPhase::QueryAABB): two queries on one World must not run at the same time, and a callback
-  // must not create, destroy or move anything. Invalid input (non-finite values, coordinates beyond
+  // BroadPhase::QueryAABB): two queries on one World must not run at the same time. The world is
+  // locked while a callback runs (see World): a call that would change it is refused, and so is a query
+  // from a CastRay or CastShape callback. Invalid input (non-finite values, coordinates beyond
   // kMaxCastLength, an invalid ShapeGeometry) fails an MK_ASSERT and finds nothing.
 
   /// The first shape the ray origin + t * translation (metres, t in [0, 1]) enters, or a hit of

@@ -149,6 +149,7 @@ void BodyMassChanged(WorldState& world, int bodySlot) {
 // the solver: products the solver forms with a velocity before it integrates (relative contact
 // speeds, restitution) then stay finite.
 BodyId World::CreateBody(const BodyDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateBody, def);
   MK_ASSERT(ValidBodyDef(def));
   if (!ValidBodyDef(def)) return {};
@@ -184,6 +185,7 @@ BodyId World::CreateBody(const BodyDef& def) {
 }
 
 bool World::DestroyBody(BodyId id) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::DestroyBody, id);
   MK_ASSERT(state_->IsBody(id));
   if (!state_->IsBody(id)) return false;
@@ -233,6 +235,7 @@ Transform World::GetTransform(BodyId id) const {
 }
 
 void World::SetTransform(BodyId id, Vec2 position, float angle) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetTransform, id, position, angle);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(ValidPoint(position) && IsFinite(angle));
@@ -250,6 +253,7 @@ Vec2 World::GetLinearVelocity(BodyId id) const {
 }
 
 void World::SetLinearVelocity(BodyId id, Vec2 velocity) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetLinearVelocity, id, velocity);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(velocity));
@@ -264,6 +268,7 @@ float World::GetAngularVelocity(BodyId id) const {
 }
 
 void World::SetAngularVelocity(BodyId id, float omega) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetAngularVelocity, id, omega);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(omega));
@@ -273,6 +278,7 @@ void World::SetAngularVelocity(BodyId id, float omega) {
 }
 
 void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyForce, id, force, worldPoint, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(force) && IsFinite(worldPoint));
@@ -290,6 +296,7 @@ void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
 }
 
 void World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyForceToCenter, id, force, wake);
   const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   Body* b = FindBody(*state_, id);
@@ -297,6 +304,7 @@ void World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
 }
 
 void World::ApplyTorque(BodyId id, float torque, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyTorque, id, torque, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(torque));
@@ -309,6 +317,7 @@ void World::ApplyTorque(BodyId id, float torque, bool wake) {
 }
 
 void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyLinearImpulse, id, impulse, worldPoint, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse) && IsFinite(worldPoint));
@@ -325,6 +334,7 @@ void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wa
 }
 
 void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyLinearImpulseToCenter, id, impulse, wake);
   const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   Body* b = FindBody(*state_, id);
@@ -332,6 +342,7 @@ void World::ApplyLinearImpulseToCenter(BodyId id, Vec2 impulse, bool wake) {
 }
 
 void World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyAngularImpulse, id, impulse, wake);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(impulse));
@@ -364,6 +375,7 @@ Vec2 World::GetLocalCenterOfMass(BodyId id) const {
 }
 
 void World::SetLinearDamping(BodyId id, float damping) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetLinearDamping, id, damping);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
@@ -371,6 +383,7 @@ void World::SetLinearDamping(BodyId id, float damping) {
 }
 
 void World::SetAngularDamping(BodyId id, float damping) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetAngularDamping, id, damping);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(damping) && damping >= 0.0f);
@@ -378,6 +391,7 @@ void World::SetAngularDamping(BodyId id, float damping) {
 }
 
 void World::SetGravityScale(BodyId id, float scale) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetGravityScale, id, scale);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(scale));
@@ -385,6 +399,7 @@ void World::SetGravityScale(BodyId id, float scale) {
 }
 
 void World::SetFixedRotation(BodyId id, bool fixed) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetFixedRotation, id, fixed);
   Body* b = FindBody(*state_, id);
   if (!b) return;
@@ -394,6 +409,7 @@ void World::SetFixedRotation(BodyId id, bool fixed) {
 }
 
 void World::SetAwake(BodyId id, bool awake) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetAwake, id, awake);
   Body* b = FindBody(*state_, id);
   if (!b || b->type == BodyType::Static) return;
@@ -411,6 +427,7 @@ bool World::IsAwake(BodyId id) const {
 }
 
 void World::SetSleepEnabled(BodyId id, bool enabled) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetSleepEnabled, id, enabled);
   Body* b = FindBody(*state_, id);
   if (!b) return;
@@ -419,6 +436,7 @@ void World::SetSleepEnabled(BodyId id, bool enabled) {
 }
 
 void World::SetBullet(BodyId id, bool bullet) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetBullet, id, bullet);
   if (Body* b = FindBody(*state_, id)) b->isBullet = bullet;
 }
@@ -429,6 +447,7 @@ bool World::IsBullet(BodyId id) const {
 }
 
 void World::SetEnabled(BodyId id, bool enabled) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetEnabled, id, enabled);
   Body* b = FindBody(*state_, id);
   if (!b || b->enabled == enabled) return;

@@ -89,6 +89,7 @@ bool CollectExplosionShape(ProxyId, std::uint64_t userData, void* contextPtr) {
 }  // namespace
 
 void World::SetPreSolveCallback(PreSolveFn fn, void* context) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetPreSolveCallback, fn != nullptr);
   state_->preSolveFn = fn;
   state_->preSolveContext = fn != nullptr ? context : nullptr;
@@ -139,6 +140,7 @@ int World::GetSensorOverlaps(ShapeId id, std::span<ShapeId> out) const {
 }
 
 void World::Explode(const ExplosionDef& def) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::Explode, def);
   const PauseRecording pause(recorder_);  // the calls it makes are part of this one, not records
   WorldState& world = *state_;

@@ -59,6 +59,7 @@ ChainSegment MakeChainSegment(std::span<const Vec2> points, bool isLoop, std::si
 }  // namespace
 
 ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateChain, bodyId, def);
   WorldState& world = *state_;
   const bool valid = world.IsBody(bodyId) && ValidChainDef(def);
@@ -89,6 +90,7 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
 }
 
 bool World::DestroyChain(ChainId id) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::DestroyChain, id);
   WorldState& world = *state_;
   MK_ASSERT(world.IsChain(id));

@@ -20,7 +20,6 @@
 // against each other. Sensors are not swept against either, but the sensors a fast body's path
 // crosses within the step get their sensor events (SweepSensors).
 #include "minkowski/time_of_impact.h"
-#include "world/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -683,20 +682,5 @@ void SolveContinuous(WorldState& world, float dt) {
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
   world.counters.toiHits = hits;
 }
-
-void World::SetContinuousRecording(bool enabled) {
-  RecordCall(recorder_.get(), ReplayOp::SetContinuousRecording, enabled);
-  WorldState& world = *state_;
-  world.recordContinuous = enabled;
-  if (enabled) {
-    world.continuousRecords.reserve(kMaxContinuousRecords);
-  } else {
-    std::vector<ContinuousRecord>().swap(world.continuousRecords);
-  }
-}
-
-bool World::IsContinuousRecording() const { return state_->recordContinuous; }
-
-std::span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
 
 }  // namespace mk

@@ -189,6 +189,7 @@ void WakeJointPartners(WorldState& world) {
 // --- API ------------------------------------------------------------------------------------------
 
 JointId World::CreateJoint(const RevoluteJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateRevoluteJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) &&
@@ -206,6 +207,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
 }
 
 JointId World::CreateJoint(const PrismaticJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreatePrismaticJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && IsFinite(def.referenceAngle) &&
@@ -224,6 +226,7 @@ JointId World::CreateJoint(const PrismaticJointDef& def) {
 }
 
 JointId World::CreateJoint(const DistanceJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateDistanceJoint, def);
   WorldState& world = *state_;
   // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
@@ -243,6 +246,7 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
 }
 
 JointId World::CreateJoint(const WeldJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateWeldJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
@@ -259,6 +263,7 @@ JointId World::CreateJoint(const WeldJointDef& def) {
 }
 
 JointId World::CreateJoint(const WheelJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateWheelJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && ValidAxis(def.localAxisA) && ValidHertz(def.hertz) &&
@@ -276,6 +281,7 @@ JointId World::CreateJoint(const WheelJointDef& def) {
 }
 
 JointId World::CreateJoint(const MouseJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateMouseJoint, def);
   WorldState& world = *state_;
   bool valid = world.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
@@ -294,6 +300,7 @@ JointId World::CreateJoint(const MouseJointDef& def) {
 }
 
 bool World::DestroyJoint(JointId id) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::DestroyJoint, id);
   MK_ASSERT(state_->IsJoint(id));
   if (!state_->IsJoint(id)) return false;
@@ -357,6 +364,7 @@ float World::GetDistanceJointLength(JointId id) const {
 }
 
 void World::SetMotorSpeed(JointId id, float speed) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetMotorSpeed, id, speed);
   Joint* j = FindJoint(*state_, id);
   bool ok =
@@ -370,6 +378,7 @@ void World::SetMotorSpeed(JointId id, float speed) {
 }
 
 void World::SetMouseTarget(JointId id, Vec2 target) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetMouseTarget, id, target);
   Joint* j = FindJoint(*state_, id);
   bool ok = j && ValidPoint(target) && j->type == JointType::Mouse;

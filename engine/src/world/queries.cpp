@@ -161,7 +161,8 @@ void World::CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter
                         float (*fn)(const CastHit&, void*), void* context) const {
   const bool valid = InCastRange(origin) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
-  if (!valid || (translation.x == 0.0f && translation.y == 0.0f)) return;
+  if (!valid || (translation.x == 0.0f && translation.y == 0.0f) || RefuseIfWalking(*state_)) return;
+  const WorldLock lock(*state_, /*walk=*/true);  // fn runs inside the broadphase's ray walk
   RayQuery query{state_.get(), filter, fn, context, 1.0f};
   state_->broadphase.RayCast({origin, translation, 1.0f}, &RayCastProxy, &query);
 }
@@ -263,7 +264,7 @@ CastHit World::CastShapeClosest(const ShapeGeometry& shape, const Transform& xf,
                                 const QueryFilter& filter) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation);
   MK_ASSERT(valid);
-  if (!valid) return {};
+  if (!valid || RefuseIfWalking(*state_)) return {};
   ClosestCast cast{{state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, {}};
   WalkCast(cast.query, &ClosestCastProxy, &cast);
   return cast.best;
@@ -274,7 +275,8 @@ void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 
                           void* context) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
-  if (!valid) return;
+  if (!valid || RefuseIfWalking(*state_)) return;
+  const WorldLock lock(*state_, /*walk=*/true);  // fn runs inside the broadphase's box walk
   Borrowed<CastHit> pending(state_->castHits);
   CallbackCast cast{
       {state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, fn, context, &pending.items};
@@ -289,7 +291,9 @@ void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, co
                                             : box != nullptr && mk::IsValid(*box) &&
                                                   InCastRange(box->lower) && InCastRange(box->upper));
   MK_ASSERT(valid);
-  if (!valid) return;
+  if (!valid || RefuseIfWalking(*state_)) return;
+  // The candidates are collected before the first visit, so a visit may query again (no walk runs).
+  const WorldLock lock(*state_, /*walk=*/false);
   const WorldState& world = *state_;
   // The query shape as GJK sees it: the given shape, or the box's four corners in world coordinates
   // (GJK takes any point set, so a box of zero width or height needs no special case).

@@ -120,26 +120,31 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateCircle, body, def, circle);
   return AddShape(*state_, body, def, circle);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateCapsule, body, def, capsule);
   return AddShape(*state_, body, def, capsule);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Segment& segment) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateSegment, body, def, segment);
   return AddShape(*state_, body, def, segment);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon) {
+  if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreatePolygon, body, def, polygon);
   return AddShape(*state_, body, def, polygon);
 }
 
 bool World::DestroyShape(ShapeId id) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::DestroyShape, id);
   MK_ASSERT(state_->IsShape(id));
   if (!state_->IsShape(id)) return false;
@@ -189,18 +194,21 @@ static float GetCoefficient(WorldState& world, ShapeId id, float Shape::*field) 
 }
 
 void World::SetFriction(ShapeId id, float friction) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetFriction, id, friction);
   SetCoefficient(*state_, id, &Shape::friction, friction);
 }
 float World::GetFriction(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::friction); }
 
 void World::SetRestitution(ShapeId id, float restitution) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetRestitution, id, restitution);
   SetCoefficient(*state_, id, &Shape::restitution, restitution);
 }
 float World::GetRestitution(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::restitution); }
 
 void World::SetDensity(ShapeId id, float density) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetDensity, id, density);
   Shape* s = FindShape(*state_, id);
   if (!s) return;
@@ -218,6 +226,7 @@ void World::SetDensity(ShapeId id, float density) {
 }
 
 void World::EnablePreSolveEvents(ShapeId id, bool enable) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::EnablePreSolveEvents, id, enable);
   if (Shape* s = FindShape(*state_, id)) s->enablePreSolveEvents = enable;
 }
@@ -228,6 +237,7 @@ bool World::IsPreSolveEnabled(ShapeId id) const {
 }
 
 void World::SetFilter(ShapeId id, const Filter& filter) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetFilter, id, filter);
   Shape* s = FindShape(*state_, id);
   if (!s) return;

@@ -128,6 +128,8 @@ const char* ToString(SnapshotError error) {
       return "invalid value";
     case SnapshotError::WhileRecording:
       return "the world is recording";
+    case SnapshotError::WhileLocked:
+      return "the world is locked (inside Step or a query callback)";
   }
   return "unknown snapshot error";
 }
@@ -837,6 +839,8 @@ void MoveIn(WorldState& world, WorldState& t) {
 }  // namespace
 
 SnapshotResult World::RestoreSnapshot(std::span<const std::byte> snapshot) {
+  if (RefuseIfLocked(*state_))
+    return {SnapshotError::WhileLocked, "the world is locked: restore between Steps"};
   // A recording replays calls from an empty world; a restore in the middle is not a call it can hold.
   MK_ASSERT(!IsRecording());
   if (IsRecording()) return {SnapshotError::WhileRecording, "stop the recording first"};

@@ -60,11 +60,13 @@ void PublishMoveEvents(WorldState& world) {
 }  // namespace
 
 bool World::Step(float timeStep) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::Step, timeStep);
   const bool valid = timeStep >= kMinTimeStep && timeStep <= kMaxTimeStep;  // false for NaN
   MK_ASSERT(valid);
   if (!valid) return false;
   WorldState& world = *state_;
+  const WorldLock lock(world, /*walk=*/false);  // the callbacks below may read the world, not change it
   StageTimer total;
   world.beginEvents.clear();
   world.hitEvents.clear();
@@ -83,7 +85,11 @@ bool World::Step(float timeStep) {
   world.profile.solver = solver.Ms();
 
   StageTimer continuous;
-  SolveContinuous(world, timeStep);  // fast bodies back to their time of impact with what they would pass
+  {
+    // Its pre-solve calls come from inside its broadphase walks, which a query would disturb.
+    const WorldLock walk(world, /*walk=*/true);
+    SolveContinuous(world, timeStep);
+  }  // fast bodies back to their time of impact with what they would pass
   world.profile.continuous = continuous.Ms();
 
   StageTimer islands;

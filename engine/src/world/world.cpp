@@ -1,7 +1,7 @@
-// World API, the world itself: creation and moves, gravity and solver settings, profile, counters,
-// the state hash, events and contact views. Bodies are in body.cpp, shapes in shape.cpp, joints in
-// joints.cpp. Every API entry validates its ids and values first (MK_ASSERT + neutral result on
-// misuse), so the state below it can assume valid input.
+// World API, the world itself: creation and moves, recording (replay and continuous), gravity and
+// solver settings, profile, counters, the state hash, events and contact views. Bodies are in body.cpp,
+// shapes in shape.cpp, joints in joints.cpp. Every API entry validates its ids and values first (MK_ASSERT +
+// neutral result on misuse), so the state below it can assume valid input.
 #include "minkowski/world.h"
 
 #include "minkowski/assert.h"
@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 namespace mk {
 
@@ -47,11 +48,15 @@ World::~World() = default;
 // The moved-from world is left empty and usable (default settings, a tag of its own) rather than
 // holding no state: every call on it then behaves as on a new world instead of dereferencing null.
 // A recording belongs to the state it records, so it moves with it.
-World::World(World&& other)
-    : state_(std::exchange(other.state_, NewWorldState())), recorder_(std::move(other.recorder_)) {}
+// A locked world (moved from inside its own callback) is not moved: Step or the query holds its state.
+World::World(World&& other) : state_(NewWorldState()) {
+  if (RefuseIfLocked(*other.state_)) return;  // this one stays a new empty world, the other intact
+  std::swap(state_, other.state_);
+  recorder_ = std::move(other.recorder_);
+}
 
 World& World::operator=(World&& other) {
-  if (this != &other) {
+  if (this != &other && !RefuseIfLocked(*state_) && !RefuseIfLocked(*other.state_)) {
     std::unique_ptr<WorldState> fresh = NewWorldState();
     state_ = std::move(other.state_);
     other.state_ = std::move(fresh);
@@ -65,6 +70,7 @@ World& World::operator=(World&& other) {
 // New: no id was ever handed out, so a fresh World given the same calls hands out the same ids. (A
 // world whose objects were all destroyed has moved its generations and is not new.)
 bool World::StartRecording() {
+  if (RefuseIfLocked(*state_)) return false;
   const WorldState& w = *state_;
   const bool fresh = w.bodyIds.Capacity() == 0 && w.shapeIds.Capacity() == 0 && w.jointIds.Capacity() == 0 &&
                      w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
@@ -75,15 +81,35 @@ bool World::StartRecording() {
 }
 
 std::vector<std::byte> World::StopRecording() {
+  if (RefuseIfLocked(*state_)) return {};
   if (recorder_ == nullptr) return {};
   std::vector<std::byte> file = recorder_->File();
   recorder_.reset();
   return file;
 }
 
+// --- Continuous recording (continuous.cpp fills the records) -------------------------------------
+
+void World::SetContinuousRecording(bool enabled) {
+  if (RefuseIfLocked(*state_)) return;
+  RecordCall(recorder_.get(), ReplayOp::SetContinuousRecording, enabled);
+  WorldState& world = *state_;
+  world.recordContinuous = enabled;
+  if (enabled) {
+    world.continuousRecords.reserve(kMaxContinuousRecords);
+  } else {
+    std::vector<ContinuousRecord>().swap(world.continuousRecords);
+  }
+}
+
+bool World::IsContinuousRecording() const { return state_->recordContinuous; }
+
+std::span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
+
 // --- Settings -------------------------------------------------------------------------------------
 
 void World::SetGravity(Vec2 gravity) {
+  if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetGravity, gravity);
   MK_ASSERT(IsFinite(gravity));
   if (!IsFinite(gravity)) return;
@@ -136,6 +162,7 @@ bool ClampSolverSettings(SolverSettings& s, const SolverSettings& requested) {
 }
 
 bool World::SetSolverSettings(const SolverSettings& requested) {
+  if (RefuseIfLocked(*state_)) return false;
   RecordCall(recorder_.get(), ReplayOp::SetSolverSettings, requested);
   if (state_->settings.enableSleep && !requested.enableSleep) {
     WakeAllBodies(*state_);

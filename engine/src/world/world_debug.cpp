@@ -169,6 +169,7 @@ void DrawContinuousRecords(const WorldState& world, DebugDraw& draw) {
 }  // namespace
 
 void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
+  const WorldLock lock(*state_, /*walk=*/false);  // the DebugDraw calls are game code
   const WorldState& world = *state_;
   if (options.shapes || options.aabbs) DrawShapes(world, draw, options);
   if (options.joints) {
@@ -190,7 +191,8 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
 void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
   const bool valid = mk::IsValid(box) && visit != nullptr;
   MK_ASSERT(valid);
-  if (!valid) return;
+  if (!valid || RefuseIfWalking(*state_)) return;
+  const WorldLock lock(*state_, /*walk=*/true);  // visit runs inside the broadphase walk
   struct Query {
     const WorldState* world;
     AABB box;

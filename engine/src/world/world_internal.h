@@ -3,6 +3,7 @@
 // (broadphase_link.cpp).
 #pragma once
 
+#include "minkowski/assert.h"
 #include "world/world_state.h"
 
 #include <bit>
@@ -11,6 +12,41 @@
 #include <vector>
 
 namespace mk {
+
+// The world lock (WorldState::lockDepth, walkDepth). One branch at the top of each API call, nothing
+// per contact or per step stage.
+/// Holds the world locked for its scope; with `walk`, also marks a broadphase walk calling game code.
+class WorldLock {
+ public:
+  WorldLock(WorldState& world, bool walk) : world_(world), walk_(walk) {
+    ++world_.lockDepth;
+    if (walk_) ++world_.walkDepth;
+  }
+  ~WorldLock() {
+    --world_.lockDepth;
+    if (walk_) --world_.walkDepth;
+  }
+  WorldLock(const WorldLock&) = delete;
+  WorldLock& operator=(const WorldLock&) = delete;
+
+ private:
+  WorldState& world_;
+  bool walk_;
+};
+
+/// True (after a failed MK_ASSERT) when a mutating call must be refused: the world is locked.
+inline bool RefuseIfLocked(const WorldState& world) {
+  const bool worldUnlocked = world.lockDepth == 0;
+  MK_ASSERT(worldUnlocked);
+  return !worldUnlocked;
+}
+
+/// True (after a failed MK_ASSERT) when a query must be refused: a broadphase walk is calling game code.
+inline bool RefuseIfWalking(const WorldState& world) {
+  const bool noWalkRunning = world.walkDepth == 0;
+  MK_ASSERT(noWalkRunning);
+  return !noWalkRunning;
+}
 
 // API validation shared by body.cpp, shape.cpp and joints.cpp: a length or point the world accepts is finite
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.

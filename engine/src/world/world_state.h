@@ -268,6 +268,16 @@ struct WorldState {
   PreSolveFn preSolveFn = nullptr;
   void* preSolveContext = nullptr;
 
+  // The world lock (World's class comment; docs/design.md 6b). While lockDepth > 0 (inside Step, and
+  // inside a query, Draw or other call that hands control to game code) every mutating API call fails
+  // an MK_ASSERT and is ignored: Step and the query walks hold indices and references into the arrays
+  // those calls grow, free or reorder. While walkDepth > 0 a broadphase walk is calling game code (the
+  // CastRay, CastShape and QueryAABB callbacks, the continuous stage's pre-solve calls): a query from
+  // there would restamp, re-sort and clear the broadphase scratch that walk is using, so queries that
+  // walk the broadphase are refused too. Counters, not flags, because the scopes nest.
+  int lockDepth = 0;
+  int walkDepth = 0;
+
   /// This world's tag, written into every id it makes (World::World draws it from a process-wide
   /// counter), so an id from another world is told apart from one of ours.
   std::uint32_t tag = 0;
