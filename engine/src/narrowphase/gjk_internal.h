@@ -15,6 +15,10 @@ namespace mk::detail {
 /// Float resolution used to scale every tolerance below (2^-23).
 inline constexpr float kEpsilon = FLT_EPSILON;
 
+/// The origin is "on" the simplex when its distance <= kOriginTolerance x (largest |w|): about 16
+/// ulps of the coordinates the simplex was computed from, which is their rounding.
+inline constexpr float kOriginTolerance = 16.0f * kEpsilon;
+
 /// The pair seen from A: A's core as is, B's core through `xf` (B's frame -> A's frame).
 struct LocalPair {
   const Vec2* pointsA;

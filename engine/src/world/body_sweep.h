@@ -1,0 +1,41 @@
+// Internal: what continuous collision (continuous.cpp) sweeps for a body and its shapes: the body's
+// sweep over the step (start and end centre and angle, whole turns included), the point of a shape it
+// tracks, the shape shrunk under its surface for a body that already touches, and the bulge of a turn
+// that the end poses' boxes miss.
+#pragma once
+
+#include "minkowski/time_of_impact.h"
+#include "world/world_state.h"
+
+namespace mk {
+
+/// The body's turn over the step (rad), whole turns included (see body_sweep.cpp).
+float StepTurn(const Body& body, float dt);
+
+/// The body's sweep over the step: from its pose at the start of the step to its pose now (a body
+/// that did not move this step, static or resting, sweeps in place).
+Sweep MakeBodySweep(const Body& body, float dt);
+
+/// Mean of a shape's core points (local frame): the point continuous collision tracks.
+Vec2 CoreCentre(const ShapeGeometry& geometry);
+
+/// A shape shrunk under its surface (MakeInsetProxy): the proxy, and how far under the surface it
+/// really is (m; 0: it is the shape).
+struct InsetProxy {
+  ShapeProxy proxy;
+  float depth = 0.0f;
+};
+
+/// The shape shrunk up to `depth` (m) under its surface; `points`: room for kMaxPolygonVertices.
+InsetProxy MakeInsetProxy(const ShapeGeometry& geometry, float depth, Vec2* points);
+
+/// True when the shape's core centre starts the step behind a chain segment (or on its line), which
+/// the shape then ignores, as the narrowphase does.
+bool BehindChainSegment(const ShapeGeometry& chain, const Transform& chainXf, const ShapeGeometry& geometry,
+                        const Sweep& sweep);
+
+/// How far (m) a point `maxExtent` from the centre of mass leaves the chord between its end
+/// positions when the body turns by `turn` (rad).
+float TurnBulge(float maxExtent, float turn);
+
+}  // namespace mk
