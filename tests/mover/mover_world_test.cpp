@@ -1,9 +1,9 @@
 // World::CollideMover and World::CastMover with the plane solver, as a game drives them: a capsule
 // moved by the loop of mover.h's header comment through random static levels, checked against an
 // exact distance to every shape (brute force, no broadphase), and against analytic slides.
-#include "minkowski/distance.h"
 #include "minkowski/mover.h"
 #include "minkowski/world.h"
+#include "mover/mover_oracle.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
 
@@ -54,14 +54,9 @@ float MinSeparation(const World& world, const std::vector<ShapeId>& shapes, Vec2
   const Capsule mover = MoverAt(position);
   float least = INFINITY;
   for (ShapeId id : shapes) {
-    const ShapeGeometry shape = world.GetShapeGeometry(id);
-    DistanceInput input;
-    input.proxyA = MakeProxy(shape);
-    input.transformA = world.GetTransform(world.GetBody(id));
-    input.proxyB = MakeProxy(mover);
-    input.transformB = Transform{};
-    const DistanceOutput out = ShapeDistance(input);
-    least = std::min(least, out.coresOverlap ? -INFINITY : out.coreDistance - shape.Radius() - kRadius);
+    least = std::min(
+        least, mk::test::SurfaceSeparation(world.GetShapeGeometry(id), world.GetTransform(world.GetBody(id)),
+                                           mover, Transform{}));
   }
   return least;
 }
@@ -227,5 +222,34 @@ TEST_CASE("bad movers and translations are refused") {
   const float f = world.CastMover({{0.0f, 0.52f}, {0.0f, 1.5f}, 0.5f}, {0.0f, -1.0f});
   CHECK(f == doctest::Approx(0.02f - kMoverSkin).epsilon(0.02));
   CHECK(asserts.Count() == 5);
+}
+}  // TEST_SUITE("mover world")
+
+TEST_SUITE("mover world") {
+TEST_CASE("mover queries are refused inside a broadphase walk and work from an overlap visitor") {
+  World world;
+  mk::test::AddGround(world);
+  const Capsule mover{{0.0f, 0.52f}, {0.0f, 1.5f}, 0.5f};
+  PlaneResult found[2];
+  int inWalk = -1, inOverlap = -1;
+  float castInWalk = -1.0f;
+  {
+    mk::test::AssertCounter asserts;
+    world.CastRay({0.0f, 5.0f}, {0.0f, -10.0f}, {}, [&](const CastHit& hit) {
+      inWalk = world.CollideMover(mover, {}, found);
+      castInWalk = world.CastMover(mover, {0.0f, -1.0f});
+      return hit.fraction;
+    });
+    CHECK(asserts.Count() == 2);  // the ray walk is calling game code: both refused
+  }
+  CHECK(inWalk == 0);
+  CHECK(castInWalk == 0.0f);
+  mk::test::AssertCounter asserts;
+  world.OverlapAABB({{-1.0f, -1.0f}, {1.0f, 1.0f}}, {}, [&](ShapeId) {
+    inOverlap = world.CollideMover(mover, {}, found);  // candidates were collected first: allowed
+    return true;
+  });
+  CHECK(asserts.Count() == 0);
+  CHECK(inOverlap == 1);
 }
 }  // TEST_SUITE("mover world")

@@ -1,8 +1,8 @@
 // The character_mover scene (demos/scenes/mover_scenes.cpp): its scripted character, moved only by
 // the public mover API, does what the script asks, and never overlaps the level (exact GJK distance
 // to every other shape, brute force, after every step).
-#include "minkowski/distance.h"
 #include "minkowski/mover.h"
+#include "mover/mover_oracle.h"
 #include "scene_test_util.h"
 
 #include <doctest/doctest.h>
@@ -20,15 +20,9 @@ float LeastSeparation(const World& world, ShapeId self, const std::vector<ShapeI
   const Transform moverXf = world.GetTransform(world.GetBody(self));
   float least = INFINITY;
   for (ShapeId id : level) {
-    const ShapeGeometry shape = world.GetShapeGeometry(id);
-    DistanceInput input;
-    input.proxyA = MakeProxy(shape);
-    input.transformA = world.GetTransform(world.GetBody(id));
-    input.proxyB = MakeProxy(mover);
-    input.transformB = moverXf;
-    const DistanceOutput out = ShapeDistance(input);
     least =
-        std::min(least, out.coresOverlap ? -INFINITY : out.coreDistance - shape.Radius() - mover.Radius());
+        std::min(least, mk::test::SurfaceSeparation(world.GetShapeGeometry(id),
+                                                    world.GetTransform(world.GetBody(id)), mover, moverXf));
   }
   return least;
 }

@@ -88,15 +88,17 @@ struct PlaneSolverResult {
 /// planes' half-planes. Each plane's `push` receives its multiplier. Bounded: at most
 /// kMoverMaxIterations sweeps (Hildreth's method, a Gauss-Seidel on the multipliers); planes that
 /// conflict (a gap narrower than the mover, or push limits) give the best compromise the sweeps reach.
-/// Refused (MK_ASSERT): a non-finite targetDelta (returns zero delta, iterationCount 0); a plane with
-/// a non-finite field, a normal not of unit length (within 1e-3) or a negative or NaN pushLimit is
-/// skipped (push 0).
+/// Refused (MK_ASSERT): a targetDelta with a component non-finite or beyond kMaxWorldLength (returns
+/// zero delta, iterationCount 0); a plane with a non-finite normal or one not of unit length (within
+/// 1e-3), an offset non-finite or beyond kMaxWorldLength, or a negative or NaN pushLimit is skipped
+/// (push 0).
 PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes);
 
 /// `vector` (a velocity, m/s, or any vector) without its components into the planes: the vector
 /// nearest it with Dot(n, v) >= 0 for every plane with push > 0 and clipVelocity set (the projection
 /// onto their cone: exact, O(planes^2), no iteration). Sliding along a wall keeps the along-wall component;
-/// in a corner it stops. A non-finite vector gives zero; invalid planes are skipped (MK_ASSERT).
+/// in a corner it stops. A vector with a component non-finite or beyond kMaxWorldLength gives zero;
+/// invalid planes (as SolvePlanes's) are skipped; both fail an MK_ASSERT.
 Vec2 ClipVector(Vec2 vector, std::span<const CollisionPlane> planes);
 
 }  // namespace mk

@@ -19,7 +19,7 @@ namespace mk {
 namespace {
 
 bool IsValidPlane(const CollisionPlane& p) {
-  const bool unit = IsFinite(p.plane.normal) && IsFinite(p.plane.offset) &&
+  const bool unit = IsFinite(p.plane.normal) && std::fabs(p.plane.offset) <= kMaxWorldLength &&
                     std::fabs(LengthSquared(p.plane.normal) - 1.0f) <= 2.0e-3f;
   return unit && p.pushLimit >= 0.0f;  // FLT_MAX or +Inf: no limit; NaN fails
 }
@@ -106,7 +106,8 @@ PlaneSolverResult Sweep(Vec2 target, std::span<const CollisionPlane> planes, Tak
 }  // namespace
 
 PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes) {
-  const bool validTarget = IsFinite(targetDelta);
+  const bool validTarget =
+      std::fabs(targetDelta.x) <= kMaxWorldLength && std::fabs(targetDelta.y) <= kMaxWorldLength;
   MK_ASSERT(validTarget);
   if (!validTarget) return {};
   bool allValid = true;
@@ -126,7 +127,7 @@ PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes
 // or the origin alone), so the vector of it nearest `vector` is `vector` itself, its projection onto
 // one plane's line, or the origin: the nearest of those that lies in the cone. Exact, O(planes^2).
 Vec2 ClipVector(Vec2 vector, std::span<const CollisionPlane> planes) {
-  const bool validVector = IsFinite(vector);
+  const bool validVector = std::fabs(vector.x) <= kMaxWorldLength && std::fabs(vector.y) <= kMaxWorldLength;
   MK_ASSERT(validVector);
   if (!validVector) return {0.0f, 0.0f};
   bool allValid = true;
