@@ -16,8 +16,8 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
 constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
 
-constexpr const char* kCategories[] = {"benchmark",  "stress",     "stacking",
-                                       "robustness", "continuous", "joints"};
+constexpr const char* kCategories[] = {"benchmark",  "stress", "stacking", "robustness",
+                                       "continuous", "joints", "features"};
 
 // clang-format off
 const std::array kTable = {
@@ -120,6 +120,9 @@ const std::array kTable = {
             {}, "", &BuildSoftBody},
   SceneInfo{"multiple_prismatic", "joints", "10 boxes hanging on a chain of limited prismatic joints", 300,
             kSleepOn, {.count = 10}, "count = boxes", &BuildMultiplePrismatic},
+  // Features (issue 29): each shows one game-facing API.
+  SceneInfo{"character_mover", "features", "scripted capsule character: walk, jump, steps, slope, moving platform",
+            900, kSleepOn, {}, "", &BuildCharacterMover},
 };
 // clang-format on
 

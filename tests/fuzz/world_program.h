@@ -10,6 +10,7 @@
 
 #include "minkowski/world.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -236,7 +237,7 @@ class WorldProgram {
         return DestroyWhileReadingEvents(in);
       case 22:
         Query(in);
-        break;
+        return in.Bool() ? Movers(in) : nullptr;
       default:
         MoveWorld(in);
         break;
@@ -608,6 +609,36 @@ class WorldProgram {
       def.maskBits = in.Word();
       world_.Explode(def);
     }
+  }
+
+  // The character mover calls with hostile capsules, translations, spans and planes: refused or
+  // answered, never a NaN, a fraction outside [0, 1] or a plane that is not unit and finite.
+  const char* Movers(ByteReader& in) {
+    const Vec2 p = in.Point();
+    const Capsule mover{p, in.Bool() ? p : in.Point(), in.Bool() ? in.Value() : 0.3f};
+    const QueryFilter filter{in.Bool() ? in.Word() : 1u, in.Bool() ? in.Word() : 0xFFFFFFFFu};
+    PlaneResult found[6];
+    const int count = world_.CollideMover(mover, filter, std::span<PlaneResult>(found, in.Byte() % 7));
+    CollisionPlane planes[8];
+    for (int i = 0; i < count; ++i) {
+      const Plane& plane = found[i].plane;
+      if (!IsFinite(plane.normal) || !std::isfinite(plane.offset) ||
+          std::fabs(Length(plane.normal) - 1.0f) > 1e-3f)
+        return "CollideMover gave a bad plane";
+      planes[i] = {.plane = plane, .pushLimit = in.Bool() ? in.Value() : FLT_MAX, .clipVelocity = in.Bool()};
+    }
+    int n = count;
+    if (in.Bool() && n < 8) planes[n++] = {.plane = {in.Point(), in.Value()}, .pushLimit = in.Value()};
+    const float fraction = world_.CastMover(mover, in.Point(), filter);
+    if (!(fraction >= 0.0f && fraction <= 1.0f)) return "CastMover gave a fraction outside [0, 1]";
+    const Vec2 target = in.Point();
+    const PlaneSolverResult solved = SolvePlanes(target, std::span<CollisionPlane>(planes, n));
+    if (IsFinite(target) && Length(target) < 1e6f && !IsFinite(solved.delta)) return "SolvePlanes gave a NaN";
+    const Vec2 v = in.Point();
+    if (IsFinite(v) && Length(v) < 1e6f &&
+        !IsFinite(ClipVector(v, std::span<const CollisionPlane>(planes, n))))
+      return "ClipVector gave a NaN";
+    return nullptr;
   }
 
   // Moves the world out and back, or leaves a moved-from world behind and works on.

@@ -24,6 +24,7 @@
 #include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
 #include "minkowski/math.h"
+#include "minkowski/mover.h"
 #include "minkowski/ray_cast.h"
 #include "minkowski/snapshot.h"
 #include "minkowski/world_types.h"
@@ -531,6 +532,29 @@ class World {
     const AABB box{point, point};
     OverlapAABB(box, filter, std::forward<Visitor>(visit));
   }
+
+  // --- Movers (mover_queries.cpp; the solver and the clip: minkowski/mover.h) ------------------
+  //
+  // A mover is a capsule given in world coordinates (radius > 0, points within kMaxCastLength) that
+  // the game moves itself. Both calls see what the other queries see (the filter; no sensors) and one
+  // side of a chain segment only (a mover whose centre is behind a chain does not see it). A non-finite
+  // or out-of-range mover or translation fails an MK_ASSERT and finds nothing (CastMover returns 0);
+  // so does a call from a CastRay, CastShape or QueryAABB callback. Neither calls game code.
+
+  /// The planes around the mover: one PlaneResult for every shape whose surface is within
+  /// kMoverCollideDistance of the mover's, or overlaps it (separation by GJK, by EPA when the
+  /// mover's core is inside the shape), written to `out`; returns how many it wrote (at most
+  /// out.size(); when more shapes are near, the nearest are kept). Planes sit kMoverSkin off the
+  /// shapes (PlaneResult). Order: the broadphase's.
+  int CollideMover(const Capsule& mover, const QueryFilter& filter, std::span<PlaneResult> out) const;
+
+  /// The fraction (0..1) of `translation` (m) the mover can move before coming within kMoverSkin of a
+  /// shape it starts at least that far from; a shape it starts nearer to (or overlapping) may be
+  /// approached by at most kMoverEncroach more, so sliding along it is free. A shape the mover
+  /// overlaps by nearly its radius or more is ignored (SolvePlanes must push the mover out). A zero
+  /// translation gives 1. Exact up to kShapeCastTolerance (conservative advancement, ShapeCast); a
+  /// grazing cast that would need more than kShapeCastMaxIterations steps is not stopped by that shape.
+  float CastMover(const Capsule& mover, Vec2 translation, const QueryFilter& filter = {}) const;
 
   /// The point of the shape (solid, radius included) closest to `target` (world, metres): `target`
   /// itself when it lies inside the shape. A stale id or a non-finite target: MK_ASSERT and (0, 0).
