@@ -16,8 +16,8 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
 constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
 
-constexpr const char* kCategories[] = {"benchmark",  "stress",     "stacking",
-                                       "robustness", "continuous", "joints"};
+constexpr const char* kCategories[] = {"benchmark",  "stress", "stacking", "robustness",
+                                       "continuous", "joints", "features"};
 
 // clang-format off
 const std::array kTable = {
@@ -108,6 +108,12 @@ const std::array kTable = {
             &BuildSegmentSlide},
   SceneInfo{"ghost_bumps", "continuous", "three shapes sliding over a floor of 40 boxes", 400, kSleepOn, {}, "",
             &BuildGhostBumps},
+  SceneInfo{"conveyor_belt", "features", "two belts (tangent speed) carry boxes right then back left", 600,
+            kSleepOn, {}, "", &BuildConveyorBelt},
+  SceneInfo{"rolling_resistance", "features", "balls rolled up a slope with rolling resistance 0 to 0.4", 600,
+            kSleepOn, {}, "", &BuildRollingResistance},
+  SceneInfo{"custom_filter", "features", "a custom filter lets odd-numbered balls through the shelf", 300,
+            kSleepOn, {}, "", &BuildCustomFilter},
   SceneInfo{"pinball", "continuous", "ball and two motorised flippers in a chain-loop table", 600, kSleepOn,
             {}, "", &BuildPinball},
   SceneInfo{"pixel_imperfect", "continuous", "box and circle sliding over 1 mm-misaligned 10 cm pixels", 400,
