@@ -7,6 +7,9 @@ namespace mk::scenes {
 
 // Box2D v3 benchmark set (benchmark_scenes.cpp, rain.cpp), as Box2D v3 defines them.
 std::unique_ptr<SceneState> BuildLargePyramid(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildConveyorBelt(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildRollingResistance(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildCustomFilter(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRain(World& world, const SceneParams& params);

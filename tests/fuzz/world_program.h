@@ -278,6 +278,12 @@ class WorldProgram {
     def.enableContactEvents = in.Byte() > 20;
     def.enableSensorEvents = in.Byte() > 20;
     if (in.Byte() < 40) def.filter = {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2};
+    if (in.Byte() < 60) {  // a hostile surface: rolling resistance and a belt (NaN, huge, negative)
+      def.rollingResistance = in.Value();
+      def.tangentSpeed = in.Value();
+      def.userMaterialId = in.Word();
+      def.enableCustomFiltering = in.Bool();
+    }
     return def;
   }
 
@@ -354,6 +360,12 @@ class WorldProgram {
     const int count = in.Byte() % 9;
     for (int i = 0; i < count; ++i) points[i] = in.Point();
     ChainDef chain{.points = std::span<const Vec2>(points, count), .isLoop = in.Bool()};
+    // Per-segment materials: a hostile count (0..8, often not the segment count) of hostile values.
+    SurfaceMaterial materials[8];
+    const int materialCount = in.Byte() % 9;
+    for (int i = 0; i < materialCount; ++i)
+      materials[i] = {in.Value(), in.Value(), in.Value(), in.Value(), in.Word(), in.Word()};
+    chain.materials = std::span<const SurfaceMaterial>(materials, materialCount);
     chain.friction = def.friction;
     chain.restitution = def.restitution;
     chain.filter = def.filter;
@@ -423,9 +435,39 @@ class WorldProgram {
 
   void SetShapeProperty(ByteReader& in) {
     const ShapeId shape = Pick(in, shapes_);
-    switch (in.Byte() % 6) {
+    switch (in.Byte() % 9) {
       case 5:
         world_.EnablePreSolveEvents(shape, in.Bool());
+        break;
+      case 6:
+        world_.SetMaterial(shape, {in.Value(), in.Value(), in.Value(), in.Value(), in.Word(), in.Word()});
+        break;
+      case 7:  // mixing callbacks that answer NaN, out of range or fine, or none
+        switch (in.Byte() % 4) {
+          case 0:
+            world_.SetFrictionCallback(
+                [](float, std::uint64_t, float, std::uint64_t) { return std::nanf(""); });
+            break;
+          case 1:
+            world_.SetRestitutionCallback(
+                [](float a, std::uint64_t, float b, std::uint64_t) { return a + b; });
+            break;
+          case 2:
+            world_.SetFrictionCallback(nullptr), world_.SetRestitutionCallback(nullptr);
+            break;
+          default:
+            world_.SetFrictionCallback([](float a, std::uint64_t, float, std::uint64_t) { return a; });
+            break;
+        }
+        break;
+      case 8:  // a custom filter refusing pairs of odd slots, or none
+        if (in.Bool()) {
+          world_.SetCustomFilterCallback(
+              [](ShapeId a, ShapeId b, void*) { return (a.index1 & 1) == 0 && (b.index1 & 1) == 0; },
+              nullptr);
+        } else {
+          world_.SetCustomFilterCallback(nullptr, nullptr);
+        }
         break;
       case 0:
         world_.SetDensity(shape, in.Value());

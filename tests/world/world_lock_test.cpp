@@ -183,6 +183,25 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return s.world.GetFriction(s.shapeA) == 0.1f; }},
       {"SetRestitution", [](Scene& s) { s.world.SetRestitution(s.shapeA, 0.5f); },
        [](const Scene& s) { return s.world.GetRestitution(s.shapeA) == 0.5f; }},
+      {"SetMaterial", [](Scene& s) { s.world.SetMaterial(s.shapeA, {.tangentSpeed = 2.0f}); },
+       [](const Scene& s) { return s.world.GetMaterial(s.shapeA).tangentSpeed == 2.0f; }},
+      {"SetFrictionCallback",
+       [](Scene& s) {
+         s.world.SetFrictionCallback([](float, std::uint64_t, float, std::uint64_t) { return 0.0f; });
+       },
+       [](const Scene& s) { return s.world.State().frictionFn != nullptr; }},
+      {"SetRestitutionCallback",
+       [](Scene& s) {
+         s.world.SetRestitutionCallback([](float, std::uint64_t, float, std::uint64_t) { return 0.0f; });
+       },
+       [](const Scene& s) { return s.world.State().restitutionFn != nullptr; }},
+      {"SetCustomFilterCallback",
+       [](Scene& s) {
+         s.world.SetCustomFilterCallback([](ShapeId, ShapeId, void*) { return true; }, nullptr);
+       },
+       [](const Scene& s) { return s.world.State().customFilterFn != nullptr; }},
+      {"SetUserData world", [](Scene& s) { s.world.SetUserData(&s); },
+       [](const Scene& s) { return s.world.GetUserData() == &s; }},
       {"SetDensity", [](Scene& s) { s.world.SetDensity(s.shapeA, 3.0f); },
        [](const Scene& s) { return s.world.GetMass(s.boxA) == 3.0f; }},
       {"EnablePreSolveEvents", [](Scene& s) { s.world.EnablePreSolveEvents(s.groundShape, false); },

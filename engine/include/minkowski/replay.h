@@ -43,8 +43,9 @@
 
 namespace mk {
 
-/// The format this build writes and the only one it reads.
-inline constexpr std::uint32_t kReplayVersion = 1;
+/// The format this build writes. It reads it and version 1 (before surface materials: their fields
+/// replay at the defaults).
+inline constexpr std::uint32_t kReplayVersion = 2;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
 /// Most records a file may claim (each takes at least one byte, so the file size bounds it too).

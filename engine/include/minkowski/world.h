@@ -83,6 +83,10 @@ inline constexpr int kMaxContinuousRecords = 256;
 struct ContactView {
   ShapeId shapeA, shapeB;
   Manifold manifold;  ///< world points, normal A->B, impulses from the last step
+  /// The pair's mixed surface (SurfaceMaterial, World::SetFrictionCallback): friction and restitution
+  /// coefficients, rolling resistance as its angular impulse bound per unit normal impulse (m: the
+  /// coefficient times the larger rounding radius), tangent speed (m/s).
+  float friction = 0.0f, restitution = 0.0f, rollingResistance = 0.0f, tangentSpeed = 0.0f;
 };
 
 /// One touching contact of a body (World::GetBodyContactData): the same fields as ContactView.
@@ -94,6 +98,19 @@ using ContactData = ContactView;
 /// runs inside Step, so the world is locked (see World): it may read the world and query it, but
 /// every call that would change the world fails an MK_ASSERT and is ignored.
 using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& manifold, void* context);
+
+/// Friction and restitution mixing (World::SetFrictionCallback, SetRestitutionCallback, as Box2D
+/// v3's b2FrictionCallback): the two shapes' coefficients and SurfaceMaterial::userMaterialId, in
+/// the contact's order (shapeA has the lower slot). The result must be in 0..kMaxMaterialCoefficient
+/// (anything else, NaN included, fails an MK_ASSERT and the default mix is used). Called when a
+/// contact is made or a shape's material changes, inside Step too (the world is locked: read only).
+using MixFn = float (*)(float valueA, std::uint64_t materialA, float valueB, std::uint64_t materialB);
+
+/// The custom pair filter (World::SetCustomFilterCallback, as Box2D v3's b2CustomFilterFcn): called
+/// for two shapes whose Filter bits and body rules let them collide, when one of them has
+/// ShapeDef::enableCustomFiltering, before their contact is made; false and the pair never makes a
+/// contact (asked again only when their boxes part and meet again). Read only, like MixFn.
+using CustomFilterFn = bool (*)(ShapeId shapeA, ShapeId shapeB, void* context);
 
 /// The world lock. Step, and every call that hands control to game code while it walks the world's
 /// arrays (the pre-solve callback; the visitors of QueryAABB, CastRay, CastShape, OverlapShape,
@@ -260,11 +277,15 @@ class World {
   BodyId GetBody(ShapeId shape) const;
   ShapeType GetShapeType(ShapeId shape) const;
   /// Friction and restitution, 0..kMaxMaterialCoefficient (else MK_ASSERT, unchanged). A contact
-  /// mixes its shapes' values when it is made; contacts that exist keep their mix.
+  /// mixes its shapes' values when it is made, and the shape's contacts mix again when one changes.
   void SetFriction(ShapeId shape, float friction);
   float GetFriction(ShapeId shape) const;
   void SetRestitution(ShapeId shape, float restitution);
   float GetRestitution(ShapeId shape) const;
+  /// The whole surface material (SurfaceMaterial's ranges; a bad one: MK_ASSERT, unchanged); the
+  /// shape's contacts mix again. GetMaterial of a stale id: SurfaceMaterial{}.
+  void SetMaterial(ShapeId shape, const SurfaceMaterial& material);
+  SurfaceMaterial GetMaterial(ShapeId shape) const;
   void SetDensity(ShapeId shape, float density);  ///< kg/m^2; updates the body's mass
   /// ShapeDef::enablePreSolveEvents, from the next Step on.
   void EnablePreSolveEvents(ShapeId shape, bool enable);
@@ -379,6 +400,20 @@ class World {
   /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
   /// every call that would change it is refused: the world is locked (see World).
   void SetPreSolveCallback(PreSolveFn fn, void* context);
+
+  /// How contacts mix friction / restitution from then on (MixFn); null restores the defaults,
+  /// sqrt(fA fB) and max(eA, eB). Contacts that exist keep their mix until a material of theirs
+  /// changes. Not recorded in replays; snapshots do not hold them (pointers): RestoreSnapshot keeps
+  /// the world's own, and the contacts it restores keep the values they had.
+  void SetFrictionCallback(MixFn fn);
+  void SetRestitutionCallback(MixFn fn);
+  /// The custom pair filter (CustomFilterFn) and its context; null removes it. Pairs already made
+  /// stay. Replays and snapshots treat it as the mixing callbacks.
+  void SetCustomFilterCallback(CustomFilterFn fn, void* context);
+  /// WorldDef::userData unless changed. Not kept by snapshots (a pointer): RestoreSnapshot keeps the
+  /// world's own.
+  void SetUserData(void* userData);
+  void* GetUserData() const;
 
   /// An upper bound on the number of touching contacts of a body: the contacts it has (touching or
   /// not, sensor pairs included). 0 and MK_ASSERT for a stale id.

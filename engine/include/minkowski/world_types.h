@@ -93,6 +93,10 @@ inline constexpr float kMaxBodyInertia = 1e21f;
 /// restitution above 1 already adds energy; the bound keeps the bounce and friction impulses finite.
 inline constexpr float kMaxMaterialCoefficient = 1000.0f;
 
+/// Largest |tangent speed| a surface accepts (m/s, SurfaceMaterial::tangentSpeed): far beyond any
+/// conveyor; the bound keeps the friction rows' targets finite.
+inline constexpr float kMaxTangentSpeed = 1000.0f;
+
 /// Stiffness bound (Hz) for joint springs and constraint softness (JointBase::constraintHertz,
 /// spring hertz): the solver cannot resolve more than a quarter of its sub-step rate anyway, and
 /// larger values would overflow the softness coefficients.
@@ -179,12 +183,40 @@ struct CastHit {
   bool hit = false;         ///< false: nothing touched, every other field zero
 };
 
-/// Material and behaviour of a shape.
+/// The surface of a shape (Box2D v3's b2SurfaceMaterial): what a contact mixes from its two shapes
+/// when it is made. World::SetMaterial / GetMaterial, ChainDef::materials (one per segment).
+/// Bad values (outside the ranges below, NaN) are refused with MK_ASSERT.
+struct SurfaceMaterial {
+  /// Coulomb coefficient, 0..kMaxMaterialCoefficient; pairs mix as sqrt(fA fB) (or the world's
+  /// friction callback, World::SetFrictionCallback).
+  float friction = 0.6f;
+  /// Usually 0..1 (above 1 adds energy), at most kMaxMaterialCoefficient; pairs mix as max(eA, eB)
+  /// (or World::SetRestitutionCallback).
+  float restitution = 0.0f;
+  /// Non-dimensional, 0..kMaxMaterialCoefficient (usually 0..1): a rolling shape feels a torque
+  /// opposing its rolling of at most rollingResistance * radius * normal force (N m; the radius is the
+  /// larger of the two shapes' rounding radii: a circle's or capsule's radius, 0 for polygons and
+  /// segments). Pairs mix as max(rA, rB). A ball rolling on a slope of angle a stops when
+  /// rollingResistance > tan(a).
+  float rollingResistance = 0.0f;
+  /// Conveyor belts (m/s, |v| <= kMaxTangentSpeed): the surface moves along itself at this speed,
+  /// clockwise around the shape (to the right on its top face), and friction drags what touches it
+  /// towards that speed. Pairs add: vA + vB.
+  float tangentSpeed = 0.0f;
+  std::uint64_t userMaterialId = 0;  ///< yours: handed to the mixing callbacks; the engine never reads it
+  std::uint32_t customColor = 0;     ///< yours (0xRRGGBB for your debug draw); the engine never reads it
+};
+
+/// Material and behaviour of a shape. The surface fields are SurfaceMaterial's, flat (v3's
+/// def.material.friction is def.friction here).
 struct ShapeDef {
-  float density = 1.0f;      ///< kg/m^2, >= 0
-  float friction = 0.6f;     ///< Coulomb coefficient, 0..kMaxMaterialCoefficient; pairs mix as sqrt(fA fB)
-  float restitution = 0.0f;  ///< usually 0..1 (above 1 adds energy), at most kMaxMaterialCoefficient; pairs
-                             ///< mix as max(eA, eB)
+  float density = 1.0f;              ///< kg/m^2, >= 0
+  float friction = 0.6f;             ///< SurfaceMaterial::friction
+  float restitution = 0.0f;          ///< SurfaceMaterial::restitution
+  float rollingResistance = 0.0f;    ///< SurfaceMaterial::rollingResistance
+  float tangentSpeed = 0.0f;         ///< SurfaceMaterial::tangentSpeed (m/s)
+  std::uint64_t userMaterialId = 0;  ///< SurfaceMaterial::userMaterialId
+  std::uint32_t customColor = 0;     ///< SurfaceMaterial::customColor
   Filter filter{};
   bool isSensor = false;            ///< detects overlap (sensor events), no collision response
   bool enableContactEvents = true;  ///< report begin/end touch events for this shape
@@ -194,6 +226,10 @@ struct ShapeDef {
   /// before they push, and may be disabled for a step there (one-way platforms). Off by default: a
   /// shape without it costs the narrowphase nothing.
   bool enablePreSolveEvents = false;
+  /// Pairs with this shape are shown to the World's custom filter callback
+  /// (World::SetCustomFilterCallback) before they become contacts; one of the two shapes asking is
+  /// enough. Off by default: a shape without it costs the pair filter nothing.
+  bool enableCustomFiltering = false;
   void* userData = nullptr;
 };
 
@@ -235,12 +271,16 @@ inline constexpr float kMinChainSegmentLength = 0.005f;
 ///   loop (isLoop true): points.size() >= 3, points.size() segments, the last joining p[n-1] to p[0].
 /// Bad input (too few points, a non-finite point or one beyond kMaxWorldLength, consecutive points
 /// closer than kMinChainSegmentLength, friction or restitution outside 0..kMaxMaterialCoefficient, a
-/// stale body): MK_ASSERT and a null ChainId, nothing created.
+/// bad material, a materials count other than 0, 1 or the segment count, a stale body): MK_ASSERT
+/// and a null ChainId, nothing created.
 struct ChainDef {
   std::span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
   bool isLoop = false;
-  float friction = 0.6f;           ///< every segment's, as ShapeDef::friction
-  float restitution = 0.0f;        ///< every segment's, as ShapeDef::restitution
+  float friction = 0.6f;     ///< every segment's, as ShapeDef::friction (when materials is empty)
+  float restitution = 0.0f;  ///< every segment's, as ShapeDef::restitution (when materials is empty)
+  /// Optional surface materials (copied): empty, the two fields above for every segment; one, that
+  /// one for every segment; else exactly one per segment, segment i joining point i to point i + 1.
+  std::span<const SurfaceMaterial> materials{};
   Filter filter{};                 ///< every segment's
   bool enableSensorEvents = true;  ///< the segments can be seen by sensors
   void* userData = nullptr;        ///< every segment's shape user data (World::GetUserData(ShapeId))
@@ -337,6 +377,7 @@ struct SolverSettings {
 struct WorldDef {
   Vec2 gravity{0.0f, -10.0f};  ///< m/s^2
   SolverSettings settings{};
+  void* userData = nullptr;  ///< yours (World::GetUserData()); the engine never touches it
 };
 
 // ---------------------------------------------------------------------------------------------

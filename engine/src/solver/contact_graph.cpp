@@ -183,6 +183,10 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
       const int a = contacts[i].indexA, b = contacts[i].indexB;
       const bool againstStatic = a < 0 || b < 0;
       if (againstStatic != (pass == 1)) continue;
+      if (contacts[i].surface) {  // rolling resistance or tangent speed: the scalar code's (overflow)
+        graph.colorOf[i] = -1;
+        continue;
+      }
       const int color = againstStatic ? AssignColorAfter(graph.bodyColors, a < 0 ? b : a)
                                       : AssignColor(graph.bodyColors, a, b);
       graph.colorOf[i] = static_cast<std::int8_t>(color);

@@ -28,6 +28,8 @@ struct ContactInput {
   float friction = 0.0f, restitution = 0.0f;  // mixed for the pair
   int id = -1;                                // the caller's id of the contact, handed back in ContactHit
   bool enableHitEvents = false;               // StoreContactImpulses reports a ContactHit
+  float rollingResistance = 0.0f;             // angular impulse bound per unit normal impulse (m)
+  float tangentSpeed = 0.0f;                  // the friction rows' target slip (m/s)
 };
 
 struct ContactConstraintPoint {
@@ -47,9 +49,15 @@ struct ContactConstraint {
   Vec2 normal{0.0f, 0.0f};
   float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
   float friction = 0.0f, restitution = 0.0f;
+  // Rolling resistance (an angular row on wB - wA bounded by rollingResistance times the points'
+  // normal impulses) and tangent speed: only the scalar code solves them, so a contact with either
+  // (`surface`, set in prepare) goes to the coloured solver's overflow (BuildContactGraph) and the
+  // lanes never pay for them.
+  float rollingResistance = 0.0f, rollingMass = 0.0f, rollingImpulse = 0.0f, tangentSpeed = 0.0f;
   Softness softness{};
   int indexA = -1, indexB = -1;  // solver indices, -1 = static
   int pointCount = 0;
+  bool surface = false;
 };
 
 /// A contact with hit events whose fastest approaching point pushed this step, faster than

@@ -41,8 +41,16 @@ bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB) {
   }
   // Only bodies that both have joints need the walk over A's joint list (most have none or a few).
   int bodyA = world.shapes[shapeA].body, bodyB = world.shapes[shapeB].body;
-  if (a.headJointEdge == kNull || b.headJointEdge == kNull) return true;
-  return !JointBlocksCollision(world, bodyA, bodyB);
+  if (a.headJointEdge != kNull && b.headJointEdge != kNull && JointBlocksCollision(world, bodyA, bodyB))
+    return false;
+  // Last, as Box2D v3: the game's filter sees only pairs every other rule lets through.
+  if (world.customFilterFn != nullptr &&
+      (world.shapes[shapeA].enableCustomFiltering || world.shapes[shapeB].enableCustomFiltering)) {
+    if (shapeB < shapeA) std::swap(shapeA, shapeB);  // the contact's order
+    return world.customFilterFn(world.MakeShapeId(shapeA), world.MakeShapeId(shapeB),
+                                world.customFilterContext);
+  }
+  return true;
 }
 
 void AttachBroadphaseFilter(WorldState& world) {

@@ -95,6 +95,29 @@ void World::SetPreSolveCallback(PreSolveFn fn, void* context) {
   state_->preSolveContext = fn != nullptr ? context : nullptr;
 }
 
+void World::SetFrictionCallback(MixFn fn) {
+  if (RefuseIfLocked(*state_)) return;
+  state_->frictionFn = fn;
+}
+
+void World::SetRestitutionCallback(MixFn fn) {
+  if (RefuseIfLocked(*state_)) return;
+  state_->restitutionFn = fn;
+}
+
+void World::SetCustomFilterCallback(CustomFilterFn fn, void* context) {
+  if (RefuseIfLocked(*state_)) return;
+  state_->customFilterFn = fn;
+  state_->customFilterContext = fn != nullptr ? context : nullptr;
+}
+
+void World::SetUserData(void* userData) {
+  if (RefuseIfLocked(*state_)) return;
+  state_->userData = userData;
+}
+
+void* World::GetUserData() const { return state_->userData; }
+
 int World::GetBodyContactCapacity(BodyId id) const {
   const WorldState& world = *state_;
   const int body = CheckedBody(world, id);

@@ -26,8 +26,21 @@ bool ValidChainPoints(std::span<const Vec2> points, bool isLoop) {
 }
 
 bool ValidChainDef(const ChainDef& def) {
-  return ValidCoefficient(def.friction) && ValidCoefficient(def.restitution) &&
-         ValidChainPoints(def.points, def.isLoop);
+  if (!ValidCoefficient(def.friction) || !ValidCoefficient(def.restitution) ||
+      !ValidChainPoints(def.points, def.isLoop))
+    return false;
+  const std::size_t segments = def.isLoop ? def.points.size() : def.points.size() - 1;
+  if (def.materials.size() > 1 && def.materials.size() != segments) return false;
+  for (const SurfaceMaterial& m : def.materials) {
+    if (!ValidMaterial(m)) return false;
+  }
+  return true;
+}
+
+// Segment i's surface: ChainDef::materials documents the three cases.
+SurfaceMaterial SegmentMaterial(const ChainDef& def, std::size_t i) {
+  if (def.materials.empty()) return {.friction = def.friction, .restitution = def.restitution};
+  return def.materials[def.materials.size() == 1 ? 0 : i];
 }
 
 // `end` moved back by `back`. A segment of a few millimetres far out (5 mm at 1e5 m, where a float's
@@ -73,8 +86,6 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
   chain.shapes.clear();
   ShapeDef shapeDef;
   shapeDef.density = 0.0f;
-  shapeDef.friction = def.friction;
-  shapeDef.restitution = def.restitution;
   shapeDef.filter = def.filter;
   shapeDef.enableSensorEvents = def.enableSensorEvents;
   shapeDef.userData = def.userData;
@@ -82,6 +93,7 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
   const std::size_t segments = def.isLoop ? n : n - 1;
   for (std::size_t i = 0; i < segments; ++i) {
     const int slot = InsertShape(world, bodySlot, shapeDef, MakeChainSegment(def.points, def.isLoop, i));
+    SetShapeMaterial(world.shapes[slot], SegmentMaterial(def, i));
     world.shapes[slot].chain = chainSlot;
     chain.shapes.push_back(slot);
   }

@@ -215,6 +215,32 @@ bool PreSolveAllows(const WorldState& world, int shapeA, int shapeB, const Manif
                           world.preSolveContext);
 }
 
+namespace {
+
+// The pair's surface, as SurfaceMaterial documents it (Box2D v3 mixes the same way). Rolling
+// resistance becomes an angular impulse bound per unit normal impulse (m): the larger coefficient
+// times the larger rounding radius, the lever the resisting torque acts through.
+// A callback's answer outside 0..kMaxMaterialCoefficient is refused for the default mix.
+float Mix(MixFn fn, float valueA, std::uint64_t materialA, float valueB, std::uint64_t materialB,
+          float fallback) {
+  if (fn == nullptr) return fallback;
+  const float mixed = fn(valueA, materialA, valueB, materialB);
+  MK_ASSERT(ValidCoefficient(mixed));
+  return ValidCoefficient(mixed) ? mixed : fallback;
+}
+
+void MixMaterials(const WorldState& world, Contact& c, const Shape& a, const Shape& b) {
+  c.friction = Mix(world.frictionFn, a.friction, a.userMaterialId, b.friction, b.userMaterialId,
+                   std::sqrt(a.friction * b.friction));
+  c.restitution = Mix(world.restitutionFn, a.restitution, a.userMaterialId, b.restitution, b.userMaterialId,
+                      std::max(a.restitution, b.restitution));
+  const float radius = std::max(world.geometries[c.shapeA].Radius(), world.geometries[c.shapeB].Radius());
+  c.rollingResistance = std::max(a.rollingResistance, b.rollingResistance) * radius;
+  c.tangentSpeed = a.tangentSpeed + b.tangentSpeed;
+}
+
+}  // namespace
+
 void CreateContact(WorldState& world, int shapeA, int shapeB) {
   // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
   if (shapeB < shapeA) std::swap(shapeA, shapeB);
@@ -228,8 +254,7 @@ void CreateContact(WorldState& world, int shapeA, int shapeB) {
   const Shape& b = world.shapes[shapeB];
   c.shapeA = shapeA;
   c.shapeB = shapeB;
-  c.friction = std::sqrt(a.friction * b.friction);
-  c.restitution = a.restitution > b.restitution ? a.restitution : b.restitution;
+  MixMaterials(world, c, a, b);
   c.enableContactEvents = a.enableContactEvents || b.enableContactEvents;
   c.enableHitEvents = a.enableHitEvents || b.enableHitEvents;
   c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
@@ -271,6 +296,29 @@ void DestroyContactsOfShape(WorldState& world, int shape) {
     int next = world.contacts[contact].edges[key & 1].next;
     const Contact& c = world.contacts[contact];
     if (c.shapeA == shape || c.shapeB == shape) DestroyContact(world, contact, true);
+    key = next;
+  }
+}
+
+bool ValidContactMix(const Contact& c) {
+  // The mixed rolling resistance is a coefficient times a radius (<= kMaxWorldLength); NaN fails.
+  return ValidCoefficient(c.friction) && ValidCoefficient(c.restitution) && c.rollingResistance >= 0.0f &&
+         c.rollingResistance <= kMaxMaterialCoefficient * kMaxWorldLength &&
+         std::fabs(c.tangentSpeed) <= 2.0f * kMaxTangentSpeed;
+}
+
+void RemixContactsOfShape(WorldState& world, int shape) {
+  for (int key = world.bodies[world.shapes[shape].body].headContactEdge; key != kNull;) {
+    Contact& c = world.contacts[key >> 1];
+    const int next = c.edges[key & 1].next;
+    if (c.shapeA == shape || c.shapeB == shape) {
+      MixMaterials(world, c, world.shapes[c.shapeA], world.shapes[c.shapeB]);
+      // What rests on a surface that changed (a belt switched on) must feel it: wake it.
+      if (c.touching) {
+        WakeBody(world, c.edges[0].body);
+        WakeBody(world, c.edges[1].body);
+      }
+    }
     key = next;
   }
 }

@@ -39,6 +39,8 @@ class Recorder {
       out(static_cast<std::uint32_t>(value.points.size()));  // kMaxReplayChainPoints applies on loading
       for (Vec2 p : value.points) out(p);
       Fields(out, value);
+      out(static_cast<std::uint32_t>(value.materials.size()));
+      for (const SurfaceMaterial& m : value.materials) Fields(out, m);
     } else {
       Fields(out, value);
     }

@@ -65,8 +65,14 @@ bool CallCreateChain(ReplayReader& in, World* world, std::vector<Vec2>& points) 
   for (Vec2& p : points) in(p);
   ChainDef def;
   Fields(in, def);
+  std::uint32_t materialCount = 0;
+  if (HasMaterials(in)) in(materialCount);
+  if (!in.ok || materialCount > kMaxReplayChainPoints || materialCount > in.Remaining() / 28) return false;
+  std::vector<SurfaceMaterial> materials(materialCount);
+  for (SurfaceMaterial& m : materials) Fields(in, m);
   if (!in.ok) return false;
   def.points = points;
+  def.materials = materials;
   if (world != nullptr) world->CreateChain(body, def);
   return true;
 }
@@ -206,6 +212,9 @@ bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, Repl
       return Call<ExplosionDef>(in, w, [](World& x, const ExplosionDef& d) { x.Explode(d); });
     case ReplayOp::SetContinuousRecording:
       return Call<bool>(in, w, [](World& x, bool on) { x.SetContinuousRecording(on); });
+    case ReplayOp::SetMaterial:  // after the joints' opcodes: dispatched here, not by range
+      return Call<ShapeId, SurfaceMaterial>(
+          in, w, [](World& x, ShapeId s, const SurfaceMaterial& m) { x.SetMaterial(s, m); });
     default:
       break;
   }
@@ -229,7 +238,7 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   ReplayReader header(bytes, sizeof kReplayMagic, 0);
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
-  if (version != kReplayVersion || reserved != 0) return ReplayError::BadVersion;
+  if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   const std::uint64_t bodySize = ReadU64(bytes, 16);
   const std::uint64_t available = bytes.size() - kReplayHeaderBytes;
   if (bodySize > available) return ReplayError::Truncated;
@@ -238,6 +247,7 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
     return ReplayError::BadChecksum;
 
   ReplayReader in(bytes, kReplayHeaderBytes, 0);
+  in.version = version;
   Fields(in, prefix);
   if (!in.ok || (prefix.flags & ~kFlagPreSolve) != 0) return ReplayError::BadRecord;
   if (prefix.recordCount > kMaxReplayRecords || prefix.recordCount > in.Remaining() ||
@@ -374,6 +384,7 @@ void ReplayPlayer::Restart() {
 bool ReplayPlayer::ApplyNext() {
   if (AtEnd()) return false;
   ReplayReader in(replay_.bytes_, at_, world_.State().tag);
+  in.version = static_cast<std::uint32_t>(ReadU64(replay_.bytes_, 8));  // version, reserved (0)
   ReplayOp op{};
   bool preSolve = false;
   const bool decoded = PlayRecord(in, &world_, chainPoints_, op, preSolve);

@@ -62,6 +62,7 @@ enum class ReplayOp : std::uint8_t {
   SetPreSolveCallback,  // a bool: set (true) or cleared; the pointer is not recordable
   Explode,
   SetContinuousRecording,
+  SetMaterial,
   End  // one past the last opcode
 };
 
@@ -125,6 +126,9 @@ class ReplayReader {
       : bytes_(bytes), at_(at), tag_(tag) {}
 
   bool ok = true;
+  /// The file's format: version 1 files (before surface materials) are read too, their new fields
+  /// left at the defaults (HasMaterials).
+  std::uint32_t version = kReplayVersion;
   std::size_t Offset() const { return at_; }
   std::size_t Remaining() const { return bytes_.size() - at_; }
 
@@ -209,12 +213,30 @@ void Fields(IO& io, ReplayField<IO, BodyDef>& d) {
   io(d.fixedRotation), io(d.isAwake), io(d.enableSleep), io(d.isEnabled), io(d.isBullet);
 }
 
+/// Whether the record holds version 2's material fields (ShapeDef's, a chain's materials).
+template <class IO>
+bool HasMaterials(const IO& io) {
+  if constexpr (IO::kWrites) {
+    return true;
+  } else {
+    return io.version >= 2;
+  }
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, SurfaceMaterial>& m) {
+  io(m.friction), io(m.restitution), io(m.rollingResistance), io(m.tangentSpeed), io(m.userMaterialId);
+  io(m.customColor);
+}
+
 template <class IO>
 void Fields(IO& io, ReplayField<IO, ShapeDef>& d) {
   io(d.density), io(d.friction), io(d.restitution);
+  if (HasMaterials(io)) io(d.rollingResistance), io(d.tangentSpeed), io(d.userMaterialId), io(d.customColor);
   Fields(io, d.filter);
   io(d.isSensor), io(d.enableContactEvents), io(d.enableHitEvents), io(d.enableSensorEvents);
   io(d.enablePreSolveEvents);
+  if (HasMaterials(io)) io(d.enableCustomFiltering);
 }
 
 template <class IO>
@@ -243,7 +265,8 @@ void Fields(IO& io, ReplayField<IO, Polygon>& p) {
   io(p.centroid), io(p.radius);
 }
 
-/// A chain's scalars; its points are written before them by the caller (a count and the points).
+/// A chain's scalars; its points are written before them by the caller (a count and the points),
+/// its materials after them (a count and the materials).
 template <class IO>
 void Fields(IO& io, ReplayField<IO, ChainDef>& d) {
   io(d.isLoop), io(d.friction), io(d.restitution);
@@ -307,10 +330,10 @@ void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
 // A new field in a recorded definition changes its size: this fails until Fields above records it.
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 static_assert(
-    sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 40 && sizeof(SolverSettings) == 76 &&
+    sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 64 && sizeof(SolverSettings) == 76 &&
         sizeof(RevoluteJointDef) == 104 && sizeof(PrismaticJointDef) == 112 &&
         sizeof(DistanceJointDef) == 96 && sizeof(WeldJointDef) == 88 && sizeof(WheelJointDef) == 112 &&
-        sizeof(MouseJointDef) == 40 && sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 56,
+        sizeof(MouseJointDef) == 40 && sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 72,
     "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
 #endif
 

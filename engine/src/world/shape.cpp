@@ -14,11 +14,34 @@ bool ValidCoefficient(float x) { return x >= 0.0f && x <= kMaxMaterialCoefficien
 namespace {
 
 bool ValidShapeDef(const ShapeDef& def) {
-  return IsFinite(def.density) && def.density >= 0.0f && ValidCoefficient(def.friction) &&
-         ValidCoefficient(def.restitution);
+  return IsFinite(def.density) && def.density >= 0.0f && ValidMaterial(MaterialOf(def));
 }
 
 }  // namespace
+
+bool ValidMaterial(const SurfaceMaterial& m) {
+  return ValidCoefficient(m.friction) && ValidCoefficient(m.restitution) &&
+         ValidCoefficient(m.rollingResistance) && m.tangentSpeed >= -kMaxTangentSpeed &&
+         m.tangentSpeed <= kMaxTangentSpeed;
+}
+
+SurfaceMaterial MaterialOf(const ShapeDef& def) {
+  return {def.friction,     def.restitution,    def.rollingResistance,
+          def.tangentSpeed, def.userMaterialId, def.customColor};
+}
+
+void SetShapeMaterial(Shape& shape, const SurfaceMaterial& m) {
+  shape.friction = m.friction;
+  shape.restitution = m.restitution;
+  shape.rollingResistance = m.rollingResistance;
+  shape.tangentSpeed = m.tangentSpeed;
+  shape.userMaterialId = m.userMaterialId;
+  shape.customColor = m.customColor;
+}
+
+SurfaceMaterial GetShapeMaterial(const Shape& s) {
+  return {s.friction, s.restitution, s.rollingResistance, s.tangentSpeed, s.userMaterialId, s.customColor};
+}
 
 void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
   Shape& shape = world.shapes[shapeSlot];
@@ -51,14 +74,14 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   world.geometries[slot] = geometry;
   shape.extent = ShapeExtent(geometry);
   shape.density = def.density;
-  shape.friction = def.friction;
-  shape.restitution = def.restitution;
+  SetShapeMaterial(shape, MaterialOf(def));
   shape.filter = def.filter;
   shape.isSensor = def.isSensor;
   shape.enableContactEvents = def.enableContactEvents;
   shape.enableHitEvents = def.enableHitEvents;
   shape.enableSensorEvents = def.enableSensorEvents;
   shape.enablePreSolveEvents = def.enablePreSolveEvents;
+  shape.enableCustomFiltering = def.enableCustomFiltering;
   shape.userData = def.userData;
   Body& body = world.bodies[bodySlot];
   shape.body = bodySlot;
@@ -181,11 +204,14 @@ ShapeType World::GetShapeType(ShapeId id) const {
   return FindShape(*state_, id) ? state_->geometries[state_->ShapeSlot(id)].Type() : ShapeType::Count;
 }
 
-// Friction and restitution: checked the same way, stored in the shape (a contact mixes them when made).
+// Friction and restitution: checked the same way, stored in the shape, and the shape's contacts mixed
+// again (so a material changed under a resting body acts at once, as in Box2D v3).
 static void SetCoefficient(WorldState& world, ShapeId id, float Shape::*field, float value) {
   Shape* s = FindShape(world, id);
   MK_ASSERT(ValidCoefficient(value));
-  if (s && ValidCoefficient(value)) s->*field = value;
+  if (!s || !ValidCoefficient(value)) return;
+  s->*field = value;
+  RemixContactsOfShape(world, world.ShapeSlot(id));
 }
 
 static float GetCoefficient(WorldState& world, ShapeId id, float Shape::*field) {
@@ -206,6 +232,21 @@ void World::SetRestitution(ShapeId id, float restitution) {
   SetCoefficient(*state_, id, &Shape::restitution, restitution);
 }
 float World::GetRestitution(ShapeId id) const { return GetCoefficient(*state_, id, &Shape::restitution); }
+
+void World::SetMaterial(ShapeId id, const SurfaceMaterial& material) {
+  if (RefuseIfLocked(*state_)) return;
+  RecordCall(recorder_.get(), ReplayOp::SetMaterial, id, material);
+  Shape* s = FindShape(*state_, id);
+  MK_ASSERT(ValidMaterial(material));
+  if (!s || !ValidMaterial(material)) return;
+  SetShapeMaterial(*s, material);
+  RemixContactsOfShape(*state_, state_->ShapeSlot(id));
+}
+
+SurfaceMaterial World::GetMaterial(ShapeId id) const {
+  const Shape* s = FindShape(*state_, id);
+  return s ? GetShapeMaterial(*s) : SurfaceMaterial{};
+}
 
 void World::SetDensity(ShapeId id, float density) {
   if (RefuseIfLocked(*state_)) return;

@@ -57,8 +57,8 @@ static_assert(
 // bytes); add a check to the validation below if the engine indexes with it or needs it finite,
 // then update the size here. (Sizes of the x86-64 / AArch64 builds.)
 static_assert(sizeof(Body) == 160, "Body changed: review ValidBody in snapshot.cpp");
-static_assert(sizeof(Shape) == 80, "Shape changed: review ValidShape in snapshot.cpp");
-static_assert(sizeof(Contact) == 204, "Contact changed: review ValidContact in snapshot.cpp");
+static_assert(sizeof(Shape) == 104, "Shape changed: review ValidShape in snapshot.cpp");
+static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot.cpp");
 static_assert(sizeof(Joint) == 176, "Joint changed: review ValidJoint in snapshot.cpp");
 
 // A hash of the sizes of everything copied as bytes: a snapshot from a build whose structs differ
@@ -492,11 +492,10 @@ class Validator {
     const Shape& s = t_.shapes[slot];
     const bool flags = BoolByteOk(s.isSensor) && BoolByteOk(s.enableContactEvents) &&
                        BoolByteOk(s.enableHitEvents) && BoolByteOk(s.enableSensorEvents) &&
-                       BoolByteOk(s.enablePreSolveEvents);
+                       BoolByteOk(s.enablePreSolveEvents) && BoolByteOk(s.enableCustomFiltering);
     if (!flags) return Invalid("shape flag");
     if (!IsValid(s.aabb) || !Within(s.aabb.lower, kMaxCoordinate) || !Within(s.aabb.upper, kMaxCoordinate) ||
-        !Finite(s.density) || s.density < 0.0f || !ValidCoefficient(s.friction) ||
-        !ValidCoefficient(s.restitution))
+        !Finite(s.density) || s.density < 0.0f || !ValidMaterial(GetShapeMaterial(s)))
       return Invalid("shape box or material");
     // Contact recycling trusts the extent as a bound on the shape's reach: it must be the one its
     // geometry gives, as InsertShape computed it.
@@ -561,8 +560,7 @@ class Validator {
     const bool flags = BoolByteOk(c.touching) && BoolByteOk(c.enableContactEvents) &&
                        BoolByteOk(c.enableHitEvents) && BoolByteOk(c.sensorEvents) &&
                        BoolByteOk(c.sensorOverlap) && BoolByteOk(c.recyclable) && BoolByteOk(c.recycled);
-    if (!flags || !ValidCoefficient(c.friction) || !ValidCoefficient(c.restitution) ||
-        !ValidManifold(c.manifold))
+    if (!flags || !ValidContactMix(c) || !ValidManifold(c.manifold))
       return Invalid("contact manifold or material");
     if (!t_.shapeIds.IsLive(c.shapeA) || !t_.shapeIds.IsLive(c.shapeB) || c.shapeA >= c.shapeB)
       return Inconsistent("contact shapes");

@@ -92,6 +92,8 @@ void GatherContacts(WorldState& world) {
     input.bodyB = ContactSide(bodyB);
     input.friction = contact.friction;
     input.restitution = contact.restitution;
+    input.rollingResistance = contact.rollingResistance;
+    input.tangentSpeed = contact.tangentSpeed;
     input.id = slot;
     input.enableHitEvents = contact.enableHitEvents;
   });

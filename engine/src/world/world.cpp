@@ -41,6 +41,7 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   MK_ASSERT(IsFinite(def.gravity));
   state_->gravity = IsFinite(def.gravity) ? def.gravity : Vec2{0.0f, -10.0f};
   SetSolverSettings(def.settings);
+  state_->userData = def.userData;
 }
 
 World::~World() = default;

@@ -82,6 +82,11 @@ void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry);
 /// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
 bool ValidCoefficient(float x);
+/// Every field of a SurfaceMaterial in its documented range (world_types.h); false for NaN.
+bool ValidMaterial(const SurfaceMaterial& material);
+SurfaceMaterial MaterialOf(const ShapeDef& def);
+void SetShapeMaterial(Shape& shape, const SurfaceMaterial& material);
+SurfaceMaterial GetShapeMaterial(const Shape& shape);
 /// The geometry checks CreateShape and CreateChain apply (finite, within kMaxWorldLength, what the
 /// type's Make* constructor or ValidatePolygon requires); snapshots apply them too (shape.cpp).
 bool ValidGeometry(const Circle& circle);
@@ -123,7 +128,13 @@ void UpdatePairs(WorldState& world);
 /// What World::ForEachTouchingContact and GetBodyContactData show of a live contact.
 inline ContactView MakeContactView(const WorldState& world, int contact) {
   const Contact& c = world.contacts[contact];
-  return {world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB), c.manifold};
+  return {world.MakeShapeId(c.shapeA),
+          world.MakeShapeId(c.shapeB),
+          c.manifold,
+          c.friction,
+          c.restitution,
+          c.rollingResistance,
+          c.tangentSpeed};
 }
 
 /// How far a shape reaches from its body origin (m), an upper bound: its box's farthest corner in
@@ -137,6 +148,11 @@ inline float ShapeExtent(const ShapeGeometry& geometry) {
 void CreateContact(WorldState& world, int shapeA, int shapeB);
 void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& world, int shape);
+/// A contact's mixed surface within what MixMaterials can give (a snapshot's contact is checked).
+bool ValidContactMix(const Contact& contact);
+/// The shape's contacts mix their materials again (its material changed), as Box2D v3 does each step,
+/// and the bodies of those touching are woken.
+void RemixContactsOfShape(WorldState& world, int shape);
 /// The body's contacts in or out of the awake set (WorldState::awakeContactBits) after its awake flag
 /// changed: a contact is in it while either body is awake.
 void SetBodyContactsAwake(WorldState& world, int body);

@@ -65,6 +65,10 @@ struct Shape {
   float density = 1.0f;
   float friction = 0.6f;
   float restitution = 0.0f;
+  float rollingResistance = 0.0f;
+  float tangentSpeed = 0.0f;  // m/s
+  std::uint64_t userMaterialId = 0;
+  std::uint32_t customColor = 0;
   void* userData = nullptr;
   int body = kNull;
   int nextShape = kNull;
@@ -76,6 +80,7 @@ struct Shape {
   bool enableHitEvents = false;
   bool enableSensorEvents = true;
   bool enablePreSolveEvents = false;
+  bool enableCustomFiltering = false;
 };
 static_assert(sizeof(Shape) <= 128, "a Shape stays within two cache lines");
 
@@ -139,6 +144,9 @@ struct Contact {
   int shapeA = kNull, shapeB = kNull;
   float friction = 0.0f;     // mixed: sqrt(fA fB)
   float restitution = 0.0f;  // mixed: max(eA, eB)
+  // Mixed when made (MixMaterials): max(rA, rB) times the larger rounding radius (m), and vA + vB (m/s).
+  float rollingResistance = 0.0f;
+  float tangentSpeed = 0.0f;
   bool touching = false;
   bool recyclable = false;  // the manifold was computed (not reused) with points: `origin` holds it
   bool recycled = false;    // the last update reused the manifold instead of computing it
@@ -267,6 +275,12 @@ struct WorldState {
   // The pre-solve callback (World::SetPreSolveCallback); null when unset.
   PreSolveFn preSolveFn = nullptr;
   void* preSolveContext = nullptr;
+  // The mixing and pair filter callbacks (World::SetFrictionCallback, ...); null when unset.
+  MixFn frictionFn = nullptr;
+  MixFn restitutionFn = nullptr;
+  CustomFilterFn customFilterFn = nullptr;
+  void* customFilterContext = nullptr;
+  void* userData = nullptr;  // WorldDef::userData
 
   // The world lock (World's class comment; docs/design.md 6b). While lockDepth > 0 (inside Step, and
   // inside a query, Draw or other call that hands control to game code) every mutating API call fails
