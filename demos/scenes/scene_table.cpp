@@ -16,8 +16,8 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
 constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
 
-constexpr const char* kCategories[] = {"benchmark",  "stress",     "stacking",
-                                       "robustness", "continuous", "joints"};
+constexpr const char* kCategories[] = {"benchmark",  "stress", "stacking", "robustness",
+                                       "continuous", "joints", "features"};
 
 // clang-format off
 const std::array kTable = {
@@ -120,6 +120,12 @@ const std::array kTable = {
             {}, "", &BuildSoftBody},
   SceneInfo{"multiple_prismatic", "joints", "10 boxes hanging on a chain of limited prismatic joints", 300,
             kSleepOn, {.count = 10}, "count = boxes", &BuildMultiplePrismatic},
+  SceneInfo{"motion_locks", "features", "bodies locked in x, y, rotation and x+y, pushed each second", 600,
+            kSleepOn, {}, "", &BuildMotionLocks},
+  SceneInfo{"body_type", "features", "platform of boxes switched kinematic, dynamic, static every 2 s", 720,
+            kSleepOn, {}, "", &BuildBodyType},
+  SceneInfo{"kinematic", "features", "kinematic platform on a figure of eight by SetTargetTransform", 600,
+            kSleepOn, {}, "", &BuildKinematic},
 };
 // clang-format on
 
