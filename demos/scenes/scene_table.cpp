@@ -129,6 +129,12 @@ const std::array kTable = {
   // Features (issue 29): each shows one game-facing API.
   SceneInfo{"character_mover", "features", "scripted capsule character: walk, jump, steps, slope, moving platform",
             900, kSleepOn, {}, "", &BuildCharacterMover},
+  SceneInfo{"motion_locks", "features", "bodies locked in x, y, rotation and x+y, pushed each second", 600,
+            kSleepOn, {}, "", &BuildMotionLocks},
+  SceneInfo{"body_type", "features", "platform of boxes switched kinematic, dynamic, static every 2 s", 720,
+            kSleepOn, {}, "", &BuildBodyType},
+  SceneInfo{"kinematic", "features", "kinematic platform on a figure of eight by SetTargetTransform", 600,
+            kSleepOn, {}, "", &BuildKinematic},
 };
 // clang-format on
 

@@ -75,7 +75,7 @@ using BuildFn = std::unique_ptr<SceneState> (*)(World& world, const SceneParams&
 struct SceneInfo {
   const char* name;  ///< unique, snake_case: the benchmark's --scene argument
   /// "benchmark" (the Box2D v3 benchmark set), "stress", or one of the hard cases after Box2D v3's
-  /// sample categories: "stacking", "robustness", "continuous", "joints" (SceneCategories()).
+  /// sample categories: "stacking", "robustness", "continuous", "joints", "features" (SceneCategories()).
   const char* category;
   const char* description;  ///< one line for the sandbox and --help
   int defaultSteps;         ///< steps a benchmark run takes (as in Box2D v3)

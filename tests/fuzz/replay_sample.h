@@ -87,6 +87,15 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
         world.Explode({.position = {0.0f, 1.0f}, .radius = 2.0f, .falloff = 1.0f, .impulsePerLength = 0.5f});
         world.SetEnabled(d, false);
         break;
+      case 6:  // the body features (body_features.cpp)
+        world.SetMotionLocks(c, {.linearX = true});
+        world.SetMassData(e, {.mass = 2.0f, .center = {0.1f, 0.0f}, .rotationalInertia = 0.3f});
+        world.SetTargetTransform(kinematic, MakeTransform({0.7f, 6.0f}, 0.2f), 1.0f / 60.0f);
+        world.SetSleepThreshold(a, 0.1f), world.WakeTouching(a), world.SetName(a, "sample");
+        break;
+      case 7:
+        world.SetType(kinematic, BodyType::Dynamic), world.ApplyMassFromShapes(e);
+        break;
       case 8:
         world.SetEnabled(d, true), world.SetAwake(c, true);
         world.DestroyJoint(distance);

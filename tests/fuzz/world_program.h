@@ -11,6 +11,7 @@
 #include "minkowski/world.h"
 
 #include <cfloat>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -264,6 +265,10 @@ class WorldProgram {
     if (in.Bool()) def.sleepThreshold = in.Value();
     def.enableSleep = in.Byte() > 20;
     def.isBullet = in.Byte() < 20;
+    if (in.Byte() < 30) {  // motion locks, any combination
+      const std::uint8_t bits = in.Byte();
+      def.motionLocks = {(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0};
+    }
     bodies_.push_back(world_.CreateBody(def));
   }
 
@@ -489,7 +494,17 @@ class WorldProgram {
 
   void SetBodyProperty(ByteReader& in) {
     const BodyId body = Pick(in, bodies_);
-    switch (in.Byte() % 8) {
+    switch (in.Byte() % 16) {
+      case 8:
+      case 9:
+      case 10:
+      case 11:
+      case 12:
+      case 13:
+      case 14:
+      case 15:
+        SetBodyFeature(in, body);
+        break;
       case 6:
         world_.SetBullet(body, in.Bool());
         (void)world_.IsBullet(body);
@@ -515,6 +530,71 @@ class WorldProgram {
       default:
         world_.SetSleepEnabled(body, in.Bool());
         break;
+    }
+  }
+
+  // The body features (body_features.cpp) with hostile values: the world refuses what it must and
+  // stays finite.
+  void SetBodyFeature(ByteReader& in, BodyId body) {
+    switch (in.Byte() % 10) {
+      case 0: {
+        const std::uint8_t bits = in.Byte();
+        world_.SetMotionLocks(body, {(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0});
+        (void)world_.GetMotionLocks(body);
+        break;
+      }
+      case 1:
+        world_.SetType(body, static_cast<BodyType>(in.Byte() % 4));  // 3 is not a type: refused
+        break;
+      case 2: {
+        const float mass = in.Value();
+        const Vec2 center = in.Point();
+        world_.SetMassData(body, {mass, center, in.Value()});
+        (void)world_.GetMassData(body);
+        break;
+      }
+      case 3:
+        world_.ApplyMassFromShapes(body);
+        break;
+      case 4: {
+        const Vec2 p = in.Point();
+        const Transform target =
+            in.Bool() ? MakeTransform(p, in.Value()) : Transform{p, {in.Value(), in.Value()}};
+        world_.SetTargetTransform(body, target, in.Bool() ? 1.0f / 60.0f : in.Value());
+        break;
+      }
+      case 5:
+        world_.SetSleepThreshold(body, in.Value());
+        (void)world_.GetSleepThreshold(body);
+        (void)world_.IsSleepEnabled(body);
+        break;
+      case 6:
+        world_.WakeTouching(body);
+        break;
+      case 7: {
+        char name[48] = {};
+        const int length = in.Byte() % 47;
+        for (int i = 0; i < length; ++i) name[i] = static_cast<char>(in.Byte());
+        world_.SetName(body, in.Byte() < 20 ? nullptr : name);
+        (void)world_.GetName(body);
+        break;
+      }
+      case 8: {
+        std::array<ShapeId, 4> shapes{};
+        std::array<JointId, 4> joints{};
+        const std::size_t n = in.Byte() % 5;
+        (void)world_.GetShapes(body, std::span<ShapeId>(shapes.data(), n));
+        (void)world_.GetJoints(body, std::span<JointId>(joints.data(), n));
+        (void)(world_.GetShapeCount(body) + world_.GetJointCount(body));
+        break;
+      }
+      default: {
+        const Vec2 p = in.Point();
+        (void)world_.GetLocalPoint(body, p), (void)world_.GetWorldPoint(body, p);
+        (void)world_.GetLocalVector(body, p), (void)world_.GetWorldVector(body, p);
+        (void)world_.GetLocalPointVelocity(body, p), (void)world_.GetWorldPointVelocity(body, p);
+        break;
+      }
     }
   }
 

@@ -65,6 +65,7 @@ std::unique_ptr<Scene> MakeScene() {
   s->mouse = w.CreateJoint(MouseJointDef{.body = s->boxB, .target = {20.0f, 1.52f}, .maxForce = 5.0f});
   s->wheel = w.CreateBody({.type = BodyType::Dynamic, .position = {-4.0f, 3.0f}});
   w.CreateShape(s->wheel, {}, Circle{{0.0f, 0.0f}, 0.5f});
+  w.SetMassData(s->wheel, {.mass = 9.0f, .rotationalInertia = 1.0f});  // for ApplyMassFromShapes
   RevoluteJointDef motor;
   motor.bodyA = s->ground;
   motor.bodyB = s->wheel;
@@ -157,7 +158,26 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return BodyOf(s, s.boxA).angularDamping == 5.0f; }},
       {"SetGravityScale", [](Scene& s) { s.world.SetGravityScale(s.wheel, -1.0f); }},
       {"SetFixedRotation", [](Scene& s) { s.world.SetFixedRotation(s.boxA, true); },
-       [](const Scene& s) { return BodyOf(s, s.boxA).fixedRotation; }},
+       [](const Scene& s) { return s.world.GetMotionLocks(s.boxA).angularZ; }},
+      {"SetMotionLocks", [](Scene& s) { s.world.SetMotionLocks(s.boxA, {.linearX = true}); },
+       [](const Scene& s) { return s.world.GetMotionLocks(s.boxA).linearX; }},
+      {"SetType", [](Scene& s) { s.world.SetType(s.boxA, BodyType::Static); },
+       [](const Scene& s) { return s.world.GetBodyType(s.boxA) == BodyType::Static; }},
+      {"SetMassData",
+       [](Scene& s) { s.world.SetMassData(s.boxA, {.mass = 7.0f, .rotationalInertia = 2.0f}); },
+       [](const Scene& s) { return s.world.GetMass(s.boxA) == 7.0f; }},
+      {"ApplyMassFromShapes", [](Scene& s) { s.world.ApplyMassFromShapes(s.wheel); },
+       [](const Scene& s) { return s.world.GetMass(s.wheel) != 9.0f; }},
+      {"SetTargetTransform",
+       [](Scene& s) {
+         s.world.SetTargetTransform(s.boxA, {{1.0f, 2.0f}, {1.0f, 0.0f}}, kDt);
+       }},
+      {"SetSleepThreshold", [](Scene& s) { s.world.SetSleepThreshold(s.boxA, 3.0f); },
+       [](const Scene& s) { return s.world.GetSleepThreshold(s.boxA) == 3.0f; }},
+      // Nothing touching the ground sleeps in this scene: only the refusal shows.
+      {"WakeTouching", [](Scene& s) { s.world.WakeTouching(s.ground); }, nullptr, 0, false},
+      {"SetName", [](Scene& s) { s.world.SetName(s.boxA, "a"); },
+       [](const Scene& s) { return s.world.GetName(s.boxA)[0] == 'a'; }},
       {"SetAwake", [](Scene& s) { s.world.SetAwake(s.wheel, false); }},
       {"SetSleepEnabled", [](Scene& s) { s.world.SetSleepEnabled(s.boxA, false); },
        [](const Scene& s) { return !BodyOf(s, s.boxA).enableSleep; }},

@@ -20,6 +20,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/broadphase.h"
 #include "minkowski/debug_draw.h"
+#include "minkowski/draw_options.h"
 #include "minkowski/geometry.h"
 #include "minkowski/joint_types.h"
 #include "minkowski/manifold.h"
@@ -41,43 +42,6 @@ namespace mk {
 
 struct WorldState;  // internal (engine/src/world/world_state.h)
 class Recorder;     // internal (engine/src/world/recorder.h)
-
-/// Toggles for World::Draw.
-struct DrawOptions {
-  bool shapes = true;
-  bool aabbs = false;
-  bool contactPoints = false;
-  bool contactNormals = false;
-  bool contactImpulses = false;  ///< arrows scaled by the normal impulse
-  bool centersOfMass = false;
-  bool sleepColors = true;  ///< draw sleeping bodies in a muted colour
-  bool joints = false;      ///< anchors and the lines joining them, coloured by joint type
-  /// Colour awake dynamic bodies by island (bodies joined by touching contacts and joints share a
-  /// colour); sleeping bodies keep the muted colour. Costs a union-find pass per Draw call.
-  bool islandColors = false;
-  /// What the last Step's continuous stage did (World::SetContinuousRecording must be on before that
-  /// Step, or there is nothing to draw): for each body it moved back, the body at its start pose, the
-  /// path of its centre of mass to where the solver took it (the part beyond the time of impact
-  /// dimmed), the body at its time-of-impact pose, and the shape it hit at that time.
-  bool continuous = false;
-};
-
-/// One body the last Step's continuous stage moved back to its time of impact (World::
-/// GetContinuousRecords). Poses place the body origin, as Body transforms do.
-struct ContinuousRecord {
-  BodyId body;               ///< the fast body
-  ShapeId shape;             ///< its shape that would have passed first
-  ShapeId target;            ///< the shape it would have passed (static, or dynamic when `body` is a bullet)
-  Transform start{};         ///< the body's pose when the Step began
-  Transform end{};           ///< where the solver took it (where it would be without continuous collision)
-  Transform impact{};        ///< its pose at the time of impact: where the Step left it
-  Transform targetImpact{};  ///< the target body's pose at the time of impact (its start pose if static)
-  float fraction = 0.0f;     ///< time of impact as a fraction of the step, in [0, 1)
-};
-
-/// Most ContinuousRecords one Step keeps (the first bodies the stage moves back, in its order:
-/// non-bullets, then bullets). The list's memory is reserved when recording is switched on.
-inline constexpr int kMaxContinuousRecords = 256;
 
 /// Read-only view of one contact, for debugging tools and tests.
 struct ContactView {
@@ -259,6 +223,63 @@ class World {
   bool IsEnabled(BodyId body) const;
   void SetUserData(BodyId body, void* userData);
   void* GetUserData(BodyId body) const;
+
+  // --- Bodies: locks, type, mass data, kinematic targets, helpers (body_features.cpp) ------------
+
+  /// Per-axis motion locks (MotionLocks: held exactly; velocities along locked axes become 0 now).
+  /// SetFixedRotation(b, f) is SetMotionLocks with angularZ = f and the linear locks kept.
+  void SetMotionLocks(BodyId body, MotionLocks locks);
+  MotionLocks GetMotionLocks(BodyId body) const;
+  /// Changes the body's type now (Box2D v3's b2Body_SetType). The mass is recomputed from the shapes
+  /// (a SetMassData override is dropped); contacts the new type may not have (static or kinematic
+  /// against static or kinematic) are destroyed with their end events, and those it may have come
+  /// from the next Step's broadphase; joints are kept. Static: velocities, forces and sleep state
+  /// cleared, and the bodies it touched or is jointed to are woken. Kinematic or dynamic: awake.
+  void SetType(BodyId body, BodyType type);
+  /// Mass (kg), centre of mass (body frame, m) and rotational inertia about that centre (kg m^2):
+  /// what the solver uses (zero mass and inertia for static and kinematic bodies).
+  MassData GetMassData(BodyId body) const;
+  /// Overrides a dynamic body's mass data with `data` (mass > 0 and <= kMaxBodyMass, inertia >= 0 and
+  /// <= kMaxBodyInertia, |center| <= kMaxWorldLength, all finite; else MK_ASSERT, unchanged). The
+  /// body origin stays; the centre of mass moves. As in v3, a later change to the shapes (creating,
+  /// destroying, SetDensity) or SetType recomputes from the shapes and drops the override; motion
+  /// locks keep it (a rotation lock makes the inertia count as infinite, and unlocking restores it).
+  /// Static and kinematic bodies: ignored (MK_ASSERT).
+  void SetMassData(BodyId body, const MassData& data);
+  /// Drops a SetMassData override: the mass data is the shapes' again.
+  void ApplyMassFromShapes(BodyId body);
+  /// Sets a kinematic (or dynamic) body's velocities so that the next Step of `timeStep` s takes it
+  /// (free of other influences) to `target` (its origin's pose) exactly up to float rounding; the
+  /// turn, the shorter way, accounts for the sub-steps' rotation integration (so w is not quite
+  /// turn / timeStep). Wakes the body. Velocities beyond the solver's limits are clamped. A static
+  /// body, a non-finite or out-of-range target, a timeStep outside kMinTimeStep..kMaxTimeStep:
+  /// MK_ASSERT, ignored.
+  void SetTargetTransform(BodyId body, const Transform& target, float timeStep);
+  bool IsSleepEnabled(BodyId body) const;
+  /// The speed (m/s, finite, >= 0; else MK_ASSERT, unchanged) below which the body may sleep.
+  void SetSleepThreshold(BodyId body, float threshold);
+  float GetSleepThreshold(BodyId body) const;
+  /// Wakes the bodies touching this one (touching contacts, not sensors); static bodies too.
+  void WakeTouching(BodyId body);
+  /// The body's shape count; its shapes written into `out` (at most out.size(); returns how many),
+  /// most recent first. A stale id: MK_ASSERT and 0. Joints likewise.
+  int GetShapeCount(BodyId body) const;
+  int GetShapes(BodyId body, std::span<ShapeId> out) const;
+  int GetJointCount(BodyId body) const;
+  int GetJoints(BodyId body, std::span<JointId> out) const;
+  /// Frame conversions (m): a world point to the body frame and back, and vectors (rotation only).
+  Vec2 GetLocalPoint(BodyId body, Vec2 worldPoint) const;
+  Vec2 GetWorldPoint(BodyId body, Vec2 localPoint) const;
+  Vec2 GetLocalVector(BodyId body, Vec2 worldVector) const;
+  Vec2 GetWorldVector(BodyId body, Vec2 localVector) const;
+  /// Velocity (m/s, world frame) of the body's material point at a body-frame or a world point:
+  /// v + w x (p - centre of mass).
+  Vec2 GetLocalPointVelocity(BodyId body, Vec2 localPoint) const;
+  Vec2 GetWorldPointVelocity(BodyId body, Vec2 worldPoint) const;
+  /// A name for tools, copied (cut at kMaxBodyNameLength characters; null clears). GetName: the
+  /// world's copy ("" if none), valid until that body's next SetName or destruction.
+  void SetName(BodyId body, const char* name);
+  const char* GetName(BodyId body) const;
 
   // --- Shapes -----------------------------------------------------------------------------------
 

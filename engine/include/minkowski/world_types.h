@@ -133,6 +133,22 @@ inline constexpr float kContactRecycleDistance = 0.002f;
 /// dynamic bodies respond to everything.
 enum class BodyType : std::uint8_t { Static = 0, Kinematic, Dynamic };
 
+/// Per-axis motion locks of a body (Box2D v3's b2MotionLocks). A locked axis is held exactly: the
+/// centre of mass never moves along a locked world axis (x or y) and the rotation never changes, bit
+/// for bit, whatever contacts, joints, forces and impulses do; the velocity along it stays 0. (The
+/// body origin follows the centre: on a body whose centre is off its origin and that may turn, the
+/// origin moves.) Rotation is locked through the rotational inertia (contacts and joints see it as
+/// infinite); a linear axis is projected out of the velocity after every solver pass, a constraint
+/// solved last (as v3); with both linear axes locked, the body's inverse mass is 0 as well.
+struct MotionLocks {
+  bool linearX = false;   ///< no motion of the centre of mass along world x
+  bool linearY = false;   ///< no motion of the centre of mass along world y
+  bool angularZ = false;  ///< no rotation (the same lock as BodyDef::fixedRotation)
+};
+
+/// Most characters a body name keeps (World::SetName); longer names are cut there.
+inline constexpr int kMaxBodyNameLength = 31;
+
 /// Everything needed to create a body. Defaults make a static body at the origin.
 struct BodyDef {
   BodyType type = BodyType::Static;
@@ -144,10 +160,13 @@ struct BodyDef {
   float angularDamping = 0.0f;      ///< 1/s, >= 0
   float gravityScale = 1.0f;        ///< multiplies the world gravity for this body (finite)
   float sleepThreshold = 0.05f;     ///< m/s: the body may sleep below this speed
-  bool fixedRotation = false;       ///< no rotation (infinite rotational inertia)
-  bool isAwake = true;              ///< start awake (a body created asleep waits to be touched)
-  bool enableSleep = true;          ///< false keeps this body (and its island) awake
-  bool isEnabled = true;            ///< a disabled body is out of the simulation entirely
+  /// No rotation (infinite rotational inertia): a synonym of motionLocks.angularZ; the body's
+  /// rotation is locked when either is set.
+  bool fixedRotation = false;
+  MotionLocks motionLocks{};  ///< per-axis locks (MotionLocks)
+  bool isAwake = true;        ///< start awake (a body created asleep waits to be touched)
+  bool enableSleep = true;    ///< false keeps this body (and its island) awake
+  bool isEnabled = true;      ///< a disabled body is out of the simulation entirely
   /// Continuous collision against dynamic bodies too. Every fast dynamic body (one that moves more
   /// than kContinuousFastFraction of its smallest extent in a step) is stopped at its time of impact
   /// with static shapes; a bullet that is fast is also stopped at its time of impact with non-bullet

@@ -85,6 +85,18 @@ bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
   return anyCapped;
 }
 
+void ApplyMotionLocks(SolverArrays& solver) {
+  for (const BodyLock& lock : solver.locks) {
+    BodyState& s = solver.states[lock.index];
+    if (lock.axes & 1) s.v.x = s.dp.x = 0.0f;
+    if (lock.axes & 2) s.v.y = s.dp.y = 0.0f;
+    if (lock.axes & 4) {
+      s.w = 0.0f;
+      s.dq = Rot{};
+    }
+  }
+}
+
 bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
   const float maxSpeed = context.settings.maxLinearSpeed;
   const float maxAngularSpeed = MaxAngularSpeed(context);

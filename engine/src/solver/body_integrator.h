@@ -50,6 +50,11 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
 /// what the cap took away.
 bool IntegratePositions(SolverArrays& solver, const StepContext& context);
 
+/// Motion locks, a constraint solved last (as Box2D v3's): each locked body's velocity along a held
+/// axis is 0 and its motion of the step along it (dp, dq) stays exactly none. After every position
+/// integration and at the end of the step; a loop over SolverArrays::locks only.
+void ApplyMotionLocks(SolverArrays& solver);
+
 /// The same caps on the velocities alone (the step's final velocities); same return and flags.
 bool CapSpeeds(SolverArrays& solver, const StepContext& context);
 

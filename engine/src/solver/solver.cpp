@@ -78,6 +78,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
       SolveJointPositions(solver, context);
       SolveContactPositionsClassic(solver, context);
     }
+    ApplyMotionLocks(solver);
     return;
   }
   // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one; plain
@@ -101,6 +102,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     SolveContactGroups<wide::FloatW, true>(graph, solver.states, context);
     SolveContacts(solver, context, graph.overflow);
     if (IntegratePositions(solver, context)) DropCappedImpulses(solver);
+    ApplyMotionLocks(solver);
     if (settings.enableRelax) {
       SolveHingeGroups<wide::FloatW, false>(hinges, solver.states);
       SolveJoints(solver, context, JointPass::Relax, hinges.scalar);

@@ -23,9 +23,17 @@ namespace mk {
 
 /// The step's bodies and constraints, indexed by solver index (bodies) and input order
 /// (constraints: contacts[i] is made from the i-th ContactInput, joints[i] from the i-th JointInput).
+/// A moving body with motion locks (World MotionLocks): its solver index and which axes are held
+/// (bit 1: x, 2: y, 4: rotation).
+struct BodyLock {
+  int index = 0;
+  std::uint8_t axes = 0;
+};
+
 struct SolverArrays {
   std::vector<BodyState> states;
   std::vector<BodyParams> params;
+  std::vector<BodyLock> locks;  // empty in a world without locked bodies: then the locks cost nothing
   std::vector<ContactConstraint> contacts;
   std::vector<JointConstraint> joints;
   std::vector<ContactHit> hits;  // StoreContactImpulses

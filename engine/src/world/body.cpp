@@ -12,6 +12,23 @@
 
 namespace mk {
 
+std::uint8_t LocksOf(const MotionLocks& locks, bool fixedRotation) {
+  return static_cast<std::uint8_t>((locks.linearX ? kLockLinearX : 0) | (locks.linearY ? kLockLinearY : 0) |
+                                   (locks.angularZ || fixedRotation ? kLockAngular : 0));
+}
+
+// The velocities along newly locked axes become 0, the mass follows (UpdateBodyMass), and the solver's
+// list of locked bodies is rebuilt at the next Step.
+void SetBodyLocks(WorldState& world, int slot, int locks) {
+  Body& body = world.bodies[slot];
+  if (body.locks == locks) return;
+  body.locks = static_cast<std::uint8_t>(locks);
+  body.linearVelocity = LockedVelocity(body.locks, body.linearVelocity);
+  if (body.locks & kLockAngular) body.angularVelocity = 0.0f;
+  BodyMassChanged(world, slot);
+  world.solverBodiesStale = true;
+}
+
 namespace {
 
 bool ValidBodyDef(const BodyDef& def) {
@@ -86,8 +103,10 @@ float InnerExtent(const ShapeGeometry& geometry) {
 }  // namespace
 
 // Sums the shapes' mass properties about the body origin, then moves the inertia to the centre of
-// mass. Only dynamic bodies have mass; a dynamic body without mass gets 1 kg so it still falls
-// (Box2D's convention), with no rotational inertia.
+// mass; or takes World::SetMassData's values while they override the shapes'. Only dynamic bodies
+// have mass; a dynamic body without mass gets 1 kg so it still falls (Box2D's convention), with no
+// rotational inertia. A rotation lock zeroes the inertia, both linear locks the inverse mass (the
+// mass stays: GetMass reports it).
 void UpdateBodyMass(WorldState& world, int bodySlot) {
   Body& body = world.bodies[bodySlot];
   body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
@@ -97,11 +116,17 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
     return;
   }
   float mass, inertia;
-  ResolveMass(SumShapeMasses(world, bodySlot, kNull), mass, body.localCenter, inertia);
+  if (body.massOverride.mass > 0.0f) {
+    mass = body.massOverride.mass;
+    body.localCenter = body.massOverride.center;
+    inertia = body.massOverride.rotationalInertia;
+  } else {
+    ResolveMass(SumShapeMasses(world, bodySlot, kNull), mass, body.localCenter, inertia);
+  }
   if (mass > 0.0f) {
     body.mass = mass;
     body.invMass = 1.0f / mass;
-    if (inertia > 0.0f && !body.fixedRotation) {
+    if (inertia > 0.0f && !(body.locks & kLockAngular)) {
       body.inertia = inertia;
       body.invInertia = 1.0f / inertia;
     }
@@ -109,6 +134,7 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
     body.mass = 1.0f;
     body.invMass = 1.0f;
   }
+  if ((body.locks & kLockLinear) == kLockLinear) body.invMass = 0.0f;
   // Keep the body origin fixed; the centre of mass moves with the new local centre.
   body.center = TransformPoint(body.xf, body.localCenter);
   body.maxExtent = 0.0f;
@@ -158,18 +184,20 @@ BodyId World::CreateBody(const BodyDef& def) {
   if (slot >= static_cast<int>(world.bodies.size())) world.bodies.resize(slot + 1);
   Body& body = world.bodies[slot];
   body = Body{};
+  if (static_cast<std::size_t>(slot) < world.bodyNames.size()) world.bodyNames[slot] = {};
   body.type = def.type;
   body.xf = MakeTransform(def.position, def.angle);
   body.center = def.position;
+  body.locks = LocksOf(def.motionLocks, def.fixedRotation);
   if (def.type != BodyType::Static) {
-    body.linearVelocity = ClampLinearSpeed(def.linearVelocity, world.settings.maxLinearSpeed);
-    body.angularVelocity = ClampAngularSpeed(def.angularVelocity);
+    body.linearVelocity =
+        LockedVelocity(body.locks, ClampLinearSpeed(def.linearVelocity, world.settings.maxLinearSpeed));
+    body.angularVelocity = (body.locks & kLockAngular) ? 0.0f : ClampAngularSpeed(def.angularVelocity);
   }
   body.linearDamping = def.linearDamping;
   body.angularDamping = def.angularDamping;
   body.gravityScale = def.gravityScale;
   body.sleepThreshold = def.sleepThreshold;
-  body.fixedRotation = def.fixedRotation;
   body.enableSleep = def.enableSleep;
   body.isBullet = def.isBullet;
   body.enabled = def.isEnabled;
@@ -181,7 +209,12 @@ BodyId World::CreateBody(const BodyDef& def) {
     PutIslandToSleep(world, slot);
   }
   SetBodyAwakeBit(world, slot);  // also clears a destroyed body's bit if this slot is reused
-  return world.MakeBodyId(slot);
+  const BodyId id = world.MakeBodyId(slot);
+  // The replay's CreateBody record keeps the BodyDef of version 1 (replay_format.h): the locks follow as
+  // a call of their own, which gives the same body (SetMotionLocks on a new body changes only them).
+  if (def.motionLocks.linearX || def.motionLocks.linearY || def.motionLocks.angularZ)
+    RecordCall(recorder_.get(), ReplayOp::SetMotionLocks, id, GetMotionLocks(id));
+  return id;
 }
 
 bool World::DestroyBody(BodyId id) {
@@ -258,7 +291,7 @@ void World::SetLinearVelocity(BodyId id, Vec2 velocity) {
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(velocity));
   if (!b || !IsFinite(velocity) || b->type == BodyType::Static) return;
-  b->linearVelocity = ClampLinearSpeed(velocity, state_->settings.maxLinearSpeed);
+  b->linearVelocity = LockedVelocity(b->locks, ClampLinearSpeed(velocity, state_->settings.maxLinearSpeed));
   if (LengthSquared(velocity) > 0.0f) WakeBody(*state_, state_->BodySlot(id));
 }
 
@@ -272,7 +305,7 @@ void World::SetAngularVelocity(BodyId id, float omega) {
   RecordCall(recorder_.get(), ReplayOp::SetAngularVelocity, id, omega);
   Body* b = FindBody(*state_, id);
   MK_ASSERT(IsFinite(omega));
-  if (!b || !IsFinite(omega) || b->type == BodyType::Static || b->fixedRotation) return;
+  if (!b || !IsFinite(omega) || b->type == BodyType::Static || (b->locks & kLockAngular)) return;
   b->angularVelocity = ClampAngularSpeed(omega);
   if (omega != 0.0f) WakeBody(*state_, state_->BodySlot(id));
 }
@@ -329,7 +362,7 @@ void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wa
   const bool finite = IsFinite(v) && IsFinite(world);
   MK_ASSERT(finite);  // the impulse overflows the velocity
   if (!finite) return;
-  b->linearVelocity = ClampLinearSpeed(v, state_->settings.maxLinearSpeed);
+  b->linearVelocity = LockedVelocity(b->locks, ClampLinearSpeed(v, state_->settings.maxLinearSpeed));
   b->angularVelocity = ClampAngularSpeed(world);
 }
 
@@ -403,9 +436,7 @@ void World::SetFixedRotation(BodyId id, bool fixed) {
   RecordCall(recorder_.get(), ReplayOp::SetFixedRotation, id, fixed);
   Body* b = FindBody(*state_, id);
   if (!b) return;
-  b->fixedRotation = fixed;
-  if (fixed) b->angularVelocity = 0.0f;
-  BodyMassChanged(*state_, state_->BodySlot(id));
+  SetBodyLocks(*state_, state_->BodySlot(id), fixed ? b->locks | kLockAngular : b->locks & ~kLockAngular);
 }
 
 void World::SetAwake(BodyId id, bool awake) {

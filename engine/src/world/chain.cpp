@@ -97,6 +97,7 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
     world.shapes[slot].chain = chainSlot;
     chain.shapes.push_back(slot);
   }
+  world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   UpdateBodyMass(world, bodySlot);
   return world.MakeChainId(chainSlot);
 }
@@ -109,6 +110,7 @@ bool World::DestroyChain(ChainId id) {
   if (!world.IsChain(id)) return false;
   Chain& chain = world.chains[world.ChainSlot(id)];
   for (int shape : chain.shapes) DestroyShapeInternal(world, shape, false);
+  world.bodies[chain.body].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   UpdateBodyMass(world, chain.body);
   chain.shapes.clear();
   chain.body = kNull;

@@ -191,6 +191,37 @@ bool PlayJointRecord(ReplayOp op, ReplayReader& in, World* w) {
   }
 }
 
+// The body features' calls (body_features.cpp).
+bool PlayBodyFeatureRecord(ReplayOp op, ReplayReader& in, World* w) {
+  switch (op) {
+    case ReplayOp::SetMotionLocks:
+      return Call<BodyId, MotionLocks>(in, w,
+                                       [](World& x, BodyId b, MotionLocks l) { x.SetMotionLocks(b, l); });
+    case ReplayOp::SetType:
+      return Call<BodyId, BodyType>(in, w, [](World& x, BodyId b, BodyType t) { x.SetType(b, t); });
+    case ReplayOp::SetMassData:
+      return Call<BodyId, float, Vec2, float>(in, w, [](World& x, BodyId b, float m, Vec2 c, float i) {
+        x.SetMassData(b, {m, c, i});
+      });
+    case ReplayOp::ApplyMassFromShapes:
+      return Call<BodyId>(in, w, [](World& x, BodyId b) { x.ApplyMassFromShapes(b); });
+    case ReplayOp::SetTargetTransform:
+      return Call<BodyId, Vec2, float, float, float>(
+          in, w, [](World& x, BodyId b, Vec2 p, float c, float s, float dt) {
+            x.SetTargetTransform(b, {p, {c, s}}, dt);
+          });
+    case ReplayOp::SetSleepThreshold:
+      return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetSleepThreshold(b, v); });
+    case ReplayOp::WakeTouching:
+      return Call<BodyId>(in, w, [](World& x, BodyId b) { x.WakeTouching(b); });
+    case ReplayOp::SetName:
+      return Call<BodyId, BodyName>(in, w,
+                                    [](World& x, BodyId b, const BodyName& n) { x.SetName(b, n.text); });
+    default:
+      return false;
+  }
+}
+
 // One record: reads its opcode and arguments and, with a world, makes its call. `preSolve` receives
 // a SetPreSolveCallback record's flag (the player installs its own callback). False when the record
 // does not decode (unknown opcode, a field outside its encoding, past the end).
@@ -215,6 +246,15 @@ bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, Repl
     case ReplayOp::SetMaterial:  // after the joints' opcodes: dispatched here, not by range
       return Call<ShapeId, SurfaceMaterial>(
           in, w, [](World& x, ShapeId s, const SurfaceMaterial& m) { x.SetMaterial(s, m); });
+    case ReplayOp::SetMotionLocks:
+    case ReplayOp::SetType:
+    case ReplayOp::SetMassData:
+    case ReplayOp::ApplyMassFromShapes:
+    case ReplayOp::SetTargetTransform:
+    case ReplayOp::SetSleepThreshold:
+    case ReplayOp::WakeTouching:
+    case ReplayOp::SetName:
+      return PlayBodyFeatureRecord(op, in, w);
     default:
       break;
   }

@@ -14,6 +14,17 @@
 
 namespace mk {
 
+/// A body's name as the world keeps it (World::SetName): at most kMaxBodyNameLength characters and
+/// a terminating zero; a plain array, so snapshots copy it as bytes.
+struct BodyName {
+  char text[kMaxBodyNameLength + 1] = {};
+  static BodyName Of(const char* name) {
+    BodyName n;
+    for (int i = 0; name != nullptr && i < kMaxBodyNameLength && name[i] != '\0'; ++i) n.text[i] = name[i];
+    return n;
+  }
+};
+
 /// The record kinds. Values are the file's opcodes: append new ones, never renumber.
 enum class ReplayOp : std::uint8_t {
   Step = 1,
@@ -63,6 +74,14 @@ enum class ReplayOp : std::uint8_t {
   Explode,
   SetContinuousRecording,
   SetMaterial,
+  SetMotionLocks,
+  SetType,
+  SetMassData,
+  ApplyMassFromShapes,
+  SetTargetTransform,
+  SetSleepThreshold,
+  WakeTouching,
+  SetName,
   End  // one past the last opcode
 };
 
@@ -207,10 +226,28 @@ void Fields(IO& io, ReplayField<IO, SolverSettings>& s) {
 }
 
 template <class IO>
+void Fields(IO& io, ReplayField<IO, MotionLocks>& l) {
+  io(l.linearX), io(l.linearY), io(l.angularZ);
+}
+
+// Every byte of the array; the reader ends it with a zero whatever the file says.
+template <class IO>
+void Fields(IO& io, ReplayField<IO, BodyName>& n) {
+  for (auto& c : n.text) {
+    auto byte = static_cast<std::uint8_t>(c);
+    io(byte);
+    if constexpr (!IO::kWrites) c = static_cast<char>(byte);
+  }
+  if constexpr (!IO::kWrites) n.text[kMaxBodyNameLength] = '\0';
+}
+
+template <class IO>
 void Fields(IO& io, ReplayField<IO, BodyDef>& d) {
   io(d.type), io(d.position), io(d.angle), io(d.linearVelocity), io(d.angularVelocity);
   io(d.linearDamping), io(d.angularDamping), io(d.gravityScale), io(d.sleepThreshold);
   io(d.fixedRotation), io(d.isAwake), io(d.enableSleep), io(d.isEnabled), io(d.isBullet);
+  // motionLocks: not here, so files of version 1 still read. World::CreateBody records a body made
+  // with motion locks as this record and then a SetMotionLocks one (body.cpp).
 }
 
 /// Whether the record holds version 2's material fields (ShapeDef's, a chain's materials).

@@ -60,7 +60,10 @@ void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
   int bodySlot = shape.body;
   shape.body = kNull;
   world.shapeIds.Free(shapeSlot);
-  if (updateMass) BodyMassChanged(world, bodySlot);
+  if (updateMass) {
+    world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
+    BodyMassChanged(world, bodySlot);
+  }
 }
 
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry) {
@@ -138,6 +141,7 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   if (!valid) return {};
   const int bodySlot = world.BodySlot(bodyId);
   const int slot = InsertShape(world, bodySlot, def, ShapeGeometry(geometry));
+  world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(world, bodySlot);
   return world.MakeShapeId(slot);
 }
@@ -263,6 +267,7 @@ void World::SetDensity(ShapeId id, float density) {
   MK_ASSERT(valid);
   if (!valid) return;
   s->density = density;
+  state_->bodies[s->body].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(*state_, s->body);
 }
 

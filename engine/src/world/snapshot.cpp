@@ -56,7 +56,7 @@ static_assert(
 // When one of these fails, a field was added: it is saved automatically (the struct is copied as
 // bytes); add a check to the validation below if the engine indexes with it or needs it finite,
 // then update the size here. (Sizes of the x86-64 / AArch64 builds.)
-static_assert(sizeof(Body) == 160, "Body changed: review ValidBody in snapshot.cpp");
+static_assert(sizeof(Body) == 176, "Body changed: review ValidBody in snapshot.cpp");
 static_assert(sizeof(Shape) == 104, "Shape changed: review ValidShape in snapshot.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot.cpp");
 static_assert(sizeof(Joint) == 176, "Joint changed: review ValidJoint in snapshot.cpp");
@@ -199,6 +199,7 @@ void World::SaveSnapshot(std::vector<std::byte>& out) const {
     w.PutArray(chain.shapes);
   }
   w.PutArray(s.sleepGroupHead);
+  w.PutArray(s.bodyNames);
   w.PutArray(s.beginEvents);
   w.PutArray(s.endEvents);
   w.PutArray(s.hitEvents);
@@ -353,6 +354,7 @@ SnapshotResult Parse(ByteReader& in, WorldState& t, std::vector<bool>& geometryV
       return ParseFailure(in, "chain");
   }
   in.GetArray(t.sleepGroupHead, kMaxSnapshotCount);
+  in.GetArray(t.bodyNames, kMaxSnapshotCount);
   in.GetArray(t.beginEvents, kMaxSnapshotCount);
   in.GetArray(t.endEvents, kMaxSnapshotCount);
   in.GetArray(t.hitEvents, kMaxSnapshotCount);
@@ -427,6 +429,10 @@ class Validator {
         !same(t_.chains.size(), t_.chainIds) || !same(t_.sleepGroupHead.size(), t_.sleepGroupIds)) {
       return Inconsistent("array sizes differ from their id pools");
     }
+    if (t_.bodyNames.size() > t_.bodies.size()) return Inconsistent("more body names than bodies");
+    for (BodyName& name : t_.bodyNames) {
+      if (name.text[kMaxBodyNameLength] != '\0') return Invalid("body name");
+    }
     SolverSettings clamped = t_.settings;
     const SolverSettings& s = t_.settings;
     const bool bools = BoolByteOk(s.enableWarmStarting) && BoolByteOk(s.enableRelax) &&
@@ -458,7 +464,7 @@ class Validator {
 
   bool ValidBody(Body& b) {
     const bool flags = EnumOk(b.type, 3) && BoolByteOk(b.awake) && BoolByteOk(b.enabled) &&
-                       BoolByteOk(b.fixedRotation) && BoolByteOk(b.enableSleep) && BoolByteOk(b.isBullet) &&
+                       (b.locks & ~kLockAll) == 0 && BoolByteOk(b.enableSleep) && BoolByteOk(b.isBullet) &&
                        BoolByteOk(b.heldAtStart) && BoolByteOk(b.movedFast);
     if (!flags) return Invalid("body type or flag");
     const bool pose = Within(b.xf.p, kMaxCoordinate) && Within(b.center, kMaxCoordinate) &&
@@ -484,6 +490,12 @@ class Validator {
     if (!Within(b.center - expected, tolerance)) return Inconsistent("body centre and origin");
     if (!motion) return Invalid("body velocity or force");
     if (!mass || !params) return Invalid("body mass or parameter");
+    // An override is what SetMassData accepts (body_features.cpp); Masses() then checks the rest.
+    const MassData& o = b.massOverride;
+    if (!(o.mass == 0.0f && o.rotationalInertia == 0.0f && o.center.x == 0.0f && o.center.y == 0.0f) &&
+        !(o.mass > 0.0f && o.rotationalInertia >= 0.0f && Within(o.center, kMaxLocalLength) &&
+          MassIsUsable(o)))
+      return Invalid("body mass override");
     b.solverIndex = kNull;  // in no solver body list yet (MoveIn empties it)
     return true;
   }
@@ -812,6 +824,7 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.chains.swap(t.chains);
   world.contactByShapes = std::move(t.contactByShapes);
   world.sleepGroupHead.swap(t.sleepGroupHead);
+  world.bodyNames.swap(t.bodyNames);
   world.beginEvents.swap(t.beginEvents);
   world.endEvents.swap(t.endEvents);
   world.hitEvents.swap(t.hitEvents);

@@ -15,9 +15,11 @@ namespace {
 void RebuildSolverBodies(WorldState& world) {
   for (int slot : world.solverBodies) world.bodies[slot].solverIndex = kNull;
   world.solverBodies.clear();
+  world.lockedBodies.clear();
   ForEachAwakeBody(world, [&](int slot) {
     world.bodies[slot].solverIndex = static_cast<int>(world.solverBodies.size());
     world.solverBodies.push_back(slot);
+    if (world.bodies[slot].locks != 0) world.lockedBodies.push_back(slot);
   });
   world.solverBodiesStale = false;
 }
@@ -67,6 +69,11 @@ void GatherBodies(WorldState& world, const StepContext& context) {
                                .angularDamping = body.angularDamping},
                               context);
     }
+  }
+  solver.locks.clear();
+  for (int slot : world.lockedBodies) {
+    const Body& body = world.bodies[slot];
+    solver.locks.push_back({body.solverIndex, body.locks});
   }
 }
 
@@ -181,6 +188,24 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
 
 }  // namespace
 
+// The continuous stage moves bodies along their sweeps (rebuilt from angles), and the solver's scatter
+// renormalises every rotation: both may move a locked axis by a rounding. Each locked body's held
+// axes go back to their values at the start of the Step, exactly.
+void HoldLockedBodies(WorldState& world) {
+  for (int slot : world.lockedBodies) {
+    Body& body = world.bodies[slot];
+    const Vec2 center = body.center;
+    const Rot q = body.xf.q;
+    if (body.locks & kLockLinearX) body.center.x = body.center0.x;
+    if (body.locks & kLockLinearY) body.center.y = body.center0.y;
+    if (body.locks & kLockAngular) body.xf.q = body.q0;
+    if (center.x == body.center.x && center.y == body.center.y && q.c == body.xf.q.c && q.s == body.xf.q.s)
+      continue;
+    body.xf.p = body.center - Rotate(body.xf.q, body.localCenter);
+    UpdateBodyShapesInBroadphase(world, slot, /*teleport=*/false);
+  }
+}
+
 // The stage list of the solver step (the sub-steps' own list is RunSubSteps, solver/solver.cpp).
 void SolveStep(WorldState& world, float dt) {
   const StepContext context = MakeStepContext(dt, world.settings);
@@ -194,6 +219,7 @@ void SolveStep(WorldState& world, float dt) {
   RunSubSteps(solver, context);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
+  ApplyMotionLocks(solver);  // restitution may have moved a locked velocity
   StoreContactImpulses(world.contactInputs, solver, context);
   StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);

@@ -90,6 +90,7 @@ bool World::Step(float timeStep) {
     const WorldLock walk(world, /*walk=*/true);
     SolveContinuous(world, timeStep);
   }  // fast bodies back to their time of impact with what they would pass
+  if (!world.lockedBodies.empty()) HoldLockedBodies(world);
   world.profile.continuous = continuous.Ms();
 
   StageTimer islands;

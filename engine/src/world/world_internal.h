@@ -53,7 +53,22 @@ inline bool RefuseIfWalking(const WorldState& world) {
 inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
 inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
 
-// Bodies (body.cpp) and shapes (shape.cpp)
+// Bodies (body.cpp, body_features.cpp) and shapes (shape.cpp)
+/// Body::locks bits (MotionLocks).
+inline constexpr std::uint8_t kLockLinearX = 1, kLockLinearY = 2, kLockAngular = 4;
+inline constexpr std::uint8_t kLockLinear = kLockLinearX | kLockLinearY;
+inline constexpr std::uint8_t kLockAll = kLockLinear | kLockAngular;
+/// The velocity with its locked components (Body::locks) zeroed.
+inline Vec2 LockedVelocity(std::uint8_t locks, Vec2 v) {
+  return {(locks & kLockLinearX) ? 0.0f : v.x, (locks & kLockLinearY) ? 0.0f : v.y};
+}
+/// Body::locks of a def's MotionLocks and fixedRotation (either locks rotation).
+std::uint8_t LocksOf(const MotionLocks& locks, bool fixedRotation);
+/// Changes a body's locks: velocities along locked axes zeroed, mass updated, solver lists rebuilt.
+void SetBodyLocks(WorldState& world, int body, int locks);
+/// Holds the locked axes of the moving bodies that have locks (WorldState::lockedBodies) exactly where
+/// they were when the Step began, after the continuous stage moved bodies (solve.cpp).
+void HoldLockedBodies(WorldState& world);
 void UpdateBodyMass(WorldState& world, int body);
 /// UpdateBodyMass after a change to the body's shapes or rotation; when its mass or inertia changed,
 /// its contacts' and joints' warm-start impulses are dropped (they were solved for the old values).

@@ -12,6 +12,7 @@
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
 #include "solver/solver.h"
+#include "world/replay_format.h"  // BodyName
 
 #include <utility>
 #include <vector>
@@ -46,10 +47,13 @@ struct Body {
   float minExtent = 0.0f;        // smallest core centre to surface distance over the shapes (m), >= slop
   Vec2 center0{0.0f, 0.0f};      // centre of mass at the start of the last step (continuous collision)
   Rot q0{};                      // rotation at the start of the last step
+  // World::SetMassData's values, which replace the shapes' while massOverride.mass > 0 (a mass of 0
+  // means no override: SetMassData refuses it).
+  MassData massOverride{};
   BodyType type = BodyType::Static;
   bool awake = true;
   bool enabled = true;
-  bool fixedRotation = false;
+  std::uint8_t locks = 0;  // MotionLocks as kLock* bits (world_internal.h); kLockAngular is fixed rotation
   bool enableSleep = true;
   bool isBullet = false;
   bool movedFast = false;    // listed for continuous collision in the last step (ScatterBodies)
@@ -179,6 +183,8 @@ struct WorldState {
   BroadPhase broadphase;
   IdPool bodyIds, shapeIds, contactIds, jointIds, chainIds;
   std::vector<Body> bodies;
+  /// Per body slot, its name (World::SetName); grown only by SetName, so it may be shorter than bodies.
+  std::vector<BodyName> bodyNames;
   std::vector<Shape> shapes;
   /// Per shape slot, the shape's geometry (its one copy, in body coordinates): what the narrowphase,
   /// mass, bounding boxes and debug drawing read.
@@ -232,6 +238,9 @@ struct WorldState {
   // step's stages all see the list its gather made.
   std::vector<int> solverBodies;
   bool solverBodiesStale = true;
+  // The listed bodies with motion locks (Body::locks), as body slots; rebuilt with solverBodies (a lock
+  // change marks that list stale), so a world without locks pays nothing per body for them.
+  std::vector<int> lockedBodies;
   std::vector<int> fastBodies;   // continuous collision: fast non-bullet body slots of this step
   std::vector<int> fastBullets;  // and fast bullets, swept after the others have moved
   // Continuous collision's sensors (continuous.cpp, SweepSensors): the (fast shape, sensor shape) pairs
