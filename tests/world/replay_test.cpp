@@ -296,7 +296,7 @@ TEST_CASE("hand-made headers are refused") {
   bad[0] = std::byte{'X'};
   CHECK(load(bad) == ReplayError::BadMagic);
   bad = file;
-  bad[8] = std::byte{2};
+  bad[8] = std::byte{99};
   CHECK(load(bad) == ReplayError::BadVersion);
   bad = file;
   PutU64(bad, 16, ~std::uint64_t{0});  // claims 16 EiB

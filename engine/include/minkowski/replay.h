@@ -44,7 +44,7 @@
 namespace mk {
 
 /// The format this build writes and the only one it reads.
-inline constexpr std::uint32_t kReplayVersion = 1;
+inline constexpr std::uint32_t kReplayVersion = 2;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
 /// Most records a file may claim (each takes at least one byte, so the file size bounds it too).
@@ -97,7 +97,8 @@ class Replay {
   bool startsWithPreSolve_ = false;
   std::uint64_t recordCount_ = 0;
   std::uint64_t stepCount_ = 0;
-  std::size_t firstRecord_ = 0;  // byte offset of the first record
+  std::size_t firstRecord_ = 0;             // byte offset of the first record
+  std::uint32_t version_ = kReplayVersion;  // of the file (1 or kReplayVersion)
 };
 
 /// Writes a recording (World::StopRecording's bytes) to a file. FileError when it cannot.

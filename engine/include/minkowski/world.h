@@ -304,6 +304,9 @@ class World {
   JointId CreateJoint(const WeldJointDef& def);
   JointId CreateJoint(const WheelJointDef& def);
   JointId CreateJoint(const MouseJointDef& def);
+  JointId CreateJoint(const MotorJointDef& def);   ///< maxForce, maxTorque finite >= 0; factor in 0..1
+  JointId CreateJoint(const FilterJointDef& def);  ///< only stops the two bodies' shapes colliding
+  // The runtime setters and getters of every joint type: minkowski/joint_api.h (free functions).
 
   /// Destroys a joint (wakes its bodies; their shapes may collide again). False if stale.
   bool DestroyJoint(JointId joint);
@@ -324,7 +327,7 @@ class World {
   /// Distance: current anchor distance (m).
   float GetDistanceJointLength(JointId joint) const;
 
-  /// Motor speed of a revolute (rad/s), prismatic (m/s) or wheel (rad/s) joint.
+  /// Motor speed of a revolute (rad/s), prismatic (m/s), distance (m/s) or wheel (rad/s) joint.
   void SetMotorSpeed(JointId joint, float speed);
   /// Mouse joint target (m, world).
   void SetMouseTarget(JointId joint, Vec2 target);
@@ -357,6 +360,8 @@ class World {
   /// impact), which does not move it. Nor does a body moved between Steps (SetTransform): read it
   /// where you set it. Not kept by snapshots: a restored world has none until it steps.
   std::span<const BodyMoveEvent> GetBodyMoveEvents() const;
+  /// Joints past their force or torque threshold at the end of the last Step, in slot order.
+  std::span<const JointEvent> GetJointEvents() const;
 
   /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
   ///
@@ -560,6 +565,7 @@ class World {
   const WorldState& State() const { return *state_; }
 
  private:
+  friend struct JointAccess;  // the joint API (joint_api.h) records its calls
   std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
@@ -577,3 +583,5 @@ class World {
 };
 
 }  // namespace mk
+
+#include "minkowski/joint_api.h"  // the joint setters and getters, free functions on a World
