@@ -165,7 +165,7 @@ void SolveJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, 
       joint::SolveMouse(c, a, b, pass, context);
       break;
     case JointType::Motor:
-      joint::SolveMotorJoint(c, a, b, pass);
+      joint::SolveMotorJoint(c, a, b, pass, context);
       break;
     case JointType::Filter:
       break;  // never gathered (solve.cpp): no rows

@@ -278,7 +278,8 @@ inline void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec
 
 void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
                    const StepContext& context);
-void SolveMotorJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass);
+void SolveMotorJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                     const StepContext& context);
 void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
                     const StepContext& context);
 void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);
