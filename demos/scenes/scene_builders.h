@@ -7,6 +7,12 @@ namespace mk::scenes {
 
 // Box2D v3 benchmark set (benchmark_scenes.cpp, rain.cpp), as Box2D v3 defines them.
 std::unique_ptr<SceneState> BuildLargePyramid(World& world, const SceneParams& params);
+// Feature scenes (joint_feature_scenes.cpp).
+std::unique_ptr<SceneState> BuildMotorJointFeature(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildFilterJointFeature(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildBreakable(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildDoor(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildTopDownFriction(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRain(World& world, const SceneParams& params);

@@ -16,8 +16,8 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
 constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
 
-constexpr const char* kCategories[] = {"benchmark",  "stress",     "stacking",
-                                       "robustness", "continuous", "joints"};
+constexpr const char* kCategories[] = {"benchmark",  "stress", "stacking", "robustness",
+                                       "continuous", "joints", "features"};
 
 // clang-format off
 const std::array kTable = {
@@ -120,6 +120,17 @@ const std::array kTable = {
             {}, "", &BuildSoftBody},
   SceneInfo{"multiple_prismatic", "joints", "10 boxes hanging on a chain of limited prismatic joints", 300,
             kSleepOn, {.count = 10}, "count = boxes", &BuildMultiplePrismatic},
+  // Feature scenes (issue 29), named after Box2D v3's samples.
+  SceneInfo{"motor_joint", "features", "Motor Joint: a platform driven on a figure of eight by a motor joint", 600,
+            kSleepOn, {}, "", &BuildMotorJointFeature},
+  SceneInfo{"filter_joint", "features", "Filter Joint: overlapping pairs, the filtered ones pass through", 300,
+            kSleepOn, {}, "", &BuildFilterJointFeature},
+  SceneInfo{"breakable", "features", "Breakable: welded bridge whose welds break past 600 N under a weight", 300,
+            kSleepOn, {}, "", &BuildBreakable},
+  SceneInfo{"door", "features", "Door: hinge with limits and motor friction knocked open by a ball", 300,
+            kSleepOn, {}, "", &BuildDoor},
+  SceneInfo{"top_down_friction", "features", "Top Down Friction: motor joints to the ground as friction", 400,
+            kZeroGravity, {}, "", &BuildTopDownFriction},
 };
 // clang-format on
 
