@@ -10,6 +10,12 @@ std::unique_ptr<SceneState> BuildLargePyramid(World& world, const SceneParams& p
 std::unique_ptr<SceneState> BuildConveyorBelt(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRollingResistance(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildCustomFilter(World& world, const SceneParams& params);
+// Feature scenes (joint_feature_scenes.cpp).
+std::unique_ptr<SceneState> BuildMotorJointFeature(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildFilterJointFeature(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildBreakable(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildDoor(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildTopDownFriction(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRain(World& world, const SceneParams& params);

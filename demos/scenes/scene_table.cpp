@@ -135,6 +135,17 @@ const std::array kTable = {
             kSleepOn, {}, "", &BuildBodyType},
   SceneInfo{"kinematic", "features", "kinematic platform on a figure of eight by SetTargetTransform", 600,
             kSleepOn, {}, "", &BuildKinematic},
+  // Feature scenes (issue 29), named after Box2D v3's samples.
+  SceneInfo{"motor_joint", "features", "Motor Joint: a platform driven on a figure of eight by a motor joint", 600,
+            kSleepOn, {}, "", &BuildMotorJointFeature},
+  SceneInfo{"filter_joint", "features", "Filter Joint: overlapping pairs, the filtered ones pass through", 300,
+            kSleepOn, {}, "", &BuildFilterJointFeature},
+  SceneInfo{"breakable", "features", "Breakable: welded bridge whose welds break past 600 N under a weight", 300,
+            kSleepOn, {}, "", &BuildBreakable},
+  SceneInfo{"door", "features", "Door: hinge with limits and motor friction knocked open by a ball", 300,
+            kSleepOn, {}, "", &BuildDoor},
+  SceneInfo{"top_down_friction", "features", "Top Down Friction: motor joints to the ground as friction", 400,
+            kZeroGravity, {}, "", &BuildTopDownFriction},
 };
 // clang-format on
 

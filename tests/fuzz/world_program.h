@@ -391,11 +391,13 @@ class WorldProgram {
     base.collideConnected = in.Bool();
     if (in.Bool()) base.constraintHertz = in.Value();
     if (in.Bool()) base.constraintDampingRatio = in.Value();
+    if (in.Bool()) base.forceThreshold = in.Value(), base.torqueThreshold = in.Value();
+    base.destroyOnBreak = in.Bool();
     return base;
   }
 
   void CreateJoint(ByteReader& in) {
-    const int type = in.Byte() % 6;
+    const int type = in.Byte() % 8;
     const JointBase base = MakeBase(in);
     JointId id;
     if (type == 0) {
@@ -416,7 +418,16 @@ class WorldProgram {
       DistanceJointDef d{base};
       d.length = in.Value(), d.enableLimit = in.Bool(), d.minLength = in.Value(), d.maxLength = in.Value();
       d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      if (in.Bool()) d.lowerSpringForce = in.Value(), d.upperSpringForce = in.Value();
+      d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorForce = in.Value();
       id = world_.CreateJoint(d);
+    } else if (type == 6) {
+      MotorJointDef d{base};
+      d.linearOffset = in.Point(), d.angularOffset = in.Value(), d.maxForce = in.Value();
+      d.maxTorque = in.Value(), d.correctionFactor = in.Value();
+      id = world_.CreateJoint(d);
+    } else if (type == 7) {
+      id = world_.CreateJoint(FilterJointDef{base});
     } else if (type == 3) {
       WeldJointDef d{base};
       d.referenceAngle = in.Value(), d.linearHertz = in.Value(), d.angularHertz = in.Value();
@@ -600,12 +611,83 @@ class WorldProgram {
 
   void SetJointProperty(ByteReader& in) {
     const JointId joint = Pick(in, joints_);
-    if (in.Bool()) {
-      world_.SetMotorSpeed(joint, in.Value());
-    } else {
-      world_.SetMouseTarget(joint, in.Point());
+    switch (in.Byte() % 24) {
+      case 0:
+        world_.SetMotorSpeed(joint, in.Value());
+        break;
+      case 1:
+        world_.SetMouseTarget(joint, in.Point());
+        break;
+      case 2:
+        SetJointCollideConnected(world_, joint, in.Bool());
+        break;
+      case 3:
+        WakeJointBodies(world_, joint);
+        break;
+      case 4:
+        SetJointConstraintTuning(world_, joint, in.Value(), in.Value());
+        break;
+      case 5:
+        SetJointForceThreshold(world_, joint, in.Value());
+        break;
+      case 6:
+        SetJointTorqueThreshold(world_, joint, in.Value());
+        break;
+      case 7:
+        SetJointDestroyOnBreak(world_, joint, in.Bool());
+        break;
+      case 8:
+        EnableJointLimit(world_, joint, in.Bool());
+        break;
+      case 9:
+        SetJointLimits(world_, joint, in.Value(), in.Value());
+        break;
+      case 10:
+        EnableJointMotor(world_, joint, in.Bool());
+        break;
+      case 11:
+        SetJointMaxMotorForce(world_, joint, in.Value());
+        break;
+      case 12:
+        EnableJointSpring(world_, joint, in.Bool());
+        break;
+      case 13:
+        SetJointSpringHertz(world_, joint, in.Value());
+        break;
+      case 14:
+        SetJointSpringDampingRatio(world_, joint, in.Value());
+        break;
+      case 15:
+        SetDistanceLength(world_, joint, in.Value());
+        break;
+      case 16:
+        SetDistanceSpringForceRange(world_, joint, in.Value(), in.Value());
+        break;
+      case 17:
+        SetWeldAngularHertz(world_, joint, in.Value());
+        break;
+      case 18:
+        SetWeldAngularDampingRatio(world_, joint, in.Value());
+        break;
+      case 19:
+        SetMotorLinearOffset(world_, joint, in.Point());
+        break;
+      case 20:
+        SetMotorAngularOffset(world_, joint, in.Value());
+        break;
+      case 21:
+        SetMotorMaxForce(world_, joint, in.Value());
+        break;
+      case 22:
+        SetMotorMaxTorque(world_, joint, in.Value());
+        break;
+      default:
+        SetMotorCorrectionFactor(world_, joint, in.Value());
+        break;
     }
     (void)world_.GetJointReactionForce(joint);
+    (void)GetJointMotorForce(world_, joint);
+    (void)GetJointBodyA(world_, joint);
   }
 
   void SetSettings(ByteReader& in) {

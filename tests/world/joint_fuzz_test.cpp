@@ -64,13 +64,14 @@ Extremes RandomJointRun(test::Rng& rng, int steps) {
   };
   const BodyId a = body(true);
   const BodyId b = body(rng.Unit() < 0.5);
-  const JointBase base{.bodyA = a,
-                       .bodyB = b,
-                       .localAnchorA = rng.InBox(1.0f),
-                       .localAnchorB = rng.InBox(1.0f),
-                       .collideConnected = rng.Unit() < 0.5,
-                       .constraintHertz = rng.Unit() < 0.3 ? 0.0f : rng.Uniform(1.0f, 100.0f),
-                       .constraintDampingRatio = rng.Unit() < 0.3 ? 0.0f : rng.Uniform(0.1f, 5.0f)};
+  const JointBase base{
+      .bodyA = a,
+      .bodyB = b,
+      .localAnchorA = rng.InBox(1.0f),
+      .localAnchorB = rng.InBox(1.0f),
+      .collideConnected = rng.Unit() < 0.5,
+      .constraintHertz = rng.Unit() < 0.3 ? kUseWorldSetting : rng.Uniform(1.0f, 100.0f),
+      .constraintDampingRatio = rng.Unit() < 0.3 ? kUseWorldSetting : rng.Uniform(0.1f, 5.0f)};
   const float lower = rng.Uniform(-3.0f, 1.0f), upper = lower + rng.Uniform(0.0f, 3.0f);
   Vec2 axis = rng.InBox(1.0f);  // not unit: CreateJoint normalises it
   if (LengthSquared(axis) < 1e-4f) axis = {1.0f, 0.0f};

@@ -60,8 +60,10 @@ TEST_CASE("every program of the committed fuzz corpus runs clean") {
 }
 
 TEST_CASE("random world programs never crash and leave every body finite") {
-  const int steps = RunRandomPrograms(2026, 300, 2000);
-  CHECK(steps > 3000);  // the programs really step their worlds
+  // 400 programs: each op the fuzzer learns (issue 29 added 30) makes a Step op rarer, and the
+  // programs must still really step their worlds.
+  const int steps = RunRandomPrograms(2026, 400, 2000);
+  CHECK(steps > 3000);
 }
 
 TEST_CASE("random world programs at length stay finite" * doctest::test_suite("long")) {

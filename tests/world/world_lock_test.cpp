@@ -265,6 +265,42 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return s.world.State().jointIds.LiveCount() == 3; }},
       {"DestroyJoint", [](Scene& s) { CHECK(s.world.DestroyJoint(s.motor) == !s.locked); }},
       {"SetMotorSpeed", [](Scene& s) { s.world.SetMotorSpeed(s.motor, -6.0f); }},
+      {"CreateJoint motor",
+       [](Scene& s) {
+         CheckMade(s, s.world.CreateJoint(MotorJointDef{{.bodyA = s.boxA, .bodyB = s.wheel}}));
+       },
+       [](const Scene& s) { return s.world.State().jointIds.LiveCount() == 3; }},
+      {"CreateJoint filter",
+       [](Scene& s) {
+         CheckMade(s, s.world.CreateJoint(FilterJointDef{{.bodyA = s.boxA, .bodyB = s.wheel}}));
+       },
+       [](const Scene& s) { return s.world.State().jointIds.LiveCount() == 3; }},
+      {"SetJointLimits", [](Scene& s) { SetJointLimits(s.world, s.motor, -0.5f, 0.5f); },
+       [](const Scene& s) { return GetJointLowerLimit(s.world, s.motor) == -0.5f; }},
+      {"EnableJointLimit", [](Scene& s) { EnableJointLimit(s.world, s.motor, true); },
+       [](const Scene& s) { return IsJointLimitEnabled(s.world, s.motor); }},
+      {"EnableJointMotor", [](Scene& s) { EnableJointMotor(s.world, s.motor, false); },
+       [](const Scene& s) { return !IsJointMotorEnabled(s.world, s.motor); }},
+      {"SetJointMaxMotorForce", [](Scene& s) { SetJointMaxMotorForce(s.world, s.motor, 7.0f); },
+       [](const Scene& s) { return GetJointMaxMotorForce(s.world, s.motor) == 7.0f; }},
+      {"EnableJointSpring", [](Scene& s) { EnableJointSpring(s.world, s.motor, true); },
+       [](const Scene& s) { return IsJointSpringEnabled(s.world, s.motor); }},
+      {"SetJointSpringHertz", [](Scene& s) { SetJointSpringHertz(s.world, s.motor, 3.0f); },
+       [](const Scene& s) { return GetJointSpringHertz(s.world, s.motor) == 3.0f; }},
+      {"SetJointSpringDampingRatio", [](Scene& s) { SetJointSpringDampingRatio(s.world, s.motor, 0.3f); },
+       [](const Scene& s) { return GetJointSpringDampingRatio(s.world, s.motor) == 0.3f; }},
+      {"SetJointCollideConnected", [](Scene& s) { SetJointCollideConnected(s.world, s.motor, true); },
+       [](const Scene& s) { return GetJointCollideConnected(s.world, s.motor); }},
+      {"SetJointConstraintTuning", [](Scene& s) { SetJointConstraintTuning(s.world, s.motor, 30.0f, 0.0f); },
+       [](const Scene& s) { return GetJointConstraintHertz(s.world, s.motor) == 30.0f; }},
+      {"SetJointForceThreshold", [](Scene& s) { SetJointForceThreshold(s.world, s.motor, 1e6f); },
+       [](const Scene& s) { return GetJointForceThreshold(s.world, s.motor) == 1e6f; }},
+      {"SetJointTorqueThreshold", [](Scene& s) { SetJointTorqueThreshold(s.world, s.motor, 1e6f); },
+       [](const Scene& s) { return GetJointTorqueThreshold(s.world, s.motor) == 1e6f; }},
+      {"SetJointDestroyOnBreak", [](Scene& s) { SetJointDestroyOnBreak(s.world, s.motor, true); },
+       [](const Scene& s) { return GetJointDestroyOnBreak(s.world, s.motor); }},
+      // (the wheel is awake already: WakeJointBodies has nothing to show)
+      {"WakeJointBodies", [](Scene& s) { WakeJointBodies(s.world, s.motor); }, nullptr, 0, false},
       {"SetMouseTarget",
        [](Scene& s) {
          s.world.SetMouseTarget(s.mouse, {21.0f, 4.0f});

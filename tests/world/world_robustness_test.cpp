@@ -289,7 +289,7 @@ TEST_CASE("huge or non-finite values are refused or clamped at the call and the 
   CHECK(world.State().joints[world.State().JointSlot(ropeId)].length == kMaxWorldLength);
   // A motor at a huge speed is refused; at the fastest speed allowed, even a huge torque is bounded.
   revolute.hertz = 0;
-  revolute.constraintHertz = 0;
+  revolute.constraintHertz = kUseWorldSetting;
   revolute.enableSpring = false;
   revolute.enableMotor = true;
   revolute.motorSpeed = kHugeValue;

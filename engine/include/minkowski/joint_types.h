@@ -1,7 +1,8 @@
 // Minkowski — joint definitions. A joint connects two bodies (or, for the mouse joint, one body and a
 // world target) at anchors given in each body's local frame. Joints are soft constraints solved in the
 // same sub-step loop as contacts; each joint's stiffness and damping default to the world's
-// SolverSettings::jointHertz / jointDampingRatio (0 here = use the world's value). Every spring
+// SolverSettings::jointHertz / jointDampingRatio (kUseWorldSetting, the default, = use the world's
+// value; 0 is a real 0: no damping, or 0 Hz = rigid without position feedback). Every spring
 // stiffness (hertz fields) is in 0..kMaxHertz and every damping ratio in 0..kMaxDampingRatio; values
 // outside the documented ranges are refused by World::CreateJoint (MK_ASSERT, null id).
 //
@@ -17,7 +18,16 @@
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
 
+#include <limits>
+
 namespace mk {
+
+/// JointBase::constraintHertz / constraintDampingRatio: take the world's SolverSettings::jointHertz /
+/// jointDampingRatio (the default). Any other negative value is refused.
+inline constexpr float kUseWorldSetting = -1.0f;
+
+/// A force or torque threshold that is never exceeded (JointBase::forceThreshold, the default).
+inline constexpr float kNoThreshold = std::numeric_limits<float>::max();
 
 /// What every joint has.
 struct JointBase {
@@ -28,9 +38,20 @@ struct JointBase {
       0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass); |x|, |y| <= kMaxWorldLength
   Vec2 localAnchorB{0.0f, 0.0f};  ///< metres, in bodyB's frame; |x|, |y| <= kMaxWorldLength
   bool collideConnected = false;  ///< let the two bodies' shapes collide with each other
-  float constraintHertz =
-      0.0f;  ///< stiffness of the positional constraint (Hz, <= kMaxHertz); 0 = world's jointHertz
-  float constraintDampingRatio = 0.0f;  ///< 0 = world's jointDampingRatio
+  /// Stiffness of the positional constraint (Hz, 0..kMaxHertz) or kUseWorldSetting (the world's
+  /// jointHertz). 0 Hz: rigid, with no position correction (errors are kept, not removed).
+  float constraintHertz = kUseWorldSetting;
+  /// Damping ratio of the positional constraint (0..kMaxDampingRatio; 0 = undamped) or
+  /// kUseWorldSetting (the world's jointDampingRatio).
+  float constraintDampingRatio = kUseWorldSetting;
+  /// Breaking: when the joint's reaction force on bodyB (N, GetJointReactionForce's length) exceeds
+  /// forceThreshold, or its reaction torque's magnitude (N m) exceeds torqueThreshold, at the end of
+  /// a Step, that Step lists a JointEvent (World::GetJointEvents); with destroyOnBreak the world also
+  /// destroys the joint then (once), else the event repeats every Step the load stays above. Both
+  /// >= 0 (not NaN); kNoThreshold (the default) = never.
+  float forceThreshold = kNoThreshold;
+  float torqueThreshold = kNoThreshold;
+  bool destroyOnBreak = false;  ///< the world destroys the joint when a threshold is exceeded
   void* userData = nullptr;
 };
 
@@ -73,8 +94,19 @@ struct DistanceJointDef : JointBase {
   float minLength = 0.0f;             ///< m, >= 0
   float maxLength = kMaxWorldLength;  ///< m, >= minLength
   bool enableSpring = false;          ///< false = rigid rod at `length`
-  float hertz = 0.0f;
-  float dampingRatio = 0.0f;
+  float hertz = 0.0f;                 ///< spring stiffness (Hz, 0..kMaxHertz; 0 = no spring force)
+  float dampingRatio = 0.0f;          ///< 0..kMaxDampingRatio; 0 = undamped
+  /// Bounds of the spring's force along the anchors' line (N; positive pushes the anchors apart,
+  /// negative pulls them together): lower <= upper, neither NaN; the defaults leave it unbounded. A
+  /// spring that only pulls (an elastic rope): upperSpringForce = 0.
+  float lowerSpringForce = -std::numeric_limits<float>::max();
+  float upperSpringForce = std::numeric_limits<float>::max();
+  /// Motor on the length's rate of change (m/s, |speed| <= kMaxWorldLength), with force up to
+  /// maxMotorForce (N, >= 0). Works with the spring or the limits (with a rigid rod it has nothing
+  /// to move).
+  bool enableMotor = false;
+  float motorSpeed = 0.0f;
+  float maxMotorForce = 0.0f;
 };
 
 /// Glues two bodies together, optionally softly.
@@ -102,6 +134,24 @@ struct WheelJointDef : JointBase {
   float maxMotorTorque = 0.0f;  ///< N m
 };
 
+/// Drives bodyB's pose relative to bodyA towards a target: bodyB's anchor (localAnchorB) towards
+/// bodyA's anchor moved by linearOffset (in bodyA's frame), and the angle angleB - angleA towards
+/// angularOffset, with force and torque caps. Uses: top-down friction (a motor joint to a static
+/// ground body with offsets 0 and the friction force as maxForce), moving platforms, animated bodies.
+/// The error closes at correctionFactor / h per second (h the sub-step) while the caps allow.
+struct MotorJointDef : JointBase {
+  Vec2 linearOffset{0.0f, 0.0f};  ///< m, in bodyA's frame; |x|, |y| <= kMaxWorldLength
+  float angularOffset = 0.0f;     ///< rad, any finite value (wrapped into [-pi, pi])
+  float maxForce = 1.0f;          ///< N, >= 0 (finite)
+  float maxTorque = 1.0f;         ///< N m, >= 0 (finite)
+  float correctionFactor = 0.3f;  ///< 0..1: fraction of the position error removed per sub-step
+};
+
+/// Connects two bodies only so that their shapes do not collide (Box2D v3's filter joint): no
+/// constraint, no force, and it does not tie the bodies into one island. collideConnected is
+/// ignored (always false); the anchors are kept for drawing.
+struct FilterJointDef : JointBase {};
+
 /// Drags a point of a body towards a world target with a soft spring and a force cap (the sandbox's
 /// mouse). The grabbed body point is the one under `target` at creation.
 struct MouseJointDef {
@@ -114,6 +164,6 @@ struct MouseJointDef {
 };
 
 /// The kinds of joint.
-enum class JointType : std::uint8_t { Revolute = 0, Prismatic, Distance, Weld, Wheel, Mouse };
+enum class JointType : std::uint8_t { Revolute = 0, Prismatic, Distance, Weld, Wheel, Mouse, Motor, Filter };
 
 }  // namespace mk

@@ -43,8 +43,8 @@
 
 namespace mk {
 
-/// The format this build writes. It reads it and version 1 (before surface materials: their fields
-/// replay at the defaults).
+/// The format this build writes. It reads it and version 1 (before issue 29's surface materials and
+/// joint fields: those replay at their defaults).
 inline constexpr std::uint32_t kReplayVersion = 2;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
@@ -98,7 +98,8 @@ class Replay {
   bool startsWithPreSolve_ = false;
   std::uint64_t recordCount_ = 0;
   std::uint64_t stepCount_ = 0;
-  std::size_t firstRecord_ = 0;  // byte offset of the first record
+  std::size_t firstRecord_ = 0;             // byte offset of the first record
+  std::uint32_t version_ = kReplayVersion;  // of the file (1 or kReplayVersion)
 };
 
 /// Writes a recording (World::StopRecording's bytes) to a file. FileError when it cannot.

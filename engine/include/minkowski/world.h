@@ -28,6 +28,7 @@
 #include "minkowski/mover.h"
 #include "minkowski/ray_cast.h"
 #include "minkowski/snapshot.h"
+#include "minkowski/world_callbacks.h"
 #include "minkowski/world_types.h"
 
 #include <cstddef>
@@ -43,57 +44,8 @@ namespace mk {
 struct WorldState;  // internal (engine/src/world/world_state.h)
 class Recorder;     // internal (engine/src/world/recorder.h)
 
-/// Read-only view of one contact, for debugging tools and tests.
-struct ContactView {
-  ShapeId shapeA, shapeB;
-  Manifold manifold;  ///< world points, normal A->B, impulses from the last step
-  /// The pair's mixed surface (SurfaceMaterial, World::SetFrictionCallback): friction and restitution
-  /// coefficients, rolling resistance as its angular impulse bound per unit normal impulse (m: the
-  /// coefficient times the larger rounding radius), tangent speed (m/s).
-  float friction = 0.0f, restitution = 0.0f, rollingResistance = 0.0f, tangentSpeed = 0.0f;
-};
-
-/// One touching contact of a body (World::GetBodyContactData): the same fields as ContactView.
-using ContactData = ContactView;
-
-/// The pre-solve callback (World::SetPreSolveCallback). `shapeA`, `shapeB` and the manifold (world
-/// points, unit normal from A to B) are ordered as the contact's (shapeA has the lower slot). Return
-/// false to disable the contact for this step. `context` is the pointer given with the callback. It
-/// runs inside Step, so the world is locked (see World): it may read the world and query it, but
-/// every call that would change the world fails an MK_ASSERT and is ignored.
-using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& manifold, void* context);
-
-/// Friction and restitution mixing (World::SetFrictionCallback, SetRestitutionCallback, as Box2D
-/// v3's b2FrictionCallback): the two shapes' coefficients and SurfaceMaterial::userMaterialId, in
-/// the contact's order (shapeA has the lower slot). The result must be in 0..kMaxMaterialCoefficient
-/// (anything else, NaN included, fails an MK_ASSERT and the default mix is used). Called when a
-/// contact is made or a shape's material changes, inside Step too (the world is locked: read only).
-using MixFn = float (*)(float valueA, std::uint64_t materialA, float valueB, std::uint64_t materialB);
-
-/// The custom pair filter (World::SetCustomFilterCallback, as Box2D v3's b2CustomFilterFcn): called
-/// for two shapes whose Filter bits and body rules let them collide, when one of them has
-/// ShapeDef::enableCustomFiltering, before their contact is made; false and the pair never makes a
-/// contact (asked again only when their boxes part and meet again). Read only, like MixFn.
-using CustomFilterFn = bool (*)(ShapeId shapeA, ShapeId shapeB, void* context);
-
-/// The world lock. Step, and every call that hands control to game code while it walks the world's
-/// arrays (the pre-solve callback; the visitors of QueryAABB, CastRay, CastShape, OverlapShape,
-/// OverlapAABB, OverlapPoint; the DebugDraw of Draw), hold the world locked until they return. A call
-/// that would change the world made while it is locked fails an MK_ASSERT and is ignored, returning
-/// its error value (a null id, false, an empty vector, SnapshotError::WhileLocked) and recording
-/// nothing: Step, SetGravity, SetSolverSettings, RestoreSnapshot, every Create* and Destroy*, every
-/// body, shape and joint setter, the Apply* calls, Explode, SetPreSolveCallback,
-/// SetContinuousRecording, StartRecording, StopRecording and moving the World. (Box2D v3 refuses the
-/// same; a game notes what it wants done and does it after the call returns.) Allowed while locked:
-/// every getter, IsValid, AdoptId, SaveSnapshot (inside Step it saves the world mid-step, which no
-/// later Step reproduces: save between Steps), the SetUserData calls (a pointer the engine never
-/// reads), and queries, with one exception: a query that walks the broadphase is refused (MK_ASSERT,
-/// nothing found) while another walk is calling game code, since both would use the broadphase's one
-/// scratch: from a QueryAABB, CastRay or CastShape visitor, and from the pre-solve calls of Step's
-/// continuous stage. OverlapShape, OverlapAABB and OverlapPoint collect their candidates first, and
-/// the narrowphase's pre-solve calls come outside any walk, so queries from those work.
-/// ForEachTouchingContact takes no lock: it rereads the world for every contact, so any call is safe
-/// from its visitor. Destroying the World from its own callback is undefined.
+/// A world of bodies, shapes and joints (see the top of this file). The world lock, which refuses
+/// changes while it steps or runs game code: minkowski/world_callbacks.h.
 class World {
  public:
   explicit World(const WorldDef& def = {});
@@ -347,6 +299,9 @@ class World {
   JointId CreateJoint(const WeldJointDef& def);
   JointId CreateJoint(const WheelJointDef& def);
   JointId CreateJoint(const MouseJointDef& def);
+  JointId CreateJoint(const MotorJointDef& def);   ///< maxForce, maxTorque finite >= 0; factor in 0..1
+  JointId CreateJoint(const FilterJointDef& def);  ///< only stops the two bodies' shapes colliding
+  // The runtime setters and getters of every joint type: minkowski/joint_api.h (free functions).
 
   /// Destroys a joint (wakes its bodies; their shapes may collide again). False if stale.
   bool DestroyJoint(JointId joint);
@@ -367,7 +322,7 @@ class World {
   /// Distance: current anchor distance (m).
   float GetDistanceJointLength(JointId joint) const;
 
-  /// Motor speed of a revolute (rad/s), prismatic (m/s) or wheel (rad/s) joint.
+  /// Motor speed of a revolute (rad/s), prismatic (m/s), distance (m/s) or wheel (rad/s) joint.
   void SetMotorSpeed(JointId joint, float speed);
   /// Mouse joint target (m, world).
   void SetMouseTarget(JointId joint, Vec2 target);
@@ -400,6 +355,8 @@ class World {
   /// impact), which does not move it. Nor does a body moved between Steps (SetTransform): read it
   /// where you set it. Not kept by snapshots: a restored world has none until it steps.
   std::span<const BodyMoveEvent> GetBodyMoveEvents() const;
+  /// Joints past their force or torque threshold at the end of the last Step, in slot order.
+  std::span<const JointEvent> GetJointEvents() const;
 
   /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
   ///
@@ -419,7 +376,7 @@ class World {
   /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's.
   ///
   /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
-  /// every call that would change it is refused: the world is locked (see World).
+  /// every call that would change it is refused: the world is locked (world_callbacks.h).
   void SetPreSolveCallback(PreSolveFn fn, void* context);
 
   /// How contacts mix friction / restitution from then on (MixFn); null restores the defaults,
@@ -469,12 +426,7 @@ class World {
 
   /// Calls `visit` for every contact with manifold points, in creation order.
   template <class Visitor>
-  void ForEachTouchingContact(Visitor&& visit) const {
-    for (int i = 0, n = ContactCapacity(); i < n; ++i) {
-      ContactView view;
-      if (GetContactView(i, view) && view.manifold.pointCount > 0) visit(view);
-    }
-  }
+  void ForEachTouchingContact(Visitor&& visit) const;
 
   /// Draws bodies, shapes, contacts and joints through the interface. The world is locked while it
   /// draws: a DebugDraw method may read the world but not change it.
@@ -496,14 +448,10 @@ class World {
   /// Calls `visit(ShapeId)` for every enabled shape whose tight AABB (as of the last step, or its
   /// creation) overlaps `box` (metres), in broadphase order. `visit` returns false to stop early.
   /// A non-finite or inverted box asserts and visits nothing. Const, but see BroadPhase::QueryAABB:
-  /// two queries must not run at the same time. The world is locked while `visit` runs (see World):
+  /// two queries must not run at the same time. The world is locked while `visit` runs (world_callbacks.h):
   /// changes and queries that walk the broadphase are refused.
   template <class Visitor>
-  void QueryAABB(const AABB& box, Visitor&& visit) const {
-    using V = std::remove_reference_t<Visitor>;
-    auto thunk = [](ShapeId shape, void* context) { return (*static_cast<V*>(context))(shape); };
-    QueryAABBImpl(box, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
-  }
+  void QueryAABB(const AABB& box, Visitor&& visit) const;
 
   /// True when the world point (metres) lies inside the shape or on its boundary (radius included).
   /// False for a stale id or a non-finite point.
@@ -517,8 +465,8 @@ class World {
   // shape casts skip sensor shapes (a sensor has no surface to hit); overlap and point queries report
   // them. Queries are const and change nothing, but share the broadphase's scratch (see
   // BroadPhase::QueryAABB): two queries on one World must not run at the same time. The world is
-  // locked while a callback runs (see World): a call that would change it is refused, and so is a query
-  // from a CastRay or CastShape callback. Invalid input (non-finite values, coordinates beyond
+  // locked while a callback runs (world_callbacks.h): a call that would change it is refused, and so is a
+  // query from a CastRay or CastShape callback. Invalid input (non-finite values, coordinates beyond
   // kMaxCastLength, an invalid ShapeGeometry) fails an MK_ASSERT and finds nothing.
 
   /// The first shape the ray origin + t * translation (metres, t in [0, 1]) enters, or a hit of
@@ -534,11 +482,7 @@ class World {
   /// hit and goes on unchanged, 0 stops at once, f > 0 clips the ray to fractions <= f (return
   /// hit.fraction to find the closest hit, 1 to see every hit).
   template <class Fn>
-  void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const {
-    using F = std::remove_reference_t<Fn>;
-    auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
-    CastRayImpl(origin, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
-  }
+  void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const;
 
   /// The first shape that `shape` (any convex ShapeGeometry, placed by `xf`) touches when translated
   /// by t * translation (metres, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
@@ -553,41 +497,25 @@ class World {
   /// scratch until no shape left can come before it: no allocation once warmed up.
   template <class Fn>
   void CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
-                 Fn&& fn) const {
-    using F = std::remove_reference_t<Fn>;
-    auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
-    CastShapeImpl(shape, xf, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
-  }
+                 Fn&& fn) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches `shape` (placed by `xf`):
   /// exact, by GJK on the two shapes, radii included. `visit` returns false to stop.
   template <class Visitor>
   void OverlapShape(const ShapeGeometry& shape, const Transform& xf, const QueryFilter& filter,
-                    Visitor&& visit) const {
-    using V = std::remove_reference_t<Visitor>;
-    auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
-    OverlapShapeImpl(&shape, xf, nullptr, filter, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
-  }
+                    Visitor&& visit) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches the box (metres): exact,
   /// the shape itself against the box, not its bounding box (compare QueryAABB). A box of zero width
   /// or height (a segment, a point) is fine; an inverted or non-finite one asserts. `visit` returns
   /// false to stop.
   template <class Visitor>
-  void OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
-    using V = std::remove_reference_t<Visitor>;
-    auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
-    OverlapShapeImpl(nullptr, Transform{}, &box, filter, thunk,
-                     const_cast<void*>(static_cast<const void*>(&visit)));
-  }
+  void OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that contains the world point (metres), boundary and
   /// radius included (TestPoint's answer). `visit` returns false to stop.
   template <class Visitor>
-  void OverlapPoint(Vec2 point, const QueryFilter& filter, Visitor&& visit) const {
-    const AABB box{point, point};
-    OverlapAABB(box, filter, std::forward<Visitor>(visit));
-  }
+  void OverlapPoint(Vec2 point, const QueryFilter& filter, Visitor&& visit) const;
 
   // --- Movers (mover_queries.cpp; the solver and the clip: minkowski/mover.h) ------------------
   //
@@ -640,6 +568,7 @@ class World {
   const WorldState& State() const { return *state_; }
 
  private:
+  friend struct JointAccess;  // the joint API (joint_api.h) records its calls
   std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
@@ -657,3 +586,6 @@ class World {
 };
 
 }  // namespace mk
+
+#include "minkowski/joint_api.h"        // the joint setters and getters, free functions on a World
+#include "minkowski/world_templates.h"  // the member templates' definitions (queries that take any callable)

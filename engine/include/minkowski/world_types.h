@@ -431,6 +431,16 @@ struct BodyMoveEvent {
   bool fellAsleep = false;   ///< the Step put the body (and its island) to sleep: no events until it wakes
 };
 
+/// A joint whose reaction force or torque exceeded its threshold (JointBase::forceThreshold) at the
+/// end of the last Step (World::GetJointEvents).
+struct JointEvent {
+  JointId joint;             ///< stale when `destroyed`
+  void* userData = nullptr;  ///< the joint's user data
+  Vec2 force{0.0f, 0.0f};    ///< its reaction force on bodyB in that Step (N)
+  float torque = 0.0f;       ///< its reaction torque (N m)
+  bool destroyed = false;    ///< the joint had destroyOnBreak: the world destroyed it
+};
+
 /// A shape entered a sensor.
 struct SensorBeginEvent {
   ShapeId sensorShape, visitorShape;

@@ -3,7 +3,10 @@
 // Jacobian [-u, -(rA x u), u, rB x u], effective mass 1 / (mA + mB + iA (rA x u)^2 + iB (rB x u)^2).
 // Modes: enableSpring false = a rigid rod (L - length = 0 under the joint softness); enableSpring
 // true = a spring towards `length` with stiffness k = m_eff (2 pi f)^2 (hertz 0: no force, a rope
-// when combined with the limit); enableLimit keeps minLength <= L <= maxLength in either mode.
+// when combined with the limit), its accumulated impulse within the spring force bounds times h;
+// enableLimit keeps minLength <= L <= maxLength in either mode; enableMotor drives dL/dt towards
+// motorSpeed with an impulse within +-maxMotorForce h (after the spring, before the limits, so the
+// limits win).
 #include "solver/joint_solver.h"
 
 #include <algorithm>
@@ -36,7 +39,11 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   if (!c.enableSpring) {
     row(Equality(len - c.length, c.softness, pass, context), imp.axial, -1e30f, 1e30f, 1.0f);
   } else if (c.springSoftness.biasRate > 0.0f && pass != JointPass::Position) {
-    row(Spring(len - c.length, c.springSoftness), imp.spring, -1e30f, 1e30f, 1.0f);
+    row(Spring(len - c.length, c.springSoftness), imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse,
+        1.0f);
+  }
+  if (c.enableMotor && pass != JointPass::Position) {
+    row({-c.motorSpeed, 1.0f, 0.0f}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse, 1.0f);
   }
   if (c.enableLimit) {
     row(Inequality(len - c.lower, c.softness, pass, context), imp.lower, 0.0f, 1e30f, 1.0f);

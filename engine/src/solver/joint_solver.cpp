@@ -114,8 +114,11 @@ struct Wrench {
       out.L = i.spring + i.motor + i.lower - i.upper;
       break;
     case JointType::Weld:
+    case JointType::Motor:
       out.P = i.linear;
       out.L = i.angular;
+      break;
+    case JointType::Filter:
       break;
     case JointType::Mouse:
       out.P = i.linear;
@@ -134,7 +137,7 @@ struct Wrench {
     case JointType::Distance: {
       float len = Length(f.d);
       Vec2 axis = len > 1e-6f ? f.d / len : Vec2{1.0f, 0.0f};
-      out.P = (i.axial + i.spring + i.lower - i.upper) * axis;
+      out.P = (i.axial + i.spring + i.motor + i.lower - i.upper) * axis;
       break;
     }
   }
@@ -161,6 +164,11 @@ void SolveJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, 
     case JointType::Mouse:
       joint::SolveMouse(c, a, b, pass, context);
       break;
+    case JointType::Motor:
+      joint::SolveMotorJoint(c, a, b, pass, context);
+      break;
+    case JointType::Filter:
+      break;  // never gathered (solve.cpp): no rows
   }
 }
 
@@ -174,13 +182,13 @@ BodyState& StateOf(SolverArrays& solver, int index, BodyState& scratch) {
 
 namespace {
 
-// Positional softness: the joint's own hertz / damping ratio, else the world's; capped like
-// contacts (MaxSoftHertz).
+// Positional softness: the joint's own hertz / damping ratio, else (negative: kUseWorldSetting) the
+// world's; capped like contacts (MaxSoftHertz). 0 is a value: 0 Hz is rigid, 0 damping undamped.
 Softness PositionalSoftness(const JointData& j, const Softness& worldSoftness, const StepContext& context) {
-  if (j.constraintHertz <= 0.0f && j.constraintDampingRatio <= 0.0f) return worldSoftness;
+  if (j.constraintHertz < 0.0f && j.constraintDampingRatio < 0.0f) return worldSoftness;
   const SolverSettings& settings = context.settings;
-  float hertz = j.constraintHertz > 0.0f ? j.constraintHertz : settings.jointHertz;
-  float zeta = j.constraintDampingRatio > 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
+  float hertz = j.constraintHertz >= 0.0f ? j.constraintHertz : settings.jointHertz;
+  float zeta = j.constraintDampingRatio >= 0.0f ? j.constraintDampingRatio : settings.jointDampingRatio;
   return MakeSoftness(std::min(hertz, MaxSoftHertz(context)), zeta, context.h);
 }
 
@@ -227,6 +235,8 @@ void PrepareConstraint(const JointInput& input, SolverArrays& solver, const Soft
   const Rot qA = bodyA.q, qB = bodyB.q;
   // A mouse joint pulls at its target, which is body A's centre: no lever on that side.
   c.rA0 = j.type == JointType::Mouse ? Vec2{0.0f, 0.0f} : Rotate(qA, j.localAnchorA - bodyA.localCenter);
+  // A motor joint's anchor A is moved by its linear offset: the target of anchor B.
+  if (j.type == JointType::Motor) c.rA0 = Rotate(qA, j.localAnchorA + j.linearOffset - bodyA.localCenter);
   c.rB0 = Rotate(qB, j.localAnchorB - bodyB.localCenter);
   c.deltaCenter = bodyB.center - bodyA.center;
   c.axis0 = Rotate(qA, j.localAxisA);
@@ -249,6 +259,9 @@ void PrepareConstraint(const JointInput& input, SolverArrays& solver, const Soft
   if (j.type == JointType::Mouse && c.invIB > 0.0f) {  // the damper's cap: maxForce at the radius of gyration
     c.maxMotorImpulse = c.maxImpulse * std::sqrt(c.invMassB / c.invIB);
   }
+  c.lowerSpringImpulse = j.lowerSpringForce * h;
+  c.upperSpringImpulse = j.upperSpringForce * h;
+  c.correction = j.correctionFactor * context.invH;
   c.enableLimit = j.enableLimit;
   c.enableMotor = j.enableMotor;
   // A spring of 0 Hz exerts nothing (MakeSoftness(0) would be a rigid lock). The distance joint
@@ -398,6 +411,7 @@ void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& 
     const Wrench reaction = TotalWrench(c, a, b);  // accumulated per sub-step: impulse / h is the force
     j.reactionForce = context.invH * reaction.P;
     j.reactionTorque = context.invH * reaction.L;
+    j.motorForce = context.invH * c.impulses.motor;
   }
 }
 

@@ -48,16 +48,20 @@ struct JointData {
   Vec2 localAnchorA{0.0f, 0.0f}, localAnchorB{0.0f, 0.0f};  // from the body origins (m)
   Vec2 localAxisA{1.0f, 0.0f};                              // prismatic, wheel: unit, bodyA frame
   float referenceAngle = 0.0f;
-  float constraintHertz = 0.0f, constraintDampingRatio = 0.0f;  // 0 = world setting
-  float lower = 0.0f, upper = 0.0f;                             // angle (rad) or translation / length (m)
-  float length = 1.0f;                                          // distance: rest length
-  float motorSpeed = 0.0f, maxMotor = 0.0f;                     // maxMotor: N m or N
-  float hertz = 0.0f, dampingRatio = 0.0f;                      // spring (weld: linear; mouse: the pull)
-  float angularHertz = 0.0f, angularDampingRatio = 0.0f;        // weld
-  float maxForce = 0.0f;                                        // mouse (N)
+  float constraintHertz = -1.0f, constraintDampingRatio = -1.0f;  // negative: world setting
+  float lower = 0.0f, upper = 0.0f;                               // angle (rad) or translation / length (m)
+  float length = 1.0f;                                            // distance: rest length
+  float motorSpeed = 0.0f, maxMotor = 0.0f;                       // maxMotor: N m or N
+  float hertz = 0.0f, dampingRatio = 0.0f;                        // spring (weld: linear; mouse: the pull)
+  float angularHertz = 0.0f, angularDampingRatio = 0.0f;          // weld
+  float maxForce = 0.0f;                                          // mouse, motor joint (N)
+  Vec2 linearOffset{0.0f, 0.0f};                                  // motor joint: target in A's frame (m)
+  float correctionFactor = 0.0f;                                  // motor joint
+  float lowerSpringForce = 0.0f, upperSpringForce = 0.0f;         // distance spring bounds (N)
   JointImpulses impulses{};        // per sub-step impulses of the last step (warm start)
   Vec2 reactionForce{0.0f, 0.0f};  // on bodyB during the last step (N)
   float reactionTorque = 0.0f;     // N m
+  float motorForce = 0.0f;         // the motor's force (N) or torque (N m) in the last step
   JointType type = JointType::Revolute;
   bool enableLimit = false, enableMotor = false, enableSpring = false;
 };
@@ -92,8 +96,10 @@ struct JointConstraint {
   float lower = 0.0f, upper = 0.0f;  // angle (rad) or translation / length (m)
   float length = 0.0f;               // distance: rest length
   float motorSpeed = 0.0f;
-  float maxMotorImpulse = 0.0f;  // max motor torque / force times h
-  float maxImpulse = 0.0f;       // mouse: max force times h
+  float maxMotorImpulse = 0.0f;                                // max motor torque / force times h
+  float maxImpulse = 0.0f;                                     // mouse, motor joint: max force times h
+  float lowerSpringImpulse = 0.0f, upperSpringImpulse = 0.0f;  // distance: spring force bounds times h
+  float correction = 0.0f;                                     // motor joint: correctionFactor / h (1/s)
   int indexA = -1, indexB = -1;  // solver indices, -1 = static (or the mouse's world target)
   int input = -1;                // its JointInput (PrepareJoints), where StoreJointImpulses writes
   JointType type = JointType::Revolute;
@@ -272,6 +278,8 @@ inline void SolvePoint(const JointConstraint& c, BodyState& a, BodyState& b, Vec
 
 void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
                    const StepContext& context);
+void SolveMotorJoint(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
+                     const StepContext& context);
 void SolvePrismatic(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass,
                     const StepContext& context);
 void SolveWheel(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context);

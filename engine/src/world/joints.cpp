@@ -17,10 +17,13 @@ namespace {
 
 bool NonNegative(float x) { return IsFinite(x) && x >= 0.0f; }
 
-// A stiffness (Hz) and damping ratio the softness coefficients can take without overflow (kMaxHertz,
-// kMaxDampingRatio, world_types.h).
-bool ValidHertz(float hertz) { return NonNegative(hertz) && hertz <= kMaxHertz; }
-bool ValidDamping(float ratio) { return NonNegative(ratio) && ratio <= kMaxDampingRatio; }
+bool ValidHertz(float hertz) { return ValidJointHertz(hertz); }
+bool ValidDamping(float ratio) { return ValidJointDamping(ratio); }
+// The positional constraint's: a value or kUseWorldSetting.
+bool ValidTuning(float hertz, float ratio) {
+  return (hertz == kUseWorldSetting || ValidHertz(hertz)) &&
+         (ratio == kUseWorldSetting || ValidDamping(ratio));
+}
 
 // Motor speeds: a motor at a huge speed with a huge torque would hand its bodies velocities whose
 // products overflow inside the sub-step, before the speed clamps apply. Rotation: kMaxAngularSpeed;
@@ -35,8 +38,9 @@ bool ValidRange(float lower, float upper) {
 
 bool ValidBase(const WorldState& world, const JointBase& def) {
   return world.IsBody(def.bodyA) && world.IsBody(def.bodyB) && def.bodyA != def.bodyB &&
-         ValidPoint(def.localAnchorA) && ValidPoint(def.localAnchorB) && ValidHertz(def.constraintHertz) &&
-         ValidDamping(def.constraintDampingRatio);
+         ValidPoint(def.localAnchorA) && ValidPoint(def.localAnchorB) &&
+         ValidTuning(def.constraintHertz, def.constraintDampingRatio) && ValidThreshold(def.forceThreshold) &&
+         ValidThreshold(def.torqueThreshold);
 }
 
 // An axis direction: any finite vector of length > 1e-6, normalised in double so that neither a
@@ -83,7 +87,8 @@ int NewJoint(WorldState& world, JointType type, int a, int b) {
     world.joints.resize(slot + 1);
     world.jointEnds.resize(slot + 1);
   }
-  world.jointEnds[slot] = {a, b};
+  // A filter joint is never solved: no ends for the gather (solve.cpp) and WakeJointPartners to see.
+  world.jointEnds[slot] = type == JointType::Filter ? WorldState::JointEnds{} : WorldState::JointEnds{a, b};
   Joint& j = world.joints[slot];
   j = Joint{};
   j.type = type;
@@ -110,6 +115,11 @@ int NewJoint(WorldState& world, JointType type, const JointBase& def) {
   j.collideConnected = def.collideConnected;
   j.constraintHertz = def.constraintHertz;
   j.constraintDampingRatio = def.constraintDampingRatio;
+  j.forceThreshold = def.forceThreshold;
+  j.torqueThreshold = def.torqueThreshold;
+  j.destroyOnBreak = def.destroyOnBreak;
+  world.mayBreakJoints =
+      world.mayBreakJoints || def.forceThreshold < kNoThreshold || def.torqueThreshold < kNoThreshold;
   j.userData = def.userData;
   return slot;
 }
@@ -139,6 +149,30 @@ void WorldAnchors(const WorldState& world, const Joint& j, Vec2& pA, Vec2& pB) {
 }  // namespace
 
 // --- Internal operations (world_internal.h) -------------------------------------------------------
+
+// A stiffness (Hz) and damping ratio the softness coefficients can take without overflow (kMaxHertz,
+// kMaxDampingRatio, world_types.h).
+bool ValidJointHertz(float hertz) { return NonNegative(hertz) && hertz <= kMaxHertz; }
+bool ValidJointDamping(float ratio) { return NonNegative(ratio) && ratio <= kMaxDampingRatio; }
+bool ValidThreshold(float threshold) { return threshold >= 0.0f; }  // false for NaN; +inf allowed
+float UnwindJointAngle(float angle) { return UnwindAngle(angle); }
+
+void BreakJoints(WorldState& world) {
+  world.jointEvents.clear();
+  if (!world.mayBreakJoints) return;
+  // Only the joints this Step solved have a new reaction. Their inputs point into world.joints,
+  // which destroying a joint does not move.
+  for (const JointInput& input : world.jointInputs) {
+    Joint& j = static_cast<Joint&>(*input.joint);
+    const bool exceeded =
+        Length(j.reactionForce) > j.forceThreshold || std::fabs(j.reactionTorque) > j.torqueThreshold;
+    if (!exceeded) continue;
+    const int slot = static_cast<int>(&j - world.joints.data());
+    world.jointEvents.push_back(
+        {world.MakeJointId(slot), j.userData, j.reactionForce, j.reactionTorque, j.destroyOnBreak});
+    if (j.destroyOnBreak) DestroyJointInternal(world, slot);
+  }
+}
 
 void DestroyJointInternal(WorldState& world, int slot) {
   Joint& j = world.joints[slot];
@@ -232,7 +266,9 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
   // Lengths past kMaxWorldLength are clamped, not refused: maxLength's default means "no limit".
   bool valid = ValidBase(world, def) && IsFinite(def.length) && def.length > 0.0f &&
                NonNegative(def.minLength) && !(def.maxLength < def.minLength) && !std::isnan(def.maxLength) &&
-               ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
+               ValidHertz(def.hertz) && ValidDamping(def.dampingRatio) &&
+               def.lowerSpringForce <= def.upperSpringForce && ValidLinearSpeed(def.motorSpeed) &&
+               NonNegative(def.maxMotorForce);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(world, JointType::Distance, def);
@@ -242,6 +278,8 @@ JointId World::CreateJoint(const DistanceJointDef& def) {
   j.lower = std::min(def.minLength, kMaxWorldLength);
   j.upper = std::min(def.maxLength, kMaxWorldLength);
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
+  j.lowerSpringForce = def.lowerSpringForce, j.upperSpringForce = def.upperSpringForce;
+  j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorForce;
   return FinishJoint(world, slot);
 }
 
@@ -298,6 +336,37 @@ JointId World::CreateJoint(const MouseJointDef& def) {
   j.userData = def.userData;
   return FinishJoint(world, slot);
 }
+
+JointId World::CreateJoint(const MotorJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
+  RecordCall(recorder_.get(), ReplayOp::CreateMotorJoint, def);
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def) && ValidPoint(def.linearOffset) && IsFinite(def.angularOffset) &&
+               NonNegative(def.maxForce) && NonNegative(def.maxTorque) && def.correctionFactor >= 0.0f &&
+               def.correctionFactor <= 1.0f;
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(world, JointType::Motor, def);
+  Joint& j = world.joints[slot];
+  j.linearOffset = def.linearOffset;
+  j.referenceAngle = UnwindAngle(def.angularOffset);  // the solver's joint angle is measured from it
+  j.maxForce = def.maxForce, j.maxMotor = def.maxTorque, j.correctionFactor = def.correctionFactor;
+  return FinishJoint(world, slot);
+}
+
+JointId World::CreateJoint(const FilterJointDef& def) {
+  if (RefuseIfLocked(*state_)) return {};
+  RecordCall(recorder_.get(), ReplayOp::CreateFilterJoint, def);
+  WorldState& world = *state_;
+  bool valid = ValidBase(world, def);
+  MK_ASSERT(valid);
+  if (!valid) return {};
+  int slot = NewJoint(world, JointType::Filter, def);
+  world.joints[slot].collideConnected = false;  // its one purpose
+  return FinishJoint(world, slot);
+}
+
+std::span<const JointEvent> World::GetJointEvents() const { return state_->jointEvents; }
 
 bool World::DestroyJoint(JointId id) {
   if (RefuseIfLocked(*state_)) return false;
@@ -367,9 +436,9 @@ void World::SetMotorSpeed(JointId id, float speed) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetMotorSpeed, id, speed);
   Joint* j = FindJoint(*state_, id);
-  bool ok =
-      j && (j->type == JointType::Prismatic ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
-      (j->type == JointType::Revolute || j->type == JointType::Prismatic || j->type == JointType::Wheel);
+  const bool linear = j && (j->type == JointType::Prismatic || j->type == JointType::Distance);
+  bool ok = j && (linear ? ValidLinearSpeed(speed) : ValidAngularSpeed(speed)) &&
+            (j->type == JointType::Revolute || j->type == JointType::Wheel || linear);
   MK_ASSERT(!j || ok);
   if (!ok || j->motorSpeed == speed) return;
   j->motorSpeed = speed;

@@ -5,6 +5,7 @@
 #include "minkowski/assert.h"
 #include "world/recorder.h"
 #include "world/replay_format.h"
+#include "world/world_internal.h"
 #include "world/world_state.h"
 
 #include <cstdio>
@@ -186,6 +187,13 @@ bool PlayJointRecord(ReplayOp op, ReplayReader& in, World* w) {
       return Call<JointId, float>(in, w, [](World& x, JointId j, float v) { x.SetMotorSpeed(j, v); });
     case ReplayOp::SetMouseTarget:
       return Call<JointId, Vec2>(in, w, [](World& x, JointId j, Vec2 t) { x.SetMouseTarget(j, t); });
+    case ReplayOp::CreateMotorJoint:
+      return Call<MotorJointDef>(in, w, create);
+    case ReplayOp::CreateFilterJoint:
+      return Call<FilterJointDef>(in, w, create);
+    case ReplayOp::SetJointValue:
+      return Call<JointId, JointValue, float, float>(
+          in, w, [](World& x, JointId j, JointValue v, float a, float b) { SetJointValue(x, j, v, a, b); });
     default:
       return false;
   }
@@ -272,13 +280,16 @@ std::uint64_t ReadU64(std::span<const std::byte> bytes, std::size_t at) {
 }
 
 // Checks the header and that every record decodes; fills `prefix` and the first record's offset.
-ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::size_t& firstRecord) {
+ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::size_t& firstRecord,
+                     std::uint32_t& fileVersion) {
   if (bytes.size() < kReplayHeaderBytes) return ReplayError::Truncated;
   if (std::memcmp(bytes.data(), kReplayMagic, sizeof kReplayMagic) != 0) return ReplayError::BadMagic;
   ReplayReader header(bytes, sizeof kReplayMagic, 0);
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
-  if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
+  // Version 1 files still play: their joint definitions lack the fields version 2 added (Fields).
+  if ((version != kReplayVersion && version != 1) || reserved != 0) return ReplayError::BadVersion;
+  fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);
   const std::uint64_t available = bytes.size() - kReplayHeaderBytes;
   if (bodySize > available) return ReplayError::Truncated;
@@ -363,8 +374,10 @@ const char* ToString(ReplayError error) {
 ReplayError Replay::Load(std::span<const std::byte> bytes, Replay& out) {
   BodyPrefix prefix;
   std::size_t firstRecord = 0;
-  const ReplayError error = Validate(bytes, prefix, firstRecord);
+  std::uint32_t version = kReplayVersion;
+  const ReplayError error = Validate(bytes, prefix, firstRecord, version);
   if (error != ReplayError::None) return error;
+  out.version_ = version;
   out.bytes_.assign(bytes.begin(), bytes.end());
   out.def_ = prefix.def;
   out.startsWithPreSolve_ = (prefix.flags & kFlagPreSolve) != 0;
@@ -424,7 +437,7 @@ void ReplayPlayer::Restart() {
 bool ReplayPlayer::ApplyNext() {
   if (AtEnd()) return false;
   ReplayReader in(replay_.bytes_, at_, world_.State().tag);
-  in.version = static_cast<std::uint32_t>(ReadU64(replay_.bytes_, 8));  // version, reserved (0)
+  in.version = replay_.version_;
   ReplayOp op{};
   bool preSolve = false;
   const bool decoded = PlayRecord(in, &world_, chainPoints_, op, preSolve);

@@ -82,7 +82,38 @@ enum class ReplayOp : std::uint8_t {
   SetSleepThreshold,
   WakeTouching,
   SetName,
-  End  // one past the last opcode
+  CreateMotorJoint,
+  CreateFilterJoint,
+  SetJointValue,  // a joint id, a JointValue, two floats (joint_api.h's setters)
+  End             // one past the last opcode
+};
+
+/// What a SetJointValue record sets (joint_api.cpp): values are the file's, append only. Flags are
+/// recorded as 0 / 1 in the first float.
+enum class JointValue : std::uint8_t {
+  CollideConnected = 0,
+  WakeBodies,
+  ConstraintTuning,
+  ForceThreshold,
+  TorqueThreshold,
+  DestroyOnBreak,
+  EnableLimit,
+  Limits,
+  EnableMotor,
+  MaxMotorForce,
+  EnableSpring,
+  SpringHertz,
+  SpringDampingRatio,
+  DistanceLength,
+  SpringForceRange,
+  WeldAngularHertz,
+  WeldAngularDampingRatio,
+  MotorLinearOffset,
+  MotorAngularOffset,
+  MotorMaxForce,
+  MotorMaxTorque,
+  MotorCorrectionFactor,
+  Count
 };
 
 inline constexpr char kReplayMagic[8] = {'M', 'K', 'R', 'E', 'P', 'L', 'A', 'Y'};
@@ -104,6 +135,7 @@ inline std::uint64_t ReplayChecksum(std::span<const std::byte> bytes) {
 class ReplayWriter {
  public:
   static constexpr bool kWrites = true;
+  static constexpr std::uint32_t version = kReplayVersion;  // the writer writes the current format
   ReplayWriter(std::vector<std::byte>& out, std::uint32_t tag) : out_(out), tag_(tag) {}
 
   void operator()(const std::uint8_t& v) { out_.push_back(static_cast<std::byte>(v)); }
@@ -145,8 +177,8 @@ class ReplayReader {
       : bytes_(bytes), at_(at), tag_(tag) {}
 
   bool ok = true;
-  /// The file's format: version 1 files (before surface materials) are read too, their new fields
-  /// left at the defaults (HasMaterials).
+  /// The file's format: version 1 files (before issue 29's surface materials and joint fields) are
+  /// read too, their new fields left at the defaults (HasMaterials, Fields).
   std::uint32_t version = kReplayVersion;
   std::size_t Offset() const { return at_; }
   std::size_t Remaining() const { return bytes_.size() - at_; }
@@ -315,6 +347,12 @@ template <class IO>
 void Fields(IO& io, ReplayField<IO, JointBase>& d) {
   io(d.bodyA), io(d.bodyB), io(d.localAnchorA), io(d.localAnchorB), io(d.collideConnected);
   io(d.constraintHertz), io(d.constraintDampingRatio);
+  if (io.version >= 2) {
+    io(d.forceThreshold), io(d.torqueThreshold), io(d.destroyOnBreak);
+  } else if constexpr (!IO::kWrites) {  // version 1: 0 meant "the world's setting"
+    if (d.constraintHertz == 0.0f) d.constraintHertz = kUseWorldSetting;
+    if (d.constraintDampingRatio == 0.0f) d.constraintDampingRatio = kUseWorldSetting;
+  }
 }
 
 template <class IO>
@@ -337,6 +375,20 @@ void Fields(IO& io, ReplayField<IO, DistanceJointDef>& d) {
   Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
   io(d.length), io(d.enableLimit), io(d.minLength), io(d.maxLength), io(d.enableSpring), io(d.hertz);
   io(d.dampingRatio);
+  if (io.version >= 2) {
+    io(d.lowerSpringForce), io(d.upperSpringForce), io(d.enableMotor), io(d.motorSpeed), io(d.maxMotorForce);
+  }
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, MotorJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
+  io(d.linearOffset), io(d.angularOffset), io(d.maxForce), io(d.maxTorque), io(d.correctionFactor);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, FilterJointDef>& d) {
+  Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
 }
 
 template <class IO>
@@ -368,9 +420,10 @@ void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 static_assert(
     sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 64 && sizeof(SolverSettings) == 76 &&
-        sizeof(RevoluteJointDef) == 104 && sizeof(PrismaticJointDef) == 112 &&
-        sizeof(DistanceJointDef) == 96 && sizeof(WeldJointDef) == 88 && sizeof(WheelJointDef) == 112 &&
-        sizeof(MouseJointDef) == 40 && sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 72,
+        sizeof(RevoluteJointDef) == 112 && sizeof(PrismaticJointDef) == 120 &&
+        sizeof(DistanceJointDef) == 120 && sizeof(WeldJointDef) == 96 && sizeof(WheelJointDef) == 120 &&
+        sizeof(MouseJointDef) == 40 && sizeof(MotorJointDef) == 96 && sizeof(FilterJointDef) == 72 &&
+        sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 72,
     "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
 #endif
 

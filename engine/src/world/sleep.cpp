@@ -126,7 +126,7 @@ void PutIslandToSleep(WorldState& world, int start) {
     for (int key = world.bodies[slot].headJointEdge; key != kNull;) {  // joints tie islands like contacts
       const Joint& j = world.joints[key >> 1];
       int other = j.edges[(key & 1) ^ 1].body;
-      if (other != kNull) {
+      if (other != kNull && j.type != JointType::Filter) {  // a filter joint ties nothing
         Body& body = world.bodies[other];
         if (body.awake && body.enabled && body.type == BodyType::Dynamic) {
           body.awake = false;

@@ -59,7 +59,7 @@ static_assert(
 static_assert(sizeof(Body) == 176, "Body changed: review ValidBody in snapshot.cpp");
 static_assert(sizeof(Shape) == 104, "Shape changed: review ValidShape in snapshot.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot.cpp");
-static_assert(sizeof(Joint) == 176, "Joint changed: review ValidJoint in snapshot.cpp");
+static_assert(sizeof(Joint) == 208, "Joint changed: review ValidJoint in snapshot.cpp");
 
 // A hash of the sizes of everything copied as bytes: a snapshot from a build whose structs differ
 // (another engine version, compiler or platform) is refused as LayoutMismatch rather than misread.
@@ -591,8 +591,9 @@ class Validator {
   }
 
   bool ValidJoint(const Joint& j) {
-    const bool flags = EnumOk(j.type, 6) && BoolByteOk(j.enableLimit) && BoolByteOk(j.enableMotor) &&
-                       BoolByteOk(j.enableSpring) && BoolByteOk(j.collideConnected);
+    const bool flags = EnumOk(j.type, 8) && BoolByteOk(j.enableLimit) && BoolByteOk(j.enableMotor) &&
+                       BoolByteOk(j.enableSpring) && BoolByteOk(j.collideConnected) &&
+                       BoolByteOk(j.destroyOnBreak);
     if (!flags) return Invalid("joint type or flag");
     const bool isMouse = j.type == JointType::Mouse;
     const int a = j.edges[0].body, b = j.edges[1].body;
@@ -604,8 +605,11 @@ class Validator {
                           Within(j.lower, kMaxWorldLength) && Within(j.upper, kMaxWorldLength) &&
                           j.lower <= j.upper && Finite(j.length) && j.length >= 0.0f;
     const bool springs =
-        InRange(j.constraintHertz, 0.0f, kMaxHertz) &&
-        InRange(j.constraintDampingRatio, 0.0f, kMaxDampingRatio) && InRange(j.hertz, 0.0f, kMaxHertz) &&
+        (j.constraintHertz == kUseWorldSetting || InRange(j.constraintHertz, 0.0f, kMaxHertz)) &&
+        (j.constraintDampingRatio == kUseWorldSetting ||
+         InRange(j.constraintDampingRatio, 0.0f, kMaxDampingRatio)) &&
+        InRange(j.hertz, 0.0f, kMaxHertz) && !std::isnan(j.lowerSpringForce) &&
+        j.lowerSpringForce <= j.upperSpringForce && !std::isnan(j.upperSpringForce) &&
         InRange(j.dampingRatio, 0.0f, kMaxDampingRatio) && InRange(j.angularHertz, 0.0f, kMaxHertz) &&
         InRange(j.angularDampingRatio, 0.0f, kMaxDampingRatio);
     const JointImpulses& i = j.impulses;
@@ -616,7 +620,9 @@ class Validator {
                           Within(j.reactionForce, kMaxImpulse) && Within(j.reactionTorque, kMaxImpulse);
     // Motor torques and forces: any finite value (scenes use FLT_MAX for "unlimited").
     const bool motor = Within(j.motorSpeed, kMaxLocalLength) && Finite(j.maxMotor) && j.maxMotor >= 0.0f &&
-                       Finite(j.maxForce) && j.maxForce >= 0.0f;
+                       Finite(j.maxForce) && j.maxForce >= 0.0f && Finite(j.motorForce) &&
+                       Within(j.linearOffset, kMaxWorldLength) && InRange(j.correctionFactor, 0.0f, 1.0f) &&
+                       j.forceThreshold >= 0.0f && j.torqueThreshold >= 0.0f;
     if (!geometry || !springs || !impulses || !motor) return Invalid("joint value");
     return true;
   }
@@ -820,7 +826,10 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.joints.swap(t.joints);
   world.jointEnds.resize(world.joints.size());  // derived: each joint's body slots
   for (std::size_t slot = 0; slot < world.joints.size(); ++slot)
-    world.jointEnds[slot] = {world.joints[slot].edges[0].body, world.joints[slot].edges[1].body};
+    world.jointEnds[slot] =
+        world.joints[slot].type == JointType::Filter
+            ? WorldState::JointEnds{}  // never solved (joints.cpp, NewJoint)
+            : WorldState::JointEnds{world.joints[slot].edges[0].body, world.joints[slot].edges[1].body};
   world.chains.swap(t.chains);
   world.contactByShapes = std::move(t.contactByShapes);
   world.sleepGroupHead.swap(t.sleepGroupHead);
@@ -841,7 +850,14 @@ void MoveIn(WorldState& world, WorldState& t) {
   RetagPair(world.pendingEndEvents, tag);
   RetagPair(world.pendingSensorEndEvents, tag);
   world.continuousRecords.clear();  // the last Step's records describe the state being replaced
-  world.moveEvents.clear();         // so do its move events (snapshots do not keep them)
+  world.jointEvents.clear();        // and its joint events
+  world.mayBreakJoints = false;     // derived: some joint has a threshold
+  for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
+    const Joint& j = world.joints[slot];
+    if (world.jointIds.IsLive(slot) && (j.forceThreshold < kNoThreshold || j.torqueThreshold < kNoThreshold))
+      world.mayBreakJoints = true;
+  }
+  world.moveEvents.clear();  // so do its move events (snapshots do not keep them)
   AttachBroadphaseFilter(world);
   RebuildContactSets(world);  // derived state: the awake contact set and the touching count
   RebuildAwakeBodySet(world);

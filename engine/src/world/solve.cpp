@@ -119,6 +119,7 @@ void GatherJoints(WorldState& world) {
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
     if (!world.jointIds.IsLive(slot)) continue;
     const auto [a, b] = world.jointEnds[slot];  // not the Joint's edges: a cache line less per joint
+    if (b == kNull) continue;                   // a filter joint: no rows (joints.cpp, NewJoint)
     const bool movingA = a != kNull && sides[a].stamp == fresh, movingB = sides[b].stamp == fresh;
     if (!movingA && !movingB) continue;  // neither body moves: nothing to solve
     // A disabled body's joints do nothing.

@@ -97,6 +97,8 @@ bool World::Step(float timeStep) {
   world.counters.islands = UpdateSleep(world, timeStep);  // union-find islands; quiet ones sleep
   world.profile.islands = islands.Ms();
 
+  BreakJoints(world);  // joints past their thresholds: events, and those that break are destroyed
+
   PublishEndEvents(world);
   PublishMoveEvents(world);
   CountObjects(world);

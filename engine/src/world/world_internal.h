@@ -207,6 +207,17 @@ void DestroyJointsOfBody(WorldState& world, int body);
 bool JointBlocksCollision(const WorldState& world, int bodyA, int bodyB);
 /// Before gathering bodies: sleeping bodies jointed to awake ones wake (with their sleep group).
 void WakeJointPartners(WorldState& world);
+/// End of Step: joints of this Step's solve past a threshold get a JointEvent; those with
+/// destroyOnBreak are destroyed (joints.cpp).
+void BreakJoints(WorldState& world);
+/// Validation shared by CreateJoint and the joint API (joints.cpp).
+bool ValidJointHertz(float hertz);
+bool ValidJointDamping(float ratio);
+bool ValidThreshold(float threshold);
+float UnwindJointAngle(float angle);  // any finite angle into [-pi, pi]
+/// Sets a joint property (joint_api.cpp; joint_api.h's setters and the replay's SetJointValue record).
+enum class JointValue : std::uint8_t;
+void SetJointValue(World& world, JointId joint, JointValue what, float x, float y);
 
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& world, int body);

@@ -171,7 +171,9 @@ struct Joint : JointData {
   BodyEdge edges[2];
   Vec2 target{0.0f, 0.0f};  // mouse: world target (m); the solver sees it as body A's centre
   void* userData = nullptr;
+  float forceThreshold = kNoThreshold, torqueThreshold = kNoThreshold;  // breaking (N, N m)
   bool collideConnected = false;
+  bool destroyOnBreak = false;
 };
 
 struct WorldState {
@@ -227,6 +229,11 @@ struct WorldState {
   std::vector<ContactEndEvent> pendingEndEvents;       // raised since the last Step published
   std::vector<SensorEndEvent> pendingSensorEndEvents;  // raised since the last Step published
   std::vector<BodyMoveEvent> moveEvents;               // the bodies the last Step simulated (step.cpp)
+  std::vector<JointEvent> jointEvents;                 // joints past a threshold in the last Step
+  // Some live joint has (or had) a finite force or torque threshold: only then does Step look for
+  // joints to break (joints.cpp, BreakJoints). Derived: set by the calls that give one, recomputed on
+  // restore.
+  bool mayBreakJoints = false;
 
   // The solver's data, reused (solve.cpp gathers, the solver prepares and solves).
   // The moving bodies (awake, enabled, not static) in slot order: solver index -> body slot, with
