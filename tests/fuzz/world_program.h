@@ -10,8 +10,8 @@
 
 #include "minkowski/world.h"
 
-#include <cfloat>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
