@@ -183,7 +183,7 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
       const int a = contacts[i].indexA, b = contacts[i].indexB;
       const bool againstStatic = a < 0 || b < 0;
       if (againstStatic != (pass == 1)) continue;
-      if (contacts[i].surface) {  // rolling resistance or tangent speed: the scalar code's (overflow)
+      if (contacts[i].surface >= 0) {  // rolling resistance or tangent speed: the scalar code's (overflow)
         graph.colorOf[i] = -1;
         continue;
       }

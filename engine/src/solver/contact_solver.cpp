@@ -69,11 +69,13 @@ template <class Solve>
   return AxisVelocity(a, b, c.normal, cp.rnA, cp.rnB);
 }
 
-[[gnu::always_inline]] inline void SolveFriction(ContactConstraint& c, BodyState& a, BodyState& b) {
+// tangentSpeed: the surface row's (m/s), 0 for a contact without one.
+[[gnu::always_inline]] inline void SolveFriction(ContactConstraint& c, BodyState& a, BodyState& b,
+                                                 float tangentSpeed) {
   const Vec2 tangent = RightPerp(c.normal);
   for (int j = 0; j < c.pointCount; ++j) {
     ContactConstraintPoint& cp = c.points[j];
-    float vt = AxisVelocity(a, b, tangent, cp.rtA, cp.rtB) - c.tangentSpeed;
+    float vt = AxisVelocity(a, b, tangent, cp.rtA, cp.rtB) - tangentSpeed;
     float maxFriction = c.friction * cp.normalImpulse;
     float newImpulse = std::clamp(cp.tangentImpulse - cp.tangentMass * vt, -maxFriction, maxFriction);
     float impulse = newImpulse - cp.tangentImpulse;
@@ -84,13 +86,13 @@ template <class Solve>
 
 // Rolling resistance: an angular impulse on the relative spin wB - wA (effective mass 1 / (iA + iB)),
 // bounded by rollingResistance times the pass's normal impulses, like friction by the normal force.
-inline void SolveRolling(ContactConstraint& c, BodyState& a, BodyState& b) {
+inline void SolveRolling(const ContactConstraint& c, ContactSurface& row, BodyState& a, BodyState& b) {
   float total = 0.0f;
   for (int j = 0; j < c.pointCount; ++j) total += c.points[j].normalImpulse;
-  const float maxImpulse = c.rollingResistance * total;
-  const float old = c.rollingImpulse;
-  c.rollingImpulse = std::clamp(old - c.rollingMass * (b.w - a.w), -maxImpulse, maxImpulse);
-  const float impulse = c.rollingImpulse - old;
+  const float maxImpulse = row.rollingResistance * total;
+  const float old = row.rollingImpulse;
+  row.rollingImpulse = std::clamp(old - row.rollingMass * (b.w - a.w), -maxImpulse, maxImpulse);
+  const float impulse = row.rollingImpulse - old;
   a.w -= c.invIA * impulse;
   b.w += c.invIB * impulse;
 }
@@ -138,11 +140,35 @@ inline bool SolveBlock(const BlockMatrix& k, float b1, float b2, Vec2& x) {
 
 }  // namespace
 
-void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
+namespace {
+
+// The surface rows of the contacts with rolling resistance or tangent speed, in a pass of their own
+// after the main one, skipped in a world without such shapes: tested per contact, inside or after the
+// main loop, they cost large_pyramid (where no contact has one) 145K to 225K instructions a step. A row's
+// rolling impulse is not warm started from the last step (a Manifold keeps none); the sub-steps of this step
+// warm start it from each other.
+void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const ContactInput& input = inputs[i];
+    if (input.rollingResistance == 0.0f && input.tangentSpeed == 0.0f) [[likely]]
+      continue;
+    ContactConstraint& c = solver.contacts[i];
+    const float k = c.invIA + c.invIB;
+    c.surface = static_cast<int>(solver.surfaces.size());
+    solver.surfaces.push_back(
+        {input.rollingResistance, k > 0.0f ? 1.0f / k : 0.0f, 0.0f, input.tangentSpeed});
+  }
+}
+
+}  // namespace
+
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context,
+                     bool anySurface) {
   // Written in place, every field the solver reads set below: a default-constructed local copied in
   // cost 40 instructions a contact (its initialisers, then the copy). Points past pointCount keep
   // whatever they held; nothing reads them.
   solver.contacts.resize(inputs.size());
+  solver.surfaces.clear();
   const bool warm = context.settings.enableWarmStarting;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const ContactInput& input = inputs[i];
@@ -159,16 +185,7 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
     c.normal = manifold.normal;
     c.friction = input.friction;
     c.restitution = input.restitution;
-    c.rollingResistance = input.rollingResistance;
-    c.tangentSpeed = input.tangentSpeed;
-    c.surface = input.rollingResistance != 0.0f || input.tangentSpeed != 0.0f;
-    if (c.surface) {
-      // Not warm started from the last step (a Manifold keeps no rolling impulse); the sub-steps of
-      // this step warm start from each other.
-      const float k = c.invIA + c.invIB;
-      c.rollingMass = k > 0.0f ? 1.0f / k : 0.0f;
-      c.rollingImpulse = 0.0f;
-    }
+    c.surface = -1;  // AddSurfaceRows, below, gives the few that have one their row
     c.softness =
         (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = manifold.pointCount;
@@ -196,6 +213,7 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
       cp.relativeVelocity = Dot(vB - vA, c.normal);
     }
   }
+  if (anySurface) AddSurfaceRows(inputs, solver);
 }
 
 namespace {
@@ -208,9 +226,10 @@ void WarmStartContact(SolverArrays& solver, ContactConstraint& c) {
       ApplyNormalImpulse(c, cp, a, b, cp.normalImpulse);
       ApplyAxisImpulse(c, a, b, tangent, cp.rtA, cp.rtB, cp.tangentImpulse);
     }
-    if (c.surface) {
-      a.w -= c.invIA * c.rollingImpulse;
-      b.w += c.invIB * c.rollingImpulse;
+    if (c.surface >= 0) {
+      const float rolling = solver.surfaces[c.surface].rollingImpulse;
+      a.w -= c.invIA * rolling;
+      b.w += c.invIB * rolling;
     }
   });
 }
@@ -260,8 +279,12 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
     // step). Before them, as Box2D 2.x and Classic mode do, friction is bounded by the last pass's
     // impulses and the coloured order sheared the base-100 pyramid: mean |dx| 0.175 m after 500
     // steps, 8.6 cm of creep after its slowest mode settled; normal first, 0.054 m (v3: 0.060 m).
-    SolveFriction(c, a, b);
-    if (c.surface) SolveRolling(c, a, b);
+    if (c.surface < 0) {
+      SolveFriction(c, a, b, 0.0f);
+    } else {
+      SolveFriction(c, a, b, solver.surfaces[c.surface].tangentSpeed);
+      SolveRolling(c, solver.surfaces[c.surface], a, b);
+    }
   });
 }
 
@@ -304,8 +327,12 @@ void SolveContactsClassic(SolverArrays& solver, const StepContext& context) {
   const float invDt = 1.0f / context.dt;
   for (ContactConstraint& c : solver.contacts) {
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
-      SolveFriction(c, a, b);
-      if (c.surface) SolveRolling(c, a, b);
+      if (c.surface < 0) {
+        SolveFriction(c, a, b, 0.0f);
+      } else {
+        SolveFriction(c, a, b, solver.surfaces[c.surface].tangentSpeed);
+        SolveRolling(c, solver.surfaces[c.surface], a, b);
+      }
       // Bodies do not move during the velocity iterations, so this is the separation s0 of the step.
       float bias[2] = {0.0f, 0.0f};
       for (int j = 0; j < c.pointCount; ++j)

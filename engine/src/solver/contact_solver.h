@@ -49,15 +49,22 @@ struct ContactConstraint {
   Vec2 normal{0.0f, 0.0f};
   float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
   float friction = 0.0f, restitution = 0.0f;
-  // Rolling resistance (an angular row on wB - wA bounded by rollingResistance times the points'
-  // normal impulses) and tangent speed: only the scalar code solves them, so a contact with either
-  // (`surface`, set in prepare) goes to the coloured solver's overflow (BuildContactGraph) and the
-  // lanes never pay for them.
-  float rollingResistance = 0.0f, rollingMass = 0.0f, rollingImpulse = 0.0f, tangentSpeed = 0.0f;
   Softness softness{};
   int indexA = -1, indexB = -1;  // solver indices, -1 = static
   int pointCount = 0;
-  bool surface = false;
+  // Rolling resistance and tangent speed: its row in SolverArrays::surfaces, -1 for a contact with
+  // neither (nearly all). Only the scalar code solves them, so a contact with a row goes to the
+  // coloured solver's overflow (BuildContactGraph) and the lanes never pay for them; the row lives
+  // apart so that the others carry nothing more than this index (prepared and gathered each step).
+  int surface = -1;
+};
+
+/// The surface row of a contact with rolling resistance or tangent speed (ContactConstraint::surface).
+struct ContactSurface {
+  float rollingResistance = 0.0f;  // angular impulse bound per unit normal impulse (m)
+  float rollingMass = 0.0f;        // 1 / (iA + iB)
+  float rollingImpulse = 0.0f;     // accumulated within the step (not warm started across steps)
+  float tangentSpeed = 0.0f;       // the friction rows' target slip (m/s)
 };
 
 /// A contact with hit events whose fastest approaching point pushed this step, faster than
@@ -70,7 +77,10 @@ struct ContactHit {
 
 /// Builds solver.contacts from the inputs (one constraint per input, same order) and marks their
 /// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
-void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
+/// `anySurface` false promises that no input has rolling resistance or tangent speed (the world knows
+/// when no shape has either): the pass that gives contacts their surface rows is then skipped.
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context,
+                     bool anySurface = true);
 
 /// Applies the accumulated impulses (at the first sub-step, those carried over from the last step).
 /// Every contact in input order; the second form only the contacts listed in `order`, in that order

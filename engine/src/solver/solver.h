@@ -35,6 +35,7 @@ struct SolverArrays {
   std::vector<BodyParams> params;
   std::vector<BodyLock> locks;  // empty in a world without locked bodies: then the locks cost nothing
   std::vector<ContactConstraint> contacts;
+  std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<ContactHit> hits;  // StoreContactImpulses
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order).

@@ -93,7 +93,7 @@ ChainId World::CreateChain(BodyId bodyId, const ChainDef& def) {
   const std::size_t segments = def.isLoop ? n : n - 1;
   for (std::size_t i = 0; i < segments; ++i) {
     const int slot = InsertShape(world, bodySlot, shapeDef, MakeChainSegment(def.points, def.isLoop, i));
-    SetShapeMaterial(world.shapes[slot], SegmentMaterial(def, i));
+    SetShapeMaterial(world, world.shapes[slot], SegmentMaterial(def, i));
     world.shapes[slot].chain = chainSlot;
     chain.shapes.push_back(slot);
   }

@@ -30,7 +30,8 @@ SurfaceMaterial MaterialOf(const ShapeDef& def) {
           def.tangentSpeed, def.userMaterialId, def.customColor};
 }
 
-void SetShapeMaterial(Shape& shape, const SurfaceMaterial& m) {
+void SetShapeMaterial(WorldState& world, Shape& shape, const SurfaceMaterial& m) {
+  if (m.rollingResistance != 0.0f || m.tangentSpeed != 0.0f) world.maySurfaceShapes = true;
   shape.friction = m.friction;
   shape.restitution = m.restitution;
   shape.rollingResistance = m.rollingResistance;
@@ -77,7 +78,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   world.geometries[slot] = geometry;
   shape.extent = ShapeExtent(geometry);
   shape.density = def.density;
-  SetShapeMaterial(shape, MaterialOf(def));
+  SetShapeMaterial(world, shape, MaterialOf(def));
   shape.filter = def.filter;
   shape.isSensor = def.isSensor;
   shape.enableContactEvents = def.enableContactEvents;
@@ -243,7 +244,7 @@ void World::SetMaterial(ShapeId id, const SurfaceMaterial& material) {
   Shape* s = FindShape(*state_, id);
   MK_ASSERT(ValidMaterial(material));
   if (!s || !ValidMaterial(material)) return;
-  SetShapeMaterial(*s, material);
+  SetShapeMaterial(*state_, *s, material);
   RemixContactsOfShape(*state_, state_->ShapeSlot(id));
 }
 

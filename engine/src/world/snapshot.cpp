@@ -821,6 +821,9 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.bodies.swap(t.bodies);
   world.solverBodies.clear();  // it named the old bodies; the next Step's gather lists the new ones
   world.shapes.swap(t.shapes);
+  world.maySurfaceShapes = false;  // as SetShapeMaterial would have raised it for these shapes
+  for (const Shape& shape : world.shapes)
+    if (shape.rollingResistance != 0.0f || shape.tangentSpeed != 0.0f) world.maySurfaceShapes = true;
   world.geometries.swap(t.geometries);
   world.contacts.swap(t.contacts);
   world.joints.swap(t.joints);

@@ -86,6 +86,7 @@ ContactBody ContactSide(const Body& body) {
 void GatherContacts(WorldState& world) {
   std::vector<ContactInput>& inputs = world.contactInputs;
   inputs.clear();
+  const bool anySurface = world.maySurfaceShapes;
   ForEachAwakeContact(world, [&](int slot) {
     Contact& contact = world.contacts[slot];
     if (contact.manifold.pointCount == 0) return;
@@ -99,8 +100,10 @@ void GatherContacts(WorldState& world) {
     input.bodyB = ContactSide(bodyB);
     input.friction = contact.friction;
     input.restitution = contact.restitution;
-    input.rollingResistance = contact.rollingResistance;
-    input.tangentSpeed = contact.tangentSpeed;
+    if (anySurface) {  // else both stay 0, as emplace_back made them
+      input.rollingResistance = contact.rollingResistance;
+      input.tangentSpeed = contact.tangentSpeed;
+    }
     input.id = slot;
     input.enableHitEvents = contact.enableHitEvents;
   });
@@ -215,7 +218,7 @@ void SolveStep(WorldState& world, float dt) {
   GatherBodies(world, context);
   GatherContacts(world);
   GatherJoints(world);
-  PrepareContacts(world.contactInputs, solver, context);
+  PrepareContacts(world.contactInputs, solver, context, world.maySurfaceShapes);
   PrepareJoints(world.jointInputs, solver, context);
   RunSubSteps(solver, context);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);

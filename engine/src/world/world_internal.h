@@ -100,7 +100,7 @@ bool ValidCoefficient(float x);
 /// Every field of a SurfaceMaterial in its documented range (world_types.h); false for NaN.
 bool ValidMaterial(const SurfaceMaterial& material);
 SurfaceMaterial MaterialOf(const ShapeDef& def);
-void SetShapeMaterial(Shape& shape, const SurfaceMaterial& material);
+void SetShapeMaterial(WorldState& world, Shape& shape, const SurfaceMaterial& material);
 SurfaceMaterial GetShapeMaterial(const Shape& shape);
 /// The geometry checks CreateShape and CreateChain apply (finite, within kMaxWorldLength, what the
 /// type's Make* constructor or ValidatePolygon requires); snapshots apply them too (shape.cpp).

@@ -245,6 +245,10 @@ struct WorldState {
   // step's stages all see the list its gather made.
   std::vector<int> solverBodies;
   bool solverBodiesStale = true;
+  // Some shape has (or had) rolling resistance or tangent speed: raised by SetShapeMaterial, never
+  // lowered, recomputed on restore. While false no contact has either, and the gather and prepare
+  // skip them (contact_solver.h: PrepareContacts).
+  bool maySurfaceShapes = false;
   // The listed bodies with motion locks (Body::locks), as body slots; rebuilt with solverBodies (a lock
   // change marks that list stale), so a world without locks pays nothing per body for them.
   std::vector<int> lockedBodies;
