@@ -310,3 +310,78 @@ TEST_CASE("a joint loaded past its threshold breaks within one step of the analy
   CHECK(world.IsAwake(disc));
   CHECK(world.GetPosition(disc).y < -1.0f);  // falling since it broke
 }
+
+namespace {
+
+// Records the colour and end points of every segment drawn; the rest is ignored.
+struct SegmentRecorder final : DebugDraw {
+  struct Segment {
+    Vec2 p1, p2;
+    Color color;
+  };
+  std::vector<Segment> segments;
+  void DrawPolygon(const Vec2*, int, Color) override {}
+  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override {}
+  void DrawCircle(Vec2, float, Color) override {}
+  void DrawSolidCircle(const Transform&, float, Color) override {}
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override {}
+  void DrawSegment(Vec2 p1, Vec2 p2, Color color) override { segments.push_back({p1, p2, color}); }
+  void DrawTransform(const Transform&, float) override {}
+  void DrawPoint(Vec2, float, Color) override {}
+  void DrawString(Vec2, const char*, Color) override {}
+};
+
+bool SameColor(Color a, Color b) { return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a; }
+
+}  // namespace
+
+// The fuzzer found the joint colour table one entry per joint type short once motor and filter
+// joints existed (a read past it under UBSan). Every type must draw, in one colour of its own.
+TEST_CASE("every joint type draws in a colour of its own, ending at body B's anchor") {
+  std::vector<Color> typeColors;
+  for (int type = 0; type <= static_cast<int>(JointType::Filter); ++type) {
+    CAPTURE(type);
+    World world;
+    const BodyId a = AddUnitDisc(world, {0.0f, 0.0f});
+    const BodyId b = AddUnitDisc(world, {3.0f, 1.0f});
+    const JointBase base{.bodyA = a, .bodyB = b, .localAnchorA = {1.0f, 0.0f}, .localAnchorB = {-1.0f, 0.0f}};
+    switch (static_cast<JointType>(type)) {
+      case JointType::Revolute:
+        world.CreateJoint(RevoluteJointDef{base});
+        break;
+      case JointType::Prismatic:
+        world.CreateJoint(PrismaticJointDef{base});
+        break;
+      case JointType::Distance:
+        world.CreateJoint(DistanceJointDef{base});
+        break;
+      case JointType::Weld:
+        world.CreateJoint(WeldJointDef{base});
+        break;
+      case JointType::Wheel:
+        world.CreateJoint(WheelJointDef{base});
+        break;
+      case JointType::Mouse:
+        world.CreateJoint(MouseJointDef{.body = b, .target = {2.0f, 1.0f}});
+        break;
+      case JointType::Motor:
+        world.CreateJoint(MotorJointDef{base});
+        break;
+      case JointType::Filter:
+        world.CreateJoint(FilterJointDef{base});
+        break;
+    }
+    SegmentRecorder recorder;
+    world.Draw(recorder, {.shapes = false, .joints = true});
+    REQUIRE_FALSE(recorder.segments.empty());
+    for (const SegmentRecorder::Segment& s : recorder.segments)
+      CHECK(SameColor(s.color, recorder.segments[0].color));
+    const Vec2 anchorB{2.0f, 1.0f};  // b's origin (3, 1) + its local anchor (-1, 0); the mouse grabs here too
+    const bool reachesAnchorB = std::any_of(
+        recorder.segments.begin(), recorder.segments.end(),
+        [&](const auto& s) { return Length(s.p1 - anchorB) < 1e-5f || Length(s.p2 - anchorB) < 1e-5f; });
+    CHECK(reachesAnchorB);
+    for (const Color& seen : typeColors) CHECK_FALSE(SameColor(seen, recorder.segments[0].color));
+    typeColors.push_back(recorder.segments[0].color);
+  }
+}

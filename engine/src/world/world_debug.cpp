@@ -6,6 +6,7 @@
 #include "minkowski/distance.h"
 #include "world/world_internal.h"
 
+#include <iterator>
 #include <vector>
 
 namespace mk {
@@ -26,7 +27,12 @@ constexpr Color kJointColors[] = {
     {240, 150, 120, 255},  // weld
     {150, 240, 150, 255},  // wheel
     {120, 255, 120, 255},  // mouse
+    {255, 190, 80, 255},   // motor
+    {170, 170, 170, 255},  // filter
 };
+// One colour per JointType, in its order: a joint type added without a colour fails here, not as a
+// read past the table when a world with that joint is drawn.
+static_assert(std::size(kJointColors) == static_cast<size_t>(JointType::Filter) + 1);
 
 constexpr float kAxisDrawLength = 0.5f;   // m: prismatic and wheel axes drawn this far each way
 constexpr float kAnchorPointSize = 5.0f;  // pixels
