@@ -337,7 +337,7 @@ bool SameColor(Color a, Color b) { return a.r == b.r && a.g == b.g && a.b == b.b
 
 // The fuzzer found the joint colour table one entry per joint type short once motor and filter
 // joints existed (a read past it under UBSan). Every type must draw, in one colour of its own.
-TEST_CASE("every joint type draws in a colour of its own, ending at body B's anchor") {
+TEST_CASE("every joint type draws in a colour of its own and reaches body B anchor") {
   std::vector<Color> typeColors;
   for (int type = 0; type <= static_cast<int>(JointType::Filter); ++type) {
     CAPTURE(type);
