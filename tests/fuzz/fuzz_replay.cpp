@@ -15,7 +15,7 @@
 //   build/h-fuzz/tests/fuzz/fuzz_replay -max_total_time=60 -timeout=10 /tmp/replay-corpus
 #include "minkowski/assert.h"
 #include "minkowski/replay.h"
-#include "world/replay_format.h"
+#include "world/persistence/replay_format.h"
 #include "world/world_state.h"
 
 #include <cmath>

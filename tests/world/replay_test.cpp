@@ -8,7 +8,7 @@
 #include "fuzz/world_program.h"
 #include "scenes/alloc_counter.h"
 #include "test_util.h"
-#include "world/replay_format.h"
+#include "world/persistence/replay_format.h"
 #include "world/world_state.h"
 #include "world_fixture.h"
 

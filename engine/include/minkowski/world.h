@@ -42,7 +42,7 @@
 namespace mk {
 
 struct WorldState;  // internal (engine/src/world/world_state.h)
-class Recorder;     // internal (engine/src/world/recorder.h)
+class Recorder;     // internal (engine/src/world/persistence/recorder.h)
 
 /// A world of bodies, shapes and joints (see the top of this file). The world lock, which refuses
 /// changes while it steps or runs game code: minkowski/world_callbacks.h.
@@ -84,7 +84,7 @@ class World {
   /// creation-slot order. Same inputs and binary give the same hash (determinism tests).
   std::uint64_t StateHash() const;
 
-  // --- Snapshots (snapshot.cpp; format and limits: minkowski/snapshot.h) ---------------------------
+  // --- Snapshots (world/persistence; format and limits: minkowski/snapshot.h) ---------------------------
 
   /// The complete state of the world as bytes (see snapshot.h), taken between Steps; reads the world
   /// and changes nothing. The vector is the caller's. Size for large_pyramid (5,050 boxes): see

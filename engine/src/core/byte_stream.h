@@ -1,7 +1,7 @@
-// Internal: a byte writer and a bounds-checked byte reader for snapshots (world/snapshot.cpp and
+// Internal: a byte writer and a bounds-checked byte reader for snapshots (world/persistence/snapshot.cpp and
 // broadphase/broadphase_snapshot.cpp). Values are copied as their object bytes (memcpy), so a
 // snapshot is only read back by the same engine build on the same kind of machine: the header's
-// layout signature (world/snapshot.cpp) refuses any other.
+// layout signature (world/persistence/snapshot.cpp) refuses any other.
 #pragma once
 
 #include <cstddef>

@@ -46,7 +46,7 @@ class IdPool {
   int Capacity() const { return static_cast<int>(generations_.size()); }
   int LiveCount() const { return Capacity() - static_cast<int>(free_.size()); }
 
-  // Snapshots (world/snapshot.cpp) copy the pool as it is, free heap included, so a restored world
+  // Snapshots (world/persistence/snapshot.cpp) copy the pool as it is, free heap included, so a restored world
   // hands out the same slots in the same order.
   const std::vector<std::uint32_t>& Generations() const { return generations_; }
   const std::vector<int>& FreeSlots() const { return free_; }

@@ -4,7 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
 #include "solver/solver_types.h"  // ClampLinearSpeed, ClampAngularSpeed, MakeStepContext
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "minkowski/assert.h"
 #include "minkowski/distance.h"
 #include "minkowski/world.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 #include <algorithm>

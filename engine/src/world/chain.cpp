@@ -3,7 +3,7 @@
 // of type ChainSegment that belong to it: contacts, events, filters and queries need nothing new.
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 namespace mk {

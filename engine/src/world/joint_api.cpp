@@ -4,7 +4,7 @@
 #include "minkowski/joint_api.h"
 
 #include "minkowski/assert.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 

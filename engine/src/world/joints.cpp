@@ -3,7 +3,7 @@
 // gathers joints in world/solve.cpp; the constraint math, from prepare to store, is in
 // engine/src/solver/*joint*.cpp.
 #include "minkowski/assert.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 

@@ -2,7 +2,7 @@
 // Every entry validates its ids and values first (MK_ASSERT + neutral result on misuse).
 #include "minkowski/assert.h"
 #include "minkowski/world.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 #include <cmath>

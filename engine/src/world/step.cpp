@@ -1,6 +1,6 @@
 // World::Step: one function call per pipeline stage (docs/design.md section 1), each timed into Profile.
 #include "minkowski/assert.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 #include <chrono>

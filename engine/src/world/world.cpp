@@ -5,7 +5,7 @@
 #include "minkowski/world.h"
 
 #include "minkowski/assert.h"
-#include "world/recorder.h"
+#include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 

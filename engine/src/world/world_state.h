@@ -12,7 +12,7 @@
 #include "minkowski/manifold.h"
 #include "minkowski/world.h"
 #include "solver/solver.h"
-#include "world/replay_format.h"  // BodyName
+#include "world/persistence/replay_format.h"  // BodyName
 
 #include <utility>
 #include <vector>

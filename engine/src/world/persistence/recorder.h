@@ -2,7 +2,7 @@
 // World API entries call RecordCall first thing; with no recorder that is one null test.
 #pragma once
 
-#include "world/replay_format.h"
+#include "world/persistence/replay_format.h"
 
 #include <cstdint>
 #include <memory>

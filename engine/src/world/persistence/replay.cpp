@@ -3,8 +3,8 @@
 #include "minkowski/replay.h"
 
 #include "minkowski/assert.h"
-#include "world/recorder.h"
-#include "world/replay_format.h"
+#include "world/persistence/recorder.h"
+#include "world/persistence/replay_format.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
