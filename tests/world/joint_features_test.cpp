@@ -69,21 +69,88 @@ Oscillation RunOscillator(const DistanceJointDef& shape, float hertz, float seco
 }  // namespace
 
 TEST_CASE("an undamped distance spring keeps its energy within 1% over 10 s") {
-  // The soft step's spring is implicit: besides its damping ratio it loses about 2 (h w)^2 of its
-  // energy per sub-step (two passes), h the sub-step, w = 2 pi f: at 1 Hz and 4 sub-steps 96% in
-  // 10 s (measured), as Box2D v3's. At 0.1 Hz and 16 sub-steps that is 19,200 x 2 x 4.3e-7 = 0.8%
-  // in 10 s (one period): the 1% bound then tests that damping 0 adds no damping of its own.
-  DistanceJointDef spring;
-  spring.enableSpring = true, spring.hertz = 0.1f, spring.dampingRatio = 0.0f;
-  const Oscillation o = RunOscillator(spring, 0.1f, 10.5f, 16);
-  MESSAGE("largest energy change " << o.maxEnergyChange << ", periods " << o.periods);
-  CHECK(o.maxEnergyChange < 0.01f);
-  CHECK(o.periods == 1);  // 0.1 Hz for 10.5 s: one upward crossing, at 10 s
-  // The smallest damping ratio there is, 0.01, takes 1 - exp(-2 zeta w t) = 12% in 10 s.
-  spring.dampingRatio = 0.01f;
+  // Damping 0 runs the spring as velocity Verlet (joint_solver.h, UndampedSpring): no drift, and the
+  // energy at a step's end differs from the start's by at most (h w)^2 / 4, h the sub-step, w = 2 pi f
+  // (Verlet's conserved energy is 1/2 v^2 + 1/2 w^2 x^2 (1 - (h w)^2 / 4)). The soft spring it
+  // replaces lost 96% of the energy in 10 s at 1 Hz and 4 sub-steps (about 2 (h w)^2 a sub-step).
+  for (const float hertz : {0.1f, 1.0f, 5.0f, 10.0f}) {
+    CAPTURE(hertz);
+    DistanceJointDef spring;
+    spring.enableSpring = true, spring.hertz = hertz, spring.dampingRatio = 0.0f;
+    const Oscillation o = RunOscillator(spring, hertz, 10.0f);  // 60 Hz, 4 sub-steps: the defaults
+    const float hOmega = 2.0f * kPi * hertz * kDt / 4.0f;
+    MESSAGE(hertz << " Hz: largest energy change " << o.maxEnergyChange << ", Verlet bound "
+                  << hOmega * hOmega / 4.0f);
+    CHECK(o.maxEnergyChange <= 1.05f * hOmega * hOmega / 4.0f + 1e-5f);  // + float rounding of e
+    if (hertz <= 5.0f) CHECK(o.maxEnergyChange < 0.01f);
+    // The period is Verlet's, 2 asin(h w / 2) / h for w: within 0.3% of 1 / f up to 10 Hz.
+    CHECK(std::abs(o.periods - static_cast<int>(10.0f * hertz)) <= 1);
+  }
+  // The smallest damping ratio there is, 0.01, takes 1 - exp(-2 zeta w t) = 12% in 10.5 s at 0.1 Hz
+  // (the soft spring, 16 sub-steps so that its own numerical loss stays under 1%).
+  DistanceJointDef damped;
+  damped.enableSpring = true, damped.hertz = 0.1f, damped.dampingRatio = 0.01f;
   const float expected = 1.0f - std::exp(-2.0f * 0.01f * 2.0f * kPi * 0.1f * 10.5f);
-  const Oscillation damped = RunOscillator(spring, 0.1f, 10.5f, 16);
-  CHECK(damped.maxEnergyChange > expected);
+  CHECK(RunOscillator(damped, 0.1f, 10.5f, 16).maxEnergyChange > expected);
+}
+
+TEST_CASE("an undamped spring too stiff for Verlet stays soft and never gains energy") {
+  // Above h w = 0.5 (joint_solver.cpp, kMaxVerletHOmega: 19 Hz at 4 sub-steps) the undamped spring runs
+  // soft, which is stable at any stiffness: the energy only falls.
+  for (const float hertz : {25.0f, 60.0f, 400.0f}) {
+    CAPTURE(hertz);
+    World world({.gravity = {0.0f, 0.0f}});
+    BodyId anchor = world.CreateBody({});
+    BodyId disc = AddUnitDisc(world, {2.2f, 0.0f});
+    DistanceJointDef def;
+    def.bodyA = anchor, def.bodyB = disc, def.length = 2.0f;
+    def.enableSpring = true, def.hertz = hertz, def.dampingRatio = 0.0f;
+    world.CreateJoint(def);
+    const float k = std::pow(2.0f * kPi * hertz, 2.0f), e0 = 0.5f * k * 0.2f * 0.2f;
+    float largest = 0.0f;
+    for (int i = 0; i < 600; ++i) {
+      world.Step(kDt);
+      const float x = world.GetPosition(disc).x - 2.0f;
+      largest = std::max(largest, 0.5f * LengthSquared(world.GetLinearVelocity(disc)) + 0.5f * k * x * x);
+    }
+    CHECK(largest <= e0 * 1.0001f);
+  }
+}
+
+TEST_CASE("undamped revolute and prismatic springs keep their energy") {
+  // The same Verlet rows drive the revolute joint's angular spring and the prismatic (and wheel)
+  // joint's axial spring: a disc on a pivot twisted 0.5 rad, and a disc on a slider pulled 0.2 m,
+  // each at 2 Hz for 10 s with the default 4 sub-steps. Bound: (h w)^2 / 4 as above.
+  const float hertz = 2.0f, hOmega = 2.0f * kPi * hertz * kDt / 4.0f;
+  const float stiffnessPerMass = std::pow(2.0f * kPi * hertz, 2.0f);
+  for (const bool angular : {true, false}) {
+    CAPTURE(angular);
+    World world({.gravity = {0.0f, 0.0f}});
+    BodyId ground = world.CreateBody({});
+    BodyId disc = AddUnitDisc(world, {0.0f, 0.0f});
+    const float inertia = world.GetRotationalInertia(disc), x0 = angular ? 0.5f : 0.2f;
+    if (angular) {
+      RevoluteJointDef def{{.bodyA = ground, .bodyB = disc}};
+      def.enableSpring = true, def.hertz = hertz, def.dampingRatio = 0.0f, def.referenceAngle = -x0;
+      world.CreateJoint(def);
+    } else {
+      PrismaticJointDef def{{.bodyA = ground, .bodyB = disc, .localAnchorA = {-x0, 0.0f}}};
+      def.enableSpring = true, def.hertz = hertz, def.dampingRatio = 0.0f;
+      world.CreateJoint(def);
+    }
+    const float mass = angular ? inertia : 1.0f;  // the row's effective mass (the ground adds none)
+    const float e0 = 0.5f * mass * stiffnessPerMass * x0 * x0;
+    float change = 0.0f;
+    for (int i = 0; i < 600; ++i) {
+      world.Step(kDt);
+      const float x = angular ? world.GetAngle(disc) + x0 : world.GetPosition(disc).x + x0;
+      const float speed = angular ? world.GetAngularVelocity(disc) : world.GetLinearVelocity(disc).x;
+      const float e = 0.5f * mass * speed * speed + 0.5f * mass * stiffnessPerMass * x * x;
+      change = std::max(change, std::fabs(e - e0) / e0);
+    }
+    MESSAGE("largest energy change " << change);
+    CHECK(change <= 1.05f * hOmega * hOmega / 4.0f + 1e-5f);
+  }
 }
 
 TEST_CASE("constraint damping 0 is its own value and kUseWorldSetting is the world's") {

@@ -67,6 +67,7 @@ struct RevoluteJointDef : JointBase {
   float maxMotorTorque = 0.0f;  ///< N m, >= 0 (a motor with speed 0 acts as joint friction)
   bool enableSpring = false;
   float hertz = 0.0f;  ///< angular spring towards the zero joint angle (Hz)
+  /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.0f;
 };
 
@@ -82,6 +83,7 @@ struct PrismaticJointDef : JointBase {
   float maxMotorForce = 0.0f;  ///< N, >= 0
   bool enableSpring = false;
   float hertz = 0.0f;  ///< spring towards zero translation (Hz)
+  /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.0f;
 };
 
@@ -95,7 +97,8 @@ struct DistanceJointDef : JointBase {
   float maxLength = kMaxWorldLength;  ///< m, >= minLength
   bool enableSpring = false;          ///< false = rigid rod at `length`
   float hertz = 0.0f;                 ///< spring stiffness (Hz, 0..kMaxHertz; 0 = no spring force)
-  float dampingRatio = 0.0f;          ///< 0..kMaxDampingRatio; 0 = undamped
+  /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
+  float dampingRatio = 0.0f;
   /// Bounds of the spring's force along the anchors' line (N; positive pushes the anchors apart,
   /// negative pulls them together): lower <= upper, neither NaN; the defaults leave it unbounded. A
   /// spring that only pulls (an elastic rope): upperSpringForce = 0.
@@ -125,6 +128,7 @@ struct WheelJointDef : JointBase {
   Vec2 localAxisA{0.0f, 1.0f};
   bool enableSpring = true;
   float hertz = 1.0f;  ///< suspension stiffness (Hz)
+  /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.7f;
   bool enableLimit = false;
   float lowerTranslation = 0.0f;

@@ -29,7 +29,7 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   auto row = [&](Coefficients kc, float& accumulated, float lo, float hi, float sign) {
     Vec2 dv = (b.v + Cross(b.w, f.rB)) - (a.v + Cross(a.w, f.rA));
     float cdot = sign * Dot(u, dv);
-    float impulse = -kc.massScale * mass * (cdot + kc.bias) - kc.impulseScale * accumulated;
+    float impulse = -kc.massScale * mass * (cdot + kc.bias) - kc.impulseScale * accumulated + mass * kc.kick;
     float updated = std::clamp(accumulated + impulse, lo, hi);
     Vec2 P = (sign * (updated - accumulated)) * u;
     accumulated = updated;
@@ -39,8 +39,7 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   if (!c.enableSpring) {
     row(Equality(len - c.length, c.softness, pass, context), imp.axial, -1e30f, 1e30f, 1.0f);
   } else if (c.springSoftness.biasRate > 0.0f && pass != JointPass::Position) {
-    row(Spring(len - c.length, c.springSoftness), imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse,
-        1.0f);
+    row(SpringRow(len - c.length, c, pass), imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse, 1.0f);
   }
   if (c.enableMotor && pass != JointPass::Position) {
     row({-c.motorSpeed, 1.0f, 0.0f}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse, 1.0f);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace mk {
 
@@ -44,7 +45,8 @@ float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float t
                    float& accumulated, float lo, float hi) {
   // Row Cdot = wB - wA (Jacobian [0, -1, 0, 1]), effective mass 1 / (iA + iB).
   float cdot = b.w - a.w - target;
-  float impulse = -k.massScale * c.angularMass * (cdot + k.bias) - k.impulseScale * accumulated;
+  float impulse =
+      -k.massScale * c.angularMass * (cdot + k.bias) - k.impulseScale * accumulated + c.angularMass * k.kick;
   float updated = std::clamp(accumulated + impulse, lo, hi);
   impulse = updated - accumulated;
   accumulated = updated;
@@ -217,6 +219,27 @@ HingeLane PrepareHingeLane(const JointInput& input, const SolverArrays& solver, 
   return lane;
 }
 
+// Stiffest undamped spring run as velocity Verlet, as h w (rad). Verlet is stable up to h w = 2 for a
+// lone oscillator; a body held by several springs oscillates faster than any one of them (a chain's
+// highest mode: sqrt 2 times), so the cut-off keeps a factor 4: at 60 Hz and 4 sub-steps, springs up
+// to 19 Hz. Stiffer undamped springs stay soft (stable at any stiffness, at the cost of the energy).
+constexpr float kMaxVerletHOmega = 0.5f;
+
+// JointConstraint::springKickRate: w^2 h / 2 for an undamped spring that runs as velocity Verlet, 0
+// for one that runs soft. Verlet needs both half kicks (the relax pass) and the warm start that the
+// biased pass undoes; classic mode has neither, so its springs stay soft.
+float UndampedKickRate(const JointData& j, const StepContext& context) {
+  const SolverSettings& settings = context.settings;
+  const bool springKind = j.type == JointType::Distance || j.type == JointType::Revolute ||
+                          j.type == JointType::Prismatic || j.type == JointType::Wheel;
+  if (!springKind || !j.enableSpring || j.hertz <= 0.0f || j.dampingRatio != 0.0f) return 0.0f;
+  if (settings.mode != SolverMode::SoftStep || !settings.enableRelax || !settings.enableWarmStarting)
+    return 0.0f;
+  const float omega = 2.0f * std::numbers::pi_v<float> * j.hertz;
+  if (context.h * omega > kMaxVerletHOmega) return 0.0f;
+  return 0.5f * omega * omega * context.h;
+}
+
 void PrepareConstraint(const JointInput& input, SolverArrays& solver, const Softness& worldSoftness,
                        const StepContext& context, JointConstraint& c) {
   const SolverSettings& settings = context.settings;
@@ -247,6 +270,7 @@ void PrepareConstraint(const JointInput& input, SolverArrays& solver, const Soft
   }
   c.softness = PositionalSoftness(j, worldSoftness, context);
   if (j.hertz > 0.0f) c.springSoftness = MakeSoftness(j.hertz, j.dampingRatio, h);
+  c.springKickRate = UndampedKickRate(j, context);
   if (j.angularHertz > 0.0f) c.angularSoftness = MakeSoftness(j.angularHertz, j.angularDampingRatio, h);
   c.linearSpring = j.type == JointType::Weld && j.hertz > 0.0f;
   c.angularSpring = j.type == JointType::Weld && j.angularHertz > 0.0f;
