@@ -120,7 +120,8 @@ TEST_CASE("the driving car advances on its motors and its wheels stay on their a
   // Half of what the wheels' commanded speed would roll in the throttle time.
   CHECK(distance > 0.5f * -kCarMotorSpeed * kCarWheelRadius * kCarThrottleSteps * scenes::kTimeStep);
   // Attached: the wheel stays within a wheel radius of its axis. Measured: about 5 cm while climbing
-  // and single-step peaks of 21 cm where a wheel meets a crest or bump (docs/porting/samples.md).
+  // and single-step peaks of 21 cm where a wheel meets a crest or bump: the continuous pass moves the
+  // spinning wheel back to its time of impact, not its chassis (docs/porting/samples.md).
   CHECK(worstAcross < kCarWheelRadius);
   CHECK(worstAlong < kCarSuspensionTravel + 0.02f);
   CHECK(deepest > -0.03f);
