@@ -418,6 +418,7 @@ bool App::RenderFrame(bool takeScreenshot) {
   camera.width = static_cast<float>(w);
   camera.height = static_cast<float>(h);
   if ((w != outputWidth || h != outputHeight) && outputWidth > 0) FitCamera();  // the window was resized
+  if (host.Scene() != nullptr) camera.center = camera.center + host.Scene()->TakeFollowShift();
   outputWidth = w;
   outputHeight = h;
 

@@ -1,6 +1,7 @@
 #include "scene_view.h"
 
 #include "fixed_step.h"
+#include "view_host.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +54,7 @@ SceneView::SceneView(const scenes::SceneInfo& info, const SceneSettings& setting
 void SceneView::Load(bool record) {
   player_.reset();
   run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params, record);
+  followSeen_ = false;
   ApplyWorldSettings();
   ResetInteraction();
 }
@@ -227,6 +229,15 @@ bool SceneView::TakeRefitRequest() {
   const bool requested = refitRequested_;
   refitRequested_ = false;
   return requested;
+}
+
+Vec2 SceneView::TakeFollowShift() {
+  const BodyId body = run_->State().follow;
+  if (player_ != nullptr || body.IsNull() || !run_->GetWorld().IsValid(body)) return {0.0f, 0.0f};
+  const Vec2 p = run_->GetWorld().GetPosition(body);
+  const Vec2 shift = followSeen_ ? p - followLast_ : Vec2{0.0f, 0.0f};
+  followSeen_ = true, followLast_ = p;
+  return shift;
 }
 
 void SceneView::LeaveReplay() {
@@ -413,6 +424,12 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
         DrawShape(draw, world.GetShapeGeometry(shape), world.GetTransform(world.GetBody(shape)), kBombColor);
       }
     }
+  }
+  if (run_ != nullptr &&
+      !run_->State().text.empty()) {  // the scene's own line (SceneState::text), right of the panel
+    const Vec2 corner{visible.lower.x + (kPanelPixels + 12.0f) * metresPerPixel,
+                      visible.upper.y - 12.0f * metresPerPixel};
+    draw.DrawString(corner, run_->State().text.c_str(), {255, 255, 255, 255});
   }
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});

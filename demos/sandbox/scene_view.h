@@ -174,6 +174,9 @@ class SceneView {
   void LeaveReplay();
   /// True once after a replay started: what is shown changed, so the camera should fit it again.
   bool TakeRefitRequest();
+  /// How far the scene's followed body (scenes::SceneState::follow) moved since the last call (m):
+  /// the camera moves with it. Zero in a replay, without a followed body, and on the first call.
+  Vec2 TakeFollowShift();
 
   World& GetWorld() { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
   const World& GetWorld() const { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
@@ -210,6 +213,8 @@ class SceneView {
   std::unique_ptr<scenes::SceneRun> run_;
   std::unique_ptr<ReplayPlayer> player_;  // while replaying
   bool refitRequested_ = false;
+  bool followSeen_ = false;  // followLast_ holds the followed body's position at the last call
+  Vec2 followLast_{0.0f, 0.0f};
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
   Readouts readouts_;

@@ -74,6 +74,14 @@ std::unique_ptr<SceneState> BuildMotionLocks(World& world, const SceneParams& pa
 std::unique_ptr<SceneState> BuildBodyType(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildKinematic(World& world, const SceneParams& params);
 
+// Samples of issue 29 (sample_scenes.cpp; their dimensions in sample_scenes.h).
+std::unique_ptr<SceneState> BuildScissorLift(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildDriving(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildBridge(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildGearLift(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildBodyMoveEvents(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildJointEvents(World& world, const SceneParams& params);
+
 /// Pyramid of 1 m boxes (half extent 0.5, density 1, friction 0.6), rows touching exactly: row i
 /// (0-based) has base - i boxes at y = bottom + i + 0.5, the lowest row's first box centred at
 /// x = left. Appends the bodies to `out`.

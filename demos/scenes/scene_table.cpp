@@ -15,6 +15,7 @@ constexpr WorldDef kZeroGravity{.gravity = {0.0f, 0.0f}};
 // and continuous on. Rows that differ say so.
 constexpr WorldDef kCart{.settings = {.subSteps = 12, .jointHertz = 240.0f, .jointDampingRatio = 0.0f}};
 constexpr WorldDef kStiffContacts{.settings = {.contactHertz = 90.0f}};
+constexpr WorldDef kEightSubSteps{.settings = {.subSteps = 8}};
 
 constexpr const char* kCategories[] = {"benchmark",  "stress", "stacking", "robustness",
                                        "continuous", "joints", "features"};
@@ -146,6 +147,19 @@ const std::array kTable = {
             kSleepOn, {}, "", &BuildDoor},
   SceneInfo{"top_down_friction", "features", "Top Down Friction: motor joints to the ground as friction", 400,
             kZeroGravity, {}, "", &BuildTopDownFriction},
+  // Samples (issue 29), named after Box2D v3's samples and built from what they show.
+  SceneInfo{"scissor_lift", "features", "Scissor Lift: 3-level linkage raised and lowered by a distance joint motor",
+            840, kEightSubSteps, {}, "", &BuildScissorLift},
+  SceneInfo{"driving", "features", "Driving: a car on wheel joints (springs, motors) over a chain terrain", 900,
+            kSleepOn, {}, "", &BuildDriving},
+  SceneInfo{"bridge", "features", "Bridge: 44 hinged planks hanging between two posts, loads dropped at 4 s", 600,
+            kSleepOn, {}, "", &BuildBridge},
+  SceneInfo{"gear_lift", "features", "Gear Lift: a motor gear turns an idler gear that lifts a rack, teeth by contact",
+            600, kSleepOn, {}, "", &BuildGearLift},
+  SceneInfo{"body_move_events", "features", "Body Move: 64 bodies settle, the text counts World::GetBodyMoveEvents",
+            600, kSleepOn, {}, "", &BuildBodyMoveEvents},
+  SceneInfo{"joint_events", "features", "Joint events: hooks break past 40-200 N under growing pulls", 480, kSleepOn,
+            {}, "", &BuildJointEvents},
 };
 // clang-format on
 

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -65,6 +66,11 @@ class SceneState {
   /// What the sandbox frames when it loads the scene (m); inverted (the default): the moving bodies
   /// with some room. Scenes whose fast bodies start far from what they hit set it.
   AABB view{{1.0f, 1.0f}, {-1.0f, -1.0f}};
+  /// A line the sandbox draws in the view's top-left corner (what an event-reading scene counted);
+  /// scenes that have one update it in PreStep. Empty: nothing drawn.
+  std::string text;
+  /// A body the sandbox's camera moves with (the car of a driving scene); null: the camera stays.
+  BodyId follow{};
 };
 
 /// Builds a scene into an empty World that was created with SceneInfo::worldDef. `params` has its
