@@ -73,6 +73,8 @@ std::unique_ptr<SceneState> BuildCharacterMover(World& world, const SceneParams&
 std::unique_ptr<SceneState> BuildMotionLocks(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildBodyType(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildKinematic(World& world, const SceneParams& params);
+// Geometry changed in place (geometry_scenes.cpp)
+std::unique_ptr<SceneState> BuildModifyGeometry(World& world, const SceneParams& params);
 
 /// Pyramid of 1 m boxes (half extent 0.5, density 1, friction 0.6), rows touching exactly: row i
 /// (0-based) has base - i boxes at y = bottom + i + 0.5, the lowest row's first box centred at

@@ -146,6 +146,8 @@ const std::array kTable = {
             kSleepOn, {}, "", &BuildDoor},
   SceneInfo{"top_down_friction", "features", "Top Down Friction: motor joints to the ground as friction", 400,
             kZeroGravity, {}, "", &BuildTopDownFriction},
+  SceneInfo{"modify_geometry", "features", "a body cycles circle, capsule, box, pulsing hexagon under resting boxes",
+            720, kSleepOn, {}, "", &BuildModifyGeometry},
 };
 // clang-format on
 
