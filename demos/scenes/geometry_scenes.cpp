@@ -34,13 +34,13 @@ class ModifyGeometryState final : public SceneState {
       if (inPhase % 10 != 0) return;
       const float s =
           0.8f + 0.7f * 0.5f * (1.0f - std::cos(2.0f * std::numbers::pi_v<float> * inPhase / kPhaseSteps));
-      world.SetPolygon(shape, MakeRegularPolygon(6, s, 0.05f).value);
+      SetPolygon(world, shape, MakeRegularPolygon(6, s, 0.05f).value);
       return;
     }
     if (inPhase != 0 || step == 0) return;
-    if (phase == 0) world.SetCircle(shape, {{0.0f, 0.0f}, 1.1f});
-    if (phase == 1) world.SetCapsule(shape, {{-1.4f, 0.0f}, {1.4f, 0.0f}, 0.5f});
-    if (phase == 2) world.SetPolygon(shape, MakeBox(1.6f, 0.6f).value);
+    if (phase == 0) SetCircle(world, shape, {{0.0f, 0.0f}, 1.1f});
+    if (phase == 1) SetCapsule(world, shape, {{-1.4f, 0.0f}, {1.4f, 0.0f}, 0.5f});
+    if (phase == 2) SetPolygon(world, shape, MakeBox(1.6f, 0.6f).value);
   }
   ShapeId shape;
 };

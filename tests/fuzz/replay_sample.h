@@ -102,13 +102,13 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
         world.SetUserData(a, &world);  // not recorded
         break;
       case 10:  // the geometry setters (modify_geometry.cpp): a type change, and one refused
-        world.SetCapsule(shapeOfD, {{-0.3f, 0.0f}, {0.3f, 0.0f}, 0.25f});
-        world.SetPolygon(shapeOfD, MakeRegularPolygon(5, 0.35f).value);
-        world.SetSegment(kinematicShape, {{-1.5f, 0.0f}, {1.5f, 0.0f}});
-        world.SetCircle(shapeOfD, {{0.0f, 0.0f}, -1.0f});  // refused: a negative radius
+        SetCapsule(world, shapeOfD, {{-0.3f, 0.0f}, {0.3f, 0.0f}, 0.25f});
+        SetPolygon(world, shapeOfD, MakeRegularPolygon(5, 0.35f).value);
+        SetSegment(world, kinematicShape, {{-1.5f, 0.0f}, {1.5f, 0.0f}});
+        SetCircle(world, shapeOfD, {{0.0f, 0.0f}, -1.0f});  // refused: a negative radius
         break;
       case 11:
-        world.SetCircle(shapeOfD, {{0.05f, 0.0f}, 0.3f});
+        SetCircle(world, shapeOfD, {{0.05f, 0.0f}, 0.3f});
         break;
       case 12:
         world.DestroyShape(boxShape);

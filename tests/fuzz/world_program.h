@@ -512,20 +512,20 @@ class WorldProgram {
   void ModifyGeometry(ByteReader& in, ShapeId shape) {
     switch (in.Byte() % 5) {
       case 0:
-        world_.SetCircle(shape, Circle{in.Point(), in.Size()});
+        SetCircle(world_, shape, Circle{in.Point(), in.Size()});
         break;
       case 1:
-        world_.SetCapsule(shape, Capsule{in.Point(), in.Point(), in.Size()});
+        SetCapsule(world_, shape, Capsule{in.Point(), in.Point(), in.Size()});
         break;
       case 2:
-        world_.SetSegment(shape, Segment{in.Point(), in.Point()});
+        SetSegment(world_, shape, Segment{in.Point(), in.Point()});
         break;
       case 3: {  // through the checked constructor, sometimes far from the body or huge
         Vec2 points[8];
         const int count = 3 + in.Byte() % 6;
         for (int i = 0; i < count; ++i) points[i] = in.Point();
         const GeometryResult<Polygon> polygon = MakePolygon(std::span<const Vec2>(points, count));
-        world_.SetPolygon(shape, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value);
+        SetPolygon(world_, shape, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value);
         break;
       }
       default: {  // hand-built, as a careless caller would
@@ -535,12 +535,12 @@ class WorldProgram {
         if (edit == 1) polygon.centroid = in.Point();
         if (edit == 2) polygon.count = static_cast<int>(in.Byte() % 70);
         if (edit == 3) polygon.radius = in.Value();
-        world_.SetPolygon(shape, polygon);
+        SetPolygon(world_, shape, polygon);
         break;
       }
     }
-    (void)world_.GetCircle(shape), (void)world_.GetCapsule(shape), (void)world_.GetSegment(shape);
-    (void)world_.GetPolygon(shape), (void)world_.GetChainSegment(shape);
+    (void)GetCircle(world_, shape), (void)GetCapsule(world_, shape), (void)GetSegment(world_, shape);
+    (void)GetPolygon(world_, shape), (void)GetChainSegment(world_, shape);
   }
 
   void SetBodyProperty(ByteReader& in) {

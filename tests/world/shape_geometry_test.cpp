@@ -90,41 +90,41 @@ TEST_CASE("mass after each geometry change equals a body made fresh with it and 
   const ShapeId shape = world.CreateShape(body, {.density = 3.0f}, Circle{{0.0f, 0.0f}, 0.2f});
 
   const Circle circle{{0.5f, 0.25f}, 0.75f};
-  world.SetCircle(shape, circle);
+  SetCircle(world, shape, circle);
   CHECK(world.GetShapeType(shape) == ShapeType::Circle);
   CHECK(SameMass(world.GetMassData(body), FreshMass(base, circle, 2.0f, 3.0f)));
 
   const Capsule capsule{{-0.3f, 0.1f}, {0.6f, 0.4f}, 0.3f};
-  world.SetCapsule(shape, capsule);
+  SetCapsule(world, shape, capsule);
   CHECK(world.GetShapeType(shape) == ShapeType::Capsule);
   CHECK(SameMass(world.GetMassData(body), FreshMass(base, capsule, 2.0f, 3.0f)));
 
   const Polygon gon = MakeRegularPolygon(12, 0.9f, 0.05f).value;  // out-of-line storage
-  world.SetPolygon(shape, gon);
+  SetPolygon(world, shape, gon);
   CHECK(world.GetShapeType(shape) == ShapeType::Polygon);
   CHECK(SameMass(world.GetMassData(body), FreshMass(base, gon, 2.0f, 3.0f)));
 
   const Segment segment{{0.0f, 0.0f}, {2.0f, 0.0f}};  // no area: only the box's mass is left
-  world.SetSegment(shape, segment);
+  SetSegment(world, shape, segment);
   CHECK(SameMass(world.GetMassData(body), FreshMass(base, segment, 2.0f, 3.0f)));
 
   SUBCASE("a lone circle and a lone box have their analytic mass") {
     World w;
     const BodyId b = w.CreateBody({.type = BodyType::Dynamic});
     const ShapeId s = w.CreateShape(b, {.density = 2.0f}, MakeBox(0.1f, 0.1f).value);
-    w.SetCircle(s, {{0.5f, -0.25f}, 0.75f});
+    SetCircle(w, s, {{0.5f, -0.25f}, 0.75f});
     const float m = 2.0f * kPi * 0.75f * 0.75f;
     CHECK(w.GetMass(b) == doctest::Approx(m).epsilon(1e-5));
     CHECK(test::Near(w.GetLocalCenterOfMass(b), {0.5f, -0.25f}, 1e-6f));
     CHECK(w.GetRotationalInertia(b) == doctest::Approx(0.5f * m * 0.75f * 0.75f).epsilon(1e-5));
-    w.SetPolygon(s, MakeBox(1.5f, 0.5f).value);  // 3 m x 1 m
+    SetPolygon(w, s, MakeBox(1.5f, 0.5f).value);  // 3 m x 1 m
     CHECK(w.GetMass(b) == doctest::Approx(2.0f * 3.0f).epsilon(1e-5));
     CHECK(test::Near(w.GetLocalCenterOfMass(b), {0.0f, 0.0f}, 1e-6f));
     CHECK(w.GetRotationalInertia(b) == doctest::Approx(6.0f * (9.0f + 1.0f) / 12.0f).epsilon(1e-5));
   }
   SUBCASE("a SetMassData override is dropped for the shapes' mass") {
     world.SetMassData(body, {.mass = 50.0f, .center = {0.0f, 0.0f}, .rotationalInertia = 5.0f});
-    world.SetCircle(shape, circle);
+    SetCircle(world, shape, circle);
     CHECK(SameMass(world.GetMassData(body), FreshMass(base, circle, 2.0f, 3.0f)));
   }
   // The body origin stays where it was; the centre of mass follows the new shapes.
@@ -141,7 +141,7 @@ TEST_CASE("a ball resting on the ground settles at its new radius when the radiu
   CHECK(!world.IsAwake(ball));  // at rest and asleep before the change
   CHECK(std::fabs(world.GetPosition(ball).y - 0.5f) <= slop);
   for (float radius : {1.0f, 0.25f, 0.6f}) {
-    world.SetCircle(shape, {{0.0f, 0.0f}, radius});
+    SetCircle(world, shape, {{0.0f, 0.0f}, radius});
     CHECK(world.IsAwake(ball));
     for (int i = 0; i < 180; ++i) world.Step(kDt);
     INFO("radius " << radius);
@@ -168,7 +168,7 @@ TEST_CASE("queries find the shape at its new extent and not at its old") {
   CHECK(atPoint({0.0f, 5.4f}));
   CHECK(!atPoint({1.5f, 5.0f}));
   // A flat box 4 m x 0.2 m: it reaches x = 1.5 and no longer y = 5.4; at once and after a Step.
-  world.SetPolygon(shape, MakeBox(2.0f, 0.1f).value);
+  SetPolygon(world, shape, MakeBox(2.0f, 0.1f).value);
   for (int pass = 0; pass < 2; ++pass) {
     CHECK(atPoint({1.5f, 5.0f}));
     CHECK(!atPoint({0.0f, 5.4f}));
@@ -183,7 +183,7 @@ TEST_CASE("queries find the shape at its new extent and not at its old") {
     world.Step(kDt);
   }
   // Back to a circle of 0.3 m: the broadphase box shrinks too (nothing at x = 1.5 any more).
-  world.SetCircle(shape, {{0.0f, 0.0f}, 0.3f});
+  SetCircle(world, shape, {{0.0f, 0.0f}, 0.3f});
   CHECK(!inBox({{1.4f, 4.9f}, {1.6f, 5.1f}}));
   CHECK(world.CastRayClosest({0.0f, 7.0f}, {0.0f, -4.0f}).point.y == doctest::Approx(5.3f).epsilon(1e-5));
 }
@@ -222,7 +222,7 @@ TEST_CASE("contact begin and end events name exactly the pairs a brute-force ove
     return touching;
   };
 
-  world.SetPolygon(shape, MakeBox(1.8f, 0.6f).value);
+  SetPolygon(world, shape, MakeBox(1.8f, 0.6f).value);
   const std::set<std::uint32_t> boxTouching = oracle(boxDistance);
   CHECK(boxTouching.size() >= 5);
   world.Step(kDt);
@@ -237,7 +237,7 @@ TEST_CASE("contact begin and end events name exactly the pairs a brute-force ove
     REQUIRE(Distance(world.GetPosition(balls[i]), centres[i]) <= 1.001f * pushPerStep);
   const auto capsuleDistance = [&](Vec2 p) { return CapsuleDistance(p, c1, c2, 0.5f) - kR; };
   const std::set<std::uint32_t> capsuleTouching = oracle(capsuleDistance);
-  world.SetCapsule(shape, {c1, c2, 0.5f});
+  SetCapsule(world, shape, {c1, c2, 0.5f});
   world.Step(kDt);
   CHECK(Partners(world.GetContactEndEvents(), shape) == boxTouching);
   CHECK(world.GetContactEndEvents().size() == boxTouching.size());
@@ -245,7 +245,7 @@ TEST_CASE("contact begin and end events name exactly the pairs a brute-force ove
   CHECK(capsuleTouching != boxTouching);
 
   // A small circle touches none: only end events.
-  world.SetCircle(shape, {{0.0f, 0.0f}, 0.1f});
+  SetCircle(world, shape, {{0.0f, 0.0f}, 0.1f});
   world.Step(kDt);
   CHECK(Partners(world.GetContactEndEvents(), shape) == capsuleTouching);
   CHECK(Partners(world.GetContactBeginEvents(), shape).empty());
@@ -260,7 +260,7 @@ TEST_CASE("a static shape grown into a sleeping body wakes it and pushes it out"
   world.CreateShape(box, {}, MakeBox(0.5f, 0.5f).value);
   world.Step(kDt);
   CHECK(!world.IsAwake(box));
-  world.SetCircle(shape, {{0.0f, 0.0f}, 2.5f});  // now reaches 0.5 m into the box
+  SetCircle(world, shape, {{0.0f, 0.0f}, 2.5f});  // now reaches 0.5 m into the box
   CHECK(world.IsAwake(box));
   for (int i = 0; i < 120; ++i) world.Step(kDt);
   // Pushed out along x: its near face (x - 0.5) ends at the circle, within the slop.
@@ -274,10 +274,10 @@ TEST_CASE("changing type circle polygon capsule segment keeps snapshots and thei
   std::vector<std::byte> snapshot;
   for (int phase = 0; phase < 4; ++phase) {
     for (int i = 0; i < 20; ++i) world.Step(kDt);
-    if (phase == 0) world.SetPolygon(shape, MakeRegularPolygon(7, 0.6f).value);
-    if (phase == 1) world.SetCapsule(shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.3f});
-    if (phase == 2) world.SetPolygon(shape, MakeRegularPolygon(16, 0.5f).value);  // out of line
-    if (phase == 3) world.SetSegment(shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}});
+    if (phase == 0) SetPolygon(world, shape, MakeRegularPolygon(7, 0.6f).value);
+    if (phase == 1) SetCapsule(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.3f});
+    if (phase == 2) SetPolygon(world, shape, MakeRegularPolygon(16, 0.5f).value);  // out of line
+    if (phase == 3) SetSegment(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}});
     world.SaveSnapshot(snapshot);
     World restored;
     INFO("phase " << phase);
@@ -295,14 +295,14 @@ TEST_CASE("a restored world after a type change steps to the hash of the world t
   World world;
   const ShapeId shape = AddBallUnderBox(world);
   for (int i = 0; i < 30; ++i) world.Step(kDt);
-  world.SetPolygon(shape, MakeBox(0.8f, 0.2f).value);  // the contacts are gone until the next Step
+  SetPolygon(world, shape, MakeBox(0.8f, 0.2f).value);  // the contacts are gone until the next Step
   const std::vector<std::byte> snapshot = world.SaveSnapshot();
   World restored;
   REQUIRE(restored.RestoreSnapshot(snapshot).ok());
   for (int i = 0; i < 60; ++i) {
     world.Step(kDt), restored.Step(kDt);
-    if (i == 20) world.SetCapsule(shape, {{0.0f, -0.4f}, {0.0f, 0.4f}, 0.2f});
-    if (i == 20) restored.SetCapsule(restored.AdoptId(shape), {{0.0f, -0.4f}, {0.0f, 0.4f}, 0.2f});
+    if (i == 20) SetCapsule(world, shape, {{0.0f, -0.4f}, {0.0f, 0.4f}, 0.2f});
+    if (i == 20) SetCapsule(restored, restored.AdoptId(shape), {{0.0f, -0.4f}, {0.0f, 0.4f}, 0.2f});
   }
   CHECK(restored.StateHash() == world.StateHash());
   CHECK(restored.GetShapeType(restored.AdoptId(shape)) == ShapeType::Capsule);
@@ -314,10 +314,10 @@ TEST_CASE("a recording of geometry changes replays to the same hash and a versio
   const ShapeId shape = AddBallUnderBox(world);
   std::vector<std::uint64_t> hashes;
   for (int i = 0; i < 60; ++i) {
-    if (i == 10) world.SetPolygon(shape, MakeRegularPolygon(5, 0.6f).value);
-    if (i == 25) world.SetCapsule(shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
-    if (i == 40) world.SetSegment(shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}});
-    if (i == 50) world.SetCircle(shape, {{0.0f, 0.1f}, 0.4f});
+    if (i == 10) SetPolygon(world, shape, MakeRegularPolygon(5, 0.6f).value);
+    if (i == 25) SetCapsule(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
+    if (i == 40) SetSegment(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}});
+    if (i == 50) SetCircle(world, shape, {{0.0f, 0.1f}, 0.4f});
     world.Step(kDt);
     hashes.push_back(world.StateHash());
   }
@@ -349,8 +349,8 @@ TEST_CASE("refused geometry changes leave the shape and body unchanged") {
   world.Step(kDt);
   const MassData mass = world.GetMassData(body);
   const AABB box = world.GetAABB(shape);
-  const Polygon before = world.GetPolygon(shape);
-  const ChainSegment segmentBefore = world.GetChainSegment(segment);
+  const Polygon before = GetPolygon(world, shape);
+  const ChainSegment segmentBefore = GetChainSegment(world, segment);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   Polygon collinear = MakeBox(0.5f, 0.5f).value;
   collinear.vertices[1] = {0.0f, -0.5f};
@@ -360,25 +360,25 @@ TEST_CASE("refused geometry changes leave the shape and body unchanged") {
   world.DestroyShape(stale);
   const int startAsserts = asserts.Count();
 
-  world.SetCircle(shape, {{nan, 0.0f}, 0.5f});
-  world.SetCircle(shape, {{0.0f, 0.0f}, 0.0f});
-  world.SetCircle(shape, {{0.0f, 0.0f}, -1.0f});
-  world.SetCircle(shape, {{2e5f, 0.0f}, 1.0f});  // beyond kMaxWorldLength
-  world.SetCapsule(shape, {{1.0f, 1.0f}, {1.0f, 1.0f}, 0.2f});
-  world.SetCapsule(shape, {{0.0f, 0.0f}, {1.0f, 0.0f}, std::numeric_limits<float>::infinity()});
-  world.SetSegment(shape, {{0.0f, 0.0f}, {0.0f, 0.0f}});
-  world.SetPolygon(shape, collinear);
-  world.SetPolygon(shape, inconsistent);
-  world.SetPolygon(shape, Polygon{});            // count 0
-  world.SetCircle(shape, {{0.0f, 0.0f}, 9e4f});  // a valid radius, but 2.5e16 kg: past kMaxBodyMass
-  world.SetCircle(stale, {{0.0f, 0.0f}, 0.5f});
-  world.SetCircle(ShapeId{}, {{0.0f, 0.0f}, 0.5f});
-  world.SetSegment(segment, {{-1.0f, 0.0f}, {1.0f, 0.0f}});  // a chain's segment
-  world.SetCircle(segment, {{0.0f, 0.0f}, 0.5f});
+  SetCircle(world, shape, {{nan, 0.0f}, 0.5f});
+  SetCircle(world, shape, {{0.0f, 0.0f}, 0.0f});
+  SetCircle(world, shape, {{0.0f, 0.0f}, -1.0f});
+  SetCircle(world, shape, {{2e5f, 0.0f}, 1.0f});  // beyond kMaxWorldLength
+  SetCapsule(world, shape, {{1.0f, 1.0f}, {1.0f, 1.0f}, 0.2f});
+  SetCapsule(world, shape, {{0.0f, 0.0f}, {1.0f, 0.0f}, std::numeric_limits<float>::infinity()});
+  SetSegment(world, shape, {{0.0f, 0.0f}, {0.0f, 0.0f}});
+  SetPolygon(world, shape, collinear);
+  SetPolygon(world, shape, inconsistent);
+  SetPolygon(world, shape, Polygon{});            // count 0
+  SetCircle(world, shape, {{0.0f, 0.0f}, 9e4f});  // a valid radius, but 2.5e16 kg: past kMaxBodyMass
+  SetCircle(world, stale, {{0.0f, 0.0f}, 0.5f});
+  SetCircle(world, ShapeId{}, {{0.0f, 0.0f}, 0.5f});
+  SetSegment(world, segment, {{-1.0f, 0.0f}, {1.0f, 0.0f}});  // a chain's segment
+  SetCircle(world, segment, {{0.0f, 0.0f}, 0.5f});
   CHECK(asserts.Count() - startAsserts == 15);
 
   CHECK(world.GetShapeType(shape) == ShapeType::Polygon);
-  const Polygon after = world.GetPolygon(shape);
+  const Polygon after = GetPolygon(world, shape);
   CHECK(after.count == before.count);
   CHECK(std::memcmp(after.vertices, before.vertices, sizeof(Vec2) * static_cast<std::size_t>(before.count)) ==
         0);
@@ -386,16 +386,16 @@ TEST_CASE("refused geometry changes leave the shape and body unchanged") {
   CHECK(world.GetAABB(shape).lower == box.lower);
   CHECK(world.GetAABB(shape).upper == box.upper);
   CHECK(world.GetShapeType(segment) == ShapeType::ChainSegment);
-  CHECK(world.GetChainSegment(segment).segment.p1 == segmentBefore.segment.p1);
-  CHECK(world.GetChainSegment(segment).segment.p2 == segmentBefore.segment.p2);
+  CHECK(GetChainSegment(world, segment).segment.p1 == segmentBefore.segment.p1);
+  CHECK(GetChainSegment(world, segment).segment.p2 == segmentBefore.segment.p2);
 
   SUBCASE("the typed getters refuse another type and a stale id with the type's default") {
     const int n = asserts.Count();
-    CHECK(world.GetCircle(shape).radius == Circle{}.radius);
-    CHECK(world.GetCapsule(shape).radius == Capsule{}.radius);
-    CHECK(world.GetSegment(shape).p2 == Segment{}.p2);
-    CHECK(world.GetPolygon(stale).count == 0);
-    CHECK(world.GetChainSegment(shape).ghost2 == ChainSegment{}.ghost2);
+    CHECK(GetCircle(world, shape).radius == Circle{}.radius);
+    CHECK(GetCapsule(world, shape).radius == Capsule{}.radius);
+    CHECK(GetSegment(world, shape).p2 == Segment{}.p2);
+    CHECK(GetPolygon(world, stale).count == 0);
+    CHECK(GetChainSegment(world, shape).ghost2 == ChainSegment{}.ghost2);
     CHECK(asserts.Count() - n == 5);
   }
 }
@@ -404,22 +404,22 @@ TEST_CASE("the typed getters return the geometry that was set") {
   World world;
   const BodyId body = world.CreateBody({.type = BodyType::Dynamic});
   const ShapeId shape = world.CreateShape(body, {}, Circle{{0.0f, 0.0f}, 0.5f});
-  world.SetCapsule(shape, {{-1.0f, 0.5f}, {1.0f, 0.25f}, 0.125f});
-  const Capsule c = world.GetCapsule(shape);
+  SetCapsule(world, shape, {{-1.0f, 0.5f}, {1.0f, 0.25f}, 0.125f});
+  const Capsule c = GetCapsule(world, shape);
   CHECK(c.p1 == Vec2{-1.0f, 0.5f});
   CHECK(c.p2 == Vec2{1.0f, 0.25f});
   CHECK(c.radius == 0.125f);
-  world.SetSegment(shape, {{0.0f, 1.0f}, {2.0f, 3.0f}});
-  CHECK(world.GetSegment(shape).p2 == Vec2{2.0f, 3.0f});
+  SetSegment(world, shape, {{0.0f, 1.0f}, {2.0f, 3.0f}});
+  CHECK(GetSegment(world, shape).p2 == Vec2{2.0f, 3.0f});
   const Polygon gon = MakeRegularPolygon(10, 0.5f, 0.1f).value;
-  world.SetPolygon(shape, gon);
-  const Polygon got = world.GetPolygon(shape);
+  SetPolygon(world, shape, gon);
+  const Polygon got = GetPolygon(world, shape);
   REQUIRE(got.count == 10);
   CHECK(got.radius == 0.1f);
   for (int i = 0; i < 10; ++i) CHECK(got.vertices[i] == gon.vertices[i]);
-  world.SetCircle(shape, {{0.25f, 0.0f}, 0.75f});
-  CHECK(world.GetCircle(shape).center == Vec2{0.25f, 0.0f});
-  CHECK(world.GetCircle(shape).radius == 0.75f);
+  SetCircle(world, shape, {{0.25f, 0.0f}, 0.75f});
+  CHECK(GetCircle(world, shape).center == Vec2{0.25f, 0.0f});
+  CHECK(GetCircle(world, shape).radius == 0.75f);
 }
 
 }  // TEST_SUITE("world.shape_geometry")

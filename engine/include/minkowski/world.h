@@ -268,33 +268,7 @@ class World {
   void SetUserData(ShapeId shape, void* userData);
   void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
   AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
-
-  // --- Shapes: geometry changed in place (modify_geometry.cpp) ------------------------------------
-
-  /// Replaces the shape's geometry (body-local, metres), which may change its type (a circle shape
-  /// becomes a polygon), as Box2D v3's b2Shape_SetCircle / SetCapsule / SetSegment / SetPolygon. The
-  /// geometry passes CreateShape's checks (finite, within kMaxWorldLength, what its Make* constructor
-  /// or ValidatePolygon requires; the body's mass with it finite and within kMaxBodyMass). Then: the
-  /// shape's contacts are destroyed (touching ones raise their end events with the next Step, and
-  /// wake both bodies), its broadphase proxy is made again at the new box, so the next Step makes the
-  /// contacts it now has (begin events for those touching); the body is woken, and when it is static
-  /// so are the sleeping bodies within the new box. Unlike v3, the body's mass is recomputed from its
-  /// shapes at once (v3 waits for b2Body_ApplyMassFromShapes), as CreateShape and SetDensity do here;
-  /// a SetMassData override is dropped. The shape keeps its id, material, filter, density, flags and
-  /// user data. Refused (MK_ASSERT, shape unchanged): a stale id, invalid geometry, a chain's segment
-  /// (its geometry belongs to the chain), a locked world.
-  void SetCircle(ShapeId shape, const Circle& circle);
-  void SetCapsule(ShapeId shape, const Capsule& capsule);
-  void SetSegment(ShapeId shape, const Segment& segment);
-  void SetPolygon(ShapeId shape, const Polygon& polygon);
-  /// The shape's geometry, body-local (metres). A stale id or a shape of another type (GetShapeType):
-  /// MK_ASSERT and the type's default value (Circle{}, Capsule{}, Segment{}, a Polygon of count 0,
-  /// ChainSegment{}). GetPolygon's centroid is recomputed from the vertices.
-  Circle GetCircle(ShapeId shape) const;
-  Capsule GetCapsule(ShapeId shape) const;
-  Segment GetSegment(ShapeId shape) const;
-  Polygon GetPolygon(ShapeId shape) const;
-  ChainSegment GetChainSegment(ShapeId shape) const;
+  // Geometry changed in place (SetCircle, ..., GetPolygon): minkowski/shape_api.h, free functions.
 
   // --- Chains (chain.cpp) --------------------------------------------------------------------------
 
@@ -596,6 +570,7 @@ class World {
 
  private:
   friend struct JointAccess;  // the joint API (joint_api.h) records its calls
+  friend struct ShapeAccess;  // so does the shape API (shape_api.h)
   std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
@@ -615,4 +590,5 @@ class World {
 }  // namespace mk
 
 #include "minkowski/joint_api.h"        // the joint setters and getters, free functions on a World
+#include "minkowski/shape_api.h"        // geometry changed in place, free functions on a World
 #include "minkowski/world_templates.h"  // the member templates' definitions (queries that take any callable)

@@ -1,12 +1,18 @@
-// World API, shapes: geometry changed in place (Box2D v3's b2Shape_SetCircle and its siblings) and
-// the typed geometry getters. What a change does, and why it differs from v3 on mass: world.h, Shapes;
-// docs/porting/geometry-design.md.
+// The shape API (minkowski/shape_api.h): geometry changed in place (Box2D v3's b2Shape_SetCircle and
+// its siblings) and the typed geometry getters. What a change does, and why it differs from v3 on
+// mass: shape_api.h; docs/design.md, Geometry changed in place.
 #include "minkowski/assert.h"
+#include "minkowski/shape_api.h"
 #include "minkowski/world.h"
 #include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
 namespace mk {
+
+/// The recorder of a World, for the shape API's records (World befriends it).
+struct ShapeAccess {
+  static Recorder* RecorderOf(World& world) { return world.recorder_.get(); }
+};
 
 namespace {
 
@@ -77,52 +83,52 @@ const ShapeGeometry* GeometryOfType(const WorldState& world, ShapeId id, ShapeTy
 
 }  // namespace
 
-void World::SetCircle(ShapeId shape, const Circle& circle) {
-  if (RefuseIfLocked(*state_)) return;
-  RecordCall(recorder_.get(), ReplayOp::SetCircle, shape, circle);
-  ModifyGeometry(*state_, shape, circle);
+void SetCircle(World& world, ShapeId shape, const Circle& circle) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetCircle, shape, circle);
+  ModifyGeometry(world.State(), shape, circle);
 }
 
-void World::SetCapsule(ShapeId shape, const Capsule& capsule) {
-  if (RefuseIfLocked(*state_)) return;
-  RecordCall(recorder_.get(), ReplayOp::SetCapsule, shape, capsule);
-  ModifyGeometry(*state_, shape, capsule);
+void SetCapsule(World& world, ShapeId shape, const Capsule& capsule) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetCapsule, shape, capsule);
+  ModifyGeometry(world.State(), shape, capsule);
 }
 
-void World::SetSegment(ShapeId shape, const Segment& segment) {
-  if (RefuseIfLocked(*state_)) return;
-  RecordCall(recorder_.get(), ReplayOp::SetSegment, shape, segment);
-  ModifyGeometry(*state_, shape, segment);
+void SetSegment(World& world, ShapeId shape, const Segment& segment) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetSegment, shape, segment);
+  ModifyGeometry(world.State(), shape, segment);
 }
 
-void World::SetPolygon(ShapeId shape, const Polygon& polygon) {
-  if (RefuseIfLocked(*state_)) return;
-  RecordCall(recorder_.get(), ReplayOp::SetPolygon, shape, polygon);
-  ModifyGeometry(*state_, shape, polygon);
+void SetPolygon(World& world, ShapeId shape, const Polygon& polygon) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetPolygon, shape, polygon);
+  ModifyGeometry(world.State(), shape, polygon);
 }
 
-Circle World::GetCircle(ShapeId shape) const {
-  const ShapeGeometry* g = GeometryOfType(*state_, shape, ShapeType::Circle);
+Circle GetCircle(const World& world, ShapeId shape) {
+  const ShapeGeometry* g = GeometryOfType(world.State(), shape, ShapeType::Circle);
   return g ? g->AsCircle() : Circle{};
 }
 
-Capsule World::GetCapsule(ShapeId shape) const {
-  const ShapeGeometry* g = GeometryOfType(*state_, shape, ShapeType::Capsule);
+Capsule GetCapsule(const World& world, ShapeId shape) {
+  const ShapeGeometry* g = GeometryOfType(world.State(), shape, ShapeType::Capsule);
   return g ? g->AsCapsule() : Capsule{};
 }
 
-Segment World::GetSegment(ShapeId shape) const {
-  const ShapeGeometry* g = GeometryOfType(*state_, shape, ShapeType::Segment);
+Segment GetSegment(const World& world, ShapeId shape) {
+  const ShapeGeometry* g = GeometryOfType(world.State(), shape, ShapeType::Segment);
   return g ? g->AsSegment() : Segment{};
 }
 
-Polygon World::GetPolygon(ShapeId shape) const {
-  const ShapeGeometry* g = GeometryOfType(*state_, shape, ShapeType::Polygon);
+Polygon GetPolygon(const World& world, ShapeId shape) {
+  const ShapeGeometry* g = GeometryOfType(world.State(), shape, ShapeType::Polygon);
   return g ? g->AsPolygon() : Polygon{};
 }
 
-ChainSegment World::GetChainSegment(ShapeId shape) const {
-  const ShapeGeometry* g = GeometryOfType(*state_, shape, ShapeType::ChainSegment);
+ChainSegment GetChainSegment(const World& world, ShapeId shape) {
+  const ShapeGeometry* g = GeometryOfType(world.State(), shape, ShapeType::ChainSegment);
   return g ? g->AsChainSegment() : ChainSegment{};
 }
 

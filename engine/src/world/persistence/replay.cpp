@@ -236,13 +236,16 @@ bool PlayGeometryRecord(ReplayOp op, ReplayReader& in, World* w) {
   if (in.version < 3) return false;
   switch (op) {
     case ReplayOp::SetCircle:
-      return Call<ShapeId, Circle>(in, w, [](World& x, ShapeId s, const Circle& g) { x.SetCircle(s, g); });
+      return Call<ShapeId, Circle>(in, w, [](World& x, ShapeId s, const Circle& g) { SetCircle(x, s, g); });
     case ReplayOp::SetCapsule:
-      return Call<ShapeId, Capsule>(in, w, [](World& x, ShapeId s, const Capsule& g) { x.SetCapsule(s, g); });
+      return Call<ShapeId, Capsule>(in, w,
+                                    [](World& x, ShapeId s, const Capsule& g) { SetCapsule(x, s, g); });
     case ReplayOp::SetSegment:
-      return Call<ShapeId, Segment>(in, w, [](World& x, ShapeId s, const Segment& g) { x.SetSegment(s, g); });
+      return Call<ShapeId, Segment>(in, w,
+                                    [](World& x, ShapeId s, const Segment& g) { SetSegment(x, s, g); });
     case ReplayOp::SetPolygon:
-      return Call<ShapeId, Polygon>(in, w, [](World& x, ShapeId s, const Polygon& g) { x.SetPolygon(s, g); });
+      return Call<ShapeId, Polygon>(in, w,
+                                    [](World& x, ShapeId s, const Polygon& g) { SetPolygon(x, s, g); });
     default:
       return false;
   }
