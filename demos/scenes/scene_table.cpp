@@ -160,6 +160,8 @@ const std::array kTable = {
             600, kSleepOn, {}, "", &BuildBodyMoveEvents},
   SceneInfo{"joint_events", "features", "Joint events: hooks break past 40-200 N under growing pulls", 480, kSleepOn,
             {}, "", &BuildJointEvents},
+  SceneInfo{"modify_geometry", "features", "Modify Geometry: a body cycles circle, capsule, box, pulsing hexagon under resting boxes",
+            720, kSleepOn, {}, "", &BuildModifyGeometry},
 };
 // clang-format on
 

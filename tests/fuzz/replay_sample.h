@@ -39,10 +39,10 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
   world.CreateShape(a, {.restitution = 0.3f, .enablePreSolveEvents = true}, Circle{{0.0f, 0.0f}, 0.4f});
   world.CreateShape(b, {.density = 2.0f}, Capsule{{-0.3f, 0.0f}, {0.3f, 0.0f}, 0.2f});
   const ShapeId boxShape = world.CreateShape(c, {.enableHitEvents = true}, MakeBox(0.4f, 0.3f).value);
-  world.CreateShape(d, {}, MakeBox(0.3f, 0.3f).value);
+  const ShapeId shapeOfD = world.CreateShape(d, {}, MakeBox(0.3f, 0.3f).value);
   world.CreateShape(e, {.isSensor = true}, Circle{{0.0f, 0.0f}, 1.0f});
   world.CreateShape(e, {}, Circle{{0.0f, 0.0f}, 0.3f});
-  world.CreateShape(kinematic, {}, Segment{{-1.0f, 0.0f}, {1.0f, 0.0f}});
+  const ShapeId kinematicShape = world.CreateShape(kinematic, {}, Segment{{-1.0f, 0.0f}, {1.0f, 0.0f}});
   const JointId revolute = world.CreateJoint(
       RevoluteJointDef{{.bodyA = a, .bodyB = b, .localAnchorA = {1.0f, 0.0f}, .localAnchorB = {-1.0f, 0.0f}},
                        0.0f,
@@ -100,6 +100,15 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
         world.SetEnabled(d, true), world.SetAwake(c, true);
         world.DestroyJoint(distance);
         world.SetUserData(a, &world);  // not recorded
+        break;
+      case 10:  // the geometry setters (modify_geometry.cpp): a type change, and one refused
+        SetCapsule(world, shapeOfD, {{-0.3f, 0.0f}, {0.3f, 0.0f}, 0.25f});
+        SetPolygon(world, shapeOfD, MakeRegularPolygon(5, 0.35f).value);
+        SetSegment(world, kinematicShape, {{-1.5f, 0.0f}, {1.5f, 0.0f}});
+        SetCircle(world, shapeOfD, {{0.0f, 0.0f}, -1.0f});  // refused: a negative radius
+        break;
+      case 11:
+        SetCircle(world, shapeOfD, {{0.05f, 0.0f}, 0.3f});
         break;
       case 12:
         world.DestroyShape(boxShape);

@@ -451,7 +451,10 @@ class WorldProgram {
 
   void SetShapeProperty(ByteReader& in) {
     const ShapeId shape = Pick(in, shapes_);
-    switch (in.Byte() % 9) {
+    switch (in.Byte() % 10) {
+      case 9:
+        ModifyGeometry(in, shape);
+        break;
       case 5:
         world_.EnablePreSolveEvents(shape, in.Bool());
         break;
@@ -501,6 +504,43 @@ class WorldProgram {
         world_.TestPoint(shape, in.Point());
         break;
     }
+  }
+
+  // The geometry setters with hostile geometry (NaN, huge, degenerate, hand-broken polygons), on any
+  // shape (chain segments must be refused), with a type change or not; then the typed getters, which
+  // must refuse a shape of another type.
+  void ModifyGeometry(ByteReader& in, ShapeId shape) {
+    switch (in.Byte() % 5) {
+      case 0:
+        SetCircle(world_, shape, Circle{in.Point(), in.Size()});
+        break;
+      case 1:
+        SetCapsule(world_, shape, Capsule{in.Point(), in.Point(), in.Size()});
+        break;
+      case 2:
+        SetSegment(world_, shape, Segment{in.Point(), in.Point()});
+        break;
+      case 3: {  // through the checked constructor, sometimes far from the body or huge
+        Vec2 points[8];
+        const int count = 3 + in.Byte() % 6;
+        for (int i = 0; i < count; ++i) points[i] = in.Point();
+        const GeometryResult<Polygon> polygon = MakePolygon(std::span<const Vec2>(points, count));
+        SetPolygon(world_, shape, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value);
+        break;
+      }
+      default: {  // hand-built, as a careless caller would
+        Polygon polygon = MakeRegularPolygon(3 + in.Byte() % 14, in.Size()).value;
+        const int edit = in.Byte() % 5;
+        if (edit == 0) polygon.vertices[in.Byte() % 3] = in.Point();
+        if (edit == 1) polygon.centroid = in.Point();
+        if (edit == 2) polygon.count = static_cast<int>(in.Byte() % 70);
+        if (edit == 3) polygon.radius = in.Value();
+        SetPolygon(world_, shape, polygon);
+        break;
+      }
+    }
+    (void)GetCircle(world_, shape), (void)GetCapsule(world_, shape), (void)GetSegment(world_, shape);
+    (void)GetPolygon(world_, shape), (void)GetChainSegment(world_, shape);
   }
 
   void SetBodyProperty(ByteReader& in) {

@@ -224,6 +224,23 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return s.world.GetUserData() == &s; }},
       {"SetDensity", [](Scene& s) { s.world.SetDensity(s.shapeA, 3.0f); },
        [](const Scene& s) { return s.world.GetMass(s.boxA) == 3.0f; }},
+      {"SetCircle",
+       [](Scene& s) {
+         SetCircle(s.world, s.shapeA, {{0.0f, 0.0f}, 0.7f});
+       },
+       [](const Scene& s) { return s.world.GetShapeType(s.shapeA) == ShapeType::Circle; }},
+      {"SetCapsule",
+       [](Scene& s) {
+         SetCapsule(s.world, s.shapeA, {{-0.4f, 0.0f}, {0.4f, 0.0f}, 0.3f});
+       },
+       [](const Scene& s) { return s.world.GetShapeType(s.shapeA) == ShapeType::Capsule; }},
+      {"SetSegment",
+       [](Scene& s) {
+         SetSegment(s.world, s.groundShape, {{-9.0f, 1.0f}, {9.0f, 1.0f}});
+       },
+       [](const Scene& s) { return s.world.GetShapeType(s.groundShape) == ShapeType::Segment; }},
+      {"SetPolygon", [](Scene& s) { SetPolygon(s.world, s.shapeA, MakeBox(1.0f, 0.25f).value); },
+       [](const Scene& s) { return GetPolygon(s.world, s.shapeA).vertices[0].x == -1.0f; }},
       {"EnablePreSolveEvents", [](Scene& s) { s.world.EnablePreSolveEvents(s.groundShape, false); },
        [](const Scene& s) { return !s.world.IsPreSolveEnabled(s.groundShape); }},
       {"SetFilter", [](Scene& s) { s.world.SetFilter(s.shapeA, {.categoryBits = 2, .maskBits = 4}); }},

@@ -43,9 +43,10 @@
 
 namespace mk {
 
-/// The format this build writes. It reads it and version 1 (before issue 29's surface materials and
-/// joint fields: those replay at their defaults).
-inline constexpr std::uint32_t kReplayVersion = 2;
+/// The format this build writes. It reads it, version 2 (before the geometry setters' records,
+/// World::SetCircle and its siblings) and version 1 (before issue 29's surface materials and joint
+/// fields: those replay at their defaults).
+inline constexpr std::uint32_t kReplayVersion = 3;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
 /// Most records a file may claim (each takes at least one byte, so the file size bounds it too).
@@ -99,7 +100,7 @@ class Replay {
   std::uint64_t recordCount_ = 0;
   std::uint64_t stepCount_ = 0;
   std::size_t firstRecord_ = 0;             // byte offset of the first record
-  std::uint32_t version_ = kReplayVersion;  // of the file (1 or kReplayVersion)
+  std::uint32_t version_ = kReplayVersion;  // of the file (1 to kReplayVersion)
 };
 
 /// Writes a recording (World::StopRecording's bytes) to a file. FileError when it cannot.

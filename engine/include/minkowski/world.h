@@ -268,6 +268,7 @@ class World {
   void SetUserData(ShapeId shape, void* userData);
   void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
   AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
+  // Geometry changed in place (SetCircle, ..., GetPolygon): minkowski/shape_api.h, free functions.
 
   // --- Chains (chain.cpp) --------------------------------------------------------------------------
 
@@ -569,6 +570,7 @@ class World {
 
  private:
   friend struct JointAccess;  // the joint API (joint_api.h) records its calls
+  friend struct ShapeAccess;  // so does the shape API (shape_api.h)
   std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
@@ -588,4 +590,5 @@ class World {
 }  // namespace mk
 
 #include "minkowski/joint_api.h"        // the joint setters and getters, free functions on a World
+#include "minkowski/shape_api.h"        // geometry changed in place, free functions on a World
 #include "minkowski/world_templates.h"  // the member templates' definitions (queries that take any callable)

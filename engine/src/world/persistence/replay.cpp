@@ -230,6 +230,27 @@ bool PlayBodyFeatureRecord(ReplayOp op, ReplayReader& in, World* w) {
   }
 }
 
+// The geometry setters (modify_geometry.cpp), opcodes of version 3: a file of an older version that
+// holds one does not decode.
+bool PlayGeometryRecord(ReplayOp op, ReplayReader& in, World* w) {
+  if (in.version < 3) return false;
+  switch (op) {
+    case ReplayOp::SetCircle:
+      return Call<ShapeId, Circle>(in, w, [](World& x, ShapeId s, const Circle& g) { SetCircle(x, s, g); });
+    case ReplayOp::SetCapsule:
+      return Call<ShapeId, Capsule>(in, w,
+                                    [](World& x, ShapeId s, const Capsule& g) { SetCapsule(x, s, g); });
+    case ReplayOp::SetSegment:
+      return Call<ShapeId, Segment>(in, w,
+                                    [](World& x, ShapeId s, const Segment& g) { SetSegment(x, s, g); });
+    case ReplayOp::SetPolygon:
+      return Call<ShapeId, Polygon>(in, w,
+                                    [](World& x, ShapeId s, const Polygon& g) { SetPolygon(x, s, g); });
+    default:
+      return false;
+  }
+}
+
 // One record: reads its opcode and arguments and, with a world, makes its call. `preSolve` receives
 // a SetPreSolveCallback record's flag (the player installs its own callback). False when the record
 // does not decode (unknown opcode, a field outside its encoding, past the end).
@@ -263,6 +284,11 @@ bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, Repl
     case ReplayOp::WakeTouching:
     case ReplayOp::SetName:
       return PlayBodyFeatureRecord(op, in, w);
+    case ReplayOp::SetCircle:
+    case ReplayOp::SetCapsule:
+    case ReplayOp::SetSegment:
+    case ReplayOp::SetPolygon:
+      return PlayGeometryRecord(op, in, w);
     default:
       break;
   }
@@ -288,7 +314,8 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
   // Version 1 files still play: their joint definitions lack the fields version 2 added (Fields).
-  if ((version != kReplayVersion && version != 1) || reserved != 0) return ReplayError::BadVersion;
+  // Version 2 files only lack version 3's opcodes (the geometry setters).
+  if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);
   const std::uint64_t available = bytes.size() - kReplayHeaderBytes;

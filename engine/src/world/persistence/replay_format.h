@@ -85,7 +85,11 @@ enum class ReplayOp : std::uint8_t {
   CreateMotorJoint,
   CreateFilterJoint,
   SetJointValue,  // a joint id, a JointValue, two floats (joint_api.h's setters)
-  End             // one past the last opcode
+  SetCircle,      // a shape id and the geometry (World::SetCircle, modify_geometry.cpp)
+  SetCapsule,
+  SetSegment,
+  SetPolygon,
+  End  // one past the last opcode
 };
 
 /// What a SetJointValue record sets (joint_api.cpp): values are the file's, append only. Flags are

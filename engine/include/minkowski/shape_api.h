@@ -1,0 +1,44 @@
+// Minkowski — a shape's geometry changed in place, and read back by type, as free functions on a World
+// (Box2D v3's b2Shape_SetCircle(id, &circle) is SetCircle(world, id, circle)), as the runtime joint
+// API is (joint_api.h): World's class stays the core. Implemented in world/modify_geometry.cpp.
+//
+// A setter replaces the shape's geometry (body-local, metres), which may change its type (a circle
+// shape becomes a polygon), as in v3. The geometry passes CreateShape's checks (finite, within
+// kMaxWorldLength, what its Make* constructor or ValidatePolygon requires; the body's mass with it
+// finite and within kMaxBodyMass and kMaxBodyInertia). Then:
+//   - the shape's contacts are destroyed: touching ones raise their end events with the next Step
+//     and wake both bodies (a pair that still touches reports an end and a begin event, as in v3);
+//   - its broadphase proxy is made again at the new box, so the next Step makes the contacts the
+//     shape now has (begin events for those touching); queries see the new extent at once;
+//   - the body is woken, and when it is static, so are the sleeping bodies within the new box;
+//   - unlike v3, the body's mass is recomputed from its shapes at once (v3 waits for
+//     b2Body_ApplyMassFromShapes), as CreateShape and SetDensity do here; a SetMassData override is
+//     dropped.
+// The shape keeps its id, material, filter, density, flags and user data. Refused (MK_ASSERT, nothing
+// changes): a stale id, invalid geometry, a chain's segment (its geometry belongs to its chain), a
+// locked world (inside Step or a callback). Each call is recorded in a replay.
+#pragma once
+
+#include "minkowski/geometry.h"
+#include "minkowski/world_types.h"
+
+namespace mk {
+
+class World;
+
+void SetCircle(World& world, ShapeId shape, const Circle& circle);
+void SetCapsule(World& world, ShapeId shape, const Capsule& capsule);
+void SetSegment(World& world, ShapeId shape, const Segment& segment);
+void SetPolygon(World& world, ShapeId shape, const Polygon& polygon);
+
+/// The shape's geometry, body-local (metres). A stale id or a shape of another type
+/// (World::GetShapeType): MK_ASSERT and the type's default value (Circle{}, Capsule{}, Segment{}, a
+/// Polygon of count 0, ChainSegment{}). GetPolygon's centroid is recomputed from the vertices.
+/// World::GetShapeGeometry reads any type.
+Circle GetCircle(const World& world, ShapeId shape);
+Capsule GetCapsule(const World& world, ShapeId shape);
+Segment GetSegment(const World& world, ShapeId shape);
+Polygon GetPolygon(const World& world, ShapeId shape);
+ChainSegment GetChainSegment(const World& world, ShapeId shape);
+
+}  // namespace mk
