@@ -37,6 +37,15 @@ class ByteReader {
     return w;
   }
   bool Bool() { return (Byte() & 1) != 0; }
+  /// 64 filter bits: one bit (any of 64), all, none, or any pattern.
+  std::uint64_t Bits() {
+    const std::uint8_t how = Byte();
+    if (how < 100) return std::uint64_t{1} << (Byte() % 64);
+    if (how < 130) return ~std::uint64_t{0};
+    if (how < 140) return 0;
+    const std::uint64_t high = Word();
+    return (high << 32) | Word();
+  }
 
   /// Mostly ordinary values (-10..10 in 1/12.7 steps), else one of the hostile ones.
   float Value() {
@@ -133,6 +142,16 @@ class WorldProgram {
     bodies_.push_back(ground);
     foreign_ = other_.CreateBody({.type = BodyType::Dynamic});
     world_.SetPreSolveCallback(&PreSolve, this);
+  }
+
+  // The same pre-solve decisions through either form of World::SetPreSolveCallback: the callable must
+  // be handed this program's world, wherever MoveWorld has moved it.
+  void SetPreSolveForm(bool callable) {
+    if (!callable) return world_.SetPreSolveCallback(&PreSolve, this);
+    world_.SetPreSolveCallback([this](const World& w, ShapeId a, ShapeId b, const Manifold& m) {
+      if (&w != &world_) badManifold_ = true;
+      return PreSolve(a, b, m, this);
+    });
   }
 
   // Disables about a third of the contacts it is shown (shapes with enablePreSolveEvents), varying by
@@ -282,7 +301,7 @@ class WorldProgram {
     def.enablePreSolveEvents = in.Byte() < 80;
     def.enableContactEvents = in.Byte() > 20;
     def.enableSensorEvents = in.Byte() > 20;
-    if (in.Byte() < 40) def.filter = {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2};
+    if (in.Byte() < 40) def.filter = {in.Bits(), in.Bits(), static_cast<std::int32_t>(in.Word() % 5) - 2};
     if (in.Byte() < 60) {  // a hostile surface: rolling resistance and a belt (NaN, huge, negative)
       def.rollingResistance = in.Value();
       def.tangentSpeed = in.Value();
@@ -457,6 +476,7 @@ class WorldProgram {
         break;
       case 5:
         world_.EnablePreSolveEvents(shape, in.Bool());
+        if (in.Byte() < 40) SetPreSolveForm(in.Bool());
         break;
       case 6:
         world_.SetMaterial(shape, {in.Value(), in.Value(), in.Value(), in.Value(), in.Word(), in.Word()});
@@ -498,7 +518,7 @@ class WorldProgram {
         world_.SetRestitution(shape, in.Value());
         break;
       case 3:
-        world_.SetFilter(shape, {in.Word(), in.Word(), static_cast<std::int32_t>(in.Word() % 5) - 2});
+        world_.SetFilter(shape, {in.Bits(), in.Bits(), static_cast<std::int32_t>(in.Word() % 5) - 2});
         break;
       default:
         world_.TestPoint(shape, in.Point());
@@ -826,7 +846,19 @@ class WorldProgram {
       if (in.Bool()) world_.DestroyBody(world_.GetBody(e.shapeB));
     }
     for (const ContactBeginEvent& e : world_.GetContactBeginEvents()) {
+      if (contacts_.size() < 64) contacts_.push_back(e.contact);
       if (in.Bool()) world_.DestroyShape(e.shapeA);
+    }
+    // Contact ids from events, live, stale, foreign or any bits: quiet answers, empty when stale.
+    for (int i = in.Byte() % 4; i > 0; --i) {
+      const ContactId id = Pick(in, contacts_);
+      const ContactData data = world_.GetContactData(id);
+      if (!world_.IsValid(id) && (data.manifold.pointCount != 0 || !data.shapeA.IsNull()))
+        return "a stale contact id gave contact data";
+      if (world_.IsValid(id) && (!(data.contact == id) || !world_.IsValid(data.shapeA)))
+        return "a live contact id gave data of no live contact";
+      (void)world_.GetUserData(Pick(in, shapes_)), (void)world_.GetUserData(Pick(in, bodies_));
+      (void)world_.GetUserData(Pick(in, joints_));
     }
     return world_.GetContactEndEvents().size() == count ? nullptr : "destroying changed the published events";
   }
@@ -850,8 +882,13 @@ class WorldProgram {
       def.radius = in.Value();
       def.falloff = in.Value();
       def.impulsePerLength = in.Value();
-      def.maskBits = in.Word();
+      def.maskBits = in.Bits();
       world_.Explode(def);
+    }
+    if (in.Bool()) {  // world queries with 64-bit filter bits and a hostile excludeBody
+      const QueryFilter filter{in.Bits(), in.Bits(), Pick(in, bodies_)};
+      world_.OverlapAABB(box, filter, [&](ShapeId s) { return world_.IsValid(s); });
+      (void)world_.CastRayClosest(a, b - a, filter);
     }
   }
 
@@ -860,7 +897,8 @@ class WorldProgram {
   const char* Movers(ByteReader& in) {
     const Vec2 p = in.Point();
     const Capsule mover{p, in.Bool() ? p : in.Point(), in.Bool() ? in.Value() : 0.3f};
-    const QueryFilter filter{in.Bool() ? in.Word() : 1u, in.Bool() ? in.Word() : 0xFFFFFFFFu};
+    const QueryFilter filter{in.Bool() ? in.Bits() : 1u, in.Bool() ? in.Bits() : kAllFilterBits,
+                             in.Bool() ? Pick(in, bodies_) : BodyId{}};
     PlaneResult found[6];
     const int count = world_.CollideMover(mover, filter, std::span<PlaneResult>(found, in.Byte() % 7));
     CollisionPlane planes[8];
@@ -903,6 +941,7 @@ class WorldProgram {
   std::vector<ShapeId> shapes_;
   std::vector<JointId> joints_;
   std::vector<ChainId> chains_;
+  std::vector<ContactId> contacts_;  // from begin events, live or stale
   int steps_ = 0;
   bool badManifold_ = false;
   std::vector<std::byte> snapshot_;  // reused by CheckSnapshotRestores

@@ -104,7 +104,7 @@ TEST_CASE("user data of bodies and shapes and joints comes back as given and is 
   test::AssertCounter asserts;
   CHECK(world.GetUserData(s) == nullptr);
   CHECK(world.GetUserData(j) == nullptr);
-  CHECK(asserts.Count() == 2);
+  CHECK(asserts.Count() == 0);  // quietly: ids from events may be stale (issue 29)
 }
 
 TEST_CASE("thousands of create and destroy cycles do not grow the world") {

@@ -327,7 +327,9 @@ const std::vector<LockedCall>& LockedCalls() {
          s.world.Explode({.position = {0.0f, 0.0f}, .radius = 2.0f});
        }},
       {"SetPreSolveCallback", [](Scene& s) { s.world.SetPreSolveCallback(nullptr, nullptr); },
-       [](const Scene& s) { return s.world.State().preSolveFn == nullptr; }},
+       [](const Scene& s) { return !s.world.State().preSolve; }},
+      {"SetPreSolveCallable", [](Scene& s) { s.world.SetPreSolveCallback(PreSolveCallable{}); },
+       [](const Scene& s) { return !s.world.State().preSolve; }},
       {"SetContinuousRecording", [](Scene& s) { s.world.SetContinuousRecording(true); },
        [](const Scene& s) { return s.world.IsContinuousRecording(); }},
       {"StartRecording", [](Scene& s) { CHECK_FALSE(s.world.StartRecording()); }, nullptr, 1, false},

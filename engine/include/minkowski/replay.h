@@ -43,9 +43,9 @@
 
 namespace mk {
 
-/// The format this build writes. It reads it, version 2 (before the geometry setters' records,
-/// World::SetCircle and its siblings) and version 1 (before issue 29's surface materials and joint
-/// fields: those replay at their defaults).
+/// The format this build writes. It reads it, version 2 (32-bit filter bits, read zero-extended; no
+/// geometry setter records: World::SetCircle and its siblings) and version 1 (also before issue 29's
+/// surface materials and joint fields: those replay at their defaults).
 inline constexpr std::uint32_t kReplayVersion = 3;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
@@ -128,6 +128,9 @@ class ReplayPlayer {
   /// The callback (and context) the player installs wherever the recording had one set. Without it,
   /// a recording made with a pre-solve callback replays without one (and is then not exact).
   void SetPreSolveCallback(PreSolveFn fn, void* context);
+  /// The same with any callable that receives the world (World::SetPreSolveCallback's second form):
+  /// it is handed the player's world (GetWorld()).
+  void SetPreSolveCallback(PreSolveCallable fn);
 
   /// The world being replayed into. Its ids differ from the recorded world's only in their world tag.
   World& GetWorld() { return world_; }
@@ -170,9 +173,9 @@ class ReplayPlayer {
   std::size_t at_ = 0;  // byte offset of the next record
   std::uint64_t recordsDone_ = 0;
   std::uint64_t stepsDone_ = 0;
-  bool preSolveSet_ = false;  // the recording's callback is set at this point
-  PreSolveFn preSolveFn_ = nullptr;
-  void* preSolveContext_ = nullptr;
+  bool preSolveSet_ = false;   // the recording's callback is set at this point
+  PreSolveCallable preSolve_;  // the game's callback (SetPreSolveCallback), installed where preSolveSet_
+  void InstallPreSolve() { world_.SetPreSolveCallback(preSolveSet_ ? preSolve_ : PreSolveCallable{}); }
   std::vector<Vec2> chainPoints_;  // scratch for CreateChain records
 
   // The world just after Step record `step`, and where the records stood then.

@@ -22,7 +22,7 @@
 namespace mk {
 
 /// Format version of World::SaveSnapshot; RestoreSnapshot refuses any other.
-inline constexpr std::uint32_t kSnapshotVersion = 2;
+inline constexpr std::uint32_t kSnapshotVersion = 3;
 
 /// Size of the snapshot header (bytes).
 inline constexpr std::size_t kSnapshotHeaderBytes = 40;

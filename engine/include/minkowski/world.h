@@ -120,6 +120,7 @@ class World {
   ShapeId AdoptId(ShapeId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   JointId AdoptId(JointId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   ChainId AdoptId(ChainId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
+  ContactId AdoptId(ContactId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
 
   // --- Bodies -----------------------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ class World {
   void SetEnabled(BodyId body, bool enabled);
   bool IsEnabled(BodyId body) const;
   void SetUserData(BodyId body, void* userData);
-  void* GetUserData(BodyId body) const;
+  void* GetUserData(BodyId body) const;  ///< BodyDef::userData; null for a stale id, quietly
 
   // --- Bodies: locks, type, mass data, kinematic targets, helpers (body_features.cpp) ------------
 
@@ -266,7 +267,7 @@ class World {
   void SetFilter(ShapeId shape, const Filter& filter);
   Filter GetFilter(ShapeId shape) const;
   void SetUserData(ShapeId shape, void* userData);
-  void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData unless changed; null for a stale id
+  void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData; null for a stale id, quietly
   AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
   // Geometry changed in place (SetCircle, ..., GetPolygon): minkowski/shape_api.h, free functions.
 
@@ -309,7 +310,7 @@ class World {
   bool IsValid(JointId joint) const;
   JointType GetJointType(JointId joint) const;
   void SetUserData(JointId joint, void* userData);
-  void* GetUserData(JointId joint) const;  ///< the def's userData unless changed; null for a stale id
+  void* GetUserData(JointId joint) const;  ///< the def's userData; null for a stale id, quietly
 
   /// Constraint force (N) that the joint applied to bodyB during the last step, at its anchor.
   Vec2 GetJointReactionForce(JointId joint) const;
@@ -379,6 +380,8 @@ class World {
   /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
   /// every call that would change it is refused: the world is locked (world_callbacks.h).
   void SetPreSolveCallback(PreSolveFn fn, void* context);
+  /// The same with any callable that also gets the world (PreSolveCallable); empty clears.
+  void SetPreSolveCallback(PreSolveCallable fn);
 
   /// How contacts mix friction / restitution from then on (MixFn); null restores the defaults,
   /// sqrt(fA fB) and max(eA, eB). Contacts that exist keep their mix until a material of theirs
@@ -393,6 +396,12 @@ class World {
   /// world's own.
   void SetUserData(void* userData);
   void* GetUserData() const;
+
+  /// A live contact? (ContactId; quiet: a stale, null or foreign id gives false, no MK_ASSERT.)
+  bool IsValid(ContactId contact) const;
+  /// Box2D v3's b2Contact_GetData: shapes, manifold (last Step; no points when not touching), mixed
+  /// surface. A stale, null or foreign id: ContactData{} (null ids, pointCount 0), quietly.
+  ContactData GetContactData(ContactId contact) const;
 
   /// An upper bound on the number of touching contacts of a body: the contacts it has (touching or
   /// not, sensor pairs included). 0 and MK_ASSERT for a stale id.

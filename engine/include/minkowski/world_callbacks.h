@@ -26,8 +26,11 @@
 #include "minkowski/world_types.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace mk {
+
+class World;
 
 /// Read-only view of one contact, for debugging tools and tests.
 struct ContactView {
@@ -37,9 +40,11 @@ struct ContactView {
   /// coefficients, rolling resistance as its angular impulse bound per unit normal impulse (m: the
   /// coefficient times the larger rounding radius), tangent speed (m/s).
   float friction = 0.0f, restitution = 0.0f, rollingResistance = 0.0f, tangentSpeed = 0.0f;
+  ContactId contact;  ///< the contact's id (World::GetContactData), null in an empty view
 };
 
-/// One touching contact of a body (World::GetBodyContactData): the same fields as ContactView.
+/// One contact (World::GetContactData, Box2D v3's b2ContactData) or one touching contact of a body
+/// (World::GetBodyContactData): the same fields as ContactView.
 using ContactData = ContactView;
 
 /// The pre-solve callback (World::SetPreSolveCallback). `shapeA`, `shapeB` and the manifold (world
@@ -48,6 +53,18 @@ using ContactData = ContactView;
 /// runs inside Step, so the world is locked (world_callbacks.h): it may read the world and query it, but
 /// every call that would change the world fails an MK_ASSERT and is ignored.
 using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& manifold, void* context);
+
+/// The pre-solve callback as any callable (World::SetPreSolveCallback's second form): the same
+/// calls, at the same points of Step, in the same order, with the same arguments and answer as
+/// PreSolveFn, plus the World that steps, first, as a const reference (it is locked, so only getters
+/// and queries are possible), and state captured by the callable instead of a context pointer. Box2D
+/// v3 has only the function-and-context form; this one lets a rule read the world (a body's
+/// velocity, a query) without a global or a context pointing back at the world. Setting either form
+/// replaces the other (one callback at a time); an empty callable clears it. The world keeps a
+/// copy (std::function: setting one may allocate, as a capture of more than two pointers does;
+/// calling it never does).
+using PreSolveCallable =
+    std::function<bool(const World& world, ShapeId shapeA, ShapeId shapeB, const Manifold& manifold)>;
 
 /// Friction and restitution mixing (World::SetFrictionCallback, SetRestitutionCallback, as Box2D
 /// v3's b2FrictionCallback): the two shapes' coefficients and SurfaceMaterial::userMaterialId, in

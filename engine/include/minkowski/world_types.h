@@ -43,6 +43,18 @@ struct JointId {
   friend bool operator==(JointId, JointId) = default;
 };
 
+/// A contact between two shapes (Box2D v3's b2ContactId), as the contact events name it: follow one
+/// contact across steps by comparing ids, read it with World::GetContactData. A contact lives while
+/// its two shapes' broadphase boxes overlap (touching or not); when it is destroyed its id goes stale
+/// for good (a new contact of the same pair gets a new id). World::IsValid tells.
+struct ContactId {
+  std::uint32_t index1 = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t world = 0;
+  bool IsNull() const { return index1 == 0; }
+  friend bool operator==(ContactId, ContactId) = default;
+};
+
 /// A chain of one-sided segments on a body (World::CreateChain). Its segments are ordinary shapes
 /// (ShapeId, type ChainSegment) that belong to it.
 struct ChainId {
@@ -176,21 +188,29 @@ struct BodyDef {
   void* userData = nullptr;  ///< yours; the engine never touches it
 };
 
+/// Every filter bit set: the default mask (accepts every category).
+inline constexpr std::uint64_t kAllFilterBits = ~std::uint64_t{0};
+
 /// Collision filtering (Box2D semantics): two shapes collide when both masks accept the other's
 /// category, unless they share a non-zero group index: positive groups always collide, negative
-/// groups never do. Shapes on the same body never collide.
+/// groups never do. Shapes on the same body never collide. 64 categories, as Box2D v3.
 struct Filter {
-  std::uint32_t categoryBits = 1;
-  std::uint32_t maskBits = 0xFFFFFFFFu;
+  std::uint64_t categoryBits = 1;           ///< the categories this shape is in (any bits)
+  std::uint64_t maskBits = kAllFilterBits;  ///< the categories it collides with
   std::int32_t groupIndex = 0;
 };
 
 /// Which shapes a world query sees (as Box2D v3's b2QueryFilter): a shape is seen when
-/// (shape's Filter::categoryBits & maskBits) != 0 and (categoryBits & shape's Filter::maskBits) != 0.
-/// Group indices play no part. The default sees every shape whose mask accepts category 1.
+/// (shape's Filter::categoryBits & maskBits) != 0 and (categoryBits & shape's Filter::maskBits) != 0,
+/// and it is not on `excludeBody`. Group indices play no part. The default sees every shape whose
+/// mask accepts category 1.
 struct QueryFilter {
-  std::uint32_t categoryBits = 1;        ///< what the query is, tested against each shape's mask
-  std::uint32_t maskBits = 0xFFFFFFFFu;  ///< which shape categories the query accepts
+  std::uint64_t categoryBits = 1;           ///< what the query is, tested against each shape's mask
+  std::uint64_t maskBits = kAllFilterBits;  ///< which shape categories the query accepts
+  /// The shapes of this body are not seen (a character's own shapes, when it casts from itself).
+  /// Null (the default) excludes nothing; so does an id that names no live body of this world (a
+  /// stale or foreign one), quietly: the body it named has no shapes left to exclude.
+  BodyId excludeBody{};
 };
 
 /// One shape a ray or a shape cast touched (World::CastRay*, World::CastShape*). World frame.
@@ -269,7 +289,7 @@ struct ExplosionDef {
   float falloff = 0.0f;           ///< width of the linear fade beyond the radius (m), 0..kMaxWorldLength
   float impulsePerLength = 1.0f;  ///< N s per metre of presented width, finite; negative pulls inwards
   /// Shapes whose Filter::categoryBits share a bit with this mask are pushed (group indices play no part).
-  std::uint32_t maskBits = 0xFFFFFFFFu;
+  std::uint64_t maskBits = kAllFilterBits;
 };
 
 /// The shortest segment a chain accepts (m): two consecutive points (and, in a loop, the last and the
@@ -407,11 +427,20 @@ struct WorldDef {
 /// Two shapes started touching (manifold went from 0 points to some).
 struct ContactBeginEvent {
   ShapeId shapeA, shapeB;
+  /// The contact (World::GetContactData reads its manifold). Live when the event is published; stale
+  /// once the contact is destroyed (its shapes' boxes parted, a shape destroyed), which may happen
+  /// before the game reads the event if it destroys a shape first.
+  ContactId contact;
 };
 
 /// Two shapes stopped touching, or one of them was destroyed.
 struct ContactEndEvent {
   ShapeId shapeA, shapeB;
+  /// The contact that stopped touching. As in Box2D v3 it may be stale when read: a contact destroyed
+  /// with the touch (shape or body destroyed or disabled, filter change, the boxes parted) is gone,
+  /// while one that merely stopped touching lives on with an empty manifold. World::IsValid tells;
+  /// GetContactData of a stale id is empty.
+  ContactId contact;
 };
 
 /// Two shapes met with an approach speed above SolverSettings::hitEventThreshold.
@@ -420,6 +449,7 @@ struct ContactHitEvent {
   Vec2 point{0.0f, 0.0f};   ///< world point (m)
   Vec2 normal{0.0f, 0.0f};  ///< unit, from A to B
   float approachSpeed = 0;  ///< m/s, > 0
+  ContactId contact;        ///< the contact that hit (live when the event is published)
 };
 
 /// A body the last Step moved (World::GetBodyMoveEvents): how a game syncs its sprites without scanning

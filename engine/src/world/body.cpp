@@ -498,9 +498,10 @@ void World::SetUserData(BodyId id, void* userData) {
   if (Body* b = FindBody(*state_, id)) b->userData = userData;
 }
 
+// Quiet on a stale id (no MK_ASSERT): games read it with ids from events, which may be stale.
 void* World::GetUserData(BodyId id) const {
-  const Body* b = FindBody(*state_, id);
-  return b ? b->userData : nullptr;
+  const int slot = state_->BodySlot(id);
+  return slot != kNull ? state_->bodies[slot].userData : nullptr;
 }
 
 }  // namespace mk

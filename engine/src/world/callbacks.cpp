@@ -71,7 +71,7 @@ bool ValidExplosion(const ExplosionDef& def) {
 struct ExplosionQuery {
   const WorldState* world;
   std::vector<int>* found;
-  std::uint32_t maskBits;
+  std::uint64_t maskBits;
 };
 
 // Broadphase candidates: shapes of dynamic bodies in the mask, sensors left out.
@@ -89,10 +89,15 @@ bool CollectExplosionShape(ProxyId, std::uint64_t userData, void* contextPtr) {
 }  // namespace
 
 void World::SetPreSolveCallback(PreSolveFn fn, void* context) {
+  if (fn == nullptr) return SetPreSolveCallback(PreSolveCallable{});
+  SetPreSolveCallback(
+      [fn, context](const World&, ShapeId a, ShapeId b, const Manifold& m) { return fn(a, b, m, context); });
+}
+
+void World::SetPreSolveCallback(PreSolveCallable fn) {
   if (RefuseIfLocked(*state_)) return;
-  RecordCall(recorder_.get(), ReplayOp::SetPreSolveCallback, fn != nullptr);
-  state_->preSolveFn = fn;
-  state_->preSolveContext = fn != nullptr ? context : nullptr;
+  RecordCall(recorder_.get(), ReplayOp::SetPreSolveCallback, static_cast<bool>(fn));
+  state_->preSolve = std::move(fn);
 }
 
 void World::SetFrictionCallback(MixFn fn) {
@@ -117,6 +122,13 @@ void World::SetUserData(void* userData) {
 }
 
 void* World::GetUserData() const { return state_->userData; }
+
+bool World::IsValid(ContactId id) const { return state_->ContactSlot(id) != kNull; }
+
+ContactData World::GetContactData(ContactId id) const {
+  const int slot = state_->ContactSlot(id);
+  return slot != kNull ? MakeContactView(*state_, slot) : ContactData{};
+}
 
 int World::GetBodyContactCapacity(BodyId id) const {
   const WorldState& world = *state_;

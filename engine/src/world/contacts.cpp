@@ -206,13 +206,12 @@ Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Tr
 }
 
 bool WantsPreSolve(const WorldState& world, int shapeA, int shapeB) {
-  return world.preSolveFn != nullptr &&
+  return static_cast<bool>(world.preSolve) &&
          (world.shapes[shapeA].enablePreSolveEvents || world.shapes[shapeB].enablePreSolveEvents);
 }
 
 bool PreSolveAllows(const WorldState& world, int shapeA, int shapeB, const Manifold& manifold) {
-  return world.preSolveFn(world.MakeShapeId(shapeA), world.MakeShapeId(shapeB), manifold,
-                          world.preSolveContext);
+  return world.preSolve(*world.api, world.MakeShapeId(shapeA), world.MakeShapeId(shapeB), manifold);
 }
 
 namespace {
@@ -277,7 +276,8 @@ void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {
     WakeBody(world, c.edges[1].body);
   }
   if (raiseEndEvent && c.touching && c.enableContactEvents) {
-    world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
+    world.pendingEndEvents.push_back(
+        {world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB), world.MakeContactId(slot)});
   }
   if (raiseEndEvent && c.sensorOverlap)
     world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
@@ -379,10 +379,16 @@ void UpdateContacts(WorldState& world) {
       c.recyclable = false;
     }
     bool nowTouching = manifold.pointCount > 0;
-    if (nowTouching && !c.touching && c.enableContactEvents) {
-      world.beginEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
-    } else if (!nowTouching && c.touching && c.enableContactEvents) {
-      world.pendingEndEvents.push_back({world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB)});
+    // The contact's slot from its address, not the loop's `slot`: keeping that live to here cost the
+    // loop a spill per contact (callgrind, large_pyramid), and events are rare.
+    if (nowTouching != c.touching && c.enableContactEvents) {
+      const ContactBeginEvent e{world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB),
+                                world.MakeContactId(static_cast<int>(&c - world.contacts.data()))};
+      if (nowTouching) {
+        world.beginEvents.push_back(e);
+      } else {
+        world.pendingEndEvents.push_back({e.shapeA, e.shapeB, e.contact});
+      }
     }
     if (nowTouching != c.touching) world.touchingContactCount += nowTouching ? 1 : -1;
     c.touching = nowTouching;

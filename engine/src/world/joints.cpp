@@ -388,9 +388,10 @@ void World::SetUserData(JointId id, void* userData) {
   if (Joint* j = FindJoint(*state_, id)) j->userData = userData;
 }
 
+// Quiet on a stale id (no MK_ASSERT): games read it with ids from events, which may be stale.
 void* World::GetUserData(JointId id) const {
-  const Joint* j = FindJoint(*state_, id);
-  return j ? j->userData : nullptr;
+  const int slot = state_->JointSlot(id);
+  return slot != kNull ? state_->joints[slot].userData : nullptr;
 }
 
 Vec2 World::GetJointReactionForce(JointId id) const {

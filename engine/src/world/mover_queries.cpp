@@ -45,9 +45,7 @@ void ForEachMoverCandidate(const WorldState& world, const AABB& box, const Capsu
     const Walk& w = *static_cast<const Walk*>(context);
     const int slot = static_cast<int>(userData);
     const Shape& shape = w.world->shapes[slot];
-    const bool accepted = (shape.filter.categoryBits & w.filter.maskBits) != 0 &&
-                          (w.filter.categoryBits & shape.filter.maskBits) != 0;
-    if (shape.isSensor || !accepted) return true;
+    if (shape.isSensor || !QueryAccepts(*w.world, w.filter, slot)) return true;
     const ShapeGeometry& geometry = w.world->geometries[slot];
     const Transform& xf = w.world->bodies[shape.body].xf;
     if (!BehindChain(geometry, xf, *w.mover)) (*w.visit)(slot, geometry, xf);

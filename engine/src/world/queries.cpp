@@ -20,12 +20,6 @@ bool IsValidPlacement(const ShapeGeometry& shape, const Transform& xf) {
   return IsValidCastShape(shape) && IsValidCastTransform(xf);
 }
 
-// Box2D v3's query rule: the shape's category must be in the query's mask and the query's category
-// in the shape's mask.
-bool Accepts(const QueryFilter& query, const Filter& shape) {
-  return (shape.categoryBits & query.maskBits) != 0 && (query.categoryBits & shape.maskBits) != 0;
-}
-
 const Transform& ShapeTransform(const WorldState& world, int slot) {
   return world.bodies[world.shapes[slot].body].xf;
 }
@@ -45,7 +39,7 @@ float RayCastProxy(ProxyId, std::uint64_t userData, const RayCastInput& input, f
   const WorldState& world = *query.world;
   const int slot = static_cast<int>(userData);
   const Shape& shape = world.shapes[slot];
-  if (shape.isSensor || !Accepts(query.filter, shape.filter)) return -1.0f;
+  if (shape.isSensor || !QueryAccepts(world, query.filter, slot)) return -1.0f;
   RayCastInput clipped = input;
   clipped.maxFraction = query.maxFraction;
   const CastOutput out = RayCastShapeUnchecked(world.geometries[slot], ShapeTransform(world, slot), clipped);
@@ -128,7 +122,7 @@ void WalkCast(const ShapeCastQuery& query, RayCastFn fn, void* context) {
 bool TakeCandidate(const ShapeCastQuery& query, int slot, float& entry) {
   const WorldState& world = *query.world;
   const Shape& target = world.shapes[slot];
-  if (target.isSensor || !Accepts(query.filter, target.filter)) return false;
+  if (target.isSensor || !QueryAccepts(world, query.filter, slot)) return false;
   entry = CastEntry(query.castBox, query.translation,
                     ComputeAABB(world.geometries[slot], ShapeTransform(world, slot)));
   return true;
@@ -316,7 +310,7 @@ void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, co
   std::vector<int> slots;
   CollectCandidates(world, bounds, slots);
   for (int slot : slots) {
-    if (!Accepts(filter, world.shapes[slot].filter)) continue;
+    if (!QueryAccepts(world, filter, slot)) continue;
     DistanceInput input;
     input.proxyA = MakeProxy(world.geometries[slot]);
     input.transformA = ShapeTransform(world, slot);

@@ -195,9 +195,10 @@ void World::SetUserData(ShapeId id, void* userData) {
   if (Shape* s = FindShape(*state_, id)) s->userData = userData;
 }
 
+// Quiet on a stale id (no MK_ASSERT): games read it with ids from events, which may be stale.
 void* World::GetUserData(ShapeId id) const {
-  const Shape* s = FindShape(*state_, id);
-  return s ? s->userData : nullptr;
+  const int slot = state_->ShapeSlot(id);
+  return slot != kNull ? state_->shapes[slot].userData : nullptr;
 }
 
 BodyId World::GetBody(ShapeId id) const {

@@ -150,7 +150,7 @@ void ReportHits(WorldState& world) {
     const Contact& contact = world.contacts[hit.id];
     world.hitEvents.push_back({world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
                                contact.manifold.points[hit.point].point, contact.manifold.normal,
-                               hit.approachSpeed});
+                               hit.approachSpeed, world.MakeContactId(hit.id)});
   }
 }
 

@@ -42,6 +42,7 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   state_->gravity = IsFinite(def.gravity) ? def.gravity : Vec2{0.0f, -10.0f};
   SetSolverSettings(def.settings);
   state_->userData = def.userData;
+  state_->api = this;
 }
 
 World::~World() = default;
@@ -51,9 +52,12 @@ World::~World() = default;
 // A recording belongs to the state it records, so it moves with it.
 // A locked world (moved from inside its own callback) is not moved: Step or the query holds its state.
 World::World(World&& other) : state_(NewWorldState()) {
+  state_->api = this;
   if (RefuseIfLocked(*other.state_)) return;  // this one stays a new empty world, the other intact
   std::swap(state_, other.state_);
   recorder_ = std::move(other.recorder_);
+  state_->api = this;
+  other.state_->api = &other;
 }
 
 World& World::operator=(World&& other) {
@@ -62,6 +66,8 @@ World& World::operator=(World&& other) {
     state_ = std::move(other.state_);
     other.state_ = std::move(fresh);
     recorder_ = std::move(other.recorder_);
+    state_->api = this;
+    other.state_->api = &other;
   }
   return *this;
 }
@@ -77,7 +83,7 @@ bool World::StartRecording() {
                      w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
   MK_ASSERT(fresh && recorder_ == nullptr);
   if (!fresh || recorder_ != nullptr) return false;
-  recorder_ = std::make_unique<Recorder>(w.tag, w.gravity, w.settings, w.preSolveFn != nullptr);
+  recorder_ = std::make_unique<Recorder>(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve));
   return true;
 }
 

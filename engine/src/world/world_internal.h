@@ -140,6 +140,16 @@ void AttachBroadphaseFilter(WorldState& world);
 /// Runs the broadphase update and creates / destroys contacts for begun / ended pairs.
 void UpdatePairs(WorldState& world);
 
+/// Whether a world query with `filter` sees the shape in `slot` (QueryFilter): Box2D v3's rule, the
+/// shape's category in the query's mask and the query's category in the shape's mask, and the shape
+/// not on filter.excludeBody (compared as ids, so a stale or foreign id excludes nothing).
+inline bool QueryAccepts(const WorldState& world, const QueryFilter& filter, int slot) {
+  const Shape& shape = world.shapes[slot];
+  return (shape.filter.categoryBits & filter.maskBits) != 0 &&
+         (filter.categoryBits & shape.filter.maskBits) != 0 &&
+         (filter.excludeBody.IsNull() || !(world.MakeBodyId(shape.body) == filter.excludeBody));
+}
+
 /// What World::ForEachTouchingContact and GetBodyContactData show of a live contact.
 inline ContactView MakeContactView(const WorldState& world, int contact) {
   const Contact& c = world.contacts[contact];
@@ -149,7 +159,8 @@ inline ContactView MakeContactView(const WorldState& world, int contact) {
           c.friction,
           c.restitution,
           c.rollingResistance,
-          c.tangentSpeed};
+          c.tangentSpeed,
+          world.MakeContactId(contact)};
 }
 
 /// How far a shape reaches from its body origin (m), an upper bound: its box's farthest corner in

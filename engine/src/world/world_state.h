@@ -292,9 +292,12 @@ struct WorldState {
   std::vector<int> explosionShapes;  // World::Explode's candidates, reused
   std::vector<CastHit> castHits;     // CastShape's hits waiting for their turn, reused (queries.cpp)
 
-  // The pre-solve callback (World::SetPreSolveCallback); null when unset.
-  PreSolveFn preSolveFn = nullptr;
-  void* preSolveContext = nullptr;
+  // The pre-solve callback (World::SetPreSolveCallback; a PreSolveFn with its context is kept wrapped
+  // in a callable of two pointers, which std::function stores without allocating); empty when unset.
+  // `api` is the World that owns this state, handed to the callable (World's constructors and moves
+  // keep it current).
+  PreSolveCallable preSolve;
+  const World* api = nullptr;
   // The mixing and pair filter callbacks (World::SetFrictionCallback, ...); null when unset.
   MixFn frictionFn = nullptr;
   MixFn restitutionFn = nullptr;
@@ -344,6 +347,10 @@ struct WorldState {
   }
   ShapeId MakeShapeId(int slot) const {
     return {static_cast<std::uint32_t>(slot + 1), shapeIds.Generation(slot), tag};
+  }
+  int ContactSlot(ContactId id) const { return SlotOf(id, contactIds); }
+  ContactId MakeContactId(int slot) const {
+    return {static_cast<std::uint32_t>(slot + 1), contactIds.Generation(slot), tag};
   }
 };
 

@@ -313,8 +313,8 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   ReplayReader header(bytes, sizeof kReplayMagic, 0);
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
-  // Version 1 files still play: their joint definitions lack the fields version 2 added (Fields).
-  // Version 2 files only lack version 3's opcodes (the geometry setters).
+  // Versions 1 and 2 still play: they lack the fields later versions added, version 2 wrote 32-bit
+  // filter bits (Fields, FilterBits), and neither has version 3's opcodes (the geometry setters).
   if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);
@@ -447,9 +447,14 @@ ReplayPlayer::ReplayPlayer(Replay replay) : replay_(std::move(replay)), world_(r
 }
 
 void ReplayPlayer::SetPreSolveCallback(PreSolveFn fn, void* context) {
-  preSolveFn_ = fn;
-  preSolveContext_ = context;
-  if (preSolveSet_) world_.SetPreSolveCallback(preSolveFn_, preSolveContext_);
+  if (fn == nullptr) return SetPreSolveCallback(PreSolveCallable{});
+  SetPreSolveCallback(
+      [fn, context](const World&, ShapeId a, ShapeId b, const Manifold& m) { return fn(a, b, m, context); });
+}
+
+void ReplayPlayer::SetPreSolveCallback(PreSolveCallable fn) {
+  preSolve_ = std::move(fn);
+  if (preSolveSet_) InstallPreSolve();
 }
 
 void ReplayPlayer::Restart() {
@@ -458,7 +463,7 @@ void ReplayPlayer::Restart() {
   recordsDone_ = 0;
   stepsDone_ = 0;
   preSolveSet_ = replay_.StartsWithPreSolveCallback();
-  if (preSolveSet_) world_.SetPreSolveCallback(preSolveFn_, preSolveContext_);
+  if (preSolveSet_) InstallPreSolve();
 }
 
 bool ReplayPlayer::ApplyNext() {
@@ -474,7 +479,7 @@ bool ReplayPlayer::ApplyNext() {
   ++recordsApplied_;
   if (op == ReplayOp::SetPreSolveCallback) {
     preSolveSet_ = preSolve;
-    world_.SetPreSolveCallback(preSolve ? preSolveFn_ : nullptr, preSolve ? preSolveContext_ : nullptr);
+    InstallPreSolve();
   }
   if (op == ReplayOp::Step) {
     ++stepsDone_;
@@ -542,7 +547,7 @@ void ReplayPlayer::RestoreKeyframe(const Keyframe& keyframe) {
   recordsDone_ = keyframe.recordsDone;
   stepsDone_ = keyframe.step;
   preSolveSet_ = keyframe.preSolveSet;
-  world_.SetPreSolveCallback(preSolveSet_ ? preSolveFn_ : nullptr, preSolveSet_ ? preSolveContext_ : nullptr);
+  InstallPreSolve();
 }
 
 void ReplayPlayer::StepTo(std::uint64_t step) {

@@ -181,8 +181,9 @@ class ReplayReader {
       : bytes_(bytes), at_(at), tag_(tag) {}
 
   bool ok = true;
-  /// The file's format: version 1 files (before issue 29's surface materials and joint fields) are
-  /// read too, their new fields left at the defaults (HasMaterials, Fields).
+  /// The file's format: version 1 files (before issue 29's surface materials and joint fields) and
+  /// version 2 files (32-bit filter bits) are read too, their new fields left at the defaults
+  /// (HasMaterials, Fields, FilterBits).
   std::uint32_t version = kReplayVersion;
   std::size_t Offset() const { return at_; }
   std::size_t Remaining() const { return bytes_.size() - at_; }
@@ -246,9 +247,22 @@ using ReplayField = std::conditional_t<IO::kWrites, const T, T>;
 // Every field of each definition, in file order. Pointers (userData) are left out: they replay null.
 // A new field in one of these structs must be added here (and kReplayVersion raised).
 
+/// Filter bits: 64 from version 3 on; versions 1 and 2 recorded 32 (read zero-extended: their
+/// shapes used categories 0..31 only, so the widened mask accepts what it accepted then).
+template <class IO>
+void FilterBits(IO& io, ReplayField<IO, std::uint64_t>& bits) {
+  if (io.version >= 3) {
+    io(bits);
+  } else if constexpr (!IO::kWrites) {
+    std::uint32_t narrow = 0;
+    io(narrow);
+    bits = narrow;
+  }
+}
+
 template <class IO>
 void Fields(IO& io, ReplayField<IO, Filter>& f) {
-  io(f.categoryBits), io(f.maskBits), io(f.groupIndex);
+  FilterBits(io, f.categoryBits), FilterBits(io, f.maskBits), io(f.groupIndex);
 }
 
 template <class IO>
@@ -417,17 +431,17 @@ void Fields(IO& io, ReplayField<IO, MouseJointDef>& d) {
 
 template <class IO>
 void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
-  io(d.position), io(d.radius), io(d.falloff), io(d.impulsePerLength), io(d.maskBits);
+  io(d.position), io(d.radius), io(d.falloff), io(d.impulsePerLength), FilterBits(io, d.maskBits);
 }
 
 // A new field in a recorded definition changes its size: this fails until Fields above records it.
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 static_assert(
-    sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 64 && sizeof(SolverSettings) == 76 &&
+    sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 80 && sizeof(SolverSettings) == 76 &&
         sizeof(RevoluteJointDef) == 112 && sizeof(PrismaticJointDef) == 120 &&
         sizeof(DistanceJointDef) == 120 && sizeof(WeldJointDef) == 96 && sizeof(WheelJointDef) == 120 &&
         sizeof(MouseJointDef) == 40 && sizeof(MotorJointDef) == 96 && sizeof(FilterJointDef) == 72 &&
-        sizeof(ExplosionDef) == 24 && sizeof(ChainDef) == 72,
+        sizeof(ExplosionDef) == 32 && sizeof(ChainDef) == 88,
     "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
 #endif
 

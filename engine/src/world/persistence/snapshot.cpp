@@ -58,19 +58,32 @@ static_assert(
 // bytes); add a check to the validation (snapshot_validate.cpp) if the engine indexes with it or needs it
 // finite, then update the size here. (Sizes of the x86-64 / AArch64 builds.)
 static_assert(sizeof(Body) == 176, "Body changed: review ValidBody in snapshot_validate.cpp");
-static_assert(sizeof(Shape) == 104, "Shape changed: review ValidShape in snapshot_validate.cpp");
+static_assert(sizeof(Shape) == 120, "Shape changed: review ValidShape in snapshot_validate.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot_validate.cpp");
 static_assert(sizeof(Joint) == 208, "Joint changed: review ValidJoint in snapshot_validate.cpp");
 
 // A hash of the sizes of everything copied as bytes: a snapshot from a build whose structs differ
 // (another engine version, compiler or platform) is refused as LayoutMismatch rather than misread.
 std::uint64_t LayoutSignature() {
-  const std::size_t sizes[] = {sizeof(Body),      sizeof(Shape),          sizeof(Contact),
-                               sizeof(Joint),     sizeof(SolverSettings), sizeof(Counters),
-                               sizeof(Manifold),  sizeof(SimplexCache),   sizeof(ContactHitEvent),
-                               sizeof(ShapeId),   sizeof(ProxySlot),      sizeof(PairNode),
-                               sizeof(BandEntry), sizeof(LayoutParams),   sizeof(ProxyPair),
-                               sizeof(void*),     kMaxPolygonVertices,    alignof(Body)};
+  const std::size_t sizes[] = {sizeof(Body),
+                               sizeof(Shape),
+                               sizeof(Contact),
+                               sizeof(Joint),
+                               sizeof(SolverSettings),
+                               sizeof(Counters),
+                               sizeof(Manifold),
+                               sizeof(SimplexCache),
+                               sizeof(ContactHitEvent),
+                               sizeof(ContactBeginEvent),
+                               sizeof(ShapeId),
+                               sizeof(ProxySlot),
+                               sizeof(PairNode),
+                               sizeof(BandEntry),
+                               sizeof(LayoutParams),
+                               sizeof(ProxyPair),
+                               sizeof(void*),
+                               kMaxPolygonVertices,
+                               alignof(Body)};
   std::uint64_t hash = 14695981039346656037ull;
   for (std::size_t s : sizes) hash = (hash ^ s) * 1099511628211ull;
   return hash;
@@ -281,14 +294,17 @@ bool GetGeometry(ByteReader& in, ShapeGeometry& out, bool live, bool& valid) {
 }
 
 // Retags ids of the saving world to this one (null ids stay null).
-void Retag(ShapeId& id, std::uint32_t tag) { id.world = id.IsNull() ? 0u : tag; }
+template <class Id>
+void Retag(Id& id, std::uint32_t tag) {
+  id.world = id.IsNull() ? 0u : tag;
+}
 template <class Event>
 void RetagPair(std::vector<Event>& events, std::uint32_t tag) {
   for (Event& e : events) {
     if constexpr (requires { e.sensorShape; }) {
       Retag(e.sensorShape, tag), Retag(e.visitorShape, tag);
     } else {
-      Retag(e.shapeA, tag), Retag(e.shapeB, tag);
+      Retag(e.shapeA, tag), Retag(e.shapeB, tag), Retag(e.contact, tag);
     }
   }
 }
