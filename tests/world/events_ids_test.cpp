@@ -154,7 +154,7 @@ TEST_CASE("stale ids from events give null user data quietly") {
   test::AssertCounter asserts;
   World world;
   int tokens[3] = {};
-  const BodyId ground = test::AddGround(world);
+  test::AddGround(world);
   const BodyId box =
       world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 0.45f}, .userData = &tokens[0]});
   const ShapeId shape = world.CreateShape(box, {.userData = &tokens[1]}, MakeBox(0.5f, 0.5f).value);
