@@ -166,7 +166,7 @@ class JointEventState : public SceneState {
 
 }  // namespace
 
-// Down again to the build length, where the top level folds over (docs/porting/samples.md).
+// Down again to the build length, where the top level folds over (README, Porting from Box2D v3: Samples).
 float samples::LiftMotorSpeed(int step) {
   if (step < 300) return kLiftMotorSpeed;
   if (step < 420) return 0.0f;

@@ -139,11 +139,16 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
   body.center = TransformPoint(body.xf, body.localCenter);
   body.maxExtent = 0.0f;
   body.minExtent = kMaxWorldLength;
+  body.turnExtent = 0.0f;
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
-    AABB box = ComputeAABB(world.geometries[s], Transform{});
+    const ShapeGeometry& geometry = world.geometries[s];
+    AABB box = ComputeAABB(geometry, Transform{});
     Vec2 far = Max(box.upper - body.localCenter, body.localCenter - box.lower);
     body.maxExtent = std::max(body.maxExtent, Length(far));
-    body.minExtent = std::min(body.minExtent, InnerExtent(world.geometries[s]));
+    body.minExtent = std::min(body.minExtent, InnerExtent(geometry));
+    for (int i = 0; i < geometry.Count(); ++i) {
+      body.turnExtent = std::max(body.turnExtent, Length(geometry.Points()[i] - body.localCenter));
+    }
   }
   // The slop floor keeps a body of segments (no inside) from counting as fast at any speed.
   body.minExtent = std::max(body.minExtent, world.settings.linearSlop);

@@ -169,7 +169,9 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     body.q0 = body.xf.q;
     body.movedFast = false;
     if (continuous && body.type == BodyType::Dynamic) {
-      const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.maxExtent;
+      // A turn moves the surface by at most |w| dt times the farthest core point's distance: the
+      // rounding radius turns onto itself (a wheel rolling at 7.5 m/s was listed by its rim speed).
+      const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.turnExtent;
       if (motion > kContinuousFastFraction * body.minExtent) {
         (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
         body.movedFast = true;  // its contacts are computed afresh next step (no recycling)

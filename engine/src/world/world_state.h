@@ -45,6 +45,10 @@ struct Body {
   int nextInSleepGroup = kNull;  // singly linked list of the sleeping island's bodies
   float maxExtent = 0.0f;        // farthest shape point from the centre of mass (m), for the sleep test
   float minExtent = 0.0f;        // smallest core centre to surface distance over the shapes (m), >= slop
+  // Farthest core point (circle centre, capsule or segment end, polygon vertex) from the centre of
+  // mass (m): how far a turn moves the body's surface. A rolling wheel's is 0, so its spin never makes
+  // it fast for continuous collision (maxExtent would count the rim's speed as motion).
+  float turnExtent = 0.0f;
   Vec2 center0{0.0f, 0.0f};      // centre of mass at the start of the last step (continuous collision)
   Rot q0{};                      // rotation at the start of the last step
   // World::SetMassData's values, which replace the shapes' while massOverride.mass > 0 (a mass of 0

@@ -57,7 +57,7 @@ static_assert(
 // When one of these fails, a field was added: it is saved automatically (the struct is copied as
 // bytes); add a check to the validation (snapshot_validate.cpp) if the engine indexes with it or needs it
 // finite, then update the size here. (Sizes of the x86-64 / AArch64 builds.)
-static_assert(sizeof(Body) == 176, "Body changed: review ValidBody in snapshot_validate.cpp");
+static_assert(sizeof(Body) == 184, "Body changed: review ValidBody in snapshot_validate.cpp");
 static_assert(sizeof(Shape) == 120, "Shape changed: review ValidShape in snapshot_validate.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot_validate.cpp");
 static_assert(sizeof(Joint) == 208, "Joint changed: review ValidJoint in snapshot_validate.cpp");
