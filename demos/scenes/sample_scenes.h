@@ -73,7 +73,7 @@ inline constexpr int kMoveEventsBallStep = 420;
 // Boxes of kBreakMass hang from the ceiling by revolute joints with force thresholds
 // kBreakThresholds; each step a downward force kBreakForceRate * t (t = step * kTimeStep) pulls on
 // each box's centre until its joint breaks (destroyOnBreak). Bodies and joints in threshold order.
-inline constexpr float kBreakMass = 1.0f;                                            // kg
+inline constexpr float kBreakMass = 1.0f;        // kg
 inline constexpr float kBreakForceRate = 27.0f;  // N/s (0.45 N a step: no step lands on a threshold)
 inline constexpr float kBreakThresholds[] = {40.0f, 80.0f, 120.0f, 160.0f, 200.0f};  // N
 

@@ -66,8 +66,8 @@ TEST_CASE("the scissor_lift platform stands where the linkage geometry puts it f
   double worstRelativeError = 0.0;
   float highest = 0.0f, worstPin = 0.0f;
   // The raise (5 s) and the hold (2 s). Lowering back to near flat, the soft pins let the upper levels
-  // flatten further than the bottom one and the top level folds over (README, Porting from Box2D v3: Samples): not
-  // checked against the geometry.
+  // flatten further than the bottom one and the top level folds over (README, Porting from Box2D v3:
+  // Samples): not checked against the geometry.
   for (int step = 0; step < 420; ++step) {
     run.Step();
     // d^2 = a^2 cos^2 + b^2 sin^2 -> sin^2 = (d^2 - a^2) / (b^2 - a^2)

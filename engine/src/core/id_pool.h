@@ -46,8 +46,8 @@ class IdPool {
   int Capacity() const { return static_cast<int>(generations_.size()); }
   int LiveCount() const { return Capacity() - static_cast<int>(free_.size()); }
 
-  // Snapshots (world/persistence/snapshot.cpp) copy the pool as it is, free heap included, so a restored world
-  // hands out the same slots in the same order.
+  // Snapshots (world/persistence/snapshot.cpp) copy the pool as it is, free heap included, so a restored
+  // world hands out the same slots in the same order.
   const std::vector<std::uint32_t>& Generations() const { return generations_; }
   const std::vector<int>& FreeSlots() const { return free_; }
   /// Rebuilds a pool from a snapshot's parts: liveness follows from the free list. False (pool

@@ -49,8 +49,8 @@ struct Body {
   // mass (m): how far a turn moves the body's surface. A rolling wheel's is 0, so its spin never makes
   // it fast for continuous collision (maxExtent would count the rim's speed as motion).
   float turnExtent = 0.0f;
-  Vec2 center0{0.0f, 0.0f};      // centre of mass at the start of the last step (continuous collision)
-  Rot q0{};                      // rotation at the start of the last step
+  Vec2 center0{0.0f, 0.0f};  // centre of mass at the start of the last step (continuous collision)
+  Rot q0{};                  // rotation at the start of the last step
   // World::SetMassData's values, which replace the shapes' while massOverride.mass > 0 (a mass of 0
   // means no override: SetMassData refuses it).
   MassData massOverride{};

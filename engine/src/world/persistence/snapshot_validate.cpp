@@ -136,12 +136,11 @@ class Validator {
                         Finite(b.force.y) && Finite(b.torque);
     const bool mass = InRange(b.mass, 0.0f, kMaxBodyMass) && InRange(b.inertia, 0.0f, kMaxBodyInertia) &&
                       Finite(b.invMass) && b.invMass >= 0.0f && Finite(b.invInertia) && b.invInertia >= 0.0f;
-    const bool params = Finite(b.linearDamping) && b.linearDamping >= 0.0f && Finite(b.angularDamping) &&
-                        b.angularDamping >= 0.0f && Finite(b.gravityScale) && Finite(b.sleepThreshold) &&
-                        Finite(b.sleepTime) && b.sleepTime >= 0.0f &&
-                        InRange(b.maxExtent, 0.0f, kMaxLocalLength) &&
-                        InRange(b.minExtent, 0.0f, kMaxLocalLength) &&
-                        InRange(b.turnExtent, 0.0f, kMaxLocalLength);
+    const bool params =
+        Finite(b.linearDamping) && b.linearDamping >= 0.0f && Finite(b.angularDamping) &&
+        b.angularDamping >= 0.0f && Finite(b.gravityScale) && Finite(b.sleepThreshold) &&
+        Finite(b.sleepTime) && b.sleepTime >= 0.0f && InRange(b.maxExtent, 0.0f, kMaxLocalLength) &&
+        InRange(b.minExtent, 0.0f, kMaxLocalLength) && InRange(b.turnExtent, 0.0f, kMaxLocalLength);
     if (!pose) return Invalid("body pose");
     // The solver moves the centre of mass and places the origin from it (xf.p = center - R localCenter):
     // the two must agree up to that rounding. A centre elsewhere put every contact's lever arm off by
