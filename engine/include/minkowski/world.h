@@ -86,9 +86,8 @@ class World {
 
   // --- Snapshots (world/persistence; format and limits: minkowski/snapshot.h) ---------------------------
 
-  /// The complete state of the world as bytes (see snapshot.h), taken between Steps; reads the world
-  /// and changes nothing. The vector is the caller's. Size for large_pyramid (5,050 boxes): see
-  /// docs/design.md, Snapshots.
+  /// The complete state of the world as bytes (snapshot.h; sizes: docs/design.md, Snapshots), taken
+  /// between Steps; changes nothing. The vector is the caller's.
   std::vector<std::byte> SaveSnapshot() const;
   /// The same bytes written into `out` (cleared first; its capacity is reused, so a game saving every
   /// frame into one buffer allocates only when the world grows).
@@ -99,13 +98,11 @@ class World {
   /// where the engine needs it, every geometry valid, counts capped; snapshot.h) and only then
   /// swapped in. On any error (SnapshotResult) the world is unchanged. A hand-made snapshot with a
   /// correct checksum is validated the same way: it is refused or gives a world that steps safely.
-  ///
   /// Ids: the world keeps its own tag. Restoring into the World that saved the snapshot keeps every
   /// id the game holds meaningful: an id names what it named when the snapshot was taken (an object
   /// created since is gone and its id stale; one destroyed since is back). Restoring into another
   /// World gives the same slots and generations under that world's tag: ids of the saving world are
   /// foreign to it (MK_ASSERT), and World::AdoptId turns them into this world's.
-  ///
   /// Not restored, the receiver's own: the pre-solve callback and its context, continuous recording
   /// (its records are cleared), the profile. userData pointers are restored as the values they had:
   /// meaningful only within the process that saved them. A recording world refuses it
