@@ -11,8 +11,10 @@
 //   build/h-fuzz/tests/fuzz/fuzz_narrowphase -max_total_time=60 -timeout=5 tests/fuzz/corpus
 // (pass a scratch directory first, e.g. `/tmp/corpus tests/fuzz/corpus`, to keep new inputs out of git;
 // MK_FUZZ_NO_MANIFOLD=1 skips Collide and fuzzes GJK/EPA/SAT only.)
+#include "minkowski/assert.h"
 #include "minkowski/distance.h"
 #include "minkowski/manifold.h"
+#include "minkowski/ray_cast.h"
 #include "narrowphase/oracle.h"
 
 #include <algorithm>
@@ -222,9 +224,48 @@ void Query(const DistanceInput& in, SimplexCache cache, bool convex) {
   }
 }
 
+// MK_ASSERT is how MakeProxy and ShapeCast refuse bad input: silent while `expectAsserts` is set,
+// reported as by the default handler elsewhere.
+bool expectAsserts = false;
+
+void OnAssert(const char* expression, const char* file, int line) {
+  if (!expectAsserts)
+    std::fprintf(stderr, "minkowski: assertion failed: %s (%s:%d)\n", expression, file, line);
+}
+
+/// MakeProxy on the raw points and a ShapeCast between them: a proxy it accepts is the input as given,
+/// and a cast answers with finite values, a fraction in [0, maxFraction], or no hit (an empty proxy,
+/// refused, gives no hit).
+void CheckCasts(Reader& r, const FuzzShape& a, const FuzzShape& b, const Transform& xfA,
+                const Transform& xfB) {
+  expectAsserts = true;
+  ShapeCastInput cast;
+  cast.proxyA = MakeProxy(a.raw, a.rawProxy.count, a.rawProxy.radius);
+  cast.proxyB = MakeProxy(b.raw, b.rawProxy.count, b.rawProxy.radius);
+  cast.transformA = xfA;
+  cast.transformB = xfB;
+  cast.translationB = r.Point();
+  cast.maxFraction = r.Float();
+  for (const ShapeProxy* p : {&cast.proxyA, &cast.proxyB}) {
+    if (p->count != 0 && (p->count != (p == &cast.proxyA ? a : b).rawProxy.count)) {
+      Fail("MakeProxy changed the points it accepted");
+    }
+  }
+  const CastOutput out = ShapeCast(cast);
+  expectAsserts = false;
+  if (!out.hit) return;
+  if (!IsFinite(out.point) || !IsFinite(out.normal) || !std::isfinite(out.fraction)) {
+    Fail("ShapeCast hit with a non-finite point, normal or fraction");
+  }
+  if (out.fraction < 0.0f || out.fraction > cast.maxFraction)
+    Fail("ShapeCast's fraction is outside [0, max]");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const AssertHandler previous = SetAssertHandler(OnAssert);
+  (void)previous;
   Reader r{data, size};
   static FuzzShape a;
   static FuzzShape b;
@@ -242,6 +283,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Raw point sets (unvalidated) and the validated shapes.
   Query({a.rawProxy, b.rawProxy, xfA, xfB}, cache, false);
   Query({a.Proxy(), b.Proxy(), xfA, xfB}, cache, true);
+
+  CheckCasts(r, a, b, xfA, xfB);
 
   // Manifolds on validated shapes. GJK/EPA above must survive anything; Collide is held to a finite
   // manifold for physical input: unit rotations and coordinates within kWorldLimit (a 2000 km

@@ -1,9 +1,12 @@
 // RayCastShape and ShapeCast against independent answers: closed forms in double precision for
 // circles and segments, and for every shape type a sphere trace in double over the exact signed
 // distance of oracle.h (each step moves by the distance to the surface, so it never steps past the
-// first entry).
+// first entry). Also the uniform cast API (cast_types.h): ShapeCast on proxies, MakeProxy on raw
+// points and the point cast, locally and through the World.
 #include "minkowski/ray_cast.h"
 
+#include "minkowski/distance.h"
+#include "minkowski/world.h"
 #include "narrowphase/oracle.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
@@ -351,5 +354,148 @@ TEST_CASE("a cast onto a large shape far from the origin has the face's normal a
     ++cases;
   }
   CHECK(cases == 4000);
+}
+
+TEST_CASE("a point cast on a one-point proxy stops where a double sphere trace enters the shape") {
+  test::Rng rng(2911);
+  int hits = 0, misses = 0, grazing = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    const ShapeGeometry shape = RandomShape(rng, trial % 6);
+    const Transform xf = MakeTransform(rng.InBox(4.0f), rng.Uniform(-3.1f, 3.1f));
+    const Vec2 point = rng.InBox(10.0f);
+    const AABB box = ComputeAABB(shape, xf);
+    const Vec2 translation =
+        rng.Uniform(0.5f, 2.0f) * (Lerp(box.lower, box.upper, rng.Uniform(-0.3f, 1.3f)) - point);
+    ShapeCastInput input;
+    input.proxyA = MakeProxy(shape);
+    input.proxyB = MakeProxy(&point, 1, 0.0f);
+    input.transformA = xf;
+    input.translationB = translation;  // transformB is the identity: the point is in world coordinates
+    const CastOutput out = ShapeCast(input);
+
+    const oracle::WorldShape placed = oracle::Place(MakeProxy(shape), xf);
+    const DVec2 o{point.x, point.y}, d{translation.x, translation.y};
+    // The ray's exact entry (-1: it starts inside, or misses); a point inside is hit at once.
+    const bool inside = oracle::SignedDistanceToSurface(placed, o) <= 0.0;
+    const double expected = inside ? 0.0 : TraceEntry(shape, xf, point, translation, 1.0);
+    if (expected == -2.0) continue;  // grazing too closely to call
+    INFO("trial " << trial);
+    if (out.hit != (expected >= 0.0)) {
+      double approach = INFINITY;  // only a grazing point may be decided either way
+      for (int i = 0; i <= 4000; ++i)
+        approach = std::fmin(approach, oracle::SignedDistanceToSurface(placed, o + (i / 4000.0) * d));
+      CHECK(std::fabs(approach) < 2.0 * kShapeCastTolerance);
+      ++grazing;
+      continue;
+    }
+    if (!out.hit) {
+      ++misses;
+      continue;
+    }
+    ++hits;
+    CHECK(out.fraction <= expected + 1e-6);
+    const double gap = oracle::SignedDistanceToSurface(placed, o + double(out.fraction) * d);
+    CHECK(gap <= kShapeCastTolerance + 1e-5);
+    if (expected > 0.0) CHECK(gap >= -1e-5);
+  }
+  CHECK(hits > 2000);
+  CHECK(misses > 500);
+  CHECK(grazing < 20);
+}
+
+TEST_CASE("raw proxies measure the closed-form distance of segments and capsules") {
+  test::Rng rng(2912);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vec2 a[2] = {rng.InBox(3.0f), rng.InBox(3.0f)};
+    const Vec2 b[2] = {rng.InBox(3.0f) + Vec2{7.0f, 0.0f}, rng.InBox(3.0f) + Vec2{7.0f, 0.0f}};
+    const float ra = rng.Uniform(0.0f, 0.5f), rb = rng.Uniform(0.0f, 0.5f);
+    DistanceInput input;
+    input.proxyA = MakeProxy(a, 2, ra);
+    input.proxyB = MakeProxy(b, 2, rb);
+    REQUIRE(input.proxyA.count == 2);
+    const DistanceOutput out = ShapeDistance(input, nullptr);
+    const double exact = oracle::SegmentSegmentDistance({a[0].x, a[0].y}, {a[1].x, a[1].y}, {b[0].x, b[0].y},
+                                                        {b[1].x, b[1].y}) -
+                         ra - rb;
+    INFO("trial " << trial);
+    CHECK(out.distance == doctest::Approx(exact).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("MakeProxy on raw points refuses what support mapping cannot use") {
+  test::AssertCounter asserts;
+  const float nan = std::nanf("");
+  const Vec2 ccw[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
+  const Vec2 cw[3] = {{0.0f, 0.0f}, {0.0f, 1.0f}, {1.0f, 0.0f}};
+  const Vec2 bowtie[4] = {{0.0f, 0.0f}, {1.0f, 1.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}};
+  const Vec2 collinear[3] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {2.0f, 0.0f}};
+  const Vec2 broken[2] = {{0.0f, 0.0f}, {nan, 1.0f}};
+  std::vector<Vec2> many(kMaxPolygonVertices + 1);
+  for (int i = 0; i < kMaxPolygonVertices + 1; ++i) many[i] = {std::cos(0.09f * i), std::sin(0.09f * i)};
+  // Accepted: a point, a segment, a counter-clockwise convex polygon, each with any radius >= 0.
+  CHECK(MakeProxy(ccw, 1, 0.0f).count == 1);
+  CHECK(MakeProxy(ccw, 2, 0.3f).count == 2);
+  CHECK(MakeProxy(ccw, 4, 0.0f).count == 4);
+  CHECK(MakeProxy(ccw, 4, 0.0f).points == ccw);
+  CHECK(asserts.Count() == 0);
+  // Refused, each with one assert and an empty proxy.
+  CHECK(MakeProxy(nullptr, 1, 0.0f).count == 0);
+  CHECK(MakeProxy(ccw, 0, 0.0f).count == 0);
+  CHECK(MakeProxy(many.data(), kMaxPolygonVertices + 1, 0.0f).count == 0);
+  CHECK(MakeProxy(ccw, 2, -0.1f).count == 0);
+  CHECK(MakeProxy(ccw, 2, nan).count == 0);
+  CHECK(MakeProxy(broken, 2, 0.0f).count == 0);
+  CHECK(MakeProxy(cw, 3, 0.0f).count == 0);
+  CHECK(MakeProxy(bowtie, 4, 0.0f).count == 0);
+  CHECK(MakeProxy(collinear, 3, 0.0f).count == 0);
+  CHECK(asserts.Count() == 9);
+  // Every query refuses the empty proxy rather than reading it.
+  ShapeCastInput input;
+  input.proxyA = MakeProxy(ccw, 4, 0.0f);
+  input.translationB = {1.0f, 0.0f};
+  CHECK_FALSE(ShapeCast(input).hit);
+  CHECK(asserts.Count() == 10);
+  DistanceInput distance;
+  distance.proxyA = input.proxyA;
+  CHECK(ShapeDistance(distance, nullptr).status == DistanceStatus::InvalidInput);
+}
+
+TEST_CASE("a point cast through the World stops where the World's exact ray enters") {
+  // A zero-radius circle is a point for every query (MakeCircle refuses it only as a body's shape).
+  World world;
+  const BodyId ground = world.CreateBody({});
+  test::Rng rng(2913);
+  for (int i = 0; i < 30; ++i) {
+    const Vec2 at = rng.InBox(20.0f);
+    if (i % 2 == 0) {
+      world.CreateShape(ground, {}, MakeOffsetBox(1.0f, 0.5f, at, rng.Uniform(-3.0f, 3.0f)).value);
+    } else {
+      world.CreateShape(ground, {}, MakeCircle(at, 0.8f).value);
+    }
+  }
+  int hits = 0, grazing = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    const Vec2 from = rng.InBox(25.0f), translation = rng.InBox(30.0f);
+    bool inside = false;  // a ray from inside a shape passes it; the point cast stops there at once
+    world.OverlapPoint(from, {}, [&](ShapeId) { return !(inside = true); });
+    if (inside) continue;
+    const CastHit ray = world.CastRayClosest(from, translation);
+    const CastHit point = world.CastShapeClosest(Circle{from, 0.0f}, Transform{}, translation);
+    INFO("trial " << trial);
+    if (!ray.hit) {
+      grazing += point.hit ? 1 : 0;  // a point passing within the cast tolerance of a shape stops there
+      continue;
+    }
+    ++hits;
+    REQUIRE(point.hit);
+    CHECK(point.shape == ray.shape);
+    CHECK(point.fraction <= ray.fraction + 1e-6f);
+    // Stopped within the cast tolerance of the surface: measured along the surface normal at the
+    // ray's entry, the gap the point leaves before it is at most the tolerance (plus rounding).
+    CHECK((ray.fraction - point.fraction) * std::fabs(Dot(translation, ray.normal)) <=
+          kShapeCastTolerance + 1e-5f);
+  }
+  CHECK(hits > 100);
+  CHECK(grazing <= 2);
 }
 }  // TEST_SUITE("ray_cast")

@@ -21,6 +21,7 @@
 // (CapacityBytes() proves it). Not thread-safe: queries also bring the structure up to date.
 #pragma once
 
+#include "minkowski/cast_types.h"  // RayCastInput
 #include "minkowski/math.h"
 
 #include <cstddef>
@@ -113,13 +114,6 @@ using ShouldCollideFn = bool (*)(std::uint64_t userDataA, std::uint64_t userData
 
 /// QueryAABB callback: one proxy whose fat AABB overlaps the box. Return false to stop the query.
 using QueryFn = bool (*)(ProxyId id, std::uint64_t userData, void* context);
-
-/// A ray segment: points origin + t * translation for t in [0, maxFraction].
-struct RayCastInput {
-  Vec2 origin{0.0f, 0.0f};       ///< start point, metres
-  Vec2 translation{0.0f, 0.0f};  ///< end point minus start point, metres
-  float maxFraction = 1.0f;      ///< initial upper bound on t
-};
 
 /// RayCast callback: one proxy whose fat AABB the ray enters at fraction `entryFraction` (0 when the
 /// origin is inside). Proxies arrive in increasing entryFraction. Return:

@@ -272,6 +272,14 @@ ShapeProxy MakeProxy(const Segment& segment);
 ShapeProxy MakeProxy(const Polygon& polygon);
 ShapeProxy MakeProxy(const ChainSegment& segment);  ///< the segment p1-p2 (GJK sees it two-sided)
 ShapeProxy MakeProxy(const ShapeGeometry& shape);
+/// A proxy on raw core points (Box2D v3's b2MakeProxy, without the copy): `count` points in the
+/// caller's storage, which must outlive the proxy, and a rounding radius (m). A point (count 1,
+/// radius 0) casts or measures a point; 2 points are a segment (rounded: a capsule); 3 or more must be
+/// strictly convex and counter-clockwise (as ComputeHull returns them), since support mapping climbs
+/// around them. Refused (MK_ASSERT and an empty proxy, which every query reports as invalid input):
+/// null points, count outside 1..kMaxPolygonVertices, a non-finite point, a radius that is negative
+/// or not finite, 3+ points that are not strictly convex and counter-clockwise.
+ShapeProxy MakeProxy(const Vec2* points, int count, float radius);
 
 /// Polygons with at least this many vertices use hill climbing from a start vertex instead of a linear
 /// scan. Measured by demos/benchmark/support_benchmark (drifting direction, median of 7): warm hill

@@ -1,23 +1,15 @@
 // Minkowski — casts against one shape: a ray against any shape (exact for every type), and one convex
-// shape translated against another (conservative advancement on GJK distance). Pure functions on
+// core translated against another (conservative advancement on GJK distance). Pure functions on
 // plain values; nothing here allocates. The World's queries (world.h) run these on the shapes the
-// broadphase finds.
+// broadphase finds. The input and output types are in cast_types.h, with the rule for which shape
+// view (ShapeProxy or ShapeGeometry) each query takes.
 #pragma once
 
-#include "minkowski/broadphase.h"
+#include "minkowski/cast_types.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
 namespace mk {
-
-/// Where a cast first touches a shape. World frame.
-struct CastOutput {
-  Vec2 point{0.0f, 0.0f};   ///< the first point of the shape's surface touched (metres)
-  Vec2 normal{0.0f, 0.0f};  ///< the shape's outward unit surface normal there; (0, 0) when undefined
-  float fraction = 0.0f;    ///< t in [0, maxFraction]: the cast stopped at origin + t * translation
-  int iterations = 0;       ///< conservative-advancement steps (ShapeCast); 0 for a ray
-  bool hit = false;         ///< false: nothing touched; the other fields are zero
-};
 
 /// Largest coordinate of a cast's origin, translation or transform a cast accepts (m, absolute value):
 /// four times the world's bound (kMaxWorldLength, world_types.h), so a ray may cross the whole world
@@ -46,21 +38,28 @@ inline constexpr float kShapeCastTolerance = 1e-4f;
 /// straight approach to a flat face takes one step; curved and grazing approaches take more.
 inline constexpr int kShapeCastMaxIterations = 40;
 
-/// Translates shape B (placed by xfB at t = 0) by t * translationB, t in [0, maxFraction], against
-/// shape A (placed by xfA, fixed), without rotation. The output is the first t where the surfaces
-/// come within kShapeCastTolerance; its point lies on A's surface and its normal is A's outward normal
-/// there (it points towards B). Shapes that already overlap or touch at t = 0 hit at fraction 0 with
-/// the normal of their closest points, or (0, 0) when their cores overlap; a cast that starts apart
-/// always has a unit normal. For large shapes or far from the origin the stop is as close as float
-/// resolves: within kShapeCastTolerance or about 16 float ulps of the pair's size and position,
-/// whichever is larger (GJK's touching band).
+/// Translates core B (input.proxyB, placed by transformB at t = 0) by t * translationB, t in
+/// [0, maxFraction], against core A (proxyA, placed by transformA, fixed), without rotation. The
+/// output is the first t where the surfaces (cores plus radii) come within kShapeCastTolerance; its
+/// point lies on A's surface and its normal is A's outward normal there (it points towards B). Shapes
+/// that already overlap or touch at t = 0 hit at fraction 0 with the normal of their closest points,
+/// or (0, 0) when their cores overlap; a cast that starts apart always has a unit normal. For large
+/// shapes or far from the origin the stop is as close as float resolves: within kShapeCastTolerance
+/// or about 16 float ulps of the pair's size and position, whichever is larger (GJK's touching band).
+/// A point cast is a one-point proxy of radius 0 (MakeProxy(&point, 1, 0.0f)).
 ///
 /// Conservative advancement (B. Mirtich, "Impulse-based dynamic simulation of rigid body systems",
 /// section 3): the distance between two convex sets is a convex function of a translation, so the
 /// distance at t, minus the rate it falls along the GJK normal, never overestimates how far B can
-/// move; each step advances by that much and never passes the first contact. Invalid input
-/// (geometry of type Count, non-finite transforms or translation, negative maxFraction): MK_ASSERT
-/// and no hit. Hitting kShapeCastMaxIterations reports no hit.
+/// move; each step advances by that much and never passes the first contact. Invalid input (a null
+/// or empty proxy, more than kMaxPolygonVertices points, a point or transform beyond kMaxCastLength
+/// or not finite, a negative or non-finite radius or maxFraction): MK_ASSERT and no hit. Hitting
+/// kShapeCastMaxIterations reports no hit.
+CastOutput ShapeCast(const ShapeCastInput& input);
+
+/// ShapeCast on two shapes of any type: their proxies (MakeProxy), then the call above. A chain
+/// segment is cast two-sided, as the World's CastShape does (rays and movers honour its one side).
+/// An invalid geometry (type Count) is refused like an invalid proxy.
 CastOutput ShapeCast(const ShapeGeometry& shapeA, const Transform& xfA, const ShapeGeometry& shapeB,
                      const Transform& xfB, Vec2 translationB, float maxFraction = 1.0f);
 

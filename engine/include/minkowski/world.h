@@ -491,8 +491,8 @@ class World {
   template <class Fn>
   void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const;
 
-  /// The first shape that `shape` (any convex ShapeGeometry, placed by `xf`) touches when translated
-  /// by t * translation (metres, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
+  /// The first shape that `shape` (any ShapeGeometry, a point as Circle{p, 0}; placed by `xf`) touches
+  /// when translated by t * translation (m, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
   /// point and normal on the shape hit. A shape it overlaps at t = 0 is hit at fraction 0. Equal
   /// fractions go to the lowest shape slot. The broadphase walks the boxes the shape's bounding box
   /// meets in order and stops past the best hit, so the cost grows with what lies before the hit.

@@ -104,6 +104,21 @@ GeometryError CheckRadius(float radius) {
 
 }  // namespace
 
+ShapeProxy MakeProxy(const Vec2* points, int count, float radius) {
+  bool valid =
+      points != nullptr && count >= 1 && count <= kMaxPolygonVertices && IsFinite(radius) && radius >= 0.0f;
+  for (int i = 0; valid && i < count; ++i) valid = IsFinite(points[i]);
+  if (valid && count >= 3) {
+    Hull hull;
+    std::copy(points, points + count, hull.points);
+    hull.count = count;
+    valid = IsStrictlyConvexCCW(hull);
+  }
+  MK_ASSERT(valid && "MakeProxy: null, non-finite or non-convex points, or a bad count or radius");
+  if (!valid) return {};
+  return {points, count, radius};
+}
+
 GeometryError ValidatePolygon(const Polygon& polygon) {
   if (GeometryError error = CheckRadius(polygon.radius); error != GeometryError::None) return error;
   if (polygon.count < 3) return GeometryError::TooFewPoints;

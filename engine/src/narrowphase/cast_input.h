@@ -30,6 +30,18 @@ inline bool IsValidCastShape(const ShapeGeometry& shape) {
   return true;
 }
 
+/// A proxy a shape cast can take: 1..kMaxPolygonVertices points, every one within kMaxCastLength,
+/// and a finite radius in [0, kMaxCastLength]. O(points).
+inline bool IsValidCastProxy(const ShapeProxy& proxy) {
+  if (proxy.points == nullptr || proxy.count < 1 || proxy.count > kMaxPolygonVertices ||
+      !IsFinite(proxy.radius) || proxy.radius < 0.0f || proxy.radius > kMaxCastLength)
+    return false;
+  for (int i = 0; i < proxy.count; ++i) {
+    if (!InCastRange(proxy.points[i])) return false;
+  }
+  return true;
+}
+
 /// RayCastShape without its input checks, for callers whose inputs passed them already (the world's
 /// ray cast: its shapes are valid, the ray was checked once per query).
 CastOutput RayCastShapeUnchecked(const ShapeGeometry& shape, const Transform& xf, const RayCastInput& input);

@@ -189,15 +189,23 @@ CastOutput RayCastShapeUnchecked(const ShapeGeometry& shape, const Transform& xf
 
 CastOutput ShapeCast(const ShapeGeometry& shapeA, const Transform& xfA, const ShapeGeometry& shapeB,
                      const Transform& xfB, Vec2 translationB, float maxFraction) {
-  const bool valid = IsValidCastShape(shapeA) && IsValidCastShape(shapeB) && IsValidCastTransform(xfA) &&
-                     IsValidCastTransform(xfB) && InCastRange(translationB) && IsFinite(maxFraction) &&
-                     maxFraction >= 0.0f;
+  // A geometry of type Count has no points: its empty proxy is refused below like any invalid one.
+  return ShapeCast(ShapeCastInput{MakeProxy(shapeA), MakeProxy(shapeB), xfA, xfB, translationB, maxFraction});
+}
+
+CastOutput ShapeCast(const ShapeCastInput& cast) {
+  const bool valid = IsValidCastProxy(cast.proxyA) && IsValidCastProxy(cast.proxyB) &&
+                     IsValidCastTransform(cast.transformA) && IsValidCastTransform(cast.transformB) &&
+                     InCastRange(cast.translationB) && IsFinite(cast.maxFraction) && cast.maxFraction >= 0.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
+  const Transform& xfB = cast.transformB;
+  const Vec2 translationB = cast.translationB;
+  const float maxFraction = cast.maxFraction;
   DistanceInput input;
-  input.proxyA = MakeProxy(shapeA);
-  input.proxyB = MakeProxy(shapeB);
-  input.transformA = xfA;
+  input.proxyA = cast.proxyA;
+  input.proxyB = cast.proxyB;
+  input.transformA = cast.transformA;
   input.transformB = xfB;
   SimplexCache cache;
   // Advance towards half the tolerance, so that a step lands inside the accepted band even when the
