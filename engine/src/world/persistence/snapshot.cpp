@@ -219,12 +219,6 @@ std::vector<std::byte> World::SaveSnapshot() const {
 
 namespace {
 
-// Failure with the error code and the name of the check (SnapshotResult::detail).
-struct LoadError {
-  SnapshotError error;
-  const char* detail;
-};
-
 SnapshotResult Refuse(SnapshotError error, const char* detail) { return {error, detail}; }
 
 // A parse failure: a count over its cap or over the bytes left is Oversized, anything else Malformed.
