@@ -25,11 +25,13 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   JointImpulses& imp = c.impulses;
 
   // One row along u: Cdot -> 0 under coefficients kc, accumulated clamped to [lo, hi]; sign -1 flips
-  // the row (upper limit: C = maxLength - L).
-  auto row = [&](Coefficients kc, float& accumulated, float lo, float hi, float sign) {
+  // the row (upper limit: C = maxLength - L). kick: an undamped spring row (a constant at every call,
+  // so the inlined lambda keeps the kick term only where it is true).
+  auto row = [&](Coefficients kc, float& accumulated, float lo, float hi, float sign, bool kick = false) {
     Vec2 dv = (b.v + Cross(b.w, f.rB)) - (a.v + Cross(a.w, f.rA));
     float cdot = sign * Dot(u, dv);
-    float impulse = -kc.massScale * mass * (cdot + kc.bias) - kc.impulseScale * accumulated + mass * kc.kick;
+    float impulse =
+        kick ? RowImpulse<true>(kc, mass, cdot, accumulated) : RowImpulse(kc, mass, cdot, accumulated);
     float updated = std::clamp(accumulated + impulse, lo, hi);
     Vec2 P = (sign * (updated - accumulated)) * u;
     accumulated = updated;
@@ -39,7 +41,9 @@ void SolveDistance(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   if (!c.enableSpring) {
     row(Equality(len - c.length, c.softness, pass, context), imp.axial, -1e30f, 1e30f, 1.0f);
   } else if (c.springSoftness.biasRate > 0.0f && pass != JointPass::Position) {
-    row(SpringRow(len - c.length, c, pass), imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse, 1.0f);
+    const Coefficients spring = SpringRow(len - c.length, c, pass);
+    SpringKicks(c) ? row(spring, imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse, 1.0f, true)
+                   : row(spring, imp.spring, c.lowerSpringImpulse, c.upperSpringImpulse, 1.0f);
   }
   if (c.enableMotor && pass != JointPass::Position) {
     row({-c.motorSpeed, 1.0f, 0.0f}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse, 1.0f);

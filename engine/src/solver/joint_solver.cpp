@@ -41,12 +41,12 @@ Vec2 Solve22Wide(float k11, float k12, float k22, Vec2 b) {
   return {static_cast<float>((d * b.x - c * b.y) / det), static_cast<float>((a * b.y - c * b.x) / det)};
 }
 
+template <bool kWithKick>
 float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float target, Coefficients k,
                    float& accumulated, float lo, float hi) {
   // Row Cdot = wB - wA (Jacobian [0, -1, 0, 1]), effective mass 1 / (iA + iB).
   float cdot = b.w - a.w - target;
-  float impulse =
-      -k.massScale * c.angularMass * (cdot + k.bias) - k.impulseScale * accumulated + c.angularMass * k.kick;
+  float impulse = RowImpulse<kWithKick>(k, c.angularMass, cdot, accumulated);
   float updated = std::clamp(accumulated + impulse, lo, hi);
   impulse = updated - accumulated;
   accumulated = updated;
@@ -54,6 +54,10 @@ float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float t
   b.w += c.invIB * impulse;
   return impulse;
 }
+template float SolveAngular<false>(const JointConstraint&, BodyState&, BodyState&, float, Coefficients,
+                                   float&, float, float);
+template float SolveAngular<true>(const JointConstraint&, BodyState&, BodyState&, float, Coefficients, float&,
+                                  float, float);
 
 void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   // Angle first (cheap, and the point row then sees the rotation it must follow). A weld with its

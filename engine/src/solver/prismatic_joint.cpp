@@ -46,11 +46,12 @@ void ApplyRow(const JointConstraint& c, BodyState& a, BodyState& b, const AxialR
 }
 
 // One scalar row: Cdot -> target under coefficients k, accumulated impulse clamped to [lo, hi].
+// kWithKick: an undamped spring row (RowImpulse).
+template <bool kWithKick = false>
 void SolveRow(const JointConstraint& c, BodyState& a, BodyState& b, const AxialRow& row, float target,
               Coefficients k, float& accumulated, float lo, float hi) {
   float cdot = RowCdot(row, a, b) - target;
-  float impulse =
-      -k.massScale * row.mass * (cdot + k.bias) - k.impulseScale * accumulated + row.mass * k.kick;
+  float impulse = RowImpulse<kWithKick>(k, row.mass, cdot, accumulated);
   float updated = std::clamp(accumulated + impulse, lo, hi);
   ApplyRow(c, a, b, row, updated - accumulated);
   accumulated = updated;
@@ -62,7 +63,9 @@ void SolveAxial(JointConstraint& c, BodyState& a, BodyState& b, const AxialRow& 
   JointImpulses& imp = c.impulses;
   const bool position = pass == JointPass::Position;  // springs and motors sit the position pass out
   if (c.enableSpring && !position) {
-    SolveRow(c, a, b, row, 0.0f, SpringRow(translation, c, pass), imp.spring, -1e30f, 1e30f);
+    const Coefficients spring = SpringRow(translation, c, pass);
+    SpringKicks(c) ? SolveRow<true>(c, a, b, row, 0.0f, spring, imp.spring, -1e30f, 1e30f)
+                   : SolveRow(c, a, b, row, 0.0f, spring, imp.spring, -1e30f, 1e30f);
   }
   if (withMotor && c.enableMotor && !position) {
     SolveRow(c, a, b, row, c.motorSpeed, {}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse);

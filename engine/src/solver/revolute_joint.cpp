@@ -24,7 +24,9 @@ void SolveRevolute(JointConstraint& c, BodyState& a, BodyState& b, JointPass pas
   if (c.angularMass > 0.0f) {  // some body can rotate; else the angular rows have nothing to act on
     float angle = (c.enableSpring || c.enableLimit) ? CurrentAngle(c, a, b) : 0.0f;
     if (c.enableSpring && !position) {
-      SolveAngular(c, a, b, 0.0f, SpringRow(angle, c, pass), imp.spring, -1e30f, 1e30f);
+      const Coefficients spring = SpringRow(angle, c, pass);
+      SpringKicks(c) ? SolveAngular<true>(c, a, b, 0.0f, spring, imp.spring, -1e30f, 1e30f)
+                     : SolveAngular(c, a, b, 0.0f, spring, imp.spring, -1e30f, 1e30f);
     }
     if (c.enableMotor && !position) {
       SolveAngular(c, a, b, c.motorSpeed, {}, imp.motor, -c.maxMotorImpulse, c.maxMotorImpulse);
