@@ -138,8 +138,9 @@ float UnwindAngle(float angle) {
 }
 
 // Joint::localAxisA of a def without an axis: local frame A's x axis (its frameAngleA), kept for the
-// local-frame getters (joint_frames.cpp); an angle of 0 gives exactly (1, 0), the default.
+// local-frame getters (joint_frames.cpp); an angle of 0 (the default) skips the sine and cosine.
 Vec2 FrameAxisA(float angle) {
+  if (angle == 0.0f) return {1.0f, 0.0f};
   const Rot q = MakeRot(UnwindAngle(angle));
   return {q.c, q.s};
 }
