@@ -16,6 +16,8 @@ std::unique_ptr<SceneState> BuildFilterJointFeature(World& world, const ScenePar
 std::unique_ptr<SceneState> BuildBreakable(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildDoor(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTopDownFriction(World& world, const SceneParams& params);
+// Joint local frames (frame_scenes.cpp).
+std::unique_ptr<SceneState> BuildJointFrames(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRain(World& world, const SceneParams& params);

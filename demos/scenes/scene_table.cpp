@@ -162,6 +162,8 @@ const std::array kTable = {
             {}, "", &BuildJointEvents},
   SceneInfo{"modify_geometry", "features", "Modify Geometry: a body cycles circle, capsule, box, pulsing hexagon under resting boxes",
             720, kSleepOn, {}, "", &BuildModifyGeometry},
+  SceneInfo{"joint_frames", "features", "Joint Frames: hinges and slides built from rotated local frames, slide frames turned every 2 s",
+            720, kSleepOn, {}, "", &BuildJointFrames},
 };
 // clang-format on
 

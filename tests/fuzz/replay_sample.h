@@ -4,6 +4,7 @@
 // make the replay fuzzer's seed corpus (tests/fuzz/replay_corpus).
 #pragma once
 
+#include "minkowski/joint_api.h"
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
 
@@ -115,6 +116,15 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
         world.CreateShape(c, {}, Circle{{0.0f, 0.0f}, 0.35f});
         world.SetGravity({0.0f, -10.0f});
         break;
+      case 13: {  // joint local frames (joint_frames.cpp): a def from frames, both setters, one refused
+        WeldJointDef weld{{.bodyA = c, .bodyB = d}};
+        SetLocalFrames(weld, {{0.2f, 0.0f}, MakeRot(0.4f)}, {{-0.2f, 0.0f}, MakeRot(-0.3f)});
+        world.CreateJoint(weld);
+        SetJointLocalFrameB(world, revolute, {{-1.0f, 0.1f}, MakeRot(0.3f)});
+        SetJointLocalFrameA(world, revolute, {{1.0f, 0.0f}, MakeRot(-0.2f)});
+        SetJointLocalFrameA(world, mouse, {});  // refused: a mouse joint has no frames
+        break;
+      }
       case 15:
         world.DestroyChain(chain);
         world.DestroyBody(b);

@@ -68,6 +68,14 @@ class ByteReader {
     const float x = Value();
     return {x, Value()};
   }
+  /// A joint frame: an origin, and half the time a unit rotation of any angle, else raw (mostly
+  /// non-unit, sometimes hostile) cosine and sine.
+  Transform Frame() {
+    const Vec2 p = Point();
+    if (Bool()) return {p, MakeRot(Value())};
+    const float c = Value();
+    return {p, {c, Value()}};
+  }
   /// A positive size: mostly 0.05..2.6 m, sometimes hostile.
   float Size() {
     const std::uint8_t pick = Byte();
@@ -415,6 +423,18 @@ class WorldProgram {
     return base;
   }
 
+  // Half the time, the def's anchors, axis and angles come from two local frames (SetLocalFrames
+  // refuses hostile ones and leaves the def as it was); a hostile frame angle now and then.
+  template <class Def>
+  static void MaybeFrames(ByteReader& in, Def& def) {
+    if (!in.Bool()) return;
+    const Transform frameA = in.Frame();
+    (void)SetLocalFrames(def, frameA, in.Frame());
+    if constexpr (requires { def.frameAngleA; }) {
+      if (in.Byte() < 16) def.frameAngleA = in.Value();
+    }
+  }
+
   void CreateJoint(ByteReader& in) {
     const int type = in.Byte() % 8;
     const JointBase base = MakeBase(in);
@@ -425,6 +445,7 @@ class WorldProgram {
       d.upperAngle = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
       d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else if (type == 1) {
       PrismaticJointDef d{base};
@@ -432,6 +453,7 @@ class WorldProgram {
       d.enableLimit = in.Bool(), d.lowerTranslation = in.Value(), d.upperTranslation = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorForce = in.Value();
       d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else if (type == 2) {
       DistanceJointDef d{base};
@@ -439,18 +461,23 @@ class WorldProgram {
       d.enableSpring = in.Bool(), d.hertz = in.Value(), d.dampingRatio = in.Value();
       if (in.Bool()) d.lowerSpringForce = in.Value(), d.upperSpringForce = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorForce = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else if (type == 6) {
       MotorJointDef d{base};
       d.linearOffset = in.Point(), d.angularOffset = in.Value(), d.maxForce = in.Value();
       d.maxTorque = in.Value(), d.correctionFactor = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else if (type == 7) {
-      id = world_.CreateJoint(FilterJointDef{base});
+      FilterJointDef d{base};
+      MaybeFrames(in, d);
+      id = world_.CreateJoint(d);
     } else if (type == 3) {
       WeldJointDef d{base};
       d.referenceAngle = in.Value(), d.linearHertz = in.Value(), d.angularHertz = in.Value();
       d.linearDampingRatio = in.Value(), d.angularDampingRatio = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else if (type == 4) {
       WheelJointDef d{base};
@@ -458,6 +485,7 @@ class WorldProgram {
       d.dampingRatio = in.Value();
       d.enableLimit = in.Bool(), d.lowerTranslation = in.Value(), d.upperTranslation = in.Value();
       d.enableMotor = in.Bool(), d.motorSpeed = in.Value(), d.maxMotorTorque = in.Value();
+      MaybeFrames(in, d);
       id = world_.CreateJoint(d);
     } else {
       MouseJointDef d;
@@ -671,7 +699,7 @@ class WorldProgram {
 
   void SetJointProperty(ByteReader& in) {
     const JointId joint = Pick(in, joints_);
-    switch (in.Byte() % 24) {
+    switch (in.Byte() % 26) {
       case 0:
         world_.SetMotorSpeed(joint, in.Value());
         break;
@@ -741,10 +769,17 @@ class WorldProgram {
       case 22:
         SetMotorMaxTorque(world_, joint, in.Value());
         break;
-      default:
+      case 23:
         SetMotorCorrectionFactor(world_, joint, in.Value());
         break;
+      case 24:
+        SetJointLocalFrameA(world_, joint, in.Frame());
+        break;
+      default:
+        SetJointLocalFrameB(world_, joint, in.Frame());
+        break;
     }
+    (void)GetJointLocalFrameA(world_, joint), (void)GetJointLocalFrameB(world_, joint);
     (void)world_.GetJointReactionForce(joint);
     (void)GetJointMotorForce(world_, joint);
     (void)GetJointBodyA(world_, joint);

@@ -37,16 +37,6 @@ Replay MustLoad(std::span<const std::byte> bytes) {
   return replay;
 }
 
-// Replays step by step; the number of steps whose hash differs from the recorded one.
-int ReplayMismatches(ReplayPlayer& player, const std::vector<std::uint64_t>& hashes) {
-  int mismatches = 0;
-  for (std::size_t k = 1; k <= hashes.size(); ++k) {
-    player.StepTo(k);
-    mismatches += player.GetWorld().StateHash() == hashes[k - 1] ? 0 : 1;
-  }
-  return mismatches;
-}
-
 // Every live body of the world is finite (position, rotation, velocities).
 bool AllFinite(const World& world) {
   const WorldState& state = world.State();
@@ -90,7 +80,7 @@ TEST_CASE("a world making every recorded call replays with its hash after every 
   CHECK(!replay.StartsWithPreSolveCallback());
   ReplayPlayer player(std::move(replay));
   player.SetPreSolveCallback(&fuzz::SamplePreSolve, nullptr);
-  CHECK(ReplayMismatches(player, hashes) == 0);
+  CHECK(test::ReplayMismatches(player, hashes) == 0);
   CHECK(asserts.Count() == 2 * recordedAsserts);  // the replay refused the same calls
   CHECK(player.AtEnd());
   CHECK(player.GetWorld().GetSolverSettings().subSteps == 3);

@@ -2,7 +2,11 @@
 #pragma once
 
 #include "minkowski/assert.h"
+#include "minkowski/replay.h"
 #include "minkowski/world.h"
+
+#include <cstdint>
+#include <vector>
 
 namespace mk::test {
 
@@ -31,6 +35,16 @@ inline BodyId AddBox(World& world, Vec2 position, float h = 0.5f, ShapeDef shape
   BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = position});
   world.CreateShape(body, shape, MakeBox(h, h).value);
   return body;
+}
+
+/// Replays step by step; the number of steps whose hash differs from the recorded one.
+inline int ReplayMismatches(ReplayPlayer& player, const std::vector<std::uint64_t>& hashes) {
+  int mismatches = 0;
+  for (std::size_t k = 1; k <= hashes.size(); ++k) {
+    player.StepTo(k);
+    mismatches += player.GetWorld().StateHash() == hashes[k - 1] ? 0 : 1;
+  }
+  return mismatches;
 }
 
 }  // namespace mk::test

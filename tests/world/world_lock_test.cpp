@@ -316,6 +316,16 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return GetJointTorqueThreshold(s.world, s.motor) == 1e6f; }},
       {"SetJointDestroyOnBreak", [](Scene& s) { SetJointDestroyOnBreak(s.world, s.motor, true); },
        [](const Scene& s) { return GetJointDestroyOnBreak(s.world, s.motor); }},
+      {"SetJointLocalFrameA",
+       [](Scene& s) {
+         SetJointLocalFrameA(s.world, s.motor, {{-4.0f, 4.0f}, MakeRot(0.5f)});
+       },
+       [](const Scene& s) { return GetJointLocalFrameA(s.world, s.motor).q.s > 0.4f; }},
+      {"SetJointLocalFrameB",
+       [](Scene& s) {
+         SetJointLocalFrameB(s.world, s.motor, {{0.0f, 0.25f}, Rot{}});
+       },
+       [](const Scene& s) { return GetJointLocalFrameB(s.world, s.motor).p.y == 0.25f; }},
       // (the wheel is awake already: WakeJointBodies has nothing to show)
       {"WakeJointBodies", [](Scene& s) { WakeJointBodies(s.world, s.motor); }, nullptr, 0, false},
       {"SetMouseTarget",

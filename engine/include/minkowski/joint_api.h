@@ -44,6 +44,25 @@ float GetJointTorqueThreshold(const World& world, JointId joint);
 void SetJointDestroyOnBreak(World& world, JointId joint, bool destroy);
 bool GetJointDestroyOnBreak(const World& world, JointId joint);
 
+// --- Local frames (Box2D v3.2's b2Joint_SetLocalFrameA / B; joint_types.h explains the mapping) ---------
+
+/// Sets a joint's frame on bodyA / bodyB (m, from the body origin; a unit rotation): the anchor, and
+/// with it the axis (prismatic, wheel: frame A's x axis), referenceAngle (or a motor joint's
+/// angularOffset: angle(frame A) - angle(frame B)) and, for a motor joint's frame A, the target (its
+/// linearOffset becomes 0). The other frame stays as GetJointLocalFrame* shows it, so either order of
+/// the two calls gives the pair set. Refused (MK_ASSERT, nothing changes) as every setter is, and
+/// for a mouse joint, a non-finite frame, an origin beyond kMaxWorldLength, or a rotation whose
+/// squared length is not within 1e-3 of 1 (one within is normalised). Impulses are kept (as v3.2).
+void SetJointLocalFrameA(World& world, JointId joint, const Transform& frame);
+void SetJointLocalFrameB(World& world, JointId joint, const Transform& frame);
+/// The frames the joint acts with: the anchors (a motor joint's frame A origin is localAnchorA +
+/// linearOffset), frame A's rotation as last set (by SetLocalFrames' frameAngleA or a setter; else
+/// the axis of a prismatic or wheel joint, else identity) and frame B's rotation at referenceAngle
+/// from it. A distance or filter joint's def keeps no rotation: identity until a setter gives one.
+/// Mouse joint or stale id: MK_ASSERT and the identity.
+Transform GetJointLocalFrameA(const World& world, JointId joint);
+Transform GetJointLocalFrameB(const World& world, JointId joint);
+
 // --- Limits, motors, springs: revolute (rad, N m), prismatic (m, N), wheel (translation m; motor on
 // the wheel's spin, rad/s and N m), distance (length m, N) ------------------------------------------------
 

@@ -69,6 +69,9 @@ struct RevoluteJointDef : JointBase {
   float hertz = 0.0f;  ///< angular spring towards the zero joint angle (Hz)
   /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.0f;
+  /// rad, finite: the rotation of local frame A in bodyA (SetLocalFrames writes it). It moves nothing
+  /// (referenceAngle is the frames' relative angle); the joint keeps it for GetJointLocalFrameA / B.
+  float frameAngleA = 0.0f;
 };
 
 /// Lets bodyB slide along an axis fixed in bodyA, without relative rotation.
@@ -119,6 +122,9 @@ struct WeldJointDef : JointBase {
   float angularHertz = 0.0f;
   float linearDampingRatio = 0.0f;
   float angularDampingRatio = 0.0f;
+  /// rad, finite: the rotation of local frame A in bodyA (SetLocalFrames writes it). It moves nothing
+  /// (referenceAngle is the frames' relative angle); the joint keeps it for GetJointLocalFrameA / B.
+  float frameAngleA = 0.0f;
 };
 
 /// A wheel on a suspension: bodyB slides along an axis of bodyA on a spring and spins freely.
@@ -149,6 +155,9 @@ struct MotorJointDef : JointBase {
   float maxForce = 1.0f;          ///< N, >= 0 (finite)
   float maxTorque = 1.0f;         ///< N m, >= 0 (finite)
   float correctionFactor = 0.3f;  ///< 0..1: fraction of the position error removed per sub-step
+  /// rad, finite: the rotation of local frame A in bodyA (SetLocalFrames writes it). It moves nothing
+  /// (referenceAngle is the frames' relative angle); the joint keeps it for GetJointLocalFrameA / B.
+  float frameAngleA = 0.0f;
 };
 
 /// Connects two bodies only so that their shapes do not collide (Box2D v3's filter joint): no
@@ -166,6 +175,31 @@ struct MouseJointDef {
   float maxForce = 1000.0f;  ///< N; scale with the body's weight
   void* userData = nullptr;
 };
+
+// --- Local frames (Box2D v3.2's b2JointDef::localFrameA / localFrameB) ----------------------------------
+//
+// A joint frame is a Transform in its body's frame (from the body origin, metres; a unit rotation).
+// A pair of frames says what the anchors, referenceAngle, axis and offsets say: the anchors are the
+// frames' origins; the joint angle is frame B's angle relative to frame A's, so referenceAngle =
+// angle(frameA.q) - angle(frameB.q); the prismatic and wheel axis is frame A's x axis (note: the
+// default WheelJointDef axis, (0, 1), is a frame A turned by pi / 2); a motor joint drives frame B onto
+// frame A (its linearOffset becomes 0 and its angularOffset the relative angle). Only the difference
+// of the two rotations acts, so the defs without an axis keep frame A's own rotation in frameAngleA,
+// which moves nothing but lets GetJointLocalFrameA / B (joint_api.h) give back the frames set. A
+// distance or filter joint has no angle: its frames' rotations are dropped here (the runtime setters
+// keep them).
+
+/// Fills a def's anchors, axis, referenceAngle, offsets and frameAngleA from two local frames (m,
+/// in bodyA's and bodyB's frames). Returns false (MK_ASSERT; the def unchanged) for a non-finite
+/// frame, an origin beyond kMaxWorldLength, or a rotation whose squared length is not within 1e-3 of
+/// 1 (a nearly unit rotation is normalised). The other fields are left as they are.
+bool SetLocalFrames(RevoluteJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(PrismaticJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(DistanceJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(WeldJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(WheelJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(MotorJointDef& def, const Transform& frameA, const Transform& frameB);
+bool SetLocalFrames(FilterJointDef& def, const Transform& frameA, const Transform& frameB);
 
 /// The kinds of joint.
 enum class JointType : std::uint8_t { Revolute = 0, Prismatic, Distance, Weld, Wheel, Mouse, Motor, Filter };

@@ -17,6 +17,8 @@ struct JointAccess {
   static Recorder* RecorderOf(World& world) { return world.recorder_.get(); }
 };
 
+Recorder* JointRecorderOf(World& world) { return JointAccess::RecorderOf(world); }
+
 namespace {
 
 bool Is(const Joint& j, std::initializer_list<JointType> types) {

@@ -137,6 +137,14 @@ float UnwindAngle(float angle) {
   return static_cast<float>(std::remainder(static_cast<double>(angle), 2.0 * std::numbers::pi));
 }
 
+// Joint::localAxisA of a def without an axis: local frame A's x axis (its frameAngleA), kept for the
+// local-frame getters (joint_frames.cpp); an angle of 0 (the default) skips the sine and cosine.
+Vec2 FrameAxisA(float angle) {
+  if (angle == 0.0f) return {1.0f, 0.0f};
+  const Rot q = MakeRot(UnwindAngle(angle));
+  return {q.c, q.s};
+}
+
 Rot BodyRot(const WorldState& world, int body) { return body == kNull ? Rot{} : world.bodies[body].xf.q; }
 
 // World anchor points of a joint (mouse: A's anchor is the target).
@@ -226,7 +234,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
   if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateRevoluteJoint, def);
   WorldState& world = *state_;
-  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) &&
+  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && IsFinite(def.frameAngleA) &&
                ValidRange(def.lowerAngle, def.upperAngle) && ValidAngularSpeed(def.motorSpeed) &&
                NonNegative(def.maxMotorTorque) && ValidHertz(def.hertz) && ValidDamping(def.dampingRatio);
   MK_ASSERT(valid);
@@ -234,6 +242,7 @@ JointId World::CreateJoint(const RevoluteJointDef& def) {
   int slot = NewJoint(world, JointType::Revolute, def);
   Joint& j = world.joints[slot];
   j.referenceAngle = UnwindAngle(def.referenceAngle);
+  j.localAxisA = FrameAxisA(def.frameAngleA);
   j.enableLimit = def.enableLimit, j.lower = def.lowerAngle, j.upper = def.upperAngle;
   j.enableMotor = def.enableMotor, j.motorSpeed = def.motorSpeed, j.maxMotor = def.maxMotorTorque;
   j.enableSpring = def.enableSpring, j.hertz = def.hertz, j.dampingRatio = def.dampingRatio;
@@ -287,14 +296,15 @@ JointId World::CreateJoint(const WeldJointDef& def) {
   if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateWeldJoint, def);
   WorldState& world = *state_;
-  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && ValidHertz(def.linearHertz) &&
-               ValidHertz(def.angularHertz) && ValidDamping(def.linearDampingRatio) &&
-               ValidDamping(def.angularDampingRatio);
+  bool valid = ValidBase(world, def) && IsFinite(def.referenceAngle) && IsFinite(def.frameAngleA) &&
+               ValidHertz(def.linearHertz) && ValidHertz(def.angularHertz) &&
+               ValidDamping(def.linearDampingRatio) && ValidDamping(def.angularDampingRatio);
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(world, JointType::Weld, def);
   Joint& j = world.joints[slot];
   j.referenceAngle = UnwindAngle(def.referenceAngle);
+  j.localAxisA = FrameAxisA(def.frameAngleA);
   j.hertz = def.linearHertz, j.dampingRatio = def.linearDampingRatio;
   j.angularHertz = def.angularHertz, j.angularDampingRatio = def.angularDampingRatio;
   return FinishJoint(world, slot);
@@ -342,14 +352,15 @@ JointId World::CreateJoint(const MotorJointDef& def) {
   RecordCall(recorder_.get(), ReplayOp::CreateMotorJoint, def);
   WorldState& world = *state_;
   bool valid = ValidBase(world, def) && ValidPoint(def.linearOffset) && IsFinite(def.angularOffset) &&
-               NonNegative(def.maxForce) && NonNegative(def.maxTorque) && def.correctionFactor >= 0.0f &&
-               def.correctionFactor <= 1.0f;
+               IsFinite(def.frameAngleA) && NonNegative(def.maxForce) && NonNegative(def.maxTorque) &&
+               def.correctionFactor >= 0.0f && def.correctionFactor <= 1.0f;
   MK_ASSERT(valid);
   if (!valid) return {};
   int slot = NewJoint(world, JointType::Motor, def);
   Joint& j = world.joints[slot];
   j.linearOffset = def.linearOffset;
   j.referenceAngle = UnwindAngle(def.angularOffset);  // the solver's joint angle is measured from it
+  j.localAxisA = FrameAxisA(def.frameAngleA);
   j.maxForce = def.maxForce, j.maxMotor = def.maxTorque, j.correctionFactor = def.correctionFactor;
   return FinishJoint(world, slot);
 }

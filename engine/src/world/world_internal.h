@@ -229,6 +229,10 @@ float UnwindJointAngle(float angle);  // any finite angle into [-pi, pi]
 /// Sets a joint property (joint_api.cpp; joint_api.h's setters and the replay's SetJointValue record).
 enum class JointValue : std::uint8_t;
 void SetJointValue(World& world, JointId joint, JointValue what, float x, float y);
+/// The world's recorder (null when not recording), for the joint calls outside joint_api.cpp
+/// (joint_frames.cpp).
+class Recorder;
+Recorder* JointRecorderOf(World& world);
 
 // Sleep (sleep.cpp)
 void WakeBody(WorldState& world, int body);

@@ -3,6 +3,7 @@
 #include "minkowski/replay.h"
 
 #include "minkowski/assert.h"
+#include "minkowski/joint_api.h"
 #include "world/persistence/recorder.h"
 #include "world/persistence/replay_format.h"
 #include "world/world_internal.h"
@@ -194,6 +195,11 @@ bool PlayJointRecord(ReplayOp op, ReplayReader& in, World* w) {
     case ReplayOp::SetJointValue:
       return Call<JointId, JointValue, float, float>(
           in, w, [](World& x, JointId j, JointValue v, float a, float b) { SetJointValue(x, j, v, a, b); });
+    case ReplayOp::SetJointLocalFrame:  // version 4's
+      return in.version >= 4 && Call<JointId, bool, Vec2, float, float>(
+                                    in, w, [](World& x, JointId j, bool b, Vec2 p, float c, float s) {
+                                      (b ? SetJointLocalFrameB : SetJointLocalFrameA)(x, j, {p, {c, s}});
+                                    });
     default:
       return false;
   }
@@ -313,8 +319,9 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   ReplayReader header(bytes, sizeof kReplayMagic, 0);
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
-  // Versions 1 and 2 still play: they lack the fields later versions added, version 2 wrote 32-bit
-  // filter bits (Fields, FilterBits), and neither has version 3's opcodes (the geometry setters).
+  // Versions 1 to 3 still play: they lack the fields later versions added, version 2 wrote 32-bit
+  // filter bits (Fields, FilterBits), neither 1 nor 2 has version 3's opcodes (the geometry setters)
+  // and none has version 4's (the joint local frames).
   if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);

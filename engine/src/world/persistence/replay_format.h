@@ -89,7 +89,8 @@ enum class ReplayOp : std::uint8_t {
   SetCapsule,
   SetSegment,
   SetPolygon,
-  End  // one past the last opcode
+  SetJointLocalFrame,  // version 4: a joint id, a bool (frame B), the frame's origin, cos, sin
+  End                  // one past the last opcode
 };
 
 /// What a SetJointValue record sets (joint_api.cpp): values are the file's, append only. Flags are
@@ -378,6 +379,7 @@ void Fields(IO& io, ReplayField<IO, RevoluteJointDef>& d) {
   Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
   io(d.referenceAngle), io(d.enableLimit), io(d.lowerAngle), io(d.upperAngle), io(d.enableMotor);
   io(d.motorSpeed), io(d.maxMotorTorque), io(d.enableSpring), io(d.hertz), io(d.dampingRatio);
+  if (io.version >= 4) io(d.frameAngleA);
 }
 
 template <class IO>
@@ -402,6 +404,7 @@ template <class IO>
 void Fields(IO& io, ReplayField<IO, MotorJointDef>& d) {
   Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
   io(d.linearOffset), io(d.angularOffset), io(d.maxForce), io(d.maxTorque), io(d.correctionFactor);
+  if (io.version >= 4) io(d.frameAngleA);
 }
 
 template <class IO>
@@ -414,6 +417,7 @@ void Fields(IO& io, ReplayField<IO, WeldJointDef>& d) {
   Fields(io, static_cast<ReplayField<IO, JointBase>&>(d));
   io(d.referenceAngle), io(d.linearHertz), io(d.angularHertz), io(d.linearDampingRatio);
   io(d.angularDampingRatio);
+  if (io.version >= 4) io(d.frameAngleA);
 }
 
 template <class IO>
@@ -438,9 +442,9 @@ void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 static_assert(
     sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 80 && sizeof(SolverSettings) == 76 &&
-        sizeof(RevoluteJointDef) == 112 && sizeof(PrismaticJointDef) == 120 &&
+        sizeof(RevoluteJointDef) == 120 && sizeof(PrismaticJointDef) == 120 &&
         sizeof(DistanceJointDef) == 120 && sizeof(WeldJointDef) == 96 && sizeof(WheelJointDef) == 120 &&
-        sizeof(MouseJointDef) == 40 && sizeof(MotorJointDef) == 96 && sizeof(FilterJointDef) == 72 &&
+        sizeof(MouseJointDef) == 40 && sizeof(MotorJointDef) == 104 && sizeof(FilterJointDef) == 72 &&
         sizeof(ExplosionDef) == 32 && sizeof(ChainDef) == 88,
     "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
 #endif
