@@ -61,6 +61,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   DestroyContactsOfShape(world, slot);
   RemoveShapeFromBroadphase(world, slot);
   world.geometries[slot] = ShapeGeometry(geometry);
+  shape.oneSided = world.geometries[slot].Type() == ShapeType::ChainSegment;
   Body& body = world.bodies[bodySlot];
   shape.extent = ShapeExtent(world.geometries[slot]);
   shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
@@ -105,6 +106,18 @@ void SetPolygon(World& world, ShapeId shape, const Polygon& polygon) {
   if (RefuseIfLocked(world.State())) return;
   RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetPolygon, shape, polygon);
   ModifyGeometry(world.State(), shape, polygon);
+}
+
+void SetChainSegment(World& world, ShapeId shape, const ChainSegment& segment) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetChainSegment, shape, segment);
+  ModifyGeometry(world.State(), shape, segment);
+}
+
+ShapeId CreateChainSegmentShape(World& world, BodyId body, const ShapeDef& def, const ChainSegment& segment) {
+  if (RefuseIfLocked(world.State())) return {};
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::CreateChainSegmentShape, body, def, segment);
+  return AddChainSegmentShape(world.State(), body, def, segment);
 }
 
 Circle GetCircle(const World& world, ShapeId shape) {
