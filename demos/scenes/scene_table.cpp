@@ -162,6 +162,8 @@ const std::array kTable = {
             {}, "", &BuildJointEvents},
   SceneInfo{"modify_geometry", "features", "Modify Geometry: a body cycles circle, capsule, box, pulsing hexagon under resting boxes",
             720, kSleepOn, {}, "", &BuildModifyGeometry},
+  SceneInfo{"chain_segment", "features", "Chain Segment: a hill of standalone one-sided segments, a one-way ledge, a ramp tilted by SetChainSegment",
+            720, kSleepOn, {}, "", &BuildChainSegment},
 };
 // clang-format on
 
