@@ -1,6 +1,7 @@
 // Minkowski — a shape's geometry changed in place, and read back by type, as free functions on a World
 // (Box2D v3's b2Shape_SetCircle(id, &circle) is SetCircle(world, id, circle)), as the runtime joint
-// API is (joint_api.h): World's class stays the core. Implemented in world/modify_geometry.cpp.
+// API is (joint_api.h): World's class stays the core; and standalone chain segments
+// (CreateChainSegmentShape, SetChainSegment). Implemented in world/modify_geometry.cpp.
 //
 // A setter replaces the shape's geometry (body-local, metres), which may change its type (a circle
 // shape becomes a polygon), as in v3. The geometry passes CreateShape's checks (finite, within

@@ -1,6 +1,7 @@
 // The shape API (minkowski/shape_api.h): geometry changed in place (Box2D v3's b2Shape_SetCircle and
-// its siblings) and the typed geometry getters. What a change does, and why it differs from v3 on
-// mass: shape_api.h; docs/design.md, Geometry changed in place.
+// its siblings), the typed geometry getters and standalone chain segments (b2CreateChainSegmentShape).
+// What a change does, and why it differs from v3 on mass: shape_api.h; docs/design.md, Geometry
+// changed in place and Standalone chain segments.
 #include "minkowski/assert.h"
 #include "minkowski/shape_api.h"
 #include "minkowski/world.h"
