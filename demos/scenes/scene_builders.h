@@ -77,6 +77,7 @@ std::unique_ptr<SceneState> BuildBodyType(World& world, const SceneParams& param
 std::unique_ptr<SceneState> BuildKinematic(World& world, const SceneParams& params);
 // Geometry changed in place (geometry_scenes.cpp)
 std::unique_ptr<SceneState> BuildModifyGeometry(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildChainSegment(World& world, const SceneParams& params);
 
 // Samples of issue 29 (sample_scenes.cpp; their dimensions in sample_scenes.h).
 std::unique_ptr<SceneState> BuildScissorLift(World& world, const SceneParams& params);

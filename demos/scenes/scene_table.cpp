@@ -164,6 +164,8 @@ const std::array kTable = {
             720, kSleepOn, {}, "", &BuildModifyGeometry},
   SceneInfo{"joint_frames", "features", "Joint Frames: hinges and slides built from rotated local frames, slide frames turned every 2 s",
             720, kSleepOn, {}, "", &BuildJointFrames},
+  SceneInfo{"chain_segment", "features", "Chain Segment: a hill of standalone one-sided segments, a one-way ledge, a ramp tilted by SetChainSegment",
+            720, kSleepOn, {}, "", &BuildChainSegment},
 };
 // clang-format on
 

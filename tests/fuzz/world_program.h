@@ -380,12 +380,37 @@ class WorldProgram {
     return def;
   }
 
+  // A chain segment with hostile points: NaN, huge, p2 a tiny or huge step from p1, a ghost on its
+  // end point (refused) or a denormal step from it (accepted: its edge's direction is then zero).
+  static ChainSegment HostileChainSegment(ByteReader& in) {
+    const Vec2 p1 = in.Point();
+    const Vec2 p2 = in.Bool() ? in.Point() : p1 + Vec2{in.Value(), in.Value()};
+    const auto ghost = [&in](Vec2 end) {
+      switch (in.Byte() % 3) {
+        case 0:
+          return in.Point();
+        case 1:
+          return end + Vec2{in.Value(), in.Value()};
+        default:
+          return end;
+      }
+    };
+    const Vec2 ghost1 = ghost(p1);
+    return {ghost1, {p1, p2}, ghost(p2)};
+  }
+
   // A chain of hostile points (open or loop), or the destruction of one we made (or of a stale,
   // foreign or made-up id); its segments join the shapes the program acts on (DestroyShape on one
   // must be refused).
   void CreateOrDestroyChain(ByteReader& in, BodyId body, const ShapeDef& def) {
-    if (in.Byte() < 64) {
+    const std::uint8_t how = in.Byte();
+    if (how < 64) {
       world_.DestroyChain(Pick(in, chains_));
+      return;
+    }
+    if (how < 112) {  // a standalone chain segment (any def, sensors too): DestroyShape may remove it
+      const ChainSegment segment = HostileChainSegment(in);
+      shapes_.push_back(CreateChainSegmentShape(world_, body, def, segment));
       return;
     }
     Vec2 points[8];
@@ -555,10 +580,10 @@ class WorldProgram {
   }
 
   // The geometry setters with hostile geometry (NaN, huge, degenerate, hand-broken polygons), on any
-  // shape (chain segments must be refused), with a type change or not; then the typed getters, which
-  // must refuse a shape of another type.
+  // shape (a chain's segments must be refused, standalone ones not), with a type change or not; then the
+  // typed getters, which must refuse a shape of another type.
   void ModifyGeometry(ByteReader& in, ShapeId shape) {
-    switch (in.Byte() % 5) {
+    switch (in.Byte() % 6) {
       case 0:
         SetCircle(world_, shape, Circle{in.Point(), in.Size()});
         break;
@@ -576,6 +601,9 @@ class WorldProgram {
         SetPolygon(world_, shape, polygon.ok() ? polygon.value : MakeBox(in.Size(), in.Size()).value);
         break;
       }
+      case 4:  // any shape becomes a standalone chain segment, or one moves (a chain's: refused)
+        SetChainSegment(world_, shape, HostileChainSegment(in));
+        break;
       default: {  // hand-built, as a careless caller would
         Polygon polygon = MakeRegularPolygon(3 + in.Byte() % 14, in.Size()).value;
         const int edit = in.Byte() % 5;

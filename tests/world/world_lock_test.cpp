@@ -241,6 +241,17 @@ const std::vector<LockedCall>& LockedCalls() {
        [](const Scene& s) { return s.world.GetShapeType(s.groundShape) == ShapeType::Segment; }},
       {"SetPolygon", [](Scene& s) { SetPolygon(s.world, s.shapeA, MakeBox(1.0f, 0.25f).value); },
        [](const Scene& s) { return GetPolygon(s.world, s.shapeA).vertices[0].x == -1.0f; }},
+      {"SetChainSegment",
+       [](Scene& s) {
+         SetChainSegment(s.world, s.shapeA, {{-1.0f, 0.0f}, {{-0.5f, 0.0f}, {0.5f, 0.0f}}, {1.0f, 0.0f}});
+       },
+       [](const Scene& s) { return s.world.GetShapeType(s.shapeA) == ShapeType::ChainSegment; }},
+      {"CreateChainSegmentShape",
+       [](Scene& s) {
+         const ChainSegment segment{
+             {2.0f, 1.3f}, {{1.0f, 1.3f}, {-1.0f, 1.3f}}, {-2.0f, 1.3f}};  // y = 0.3 in the world
+         CheckMade(s, CreateChainSegmentShape(s.world, s.ground, {}, segment));
+       }},
       {"EnablePreSolveEvents", [](Scene& s) { s.world.EnablePreSolveEvents(s.groundShape, false); },
        [](const Scene& s) { return !s.world.IsPreSolveEnabled(s.groundShape); }},
       {"SetFilter", [](Scene& s) { s.world.SetFilter(s.shapeA, {.categoryBits = 2, .maskBits = 4}); }},

@@ -44,9 +44,10 @@
 namespace mk {
 
 /// The format this build writes. It reads it, version 3 (no joint local frames: frameAngleA replays
-/// at 0, no SetJointLocalFrameA / B records), version 2 (32-bit filter bits, read zero-extended; no
-/// geometry setter records: World::SetCircle and its siblings) and version 1 (also before issue 29's
-/// surface materials and joint fields: those replay at their defaults).
+/// at 0, no SetJointLocalFrameA / B records; no standalone chain segment records: CreateChainSegmentShape,
+/// SetChainSegment), version 2 (32-bit filter bits, read zero-extended; no geometry setter records:
+/// World::SetCircle and its siblings) and version 1 (also before issue 29's surface materials and joint
+/// fields: those replay at their defaults).
 inline constexpr std::uint32_t kReplayVersion = 4;
 /// Largest replay file accepted (bytes): 1 GiB, about 200 million Step records.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;

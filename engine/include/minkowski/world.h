@@ -281,9 +281,9 @@ class World {
   /// The chain's segments in order (segment i runs from point i to point i + 1); a stale id: MK_ASSERT
   /// and empty.
   std::vector<ShapeId> GetChainSegments(ChainId chain) const;
-  /// Number of segments (a stale id: MK_ASSERT and 0).
-  int GetChainSegmentCount(ChainId chain) const;
-  /// The chain a segment shape belongs to; null for any other shape (a stale shape id: MK_ASSERT).
+  int GetChainSegmentCount(ChainId chain) const;  ///< number of segments (stale: MK_ASSERT, 0)
+  /// The chain a segment belongs to; null for a standalone chain segment (CreateChainSegmentShape) or
+  /// any other shape (a stale shape id: MK_ASSERT).
   ChainId GetChain(ShapeId shape) const;
   /// The chain's body (a stale id: MK_ASSERT and null).
   BodyId GetBody(ChainId chain) const;

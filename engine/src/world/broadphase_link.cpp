@@ -33,8 +33,8 @@ bool ShouldShapesCollide(const WorldState& world, int shapeA, int shapeB) {
   const Body& b = world.bodies[world.shapes[shapeB].body];
   if (a.type != BodyType::Dynamic && b.type != BodyType::Dynamic) return false;
   // Chain segments never collide with segments or other chain segments (surfaces without inside).
-  // The shape fields are in hand already; the geometry is read only when a chain is involved.
-  if (world.shapes[shapeA].chain != kNull || world.shapes[shapeB].chain != kNull) {
+  // The shape fields are in hand already; the geometry is read only when a chain segment is involved.
+  if (world.shapes[shapeA].oneSided || world.shapes[shapeB].oneSided) {
     const ShapeType typeA = world.geometries[shapeA].Type(), typeB = world.geometries[shapeB].Type();
     const auto thin = [](ShapeType t) { return t == ShapeType::Segment || t == ShapeType::ChainSegment; };
     if (thin(typeA) && thin(typeB)) return false;

@@ -161,10 +161,10 @@ ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c, const Body& b
                               const ManifoldSettings& settings, bool recycling) {
   const Shape& shapeA = world.shapes[c.shapeA];
   const Shape& shapeB = world.shapes[c.shapeB];
-  // Chain segments are always computed: one-sided, with normals confined to their vertices' cones,
-  // their manifolds can change abruptly with a small motion (a body's centre crossing the segment's
-  // line, a normal leaving a cone), which the motion bound does not cover.
-  const bool chain = shapeA.chain != kNull || shapeB.chain != kNull;
+  // Chain segments (a chain's or standalone) are always computed: one-sided, with normals confined to
+  // their vertices' cones, their manifolds can change abruptly with a small motion (a body's centre
+  // crossing the segment's line, a normal leaving a cone), which the motion bound does not cover.
+  const bool chain = shapeA.oneSided || shapeB.oneSided;
   c.recycled = recycling && !chain &&
                RecycleManifold(c, bodyA, bodyB, shapeA.extent, shapeB.extent, settings.speculativeDistance);
   if (c.recycled) return ManifoldUpdate::Reused;

@@ -324,7 +324,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   const bool askPreSolve = WantsPreSolve(world, context.shape, otherShape);
 
   const ShapeGeometry& geometry = world.geometries[context.shape];
-  if (other.chain != kNull &&
+  if (other.oneSided &&
       BehindChainSegment(world.geometries[otherShape], otherBody.xf, geometry, context.sweep)) {
     return true;
   }
@@ -372,9 +372,9 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   }
   if (isStatic && HoldsAgainstStatic(context, otherShape, input, askPreSolve)) {
     TakeEarlier(context, 0.0f, otherShape);
-    // A chain's one-sided segments are left out: the distance normal at a chain's vertex makes a
+    // One-sided chain segments are left out: the distance normal at a chain's vertex makes a
     // shape sliding along the chain look as if it moved into the next segment, step after step.
-    context.held = context.held || world.shapes[otherShape].chain == kNull;
+    context.held = context.held || !world.shapes[otherShape].oneSided;
     return false;  // nothing is earlier than the start
   }
   // In deeper than that: the shape's corners that start beyond the speculative distance (the contact

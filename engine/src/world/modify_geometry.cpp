@@ -1,6 +1,7 @@
 // The shape API (minkowski/shape_api.h): geometry changed in place (Box2D v3's b2Shape_SetCircle and
-// its siblings) and the typed geometry getters. What a change does, and why it differs from v3 on
-// mass: shape_api.h; docs/design.md, Geometry changed in place.
+// its siblings), the typed geometry getters and standalone chain segments (b2CreateChainSegmentShape).
+// What a change does, and why it differs from v3 on mass: shape_api.h; docs/design.md, Geometry
+// changed in place and Standalone chain segments.
 #include "minkowski/assert.h"
 #include "minkowski/shape_api.h"
 #include "minkowski/world.h"
@@ -61,6 +62,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   DestroyContactsOfShape(world, slot);
   RemoveShapeFromBroadphase(world, slot);
   world.geometries[slot] = ShapeGeometry(geometry);
+  shape.oneSided = world.geometries[slot].Type() == ShapeType::ChainSegment;
   Body& body = world.bodies[bodySlot];
   shape.extent = ShapeExtent(world.geometries[slot]);
   shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
@@ -105,6 +107,18 @@ void SetPolygon(World& world, ShapeId shape, const Polygon& polygon) {
   if (RefuseIfLocked(world.State())) return;
   RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetPolygon, shape, polygon);
   ModifyGeometry(world.State(), shape, polygon);
+}
+
+void SetChainSegment(World& world, ShapeId shape, const ChainSegment& segment) {
+  if (RefuseIfLocked(world.State())) return;
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::SetChainSegment, shape, segment);
+  ModifyGeometry(world.State(), shape, segment);
+}
+
+ShapeId CreateChainSegmentShape(World& world, BodyId body, const ShapeDef& def, const ChainSegment& segment) {
+  if (RefuseIfLocked(world.State())) return {};
+  RecordCall(ShapeAccess::RecorderOf(world), ReplayOp::CreateChainSegmentShape, body, def, segment);
+  return AddChainSegmentShape(world.State(), body, def, segment);
 }
 
 Circle GetCircle(const World& world, ShapeId shape) {

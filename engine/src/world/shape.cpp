@@ -77,6 +77,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   shape = Shape{};
   world.geometries[slot] = geometry;
   shape.extent = ShapeExtent(geometry);
+  shape.oneSided = geometry.Type() == ShapeType::ChainSegment;
   shape.density = def.density;
   SetShapeMaterial(world, shape, MaterialOf(def));
   shape.filter = def.filter;
@@ -145,6 +146,11 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(world, bodySlot);
   return world.MakeShapeId(slot);
+}
+
+ShapeId AddChainSegmentShape(WorldState& world, BodyId body, const ShapeDef& def,
+                             const ChainSegment& segment) {
+  return AddShape(world, body, def, segment);
 }
 
 ShapeId World::CreateShape(BodyId body, const ShapeDef& def, const Circle& circle) {

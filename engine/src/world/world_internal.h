@@ -95,6 +95,10 @@ BodyMassSum SumShapeMasses(const WorldState& world, int body, int skipShape);
 void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
 /// Adds a validated shape to a body (slot, proxy, links), without updating the body's mass. Returns the slot.
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry);
+/// CreateShape's checks and insertion, for a standalone chain segment (shape_api.h's
+/// CreateChainSegmentShape): null id after MK_ASSERT when refused.
+ShapeId AddChainSegmentShape(WorldState& world, BodyId body, const ShapeDef& def,
+                             const ChainSegment& segment);
 /// Friction and restitution in 0..kMaxMaterialCoefficient (world_types.h); false for NaN.
 bool ValidCoefficient(float x);
 /// Every field of a SurfaceMaterial in its documented range (world_types.h); false for NaN.

@@ -81,7 +81,8 @@ struct Shape {
   int body = kNull;
   int nextShape = kNull;
   ProxyId proxy{};      // broadphase proxy (null while the body is disabled)
-  int chain = kNull;    // the chain this segment belongs to (WorldState::chains), kNull for other shapes
+  int chain = kNull;    // the chain this segment belongs to (WorldState::chains); kNull for other shapes
+                        // and standalone chain segments (CreateChainSegmentShape)
   float extent = 0.0f;  // farthest point of the shape from its body origin (m), for contact recycling
   bool isSensor = false;
   bool enableContactEvents = true;
@@ -89,6 +90,10 @@ struct Shape {
   bool enableSensorEvents = true;
   bool enablePreSolveEvents = false;
   bool enableCustomFiltering = false;
+  // The geometry is a ChainSegment (a chain's or a standalone one): one-sided. A copy of the type for
+  // the paths that hold only the Shape (contact recycling, the pair rules, continuous collision), so
+  // they need not read the geometry; InsertShape and ModifyGeometry set it, a snapshot derives it.
+  bool oneSided = false;
 };
 static_assert(sizeof(Shape) <= 128, "a Shape stays within two cache lines");
 

@@ -236,11 +236,20 @@ bool PlayBodyFeatureRecord(ReplayOp op, ReplayReader& in, World* w) {
   }
 }
 
-// The geometry setters (modify_geometry.cpp), opcodes of version 3: a file of an older version that
-// holds one does not decode.
+// The shape API (modify_geometry.cpp): the geometry setters are opcodes of version 3, the standalone
+// chain segment's two calls of version 4; a file of an older version that holds one does not decode.
 bool PlayGeometryRecord(ReplayOp op, ReplayReader& in, World* w) {
   if (in.version < 3) return false;
   switch (op) {
+    case ReplayOp::CreateChainSegmentShape:
+      return in.version >= 4 && Call<BodyId, ShapeDef, ChainSegment>(
+                                    in, w, [](World& x, BodyId b, const ShapeDef& d, const ChainSegment& g) {
+                                      CreateChainSegmentShape(x, b, d, g);
+                                    });
+    case ReplayOp::SetChainSegment:
+      return in.version >= 4 &&
+             Call<ShapeId, ChainSegment>(
+                 in, w, [](World& x, ShapeId s, const ChainSegment& g) { SetChainSegment(x, s, g); });
     case ReplayOp::SetCircle:
       return Call<ShapeId, Circle>(in, w, [](World& x, ShapeId s, const Circle& g) { SetCircle(x, s, g); });
     case ReplayOp::SetCapsule:
@@ -294,6 +303,8 @@ bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, Repl
     case ReplayOp::SetCapsule:
     case ReplayOp::SetSegment:
     case ReplayOp::SetPolygon:
+    case ReplayOp::CreateChainSegmentShape:
+    case ReplayOp::SetChainSegment:
       return PlayGeometryRecord(op, in, w);
     default:
       break;
@@ -321,7 +332,7 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   header(version), header(reserved);
   // Versions 1 to 3 still play: they lack the fields later versions added, version 2 wrote 32-bit
   // filter bits (Fields, FilterBits), neither 1 nor 2 has version 3's opcodes (the geometry setters)
-  // and none has version 4's (the joint local frames).
+  // and none has version 4's (the joint local frames, the standalone chain segment).
   if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);

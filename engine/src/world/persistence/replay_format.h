@@ -89,8 +89,10 @@ enum class ReplayOp : std::uint8_t {
   SetCapsule,
   SetSegment,
   SetPolygon,
-  SetJointLocalFrame,  // version 4: a joint id, a bool (frame B), the frame's origin, cos, sin
-  End                  // one past the last opcode
+  SetJointLocalFrame,       // version 4: a joint id, a bool (frame B), the frame's origin, cos, sin
+  CreateChainSegmentShape,  // version 4: a body id, a ShapeDef, a ChainSegment (shape_api.h)
+  SetChainSegment,          // version 4: a shape id and a ChainSegment
+  End                       // one past the last opcode
 };
 
 /// What a SetJointValue record sets (joint_api.cpp): values are the file's, append only. Flags are
@@ -340,6 +342,11 @@ void Fields(IO& io, ReplayField<IO, Capsule>& c) {
 template <class IO>
 void Fields(IO& io, ReplayField<IO, Segment>& s) {
   io(s.p1), io(s.p2);
+}
+
+template <class IO>
+void Fields(IO& io, ReplayField<IO, ChainSegment>& c) {
+  io(c.ghost1), Fields(io, c.segment), io(c.ghost2);
 }
 
 /// A polygon as the caller passed it, hand-built ones included: its count as given (the World

@@ -162,7 +162,7 @@ class Validator {
   }
 
   bool ValidShape(int slot) {
-    const Shape& s = t_.shapes[slot];
+    Shape& s = t_.shapes[slot];
     const bool flags = BoolByteOk(s.isSensor) && BoolByteOk(s.enableContactEvents) &&
                        BoolByteOk(s.enableHitEvents) && BoolByteOk(s.enableSensorEvents) &&
                        BoolByteOk(s.enablePreSolveEvents) && BoolByteOk(s.enableCustomFiltering);
@@ -174,9 +174,11 @@ class Validator {
     // geometry gives, as InsertShape computed it.
     if (s.extent != ShapeExtent(t_.geometries[slot])) return Inconsistent("shape extent");
     if (!t_.bodyIds.IsLive(s.body)) return Inconsistent("shape body");
+    // A chain names only chain segments; a chain segment may name none (CreateChainSegmentShape).
     const bool isChainSegment = t_.geometries[slot].Type() == ShapeType::ChainSegment;
-    if (isChainSegment != (s.chain != kNull) || (s.chain != kNull && !t_.chainIds.IsLive(s.chain)))
+    if (s.chain != kNull && (!isChainSegment || !t_.chainIds.IsLive(s.chain)))
       return Inconsistent("shape chain");
+    s.oneSided = isChainSegment;  // derived from the type, not read (a version 3 snapshot has padding there)
     // A shape has a proxy exactly while its body is enabled (Proxies checks the broadphase side).
     if (s.proxy.IsNull() == t_.bodies[s.body].enabled) return Inconsistent("shape proxy");
     return true;
