@@ -74,8 +74,7 @@ class World {
   bool SetSolverSettings(const SolverSettings& settings);
   const SolverSettings& GetSolverSettings() const;
 
-  /// Milliseconds per stage of the last Step.
-  const Profile& GetProfile() const;
+  const Profile& GetProfile() const;  ///< milliseconds per stage of the last Step
 
   /// Object counts after the last Step.
   Counters GetCounters() const;

@@ -236,8 +236,8 @@ bool PlayBodyFeatureRecord(ReplayOp op, ReplayReader& in, World* w) {
   }
 }
 
-// The shape API (modify_geometry.cpp): the geometry setters are opcodes of version 3, the standalone
-// chain segment's two calls of version 4; a file of an older version that holds one does not decode.
+// The shape API (modify_geometry.cpp): the geometry setters are version 3's, the standalone chain
+// segment's two calls version 4's; an older file that holds one does not decode.
 bool PlayGeometryRecord(ReplayOp op, ReplayReader& in, World* w) {
   if (in.version < 3) return false;
   switch (op) {
@@ -330,9 +330,7 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
   ReplayReader header(bytes, sizeof kReplayMagic, 0);
   std::uint32_t version = 0, reserved = 0;
   header(version), header(reserved);
-  // Versions 1 to 3 still play: they lack the fields later versions added, version 2 wrote 32-bit
-  // filter bits (Fields, FilterBits), neither 1 nor 2 has version 3's opcodes (the geometry setters)
-  // and none has version 4's (the joint local frames, the standalone chain segment).
+  // Versions 1 to 3 still play (replay.h says what each lacks; the opcode readers check the version).
   if (version < 1 || version > kReplayVersion || reserved != 0) return ReplayError::BadVersion;
   fileVersion = version;
   const std::uint64_t bodySize = ReadU64(bytes, 16);
