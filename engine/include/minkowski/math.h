@@ -18,6 +18,20 @@ namespace mk {
 
 using Vec2 = glm::vec2;
 
+// The ABI guard. The compiled library was built with GLM's default glm::vec2: two floats, 8 bytes,
+// aligned as a float. glm::vec2 is the only GLM type in the API (Vec2, in every def, event and result
+// struct), and GLM_FORCE_DEFAULT_ALIGNED_GENTYPES together with SIMD (GLM_FORCE_INTRINSICS, or
+// GLM_FORCE_SSE2, GLM_FORCE_AVX2 ...) aligns it to 8 bytes, which moves the fields of BodyDef, WorldDef,
+// Manifold, CastHit ... in the game's code but not in the library's. Every other GLM_FORCE_* setting
+// (swizzles, XYZW_ONLY, CTOR_INIT, precision, handedness, depth range) leaves its layout alone and is
+// allowed (README, "GLM configuration").
+static_assert(sizeof(glm::vec2) == 2 * sizeof(float) && alignof(glm::vec2) == alignof(float),
+              "Minkowski needs GLM's default glm::vec2 layout (8 bytes aligned as a float), the one the "
+              "library was compiled with. This file's GLM configuration changes it, which would silently "
+              "corrupt every struct the engine passes: do not define GLM_FORCE_DEFAULT_ALIGNED_GENTYPES "
+              "(or define GLM_FORCE_PURE) in files that include Minkowski's headers. See the README, "
+              "section \"GLM configuration\".");
+
 /// Dot product.
 inline float Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
 
