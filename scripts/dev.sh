@@ -177,7 +177,7 @@ build_avx2() {
     FAILED=$((FAILED + 1))
     return 0
   fi
-  run_ctest "Release with MK_AVX2, without label 'long'" build/avx2 -LE long
+  run_ctest "Release with MK_AVX2, without labels 'long' and 'package'" build/avx2 -LE 'long|package'
   compare_scene_hashes "SSE2 build against MK_AVX2 build, after 100 steps" build/release build/avx2 --steps 100
 }
 
@@ -214,13 +214,13 @@ cmd_test() {
   log "build: Release without SIMD (MK_DISABLE_SIMD=ON), warnings as errors"
   configure_and_build build/nosimd -DCMAKE_BUILD_TYPE=Release -DMK_DISABLE_SIMD=ON -DMK_WARNINGS_AS_ERRORS=ON \
     -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
-  run_ctest "Release without SIMD, without label 'long'" build/nosimd -LE long
+  run_ctest "Release without SIMD, without labels 'long' and 'package'" build/nosimd -LE 'long|package'
   build_avx2
   build_clang
   log "build: Debug with AddressSanitizer + UndefinedBehaviorSanitizer"
   configure_and_build build/asan -DCMAKE_BUILD_TYPE=Debug -DMK_SANITIZE=ON -DMK_WARNINGS_AS_ERRORS=ON \
     -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
-  run_ctest "ASan + UBSan, without label 'long'" build/asan -LE long
+  run_ctest "ASan + UBSan, without labels 'long' and 'package'" build/asan -LE 'long|package'
   run_fuzzer
   echo
   echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed"

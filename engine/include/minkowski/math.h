@@ -13,10 +13,33 @@
 #include <glm/vec2.hpp>
 
 #include <cmath>
+#include <type_traits>
 
 namespace mk {
 
 using Vec2 = glm::vec2;
+
+// The ABI guard. The compiled library was built with GLM's default glm::vec2: two floats, 8 bytes,
+// aligned as a float, trivially copyable. glm::vec2 is the only GLM type in the API (Vec2, in every
+// def, event and result struct). GLM_FORCE_DEFAULT_ALIGNED_GENTYPES together with SIMD
+// (GLM_FORCE_INTRINSICS, or GLM_FORCE_SSE2, GLM_FORCE_AVX2 ...) aligns it to 8 bytes, which moves the
+// fields of BodyDef, WorldDef, Manifold, CastHit ... in the game's code but not in the library's.
+// GLM_FORCE_CTOR_INIT gives it a user-provided copy constructor, so a Vec2 argument or result goes
+// through memory in the game's code and in registers in the library's (measured: a segfault in
+// GetLinearVelocity). Every other GLM_FORCE_* setting (swizzles, XYZW_ONLY, INTRINSICS alone,
+// precision, handedness, depth range) keeps both and is allowed (README, "GLM configuration").
+static_assert(sizeof(glm::vec2) == 2 * sizeof(float) && alignof(glm::vec2) == alignof(float),
+              "Minkowski needs GLM's default glm::vec2 layout (8 bytes aligned as a float), the one the "
+              "library was compiled with. This file's GLM configuration changes it, which would silently "
+              "corrupt every struct the engine passes: do not define GLM_FORCE_DEFAULT_ALIGNED_GENTYPES "
+              "(or define GLM_FORCE_PURE) in files that include Minkowski's headers. See the README, "
+              "section \"GLM configuration\".");
+static_assert(
+    std::is_trivially_copyable_v<glm::vec2>,
+    "Minkowski needs a trivially copyable glm::vec2, as GLM makes it by default and as the library "
+    "was compiled with. GLM_FORCE_CTOR_INIT makes its copy constructor user-provided, which changes "
+    "how every call passes or returns a Vec2: do not define GLM_FORCE_CTOR_INIT in files that "
+    "include Minkowski's headers. See the README, section \"GLM configuration\".");
 
 /// Dot product.
 inline float Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }

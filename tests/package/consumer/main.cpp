@@ -1,7 +1,10 @@
 // Uses the installed engine the way a game would and checks the answers against closed forms: shape
-// queries, then a world that steps (free fall over one step, a box coming to rest on the ground).
+// queries, then a world that steps (RunGame in ../games/common: free fall over one step, a box coming
+// to rest on the ground, the library's version against the headers').
 // It includes world.h alone, which must give the whole world API (geometry, DebugDraw, the assert
 // hook), and uses its own glm the default way, which the engine must not reconfigure.
+#include "game.h"
+
 #include <glm/vec4.hpp>
 
 #include <cmath>
@@ -30,38 +33,6 @@ bool ShapeQueriesOk() {
   std::printf("mass %.6f inertia %.6f hull %d aabb [%.2f %.2f]\n", mass.mass, mass.rotationalInertia,
               hull.value.count, aabb.lower.x, aabb.upper.y);
   return massOk && hullOk && aabbOk;
-}
-
-bool WorldOk() {
-  constexpr float kDt = 1.0f / 60.0f;
-  constexpr float kG = 10.0f;
-  mk::World world({.gravity = {0.0f, -kG}});
-  mk::BodyId ground = world.CreateBody({.position = {0.0f, -0.5f}});
-  world.CreateShape(ground, {}, mk::MakeBox(5.0f, 0.5f).value);  // top face at y = 0
-  mk::BodyId box = world.CreateBody({.type = mk::BodyType::Dynamic, .position = {0.0f, 2.0f}});
-  world.CreateShape(box, {}, mk::MakeBox(0.5f, 0.5f).value);
-
-  // One step of free fall: v = -g dt exactly; the drop is between g dt^2 / 2 (exact) and g dt^2
-  // (one explicit sub-step), whatever the number of sub-steps.
-  if (!world.Step(kDt)) return false;
-  const float v = world.GetLinearVelocity(box).y;
-  const float drop = 2.0f - world.GetPosition(box).y;
-  const bool fallOk = std::fabs(v + kG * kDt) <= 1e-5f * kG * kDt && drop >= 0.5f * kG * kDt * kDt * 0.999f &&
-                      drop <= kG * kDt * kDt * 1.001f;
-
-  // The box lands (bottom at 1.5 m: about 0.55 s) and comes to rest on the top face, its centre at
-  // y = 0.5 to within a centimetre of contact slop.
-  int begun = 0;
-  for (int i = 0; i < 180; ++i) {
-    world.Step(kDt);
-    begun += static_cast<int>(world.GetContactBeginEvents().size());
-  }
-  const float y = world.GetPosition(box).y;
-  const float speed = std::fabs(world.GetLinearVelocity(box).y);
-  const bool restOk = begun == 1 && std::fabs(y - 0.5f) < 0.01f && speed < 0.05f;
-  std::printf("world: v1 %.6f drop1 %.6f, after 3 s y %.4f |v| %.4f contacts begun %d\n", v, drop, y, speed,
-              begun);
-  return fallOk && restOk;
 }
 
 }  // namespace
@@ -110,7 +81,7 @@ int main() {
   const bool glmOk = GameGlmOk();
   const bool hooks = HooksOk();
   const bool shapes = ShapeQueriesOk();
-  const bool world = WorldOk();
+  const bool world = RunGame("consumer world") == 0;
   if (!(glmOk && hooks && shapes && world)) {
     std::printf("consumer FAILED\n");
     return 1;

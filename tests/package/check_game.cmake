@@ -1,0 +1,73 @@
+# Run with cmake -P: configure, build and run a small game-like project against Minkowski, and fail
+# unless each step does what the test expects.
+#
+#   MK_GAME_SOURCE      the game project's folder
+#   MK_WORK_DIR         scratch folder, emptied first
+#   MK_CXX_COMPILER     the compiler of the build tree (and MK_CXX_LAUNCHER, its launcher, may be empty)
+#   MK_BUILD_DIR        when set, the build tree's engine is first installed into MK_WORK_DIR/prefix,
+#                       which the game finds through CMAKE_PREFIX_PATH
+#   MK_GAME_ARGS        extra configure arguments for the game (a list)
+#   MK_BUILD_TYPE       the game's CMAKE_BUILD_TYPE; unset leaves it unset
+#   MK_TARGET           the target to build (default: all)
+#   MK_RUN              the program to run afterwards, relative to the game's build folder
+#   MK_EXPECT_OUTPUT    regex its output must match
+#   MK_FAIL_TARGETS     targets whose builds must then FAIL (separated by commas) ...
+#   MK_EXPECT_FAILURES  ... each with output matching the regex at the same place in this list (commas)
+file(REMOVE_RECURSE "${MK_WORK_DIR}")
+set(prefix "${MK_WORK_DIR}/prefix")
+set(build "${MK_WORK_DIR}/build")
+
+function(run_step)
+  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "step failed (${rc}): ${ARGV}\n${out}\n${err}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(configure_args -DCMAKE_CXX_COMPILER=${MK_CXX_COMPILER} ${MK_GAME_ARGS})
+if(MK_CXX_LAUNCHER)
+  list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${MK_CXX_LAUNCHER})
+endif()
+if(DEFINED MK_BUILD_TYPE)
+  list(APPEND configure_args -DCMAKE_BUILD_TYPE=${MK_BUILD_TYPE})
+endif()
+if(MK_BUILD_DIR)
+  run_step(${CMAKE_COMMAND} --install "${MK_BUILD_DIR}" --prefix "${prefix}")
+  foreach(required include/minkowski/world.h include/minkowski/version.h lib/libminkowski.a
+                   lib/cmake/minkowski/minkowskiConfig.cmake lib/cmake/minkowski/minkowskiConfigVersion.cmake)
+    if(NOT EXISTS "${prefix}/${required}")
+      message(FATAL_ERROR "install is missing ${required}")
+    endif()
+  endforeach()
+  list(APPEND configure_args -DCMAKE_PREFIX_PATH=${prefix})
+endif()
+
+run_step(${CMAKE_COMMAND} -S "${MK_GAME_SOURCE}" -B "${build}" ${configure_args})
+set(build_args)
+if(MK_TARGET)
+  set(build_args --target ${MK_TARGET})
+endif()
+
+run_step(${CMAKE_COMMAND} --build "${build}" ${build_args})
+if(MK_RUN)
+  run_step("${build}/${MK_RUN}")
+  message(STATUS "${MK_RUN} output: ${step_output}")
+  if(NOT step_output MATCHES "${MK_EXPECT_OUTPUT}")
+    message(FATAL_ERROR "${MK_RUN} did not print '${MK_EXPECT_OUTPUT}'")
+  endif()
+endif()
+
+string(REPLACE "," ";" fail_targets "${MK_FAIL_TARGETS}")
+string(REPLACE "," ";" expect_failures "${MK_EXPECT_FAILURES}")
+foreach(target expected IN ZIP_LISTS fail_targets expect_failures)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build "${build}" --target ${target}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${target} built; it must fail with: ${expected}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "${expected}")
+    message(FATAL_ERROR "${target} failed, but without '${expected}':\n${out}\n${err}")
+  endif()
+  message(STATUS "${target} failed to build, as it must: ${expected}")
+endforeach()

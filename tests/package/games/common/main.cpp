@@ -1,0 +1,7 @@
+#include "game.h"
+
+#ifndef GAME_NAME
+#define GAME_NAME "game"
+#endif
+
+int main() { return RunGame(GAME_NAME); }
