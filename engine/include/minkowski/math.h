@@ -40,6 +40,16 @@ static_assert(
     "was compiled with. GLM_FORCE_CTOR_INIT makes its copy constructor user-provided, which changes "
     "how every call passes or returns a Vec2: do not define GLM_FORCE_CTOR_INIT in files that "
     "include Minkowski's headers. See the README, section \"GLM configuration\".");
+// GLM_FORCE_SWIZZLE where the compiler allows anonymous structs (with GLM_FORCE_INTRINSICS, say)
+// turns the swizzles into union members holding chars: size, alignment and copying stay, but the
+// x86-64 calling convention then passes a Vec2 in integer registers instead of SSE ones, so every call
+// reads garbage (a falling box that does not move). The function swizzles (v.xy()) are fine.
+static_assert(GLM_CONFIG_SWIZZLE != GLM_SWIZZLE_OPERATOR,
+              "Minkowski needs glm::vec2 without GLM's swizzle operator members, as the library was "
+              "compiled: GLM_FORCE_SWIZZLE together with GLM_FORCE_INTRINSICS (or another setting that "
+              "enables anonymous structs) changes how every call passes a Vec2. Use GLM_FORCE_SWIZZLE "
+              "without SIMD (function swizzles, v.xy()) or no swizzles in files that include Minkowski's "
+              "headers. See the README, section \"GLM configuration\".");
 
 /// Dot product.
 inline float Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
