@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Minkowski's two set-up commands (see README):
 #   bash scripts/dev.sh sandbox   install what is missing, build, open the sandbox
 #   bash scripts/dev.sh test      install what is missing, build, run the whole suite (Release, then
@@ -95,6 +96,24 @@ check_format() {
   else
     printf 'not formatted: %s\n' "${unformatted[@]}"
     echo "fix with: clang-format -i ${unformatted[*]}"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+# Every source, CMake and shell file says its license (SPDX) in its first two lines (the second for a
+# script's shebang), so a file copied out of the tree keeps it.
+check_spdx() {
+  log "check: every source file carries 'SPDX-License-Identifier: MIT'"
+  local file missing=()
+  while IFS= read -r file; do
+    head -n 2 "$file" | grep -q 'SPDX-License-Identifier: MIT' || missing+=("$file")
+  done < <(find CMakeLists.txt engine demos tests third_party scripts .ci -type f \( -name '*.cpp' -o -name '*.h' \
+             -o -name 'CMakeLists.txt' -o -name '*.cmake' -o -name '*.cmake.in' -o -name '*.sh' -o -name run \) \
+           -not -path '*/corpus*' | sort)
+  if [ ${#missing[@]} -eq 0 ]; then
+    PASSED=$((PASSED + 1))
+  else
+    printf 'no SPDX line: %s\n' "${missing[@]}"
     FAILED=$((FAILED + 1))
   fi
 }
@@ -205,6 +224,7 @@ cmd_test() {
   install_missing $LIB_PACKAGES $SANDBOX_PACKAGES $TOOL_PACKAGES
   check_engine_is_standalone
   check_format
+  check_spdx
   log "build: Release, warnings as errors"
   configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
   run_ctest "Release, all tests" build/release

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared test helpers: a fixed-seed RNG and approximate comparisons.
 #pragma once
 

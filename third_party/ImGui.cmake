@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SDL2 and Dear ImGui 1.86 from Debian packages (libsdl2-dev, libimgui-dev, libstb-dev), for the
 # sandbox and its tests. Nothing is downloaded and no third-party source lives in this repository.
 #

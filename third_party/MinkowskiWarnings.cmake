@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Warning and floating-point flags for Minkowski's own targets (never for third-party code).
 #
 # -ffp-contract=off: no fused multiply-add contraction, so the same source gives the same bits on

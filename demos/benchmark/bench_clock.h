@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The clock the benchmark programs time with. By default the calling thread's CPU time
 // (CLOCK_THREAD_CPUTIME_ID): on a loaded machine the wall clock also counts the time the thread sits
 // descheduled while other processes run, which inflated one pass or another by 2-5x at random.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broadphase: Minkowski's banded sweep-and-prune against brute force and Box2D 2.4.1's b2BroadPhase
 // (dynamic AABB tree), all driven the same way: every step each proxy gets its tight AABB (MoveProxy),
 // then UpdatePairs. Only that loop is timed; the motion is generated beforehand into a buffer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GJK / EPA micro-benchmark: nanoseconds per query on the 10,000 random octagon pairs of
 // octagon_pairs.h (A sharp, B rounded by 0.1 m; the pairs manifold_benchmark uses), cold (empty cache)
 // and warm (cache from the pose one small motion earlier), plus EPA on the same pairs pushed into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Manifold micro-benchmark: nanoseconds per manifold on the 10,000 random octagon pairs of
 // octagon_pairs.h (A sharp, B rounded by 0.1 m; the pairs gjk_benchmark uses) placed in contact:
 // overlapping up to 5 cm, touching, or apart within the 2 cm speculative distance. Timed: our

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Character mover benchmark (minkowski/mover.h): nanoseconds per World::CastMover and per
 // World::CollideMover + SolvePlanes in a static level of about 500 shapes.
 //

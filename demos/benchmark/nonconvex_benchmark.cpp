@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Non-convex distance (minkowski/nonconvex_distance.h): the 2D counterpart of the Table 1 benchmark of
 // the GJK-bounds + spatial-hashing distance paper. Two wavy, noisy outlines of n segments each, centres
 // 2.7 R apart (reach at most 1.25 R, so the hulls stay apart as in the paper's scenes), each rotating

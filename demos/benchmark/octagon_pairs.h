@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pair set both narrowphase benchmarks race on (gjk_benchmark and manifold_benchmark), so their
 // figures describe the same 10,000 queries: random octagons, A sharp (~0.5 m) and B rounded
 // (~0.4 m core + 0.1 m radius), B placed against A along a random direction at a random angle.

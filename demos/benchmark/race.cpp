@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The race (issue 14): every scene of the Box2D v3 benchmark set, timed on one thread side by side
 // with Box2D 2.4.1 (when compared, MK_COMPARE_BOX2D), with each scene's quality figures, as a Markdown
 // table (docs/benchmarks.md keeps one).

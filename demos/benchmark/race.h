@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The race program's engine-neutral side: a scene run that steps and reports its quality figures, so
 // ours (race.cpp) and Box2D 2.4.1's ports of the same scenes (race_box2d.cpp) are driven alike.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Box2D 2.4.1's copies of the race's scenes (the Box2D v3 benchmark set; demos/scenes), built with
 // Box2D 2.4.1's own API and stepped as its testbed steps (8 velocity and 3 position iterations per 1/60 s
 // step; 2.4.1 has no sub-steps). Not ported: rain (2.4.1's revolute joint has no spring, and it has no

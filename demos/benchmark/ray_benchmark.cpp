@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ray cast benchmark: closest-hit ray casts per second into scenes of the shared table, through
 // World::CastRayClosest (broadphase + exact per-shape casts), and, when Box2D 2.4.1 is compared
 // (MK_COMPARE_BOX2D), the same rays through b2World::RayCast into a copy of the scene's shapes.

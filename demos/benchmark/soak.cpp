@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Soak: a long run of rain-like churn (issue 16), checking that the engine's memory stays flat after
 // warm-up, that no body ever holds a non-finite value, and that the run is reproducible.
 //

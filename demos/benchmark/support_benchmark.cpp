@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Support mapping: linear scan vs hill climbing from the previous answer, by polygon size.
 // Decides kHillClimbMinVertices (engine/include/minkowski/geometry.h). The direction turns by a small
 // random angle per query, like a warm-started GJK on a coherent pair.

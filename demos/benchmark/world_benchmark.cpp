@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World benchmark: runs scenes of the shared table (demos/scenes) with the timing convention of
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sandbox application: command line, SDL window + renderer, ImGui, the frame loop, screenshots.
 #pragma once
 

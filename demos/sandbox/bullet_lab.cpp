@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bullet_lab.h"
 
 #include "fixed_step.h"

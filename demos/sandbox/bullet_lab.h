@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bullet range: a gun fires one circle at a time at a wall of any thickness, in a World of its own
 // (no gravity), and counts the shots that stopped and those that tunnelled (the shot's centre crossed
 // the wall's centre plane within its height, in the wall's frame). Shows each shot's path, the pose at

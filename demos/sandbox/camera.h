@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sandbox camera: world metres (y up) <-> screen pixels (y down). Pure value type with no SDL, so
 // it can be unit-tested and reused by every view.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "chain_lab.h"
 
 #include "panel_ui.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chain track lab: a box and a wheel launched along a flat track of many short pieces, either one
 // open chain (one-sided segments with ghost vertices) or the same pieces as two-sided segments, or for
 // reference one solid ground box, with a plot of each body's vertical speed over time. On the chain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sandbox's first scene: a few shapes of every kind, built with the engine's geometry API and
 // turning slowly in place, with their bounding boxes and centres of mass.
 #pragma once

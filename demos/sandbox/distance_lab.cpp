@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "distance_lab.h"
 
 #include "panel_ui.h"

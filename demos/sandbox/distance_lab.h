@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The non-convex distance lab: two outlines (star, gear, comb, spiral, C, noisy outline) to drag and
 // turn, optionally deforming every frame, and what NonConvexDistance (minkowski/nonconvex_distance.h)
 // did: the hulls, both stage 1 bounds, the slab and its cells (or the overlap grid), the segments

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed-rate stepping from real time, shared by world scenes and labs that simulate.
 #pragma once
 

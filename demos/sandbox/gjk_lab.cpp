@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GJK lab's model: shapes, queries, mouse and settings. Drawing and the panel are in
 // gjk_lab_draw.cpp.
 #include "gjk_lab.h"

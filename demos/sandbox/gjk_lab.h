@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GJK lab: two shapes you drag (left button) and rotate (wheel over a shape), and what the
 // narrowphase does with them, step by step:
 //  - the Minkowski difference A - B of the cores (hull of the vertex differences) with the radius sum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GJK lab's picture and panel. The Minkowski difference is drawn around the world origin (the
 // shapes sit above it by default), so "the closest point of A - B to the origin" is literal.
 #include "gjk_lab.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A sandbox "lab": an interactive view that is not a physics world (the GJK lab is the first). The
 // application hosts either a world scene or a lab; a lab draws through DebugDraw, shows its own ImGui
 // panel, takes the mouse in world coordinates and reads `--settings key=value` pairs, so every lab also

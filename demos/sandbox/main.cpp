@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski sandbox: an SDL2 window with a Dear ImGui panel, drawing through the engine's DebugDraw.
 //   sandbox                                              interactive window
 //   sandbox --headless --frames N --screenshot out.png   no window shown; writes the last frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sandbox command line: options, parsing, usage text and exit codes. No SDL here, so tests link it.
 #pragma once
 

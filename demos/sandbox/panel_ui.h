@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The side panel's frame, shared by world scenes and labs: one window pinned to the left edge and
 // sized from the display every frame (so it fits any window and follows resizes; its content scrolls),
 // collapsing sections, label room for sliders, and the keys help as the panel's last section (so no

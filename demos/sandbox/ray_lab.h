@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ray-cast lab: a World holding one static shape of every kind, a ray whose two ends the mouse
 // drags, and its closest hit or every hit with the surface normals; optionally a box swept along the
 // same ray (World::CastShapeClosest) drawn where it first touches. Uses only the public query API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ImGui panels of a world scene: Scenes, Solver, Draw, Profile (with the solver-lab readouts).
 // Every widget edits a copy of the SceneSettings, handed back through SceneView::SetSettings, so the
 // panels, --settings and the tests go through one path.

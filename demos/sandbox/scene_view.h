@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A world scene in the sandbox: the scene-table row running in its own World at a fixed step rate,
 // decoupled from rendering, plus everything the user does to it (grab with a mouse joint, launch
 // bombs, hover) and what the panels read (profile history, solver readouts). No SDL or ImGui here:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sdl_draw.h"
 
 #include <imgui.h>

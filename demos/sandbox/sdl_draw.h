@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DebugDraw implemented with SDL_Renderer. Every primitive is turned into screen-space triangles in
 // one vertex array and submitted with a single SDL_RenderGeometry call per frame: scenes with
 // thousands of bodies would otherwise cost thousands of SDL calls (one per line or fan).

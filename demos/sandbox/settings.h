@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sandbox settings: everything the Solver, Draw and Scenes panels change, as one value with a
 // `key=value` text form, so `--settings` on the command line, the panels and the tests all speak the
 // same names. No SDL or ImGui here.

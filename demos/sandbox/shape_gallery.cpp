@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shape_gallery.h"
 
 #include <imgui.h>

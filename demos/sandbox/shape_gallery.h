@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shape gallery lab: one shape of every kind built with the engine's geometry API, turning in
 // place, with bounding boxes, centres of mass and labels (the sandbox's first scene).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "view_host.h"
 
 #include "bullet_lab.h"

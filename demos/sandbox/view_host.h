@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the sandbox window shows: either a scene of the scene table (SceneView) or a lab (GjkLab,
 // ShapeGalleryLab). The application forwards time, mouse and drawing to it without caring which.
 // No SDL here (ImGui only in BuildPanels), so tests can load scenes and labs with settings.

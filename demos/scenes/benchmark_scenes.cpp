@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Box2D v3 benchmark scenes (all but rain, which is in rain.cpp), built exactly as Box2D v3 builds them
 // defines them: the default SceneParams give the release-build sizes.
 #include "scene_builders.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Feature scenes for the body API (issue 29): motion locks, a body switched between types at run time,
 // and a kinematic platform driven along a path by SetTargetTransform. Built from the behaviour each
 // feature promises, not from any other engine's samples.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous scenes: fast and thin bodies against thin static geometry, where the speculative
 // contacts and the continuous stage (docs/design.md section 7) must keep bodies from passing through
 // or catching on what they slide over (ghost collisions at the joints between shapes). Rebuilt after

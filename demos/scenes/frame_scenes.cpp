@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joint local frames (Box2D v3.2's localFrameA / localFrameB; joint_types.h, joint_api.h): joints
 // built from rotated frames, and frames turned at runtime.
 #include "scene_builders.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Feature scenes for the shape API (issue 29, minkowski/shape_api.h), built from the behaviour the
 // calls promise, not from any other engine's samples:
 //   modify_geometry: a body on the ground whose one shape becomes a circle, a capsule, a box and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Feature scenes of issue 29's joints, each built from the behaviour a game expects (after the
 // samples Box2D v3 names: Motor Joint, Filter Joint, Breakable, Door, Top Down Friction).
 #include "scene_builders.h"

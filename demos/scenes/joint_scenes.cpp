@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joint scenes: soft welds, chains of prismatic joints. Rebuilt after the descriptions of Box2D v3's
 // joint samples (ideas only, no code). World defaults (the "aligned" settings) unless the table row
 // says otherwise; the ground's top is y = 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Feature scenes of surface materials and filters (issue 29): a conveyor belt, rolling resistance,
 // a custom pair filter. Built from the behaviour each feature promises (world_types.h).
 #include "scene_builders.h"

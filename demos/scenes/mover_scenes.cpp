@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Feature scenes for character movers (minkowski/mover.h): a capsule character moved by the game, not
 // by the solver, through World::CollideMover, SolvePlanes, World::CastMover and ClipVector only.
 #include "minkowski/mover.h"

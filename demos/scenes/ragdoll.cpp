@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rain ragdoll, built from one table of bones (values from Box2D v3's rain benchmark).
 #include "ragdoll.h"
 

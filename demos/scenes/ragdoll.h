@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the "human" ragdoll of Box2D v3's rain benchmark: 11 capsule bodies joined by
 // 10 revolute joints with limits, joint friction (a zero-speed motor) and a spring.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rain benchmark (Box2D v3's): ragdolls spawned in columns onto five floors of small boxes; once
 // every column exists, the oldest is destroyed and re-created, so creation and destruction of bodies
 // and joints are part of the timed steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Robustness scenes: what breaks an iterative soft-contact solver rather than what is slow for it
 // (large mass ratios, stiff joints under a heavy chassis, bodies created overlapping, boxes near the
 // linear slop, a box wedged between slopes). Rebuilt after the descriptions of Box2D v3's

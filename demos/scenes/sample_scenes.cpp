@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sample scenes of issue 29, each built from the behaviour Box2D v3's sample of the same name shows
 // (Scissor Lift, Driving, Bridge, Gear Lift, Body Move, Joint events), through the public API only.
 // Their dimensions are in sample_scenes.h, which the tests read.

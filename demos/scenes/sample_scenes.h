@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The geometry of the sample scenes of issue 29 (sample_scenes.cpp: scissor_lift, driving, bridge,
 // gear_lift, body_move_events, joint_events), shared with their tests so that a test's independent
 // answer (the linkage's height, the catenary, the gear ratio) starts from the same dimensions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal to mk_scenes: the builders the scene table lists.
 #pragma once
 

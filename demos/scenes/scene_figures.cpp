@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The quality figures of a scene run, from the public World API: contacts through
 // ForEachTouchingContact, shapes through a world-sized QueryAABB, bodies through their getters.
 #include "scene_figures.h"

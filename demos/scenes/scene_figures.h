@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — quality figures of a scene run (the hard cases: penetration, drift, escapes, joint
 // error, sleep, speed, energy), measured through the public World API only. `benchmark --figures`
 // prints them for every scene (docs/benchmarks.md, "Hard-case scenes: figures").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal to mk_scenes: the small pieces the hard-case scenes (stacking_scenes.cpp,
 // robustness_scenes.cpp, continuous_scenes.cpp, joint_scenes.cpp) build from.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one explicit scene table, and SceneRun (how every tool steps a scene).
 #include "scene_builders.h"
 

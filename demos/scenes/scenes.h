@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the scene table shared by the sandbox, the benchmark and the tests (docs/design.md section 2).
 //
 // A scene is a row of one explicit table (SceneTable): a name, the WorldDef it runs in, its step count,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stacking scenes: bodies that should come to rest on each other, and stay where they were put
 // (single boxes, columns of boxes, circles and capsules, a leaning tower, a bullet into a column,
 // an overfull box, ledges, dominoes, a thin ruler). Rebuilt after the descriptions of Box2D v3's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stress scenes: small set-ups that each push one weakness of an iterative solver (tall stacks,
 // balance on corners, arches held by friction alone, mass ratios, friction and restitution
 // thresholds, long joint chains, jointed bodies with limits and springs). Our own designs: each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Brute-force oracle for broadphase tests: an independent model of every proxy (its own fat box
 // logic and filter rules, written from the contract in minkowski/broadphase.h) and the O(n^2) list of
 // overlapping pairs. Pairs are keyed by user data, which the tests make unique per created proxy.

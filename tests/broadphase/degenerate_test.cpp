@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broadphase on degenerate and bad input: zero-size boxes, everything at one point or on one line,
 // NaN/Inf boxes, stale ids, create/destroy churn, and no allocation after warm-up.
 #include "broadphase/broadphase_oracle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The persistent pair set against an O(n^2) oracle, on random scenes with every kind of change.
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"

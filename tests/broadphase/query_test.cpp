@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broadphase queries against brute force: AABB overlap and ordered ray casts.
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NextUp / NextDown against the C library's std::nextafter, bit for bit.
 #include "core/float_bits.h"
 

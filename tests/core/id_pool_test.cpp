@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IdPool: slots reused lowest first, generations that make old ids stale, capacity that only grows
 // when no slot is free; checked by hand and against a brute-force model on random operations.
 #include "core/id_pool.h"

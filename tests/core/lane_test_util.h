@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for the lane tests: every lane type of the build run on the same inputs, and exact
 // comparisons (bits, so -0 and +0 or two NaNs differ).
 #pragma once

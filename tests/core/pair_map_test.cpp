@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PairMap: an open-addressing map with backward-shift deletion, checked against std::unordered_map
 // on random inserts, overwrites, finds and erases (dense keys, so probe runs collide and wrap).
 #include "core/pair_map.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine's own Sin, Cos and Atan2 (engine/src/core/trig.cpp) against the C library's long double
 // functions (64-bit significands: their error is far below a double ulp), at fixed-seed random
 // arguments, plus C's table of special values and the symmetries the functions must keep bit for bit.

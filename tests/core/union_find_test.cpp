@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Union-find against a brute-force connectivity oracle (graph search over the unions made).
 #include "core/union_find.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The version three ways: the library's GetVersion(), the headers' MK_VERSION_* macros and CMake's
 // project(VERSION), which the build passes in as MK_TEST_PROJECT_VERSION.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The wide-float layer (core/wide_float.h): every operation of every lane type against plain float
 // math with the documented semantics, the SSE2 type against its scalar twin bit for bit (NaN and
 // infinities included), and ArgMax against a scalar scan.

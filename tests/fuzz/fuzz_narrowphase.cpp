@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target for the narrowphase: arbitrary bytes become shapes, transforms and a warm-start
 // cache (floats taken raw, so NaN, infinities, denormals and huge values all occur) and go through
 // GJK distance, the overlap tests, EPA and manifold generation. A crash, a hang (libFuzzer's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target for the replay loader (minkowski/replay.h): the first byte's bit 0 says whether to
 // write the right checksum into the rest before loading (so mutations reach the record decoder, not
 // only the checksum test); the rest is the replay file. A load must either be refused or give a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target for the snapshot loader (World::RestoreSnapshot): the checks of
 // tests/fuzz/snapshot_check.h on every input (a crash, a sanitizer report or a hang (-timeout) fail
 // too). The checksum and header checks themselves are covered by tests/world/snapshot_test.cpp.

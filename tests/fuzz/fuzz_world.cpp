@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target for the world API: the bytes are a program of World calls (world_program.h). A
 // crash, a hang (-timeout), a sanitizer report or a non-finite body state after a Step is a failure.
 // MK_ASSERT failures are expected (the program passes bad values on purpose) and are silenced.

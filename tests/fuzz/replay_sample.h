@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small recorded world that makes every kind of recorded World call (every Create*, Destroy*, Set*
 // and Apply*, Explode, settings, gravity, a pre-solve callback set and cleared), refused calls
 // included (NaN, stale and null ids). Used by the replay tests (tests/world/replay_test.cpp) and to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What fuzz_snapshot checks of one input, shared with the unit test that runs the committed corpus
 // (tests/fuzz/snapshot_corpus, seeds and the fuzzer's regressions) in every ctest pass, sanitizers
 // included. The input is a snapshot whose header (version, layout signature, total size, checksum) is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A world-API program interpreter for fuzzing: bytes become a sequence of World calls (create and
 // destroy bodies, shapes, chains and joints, setters, forces, settings, steps, events read while destroying,
 // moves of the world) with values drawn from a table of hostile floats (NaN, infinities, denormals,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "geometry/hull_tolerance.h"
 #include "minkowski/geometry.h"
 #include "test_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ShapeGeometry: the one value every shape type is stored, dispatched and queried as. Checked against
 // the typed shapes it is made from (points, radius, and normals recomputed here from the edges) and
 // against the typed overloads of mass, bounding box and proxy, bit for bit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "minkowski/assert.h"
 #include "minkowski/geometry.h"
 #include "test_util.h"

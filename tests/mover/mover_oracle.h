@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The mover tests' independent answer: the exact separation of two placed shapes by GJK distance.
 #pragma once
 

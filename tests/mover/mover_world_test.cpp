@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World::CollideMover and World::CastMover with the plane solver, as a game drives them: a capsule
 // moved by the loop of mover.h's header comment through random static levels, checked against an
 // exact distance to every shape (brute force, no broadphase), and against analytic slides.

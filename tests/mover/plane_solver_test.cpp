@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SolvePlanes and ClipVector (minkowski/mover.h) against a brute-force quadratic program: in 2D the
 // point of a (non-empty) intersection of half-planes nearest a target is the target itself, its
 // projection onto one boundary line, or the crossing of two; the oracle tries them all.

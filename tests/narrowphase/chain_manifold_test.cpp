@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chain segment manifolds (ghost vertices, one-sidedness) against independent answers: at a flat
 // vertex the two segments together are a flat floor (every normal the face normal, the deepest
 // separation the shape's lowest point); at a convex vertex every normal lies in the vertex's cone and

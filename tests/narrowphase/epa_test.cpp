@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "minkowski/distance.h"
 #include "narrowphase/gjk_internal.h"
 #include "narrowphase/oracle.h"

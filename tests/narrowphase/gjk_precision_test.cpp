@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GJK where float rounding is most dangerous: shapes far larger than the distance between them (a
 // 400 m ground segment against a 1 m stick, issue 2) and nearly collinear polygon vertices, where a
 // chord across them is as close as the true edge to float resolution but has another normal (issue 3).

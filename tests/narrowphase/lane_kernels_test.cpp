@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every narrowphase kernel on wide floats (gjk_internal.h, face_scan.h, manifold_internal.h) run on
 // each lane type: the SSE2 instance against its scalar twin bit for bit, and each against a plain
 // scalar loop (the oracle) on every count and remainder, with ties and float edge cases.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Manifold properties on random pairs of every type pair, against the brute-force oracle in
 // oracle.h (the GJK tests' double-precision oracle, shared read-only): unit normal, at most 2 points, and the
 // deepest point's separation equal to the exact signed distance (separated cores) or the exact SAT

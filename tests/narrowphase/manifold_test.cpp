@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Manifolds against analytic answers: resting boxes, vertex-face, edge-edge, curved shapes, the
 // pair table's symmetry, feature-id stability and bad input.
 #include "minkowski/manifold.h"

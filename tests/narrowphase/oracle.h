@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Brute-force oracles for distance tests, in double precision and independent of GJK/EPA:
 //  - core distance by exhaustive feature pairs (segment-segment distances, plus a containment test
 //    for overlap), which is exact for convex cores of 1, 2 or more points;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RayCastShape and ShapeCast against independent answers: closed forms in double precision for
 // circles and segments, and for every shape type a sphere trace in double over the exact signed
 // distance of oracle.h (each step moves by the distance to the surface, so it never steps past the

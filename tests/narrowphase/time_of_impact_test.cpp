@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TimeOfImpact against analytic answers (a circle moving straight at a wall, a turning capsule under a
 // ceiling), the safety property against independent GJK distance samples, and bad input.
 #include "minkowski/time_of_impact.h"

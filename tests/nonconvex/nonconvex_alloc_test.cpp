@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NonConvexDistance allocates nothing once its workspace has seen queries of the same size (counted
 // by the suite's global operator new, tests/scenes/alloc_counter.h).
 #include "minkowski/nonconvex_distance.h"

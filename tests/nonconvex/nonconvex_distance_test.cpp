@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact distance between non-convex outlines (minkowski/nonconvex_distance.h) against the brute-force
 // oracle over all segment pairs, analytic degenerate cases and the documented errors.
 #include "minkowski/nonconvex_distance.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Brute-force oracle and random outlines for the non-convex distance tests. The oracle is written
 // apart from the engine's code: every pair of segments, each in double on the same world-frame points
 // (the transform applied the same way the query documents), crossing by sign tests, otherwise the

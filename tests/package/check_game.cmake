@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Run with cmake -P: configure, build and run a small game-like project against Minkowski, and fail
 # unless each step does what the test expects.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bullet range driven headlessly: its counts against answers worked out from the shots' geometry
 // alone (which shots no contact can reach without continuous collision; where a stopped shot's time of
 // impact must put it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "distance_lab.h"
 
 #include "nonconvex/nonconvex_oracle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GJK lab's headless screenshot shows the closest points where they are: runs the sandbox on a
 // separated configuration whose closest points are known exactly, projects those points through the
 // camera the sandbox uses (FitBoundsBeside on the lab's bounds), and checks the screenshot has the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gjk_lab.h"
 
 #include "lab_test_util.h"

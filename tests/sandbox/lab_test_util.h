@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for the lab tests.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks a sandbox screenshot: the PNG loads, has the expected size, is not one flat colour (enough
 // distinct colours and enough pixels away from the background), and optionally contains given
 // colours (e.g. the centre-of-mass dots), which proves DebugDraw output reached the screen.

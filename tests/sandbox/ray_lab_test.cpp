@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ray_lab.h"
 
 #include "lab_test_util.h"

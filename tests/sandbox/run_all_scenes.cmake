@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Renders every scene and lab the sandbox lists (--list-scenes) headless for a few frames, checks each
 # screenshot (window size, not one flat colour, enough foreground) and that no two are alike.
 #   cmake -DSANDBOX=<sandbox> -DCHECKER=<png_check> -DOUT=<dir> -P run_all_scenes.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs the sandbox for a CTest test (cmake -P), so a test can check exit codes and output together.
 #
 #   -DMODE=no_display   run without --headless and with no display: expect exit code 2 and a message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "scene_view.h"
 
 #include "test_util.h"

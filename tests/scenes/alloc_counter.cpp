@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replacement global operator new/delete that count while enabled (see alloc_counter.h).
 #include "alloc_counter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counts heap allocations made through the global operator new while counting is on. The counting
 // versions of operator new/delete (alloc_counter.cpp) replace the global ones in mk_tests and forward
 // to malloc/free; they count nothing while counting is off, so the rest of the suite is unaffected.

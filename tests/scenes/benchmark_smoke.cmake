@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DBENCHMARK=<path> -P benchmark_smoke.cmake: runs `benchmark --scene all --steps 3 --runs 1`
 # and checks the exit code, the CSV header, and exactly one well-formed row per scene of `--list`.
 execute_process(COMMAND ${BENCHMARK} --list OUTPUT_VARIABLE list RESULT_VARIABLE rc)

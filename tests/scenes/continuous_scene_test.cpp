@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision in the spinner scene (demos/scenes): the bodies the rotating bar flings at the
 // 40 m closed chain (one-sided, normals inwards) must all stay inside it for the whole run, as in Box2D
 // v3. The bar (hinged 20 m from the ring's centre, 20.2 m from hinge to tip) reaches 0.2 m past the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The joint_frames scene (demos/scenes/frame_scenes.cpp) against the frames' analytic poses: each arm
 // rests at the lower edge of a limit window turned with its frame A, and each slide box, after its
 // frame A turned, lies on the new axis at the downhill limit, turned by the frames' relative angle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hard-case scenes (stacking, robustness, continuous, joints): what each must let us measure is
 // there (joints recorded for the joint error, sensors that fire), and the figures that hold today
 // keep holding (no body lost, a resting box sleeps on time). The full figures table is in

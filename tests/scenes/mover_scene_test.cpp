@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The character_mover scene (demos/scenes/mover_scenes.cpp): its scripted character, moved only by
 // the public mover API, does what the script asks, and never overlaps the level (exact GJK distance
 // to every other shape, brute force, after every step).

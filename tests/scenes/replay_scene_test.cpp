@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Record and replay over the scene table: every scene, recorded while it runs (its build, its
 // per-step callback's creations and destructions, every Step), replays into a fresh World with the
 // same state hash after every step; and recording changes nothing in the recorded world.

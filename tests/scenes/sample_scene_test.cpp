@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sample scenes of issue 29 (demos/scenes/sample_scenes.cpp), each against an answer worked out
 // apart from the simulation: the scissor linkage's geometry, the catenary and the inextensible
 // chain's bound, the gears' kinematics, a scan of every body, and statics.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Determinism (same scene twice, same StateHash) and no allocation in World::Step after warm-up.
 #include "alloc_counter.h"
 #include "scene_test_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scene figures (demos/scenes/scene_figures.h) against answers worked out by hand: a resting box,
 // a dropped box, free fall, a body thrown out of bounds, circles created overlapping, a joint created
 // apart.

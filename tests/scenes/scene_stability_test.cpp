@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scenario tests on the scene table: stacks that must stand, islands that must sleep.
 #include "scene_test_util.h"
 #include "test_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ragdoll.h"
 #include "scene_test_util.h"
 

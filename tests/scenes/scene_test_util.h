@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for the scene tests: run a scene, read every live body's state.
 #pragma once
 

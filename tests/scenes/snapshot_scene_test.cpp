@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshots of every scene: a world restored from a snapshot continues bit for bit as the original.
 //
 // Oracle: a second run of the same scene that is never snapshotted. The run under test takes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Body integration driven without a World (solver_rig.h).
 #include "solver_rig.h"
 

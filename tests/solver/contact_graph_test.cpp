@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The graph-coloured contact solver (solver/contact_graph.h) against its definition: a colouring where
 // no colour holds a moving body twice and every contact takes the first colour its bodies leave free,
 // and passes that equal the scalar solver run over the contacts in colour order (same values; only

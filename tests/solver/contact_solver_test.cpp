@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The contact solver driven without a World (solver_rig.h): two-body cases with analytic answers, and
 // warm starting against a cold start.
 #include "solver_rig.h"

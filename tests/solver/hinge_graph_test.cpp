@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The graph-coloured plain hinges (solver/hinge_graph.h) against their definition: a colouring where
 // no colour holds a moving body twice, every other joint (and every hinge without a free colour) on
 // the scalar list in input order, and passes that give the bits of the scalar joint passes run over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The joint solver driven without a World (solver_rig.h): a pendulum on a rigid distance joint.
 #include "solver_rig.h"
 

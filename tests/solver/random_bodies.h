@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Random solver bodies for the coloured-solver tests (contact_graph_test.cpp, hinge_graph_test.cpp):
 // moving, turned a little this step, with masses and inertias of any size a scene makes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A test rig that drives the solver without a World: bodies, contacts and joints as plain data, and
 // one step run through the same stage list as world/solve.cpp (gather, prepare, sub-steps,
 // restitution, final caps, store, scatter). The test owns the manifolds and moves their points.

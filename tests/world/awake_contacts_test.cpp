@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The awake contact set (WorldState::awakeContactBits) and the touching count against brute force:
 // after every API call and every step of random churn, bit `slot` is set exactly for the live
 // contacts with an awake body, and the count equals the live contacts that touch. The same for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Body features (issue 29, Box2D v3's body API): motion locks, SetType, mass data, kinematic targets and
 // the small helpers, each against an independent answer (analytic values, a world built from scratch,
 // the bits of the state before the call).

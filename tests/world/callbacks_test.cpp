@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world API games rely on: the pre-solve callback (one-way platforms), a body's contact data, a
 // sensor's overlaps and explosions. Each is checked against an independent answer: ballistic flight
 // and resting heights, brute force over every contact or every shape pair, and the explosion model's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Standalone chain segments (CreateChainSegmentShape, SetChainSegment in minkowski/shape_api.h): they
 // collide exactly as the same segment of a chain (bit for bit against a one-segment chain with the
 // same ghosts), one-sidedly (a body from behind passes as through empty space, a ray from behind

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chains in the world: smooth sliding along open chains and loops against the analytic Coulomb
 // deceleration, no bumps at the joints (capsule, pressed box), one-sidedness, ray casts against a
 // brute-force one-sided ray-segment answer, the API (segments, ownership, destruction) and bad input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Classic mode (SolverMode::Classic) at its defaults: PGS velocity iterations with warm starting, then
 // position passes that remove classicBaumgarte of the overlap beyond the slop (Box2D 2.x). What that
 // recipe guarantees, checked here: at rest no contact overlaps by more than the slop (the position

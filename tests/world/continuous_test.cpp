@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision in the world: fast projectiles fired at 10 cm walls never cross them (the
 // answer is geometric: whether the projectile's centre crossed the wall's centre plane), and
 // the same shots with continuous collision off do pass, so the tests can tell.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision of thin fast bodies (issue 28, items 2, 3 and 9): long thin boxes thrown at thin
 // static platforms and segments at any angle and spin, a sliver of a triangle dropped flat on a
 // segment, and sensors a fast body passes through within one step. Each is judged against geometry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ids in events (issue 29): contact ids that follow a contact across steps (World::GetContactData,
 // IsValid(ContactId)), and the getters that take stale ids from events quietly. Each is checked
 // against an independent answer: the contacts ForEachTouchingContact visits, the pair the event

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 64-bit filter bits, QueryFilter::excludeBody and the pre-solve callback that sees the world
 // (issue 29). Independent answers: free fall against resting on a box, the filter rule evaluated
 // over every shape the unfiltered query finds, the same queries in a copy of the world with the

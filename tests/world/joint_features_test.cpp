@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Issue 29's joint features, each against an independent answer: zero damping per joint (undamped
 // oscillator energy), the motor joint (the force cap's acceleration bound), the filter joint
 // (contacts), runtime setters (limits, distance motor speed and force bound, spring force bounds,

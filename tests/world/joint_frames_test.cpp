@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joint local frames (Box2D v3.2's localFrameA / localFrameB; joint_types.h, joint_api.h), each
 // against an independent answer: the joint angle against the frames' relative angle computed from the
 // body transforms, a slide against the analytic axis, a weld's pose against the frames' relative pose,

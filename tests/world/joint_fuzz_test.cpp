@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joints under abuse: valid but extreme definitions (bodies of a few grams, anchors metres apart,
 // stiff constraints, motors and limits fighting) must leave the world finite, and no body faster than
 // the solver's documented caps: maxLinearSpeed and kMaxRotation per sub-step (solver/contact_solver.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joints: each test checks a number against an analytic answer (pendulum period, spring sag, motor
 // speed, reaction force) or an invariant (anchor separation, axis distance, limits, sleep islands).
 #include "minkowski/world.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Heavy bodies landing on light ones (issue 28): the soft step's contact rows must not turn a landing
 // into a bounce. The bars are Box2D v3's figures for the same scenes (60 Hz, 4 sub-steps, defaults),
 // with 20% tolerance, and energy: a landing with restitution 0 never leaves a body faster than it came.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Surface materials (issue 29): rolling resistance against the analytic stopping distance of a ball
 // rolling up to rest on a slope, tangent speed (a conveyor) against the analytic Coulomb ride, per
 // segment chain materials against the analytic stopping point, the API (set, get, mix, refusals).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Body move events (issue 29): after every Step, World::GetBodyMoveEvents against a brute-force scan
 // of every body's transform, in random worlds where bodies fall asleep, are woken, teleported,
 // disabled, created and destroyed between Steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World queries against brute force: the same exact per-shape test run over every shape of the world
 // (no broadphase), in random scenes of every shape type, filters and sensors; bad input.
 #include "scenes/alloc_counter.h"

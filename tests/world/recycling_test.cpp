@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Contact recycling (SolverSettings::enableContactRecycling, kContactRecycleDistance): every manifold
 // the world holds against a fresh computation at the pose it was made for, and the world's touching
 // state and begin / end events against a brute-force oracle over all shape pairs.

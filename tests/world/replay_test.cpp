@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Record and replay (minkowski/replay.h): a sample world making every recorded call replays with the
 // recorded state hash after every step; the world-API fuzzer's programs replay exactly; the loader
 // refuses every truncation and 10,000 corruptions of a valid file, and with the checksum made right

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Geometry changed in place (World::SetCircle, SetCapsule, SetSegment, SetPolygon; modify_geometry.cpp):
 // the body's mass is that of a body made fresh with the new geometry (and the analytic value); a
 // resting ball whose radius changes settles at its new radius; queries see the new extent, not the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World snapshots: round trips, ids, events, and hostile input (truncations, random corruptions
 // with the checksum left wrong and recomputed, hand-made inconsistencies). The scene-by-scene
 // continuation tests are in tests/scenes/snapshot_scene_test.cpp.

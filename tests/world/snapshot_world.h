@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small world with a bit of everything a snapshot holds, for the snapshot tests and the snapshot
 // fuzzer's seeds: static, kinematic, dynamic, sleeping, disabled and bullet bodies; circle, capsule,
 // segment, box and a 12-gon (out-of-line geometry) shapes; a chain, a sensor; revolute, distance,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_state.h"

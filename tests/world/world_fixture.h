@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for world tests: an assert counter and small scene builders.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world-API fuzzer's programs (tests/fuzz/world_program.h) from seeded random bytes, so every
 // build runs a few thousand of them, under the sanitizers too: no crash, no sanitizer report, and a
 // finite world after every Step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world lock (World's class comment; docs/design.md 6b): every mutating call made from inside Step
 // (the pre-solve callback) or from a query callback fails one MK_ASSERT and changes nothing, and works
 // again once the Step or query has returned. One table of named calls drives every check, so a call

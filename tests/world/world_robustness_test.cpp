@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a game, a fuzzer and a careless caller do to a World: events read while destroying, ids from
 // elsewhere (another world, a moved world, any 32-bit pattern), values at the edge of float, and
 // polygons built by hand. Each case names the defect it guards against.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — hookable assertions for programmer errors.
 //
 // MK_ASSERT checks a condition that only a bug in the caller (or in the engine) can break: a stale

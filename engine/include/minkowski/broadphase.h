@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — broadphase: banded sweep-and-prune over fat AABBs with a persistent pair set.
 //
 // The world owns one BroadPhase. Each shape gets a proxy holding a *fat* AABB (the tight AABB grown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the value types every cast shares: a ray (RayCastInput: the broadphase's, a shape's and
 // the world's ray casts), a shape cast between two cores (ShapeCastInput) and what a cast reports
 // (CastOutput). One header so that each level of the API names a ray and a hit the same way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the interface through which the engine draws. The engine never sees SDL, OpenGL or
 // ImGui: the sandbox (demos/sandbox) implements DebugDraw, and tests implement a recorder.
 #pragma once

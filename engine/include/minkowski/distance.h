@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — distance queries between convex shapes: GJK distance (with warm start and an optional
 // step-by-step history), the GJK boolean overlap test, and EPA penetration (with a SAT fallback for
 // polygon pairs).

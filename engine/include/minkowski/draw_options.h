@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — what World::Draw and the continuous stage's recording take and give: DrawOptions and
 // ContinuousRecord (included by world.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — convex shapes (core + radius), convex hulls, mass properties, bounding boxes and
 // support mapping. Pure functions on plain values: nothing here allocates or keeps state.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the runtime joint API: setters and getters for every joint type, as free functions on
 // a World (Box2D v3's b2RevoluteJoint_SetLimits(id, ...) is SetJointLimits(world, id, ...)). Why free
 // functions with generic names: one call per property whatever the joint type (a limit is a limit on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — joint definitions. A joint connects two bodies (or, for the mouse joint, one body and a
 // world target) at anchors given in each body's local frame. Joints are soft constraints solved in the
 // same sub-step loop as contacts; each joint's stiffness and damping default to the world's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — contact manifolds between pairs of shapes, and the shape-pair dispatch table.
 //
 // A manifold is what the contact solver consumes for one touching pair: one unit normal from A to B

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — 2D vector math on glm::vec2: rotations, transforms, AABBs.
 //
 // Conventions (docs/design.md section 3), shared by the whole engine:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — character movers: the plane solver and velocity clip a kinematic character uses
 // (docs/design.md, Movers).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — exact distance between non-convex outlines (closed simple polygons, concave allowed, or
 // open polylines), each a chain of boundary segments under its own transform.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — casts against one shape: a ray against any shape (exact for every type), and one convex
 // core translated against another (conservative advancement on GJK distance). Pure functions on
 // plain values; nothing here allocates. The World's queries (world.h) run these on the shapes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — record and replay: a versioned, checksummed file of a world's settings and every
 // mutating World call (World::StartRecording / StopRecording), and a player that replays it into a
 // fresh World, step by step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — a shape's geometry changed in place, and read back by type, as free functions on a World
 // (Box2D v3's b2Shape_SetCircle(id, &circle) is SetCircle(world, id, circle)), as the runtime joint
 // API is (joint_api.h): World's class stays the core; and standalone chain segments

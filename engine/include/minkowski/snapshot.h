@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — world snapshots: what World::SaveSnapshot writes and World::RestoreSnapshot reports.
 //
 // A snapshot is the complete state of a World between two Steps (bodies, shapes with their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — time of impact between two moving convex shapes, for continuous collision (fast bodies
 // that would otherwise pass through thin shapes between two steps).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the engine's version (semantic versioning: README, "Versioning"; CHANGELOG.md).
 //
 // The macros give the version of the headers a file was compiled with; GetVersion() gives the version

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the World: bodies, shapes, and the step that moves them.
 //
 // A World owns everything created in it and hands out ids (world_types.h). Calls with a stale or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the types a World hands to game code: contact views (World::ForEachTouchingContact,
 // GetBodyContactData) and the signatures of its callbacks (pre-solve, friction and restitution mixing,
 // custom pair filter), and the world lock under which all of them run.

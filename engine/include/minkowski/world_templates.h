@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the definitions of World's member templates (ForEachTouchingContact and the queries
 // that take any callable: QueryAABB, CastRay, CastShape, OverlapShape, OverlapAABB, OverlapPoint),
 // documented where world.h declares them. Each wraps the callable in a plain function and a context

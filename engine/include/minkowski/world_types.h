@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the plain data of the world API: ids, definitions, solver settings, events, profile.
 #pragma once
 

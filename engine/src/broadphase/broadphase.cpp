@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — broadphase: proxies, the persistent pair set, UpdatePairs.
 // [SECTION] Impl: ids, filter, pair nodes, moved-proxy processing
 // [SECTION] BroadPhase: public API

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — broadphase internals (see minkowski/broadphase.h for the contract).
 //
 // Data layout: "banded" sweep-and-prune. One axis (the sweep axis, chosen by spread) is sorted; the

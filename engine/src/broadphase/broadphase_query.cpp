@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — broadphase queries (AABB, ordered ray cast) and debug drawing.
 #include "broadphase/broadphase_impl.h"
 #include "minkowski/assert.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — the broadphase's part of a world snapshot: save as is, load and validate.
 #include "broadphase/broadphase_snapshot.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the broadphase's part of a world snapshot (world/persistence/snapshot.cpp). The whole persistent
 // state is copied as it is (proxies, band lists in their sorted order, the pair nodes and their
 // lists, the moved and relocate queues, the update counter that times layout re-evaluation), since

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minkowski — broadphase structure: choosing the sweep axis and bands, keeping band lists sorted.
 // [SECTION] Layout: axis by spread, band height by typical size
 // [SECTION] Sync: relocating moved proxies, rebuilding dirty lists

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "minkowski/assert.h"
 
 #include <atomic>

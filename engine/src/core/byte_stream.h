@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: a byte writer and a bounds-checked byte reader for snapshots (world/persistence/snapshot.cpp and
 // broadphase/broadphase_snapshot.cpp). Values are copied as their object bytes (memcpy), so a
 // snapshot is only read back by the same engine build on the same kind of machine: the header's

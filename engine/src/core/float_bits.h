@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the neighbouring floats of a float, inline (std::nextafter is a call into libm, and the
 // broadphase rounds a bound outwards for every key it scans).
 #pragma once

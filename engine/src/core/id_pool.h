@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: slot allocation with generation counters, for the ids of bodies, shapes and joints.
 // Freed slots are reused, lowest first, so a create/destroy cycle never grows the arrays and a world
 // that created and destroyed objects lays out new ones exactly like a fresh world (determinism: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: an open-addressing hash map from a 64-bit pair key to an int, for finding the contact of
 // a shape pair. Linear probing with backward-shift deletion (no tombstones), power-of-two capacity
 // kept at most half full. After it has grown to a scene's peak pair count, inserts and erases never

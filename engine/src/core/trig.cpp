@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine's sine, cosine and arctangent (see trig.h for why and how accurate). Constants are hex
 // literals computed with 300-bit arithmetic (mpmath), so every compiler reads the same bits.
 #include "core/trig.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the engine's own sine, cosine and arctangent in double (the float ones in math.h round
 // these). Built from + - * / and IEEE remainder only, each rounded separately (-ffp-contract=off), so
 // the bits do not depend on the compiler, its constant folding or the C library: a scene gives the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Union-find over slot indices in a plain vector (parent[i] == i marks a root). Used for islands
 // (world/sleep.cpp) and for the island colours of the debug draw (world/world_debug.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "minkowski/version.h"
 
 namespace mk {

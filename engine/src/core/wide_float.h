@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: wide floats, the one place SIMD intrinsics appear. A register of float lanes (and a mask
 // of the same width) with the few operations the kernels need, in two implementations of one
 // interface:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal, part of core/wide_float.h (include that, not this): ScalarFloat<N>, the lane type
 // without SIMD and the bit-for-bit twin of the SIMD types (the rules it follows: wide_float.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal, part of core/wide_float.h (include that, not this): the x86 lane types, Sse2Float4 (the
 // x86-64 baseline) and Avx2Float8 (MK_AVX2 builds), each a twin of ScalarFloat (wide_float.h says
 // what "twin" promises).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Convex hull of a point cloud: Andrew's monotone chain (Andrew 1979; see also de Berg et al.,
 // Computational Geometry, ch. 1), followed by a clean-up pass that welds near-duplicate vertices and
 // removes nearly collinear ones, so the result is strictly convex by a margin that float arithmetic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the tolerance a hull is cleaned with, shared by ComputeHull and the polygon validation.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mass properties of every shape, exact for rounded shapes.
 //
 // A polygon rounded by r is its core grown by r (a Minkowski sum with a disc). That region splits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: area, centroid and inertia of a convex polygon, shared by shape construction and mass.
 #pragma once
 

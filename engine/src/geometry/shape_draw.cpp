@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shapes drawn through DebugDraw. The engine knows shapes; the implementer knows pixels.
 #include "minkowski/debug_draw.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ShapeGeometry: any shape's core (points, edge normals, radius) in one value.
 #include "geometry/polygon_math.h"
 #include "minkowski/assert.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shape constructors: validation of raw input and the derived data (normals, centroid) of polygons.
 #include "core/trig.h"
 #include "geometry/hull_tolerance.h"

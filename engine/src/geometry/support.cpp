@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Support mapping and bounding boxes.
 #include "minkowski/geometry.h"
 

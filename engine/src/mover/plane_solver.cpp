@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The mover's plane solver and velocity clip (minkowski/mover.h).
 //
 // Both find the point nearest a target inside an intersection of half-planes,

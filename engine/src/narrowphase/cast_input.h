@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the input checks the casts (ray_cast.cpp) and the world's queries (world/queries.cpp)
 // share, so that both refuse the same values.
 #pragma once

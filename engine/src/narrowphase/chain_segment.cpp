@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chain segments against convex shapes: one-sided, with ghost vertices (the idea of Box2D's chain
 // shape: each segment knows its neighbours' far points, so at a shared vertex it only reports the
 // normals that vertex admits, and a body crossing from one segment to the next feels one surface).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reference/incident edge clipping (Sutherland-Hodgman against the two side planes of the reference
 // face). The idea is dyn4j's "contact points using clipping" (also box2d-lite): the contact region
 // of two faces is the incident edge cut to the reference face's extent.

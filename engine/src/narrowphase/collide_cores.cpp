@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The general manifold path: core distance -> reference face -> clip. See manifold.h for the outline.
 #include "narrowphase/face_scan.h"
 #include "narrowphase/gjk_internal.h"

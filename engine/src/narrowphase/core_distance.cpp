@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Core distance for the manifold code: GJK (gjk.cpp) run in A's frame through its internal entry
 // point RunGjk, which takes B's core in B's own frame plus the relative transform. That lets a pair
 // beyond the speculative distance leave without ever transforming B's polygon, and avoids the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // EPA: penetration depth of overlapping cores (van den Bergen 2001, "Proximity queries and
 // penetration depth computation on 3D game objects", in 2D).
 //

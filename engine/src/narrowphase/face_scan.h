@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the SAT face scan of the manifold path (collide_cores.cpp), the separation of one core
 // from every face of another, on wide floats. Templates over the lane type (core/wide_float.h) so the
 // tests compare the SIMD scan with its scalar twin; the engine instantiates them on wide::Float4.

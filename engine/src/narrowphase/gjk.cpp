@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GJK distance and overlap between convex cores (Gilbert, Johnson and Keerthi 1988; in 2D as William
 // Bittle's GJK articles and the "GJK Algorithm" tutorial explain it).
 //

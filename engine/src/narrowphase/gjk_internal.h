@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the pieces GJK, EPA and SAT share. Everything runs in shape A's local frame: B is
 // transformed relative to A once per query (one rotation + translation per B vertex touched, none
 // for A), which saves a transform per support and keeps coordinates small when both shapes are far

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Manifold front end: cores of each shape type, the typed Collide* functions, the 5x5 pair table
 // and input validation. The geometry itself lives in collide_cores.cpp and clip.cpp.
 #include "minkowski/assert.h"

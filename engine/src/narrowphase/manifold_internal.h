@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the pieces of manifold generation, shared by manifold.cpp, clip.cpp and collide_cores.cpp
 // and reachable from tests. Everything here works in shape A's local frame: B's core is transformed
 // into it once, so every dot product below is between plain local vectors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Casts against one shape: RayCastShape (exact per type) and ShapeCast (conservative advancement).
 #include "minkowski/ray_cast.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Separating axes for overlapping cores: the fallback when EPA fails.
 //
 // For convex polygons in 2D the boundary of A - B is made of the edges of A and of -B, so its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The public distance queries (distance.h) over GJK (gjk.cpp): ShapeDistance classifies GJK's result
 // into separated, touching and overlapping and reports world-frame witnesses and normal; CoresOverlap,
 // ShapesOverlap, MakeSimplexFromCache and ShapeSeparation (the signed distance, EPA when the cores

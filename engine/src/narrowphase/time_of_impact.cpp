@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Time of impact by conservative advancement (Mirtich, "Impulse-based dynamic simulation of rigid
 // body systems", 1996), with the approach bound derived below.
 //

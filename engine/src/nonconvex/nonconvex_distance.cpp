@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Non-convex distance: input validation, stage 1 (GJK on the vertex sets: bounds, separating
 // direction, exact early exit) and the driver that hands over to the hash stages (nonconvex_hash.cpp).
 #include "minkowski/assert.h"

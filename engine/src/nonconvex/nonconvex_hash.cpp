@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Non-convex distance, stage 2 (the slab hash between separated hulls) and the overlap grid (hulls
 // overlap, beyond the paper). See minkowski/nonconvex_distance.h for the method.
 #include "nonconvex/nonconvex_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the double-precision geometry and buffers the non-convex distance stages share
 // (nonconvex_distance.cpp: validation, stage 1 GJK on vertex sets, driver; nonconvex_hash.cpp: the slab
 // hash of stage 2 and the overlap grid).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Body integration, Box2D v3's solver.c stages: integrate velocities (gravity, forces, damping),
 // integrate positions (the motion of a sub-step accumulated into dp, dq), and the speed caps on both.
 // They go over params, one per body: during the sub-steps states also holds the contact graph's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: body integration (Box2D v3's solver.c: integrate velocities, integrate positions) and the
 // speed caps on every sub-step's motion.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: a group's bodies in wide-float lanes, shared by the coloured solvers (contact_graph.cpp
 // for contacts, revolute_joint.cpp for hinges): the lowest free colour of a constraint, and loading and
 // storing four (or eight) bodies' states, lanes without a moving body on the graph's static slot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The graph-coloured, SIMD-wide contact solver: colouring, packing, and the warm start, solve and
 // relax kernels on wide floats (contact_graph.h). Every kernel mirrors its scalar twin in
 // contact_solver.cpp operation for operation; where the scalar code calls std::max(a, b) the lanes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the graph-coloured, SIMD-wide contact solver (issue 14; the idea is Box2D v3's constraint
 // graph, Catto 2024).
 //

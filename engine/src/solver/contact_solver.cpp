@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The soft-step contact solver ("soft step": Catto, Solver2D, 2024; the recipe Box2D v3 and Rapier
 // converged on), every stage of it: per step, prepare from the world's inputs; per sub-step (the list
 // is RunSubSteps, solver.cpp): warm start, solve with soft bias, relax without bias after the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the sub-stepped soft contact solver (docs/design.md section 7), every stage of it in one place
 // like Box2D v3's contact_solver.c: prepare, warm start, solve, relax, restitution, store; and
 // Classic mode's velocity and position passes.

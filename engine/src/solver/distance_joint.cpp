@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Distance joint: the anchor distance L = |d|, d = pB - pA, with unit u = d / L.
 //   Cdot = u . (vB + wB x rB - vA - wA x rA)   (the rotation of u itself is orthogonal to d),
 // Jacobian [-u, -(rA x u), u, rB x u], effective mass 1 / (mA + mB + iA (rA x u)^2 + iB (rB x u)^2).

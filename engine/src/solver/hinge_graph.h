@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: plain hinges (revolute joints without spring, motor or limit: joint_grid's, ragdolls'
 // and most chains') solved graph-coloured and SIMD-wide, as contacts are (contact_graph.h; Box2D v3
 // colours its joints as well). A hinge of a plain kind is only its point constraint pB = pA, so a

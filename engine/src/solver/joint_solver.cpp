@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joint solver: prepare, dispatch, warm starting, the store with its reaction readout, and the
 // shared pieces (coefficients, the 2x2 point constraint, angular rows). Weld and mouse joints live
 // here too (they are the point constraint plus at most one angular row); revolute, prismatic / wheel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the joint solver, every stage of it: prepare from the world's JointInputs, warm start,
 // solve, relax, store. Joints are soft constraints solved in the same sub-step loop as contacts
 // (RunSubSteps, solver.h; Catto, "Solver2D" 2024 and "Soft Step" GDC talks: the idea source; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Motor joint: drives anchor B towards anchor A moved by the linear offset (both prepared into rA0,
 // rB0, so the error is the frame's d = pB - pA), and the angle theta = angleB - angleA - angularOffset
 // (the offset is the joint's referenceAngle) towards 0. Each is a velocity row whose target removes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prismatic and wheel joints: anchor B moves along an axis fixed in body A.
 //
 // With d = pB - pA and the world axis u (turning with A: du/dt = wA x u), the translation is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Revolute joint: a point constraint pB = pA plus optional rows on the joint angle
 // theta = angleB - angleA - referenceAngle:
 //   spring  theta -> 0, soft by the joint's hertz / damping ratio (k = I_eff (2 pi f)^2 with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The step's constants (MakeStepContext, MakeSoftness) and the sub-step stage list (RunSubSteps),
 // Box2D v3's solver.c; the stages themselves are in body_integrator.cpp, contact_solver.cpp and the
 // joint files.

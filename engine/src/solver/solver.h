@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the step's solver data and the sub-step stage list (Box2D v3's solver.c, b2SolverStage).
 //
 // The stages of a step, as world/solve.cpp calls them:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: what every solver stage shares: the step's constants (StepContext), soft constraint
 // coefficients, the moving bodies' per-step data and the speed caps.
 //

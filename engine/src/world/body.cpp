@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API, bodies: creation, destruction, motion, forces and impulses, mass, flags; and a body's
 // mass properties from its shapes. Every entry validates its ids and values first (MK_ASSERT +
 // neutral result on misuse).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API, bodies (Box2D v3's body features, issue 29): motion locks, changing the type at run time,
 // mass data overrides, kinematic targets, sleep thresholds, the body's shapes and joints, frame
 // conversions and names. Each entry validates ids and values first (MK_ASSERT + neutral result).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What continuous collision sweeps for a body and its shapes (body_sweep.h).
 #include "world/body_sweep.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: what continuous collision (continuous.cpp) sweeps for a body and its shapes: the body's
 // sweep over the step (start and end centre and angle, whole turns included), the point of a shape it
 // tracks, the shape shrunk under its surface for a body that already touches, and the bulge of a turn

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world's side of the broadphase: one proxy per shape of an enabled body (user data = shape slot),
 // filters from the shape and body, and begun / ended pairs turned into contacts.
 #include "minkowski/assert.h"

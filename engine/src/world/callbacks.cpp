@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API for games: the pre-solve callback, a body's contacts, a sensor's overlaps, explosions.
 // The callback itself is called by the narrowphase (contacts.cpp) and the continuous stage
 // (continuous.cpp); the getters here walk one body's contact edges, never the world's contacts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API, chains: a polyline or loop of one-sided segment shapes with ghost vertices (ChainDef in
 // world_types.h; the collision in narrowphase/chain_segment.cpp). A chain is a list of ordinary shapes
 // of type ChainSegment that belong to it: contacts, events, filters and queries need nothing new.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Persistent contacts: created when the broadphase reports a new pair of fat AABBs, updated by the
 // narrowphase every step while one of their bodies is awake, destroyed when the pair ends.
 #include "minkowski/assert.h"

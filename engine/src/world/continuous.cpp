@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Continuous collision: the stage of World::Step after the solver (docs/design.md section 7).
 //
 // The solver moves every body by its velocity over the step; a body that moves further than about

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime joint API (minkowski/joint_api.h): every setter goes through SetJointValue, which
 // holds the lock guard, the recording, the validation per joint type and the wake; the getters read
 // the joint in place.

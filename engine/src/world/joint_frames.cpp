@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joint local frames (Box2D v3.2's localFrameA / localFrameB; joint_types.h and joint_api.h): the
 // def helpers that turn two frames into anchors, axis, referenceAngle and offsets, and the runtime
 // setters and getters.

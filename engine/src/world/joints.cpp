@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joints in the world: creation with validation, destruction, the bodies' joint lists, the
 // collide-connected rule, and waking a moving body's sleeping partners before a step. The step
 // gathers joints in world/solve.cpp; the constraint math, from prepare to store, is in

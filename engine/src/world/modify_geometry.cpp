@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shape API (minkowski/shape_api.h): geometry changed in place (Box2D v3's b2Shape_SetCircle and
 // its siblings), the typed geometry getters and standalone chain segments (b2CreateChainSegmentShape).
 // What a change does, and why it differs from v3 on mass: shape_api.h; docs/design.md, Geometry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The mover's world queries (World::CollideMover, World::CastMover; minkowski/mover.h): a capsule
 // against every shape the broadphase finds near it, exactly (GJK distance, EPA when the capsule's core
 // is inside a shape, conservative advancement for the cast). Nothing here changes the world and no

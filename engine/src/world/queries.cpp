@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World queries: ray casts, shape casts, exact overlaps and closest points. Each asks the broadphase
 // for candidates (fat boxes), then tests every candidate exactly against the shape's geometry at its
 // body's transform. Nothing here runs in Step or changes the world.

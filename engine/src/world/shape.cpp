@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API, shapes: creation with validation, destruction, material, filter, user data; shape AABBs.
 // Every entry validates its ids and values first (MK_ASSERT + neutral result on misuse).
 #include "minkowski/assert.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Islands and sleeping. Each step, awake dynamic bodies joined by touching contacts or joints are grouped by
 // union-find (cheap: near-linear, no persistent graph to maintain); an island whose bodies have all
 // been slower than their threshold for SolverSettings::timeToSleep goes to sleep as a whole. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The solver stage of World::Step: gathers the awake bodies, touching contacts and joints into the
 // solver's inputs, runs the solver's stages (engine/src/solver, which sees no World), and scatters
 // velocities, transforms, hit events and joint reactions back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World::Step: one function call per pipeline stage (docs/design.md section 1), each timed into Profile.
 #include "minkowski/assert.h"
 #include "world/persistence/recorder.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World API, the world itself: creation and moves, recording (replay and continuous), gravity and
 // solver settings, profile, counters, the state hash, events and contact views. Bodies are in body.cpp,
 // shapes in shape.cpp, joints in joints.cpp. Every API entry validates its ids and values first (MK_ASSERT +

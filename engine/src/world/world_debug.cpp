@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The World's debugging side: drawing through DebugDraw (shapes, AABBs, contacts, joints, islands)
 // and the queries tools use to find shapes (AABB query, point test). Nothing here runs in Step.
 #include "core/union_find.h"

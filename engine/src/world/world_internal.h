@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: operations on WorldState shared by the API (world.cpp, body.cpp, shape.cpp, joints.cpp),
 // the step (step.cpp), contacts (contacts.cpp), sleep (sleep.cpp) and the broadphase link
 // (broadphase_link.cpp).

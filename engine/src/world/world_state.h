@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the World's data. Plain arrays indexed by slot; ids are slot + 1 with a generation.
 //
 // Layout for speed (docs/design.md sections 1 and 8): bodies, shapes and contacts live in contiguous

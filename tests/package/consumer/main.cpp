@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Uses the installed engine the way a game would and checks the answers against closed forms: shape
 // queries, then a world that steps (RunGame in ../games/common: free fall over one step, a box coming
 // to rest on the ground, the library's version against the headers').

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the recording a World writes while World::StartRecording is on (minkowski/replay.h).
 // World API entries call RecordCall first thing; with no recorder that is one null test.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Record and replay (minkowski/replay.h): the recording's file, its validation, and the player. The
 // World API entries write records (RecordCall, recorder.h); this file reads them back.
 #include "minkowski/replay.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the replay file's encoding (minkowski/replay.h describes the format). One description per
 // definition (Fields) serves both the writer (recording, World API entries) and the reader (loading
 // and playing), so the two cannot drift apart.

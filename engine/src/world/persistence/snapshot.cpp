@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // World snapshots: SaveSnapshot writes the whole persistent state, RestoreSnapshot reads it into a new
 // WorldState, validates every index, list, number and geometry, and only then moves it in (all or
 // nothing). Format and limits: minkowski/snapshot.h; design and costs: docs/design.md, Snapshots.

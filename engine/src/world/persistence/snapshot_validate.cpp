@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshot validation (snapshot_validate.h): the checks a parsed state passes before RestoreSnapshot
 // moves it in. Format and limits: minkowski/snapshot.h; the parser and the rest of the restore:
 // snapshot.cpp. When a struct copied as bytes gains a field the engine indexes with or needs finite,

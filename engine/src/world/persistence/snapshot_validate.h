@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validation of a parsed snapshot (RestoreSnapshot's second half): every index in range, every list
 // consistent, every number finite and within the bounds the solver needs, every geometry valid.
 // Only a state that passes is moved into a World.

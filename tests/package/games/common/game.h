@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every test game does with the engine, whichever way it got it (add_subdirectory, FetchContent,
 // an install prefix, from inside a shared plugin).
 #pragma once

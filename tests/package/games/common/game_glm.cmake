@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A game's own GLM: an INTERFACE target glm::glm over the GLM headers (as a game with a vendored copy
 # has), made before the engine is added or found, which must then use it as it is.
 find_path(GAME_GLM_INCLUDE_DIR glm/vec2.hpp REQUIRED)

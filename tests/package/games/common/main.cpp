@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "game.h"
 
 #ifndef GAME_NAME

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loads the plugin at run time, as a game loads a mod, and runs its world.
 #include <cstdio>
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plugin's one entry point; the engine is inside this shared library.
 #include "game.h"
 
