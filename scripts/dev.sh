@@ -127,7 +127,7 @@ check_docs() {
   version=$(awk '/^#define MK_VERSION_(MAJOR|MINOR|PATCH) / {v = v sep $3; sep = "."} END {print v}' \
     engine/include/minkowski/version.h)
   start=$(date +%s)
-  rm -rf build/docs
+  rm -rf build/docs && mkdir -p build/docs  # doxygen makes only the last level of the path
   out=$(MK_VERSION=$version doxygen docs/Doxyfile 2>&1) || rc=$?
   if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
     echo "build/docs/html/index.html (version $version), no warnings, $(($(date +%s) - start)) s"

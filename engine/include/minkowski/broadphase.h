@@ -221,7 +221,7 @@ class BroadPhase {
   BroadPhaseError SetProxyFilter(ProxyId id, const ProxyFilter& filter);
 
   /// Re-runs the filter (including ShouldCollideFn) on this proxy's pairs and candidates at the next
-  /// update, e.g. after a joint that disables collision was created or destroyed. Error: StaleId.
+  /// update; call it after a joint that disables collision was created or destroyed. Error: StaleId.
   BroadPhaseError RefilterProxy(ProxyId id);
 
   /// Replaces the extra filter. Existing pairs are not re-filtered; call RefilterProxy for that.
