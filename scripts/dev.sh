@@ -18,7 +18,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 
 LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
 SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"
-TOOL_PACKAGES="clang libclang-rt-14-dev clang-format"
+TOOL_PACKAGES="clang libclang-rt-14-dev clang-format doxygen"
 # Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
 PEER_PACKAGES="libbox2d-dev"
 
@@ -114,6 +114,27 @@ check_spdx() {
     PASSED=$((PASSED + 1))
   else
     printf 'no SPDX line: %s\n' "${missing[@]}"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+# The reference manual (README, "Reference manual"): doxygen docs/Doxyfile writes build/docs/html
+# from the public headers' comments and docs/getting_started.md, and must print no warning, so every
+# public declaration keeps its comment. The version on its pages is the one version.h says.
+check_docs() {
+  log "check: the reference manual builds without a warning (doxygen docs/Doxyfile)"
+  local version start out rc=0
+  version=$(awk '/^#define MK_VERSION_(MAJOR|MINOR|PATCH) / {v = v sep $3; sep = "."} END {print v}' \
+    engine/include/minkowski/version.h)
+  start=$(date +%s)
+  rm -rf build/docs && mkdir -p build/docs  # doxygen makes only the last level of the path
+  out=$(MK_VERSION=$version doxygen docs/Doxyfile 2>&1) || rc=$?
+  if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
+    echo "build/docs/html/index.html (version $version), no warnings, $(($(date +%s) - start)) s"
+    PASSED=$((PASSED + 1))
+  else
+    printf '%s\n' "$out"
+    echo "doxygen docs/Doxyfile: $(printf '%s\n' "$out" | grep -cE ': (warning|error):') warnings (exit status $rc)"
     FAILED=$((FAILED + 1))
   fi
 }
@@ -225,6 +246,7 @@ cmd_test() {
   check_engine_is_standalone
   check_format
   check_spdx
+  check_docs
   log "build: Release, warnings as errors"
   configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
   run_ctest "Release, all tests" build/release

@@ -22,6 +22,7 @@ AssertHandler SetAssertHandler(AssertHandler handler);
 int AssertFailureCount();
 
 namespace detail {
+/// What a failed MK_ASSERT calls: counts the failure and runs the installed handler. Internal.
 void ReportAssert(const char* expression, const char* file, int line);
 }  // namespace detail
 

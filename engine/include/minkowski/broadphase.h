@@ -43,6 +43,7 @@ struct ProxyId {
 
   /// True for the null handle.
   bool IsNull() const { return index1 == 0; }
+  /// The same slot and generation.
   friend bool operator==(ProxyId, ProxyId) = default;
 };
 
@@ -93,8 +94,8 @@ enum class BroadPhaseError : std::uint8_t {
 
 /// CreateProxy's answer: an id, or an error and a null id.
 struct ProxyResult {
-  ProxyId id{};
-  BroadPhaseError error = BroadPhaseError::None;
+  ProxyId id{};                                   ///< the new proxy; null on error
+  BroadPhaseError error = BroadPhaseError::None;  ///< None on success
 
   /// True when `id` is valid.
   bool ok() const { return error == BroadPhaseError::None; }
@@ -103,10 +104,10 @@ struct ProxyResult {
 /// A pair of proxies. `proxyA.index1 < proxyB.index1`. For an ended pair whose proxy was destroyed,
 /// the id is stale and the user data is the value it had.
 struct ProxyPair {
-  ProxyId proxyA{};
-  ProxyId proxyB{};
-  std::uint64_t userDataA = 0;
-  std::uint64_t userDataB = 0;
+  ProxyId proxyA{};             ///< the proxy with the lower index1
+  ProxyId proxyB{};             ///< the other proxy
+  std::uint64_t userDataA = 0;  ///< proxyA's ProxyDef::userData
+  std::uint64_t userDataB = 0;  ///< proxyB's ProxyDef::userData
 };
 
 /// Extra pair filter, called last (see ProxyFilter) with the two proxies' user data, only when a pair
@@ -158,14 +159,14 @@ struct BroadPhaseLayout {
 
 /// One proxy as the debug accessor sees it.
 struct ProxyInfo {
-  ProxyId id{};
-  AABB fatAABB{};  ///< metres
-  std::uint64_t userData = 0;
-  ProxyType type = ProxyType::Moving;
-  bool awake = true;
-  float sweepLower = 0.0f;  ///< the fat box's interval on the sweep axis, metres
-  float sweepUpper = 0.0f;
-  bool large = false;  ///< kept in the list of large proxies instead of the bands
+  ProxyId id{};                        ///< the proxy
+  AABB fatAABB{};                      ///< metres
+  std::uint64_t userData = 0;          ///< ProxyDef::userData
+  ProxyType type = ProxyType::Moving;  ///< static or moving
+  bool awake = true;                   ///< false while asleep (SetProxyAwake)
+  float sweepLower = 0.0f;             ///< the fat box's interval on the sweep axis, metres: lower end
+  float sweepUpper = 0.0f;             ///< upper end
+  bool large = false;                  ///< kept in the list of large proxies instead of the bands
 };
 
 /// Counters, for profiles and tests.
@@ -191,8 +192,12 @@ class BroadPhase {
   /// reported through MK_ASSERT.
   explicit BroadPhase(const BroadPhaseDef& def = {});
   ~BroadPhase();
+  /// Moving transfers the proxies and pairs with their ids; the moved-from broadphase may only be
+  /// destroyed or assigned to.
+  ///@{
   BroadPhase(BroadPhase&&) noexcept;
   BroadPhase& operator=(BroadPhase&&) noexcept;
+  ///@}
   BroadPhase(const BroadPhase&) = delete;
   BroadPhase& operator=(const BroadPhase&) = delete;
 
@@ -216,7 +221,7 @@ class BroadPhase {
   BroadPhaseError SetProxyFilter(ProxyId id, const ProxyFilter& filter);
 
   /// Re-runs the filter (including ShouldCollideFn) on this proxy's pairs and candidates at the next
-  /// update, e.g. after a joint that disables collision was created or destroyed. Error: StaleId.
+  /// update; call it after a joint that disables collision was created or destroyed. Error: StaleId.
   BroadPhaseError RefilterProxy(ProxyId id);
 
   /// Replaces the extra filter. Existing pairs are not re-filtered; call RefilterProxy for that.

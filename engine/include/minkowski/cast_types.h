@@ -29,10 +29,10 @@ struct RayCastInput {
 /// against core A (placed by transformA, fixed), without rotation: the input of ShapeCast, named as
 /// DistanceInput and ToiInput name theirs. The proxies point into the caller's storage.
 struct ShapeCastInput {
-  ShapeProxy proxyA;
-  ShapeProxy proxyB;
-  Transform transformA;
-  Transform transformB;
+  ShapeProxy proxyA;              ///< core A in its local frame
+  ShapeProxy proxyB;              ///< core B in its local frame
+  Transform transformA;           ///< places A (fixed)
+  Transform transformB;           ///< places B at t = 0
   Vec2 translationB{0.0f, 0.0f};  ///< metres
   float maxFraction = 1.0f;       ///< search t in [0, maxFraction] (>= 0)
 };

@@ -12,18 +12,21 @@ namespace mk {
 
 /// An sRGB colour with alpha, each channel 0..255.
 struct Color {
+  /// Red, green, blue and alpha (255 = opaque).
+  ///@{
   std::uint8_t r = 255, g = 255, b = 255, a = 255;
+  ///@}
 };
 
 /// Colours the engine uses by default (the sandbox may remap them).
 namespace colors {
-inline constexpr Color kStatic{128, 200, 128, 255};
-inline constexpr Color kDynamic{230, 180, 110, 255};
-inline constexpr Color kSleeping{140, 140, 160, 255};
-inline constexpr Color kAABB{200, 100, 200, 255};
-inline constexpr Color kContact{255, 60, 60, 255};
-inline constexpr Color kNormal{60, 200, 255, 255};
-inline constexpr Color kWhite{255, 255, 255, 255};
+inline constexpr Color kStatic{128, 200, 128, 255};    ///< static bodies
+inline constexpr Color kDynamic{230, 180, 110, 255};   ///< dynamic and kinematic bodies
+inline constexpr Color kSleeping{140, 140, 160, 255};  ///< sleeping bodies (DrawOptions::sleepColors)
+inline constexpr Color kAABB{200, 100, 200, 255};      ///< shape AABBs
+inline constexpr Color kContact{255, 60, 60, 255};     ///< contact points
+inline constexpr Color kNormal{60, 200, 255, 255};     ///< contact normals
+inline constexpr Color kWhite{255, 255, 255, 255};     ///< contact impulse arrows, broadphase tree lines
 }  // namespace colors
 
 /// Receives drawing commands in world coordinates (metres). All calls are made between the caller's
@@ -62,10 +65,12 @@ class DebugDraw {
 };
 
 /// Draws a shape placed by `xf` through the interface (filled, with its radius).
+///@{
 void DrawShape(DebugDraw& draw, const Circle& circle, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Capsule& capsule, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Segment& segment, const Transform& xf, Color color);
 void DrawShape(DebugDraw& draw, const Polygon& polygon, const Transform& xf, Color color);
+///@}
 /// The segment, with a short tick (a fifth of its length, at most 0.25 m) from its midpoint along
 /// the normal: the side that collides.
 void DrawShape(DebugDraw& draw, const ChainSegment& segment, const Transform& xf, Color color);

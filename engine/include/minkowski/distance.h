@@ -41,10 +41,10 @@ inline constexpr int kEpaMaxVertices = kEpaMaxIterations + 3;
 
 /// Two shapes (core + radius) placed in the world. The proxies point into the shapes' storage.
 struct DistanceInput {
-  ShapeProxy proxyA;
-  ShapeProxy proxyB;
-  Transform transformA;
-  Transform transformB;
+  ShapeProxy proxyA;     ///< A's core and radius in its local frame
+  ShapeProxy proxyB;     ///< B's core and radius in its local frame
+  Transform transformA;  ///< places A in the world
+  Transform transformB;  ///< places B in the world
 };
 
 /// GJK warm-start state, one per shape pair, kept by the caller between queries (zero-initialise it;
@@ -72,8 +72,8 @@ struct SimplexVertex {
 
 /// A GJK simplex: 1 (point), 2 (segment) or 3 (triangle) vertices.
 struct Simplex {
-  SimplexVertex vertices[3];
-  int count = 0;
+  SimplexVertex vertices[3];  ///< the first `count` are valid
+  int count = 0;              ///< 1, 2 or 3
 };
 
 /// One GJK iteration, for replay in the sandbox (world frame).
@@ -86,7 +86,7 @@ struct GjkStep {
 /// Every iteration of one GJK query (pass a pointer to record; nullptr = no cost). Fixed size.
 struct GjkHistory {
   GjkStep steps[kGjkMaxIterations + 1];  ///< steps[0] is the start simplex, then one per iteration
-  int count = 0;
+  int count = 0;                         ///< valid entries in `steps`
 };
 
 /// How a distance query ended.
@@ -116,7 +116,7 @@ struct DistanceOutput {
   int iterations = 0;         ///< GJK iterations (support queries after the start simplex)
   int simplexCount = 0;       ///< vertices in the terminal simplex (3 = cores overlap)
   bool coresOverlap = false;  ///< the cores intersect (origin inside the Minkowski difference)
-  DistanceStatus status = DistanceStatus::InvalidInput;
+  DistanceStatus status = DistanceStatus::InvalidInput;  ///< how the query ended
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -172,24 +172,25 @@ struct PenetrationOutput {
   /// EPA expansions (support points added to the polytope), also when EPA then failed (status
   /// SatFallback or Failed); 0 when EPA did not run (Separated, InvalidInput)
   int iterations = 0;
-  PenetrationStatus status = PenetrationStatus::InvalidInput;
+  PenetrationStatus status = PenetrationStatus::InvalidInput;  ///< how the query ended
 };
 
 /// One EPA iteration for the sandbox: the polytope (world Minkowski points, counter-clockwise) and
 /// the edge chosen for expansion.
 struct EpaStep {
-  Vec2 vertices[kEpaMaxVertices];
-  int count = 0;
-  int closestEdge = 0;            ///< edge closestEdge -> closestEdge + 1 is closest to the origin
-  Vec2 closestPoint{0.0f, 0.0f};  ///< closest point of that edge to the origin
+  Vec2 vertices[kEpaMaxVertices];  ///< the first `count` are valid
+  int count = 0;                   ///< polytope vertices
+  int closestEdge = 0;             ///< edge closestEdge -> closestEdge + 1 is closest to the origin
+  Vec2 closestPoint{0.0f, 0.0f};   ///< closest point of that edge to the origin
 };
 
+/// Most EPA iterations an EpaHistory records.
+inline constexpr int kEpaHistorySteps = 32;
 /// EPA history (fixed size, about 34 KB: keep one, not one per pair). Only the first kEpaHistorySteps
 /// iterations are recorded; `count` stops there.
-inline constexpr int kEpaHistorySteps = 32;
 struct EpaHistory {
-  EpaStep steps[kEpaHistorySteps];
-  int count = 0;
+  EpaStep steps[kEpaHistorySteps];  ///< one per recorded iteration
+  int count = 0;                    ///< valid entries in `steps`
 };
 
 /// A tally of EPA activity over ShapePenetration calls, kept by whoever runs the queries (a test, a

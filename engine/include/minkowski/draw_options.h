@@ -10,14 +10,14 @@ namespace mk {
 
 /// Toggles for World::Draw.
 struct DrawOptions {
-  bool shapes = true;
-  bool aabbs = false;
-  bool contactPoints = false;
-  bool contactNormals = false;
+  bool shapes = true;            ///< outlines and fills of every shape
+  bool aabbs = false;            ///< each shape's AABB
+  bool contactPoints = false;    ///< every contact's manifold points
+  bool contactNormals = false;   ///< contact normals at those points
   bool contactImpulses = false;  ///< arrows scaled by the normal impulse
-  bool centersOfMass = false;
-  bool sleepColors = true;  ///< draw sleeping bodies in a muted colour
-  bool joints = false;      ///< anchors and the lines joining them, coloured by joint type
+  bool centersOfMass = false;    ///< each body's centre-of-mass frame
+  bool sleepColors = true;       ///< draw sleeping bodies in a muted colour
+  bool joints = false;           ///< anchors and the lines joining them, coloured by joint type
   /// Colour awake dynamic bodies by island (bodies joined by touching contacts and joints share a
   /// colour); sleeping bodies keep the muted colour. Costs a union-find pass per Draw call.
   bool islandColors = false;

@@ -50,8 +50,8 @@ const char* ToString(GeometryError error);
 /// Either a value or the reason it could not be made. `value` is default-constructed on error.
 template <class T>
 struct GeometryResult {
-  T value{};
-  GeometryError error = GeometryError::None;
+  T value{};                                  ///< the result; T{} on error
+  GeometryError error = GeometryError::None;  ///< None on success
 
   /// True when `value` is valid.
   bool ok() const { return error == GeometryError::None; }
@@ -59,21 +59,21 @@ struct GeometryResult {
 
 /// A solid circle. Local coordinates, metres.
 struct Circle {
-  Vec2 center{0.0f, 0.0f};
-  float radius = 0.5f;
+  Vec2 center{0.0f, 0.0f};  ///< centre (m)
+  float radius = 0.5f;      ///< radius (m, > 0)
 };
 
 /// A solid capsule: the segment p1-p2 swept by a disc of `radius`. Local coordinates, metres.
 struct Capsule {
-  Vec2 p1{0.0f, -0.5f};
-  Vec2 p2{0.0f, 0.5f};
-  float radius = 0.25f;
+  Vec2 p1{0.0f, -0.5f};  ///< first end of the core segment (m)
+  Vec2 p2{0.0f, 0.5f};   ///< second end of the core segment (m)
+  float radius = 0.25f;  ///< radius (m, > 0)
 };
 
 /// A line segment with no thickness (massless; for static geometry). Local coordinates, metres.
 struct Segment {
-  Vec2 p1{0.0f, 0.0f};
-  Vec2 p2{1.0f, 0.0f};
+  Vec2 p1{0.0f, 0.0f};  ///< first end (m)
+  Vec2 p2{1.0f, 0.0f};  ///< second end (m)
 };
 
 /// One segment of a chain (World::CreateChain): the segment p1 -> p2 with its neighbours' far points,
@@ -85,15 +85,15 @@ struct Segment {
 /// coordinates, metres. Chains make these; a hand-made one needs p1 != p2 and ghosts that are not
 /// on the segment's end points.
 struct ChainSegment {
-  Vec2 ghost1{-1.0f, 0.0f};
-  Segment segment{};
-  Vec2 ghost2{2.0f, 0.0f};
+  Vec2 ghost1{-1.0f, 0.0f};  ///< the previous segment's far point, before p1 (m)
+  Segment segment{};         ///< the segment itself, p1 -> p2
+  Vec2 ghost2{2.0f, 0.0f};   ///< the next segment's far point, after p2 (m)
 };
 
 /// A strictly convex, counter-clockwise point set: the output of ComputeHull.
 struct Hull {
-  Vec2 points[kMaxPolygonVertices];
-  int count = 0;
+  Vec2 points[kMaxPolygonVertices];  ///< the first `count` are valid (m)
+  int count = 0;                     ///< 3..kMaxPolygonVertices (0 in a refused or default hull)
 };
 
 /// A solid convex polygon, optionally rounded by `radius`. Local coordinates, metres.
@@ -101,11 +101,11 @@ struct Hull {
 /// strictly convex and counter-clockwise, normals[i] is the outward unit normal of the edge
 /// vertices[i] -> vertices[i + 1], centroid is the area centroid of the core.
 struct Polygon {
-  Vec2 vertices[kMaxPolygonVertices];
-  Vec2 normals[kMaxPolygonVertices];
-  Vec2 centroid{0.0f, 0.0f};
-  float radius = 0.0f;
-  int count = 0;
+  Vec2 vertices[kMaxPolygonVertices];  ///< core vertices, counter-clockwise (m)
+  Vec2 normals[kMaxPolygonVertices];   ///< outward unit normal of edge i -> i + 1
+  Vec2 centroid{0.0f, 0.0f};           ///< area centroid of the core (m)
+  float radius = 0.0f;                 ///< rounding radius (m, >= 0)
+  int count = 0;                       ///< vertices in use
 };
 
 /// The kinds of shape, in the order the narrowphase's pair table uses.
@@ -130,13 +130,17 @@ class ShapeGeometry {
   static constexpr int kInlinePoints = 8;
 
   ShapeGeometry() = default;
+  /// The geometry of a typed shape, copied without validation.
+  ///@{
   ShapeGeometry(const Circle& circle);    // NOLINT(google-explicit-constructor): converts like a view
   ShapeGeometry(const Capsule& capsule);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const Segment& segment);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const Polygon& polygon);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const ChainSegment& chainSegment);  // NOLINT(google-explicit-constructor)
 
+  /// The shape type (Count when default-constructed).
   ShapeType Type() const { return type_; }
+  ///@}
   /// Core points: 1 (circle), 2 (capsule, segment, chain segment) or the polygon's vertex count.
   int Count() const { return count_; }
   /// Rounding radius (metres): the circle's or capsule's radius, 0 for a segment, >= 0 for a polygon.
@@ -151,11 +155,13 @@ class ShapeGeometry {
   bool IsInline() const { return count_ <= kInlinePoints; }
 
   /// The typed shapes back (each valid only for its own type; asserts on another).
+  ///@{
   Circle AsCircle() const;
   Capsule AsCapsule() const;
   Segment AsSegment() const;
   Polygon AsPolygon() const;
   ChainSegment AsChainSegment() const;
+  ///@}
 
  private:
   // Copies `count` points and normals into inline or out-of-line storage.
@@ -225,17 +231,19 @@ GeometryResult<Segment> MakeSegment(Vec2 p1, Vec2 p2);
 /// Mass (kg), centre of mass (local, metres) and rotational inertia about the centre of mass
 /// (kg m^2) of a shape of uniform density.
 struct MassData {
-  float mass = 0.0f;
-  Vec2 center{0.0f, 0.0f};
-  float rotationalInertia = 0.0f;
+  float mass = 0.0f;               ///< kg
+  Vec2 center{0.0f, 0.0f};         ///< centre of mass (local, m)
+  float rotationalInertia = 0.0f;  ///< about the centre of mass (kg m^2)
 };
 
 /// Mass properties for a density in kg/m^2 (>= 0). Rounded polygons and capsules are exact: the
 /// core polygon, the rectangles swept by its edges and the disc sectors at its vertices.
 /// Errors: NegativeDensity, NonFinite.
+///@{
 GeometryResult<MassData> ComputeMass(const Circle& circle, float density);
 GeometryResult<MassData> ComputeMass(const Capsule& capsule, float density);
 GeometryResult<MassData> ComputeMass(const Polygon& polygon, float density);
+///@}
 /// Segments have no area: mass 0, centre at the midpoint.
 GeometryResult<MassData> ComputeMass(const Segment& segment, float density);
 /// Chain segments, like segments: mass 0, centre at the midpoint.
@@ -248,11 +256,14 @@ GeometryResult<MassData> ComputeMass(const ShapeGeometry& shape, float density);
 // ---------------------------------------------------------------------------------------------
 
 /// Tight world AABB of the shape (including its radius) under the transform.
+///@{
 AABB ComputeAABB(const Circle& circle, const Transform& xf);
 AABB ComputeAABB(const Capsule& capsule, const Transform& xf);
 AABB ComputeAABB(const Segment& segment, const Transform& xf);
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf);
+///@}
 AABB ComputeAABB(const ChainSegment& segment, const Transform& xf);  ///< the segment's (ghosts not included)
+/// Any shape: the AABB of its type's overload (ghosts not included).
 AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf);
 
 // ---------------------------------------------------------------------------------------------
@@ -262,16 +273,22 @@ AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf);
 /// The view of a shape that GJK and EPA work on: its core points (local frame, counter-clockwise
 /// for polygons) and its radius. Points to the shape's own storage: the shape must outlive it.
 struct ShapeProxy {
-  const Vec2* points = nullptr;
-  int count = 0;
-  float radius = 0.0f;
+  const Vec2* points = nullptr;  ///< `count` core points, not owned; null for an empty proxy
+  int count = 0;                 ///< 1..kMaxPolygonVertices; 0 = empty (refused by every query)
+  float radius = 0.0f;           ///< rounding radius (m, >= 0)
 };
 
+/// A proxy on the shape's core points and radius (polygon: vertices and radius; capsule: p1, p2 and
+/// radius). Points into the shape, which must outlive the proxy.
+///@{
 ShapeProxy MakeProxy(const Circle& circle);
 ShapeProxy MakeProxy(const Capsule& capsule);
 ShapeProxy MakeProxy(const Segment& segment);
 ShapeProxy MakeProxy(const Polygon& polygon);
+///@}
 ShapeProxy MakeProxy(const ChainSegment& segment);  ///< the segment p1-p2 (GJK sees it two-sided)
+/// A proxy on any shape's core (ShapeGeometry::Points(), Count(), Radius()); a chain segment's ghosts
+/// are left out. Points into the geometry, which must outlive the proxy.
 ShapeProxy MakeProxy(const ShapeGeometry& shape);
 /// A proxy on raw core points (Box2D v3's b2MakeProxy, without the copy): `count` points in the
 /// caller's storage, which must outlive the proxy, and a rounding radius (m). A point (count 1,

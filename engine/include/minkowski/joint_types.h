@@ -32,8 +32,8 @@ inline constexpr float kNoThreshold = std::numeric_limits<float>::max();
 
 /// What every joint has.
 struct JointBase {
-  BodyId bodyA{};
-  BodyId bodyB{};
+  BodyId bodyA{};  ///< the first body
+  BodyId bodyB{};  ///< the second body (reaction forces are those on it)
   Vec2 localAnchorA{
       0.0f,
       0.0f};  ///< metres, in bodyA's frame (body origin, not centre of mass); |x|, |y| <= kMaxWorldLength
@@ -50,24 +50,26 @@ struct JointBase {
   /// a Step, that Step lists a JointEvent (World::GetJointEvents); with destroyOnBreak the world also
   /// destroys the joint then (once), else the event repeats every Step the load stays above. Both
   /// >= 0 (not NaN); kNoThreshold (the default) = never.
+  ///@{
   float forceThreshold = kNoThreshold;
   float torqueThreshold = kNoThreshold;
+  ///@}
   bool destroyOnBreak = false;  ///< the world destroys the joint when a threshold is exceeded
-  void* userData = nullptr;
+  void* userData = nullptr;     ///< the game's; the world only stores it (World::GetUserData)
 };
 
 /// Pins two bodies together at a point; they rotate freely about it (a hinge).
 struct RevoluteJointDef : JointBase {
   float referenceAngle = 0.0f;  ///< angleB - angleA (rad) at which the joint angle is zero; any finite value,
                                 ///< wrapped into [-pi, pi]
-  bool enableLimit = false;
-  float lowerAngle = 0.0f;  ///< rad, <= upperAngle
-  float upperAngle = 0.0f;  ///< rad
-  bool enableMotor = false;
+  bool enableLimit = false;     ///< keep the joint angle within [lowerAngle, upperAngle]
+  float lowerAngle = 0.0f;      ///< rad, <= upperAngle
+  float upperAngle = 0.0f;      ///< rad
+  bool enableMotor = false;     ///< drive the joint angle at motorSpeed
   float motorSpeed = 0.0f;      ///< rad/s, counter-clockwise positive, |speed| <= kMaxAngularSpeed
   float maxMotorTorque = 0.0f;  ///< N m, >= 0 (a motor with speed 0 acts as joint friction)
-  bool enableSpring = false;
-  float hertz = 0.0f;  ///< angular spring towards the zero joint angle (Hz)
+  bool enableSpring = false;    ///< pull the joint angle towards zero (hertz, dampingRatio)
+  float hertz = 0.0f;           ///< angular spring towards the zero joint angle (Hz)
   /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.0f;
   /// rad, finite: the rotation of local frame A in bodyA (SetLocalFrames writes it). It moves nothing
@@ -77,16 +79,16 @@ struct RevoluteJointDef : JointBase {
 
 /// Lets bodyB slide along an axis fixed in bodyA, without relative rotation.
 struct PrismaticJointDef : JointBase {
-  Vec2 localAxisA{1.0f, 0.0f};  ///< axis in bodyA's frame, any non-zero length: normalised by CreateJoint
-  float referenceAngle = 0.0f;
-  bool enableLimit = false;
+  Vec2 localAxisA{1.0f, 0.0f};    ///< axis in bodyA's frame, any non-zero length: normalised by CreateJoint
+  float referenceAngle = 0.0f;    ///< angleB - angleA (rad) that the joint holds
+  bool enableLimit = false;       ///< keep the translation within [lowerTranslation, upperTranslation]
   float lowerTranslation = 0.0f;  ///< m, <= upperTranslation; |value| <= kMaxWorldLength
   float upperTranslation = 0.0f;  ///< m, |value| <= kMaxWorldLength
-  bool enableMotor = false;
-  float motorSpeed = 0.0f;     ///< m/s, |speed| <= kMaxWorldLength (per second)
-  float maxMotorForce = 0.0f;  ///< N, >= 0
-  bool enableSpring = false;
-  float hertz = 0.0f;  ///< spring towards zero translation (Hz)
+  bool enableMotor = false;       ///< drive the translation at motorSpeed
+  float motorSpeed = 0.0f;        ///< m/s, |speed| <= kMaxWorldLength (per second)
+  float maxMotorForce = 0.0f;     ///< N, >= 0
+  bool enableSpring = false;      ///< pull the translation towards zero (hertz, dampingRatio)
+  float hertz = 0.0f;             ///< spring towards zero translation (Hz)
   /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.0f;
 };
@@ -95,8 +97,8 @@ struct PrismaticJointDef : JointBase {
 struct DistanceJointDef : JointBase {
   /// Lengths in metres; values beyond kMaxWorldLength are clamped to it (so the default maxLength
   /// means "no upper limit").
-  float length = 1.0f;  ///< rest length (m), > 0
-  bool enableLimit = false;
+  float length = 1.0f;                ///< rest length (m), > 0
+  bool enableLimit = false;           ///< keep the length within [minLength, maxLength]
   float minLength = 0.0f;             ///< m, >= 0
   float maxLength = kMaxWorldLength;  ///< m, >= minLength
   bool enableSpring = false;          ///< false = rigid rod at `length`
@@ -106,23 +108,27 @@ struct DistanceJointDef : JointBase {
   /// Bounds of the spring's force along the anchors' line (N; positive pushes the anchors apart,
   /// negative pulls them together): lower <= upper, neither NaN; the defaults leave it unbounded. A
   /// spring that only pulls (an elastic rope): upperSpringForce = 0.
+  ///@{
   float lowerSpringForce = -std::numeric_limits<float>::max();
   float upperSpringForce = std::numeric_limits<float>::max();
+  ///@}
   /// Motor on the length's rate of change (m/s, |speed| <= kMaxWorldLength), with force up to
   /// maxMotorForce (N, >= 0). Works with the spring or the limits (with a rigid rod it has nothing
   /// to move).
+  ///@{
   bool enableMotor = false;
   float motorSpeed = 0.0f;
   float maxMotorForce = 0.0f;
+  ///@}
 };
 
 /// Glues two bodies together, optionally softly.
 struct WeldJointDef : JointBase {
-  float referenceAngle = 0.0f;
-  float linearHertz = 0.0f;  ///< 0 = as stiff as the constraint softness allows
-  float angularHertz = 0.0f;
-  float linearDampingRatio = 0.0f;
-  float angularDampingRatio = 0.0f;
+  float referenceAngle = 0.0f;       ///< angleB - angleA (rad) that the joint holds
+  float linearHertz = 0.0f;          ///< 0 = as stiff as the constraint softness allows
+  float angularHertz = 0.0f;         ///< Hz, 0..kMaxHertz; 0 = as stiff as the constraint softness allows
+  float linearDampingRatio = 0.0f;   ///< 0..kMaxDampingRatio
+  float angularDampingRatio = 0.0f;  ///< 0..kMaxDampingRatio
   /// rad, finite: the rotation of local frame A in bodyA (SetLocalFrames writes it). It moves nothing
   /// (referenceAngle is the frames' relative angle); the joint keeps it for GetJointLocalFrameA / B.
   float frameAngleA = 0.0f;
@@ -133,16 +139,16 @@ struct WheelJointDef : JointBase {
   /// suspension axis in bodyA's frame, any non-zero length: normalised by CreateJoint (as Box2D v3
   /// does); translations, limits and the spring are measured along the unit axis
   Vec2 localAxisA{0.0f, 1.0f};
-  bool enableSpring = true;
-  float hertz = 1.0f;  ///< suspension stiffness (Hz)
+  bool enableSpring = true;  ///< the suspension spring along the axis (hertz, dampingRatio)
+  float hertz = 1.0f;        ///< suspension stiffness (Hz)
   /// 0..kMaxDampingRatio; 0 = undamped: keeps its energy (up to 19 Hz at 4 sub-steps; design.md)
   float dampingRatio = 0.7f;
-  bool enableLimit = false;
-  float lowerTranslation = 0.0f;
-  float upperTranslation = 0.0f;
-  bool enableMotor = false;
-  float motorSpeed = 0.0f;      ///< rad/s of bodyB relative to bodyA, |speed| <= kMaxAngularSpeed
-  float maxMotorTorque = 0.0f;  ///< N m
+  bool enableLimit = false;       ///< keep the translation along the axis within the bounds below
+  float lowerTranslation = 0.0f;  ///< m, <= upperTranslation; |value| <= kMaxWorldLength
+  float upperTranslation = 0.0f;  ///< m, |value| <= kMaxWorldLength
+  bool enableMotor = false;       ///< drive bodyB's spin at motorSpeed
+  float motorSpeed = 0.0f;        ///< rad/s of bodyB relative to bodyA, |speed| <= kMaxAngularSpeed
+  float maxMotorTorque = 0.0f;    ///< N m
 };
 
 /// Drives bodyB's pose relative to bodyA towards a target: bodyB's anchor (localAnchorB) towards
@@ -169,12 +175,12 @@ struct FilterJointDef : JointBase {};
 /// Drags a point of a body towards a world target with a soft spring and a force cap (the sandbox's
 /// mouse). The grabbed body point is the one under `target` at creation.
 struct MouseJointDef {
-  BodyId body{};
-  Vec2 target{0.0f, 0.0f};  ///< world point the body point is pulled to (m); the grabbed point starts here
-  float hertz = 5.0f;
-  float dampingRatio = 0.7f;
-  float maxForce = 1000.0f;  ///< N; scale with the body's weight
-  void* userData = nullptr;
+  BodyId body{};              ///< the body dragged
+  Vec2 target{0.0f, 0.0f};    ///< world point the body point is pulled to (m); the grabbed point starts here
+  float hertz = 5.0f;         ///< spring stiffness (Hz, 0..kMaxHertz)
+  float dampingRatio = 0.7f;  ///< 0..kMaxDampingRatio
+  float maxForce = 1000.0f;   ///< N; scale with the body's weight
+  void* userData = nullptr;   ///< the game's; the world only stores it (World::GetUserData)
 };
 
 // --- Local frames (Box2D v3.2's b2JointDef::localFrameA / localFrameB) ----------------------------------
@@ -194,6 +200,7 @@ struct MouseJointDef {
 /// in bodyA's and bodyB's frames). Returns false (MK_ASSERT; the def unchanged) for a non-finite
 /// frame, an origin beyond kMaxWorldLength, or a rotation whose squared length is not within 1e-3 of
 /// 1 (a nearly unit rotation is normalised). The other fields are left as they are.
+///@{
 bool SetLocalFrames(RevoluteJointDef& def, const Transform& frameA, const Transform& frameB);
 bool SetLocalFrames(PrismaticJointDef& def, const Transform& frameA, const Transform& frameB);
 bool SetLocalFrames(DistanceJointDef& def, const Transform& frameA, const Transform& frameB);
@@ -201,6 +208,7 @@ bool SetLocalFrames(WeldJointDef& def, const Transform& frameA, const Transform&
 bool SetLocalFrames(WheelJointDef& def, const Transform& frameA, const Transform& frameB);
 bool SetLocalFrames(MotorJointDef& def, const Transform& frameA, const Transform& frameB);
 bool SetLocalFrames(FilterJointDef& def, const Transform& frameA, const Transform& frameB);
+///@}
 
 /// The kinds of joint.
 enum class JointType : std::uint8_t { Revolute = 0, Prismatic, Distance, Weld, Wheel, Mouse, Motor, Filter };

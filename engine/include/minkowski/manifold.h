@@ -104,7 +104,7 @@ struct ManifoldPoint {
 
 /// The contact between two shapes: 0, 1 or 2 points sharing one normal.
 struct Manifold {
-  ManifoldPoint points[2];
+  ManifoldPoint points[2];  ///< the first pointCount are valid
   /// Unit world normal pointing from A to B; (0, 0) when pointCount is 0.
   Vec2 normal{0.0f, 0.0f};
   /// Number of valid entries in `points` (0 = no contact within the speculative distance).
@@ -218,6 +218,7 @@ Manifold CollidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
 /// normals between the two faces' at a convex one. So a body crossing a joint between collinear
 /// segments sees one flat surface (docs/design.md, narrowphase). Feature ids: the segment's vertices
 /// 0 (p1) and 1 (p2), its face 0. Chain segments against segments or chain segments: no contact.
+///@{
 Manifold CollideChainSegmentAndCircle(const ChainSegment& a, const Transform& xfA, const Circle& b,
                                       const Transform& xfB, SimplexCache* cache,
                                       const ManifoldSettings& settings = {});
@@ -227,6 +228,7 @@ Manifold CollideChainSegmentAndCapsule(const ChainSegment& a, const Transform& x
 Manifold CollideChainSegmentAndPolygon(const ChainSegment& a, const Transform& xfA, const Polygon& b,
                                        const Transform& xfB, SimplexCache* cache,
                                        const ManifoldSettings& settings = {});
+///@}
 
 /// The same manifold seen with A and B swapped: normal negated, anchors and id bytes swapped.
 Manifold FlipManifold(const Manifold& manifold);

@@ -16,8 +16,10 @@
 #include <cmath>
 #include <type_traits>
 
+/// Minkowski's public API: the World, its ids and defs, geometry, and the queries it is built on.
 namespace mk {
 
+/// A 2D vector or point (m unless stated): GLM's, so games pass their own glm::vec2 straight in.
 using Vec2 = glm::vec2;
 
 // The ABI guard. The compiled library was built with GLM's default glm::vec2: two floats, 8 bytes,
@@ -94,8 +96,10 @@ inline Vec2 Normalize(Vec2 v) {
 inline Vec2 Lerp(Vec2 a, Vec2 b, float t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
 
 /// Component-wise minimum and maximum.
+///@{
 inline Vec2 Min(Vec2 a, Vec2 b) { return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y}; }
 inline Vec2 Max(Vec2 a, Vec2 b) { return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y}; }
+///@}
 
 /// True when x is neither NaN nor infinite.
 inline bool IsFinite(float x) { return std::isfinite(x); }
@@ -109,8 +113,10 @@ inline bool IsFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); 
 /// correctly rounded float in all of the millions of arguments tested, for |radians| <= 1e6 (beyond,
 /// the angle is folded deterministically but inexactly). NaN and +-Inf give NaN; Atan2 follows C's
 /// atan2 for zeros and infinities of either sign.
+///@{
 float Sin(float radians);
 float Cos(float radians);
+///@}
 /// The angle of the vector (x, y) from the +x axis, in [-pi, pi] radians.
 float Atan2(float y, float x);
 
@@ -140,8 +146,8 @@ inline Rot InvMulRot(Rot q, Rot r) { return {q.c * r.c + q.s * r.s, q.c * r.s - 
 
 /// A rigid transform: rotate by q, then translate by p (metres).
 struct Transform {
-  Vec2 p{0.0f, 0.0f};
-  Rot q{};
+  Vec2 p{0.0f, 0.0f};  ///< translation (m)
+  Rot q{};             ///< rotation
 };
 
 /// Transform for a position (metres) and an angle (radians).
@@ -165,8 +171,8 @@ inline Transform InvMulTransforms(const Transform& a, const Transform& b) {
 
 /// Axis-aligned bounding box in world or local coordinates (metres). Valid when lower <= upper.
 struct AABB {
-  Vec2 lower{0.0f, 0.0f};
-  Vec2 upper{0.0f, 0.0f};
+  Vec2 lower{0.0f, 0.0f};  ///< minimum corner (m)
+  Vec2 upper{0.0f, 0.0f};  ///< maximum corner (m)
 };
 
 /// True when the boxes overlap or touch.

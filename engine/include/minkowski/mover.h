@@ -67,7 +67,7 @@ struct PlaneResult {
 
 /// A constraint for SolvePlanes and ClipVector, usually made from a PlaneResult.
 struct CollisionPlane {
-  Plane plane;
+  Plane plane;  ///< the plane to stay on the positive side of (unit normal, offset in m)
   /// Most the solver may push the mover along the normal (m), >= 0: FLT_MAX is rigid, smaller values
   /// make the plane soft (a character pushing through a crowd).
   float pushLimit = FLT_MAX;

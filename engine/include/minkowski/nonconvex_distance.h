@@ -43,17 +43,17 @@ namespace mk {
 /// points are read during the call only (the caller owns them). Simplicity of a closed chain is not
 /// checked: a self-crossing outline gives the distance between the segment sets all the same.
 struct SegmentChain {
-  const Vec2* points = nullptr;
-  int count = 0;       ///< number of points: >= 3 when closed, >= 2 when open
-  bool closed = true;  ///< true: closed polygon outline; false: open polyline
+  const Vec2* points = nullptr;  ///< `count` points, read during the call only
+  int count = 0;                 ///< number of points: >= 3 when closed, >= 2 when open
+  bool closed = true;            ///< true: closed polygon outline; false: open polyline
 };
 
 /// Two chains placed in the world.
 struct NonConvexInput {
-  SegmentChain chainA;
-  SegmentChain chainB;
-  Transform transformA;
-  Transform transformB;
+  SegmentChain chainA;   ///< A's outline in its local frame
+  SegmentChain chainB;   ///< B's outline in its local frame
+  Transform transformA;  ///< places A in the world
+  Transform transformB;  ///< places B in the world
 };
 
 /// How a query ended.
@@ -103,13 +103,15 @@ struct NonConvexOutput {
   float distance = 0.0f;    ///< exact distance between the outlines (0 when they touch or cross)
   /// Stage 1 bounds: the hulls' distance (0 when the hulls overlap) and GJK's upper bound from the
   /// segments at the support points (equal to `distance` when path is GjkExact; 0 when hulls overlap).
+  ///@{
   float lowerBound = 0.0f;
   float upperBound = 0.0f;
+  ///@}
   Vec2 normal{0.0f, 0.0f};  ///< unit separating direction of the hulls, A to B; (0, 0) if they overlap
-  NonConvexStatus status = NonConvexStatus::InvalidInput;
-  NonConvexError error = NonConvexError::None;
-  NonConvexPath path = NonConvexPath::None;
-  NonConvexStats stats;
+  NonConvexStatus status = NonConvexStatus::InvalidInput;  ///< how the query ended
+  NonConvexError error = NonConvexError::None;             ///< why the input was refused, if it was
+  NonConvexPath path = NonConvexPath::None;                ///< which stage gave the answer
+  NonConvexStats stats;                                    ///< work counters of this query
 };
 
 /// What the sandbox draws (optional; filled only when a pointer is passed, which allocates).
@@ -119,6 +121,7 @@ struct NonConvexDebug {
   /// Stage 2 frame of the last hash: a point x has slab coordinate z = Dot(x, normal) - planeOffset
   /// (0 on the mid plane), row coordinate t = Dot(x, LeftPerp(normal)); A was hashed where z >=
   /// slabMinZ, B queried where z <= slabMaxZ; cell k covers t in [cellOrigin + k * cellSize, + cellSize).
+  ///@{
   Vec2 normal{0.0f, 0.0f};
   float planeOffset = 0.0f;
   float slabMinZ = 0.0f;
@@ -126,10 +129,13 @@ struct NonConvexDebug {
   float cellOrigin = 0.0f;
   float cellSize = 0.0f;
   int cellCount = 0;
+  ///@}
   /// Overlap grid (path OverlapGrid): square cells of gridCellSize from gridOrigin (world), occupied ones
   /// listed as (column, row).
+  ///@{
   Vec2 gridOrigin{0.0f, 0.0f};
   float gridCellSize = 0.0f;
+  ///@}
   std::vector<std::int32_t> gridCells;  ///< pairs (column, row) of A's occupied cells in the last pass
   std::vector<int> hashedSegments;      ///< A segments hashed in the last build
   std::vector<int> queriedSegments;     ///< B segments that queried the hash (any build)
@@ -142,8 +148,11 @@ class NonConvexWorkspace {
  public:
   NonConvexWorkspace();
   ~NonConvexWorkspace();
+  /// Moving transfers the buffers; the moved-from workspace may only be destroyed or assigned to.
+  ///@{
   NonConvexWorkspace(NonConvexWorkspace&&) noexcept;
   NonConvexWorkspace& operator=(NonConvexWorkspace&&) noexcept;
+  ///@}
   NonConvexWorkspace(const NonConvexWorkspace&) = delete;
   NonConvexWorkspace& operator=(const NonConvexWorkspace&) = delete;
 

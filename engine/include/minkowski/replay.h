@@ -90,7 +90,9 @@ class Replay {
   const WorldDef& GetWorldDef() const { return def_; }
   /// A pre-solve callback was set when recording started.
   bool StartsWithPreSolveCallback() const { return startsWithPreSolve_; }
+  /// Records in the file (every recorded call, Steps included).
   std::uint64_t RecordCount() const { return recordCount_; }
+  /// Step records in the file.
   std::uint64_t StepCount() const { return stepCount_; }
   /// The whole file.
   std::span<const std::byte> Bytes() const { return bytes_; }
@@ -122,8 +124,8 @@ ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes);
 /// snapshot is about 5 MB, so at most about 160 MB there).
 class ReplayPlayer {
  public:
-  static constexpr std::uint64_t kDefaultKeyframeInterval = 60;
-  static constexpr int kDefaultMaxKeyframes = 32;
+  static constexpr std::uint64_t kDefaultKeyframeInterval = 60;  ///< steps between keyframes at first
+  static constexpr int kDefaultMaxKeyframes = 32;                ///< keyframes held at most
 
   /// A new World from the replay's WorldDef, no record applied yet.
   explicit ReplayPlayer(Replay replay);
@@ -136,13 +138,18 @@ class ReplayPlayer {
   void SetPreSolveCallback(PreSolveCallable fn);
 
   /// The world being replayed into. Its ids differ from the recorded world's only in their world tag.
+  ///@{
   World& GetWorld() { return world_; }
   const World& GetWorld() const { return world_; }
+  ///@}
+  /// The replay being played.
   const Replay& GetReplay() const { return replay_; }
 
   /// Step records in the file, and those applied so far.
+  ///@{
   std::uint64_t StepCount() const { return replay_.StepCount(); }
   std::uint64_t CurrentStep() const { return stepsDone_; }
+  ///@}
   /// Every record was applied.
   bool AtEnd() const { return recordsDone_ == replay_.RecordCount(); }
 
@@ -150,9 +157,11 @@ class ReplayPlayer {
   /// most keyframes held (at least 2). Drops the keyframes held so far.
   void SetKeyframes(std::uint64_t interval, int maxKeyframes);
   /// Keyframes held now, their bytes, and the current spacing (steps; doubles as they thin out).
+  ///@{
   int KeyframeCount() const { return static_cast<int>(keyframes_.size()); }
   std::size_t KeyframeBytes() const;
   std::uint64_t KeyframeInterval() const { return interval_; }
+  ///@}
   /// Records applied since the player was made (counts replayed work, for tests and tools).
   std::uint64_t RecordsApplied() const { return recordsApplied_; }
 

@@ -29,10 +29,13 @@ namespace mk {
 
 class World;
 
+/// Replaces the shape's geometry with the given one, of that type (the checks and effects: above).
+///@{
 void SetCircle(World& world, ShapeId shape, const Circle& circle);
 void SetCapsule(World& world, ShapeId shape, const Capsule& capsule);
 void SetSegment(World& world, ShapeId shape, const Segment& segment);
 void SetPolygon(World& world, ShapeId shape, const Polygon& polygon);
+///@}
 /// Makes the shape a standalone chain segment (below), or moves one: as the setters above, with
 /// CreateChainSegmentShape's geometry checks. Any shape but a chain's own segment may become one (a
 /// circle shape turns into a one-sided segment, its mass becoming 0); SetCircle and its siblings turn
@@ -58,10 +61,12 @@ ShapeId CreateChainSegmentShape(World& world, BodyId body, const ShapeDef& def, 
 /// (World::GetShapeType): MK_ASSERT and the type's default value (Circle{}, Capsule{}, Segment{}, a
 /// Polygon of count 0, ChainSegment{}). GetPolygon's centroid is recomputed from the vertices.
 /// World::GetShapeGeometry reads any type.
+///@{
 Circle GetCircle(const World& world, ShapeId shape);
 Capsule GetCapsule(const World& world, ShapeId shape);
 Segment GetSegment(const World& world, ShapeId shape);
 Polygon GetPolygon(const World& world, ShapeId shape);
 ChainSegment GetChainSegment(const World& world, ShapeId shape);
+///@}
 
 }  // namespace mk

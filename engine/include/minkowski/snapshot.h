@@ -60,8 +60,8 @@ const char* ToString(SnapshotError error);
 /// RestoreSnapshot's answer: the error, and for Inconsistent / InvalidValue which check failed (a
 /// static string, for logs and bug reports).
 struct SnapshotResult {
-  SnapshotError error = SnapshotError::None;
-  const char* detail = "";
+  SnapshotError error = SnapshotError::None;  ///< None on success
+  const char* detail = "";                    ///< the failed check (static string); "" otherwise
 
   /// True when the world now holds the snapshot's state.
   bool ok() const { return error == SnapshotError::None; }

@@ -48,10 +48,10 @@ Transform GetSweepTransform(const Sweep& sweep, float t);
 
 /// Two shapes (cores in their body frames, see MakeProxy) and the sweeps of their bodies.
 struct ToiInput {
-  ShapeProxy proxyA;
-  ShapeProxy proxyB;
-  Sweep sweepA;
-  Sweep sweepB;
+  ShapeProxy proxyA;                       ///< A's core in its body frame
+  ShapeProxy proxyB;                       ///< B's core in its body frame
+  Sweep sweepA;                            ///< A's body motion over the step
+  Sweep sweepB;                            ///< B's body motion over the step
   float maxFraction = 1.0f;                ///< search t in [0, maxFraction] (0..1)
   float target = kToiDefaultTarget;        ///< surface separation to stop at (m, >= 0)
   float tolerance = kToiDefaultTolerance;  ///< accepted error around the target (m, > 0)
@@ -73,8 +73,8 @@ struct ToiOutput {
   /// core distance minus both radii at `fraction` (m): < 0 when the surfaces overlap, -(rA + rB) when
   /// the cores do; 0 for InvalidInput
   float separation = 0.0f;
-  int iterations = 0;  ///< advancement steps taken (GJK distance queries minus one)
-  ToiStatus status = ToiStatus::InvalidInput;
+  int iterations = 0;                          ///< advancement steps taken (GJK distance queries minus one)
+  ToiStatus status = ToiStatus::InvalidInput;  ///< how the query ended
 };
 
 /// First fraction of the sweeps at which the shapes' surfaces come within input.target (conservative

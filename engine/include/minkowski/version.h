@@ -7,17 +7,21 @@
 // disagree, so the installed CMake package (find_package(minkowski 0.1)) says the same.
 #pragma once
 
+/// The version of these headers: major, minor and patch, integer literals (kHeaderVersion).
+///@{
 #define MK_VERSION_MAJOR 0
 #define MK_VERSION_MINOR 1
 #define MK_VERSION_PATCH 0
+///@}
 
 namespace mk {
 
 /// A semantic version: major.minor.patch.
 struct Version {
-  int major = 0;
-  int minor = 0;
-  int patch = 0;
+  int major = 0;  ///< incompatible API changes
+  int minor = 0;  ///< additions that keep the API compatible
+  int patch = 0;  ///< fixes
+  /// Equal when all three numbers are.
   friend bool operator==(const Version&, const Version&) = default;
 };
 

@@ -45,40 +45,39 @@ namespace mk {
 struct WorldState;  // internal (engine/src/world/world_state.h)
 class Recorder;     // internal (engine/src/world/persistence/recorder.h)
 
-/// A world of bodies, shapes and joints (see the top of this file). The world lock, which refuses
+/// A world of bodies, shapes and joints (see the top of world.h). The world lock, which refuses
 /// changes while it steps or runs game code: minkowski/world_callbacks.h.
 class World {
  public:
-  explicit World(const WorldDef& def = {});
+  explicit World(const WorldDef& def = {});  ///< an empty world with the def's gravity, settings, user data
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   /// Moving transfers the bodies, shapes and joints with their ids. The moved-from World is left as
   /// a new empty one (default settings, a tag of its own): ids from before the move are foreign to
   /// it, and every call on it is safe. (Not noexcept: that empty world is allocated.) A locked world
-  /// is not moved (MK_ASSERT): the new World is empty and the locked one keeps its state.
+  /// is not moved (MK_ASSERT): the new World is empty and the locked one keeps its state. @{
   World(World&&);
   World& operator=(World&&);
-
+  ///@}
   // --- Simulation -------------------------------------------------------------------------------
 
   /// Advances the world by `timeStep` seconds (kMinTimeStep..kMaxTimeStep; otherwise MK_ASSERT
   /// and nothing happens, returning false). Events of this step are readable until the next Step.
   bool Step(float timeStep);
 
-  /// World gravity (m/s^2).
+  /// World gravity (m/s^2). @{
   void SetGravity(Vec2 gravity);
   Vec2 GetGravity() const;
-
+  ///@}
   /// Solver tunables; apply between steps. Out-of-range fields are clamped to their documented range
-  /// and NaN fields keep their previous value; returns false if anything had to be changed.
+  /// and NaN fields keep their previous value; returns false if anything had to be changed. @{
   bool SetSolverSettings(const SolverSettings& settings);
   const SolverSettings& GetSolverSettings() const;
-
+  ///@}
   const Profile& GetProfile() const;  ///< milliseconds per stage of the last Step
 
-  /// Object counts after the last Step.
-  Counters GetCounters() const;
+  Counters GetCounters() const;  ///< object counts after the last Step
 
   /// 64-bit FNV-1a hash of every live body's position, rotation and velocities (bit patterns), in
   /// creation-slot order. Same inputs and binary give the same hash (determinism tests).
@@ -112,13 +111,13 @@ class World {
 
   /// An id of another World (one whose snapshot this world restored) as this world's: the same slot
   /// and generation with this world's tag. Null stays null. Whether it names a live object here is
-  /// for IsValid to say.
+  /// for IsValid to say. @{
   BodyId AdoptId(BodyId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   ShapeId AdoptId(ShapeId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   JointId AdoptId(JointId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   ChainId AdoptId(ChainId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
   ContactId AdoptId(ContactId id) const { return {id.index1, id.generation, id.IsNull() ? 0u : Tag()}; }
-
+  ///@}
   // --- Bodies -----------------------------------------------------------------------------------
 
   /// Creates a body; returns a null id (and MK_ASSERT) for non-finite or negative def values.
@@ -130,56 +129,56 @@ class World {
   /// True when the id refers to a live body.
   bool IsValid(BodyId body) const;
 
-  BodyType GetBodyType(BodyId body) const;
-  Vec2 GetPosition(BodyId body) const;  ///< body origin (m)
-  float GetAngle(BodyId body) const;    ///< radians
-  Transform GetTransform(BodyId body) const;
+  BodyType GetBodyType(BodyId body) const;    ///< the body's type (Static for a stale id)
+  Vec2 GetPosition(BodyId body) const;        ///< body origin (m)
+  float GetAngle(BodyId body) const;          ///< radians
+  Transform GetTransform(BodyId body) const;  ///< body origin (m) and rotation
   /// Teleports the body (wakes it; contacts are re-evaluated next step).
   void SetTransform(BodyId body, Vec2 position, float angle);
 
-  Vec2 GetLinearVelocity(BodyId body) const;  ///< of the centre of mass (m/s)
-  void SetLinearVelocity(BodyId body, Vec2 velocity);
-  float GetAngularVelocity(BodyId body) const;  ///< rad/s
-  void SetAngularVelocity(BodyId body, float omega);
+  Vec2 GetLinearVelocity(BodyId body) const;           ///< of the centre of mass (m/s)
+  void SetLinearVelocity(BodyId body, Vec2 velocity);  ///< clamped to maxLinearSpeed; non-zero wakes
+  float GetAngularVelocity(BodyId body) const;         ///< rad/s
+  void SetAngularVelocity(BodyId body, float omega);   ///< rad/s, clamped; non-zero wakes
 
   /// Force (N) at a world point, accumulated until the end of the next Step.
   void ApplyForce(BodyId body, Vec2 force, Vec2 worldPoint, bool wake = true);
-  void ApplyForceToCenter(BodyId body, Vec2 force, bool wake = true);
-  void ApplyTorque(BodyId body, float torque, bool wake = true);  ///< N m
+  void ApplyForceToCenter(BodyId body, Vec2 force, bool wake = true);  ///< N, at the centre of mass
+  void ApplyTorque(BodyId body, float torque, bool wake = true);       ///< N m
   /// Impulse (N s) at a world point: changes velocity immediately.
   void ApplyLinearImpulse(BodyId body, Vec2 impulse, Vec2 worldPoint, bool wake = true);
+  /// Impulse (N s) at the centre of mass.
   void ApplyLinearImpulseToCenter(BodyId body, Vec2 impulse, bool wake = true);
   void ApplyAngularImpulse(BodyId body, float impulse, bool wake = true);  ///< N m s
 
   float GetMass(BodyId body) const;               ///< kg (0 for static and kinematic bodies)
   float GetRotationalInertia(BodyId body) const;  ///< kg m^2 about the centre of mass
-  Vec2 GetWorldCenterOfMass(BodyId body) const;
-  Vec2 GetLocalCenterOfMass(BodyId body) const;
+  Vec2 GetWorldCenterOfMass(BodyId body) const;   ///< world frame (m)
+  Vec2 GetLocalCenterOfMass(BodyId body) const;   ///< body frame (m)
 
   void SetLinearDamping(BodyId body, float damping);   ///< 1/s, >= 0
   void SetAngularDamping(BodyId body, float damping);  ///< 1/s, >= 0
-  void SetGravityScale(BodyId body, float scale);
-  void SetFixedRotation(BodyId body, bool fixed);
-  void SetAwake(BodyId body, bool awake);
-  bool IsAwake(BodyId body) const;
-  void SetSleepEnabled(BodyId body, bool enabled);
+  void SetGravityScale(BodyId body, float scale);      ///< multiplies gravity for this body; finite
+  void SetFixedRotation(BodyId body, bool fixed);      ///< locks or frees rotation (MotionLocks::angularZ)
+  void SetAwake(BodyId body, bool awake);              ///< wakes it, or puts its island to sleep
+  bool IsAwake(BodyId body) const;                     ///< true while awake; false for a stale id
+  void SetSleepEnabled(BodyId body, bool enabled);     ///< false wakes it and keeps it awake
   /// Makes the body a bullet or not (BodyDef::isBullet), from the next Step on. Any body type may
   /// carry the flag; only dynamic bodies use it.
   void SetBullet(BodyId body, bool bullet);
-  bool IsBullet(BodyId body) const;
-  /// A disabled body keeps its state but has no shapes in the broadphase, no contacts, and does not
-  /// move.
+  bool IsBullet(BodyId body) const;  ///< the bullet flag; false for a stale id
+  /// A disabled body keeps its state but has no broadphase proxies, no contacts, and does not move.
   void SetEnabled(BodyId body, bool enabled);
-  bool IsEnabled(BodyId body) const;
-  void SetUserData(BodyId body, void* userData);
-  void* GetUserData(BodyId body) const;  ///< BodyDef::userData; null for a stale id, quietly
+  bool IsEnabled(BodyId body) const;              ///< false while disabled and for a stale id
+  void SetUserData(BodyId body, void* userData);  ///< the game's pointer; the world only stores it
+  void* GetUserData(BodyId body) const;           ///< BodyDef::userData; null for a stale id, quietly
 
   // --- Bodies: locks, type, mass data, kinematic targets, helpers (body_features.cpp) ------------
 
   /// Per-axis motion locks (MotionLocks: held exactly; velocities along locked axes become 0 now).
   /// SetFixedRotation(b, f) is SetMotionLocks with angularZ = f and the linear locks kept.
   void SetMotionLocks(BodyId body, MotionLocks locks);
-  MotionLocks GetMotionLocks(BodyId body) const;
+  MotionLocks GetMotionLocks(BodyId body) const;  ///< the locks set (none for a stale id)
   /// Changes the body's type now (Box2D v3's b2Body_SetType). The mass is recomputed from the shapes
   /// (a SetMassData override is dropped); contacts the new type may not have (static or kinematic
   /// against static or kinematic) are destroyed with their end events, and those it may have come
@@ -205,67 +204,68 @@ class World {
   /// body, a non-finite or out-of-range target, a timeStep outside kMinTimeStep..kMaxTimeStep:
   /// MK_ASSERT, ignored.
   void SetTargetTransform(BodyId body, const Transform& target, float timeStep);
-  bool IsSleepEnabled(BodyId body) const;
-  /// The speed (m/s, finite, >= 0; else MK_ASSERT, unchanged) below which the body may sleep.
+  bool IsSleepEnabled(BodyId body) const;  ///< BodyDef::enableSleep or SetSleepEnabled's
+  /// The speed (m/s, finite, >= 0; else MK_ASSERT, unchanged) below which the body may sleep. @{
   void SetSleepThreshold(BodyId body, float threshold);
-  float GetSleepThreshold(BodyId body) const;
+  float GetSleepThreshold(BodyId body) const;  ///@}
   /// Wakes the bodies touching this one (touching contacts, not sensors); static bodies too.
   void WakeTouching(BodyId body);
   /// The body's shape count; its shapes written into `out` (at most out.size(); returns how many),
-  /// most recent first. A stale id: MK_ASSERT and 0. Joints likewise.
+  /// most recent first. A stale id: MK_ASSERT and 0. Joints likewise. @{
   int GetShapeCount(BodyId body) const;
   int GetShapes(BodyId body, std::span<ShapeId> out) const;
   int GetJointCount(BodyId body) const;
   int GetJoints(BodyId body, std::span<JointId> out) const;
-  /// Frame conversions (m): a world point to the body frame and back, and vectors (rotation only).
+  ///@}
+  /// Frame conversions (m): a world point to the body frame and back, and vectors (rotation only). @{
   Vec2 GetLocalPoint(BodyId body, Vec2 worldPoint) const;
   Vec2 GetWorldPoint(BodyId body, Vec2 localPoint) const;
   Vec2 GetLocalVector(BodyId body, Vec2 worldVector) const;
-  Vec2 GetWorldVector(BodyId body, Vec2 localVector) const;
+  Vec2 GetWorldVector(BodyId body, Vec2 localVector) const;  ///@}
   /// Velocity (m/s, world frame) of the body's material point at a body-frame or a world point:
-  /// v + w x (p - centre of mass).
+  /// v + w x (p - centre of mass). @{
   Vec2 GetLocalPointVelocity(BodyId body, Vec2 localPoint) const;
-  Vec2 GetWorldPointVelocity(BodyId body, Vec2 worldPoint) const;
+  Vec2 GetWorldPointVelocity(BodyId body, Vec2 worldPoint) const;  ///@}
   /// A name for tools, copied (cut at kMaxBodyNameLength characters; null clears). GetName: the
-  /// world's copy ("" if none), valid until that body's next SetName or destruction.
+  /// world's copy ("" if none), valid until that body's next SetName or destruction. @{
   void SetName(BodyId body, const char* name);
   const char* GetName(BodyId body) const;
-
+  ///@}
   // --- Shapes -----------------------------------------------------------------------------------
 
   /// Attaches a copy of the shape (body-local coordinates) and updates the body's mass. Null id
-  /// (and MK_ASSERT) for a stale body or invalid def (negative density or friction, NaN).
+  /// (and MK_ASSERT) for a stale body or invalid def (negative density or friction, NaN). @{
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Circle& circle);
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Capsule& capsule);
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Segment& segment);
   ShapeId CreateShape(BodyId body, const ShapeDef& def, const Polygon& polygon);
-
+  ///@}
   /// Destroys a shape (contacts end; the body's mass is updated). False if stale. A chain's segment
   /// cannot be destroyed alone: MK_ASSERT and false (destroy the chain).
   bool DestroyShape(ShapeId shape);
-  bool IsValid(ShapeId shape) const;
+  bool IsValid(ShapeId shape) const;  ///< true when the id refers to a live shape
 
-  BodyId GetBody(ShapeId shape) const;
-  ShapeType GetShapeType(ShapeId shape) const;
+  BodyId GetBody(ShapeId shape) const;          ///< the body it is attached to; null for a stale id
+  ShapeType GetShapeType(ShapeId shape) const;  ///< the geometry's type (Count for a stale id)
   /// Friction and restitution, 0..kMaxMaterialCoefficient (else MK_ASSERT, unchanged). A contact
-  /// mixes its shapes' values when it is made, and the shape's contacts mix again when one changes.
+  /// mixes its shapes' values when it is made, and the shape's contacts mix again when one changes. @{
   void SetFriction(ShapeId shape, float friction);
   float GetFriction(ShapeId shape) const;
   void SetRestitution(ShapeId shape, float restitution);
-  float GetRestitution(ShapeId shape) const;
+  float GetRestitution(ShapeId shape) const;  ///@}
   /// The whole surface material (SurfaceMaterial's ranges; a bad one: MK_ASSERT, unchanged); the
-  /// shape's contacts mix again. GetMaterial of a stale id: SurfaceMaterial{}.
+  /// shape's contacts mix again. GetMaterial of a stale id: SurfaceMaterial{}. @{
   void SetMaterial(ShapeId shape, const SurfaceMaterial& material);
-  SurfaceMaterial GetMaterial(ShapeId shape) const;
-  void SetDensity(ShapeId shape, float density);  ///< kg/m^2; updates the body's mass
+  SurfaceMaterial GetMaterial(ShapeId shape) const;  ///@}
+  void SetDensity(ShapeId shape, float density);     ///< kg/m^2; updates the body's mass
   /// ShapeDef::enablePreSolveEvents, from the next Step on.
   void EnablePreSolveEvents(ShapeId shape, bool enable);
-  bool IsPreSolveEnabled(ShapeId shape) const;
-  void SetFilter(ShapeId shape, const Filter& filter);
-  Filter GetFilter(ShapeId shape) const;
-  void SetUserData(ShapeId shape, void* userData);
-  void* GetUserData(ShapeId shape) const;  ///< ShapeDef::userData; null for a stale id, quietly
-  AABB GetAABB(ShapeId shape) const;       ///< tight world AABB as of the last step
+  bool IsPreSolveEnabled(ShapeId shape) const;          ///< the flag above; false for a stale id
+  void SetFilter(ShapeId shape, const Filter& filter);  ///< its pairs are filtered again now
+  Filter GetFilter(ShapeId shape) const;                ///< the shape's filter (Filter{} for a stale id)
+  void SetUserData(ShapeId shape, void* userData);      ///< the game's pointer; the world only stores it
+  void* GetUserData(ShapeId shape) const;               ///< ShapeDef::userData; null for a stale id, quietly
+  AABB GetAABB(ShapeId shape) const;                    ///< tight world AABB as of the last step
   // Geometry changed in place (SetCircle, ..., GetPolygon): minkowski/shape_api.h, free functions.
 
   // --- Chains (chain.cpp) --------------------------------------------------------------------------
@@ -277,7 +277,7 @@ class World {
   /// Destroys the chain and its segments (their contacts end). False (and MK_ASSERT) if stale.
   /// Destroying the body destroys its chains.
   bool DestroyChain(ChainId chain);
-  bool IsValid(ChainId chain) const;
+  bool IsValid(ChainId chain) const;  ///< true when the id refers to a live chain
   /// The chain's segments in order (segment i runs from point i to point i + 1); a stale id: MK_ASSERT
   /// and empty.
   std::vector<ShapeId> GetChainSegments(ChainId chain) const;
@@ -285,13 +285,12 @@ class World {
   /// The chain a segment belongs to; null for a standalone chain segment (CreateChainSegmentShape) or
   /// any other shape (a stale shape id: MK_ASSERT).
   ChainId GetChain(ShapeId shape) const;
-  /// The chain's body (a stale id: MK_ASSERT and null).
-  BodyId GetBody(ChainId chain) const;
+  BodyId GetBody(ChainId chain) const;  ///< the chain's body (a stale id: MK_ASSERT and null)
 
   // --- Joints -----------------------------------------------------------------------------------
 
   /// Creates a joint; null id (and MK_ASSERT) for stale bodies, the same body twice, or invalid
-  /// values (NaN, negative lengths / torques / forces, lower > upper). Wakes both bodies.
+  /// values (NaN, negative lengths / torques / forces, lower > upper). Wakes both bodies. @{
   JointId CreateJoint(const RevoluteJointDef& def);
   JointId CreateJoint(const PrismaticJointDef& def);
   JointId CreateJoint(const DistanceJointDef& def);
@@ -301,30 +300,27 @@ class World {
   JointId CreateJoint(const MotorJointDef& def);   ///< maxForce, maxTorque finite >= 0; factor in 0..1
   JointId CreateJoint(const FilterJointDef& def);  ///< only stops the two bodies' shapes colliding
   // The runtime setters and getters of every joint type: minkowski/joint_api.h (free functions).
-
+  ///@}
   /// Destroys a joint (wakes its bodies; their shapes may collide again). False if stale.
   bool DestroyJoint(JointId joint);
-  bool IsValid(JointId joint) const;
-  JointType GetJointType(JointId joint) const;
-  void SetUserData(JointId joint, void* userData);
-  void* GetUserData(JointId joint) const;  ///< the def's userData; null for a stale id, quietly
+  bool IsValid(JointId joint) const;                ///< true when the id refers to a live joint
+  JointType GetJointType(JointId joint) const;      ///< the joint's type (Revolute for a stale id)
+  void SetUserData(JointId joint, void* userData);  ///< the game's pointer; the world only stores it
+  void* GetUserData(JointId joint) const;           ///< the def's userData; null for a stale id, quietly
 
   /// Constraint force (N) that the joint applied to bodyB during the last step, at its anchor.
   Vec2 GetJointReactionForce(JointId joint) const;
-  /// Constraint torque (N m) applied to bodyB during the last step.
-  float GetJointReactionTorque(JointId joint) const;
+  float GetJointReactionTorque(JointId joint) const;  ///< torque (N m) on bodyB during the last step
 
-  /// Revolute: joint angle (rad, angleB - angleA - referenceAngle) and its rate (rad/s).
+  /// Revolute: joint angle (rad, angleB - angleA - referenceAngle).
   float GetRevoluteAngle(JointId joint) const;
   /// Prismatic: translation of anchor B along the axis from anchor A (m).
   float GetPrismaticTranslation(JointId joint) const;
-  /// Distance: current anchor distance (m).
-  float GetDistanceJointLength(JointId joint) const;
+  float GetDistanceJointLength(JointId joint) const;  ///< distance joint: current anchor distance (m)
 
   /// Motor speed of a revolute (rad/s), prismatic (m/s), distance (m/s) or wheel (rad/s) joint.
   void SetMotorSpeed(JointId joint, float speed);
-  /// Mouse joint target (m, world).
-  void SetMouseTarget(JointId joint, Vec2 target);
+  void SetMouseTarget(JointId joint, Vec2 target);  ///< mouse joint target (m, world)
 
   // --- Events and inspection ----------------------------------------------------------------------
 
@@ -333,19 +329,21 @@ class World {
   /// bodies while iterating is safe). End events raised by calls between two Steps (destroying a
   /// touching shape or body, a filter change, disabling a body) are reported with the next Step's
   /// events, before those the Step itself raises, as Box2D v3 does. An event's ids may be stale by
-  /// the time it is read (the shape was destroyed): compare them, IsValid() them before use.
+  /// the time it is read (the shape was destroyed): compare them, IsValid() them before use. @{
   std::span<const ContactBeginEvent> GetContactBeginEvents() const;
   std::span<const ContactEndEvent> GetContactEndEvents() const;
   std::span<const ContactHitEvent> GetContactHitEvents() const;
+  ///@}
   /// A shape with enableSensorEvents began / stopped overlapping a sensor shape (ShapeDef::isSensor) of
   /// another body. Sensors push nothing and raise no contact events; two sensors do not see each
   /// other; a sensor, like any contact, needs a dynamic body on one side. Destroying either shape
   /// while they overlap raises the end event (reported with the next Step's events, as above). A
   /// fast body (SolverSettings::enableContinuous) whose path crosses a sensor within one Step, so that
   /// it overlaps it at neither end of the Step, gets the begin event in that Step and the end event in
-  /// the next (continuous collision sees static and sleeping sensors, bullets every sensor).
+  /// the next (continuous collision sees static and sleeping sensors, bullets every sensor). @{
   std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
   std::span<const SensorEndEvent> GetSensorEndEvents() const;
+  ///@}
   /// One event per body the last Step simulated, in solver order (the awake set's slot order): every
   /// dynamic or kinematic body awake and enabled when the solver ran (those that rested without
   /// moving too, and those a new contact woke), with its transform after continuous collision; a body
@@ -383,17 +381,17 @@ class World {
   /// How contacts mix friction / restitution from then on (MixFn); null restores the defaults,
   /// sqrt(fA fB) and max(eA, eB). Contacts that exist keep their mix until a material of theirs
   /// changes. Not recorded in replays; snapshots do not hold them (pointers): RestoreSnapshot keeps
-  /// the world's own, and the contacts it restores keep the values they had.
+  /// the world's own, and the contacts it restores keep the values they had. @{
   void SetFrictionCallback(MixFn fn);
-  void SetRestitutionCallback(MixFn fn);
+  void SetRestitutionCallback(MixFn fn);  ///@}
   /// The custom pair filter (CustomFilterFn) and its context; null removes it. Pairs already made
   /// stay. Replays and snapshots treat it as the mixing callbacks.
   void SetCustomFilterCallback(CustomFilterFn fn, void* context);
   /// WorldDef::userData unless changed. Not kept by snapshots (a pointer): RestoreSnapshot keeps the
-  /// world's own.
+  /// world's own. @{
   void SetUserData(void* userData);
   void* GetUserData() const;
-
+  ///@}
   /// A live contact? (ContactId; quiet: a stale, null or foreign id gives false, no MK_ASSERT.)
   bool IsValid(ContactId contact) const;
   /// Box2D v3's b2Contact_GetData: shapes, manifold (last Step; no points when not touching), mixed
@@ -443,9 +441,9 @@ class World {
   /// lists the bodies its continuous stage moves back (ContinuousRecord, at most
   /// kMaxContinuousRecords), for DrawOptions::continuous and for tools. The list is cleared at the
   /// start of each Step's continuous stage and kept in memory reserved here, so Step still allocates
-  /// nothing. Switching off empties the list and frees it.
+  /// nothing. Switching off empties the list and frees it. @{
   void SetContinuousRecording(bool enabled);
-  bool IsContinuousRecording() const;
+  bool IsContinuousRecording() const;  ///@}
   /// The last Step's records, in the stage's order. Valid until the next Step or
   /// SetContinuousRecording call.
   std::span<const ContinuousRecord> GetContinuousRecords() const;
@@ -568,12 +566,12 @@ class World {
   bool StartRecording();
   /// Stops and returns the recording (a replay file: Replay::Load reads it); empty when not recording.
   std::vector<std::byte> StopRecording();
-  bool IsRecording() const { return recorder_ != nullptr; }
+  bool IsRecording() const { return recorder_ != nullptr; }  ///< between StartRecording and StopRecording
 
-  /// Internal state, for tests and tools that live next to the engine (engine/src/world).
+  /// Internal state, for tests and tools that live next to the engine (engine/src/world). @{
   WorldState& State() { return *state_; }
   const WorldState& State() const { return *state_; }
-
+  ///@}
  private:
   friend struct JointAccess;  // the joint API (joint_api.h) records its calls
   friend struct ShapeAccess;  // so does the shape API (shape_api.h)

@@ -35,12 +35,17 @@ class World;
 
 /// Read-only view of one contact, for debugging tools and tests.
 struct ContactView {
+  /// The contact's two shapes, in the manifold's order (its normal points from shapeA to shapeB).
+  ///@{
   ShapeId shapeA, shapeB;
+  ///@}
   Manifold manifold;  ///< world points, normal A->B, impulses from the last step
   /// The pair's mixed surface (SurfaceMaterial, World::SetFrictionCallback): friction and restitution
   /// coefficients, rolling resistance as its angular impulse bound per unit normal impulse (m: the
   /// coefficient times the larger rounding radius), tangent speed (m/s).
+  ///@{
   float friction = 0.0f, restitution = 0.0f, rollingResistance = 0.0f, tangentSpeed = 0.0f;
+  ///@}
   ContactId contact;  ///< the contact's id (World::GetContactData), null in an empty view
 };
 

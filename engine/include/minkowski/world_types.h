@@ -19,28 +19,34 @@ namespace mk {
 /// A body in a World. `index1` is the slot + 1 (0 = null); `world` is the tag of the World that made
 /// it (every World gets its own, never 0, from a process-wide counter).
 struct BodyId {
-  std::uint32_t index1 = 0;
-  std::uint32_t generation = 0;
-  std::uint32_t world = 0;
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< the slot's generation when the id was made
+  std::uint32_t world = 0;       ///< tag of the World that made it; 0 for the null id
+  /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
+  /// The same object of the same World: slot, generation and world tag equal.
   friend bool operator==(BodyId, BodyId) = default;
 };
 
 /// A shape attached to a body.
 struct ShapeId {
-  std::uint32_t index1 = 0;
-  std::uint32_t generation = 0;
-  std::uint32_t world = 0;
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< the slot's generation when the id was made
+  std::uint32_t world = 0;       ///< tag of the World that made it; 0 for the null id
+  /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
+  /// The same object of the same World: slot, generation and world tag equal.
   friend bool operator==(ShapeId, ShapeId) = default;
 };
 
 /// A joint between two bodies.
 struct JointId {
-  std::uint32_t index1 = 0;
-  std::uint32_t generation = 0;
-  std::uint32_t world = 0;
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< the slot's generation when the id was made
+  std::uint32_t world = 0;       ///< tag of the World that made it; 0 for the null id
+  /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
+  /// The same object of the same World: slot, generation and world tag equal.
   friend bool operator==(JointId, JointId) = default;
 };
 
@@ -49,20 +55,24 @@ struct JointId {
 /// its two shapes' broadphase boxes overlap (touching or not); when it is destroyed its id goes stale
 /// for good (a new contact of the same pair gets a new id). World::IsValid tells.
 struct ContactId {
-  std::uint32_t index1 = 0;
-  std::uint32_t generation = 0;
-  std::uint32_t world = 0;
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< the slot's generation when the id was made
+  std::uint32_t world = 0;       ///< tag of the World that made it; 0 for the null id
+  /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
+  /// The same object of the same World: slot, generation and world tag equal.
   friend bool operator==(ContactId, ContactId) = default;
 };
 
 /// A chain of one-sided segments on a body (World::CreateChain). Its segments are ordinary shapes
 /// (ShapeId, type ChainSegment) that belong to it.
 struct ChainId {
-  std::uint32_t index1 = 0;
-  std::uint32_t generation = 0;
-  std::uint32_t world = 0;
+  std::uint32_t index1 = 0;      ///< slot + 1; 0 = null
+  std::uint32_t generation = 0;  ///< the slot's generation when the id was made
+  std::uint32_t world = 0;       ///< tag of the World that made it; 0 for the null id
+  /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
+  /// The same object of the same World: slot, generation and world tag equal.
   friend bool operator==(ChainId, ChainId) = default;
 };
 
@@ -99,8 +109,10 @@ inline constexpr float kMinTimeStep = 1e-6f;
 /// constraint (revolute, weld, mouse) is at least (1 / mass)^2 and that of a prismatic or wheel joint
 /// at least 1 / (mass inertia), so at the bounds 1e-30 and 1e-36, well above 1 / FLT_MAX (2.9e-39).
 /// (The bounds were 1e20 and 1e30: a 4.3e19 kg body on a mouse joint divided by 5e-40 and went NaN.)
+///@{
 inline constexpr float kMaxBodyMass = 1e15f;
 inline constexpr float kMaxBodyInertia = 1e21f;
+///@}
 
 /// Largest friction or restitution coefficient a shape accepts. Friction 1,000 never slides and
 /// restitution above 1 already adds energy; the bound keeps the bounce and friction impulses finite.
@@ -164,6 +176,7 @@ inline constexpr int kMaxBodyNameLength = 31;
 
 /// Everything needed to create a body. Defaults make a static body at the origin.
 struct BodyDef {
+  /// Static, kinematic or dynamic.
   BodyType type = BodyType::Static;
   Vec2 position{0.0f, 0.0f};        ///< world position of the body origin (m), |x|, |y| <= kMaxWorldLength
   float angle = 0.0f;               ///< radians, counter-clockwise
@@ -198,7 +211,7 @@ inline constexpr std::uint64_t kAllFilterBits = ~std::uint64_t{0};
 struct Filter {
   std::uint64_t categoryBits = 1;           ///< the categories this shape is in (any bits)
   std::uint64_t maskBits = kAllFilterBits;  ///< the categories it collides with
-  std::int32_t groupIndex = 0;
+  std::int32_t groupIndex = 0;  ///< 0: none; shapes of one positive group always collide, negative never
 };
 
 /// Which shapes a world query sees (as Box2D v3's b2QueryFilter): a shape is seen when
@@ -257,6 +270,7 @@ struct ShapeDef {
   float tangentSpeed = 0.0f;         ///< SurfaceMaterial::tangentSpeed (m/s)
   std::uint64_t userMaterialId = 0;  ///< SurfaceMaterial::userMaterialId
   std::uint32_t customColor = 0;     ///< SurfaceMaterial::customColor
+  /// Which shapes it collides with.
   Filter filter{};
   bool isSensor = false;            ///< detects overlap (sensor events), no collision response
   bool enableContactEvents = true;  ///< report begin/end touch events for this shape
@@ -270,7 +284,7 @@ struct ShapeDef {
   /// (World::SetCustomFilterCallback) before they become contacts; one of the two shapes asking is
   /// enough. Off by default: a shape without it costs the pair filter nothing.
   bool enableCustomFiltering = false;
-  void* userData = nullptr;
+  void* userData = nullptr;  ///< the game's pointer (World::GetUserData(ShapeId)); the world only stores it
 };
 
 /// An explosion (World::Explode): an impulse on every shape of a dynamic body near `position`.
@@ -324,6 +338,8 @@ struct ChainDef {
   Filter filter{};                 ///< every segment's
   bool enableSensorEvents = true;  ///< the segments can be seen by sensors
   void* userData = nullptr;        ///< every segment's shape user data (World::GetUserData(ShapeId))
+  /// \var isLoop
+  /// True: a closed outline, the last point joined to the first; false: an open polyline.
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -362,6 +378,7 @@ enum class SolverMode : std::uint8_t {
 /// contactHertz with more sub-steps (the sink falls as 1 / hertz^2; the cap is an eighth of the sub-step
 /// rate). Box2D v3 has the same model and lists large mass ratios as a known limitation.
 struct SolverSettings {
+  /// Which velocity solver runs.
   SolverMode mode = SolverMode::SoftStep;
   int subSteps = 4;  ///< sub-steps per Step (1..64)
   /// contact stiffness (Hz, 0..1000); used up to an eighth of the sub-step rate (30 Hz at 60 Hz and 4
@@ -391,11 +408,11 @@ struct SolverSettings {
   /// the cap took away. So finite valid input never gives a non-finite state, and no body moves or
   /// turns faster than the caps, although a constraint that asks for more is then not satisfied.
   float maxLinearSpeed = 400.0f;
-  float timeToSleep = 0.5f;  ///< s (0..1e6) an island must rest before it sleeps
-  bool enableWarmStarting = true;
-  bool enableRelax = true;
-  bool enableRestitution = true;
-  bool enableSleep = true;
+  float timeToSleep = 0.5f;        ///< s (0..1e6) an island must rest before it sleeps
+  bool enableWarmStarting = true;  ///< start contacts and joints from the last step's impulses
+  bool enableRelax = true;         ///< the soft step's relax pass (velocities solved again without bias)
+  bool enableRestitution = true;   ///< the restitution pass (bounces)
+  bool enableSleep = true;         ///< islands that rest for timeToSleep fall asleep
   /// Continuous collision (docs/design.md section 7): fast dynamic bodies are moved back to their time
   /// of impact with static shapes (bullets, BodyDef::isBullet, with dynamic bodies too) after the
   /// solver moved them, so they do not pass through thin shapes. Velocities are kept.
@@ -416,6 +433,7 @@ struct SolverSettings {
 /// World creation parameters.
 struct WorldDef {
   Vec2 gravity{0.0f, -10.0f};  ///< m/s^2
+  /// The solver's tunables (World::SetSolverSettings changes them later).
   SolverSettings settings{};
   void* userData = nullptr;  ///< yours (World::GetUserData()); the engine never touches it
 };
@@ -427,7 +445,10 @@ struct WorldDef {
 
 /// Two shapes started touching (manifold went from 0 points to some).
 struct ContactBeginEvent {
+  /// The two shapes, as the contact orders them (its normal points from shapeA to shapeB).
+  ///@{
   ShapeId shapeA, shapeB;
+  ///@}
   /// The contact (World::GetContactData reads its manifold). Live when the event is published; stale
   /// once the contact is destroyed (its shapes' boxes parted, a shape destroyed), which may happen
   /// before the game reads the event if it destroys a shape first.
@@ -436,7 +457,10 @@ struct ContactBeginEvent {
 
 /// Two shapes stopped touching, or one of them was destroyed.
 struct ContactEndEvent {
+  /// The two shapes, as the contact orders them (its normal points from shapeA to shapeB).
+  ///@{
   ShapeId shapeA, shapeB;
+  ///@}
   /// The contact that stopped touching. As in Box2D v3 it may be stale when read: a contact destroyed
   /// with the touch (shape or body destroyed or disabled, filter change, the boxes parted) is gone,
   /// while one that merely stopped touching lives on with an empty manifold. World::IsValid tells;
@@ -446,7 +470,10 @@ struct ContactEndEvent {
 
 /// Two shapes met with an approach speed above SolverSettings::hitEventThreshold.
 struct ContactHitEvent {
+  /// The two shapes, as the contact orders them (its normal points from shapeA to shapeB).
+  ///@{
   ShapeId shapeA, shapeB;
+  ///@}
   Vec2 point{0.0f, 0.0f};   ///< world point (m)
   Vec2 normal{0.0f, 0.0f};  ///< unit, from A to B
   float approachSpeed = 0;  ///< m/s, > 0
@@ -456,7 +483,7 @@ struct ContactHitEvent {
 /// A body the last Step moved (World::GetBodyMoveEvents): how a game syncs its sprites without scanning
 /// every body.
 struct BodyMoveEvent {
-  BodyId body;
+  BodyId body;               ///< the body that moved
   Transform transform;       ///< the body's transform after the Step (GetTransform)
   void* userData = nullptr;  ///< the body's user data (GetUserData), as of the end of the Step
   bool fellAsleep = false;   ///< the Step put the body (and its island) to sleep: no events until it wakes
@@ -474,12 +501,18 @@ struct JointEvent {
 
 /// A shape entered a sensor.
 struct SensorBeginEvent {
+  /// The sensor shape and the shape that entered it.
+  ///@{
   ShapeId sensorShape, visitorShape;
+  ///@}
 };
 
 /// A shape left a sensor (or was destroyed).
 struct SensorEndEvent {
+  /// The sensor shape and the shape that left it.
+  ///@{
   ShapeId sensorShape, visitorShape;
+  ///@}
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -500,12 +533,12 @@ struct Profile {
 
 /// Sizes of the world after the last Step.
 struct Counters {
-  int bodies = 0;
-  int awakeBodies = 0;
-  int shapes = 0;
+  int bodies = 0;            ///< live bodies
+  int awakeBodies = 0;       ///< bodies awake after the Step
+  int shapes = 0;            ///< live shapes
   int contacts = 0;          ///< persistent contacts (broadphase pairs that passed filtering)
   int touchingContacts = 0;  ///< contacts with manifold points
-  int joints = 0;
+  int joints = 0;            ///< live joints
   /// Awake islands built by the last Step; 0 when it built none because no island could sleep
   /// (sleeping off, or no body had rested for timeToSleep yet).
   int islands = 0;
