@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The engine's own Sin, Cos and Atan2 (engine/src/core/trig.cpp) against the C library's long double
-// functions (64-bit significands: their error is far below a double ulp), at fixed-seed random
-// arguments, plus C's table of special values and the symmetries the functions must keep bit for bit.
+// The engine's own Sin, Cos and Atan2 (engine/src/core/trig.cpp) at fixed-seed random arguments against
+// references whose error is far below a double ulp: sine and cosine in double-double arithmetic
+// (core/trig_reference.h: exact on every platform, which MinGW's x87 sinl/cosl are not), atan2 from the
+// C library's long double function (64-bit significands; x87 fpatan on MinGW, accurate there too);
+// plus C's table of special values and the symmetries the functions must keep bit for bit.
 #include "core/trig.h"
 
+#include "core/trig_reference.h"
 #include "minkowski/math.h"
 #include "test_util.h"
 
@@ -16,6 +19,7 @@
 #include <numbers>
 
 using namespace mk;
+namespace ref = mk::test::ref;
 
 namespace {
 
@@ -23,23 +27,23 @@ constexpr float kPiF = std::numbers::pi_v<float>;
 
 // |value - reference| in units in the last place of reference's binade, for floats (24-bit
 // significands) or doubles (53-bit).
-long double UlpError(long double value, long double reference, int significandBits) {
-  const long double ulp = std::ldexp(1.0L, std::ilogb(reference) - (significandBits - 1));
-  return std::fabs(value - reference) / ulp;
+double UlpError(double value, ref::DoubleDouble reference, int significandBits) {
+  const double ulp = std::ldexp(1.0, std::ilogb(reference.hi) - (significandBits - 1));
+  return std::fabs(ref::Difference(value, reference)) / ulp;
 }
 
 bool SameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 
 struct ErrorTally {
-  long double maxFloatUlp = 0.0L;   // the float function against the true value
-  long double maxDoubleUlp = 0.0L;  // the double kernel against the true value
-  int notCorrectlyRounded = 0;      // float results other than the true value rounded to float
+  double maxFloatUlp = 0.0;     // the float function against the true value
+  double maxDoubleUlp = 0.0;    // the double kernel against the true value
+  int notCorrectlyRounded = 0;  // float results other than the true value rounded to float
 
-  void Add(float f, double d, long double reference) {
-    if (reference == 0.0L) return;
+  void Add(float f, double d, ref::DoubleDouble reference) {
+    if (reference.hi == 0.0) return;
     maxFloatUlp = std::fmax(maxFloatUlp, UlpError(f, reference, 24));
     maxDoubleUlp = std::fmax(maxDoubleUlp, UlpError(d, reference, 53));
-    if (f != static_cast<float>(reference)) ++notCorrectlyRounded;
+    if (f != ref::RoundToFloat(reference)) ++notCorrectlyRounded;
   }
 };
 
@@ -50,17 +54,17 @@ void CheckSinCos(float range, int count, std::uint64_t seed) {
   for (int i = 0; i < count; ++i) {
     const float x = rng.Uniform(-range, range);
     const trig::SinCosResult d = trig::SinCos(x);
-    sine.Add(Sin(x), d.s, std::sin(static_cast<long double>(x)));
-    cosine.Add(Cos(x), d.c, std::cos(static_cast<long double>(x)));
+    const ref::SinCosReference reference = ref::SinCos(x);
+    sine.Add(Sin(x), d.s, reference.s);
+    cosine.Add(Cos(x), d.c, reference.c);
   }
-  INFO("range " << range << ": sin max " << static_cast<double>(sine.maxFloatUlp) << " float ulp, "
-                << static_cast<double>(sine.maxDoubleUlp) << " double ulp; cos max "
-                << static_cast<double>(cosine.maxFloatUlp) << " float ulp, "
-                << static_cast<double>(cosine.maxDoubleUlp) << " double ulp");
+  INFO("range " << range << ": sin max " << sine.maxFloatUlp << " float ulp, " << sine.maxDoubleUlp
+                << " double ulp; cos max " << cosine.maxFloatUlp << " float ulp, " << cosine.maxDoubleUlp
+                << " double ulp");
   CHECK(sine.notCorrectlyRounded == 0);
   CHECK(cosine.notCorrectlyRounded == 0);
-  CHECK(sine.maxDoubleUlp <= 2.5L);
-  CHECK(cosine.maxDoubleUlp <= 2.5L);
+  CHECK(sine.maxDoubleUlp <= 2.5);
+  CHECK(cosine.maxDoubleUlp <= 2.5);
 }
 
 // Each Horner step of a kernel rounded on its own (volatile stores keep the compiler from fusing a
@@ -107,13 +111,14 @@ TEST_CASE("Sin and Cos of tiny angles follow sin x = x and cos x = 1 to the last
   for (int i = 0; i < 100000; ++i) {
     const float x = (rng.Int(0, 1) ? 1.0f : -1.0f) * rng.LogUniform(1e-30f, 1.0f);
     const trig::SinCosResult d = trig::SinCos(x);
-    sine.Add(Sin(x), d.s, std::sin(static_cast<long double>(x)));
-    cosine.Add(Cos(x), d.c, std::cos(static_cast<long double>(x)));
+    const ref::SinCosReference reference = ref::SinCos(x);
+    sine.Add(Sin(x), d.s, reference.s);
+    cosine.Add(Cos(x), d.c, reference.c);
   }
   CHECK(sine.notCorrectlyRounded == 0);
   CHECK(cosine.notCorrectlyRounded == 0);
-  CHECK(sine.maxDoubleUlp <= 2.5L);
-  CHECK(cosine.maxDoubleUlp <= 2.5L);
+  CHECK(sine.maxDoubleUlp <= 2.5);
+  CHECK(cosine.maxDoubleUlp <= 2.5);
 }
 
 TEST_CASE("Atan2 is correctly rounded in every quadrant over thirty orders of magnitude") {
@@ -123,18 +128,17 @@ TEST_CASE("Atan2 is correctly rounded in every quadrant over thirty orders of ma
     const float x = (rng.Int(0, 1) ? 1.0f : -1.0f) * rng.LogUniform(1e-15f, 1e15f);
     const float y = (rng.Int(0, 1) ? 1.0f : -1.0f) * rng.LogUniform(1e-15f, 1e15f);
     tally.Add(Atan2(y, x), trig::Atan2(y, x),
-              std::atan2(static_cast<long double>(y), static_cast<long double>(x)));
+              ref::FromLongDouble(std::atan2(static_cast<long double>(y), static_cast<long double>(x))));
   }
   // Directions of unit length, as Angle(Rot) sees them.
   for (int i = 0; i < 400000; ++i) {
     const Vec2 d = rng.Direction();
     tally.Add(Atan2(d.y, d.x), trig::Atan2(d.y, d.x),
-              std::atan2(static_cast<long double>(d.y), static_cast<long double>(d.x)));
+              ref::FromLongDouble(std::atan2(static_cast<long double>(d.y), static_cast<long double>(d.x))));
   }
-  INFO("max " << static_cast<double>(tally.maxFloatUlp) << " float ulp, "
-              << static_cast<double>(tally.maxDoubleUlp) << " double ulp");
+  INFO("max " << tally.maxFloatUlp << " float ulp, " << tally.maxDoubleUlp << " double ulp");
   CHECK(tally.notCorrectlyRounded == 0);
-  CHECK(tally.maxDoubleUlp <= 2.5L);
+  CHECK(tally.maxDoubleUlp <= 2.5);
 }
 
 TEST_CASE("Sin and Cos keep their symmetries and the values at zero and right angles") {
@@ -146,9 +150,9 @@ TEST_CASE("Sin and Cos keep their symmetries and the values at zero and right an
   const float halfPi = 0.5f * kPiF;
   CHECK(Sin(halfPi) == 1.0f);
   CHECK(Sin(-halfPi) == -1.0f);
-  CHECK(Cos(halfPi) == static_cast<float>(std::cos(static_cast<long double>(halfPi))));
+  CHECK(Cos(halfPi) == ref::RoundToFloat(ref::SinCos(halfPi).c));
   CHECK(Cos(halfPi) == doctest::Approx(-4.37113883e-8f).epsilon(1e-8));
-  CHECK(Sin(kPiF) == static_cast<float>(std::sin(static_cast<long double>(kPiF))));
+  CHECK(Sin(kPiF) == ref::RoundToFloat(ref::SinCos(kPiF).s));
   CHECK(Cos(kPiF) == -1.0f);
   test::Rng rng(7);
   for (int i = 0; i < 10000; ++i) {

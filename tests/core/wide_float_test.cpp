@@ -21,26 +21,38 @@ namespace {
 struct Results {
   std::vector<std::string> names;
   std::vector<std::uint32_t> bits;
-  std::vector<bool> isNan;  // a float result that is a NaN (of any payload)
+  std::vector<bool> isNan;          // a float result that is a NaN (of any payload)
+  std::vector<bool> isCommutative;  // the result of a + b or a * b
   void Add(const std::string& name, float x) {
     names.push_back(name);
     bits.push_back(std::bit_cast<std::uint32_t>(x));
     isNan.push_back(x != x);
+    isCommutative.push_back(name.starts_with("add[") || name.starts_with("mul["));
   }
   void Add(const std::string& name, unsigned x) {
     names.push_back(name);
     bits.push_back(x);
     isNan.push_back(false);
+    isCommutative.push_back(false);
   }
   void Add(const std::string& name, bool x) { Add(name, x ? 1u : 0u); }
 };
 
-/// The first result where two runs differ ("" when none). With `anyNanPayload`, two NaNs are equal
-/// whatever their payloads.
-std::string FirstDifference(const Results& a, const Results& b, bool anyNanPayload = false) {
+/// Which NaN payloads must agree. x86 returns the first operand's NaN when both are NaNs, but C++
+/// (and GCC's vector types behind _mm_add_ps) treat + and * as commutative, so which operand comes
+/// first is the compiler's choice, made per build by register allocation: MinGW's GCC 12 puts b first
+/// in Sse2Float4's + where Linux's puts a first (147 of 20000 trials, each a sum of two NaNs of
+/// opposite signs). No kernel reads a payload (a NaN is only ever tested for being one), so the
+/// promise leaves them out: of sums and products (kSumsAndProducts), or everywhere (kAny, AVX2).
+enum class NanPayloads { kExact, kSumsAndProducts, kAny };
+
+/// The first result where two runs differ ("" when none).
+std::string FirstDifference(const Results& a, const Results& b, NanPayloads payloads = NanPayloads::kExact) {
   if (a.bits.size() != b.bits.size()) return "result count";
   for (std::size_t i = 0; i < a.bits.size(); ++i) {
-    if (anyNanPayload && a.isNan[i] && b.isNan[i]) continue;
+    const bool anyPayload =
+        payloads == NanPayloads::kAny || (payloads == NanPayloads::kSumsAndProducts && a.isCommutative[i]);
+    if (anyPayload && a.isNan[i] && b.isNan[i]) continue;
     if (a.bits[i] != b.bits[i]) return a.names[i];
   }
   return "";
@@ -250,6 +262,7 @@ TEST_CASE("every lane operation matches plain float math with the documented sem
 
 TEST_CASE(
     "the SSE2 lanes and the scalar twin give the same bits on every operation with NaN and infinities too") {
+  // Every bit but the payload of a sum or product of two NaNs (NanPayloads, above).
   test::Rng rng(13);
   int mismatches = 0;
   std::string first;
@@ -257,7 +270,8 @@ TEST_CASE(
     const Inputs in = RandomInputs(rng, true);
     const Results twin = RunLayer<wide::ScalarFloat<4>>(in.a, in.b, in.p);
     test::ForEachFourLaneType([&]<class F>() {
-      const std::string difference = FirstDifference(RunLayer<F>(in.a, in.b, in.p), twin);
+      const std::string difference =
+          FirstDifference(RunLayer<F>(in.a, in.b, in.p), twin, NanPayloads::kSumsAndProducts);
       if (!difference.empty() && mismatches++ == 0) {
         first =
             std::string(test::LaneTypeName<F>()) + " " + difference + " at trial " + std::to_string(trial);
@@ -278,8 +292,9 @@ TEST_CASE(
   std::string first;
   for (int trial = 0; trial < 20000; ++trial) {
     const Inputs in = RandomInputs(rng, true);
-    const std::string difference = FirstDifference(RunLayer<wide::Avx2Float8>(in.a, in.b, in.p),
-                                                   RunLayer<wide::ScalarFloat<8>>(in.a, in.b, in.p), true);
+    const std::string difference =
+        FirstDifference(RunLayer<wide::Avx2Float8>(in.a, in.b, in.p),
+                        RunLayer<wide::ScalarFloat<8>>(in.a, in.b, in.p), NanPayloads::kAny);
     if (!difference.empty() && mismatches++ == 0) first = difference + " at trial " + std::to_string(trial);
   }
   CHECK_MESSAGE(mismatches == 0, mismatches << " mismatches, first " << first);

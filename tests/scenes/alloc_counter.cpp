@@ -4,9 +4,13 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <execinfo.h>
 #include <new>
+#if defined(__GLIBC__)
+#include <execinfo.h>
 #include <unistd.h>
+#elif defined(_WIN32)
+#include <malloc.h>  // _aligned_malloc, _aligned_free
+#endif
 
 namespace {
 
@@ -15,12 +19,15 @@ std::atomic<std::size_t> gCount{0};
 std::atomic<std::size_t> gBytes{0};
 bool gBacktrace = false;
 
+// MK_ALLOC_BACKTRACE prints who allocated, where glibc's backtrace() exists (not on Windows).
 void PrintBacktrace() {
+#if defined(__GLIBC__)
   void* frames[32];
   const int n = backtrace(frames, 32);
   backtrace_symbols_fd(frames, n, 2);
   static const char kSeparator[] = "----\n";
   (void)!write(2, kSeparator, sizeof(kSeparator) - 1);
+#endif
 }
 
 void Record(std::size_t size) {
@@ -44,9 +51,22 @@ void* Allocate(std::size_t size) {
 void* AllocateAligned(std::size_t size, std::align_val_t alignment) {
   Record(size);
   const std::size_t a = static_cast<std::size_t>(alignment);
+#if defined(_WIN32)
+  // Windows' C runtime has no aligned_alloc; its aligned blocks must go back through _aligned_free.
+  void* p = _aligned_malloc(size == 0 ? 1 : size, a);
+#else
   void* p = std::aligned_alloc(a, (size + a - 1) / a * a);
+#endif
   if (p == nullptr) throw std::bad_alloc();
   return p;
+}
+
+void FreeAligned(void* p) {
+#if defined(_WIN32)
+  _aligned_free(p);
+#else
+  std::free(p);
+#endif
 }
 
 }  // namespace
@@ -82,9 +102,9 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { FreeAligned(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { FreeAligned(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { FreeAligned(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { FreeAligned(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
