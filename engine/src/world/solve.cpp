@@ -172,12 +172,7 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     if (continuous && body.type == BodyType::Dynamic) {
       // A turn moves the surface by at most |w| dt times the farthest core point's distance: the
       // rounding radius turns onto itself (a wheel rolling at 7.5 m/s was listed by its rim speed).
-      // The turn counts twice for a body without joints: pivoting on what it touches, its far end
-      // lands beyond the speculative distance a step before its contact exists (a 1 m domino falling
-      // flat, 4 cm a step: 13.6 mm deep; listed, the touching sweep holds it to 11.2 mm). Jointed
-      // bodies moved back for a turn tore their joints (soft_body's welds 8.4 -> 148 mm).
-      const float turnWeight = body.headJointEdge == kNull ? 2.0f : 1.0f;
-      const float motion = Length(state.dp) + turnWeight * std::fabs(state.w) * context.dt * body.turnExtent;
+      const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.turnExtent;
       if (motion > kContinuousFastFraction * body.minExtent) {
         (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
         body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
