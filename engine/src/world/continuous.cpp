@@ -152,10 +152,11 @@ void StopRepeatedHold(Body& body, bool held, Vec2 normal) {
   if (repeated && into < 0.0f) body.linearVelocity -= into * normal;
 }
 
-// How far (in linear slops) a fast shape that already touches what it sweeps against may sink into it
-// during the step (SweepShapeAgainst): the contact of the next step pushes that much out within a step
-// or two, and it keeps a shape sliding along a surface from being stopped by the contact's own overlap.
-constexpr float kInsetDepthSlops = 2.0f;
+// How far (in linear slops) a fast shape touching what it sweeps against may sink into it
+// (SweepShapeAgainst), so that sliding along a surface is not stopped by the contact's own overlap; the next
+// contact pushes it out. 2 slops (1.0-1.4 cm deep) took 4 steps to push out; 1 held fast spinners at 1% of a
+// step (design.md).
+constexpr float kInsetDepthSlops = 1.5f;
 
 // A time of impact at the very start: the shape already touches (or overlaps) what it sweeps against.
 bool TouchesAtStart(const ToiOutput& out) {
