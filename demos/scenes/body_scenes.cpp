@@ -63,8 +63,8 @@ class KinematicState final : public SceneState {
   void PreStep(World& world, int step) override {
     const float t = static_cast<float>(step + 1) / 60.0f;
     const float phase = 2.0f * kPi * t / 10.0f;
-    const Vec2 p{3.0f * std::sin(phase), 4.0f + 0.8f * std::sin(2.0f * phase)};
-    world.SetTargetTransform(platform, MakeTransform(p, 0.1f * std::cos(phase)), 1.0f / 60.0f);
+    const Vec2 p{3.0f * mk::Sin(phase), 4.0f + 0.8f * mk::Sin(2.0f * phase)};
+    world.SetTargetTransform(platform, MakeTransform(p, 0.1f * mk::Cos(phase)), 1.0f / 60.0f);
   }
   BodyId platform;
 };

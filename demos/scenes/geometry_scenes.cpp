@@ -38,7 +38,7 @@ class ModifyGeometryState final : public SceneState {
     if (phase == 3) {
       if (inPhase % 10 != 0) return;
       const float s =
-          0.8f + 0.7f * 0.5f * (1.0f - std::cos(2.0f * std::numbers::pi_v<float> * inPhase / kPhaseSteps));
+          0.8f + 0.7f * 0.5f * (1.0f - mk::Cos(2.0f * std::numbers::pi_v<float> * inPhase / kPhaseSteps));
       SetPolygon(world, shape, MakeRegularPolygon(6, s, 0.05f).value);
       return;
     }
@@ -60,7 +60,7 @@ constexpr float kRampTilt = 0.15f;  // rad
 // The ramp at `angle` (radians): front side up (points right to left), each end a corner onto a ghost
 // half a metre below it.
 ChainSegment RampAt(float angle) {
-  const Vec2 half{kRampHalfLength * std::cos(angle), kRampHalfLength * std::sin(angle)};
+  const Vec2 half{kRampHalfLength * mk::Cos(angle), kRampHalfLength * mk::Sin(angle)};
   const Vec2 right = kRampCentre + half, left = kRampCentre - half;
   return {right + Vec2{0.0f, -0.5f}, {right, left}, left + Vec2{0.0f, -0.5f}};
 }
@@ -87,7 +87,7 @@ class ChainSegmentState final : public SceneState {
     // behind the one-sided segment, and it would fall through).
     if (step % 2 == 0) {
       const float phase = 2.0f * std::numbers::pi_v<float> * static_cast<float>(step) / 240.0f;
-      SetChainSegment(world, ramp, RampAt(kRampTilt * std::sin(phase)));
+      SetChainSegment(world, ramp, RampAt(kRampTilt * mk::Sin(phase)));
     }
   }
   BodyId ball, riders[2];
@@ -109,7 +109,7 @@ std::unique_ptr<SceneState> BuildChainSegment(World& world, const SceneParams&) 
   Vec2 points[kPieces + 3];
   for (int i = 0; i <= kPieces + 2; ++i) {
     const float t = static_cast<float>(i - 1) / kPieces;
-    points[i] = {-1.0f - 10.0f * t, std::fmax(0.0f, 1.0f * std::sin(std::numbers::pi_v<float> * t))};
+    points[i] = {-1.0f - 10.0f * t, std::fmax(0.0f, 1.0f * mk::Sin(std::numbers::pi_v<float> * t))};
   }
   for (int i = 1; i <= kPieces; ++i) {
     CreateChainSegmentShape(world, ground, {.friction = 0.4f},

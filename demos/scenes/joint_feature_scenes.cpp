@@ -28,7 +28,7 @@ class MotorJointState : public SceneState {
  public:
   void PreStep(World& world, int step) override {
     const float t = static_cast<float>(step) / 60.0f;
-    SetMotorLinearOffset(world, joints[0], {6.0f * std::sin(t), 4.0f + 2.0f * std::sin(2.0f * t)});
+    SetMotorLinearOffset(world, joints[0], {6.0f * mk::Sin(t), 4.0f + 2.0f * mk::Sin(2.0f * t)});
     SetMotorAngularOffset(world, joints[0], 0.5f * t);
   }
 };
@@ -118,8 +118,10 @@ std::unique_ptr<SceneState> BuildTopDownFriction(World& world, const SceneParams
   for (int i = 0; i < 16; ++i) {
     const float x = -6.0f + 4.0f * static_cast<float>(i % 4), y = -6.0f + 4.0f * static_cast<float>(i / 4);
     BodyDef def{.type = BodyType::Dynamic, .position = {x, y}};
-    def.linearVelocity = {std::sin(1.7f * static_cast<float>(i)) * 8.0f,
-                          std::cos(2.3f * static_cast<float>(i)) * 8.0f};
+    // The engine's Sin and Cos, not the C library's: they give the same bits on every platform, and
+    // every scene's state hash is compared across platforms (MinGW's cosf rounded one value apart).
+    def.linearVelocity = {mk::Sin(1.7f * static_cast<float>(i)) * 8.0f,
+                          mk::Cos(2.3f * static_cast<float>(i)) * 8.0f};
     def.angularVelocity = static_cast<float>(i % 5) - 2.0f;
     BodyId body = world.CreateBody(def);
     if (i % 2 == 0) {

@@ -45,7 +45,7 @@ class CharacterMoverState final : public SceneState {
     bool grounded = false;
     Vec2 carried{0.0f, 0.0f};
     for (int i = 0; i < n; ++i) {
-      if (found[i].plane.normal.y < std::cos(kMaxWalkable) || found[i].separation > 2.0f * kMoverSkin)
+      if (found[i].plane.normal.y < mk::Cos(kMaxWalkable) || found[i].separation > 2.0f * kMoverSkin)
         continue;
       grounded = true;
       if (world.GetBody(found[i].shape) == platform) carried = world.GetLinearVelocity(platform);
@@ -140,7 +140,7 @@ std::unique_ptr<SceneState> BuildCharacterMover(World& world, const SceneParams&
   AddStaticBox(world, ground, -10.0f, 6.0f, -1.0f, 0.0f);
   // Three 0.1 m steps, then a 25 degree slope up to a ledge, a gap the platform crosses, and a landing.
   for (int i = 0; i < 3; ++i) AddStaticBox(world, ground, 2.0f + 0.8f * i, 6.0f, 0.0f, 0.1f * (i + 1));
-  const float slope = 0.436f, rise = 3.0f * std::tan(slope);
+  const float slope = 0.436f, rise = 3.0f * mk::Sin(slope) / mk::Cos(slope);
   const Vec2 foot{6.0f, 0.3f}, head{9.0f, 0.3f + rise};
   const Vec2 ramp[] = {foot, head, {9.0f, -1.0f}, {6.0f, -1.0f}};
   world.CreateShape(ground, {}, MakePolygon(ramp).value);
