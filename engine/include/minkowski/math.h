@@ -11,12 +11,14 @@
 //  - Contact normals point from shape A to shape B; separation < 0 means overlap.
 #pragma once
 
+#include "minkowski/export.h"
+
 #include <glm/vec2.hpp>
 
 #include <cmath>
 #include <type_traits>
 
-namespace mk {
+namespace MK_API mk {
 
 using Vec2 = glm::vec2;
 

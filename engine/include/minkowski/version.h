@@ -7,11 +7,13 @@
 // disagree, so the installed CMake package (find_package(minkowski 0.1)) says the same.
 #pragma once
 
+#include "minkowski/export.h"
+
 #define MK_VERSION_MAJOR 0
 #define MK_VERSION_MINOR 1
 #define MK_VERSION_PATCH 0
 
-namespace mk {
+namespace MK_API mk {
 
 /// A semantic version: major.minor.patch.
 struct Version {
