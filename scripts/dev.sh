@@ -96,7 +96,7 @@ check_format() {
   local file unformatted=()
   while IFS= read -r file; do
     clang-format "$file" | cmp -s - "$file" || unformatted+=("$file")
-  done < <(find engine demos tests -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
+  done < <(find engine demos tests examples -type f \( -name '*.cpp' -o -name '*.h' \) | sort)
   if [ ${#unformatted[@]} -eq 0 ]; then
     PASSED=$((PASSED + 1))
   else
@@ -113,7 +113,7 @@ check_spdx() {
   local file missing=()
   while IFS= read -r file; do
     head -n 2 "$file" | grep -q 'SPDX-License-Identifier: MIT' || missing+=("$file")
-  done < <(find CMakeLists.txt cmake engine demos tests third_party scripts .ci -type f \( -name '*.cpp' -o -name '*.h' \
+  done < <(find CMakeLists.txt cmake engine demos tests examples third_party scripts .ci -type f \( -name '*.cpp' -o -name '*.h' \
              -o -name 'CMakeLists.txt' -o -name '*.cmake' -o -name '*.cmake.in' -o -name '*.sh' -o -name run \) \
            -not -path '*/corpus*' | sort)
   if [ ${#missing[@]} -eq 0 ]; then

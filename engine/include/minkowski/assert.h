@@ -9,7 +9,9 @@
 // release game keeps running. Tests and debug builds install a handler that records or aborts.
 #pragma once
 
-namespace mk {
+#include "minkowski/export.h"
+
+namespace MK_API mk {
 
 /// Called when an MK_ASSERT fails. `expression` and `file` are string literals; return to continue.
 using AssertHandler = void (*)(const char* expression, const char* file, int line);

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "minkowski/cast_types.h"  // RayCastInput
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 
 #include <cstddef>
@@ -31,7 +32,7 @@
 #include <span>
 #include <vector>
 
-namespace mk {
+namespace MK_API mk {
 
 class DebugDraw;
 

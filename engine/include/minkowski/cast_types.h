@@ -13,10 +13,11 @@
 //    shape needs an area; every query accepts it.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
-namespace mk {
+namespace MK_API mk {
 
 /// A ray segment: points origin + t * translation for t in [0, maxFraction].
 struct RayCastInput {

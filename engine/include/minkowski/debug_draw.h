@@ -3,12 +3,13 @@
 // ImGui: the sandbox (demos/sandbox) implements DebugDraw, and tests implement a recorder.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
 #include <cstdint>
 
-namespace mk {
+namespace MK_API mk {
 
 /// An sRGB colour with alpha, each channel 0..255.
 struct Color {

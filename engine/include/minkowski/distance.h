@@ -13,11 +13,12 @@
 // Nothing here allocates. Histories are fixed-size and only written when a pointer is passed.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 
 #include <cstdint>
 
-namespace mk {
+namespace MK_API mk {
 
 // ---------------------------------------------------------------------------------------------
 // Constants

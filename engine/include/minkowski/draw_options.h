@@ -3,10 +3,11 @@
 // ContinuousRecord (included by world.h).
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
 
-namespace mk {
+namespace MK_API mk {
 
 /// Toggles for World::Draw.
 struct DrawOptions {

@@ -12,13 +12,14 @@
 // the reason. They never crash and never return a silently wrong shape.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
-namespace mk {
+namespace MK_API mk {
 
 /// Largest polygon the engine accepts (Box2D caps at 8; games ask for more).
 inline constexpr int kMaxPolygonVertices = 64;

@@ -12,11 +12,12 @@
 // without the property: MK_ASSERT and 0 / false / a null id.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/joint_types.h"
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
 
-namespace mk {
+namespace MK_API mk {
 
 class World;
 

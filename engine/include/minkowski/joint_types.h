@@ -16,12 +16,13 @@
 // maxLinearSpeed) whatever the valid parameters.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
 
 #include <limits>
 
-namespace mk {
+namespace MK_API mk {
 
 /// JointBase::constraintHertz / constraintDampingRatio: take the world's SolverSettings::jointHertz /
 /// jointDampingRatio (the default). Any other negative value is refused.

@@ -26,11 +26,12 @@
 #pragma once
 
 #include "minkowski/distance.h"
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 
 #include <cstdint>
 
-namespace mk {
+namespace MK_API mk {
 
 /// Contacts are made up to this separation (metres): speculative contacts let the solver stop a
 /// body before it touches. 4 x the solver's linear slop (0.005 m), docs/design.md section 5.

@@ -11,13 +11,15 @@
 //  - Contact normals point from shape A to shape B; separation < 0 means overlap.
 #pragma once
 
+#include "minkowski/export.h"
+
 #include <glm/vec2.hpp>
 
 #include <cmath>
 #include <type_traits>
 
 /// Minkowski's public API: the World, its ids and defs, geometry, and the queries it is built on.
-namespace mk {
+namespace MK_API mk {
 
 /// A 2D vector or point (m unless stated): GLM's, so games pass their own glm::vec2 straight in.
 using Vec2 = glm::vec2;

@@ -18,13 +18,14 @@
 //   velocity = mk::ClipVector(velocity, {planes, std::size_t(n)});
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 #include "minkowski/world_types.h"
 
 #include <cfloat>
 #include <span>
 
-namespace mk {
+namespace MK_API mk {
 
 /// The gap (m) a mover keeps from what it touches: CollideMover's planes sit this far off the shapes,
 /// and CastMover stops this far from a shape it was at least this far from.

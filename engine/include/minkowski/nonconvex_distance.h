@@ -30,13 +30,14 @@
 // owned NonConvexWorkspace holds every buffer, so repeated queries of similar size do not allocate.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/math.h"
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-namespace mk {
+namespace MK_API mk {
 
 /// A chain of boundary segments in its local frame (metres). Segment i joins points[i] and
 /// points[i + 1]; a closed chain also has segment count - 1 joining the last point to the first. The

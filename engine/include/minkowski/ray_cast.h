@@ -7,10 +7,11 @@
 #pragma once
 
 #include "minkowski/cast_types.h"
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
-namespace mk {
+namespace MK_API mk {
 
 /// Largest coordinate of a cast's origin, translation or transform a cast accepts (m, absolute value):
 /// four times the world's bound (kMaxWorldLength, world_types.h), so a ray may cross the whole world

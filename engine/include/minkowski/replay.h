@@ -35,6 +35,7 @@
 // chain's points while checking it, both bounded by the buffer's size.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/world.h"
 
 #include <cstddef>
@@ -42,7 +43,7 @@
 #include <span>
 #include <vector>
 
-namespace mk {
+namespace MK_API mk {
 
 /// The format this build writes. It reads it, version 3 (no joint local frames: frameAngleA replays
 /// at 0, no SetJointLocalFrameA / B records; no standalone chain segment records: CreateChainSegmentShape,

@@ -22,10 +22,11 @@
 // recorded in a replay.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/world_types.h"
 
-namespace mk {
+namespace MK_API mk {
 
 class World;
 

@@ -17,10 +17,12 @@
 // reports, not a long-term file format.
 #pragma once
 
+#include "minkowski/export.h"
+
 #include <cstddef>
 #include <cstdint>
 
-namespace mk {
+namespace MK_API mk {
 
 /// Format version of World::SaveSnapshot; RestoreSnapshot refuses any other.
 inline constexpr std::uint32_t kSnapshotVersion = 3;

@@ -12,12 +12,13 @@
 #pragma once
 
 #include "minkowski/distance.h"
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
 #include <cstdint>
 
-namespace mk {
+namespace MK_API mk {
 
 /// Target surface separation (m) TimeOfImpact stops at by default: the default linear slop, so a body
 /// moved back to its time of impact sits just inside the speculative contact distance (2 cm) and the

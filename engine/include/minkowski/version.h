@@ -7,6 +7,8 @@
 // disagree, so the installed CMake package (find_package(minkowski 0.1)) says the same.
 #pragma once
 
+#include "minkowski/export.h"
+
 /// The version of these headers: major, minor and patch, integer literals (kHeaderVersion).
 ///@{
 #define MK_VERSION_MAJOR 0
@@ -14,7 +16,7 @@
 #define MK_VERSION_PATCH 0
 ///@}
 
-namespace mk {
+namespace MK_API mk {
 
 /// A semantic version: major.minor.patch.
 struct Version {

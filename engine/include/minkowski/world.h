@@ -40,7 +40,7 @@
 #include <utility>
 #include <vector>
 
-namespace mk {
+namespace MK_API mk {
 
 struct WorldState;  // internal (engine/src/world/world_state.h)
 class Recorder;     // internal (engine/src/world/persistence/recorder.h)

@@ -23,13 +23,14 @@
 // from its visitor. Destroying the World from its own callback is undefined.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/manifold.h"
 #include "minkowski/world_types.h"
 
 #include <cstdint>
 #include <functional>
 
-namespace mk {
+namespace MK_API mk {
 
 class World;
 

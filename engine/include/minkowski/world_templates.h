@@ -6,12 +6,13 @@
 // this header includes world.h.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/world.h"
 
 #include <type_traits>
 #include <utility>
 
-namespace mk {
+namespace MK_API mk {
 
 template <class Visitor>
 void World::ForEachTouchingContact(Visitor&& visit) const {

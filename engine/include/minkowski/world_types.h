@@ -2,13 +2,14 @@
 // Minkowski — the plain data of the world API: ids, definitions, solver settings, events, profile.
 #pragma once
 
+#include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
 #include <cstdint>
 #include <span>
 
-namespace mk {
+namespace MK_API mk {
 
 // ---------------------------------------------------------------------------------------------
 // Ids. Small handles with a generation counter and the tag of the world that made them: a destroyed

@@ -96,7 +96,7 @@ struct RayItem {
   std::int32_t proxy;
 };
 
-struct BroadPhase::Impl {
+struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's exports
   // Settings.
   float margin = 0.1f;
   SweepAxisMode axisMode = SweepAxisMode::Auto;
