@@ -136,11 +136,11 @@ inline constexpr float kMaxDampingRatio = 1e6f;
 // ---------------------------------------------------------------------------------------------
 
 /// A dynamic body is "fast" in a step, and gets continuous collision (SolverSettings::enableContinuous),
-/// when its motion over the step, |dp| + |w| dt maxExtent (maxExtent: its farthest shape point from
-/// the centre of mass), exceeds this fraction of its smallest extent (the smallest distance from a
-/// shape's core centre to its surface, over its shapes; at least the linear slop). Below it a body
-/// cannot move its centre past a surface it did not already have a contact with, so the speculative
-/// contacts are enough. Non-dimensional.
+/// when its motion over the step, |dp| + |w| dt turnExtent (turnExtent: its farthest core point from
+/// the centre of mass; a rounding radius turns onto itself), exceeds this fraction of its smallest
+/// extent (the smallest distance from a shape's core centre to its surface, over its shapes; at least
+/// the linear slop). Below it a body cannot move its centre past a surface it did not already have a
+/// contact with, so the speculative contacts are enough. Non-dimensional.
 inline constexpr float kContinuousFastFraction = 0.5f;
 
 /// Contact recycling (SolverSettings::enableContactRecycling): a touching contact keeps its manifold
