@@ -11,10 +11,6 @@
 // visibility, and a Windows DLL is not supported yet (the configure step says so).
 #pragma once
 
-/// MK_API: default (exported) visibility for the public API's namespace blocks in a shared Minkowski.
-/// MK_HIDDEN: hidden visibility for the engine's own types that a public class declares (a pimpl), so
-/// their members stay out of the exports. Both empty in the static library (everything is hidden
-/// there) and where the platform has no symbol visibility.
 #if defined(MK_SHARED) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define MK_API __attribute__((visibility("default")))
 #define MK_HIDDEN __attribute__((visibility("hidden")))
@@ -22,3 +18,11 @@
 #define MK_API
 #define MK_HIDDEN
 #endif
+
+/// \def MK_API
+/// Default (exported) visibility for the public API's namespace blocks in a shared Minkowski; empty in
+/// the static library (everything is hidden there) and where the platform has no symbol visibility.
+
+/// \def MK_HIDDEN
+/// Hidden visibility for the engine's own types that a public class declares (a pimpl), so their
+/// members stay out of a shared Minkowski's exports; empty where MK_API is.
