@@ -28,7 +28,9 @@ AARCH64_PACKAGES="g++-aarch64-linux-gnu qemu-user"
 # Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
 PEER_PACKAGES="libbox2d-dev"
 
-log() { printf '\n== %s\n' "$*"; }
+# Each stage's heading says when it started (minutes:seconds since the command began), so a CI log
+# shows what each part takes.
+log() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 install_missing() {
   local missing=()
@@ -322,7 +324,7 @@ cmd_test() {
   run_ctest "ASan + UBSan, without labels 'long' and 'package'" build/asan -LE 'long|package'
   run_fuzzer
   echo
-  echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed"
+  echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
   [ "$FAILED" -eq 0 ]
 }
 

@@ -336,10 +336,12 @@ TEST_CASE("a cast onto a large shape far from the origin has the face's normal a
     const Vec2 translation = -speed * n + rng.Uniform(-0.1f, 0.1f) * halfWidth * tangent;
     // In double: the gap along n from B's lowest vertex to the face plane, and the fraction that closes
     // it (the sideways drift does not change the gap).
+    // (std::min, not std::fmin: Debian's g++-aarch64-linux-gnu 12 stops with an internal compiler error
+    // vectorising an fmin reduction at -O3, vect_transform_reduction.)
     double lowest = INFINITY;
     for (int i = 0; i < shapeB.Count(); ++i) {
       const Vec2 p = TransformPoint(xfB, shapeB.Points()[i]);
-      lowest = std::fmin(lowest, (double(p.x) - xfA.p.x) * n.x + (double(p.y) - xfA.p.y) * n.y);
+      lowest = std::min(lowest, (double(p.x) - xfA.p.x) * n.x + (double(p.y) - xfA.p.y) * n.y);
     }
     const double gap = lowest - halfHeight;
     const double closing = -(double(translation.x) * n.x + double(translation.y) * n.y);
