@@ -155,6 +155,13 @@ constexpr int kProbes = 32;
 // down to a crossing after O(log n) nodes in the typical case instead of visiting every close pair.
 void OverlapTreeDistance(const HashInput& in, BestPair& best, NonConvexWorkspace::Buffers& b,
                          NonConvexStats& stats, NonConvexDebug* debug) {
+  if (debug != nullptr) {
+    // The tree has no cells to draw: the grid fields stay empty.
+    debug->gridCellSize = 0.0f;
+    debug->gridCells.clear();
+    debug->hashedSegments.clear();
+    debug->queriedSegments.clear();
+  }
   const OutlineTree ta = BuildTree(in.A, b.treeA);
   const OutlineTree tb = BuildTree(in.B, b.treeB);
   stats.cells = static_cast<int>(b.treeA.size() + b.treeB.size());
@@ -206,13 +213,6 @@ void OverlapTreeDistance(const HashInput& in, BestPair& best, NonConvexWorkspace
     // The nearer pair goes on top of the stack, so it is opened first.
     if (children == 2 && child[0].distanceSquared < child[1].distanceSquared) std::swap(child[0], child[1]);
     for (int k = 0; k < children; ++k) stack.push_back(child[k]);
-  }
-  if (debug != nullptr) {
-    // The tree has no cells to draw: the grid fields stay empty.
-    debug->gridCellSize = 0.0f;
-    debug->gridCells.clear();
-    debug->hashedSegments.clear();
-    debug->queriedSegments.clear();
   }
 }
 
