@@ -8,6 +8,7 @@
 #include "minkowski/joint_api.h"
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "world_fixture.h"
 
 #include <doctest/doctest.h>
@@ -353,7 +354,7 @@ TEST_CASE("frames set at runtime replay to the same state hashes") {
     world.Step(kDt);
     hashes.push_back(world.StateHash());
   }
-  const std::vector<std::byte> file = world.StopRecording();
+  const std::vector<std::byte> file = mk::StopRecording(world);
   Replay replay;
   REQUIRE(Replay::Load(file, replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));
@@ -373,7 +374,7 @@ TEST_CASE("a snapshot keeps the frames and steps to the same state") {
   SetJointLocalFrameB(world, joint, {{-1.0f, 0.0f}, MakeRot(-0.3f)});
   for (int i = 0; i < 10; ++i) world.Step(kDt);
   World copy;
-  REQUIRE(copy.RestoreSnapshot(world.SaveSnapshot()).ok());
+  REQUIRE(copy.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
   const JointId adopted = copy.AdoptId(joint);
   CHECK(SameTransform(GetJointLocalFrameA(copy, adopted), GetJointLocalFrameA(world, joint)));
   CHECK(SameTransform(GetJointLocalFrameB(copy, adopted), GetJointLocalFrameB(world, joint)));

@@ -5,9 +5,9 @@
 #include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
+#include "minkowski/span.h"
 
 #include <cstdint>
-#include <span>
 
 namespace MK_API mk {
 
@@ -329,13 +329,13 @@ inline constexpr float kMinChainSegmentLength = 0.005f;
 /// bad material, a materials count other than 0, 1 or the segment count, a stale body): MK_ASSERT
 /// and a null ChainId, nothing created.
 struct ChainDef {
-  std::span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
+  Span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
   bool isLoop = false;
   float friction = 0.6f;     ///< every segment's, as ShapeDef::friction (when materials is empty)
   float restitution = 0.0f;  ///< every segment's, as ShapeDef::restitution (when materials is empty)
   /// Optional surface materials (copied): empty, the two fields above for every segment; one, that
   /// one for every segment; else exactly one per segment, segment i joining point i to point i + 1.
-  std::span<const SurfaceMaterial> materials{};
+  Span<const SurfaceMaterial> materials{};
   Filter filter{};                 ///< every segment's
   bool enableSensorEvents = true;  ///< the segments can be seen by sensors
   void* userData = nullptr;        ///< every segment's shape user data (World::GetUserData(ShapeId))
