@@ -388,7 +388,7 @@ AABB SceneView::Bounds() const {
     if (view.lower.x <= view.upper.x && view.lower.y <= view.upper.y) return view;
   }
   std::vector<ProxyInfo> proxies;
-  GetWorld().GetBroadPhase().CollectProxies(proxies);
+  mk::CollectProxies(GetWorld().GetBroadPhase(), proxies);
   // Frame what moves, with room around it: static ground often reaches far beyond the action.
   // Scenes with nothing movable frame everything.
   bool anyMoving = std::any_of(proxies.begin(), proxies.end(),

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 using namespace mk;
@@ -91,19 +92,38 @@ TEST_CASE("SaveSnapshot writes only into a span large enough and returns the siz
   const std::size_t size = s.world.SaveSnapshot({});
   CHECK(size == expected.size());
   std::vector<std::byte> small(size - 1, std::byte{0x5a});
-  CHECK(s.world.SaveSnapshot(small) == size);
+  CHECK(s.world.SaveSnapshot(Span<std::byte>(small)) == size);
   CHECK(std::all_of(small.begin(), small.end(), [](std::byte b) { return b == std::byte{0x5a}; }));
   std::vector<std::byte> exact(size);
-  CHECK(s.world.SaveSnapshot(exact) == size);
+  CHECK(s.world.SaveSnapshot(Span<std::byte>(exact)) == size);
   CHECK(exact == expected);
   std::vector<std::byte> large(size + 10, std::byte{0x5a});
-  CHECK(s.world.SaveSnapshot(large) == size);
+  CHECK(s.world.SaveSnapshot(Span<std::byte>(large)) == size);
   CHECK(std::equal(expected.begin(), expected.end(), large.begin()));
   CHECK(large.back() == std::byte{0x5a});
   std::vector<std::byte> reused(3 * size);
   SaveSnapshot(s.world, reused);
   CHECK(reused == expected);
 }
+
+// A std::vector passed where the old calls filled one is refused at compile time (it would convert to
+// a Span of its current size and silently receive nothing); an array or an explicit Span is fine.
+template <class T, class C, class = void>
+struct CanSave : std::false_type {};
+template <class T, class C>
+struct CanSave<T, C, std::void_t<decltype(std::declval<const T&>().SaveSnapshot(std::declval<C&>()))>>
+    : std::true_type {};
+template <class C, class = void>
+struct CanCollect : std::false_type {};
+template <class C>
+struct CanCollect<C,
+                  std::void_t<decltype(std::declval<const BroadPhase&>().CollectPairs(std::declval<C&>()))>>
+    : std::true_type {};
+static_assert(!CanSave<World, std::vector<std::byte>>::value);
+static_assert(CanSave<World, Span<std::byte>>::value);
+static_assert(CanSave<World, std::array<std::byte, 8>>::value);
+static_assert(!CanCollect<std::vector<ProxyPair>>::value);
+static_assert(CanCollect<std::array<ProxyPair, 4>>::value);
 
 TEST_CASE("CastRayAll returns the total and writes the nearest hits that fit in order") {
   Scene s;

@@ -44,7 +44,10 @@ struct ProxyId {
   /// True for the null handle.
   bool IsNull() const { return index1 == 0; }
   /// The same slot and generation.
-  friend bool operator==(ProxyId, ProxyId) = default;
+  friend bool operator==(ProxyId a, ProxyId b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+  }
+  friend bool operator!=(ProxyId a, ProxyId b) { return !(a == b); }  ///< not ==
 };
 
 /// Static proxies never move in normal use (ground, walls); moving proxies belong to dynamic or
@@ -292,11 +295,17 @@ class BroadPhase {
   /// writes the first min(that, out.size()) to `out`. Debug/test use (sorts in a reused scratch).
   /// Appended to a std::vector: mk::CollectPairs (world_vector.h).
   int CollectPairs(Span<ProxyPair> out) const;
+  /// Refused: a std::vector here was the old appending CollectPairs; use mk::CollectPairs (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  int CollectPairs(C& container) const = delete;
 
   /// Every live proxy, by slot: returns how many there are and writes the first min(that,
   /// out.size()) to `out`. Debug/test use. Appended to a std::vector: mk::CollectProxies
   /// (world_vector.h).
   int CollectProxies(Span<ProxyInfo> out) const;
+  /// Refused, as CollectPairs's: use mk::CollectProxies (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  int CollectProxies(C& container) const = delete;
 
   /// Bytes reserved by all internal arrays; constant once warmed up (no allocation per update).
   std::size_t CapacityBytes() const;

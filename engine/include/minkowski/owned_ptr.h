@@ -58,10 +58,4 @@ class OwnedPtr {
   T* p_ = nullptr;
 };
 
-/// An OwnedPtr of a new T made from `args`.
-template <class T, class... Args>
-OwnedPtr<T> MakeOwned(Args&&... args) {
-  return OwnedPtr<T>(new T(static_cast<Args&&>(args)...));
-}
-
 }  // namespace mk

@@ -96,4 +96,15 @@ class Span {
   std::size_t size_ = 0;
 };
 
+namespace detail {
+/// True for a container with resize() (a std::vector, a std::string): the calls that used to fill one
+/// refuse it (a deleted overload), where it would otherwise convert silently to a Span of its current
+/// size. Internal.
+template <class C, class = void>
+struct IsResizable : std::false_type {};
+/// \copydoc IsResizable
+template <class C>
+struct IsResizable<C, std::void_t<decltype(std::declval<C&>().resize(0))>> : std::true_type {};
+}  // namespace detail
+
 }  // namespace mk

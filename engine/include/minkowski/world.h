@@ -36,8 +36,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
-#include <utility>
 
 namespace MK_API mk {
 
@@ -85,11 +83,13 @@ class World {
   // --- Snapshots (world/persistence; format and limits: minkowski/snapshot.h) ---------------------------
 
   /// The complete state of the world as bytes (snapshot.h; sizes: docs/design.md, Snapshots), taken
-  /// between Steps; changes nothing. Returns the snapshot's size in bytes and writes it to the start
-  /// of `out` only when `out` holds at least that many (otherwise `out` is untouched: call with an
-  /// empty Span to ask the size). The bytes are made in the world's reused scratch, then copied: no
-  /// allocation once warmed up. Into a std::vector: mk::SaveSnapshot (world_vector.h).
+  /// between Steps; changes nothing. Returns its size in bytes and writes it to `out` only when `out`
+  /// holds that many (else `out` is untouched: an empty Span asks the size). Made in reused scratch,
+  /// then copied: no allocation once warmed up. Into a std::vector: mk::SaveSnapshot (world_vector.h).
   std::size_t SaveSnapshot(Span<std::byte> out) const;
+  /// Refused (a std::vector would convert to an empty Span): mk::SaveSnapshot fills one (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  std::size_t SaveSnapshot(C& container) const = delete;
 
   /// Replaces the whole state with a snapshot's, all or nothing: the bytes are parsed and validated
   /// completely into a new state (every index in range, every list acyclic, every number finite
@@ -277,9 +277,8 @@ class World {
   /// Destroying the body destroys its chains.
   bool DestroyChain(ChainId chain);
   bool IsValid(ChainId chain) const;  ///< true when the id refers to a live chain
-  /// The chain's segments in order (segment i runs from point i to point i + 1), the first
-  /// min(GetChainSegmentCount, out.size()) written to `out`; returns how many it wrote (as GetShapes).
-  /// A stale id: MK_ASSERT and 0. Into a std::vector: mk::GetChainSegments (world_vector.h).
+  /// The chain's segments in order (segment i joins points i and i + 1), at most out.size() written to
+  /// `out`; returns how many (as GetShapes; stale id: MK_ASSERT, 0). Vector: mk::GetChainSegments.
   int GetChainSegments(ChainId chain, Span<ShapeId> out) const;
   int GetChainSegmentCount(ChainId chain) const;  ///< number of segments (stale: MK_ASSERT, 0)
   /// The chain a segment belongs to; null for a standalone chain segment (CreateChainSegmentShape) or
@@ -479,9 +478,9 @@ class World {
   /// hits nothing and is not an error. Equal fractions go to the shape the broadphase visits first.
   CastHit CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
 
-  /// Every shape the ray enters, sorted by fraction (ties by shape slot): returns how many there are
-  /// and writes the nearest min(that, out.size()) to `out`, in order. No allocation once warmed up
-  /// (the hits are sorted in the world's scratch). Into a std::vector: mk::CastRayAll (world_vector.h).
+  /// Every shape the ray enters, sorted by fraction (ties by shape slot): returns how many, writes the
+  /// nearest min(that, out.size()) to `out` in order (sorted in the world's scratch: no allocation once
+  /// warmed up). Into a std::vector: mk::CastRayAll (world_vector.h).
   int CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const;
 
   /// Calls `float fn(const CastHit&)` for shapes the ray enters, nearest broadphase box first (not
@@ -566,10 +565,8 @@ class World {
   /// was ever created in it (gravity and settings may have changed; the recording starts from them).
   /// Otherwise, or when already recording: MK_ASSERT and false. Costs one test per call while off.
   bool StartRecording();
-  /// Stops and returns the recording (a replay file: Replay::Load reads it); empty when not recording.
-  /// The bytes are the World's: valid until its next StartRecording or StopRecording, or its
-  /// destruction (moving the World moves them along). Copy them to keep them: mk::StopRecording
-  /// (world_vector.h) returns a std::vector.
+  /// Stops and returns the recording (a replay file: Replay::Load reads it; empty when not recording),
+  /// kept by the World until its next Start/StopRecording or its end. Copy: mk::StopRecording.
   Span<const std::byte> StopRecording();
   bool IsRecording() const { return recorder_ != nullptr; }  ///< between StartRecording and StopRecording
 

@@ -24,10 +24,10 @@ namespace MK_API mk {
 /// saving every frame into one vector allocates only when the world grows).
 inline void SaveSnapshot(const World& world, std::vector<std::byte>& out) {
   out.resize(out.capacity());
-  const std::size_t size = world.SaveSnapshot(out);
+  const std::size_t size = world.SaveSnapshot(Span<std::byte>(out));
   if (size > out.size()) {
     out.resize(size);
-    world.SaveSnapshot(out);
+    world.SaveSnapshot(Span<std::byte>(out));
   }
   out.resize(size);
 }

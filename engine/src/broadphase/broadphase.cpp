@@ -208,7 +208,7 @@ void BroadPhase::Impl::Update() {
 // [SECTION] BroadPhase: public API
 // ---------------------------------------------------------------------------------------------
 
-BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(MakeOwned<Impl>()) {
+BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(OwnedPtr<Impl>(new Impl())) {
   const bool marginOk = std::isfinite(def.margin) && def.margin >= 0.0f;
   MK_ASSERT(marginOk);
   MK_ASSERT(def.reevaluateInterval >= 1);

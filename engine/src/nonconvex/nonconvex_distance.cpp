@@ -11,7 +11,7 @@
 
 namespace mk {
 
-NonConvexWorkspace::NonConvexWorkspace() : buffers_(MakeOwned<Buffers>()) {}
+NonConvexWorkspace::NonConvexWorkspace() : buffers_(OwnedPtr<Buffers>(new Buffers())) {}
 NonConvexWorkspace::~NonConvexWorkspace() = default;
 NonConvexWorkspace::NonConvexWorkspace(NonConvexWorkspace&&) noexcept = default;
 NonConvexWorkspace& NonConvexWorkspace::operator=(NonConvexWorkspace&&) noexcept = default;

@@ -31,7 +31,7 @@ std::uint32_t NextWorldTag() {
 }
 
 OwnedPtr<WorldState> NewWorldState() {
-  auto state = MakeOwned<WorldState>();
+  auto state = OwnedPtr<WorldState>(new WorldState());
   state->tag = NextWorldTag();
   return state;
 }
@@ -84,7 +84,7 @@ bool World::StartRecording() {
                      w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
   MK_ASSERT(fresh && recorder_ == nullptr);
   if (!fresh || recorder_ != nullptr) return false;
-  recorder_ = MakeOwned<Recorder>(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve));
+  recorder_ = OwnedPtr<Recorder>(new Recorder(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve)));
   return true;
 }
 

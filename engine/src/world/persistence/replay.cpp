@@ -403,7 +403,7 @@ Replay::Replay(Replay&&) noexcept = default;
 Replay& Replay::operator=(Replay&&) noexcept = default;
 
 Replay::Replay(const Replay& other)
-    : file_(other.file_ != nullptr ? MakeOwned<File>(*other.file_) : OwnedPtr<File>()),
+    : file_(other.file_ != nullptr ? OwnedPtr<File>(new File(*other.file_)) : OwnedPtr<File>()),
       def_(other.def_),
       startsWithPreSolve_(other.startsWithPreSolve_),
       recordCount_(other.recordCount_),
@@ -452,7 +452,7 @@ ReplayError Replay::Load(Span<const std::byte> bytes, Replay& out) {
   const ReplayError error = Validate(bytes, prefix, firstRecord, version);
   if (error != ReplayError::None) return error;
   out.version_ = version;
-  if (out.file_ == nullptr) out.file_ = MakeOwned<Replay::File>();
+  if (out.file_ == nullptr) out.file_ = OwnedPtr<Replay::File>(new Replay::File());
   out.file_->bytes.assign(bytes.begin(), bytes.end());
   out.def_ = prefix.def;
   out.startsWithPreSolve_ = (prefix.flags & kFlagPreSolve) != 0;

@@ -18,7 +18,7 @@ namespace mk {
 // --- Playing ---------------------------------------------------------------------------------------
 
 ReplayPlayer::ReplayPlayer(Replay replay)
-    : replay_(std::move(replay)), world_(replay_.GetWorldDef()), scratch_(MakeOwned<Scratch>()) {
+    : replay_(std::move(replay)), world_(replay_.GetWorldDef()), scratch_(OwnedPtr<Scratch>(new Scratch())) {
   Restart();
 }
 

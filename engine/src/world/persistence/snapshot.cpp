@@ -453,7 +453,7 @@ SnapshotResult World::RestoreSnapshot(Span<const std::byte> snapshot) {
   if (IsRecording()) return {SnapshotError::WhileRecording, "stop the recording first"};
   if (SnapshotResult header = CheckHeader(snapshot); !header.ok()) return header;
   ByteReader in(std::span<const std::byte>(snapshot.data(), snapshot.size()).subspan(sizeof(Header)));
-  auto temp = MakeOwned<WorldState>();
+  auto temp = OwnedPtr<WorldState>(new WorldState());
   std::vector<bool> geometryValid;
   if (SnapshotResult parsed = Parse(in, *temp, geometryValid); !parsed.ok()) return parsed;
   if (SnapshotResult valid = ValidateSnapshotState(*temp, geometryValid); !valid.ok()) return valid;

@@ -73,8 +73,9 @@ void CheckSnapshots(const Scene& s) {
   Check(reused == bytes, "SaveSnapshot into a reused vector gives the same bytes");
   const std::size_t needed = s.world.SaveSnapshot({});
   std::vector<std::byte> exact(needed);
-  Check(needed == bytes.size() && s.world.SaveSnapshot(exact) == needed && exact == bytes,
-        "SaveSnapshot (span) asks its size, then writes the same bytes");
+  Check(
+      needed == bytes.size() && s.world.SaveSnapshot(mk::Span<std::byte>(exact)) == needed && exact == bytes,
+      "SaveSnapshot (span) asks its size, then writes the same bytes");
 }
 
 void CheckRays(const Scene& s) {
