@@ -214,7 +214,9 @@ TEST_CASE("set then get returns an equivalent pair for every joint type with fra
   joints.emplace_back(world.CreateJoint(WheelJointDef{base}), true);
   joints.emplace_back(world.CreateJoint(MotorJointDef{base}), false);
   joints.emplace_back(world.CreateJoint(FilterJointDef{base}), false);
-  for (auto [joint, axis] : joints) {
+  for (const auto& entry : joints) {
+    const JointId joint = entry.first;  // not a structured binding: clang 14 cannot capture one (CAPTURE)
+    const bool axis = entry.second;
     CAPTURE(static_cast<int>(world.GetJointType(joint)));
     // Both orders: B then A, and A then B, give the pair set.
     SetJointLocalFrameB(world, joint, fb);
