@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace mk::detail::nc {
 namespace {
@@ -112,7 +113,7 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
   for (int s = 0; s < in.A.segmentCount; ++s) b.candidatesA[s].segment = s;
   b.stamp.assign(static_cast<std::size_t>(in.A.segmentCount), -1);
   BuildRow(in, f, row, b, stats);
-  if (debug != nullptr) debug->queriedSegments.clear();
+  if (debug != nullptr) b.debugQueriedSegments.clear();
 
   // B from the segment at its support point outwards (start, start + 1, start - 1, ...): the closest
   // pair is usually near the supports, so d_up drops early and the later queries see small cells.
@@ -124,7 +125,7 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
     const double zMax = row.upper - 0.5 * row.gap + in.slack;
     if (row.cells == 0 || !MakeSlabBox(f, s, in.B.Start(s), in.B.End(s), zMax, false, box)) continue;
     ++stats.queriedSegments;
-    if (debug != nullptr) debug->queriedSegments.push_back(s);
+    if (debug != nullptr) b.debugQueriedSegments.push_back(s);
     const int c0 = std::max(row.Cell(box.tLow) - 1, 0), c1 = std::min(row.Cell(box.tHigh) + 1, row.cells - 1);
     bool improved = false;
     for (int e = b.cellStart[c0]; e < b.cellStart[c1 + 1]; ++e) {
@@ -152,8 +153,8 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
     debug->cellOrigin = static_cast<float>(row.origin);
     debug->cellSize = static_cast<float>(row.cell);
     debug->cellCount = row.cells;
-    debug->hashedSegments.clear();
-    for (const SlabBox& box : b.candidatesA) debug->hashedSegments.push_back(box.segment);
+    b.debugHashedSegments.clear();
+    for (const SlabBox& box : b.candidatesA) b.debugHashedSegments.push_back(box.segment);
   }
 }
 
@@ -287,7 +288,7 @@ bool GridPass(const HashInput& in, const Box& overlap, double h, BestPair& best,
     if (!ClipToBox(region, p0, p1)) continue;
     const Box boxB = SegmentBox(in.B, s);
     ++stats.queriedSegments;
-    if (debug != nullptr) debug->queriedSegments.push_back(s);
+    if (debug != nullptr) b.debugQueriedSegments.push_back(s);
     RasterizeSegment(g, p0, p1, [&](int c, int r) {
       for (int dc = -1; dc <= 1; ++dc) {
         for (int dr = -1; dr <= 1; ++dr) {
@@ -310,14 +311,14 @@ bool GridPass(const HashInput& in, const Box& overlap, double h, BestPair& best,
   if (debug != nullptr) {
     debug->gridOrigin = ToFloat(g.origin);
     debug->gridCellSize = static_cast<float>(g.cell);
-    debug->gridCells.clear();
+    b.debugGridCells.clear();
     for (std::size_t i = 0; i < b.grid.size(); ++i) {
       if (i > 0 && b.grid[i].key == b.grid[i - 1].key) continue;
-      debug->gridCells.push_back(static_cast<std::int32_t>(b.grid[i].key >> 32));
-      debug->gridCells.push_back(static_cast<std::int32_t>(b.grid[i].key & 0xffffffffu));
+      b.debugGridCells.push_back(static_cast<std::int32_t>(b.grid[i].key >> 32));
+      b.debugGridCells.push_back(static_cast<std::int32_t>(b.grid[i].key & 0xffffffffu));
     }
-    debug->hashedSegments.clear();
-    for (const GridEntry& e : b.grid) debug->hashedSegments.push_back(e.segment);
+    b.debugHashedSegments.clear();
+    for (const GridEntry& e : b.grid) b.debugHashedSegments.push_back(e.segment);
   }
   return best.distanceSquared <= h * h;
 }
@@ -331,7 +332,7 @@ void OverlapGridDistance(const HashInput& in, BestPair& best, NonConvexWorkspace
   Box overlap{{std::max(boxA.lo.x, boxB.lo.x), std::max(boxA.lo.y, boxB.lo.y)},
               {std::min(boxA.hi.x, boxB.hi.x), std::min(boxA.hi.y, boxB.hi.y)}};
   overlap.hi = {std::max(overlap.hi.x, overlap.lo.x), std::max(overlap.hi.y, overlap.lo.y)};
-  if (debug != nullptr) debug->queriedSegments.clear();
+  if (debug != nullptr) b.debugQueriedSegments.clear();
   // Start at the average edge length (a segment then spans a few cells); when a pass finds nothing
   // within its cell, the next uses the best distance found (exact at once) or four times the cell.
   double h = in.averageEdge + in.slack;
