@@ -27,7 +27,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <set>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 

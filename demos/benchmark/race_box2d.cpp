@@ -10,6 +10,8 @@
 #include <box2d/box2d.h>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 #endif
 

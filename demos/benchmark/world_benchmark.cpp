@@ -34,6 +34,7 @@
 #include "bench_args.h"
 #include "bench_clock.h"
 #include "minkowski/replay.h"
+#include "minkowski/world_vector.h"
 #include "scene_figures.h"
 #include "scenes.h"
 
@@ -144,12 +145,12 @@ bool SnapshotCost(const SceneInfo& info, const Options& options) {
   mk::World& world = run.GetWorld();
   const std::uint64_t hash = world.StateHash();
   std::vector<std::byte> buffer;
-  world.SaveSnapshot(buffer);  // warm-up: the buffer reaches its size
+  mk::SaveSnapshot(world, buffer);  // warm-up: the buffer reaches its size
   std::vector<double> save, restore, fresh;
   bool ok = true;
   for (int r = 0; r < 5 * options.runs; ++r) {
     double t0 = mk::bench::NowNs();
-    world.SaveSnapshot(buffer);
+    mk::SaveSnapshot(world, buffer);
     double t1 = mk::bench::NowNs();
     ok = world.RestoreSnapshot(buffer).ok() && ok;
     double t2 = mk::bench::NowNs();
@@ -183,7 +184,7 @@ bool ScrubCost(const SceneInfo& info, const Options& options) {
     if (i == steps - 2) beforeLast = world.StateHash();
   }
   mk::Replay replay;
-  if (mk::Replay::Load(world.StopRecording(), replay) != mk::ReplayError::None) return false;
+  if (mk::Replay::Load(mk::StopRecording(world), replay) != mk::ReplayError::None) return false;
   {
     // Warm-up: the first replay in a process pays for page faults and cold caches.
     mk::ReplayPlayer warm(replay);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {

@@ -9,6 +9,7 @@
 #include "lab.h"
 #include "minkowski/world.h"
 
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace mk::sandbox {
 namespace {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 namespace mk::sandbox {
 
@@ -159,7 +160,7 @@ void DistanceLab::Draw(DebugDraw& draw) const {
     }
   }
   // Hashed (A) and queried (B) segments over the outlines.
-  auto mark = [&](int which, const std::vector<int>& ids, Color color) {
+  auto mark = [&](int which, Span<const int> ids, Color color) {
     const std::vector<Vec2>& p = points_[which];
     for (int s : ids) {
       draw.DrawSegment(TransformPoint(XForm(which), p[s]),

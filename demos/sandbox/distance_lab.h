@@ -8,6 +8,7 @@
 #include "lab.h"
 #include "minkowski/nonconvex_distance.h"
 
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <numbers>
+#include <string>
+#include <vector>
 
 namespace mk::sandbox {
 namespace {

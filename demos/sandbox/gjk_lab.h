@@ -16,6 +16,7 @@
 #include "minkowski/manifold.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mk::sandbox {

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <string>
 
 namespace mk::sandbox {
 namespace {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ray_lab.h"
 
+#include "minkowski/world_vector.h"
+
 #include <imgui.h>
 
 #include <charconv>
@@ -36,7 +38,7 @@ void RayLab::Update() {
   const Vec2 translation = end_ - start_;
   hits_.clear();
   if (all_) {
-    hits_ = world_.CastRayAll(start_, translation);
+    hits_ = mk::CastRayAll(world_, start_, translation);
   } else if (const CastHit hit = world_.CastRayClosest(start_, translation); hit.hit) {
     hits_.push_back(hit);
   }

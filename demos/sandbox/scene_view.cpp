@@ -2,13 +2,17 @@
 #include "scene_view.h"
 
 #include "fixed_step.h"
+#include "minkowski/world_vector.h"
 #include "view_host.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace mk::sandbox {
 
@@ -165,7 +169,7 @@ void SceneView::StartRecording() { Load(true); }
 
 std::vector<std::byte> SceneView::StopRecording() {
   if (player_ != nullptr) return {};
-  return run_->GetWorld().StopRecording();
+  return mk::StopRecording(run_->GetWorld());
 }
 
 bool SceneView::StopRecordingAndSave(const std::string& path, std::string& message) {
@@ -187,7 +191,7 @@ bool SceneView::StopRecordingAndSave(const std::string& path, std::string& messa
 }
 
 void SceneView::PlayReplay(Replay replay) {
-  if (IsRecording()) run_->GetWorld().StopRecording();
+  if (IsRecording()) mk::StopRecording(run_->GetWorld());
   player_ = std::make_unique<ReplayPlayer>(std::move(replay));
   ResetInteraction();
   ScrubTo(0);
@@ -384,7 +388,7 @@ AABB SceneView::Bounds() const {
     if (view.lower.x <= view.upper.x && view.lower.y <= view.upper.y) return view;
   }
   std::vector<ProxyInfo> proxies;
-  GetWorld().GetBroadPhase().CollectProxies(proxies);
+  mk::CollectProxies(GetWorld().GetBroadPhase(), proxies);
   // Frame what moves, with room around it: static ground often reaches far beyond the action.
   // Scenes with nothing movable frame everything.
   bool anyMoving = std::any_of(proxies.begin(), proxies.end(),
@@ -453,7 +457,7 @@ void SceneView::DrawBroadphase(DebugDraw& draw, const AABB& visible, float metre
   auto on = [](Vec2 v, int i) { return i == 0 ? v.x : v.y; };
 
   std::vector<ProxyInfo> proxies;
-  broadphase.CollectProxies(proxies);
+  mk::CollectProxies(broadphase, proxies);
   std::erase_if(proxies, [&](const ProxyInfo& p) { return !Overlaps(p.fatAABB, visible); });
   sweep_ = {};
   sweep_.axis = axis;
@@ -520,7 +524,7 @@ void SceneView::DrawBroadphase(DebugDraw& draw, const AABB& visible, float metre
   std::unordered_map<std::uint32_t, size_t> shownIndex;
   for (size_t i = 0; i < proxies.size(); ++i) shownIndex.emplace(proxies[i].id.index1, i);
   std::vector<ProxyPair> pairs;
-  broadphase.CollectPairs(pairs);
+  mk::CollectPairs(broadphase, pairs);
   for (const ProxyPair& pair : pairs) {
     auto a = shownIndex.find(pair.proxyA.index1), b = shownIndex.find(pair.proxyB.index1);
     if (a == shownIndex.end() || b == shownIndex.end()) continue;

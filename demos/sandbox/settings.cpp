@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace mk::sandbox {
 namespace {

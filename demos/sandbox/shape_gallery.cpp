@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <string>
+
 namespace mk::sandbox {
 
 ShapeGalleryLab::ShapeGalleryLab() : shapes_(MakeDemoShapes(errors_)) {}

@@ -6,6 +6,9 @@
 #include "demo_shapes.h"
 #include "lab.h"
 
+#include <string>
+#include <vector>
+
 namespace mk::sandbox {
 
 class ShapeGalleryLab final : public Lab {

@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace mk::sandbox {
 

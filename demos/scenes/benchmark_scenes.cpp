@@ -5,6 +5,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <vector>
 

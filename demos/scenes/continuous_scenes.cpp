@@ -6,6 +6,9 @@
 // "aligned" settings, continuous on) unless the table row says otherwise; the ground's top is y = 0.
 #include "scene_helpers.h"
 
+#include <memory>
+#include <vector>
+
 namespace mk::scenes {
 
 using namespace helpers;

@@ -4,6 +4,7 @@
 #include "scene_builders.h"
 
 #include <cstdio>
+#include <memory>
 #include <numbers>
 
 namespace mk::scenes {

@@ -4,6 +4,7 @@
 #include "scene_builders.h"
 
 #include <cmath>
+#include <memory>
 
 namespace mk::scenes {
 

@@ -4,6 +4,8 @@
 // says otherwise; the ground's top is y = 0.
 #include "scene_helpers.h"
 
+#include <memory>
+
 namespace mk::scenes {
 
 using namespace helpers;

@@ -5,6 +5,7 @@
 #include "scene_helpers.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace mk::scenes {
 

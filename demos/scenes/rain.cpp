@@ -5,6 +5,9 @@
 #include "ragdoll.h"
 #include "scene_builders.h"
 
+#include <memory>
+#include <vector>
+
 namespace mk::scenes {
 
 namespace {

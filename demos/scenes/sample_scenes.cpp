@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace mk::scenes {
 

@@ -4,6 +4,9 @@
 
 #include "scenes.h"
 
+#include <memory>
+#include <vector>
+
 namespace mk::scenes {
 
 // Box2D v3 benchmark set (benchmark_scenes.cpp, rain.cpp), as Box2D v3 defines them.

@@ -4,7 +4,9 @@
 #include "scene_figures.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
+#include <vector>
 
 namespace mk::scenes {
 

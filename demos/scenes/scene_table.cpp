@@ -3,6 +3,7 @@
 #include "scene_builders.h"
 
 #include <array>
+#include <span>
 
 namespace mk::scenes {
 

@@ -6,6 +6,8 @@
 // table row says otherwise; the ground's top is y = 0.
 #include "scene_helpers.h"
 
+#include <memory>
+
 namespace mk::scenes {
 
 using namespace helpers;

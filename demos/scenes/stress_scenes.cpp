@@ -7,7 +7,9 @@
 #include "scene_builders.h"
 
 #include <cmath>
+#include <memory>
 #include <numbers>
+#include <vector>
 
 namespace mk::scenes {
 

@@ -3,6 +3,7 @@
 // NaN/Inf boxes, stale ids, create/destroy churn, and no allocation after warm-up.
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"
+#include "minkowski/world_vector.h"
 #include "scenes/alloc_counter.h"
 #include "test_util.h"
 
@@ -44,7 +45,7 @@ void CheckAgainstOracle(const BroadPhaseDef& def, const std::vector<AABB>& boxes
     bp.UpdatePairs();
     std::vector<std::uint64_t> oracle = test::OraclePairs(model, nullptr, nullptr);
     std::vector<ProxyPair> pairs;
-    bp.CollectPairs(pairs);
+    mk::CollectPairs(bp, pairs);
     REQUIRE(test::KeysOf(pairs) == oracle);
     REQUIRE(test::KeysOf(bp.BegunPairs()) == test::Difference(oracle, previous));
     REQUIRE(test::KeysOf(bp.EndedPairs()) == test::Difference(previous, oracle));

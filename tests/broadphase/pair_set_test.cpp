@@ -2,10 +2,12 @@
 // The persistent pair set against an O(n^2) oracle, on random scenes with every kind of change.
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -185,7 +187,7 @@ class Scenario {
   void Verify(int update) {
     std::vector<std::uint64_t> oracle = test::OraclePairs(model_, RejectMultiples, &modulus_);
     std::vector<ProxyPair> pairs;
-    broadPhase_.CollectPairs(pairs);
+    mk::CollectPairs(broadPhase_, pairs);
     std::vector<std::uint64_t> actual = test::KeysOf(pairs);
     std::vector<std::uint64_t> begun = test::KeysOf(broadPhase_.BegunPairs());
     std::vector<std::uint64_t> ended = test::KeysOf(broadPhase_.EndedPairs());
@@ -375,7 +377,7 @@ TEST_CASE("filter rules: static pairs / same body / groups / categories / callba
   bp.UpdatePairs();
   CHECK(bp.EndedPairs().empty());  // no refilter yet: existing pairs stay
   std::vector<ProxyInfo> infos;
-  bp.CollectProxies(infos);
+  mk::CollectProxies(bp, infos);
   REQUIRE(bp.RefilterProxy(infos[0].id) == BroadPhaseError::None);
   bp.UpdatePairs();
   REQUIRE(bp.EndedPairs().size() == 1);

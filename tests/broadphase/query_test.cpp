@@ -3,6 +3,7 @@
 #include "broadphase/broadphase_oracle.h"
 #include "minkowski/broadphase.h"
 #include "minkowski/debug_draw.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 
 #include <doctest/doctest.h>
@@ -150,7 +151,7 @@ TEST_CASE("debug data gives each proxy's interval on the sweep axis and every pa
   CHECK(layout.bandHeight > 0.0f);
 
   std::vector<ProxyInfo> infos;
-  bp.CollectProxies(infos);
+  mk::CollectProxies(bp, infos);
   REQUIRE(infos.size() == scene.size());
   int matched = 0;
   for (const ProxyInfo& info : infos) {
@@ -169,7 +170,7 @@ TEST_CASE("debug data gives each proxy's interval on the sweep axis and every pa
   // Pairs: exactly the brute-force overlaps of the model's fat boxes (no filter in this scene except
   // static-static).
   std::vector<ProxyPair> pairs;
-  bp.CollectPairs(pairs);
+  mk::CollectPairs(bp, pairs);
   std::vector<test::ModelProxy> model;
   for (const ProxyInfo& info : infos) {
     model.push_back({.id = info.id, .fat = info.fatAABB, .userData = info.userData, .type = info.type});

@@ -8,6 +8,7 @@
 #include "minkowski/joint_api.h"
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 
 #include <cstdint>
 #include <limits>
@@ -143,7 +144,7 @@ inline std::vector<std::byte> RecordSample(int steps, std::vector<std::uint64_t>
     world.Step(1.0f / 60.0f);
     if (hashes != nullptr) hashes->push_back(world.StateHash());
   }
-  return world.StopRecording();
+  return mk::StopRecording(world);
 }
 
 }  // namespace mk::fuzz

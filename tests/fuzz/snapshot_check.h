@@ -9,6 +9,7 @@
 
 #include "core/byte_stream.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "world/snapshot_world.h"
 #include "world/world_state.h"
 
@@ -45,7 +46,7 @@ inline std::string CheckSnapshotInput(std::span<const std::byte> input) {
     Reference() {
       World world;
       test::BuildSnapshotWorld(world, 20);
-      snapshot = world.SaveSnapshot();
+      snapshot = mk::SaveSnapshot(world);
       hash = world.StateHash();
     }
   };
@@ -68,7 +69,7 @@ inline std::string CheckSnapshotInput(std::span<const std::byte> input) {
   for (int i = 0; i < 20; ++i) world.Step(1.0f / 60.0f);
   if (!AllBodiesFinite(world)) return "an accepted snapshot stepped to a non-finite state";
   World again;
-  const SnapshotResult round = again.RestoreSnapshot(world.SaveSnapshot());
+  const SnapshotResult round = again.RestoreSnapshot(mk::SaveSnapshot(world));
   if (!round.ok()) {
     return std::string("an accepted world does not save and restore (") + ToString(round.error) + ": " +
            round.detail + ")";

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 
 #include <array>
 #include <cfloat>
@@ -138,7 +139,7 @@ class WorldProgram {
       if (failure) return failure;
     }
     StepWorld(1.0f / 60.0f);
-    if (log != nullptr) log->recording = world_.StopRecording();
+    if (log != nullptr) log->recording = mk::StopRecording(world_);
     return CheckFinite();
   }
 
@@ -431,7 +432,7 @@ class WorldProgram {
     const ChainId id = world_.CreateChain(body, chain);
     chains_.push_back(id);
     if (world_.IsValid(id)) {
-      for (ShapeId s : world_.GetChainSegments(id)) shapes_.push_back(s);
+      for (ShapeId s : mk::GetChainSegments(world_, id)) shapes_.push_back(s);
     }
   }
 
@@ -886,7 +887,7 @@ class WorldProgram {
   // Whatever a stepping world holds, its snapshot restores (issue 28: a small body deep inside a large
   // one kept a recycling origin the loader refused), into a fresh world with the same state.
   const char* CheckSnapshotRestores() {
-    world_.SaveSnapshot(snapshot_);
+    mk::SaveSnapshot(world_, snapshot_);
     World fresh;
     const SnapshotResult result = fresh.RestoreSnapshot(snapshot_);
     if (!result.ok()) {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cfloat>
+#include <cmath>
 #include <vector>
 
 using namespace mk;

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <vector>
+
 namespace mk::test {
 
 TEST_SUITE("nonconvex") {

@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
+#include <vector>
 
 namespace mk::test {
 namespace {

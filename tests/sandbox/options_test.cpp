@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
 
 using namespace mk::sandbox;

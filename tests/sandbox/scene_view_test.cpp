@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scene_view.h"
 
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "view_host.h"
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -152,7 +154,7 @@ TEST_CASE("the broadphase view's active set is every interval holding the sweep 
   for (int i = 0; i < 5; ++i) view.StepOnce();
   const AABB visible{{-3.0f, -0.5f}, {3.0f, 3.0f}};
   std::vector<ProxyInfo> proxies;
-  view.GetWorld().GetBroadPhase().CollectProxies(proxies);
+  mk::CollectProxies(view.GetWorld().GetBroadPhase(), proxies);
   const int axis = view.GetWorld().GetBroadPhase().Layout().sweepAxis;
   // Brute force over every proxy, for the sweep line at the view's centre and then at the mouse.
   for (float at : {0.0f, 1.2f}) {

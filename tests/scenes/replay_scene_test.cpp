@@ -3,6 +3,7 @@
 // per-step callback's creations and destructions, every Step), replays into a fresh World with the
 // same state hash after every step; and recording changes nothing in the recorded world.
 #include "minkowski/replay.h"
+#include "minkowski/world_vector.h"
 #include "scenes.h"
 
 #include <doctest/doctest.h>
@@ -32,7 +33,7 @@ Recorded RecordScene(const scenes::SceneInfo& info, int steps) {
     world.Step(scenes::kTimeStep);
     out.hashes.push_back(world.StateHash());
   }
-  out.file = world.StopRecording();
+  out.file = mk::StopRecording(world);
   return out;
 }
 

@@ -8,6 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <memory>
+
 using namespace mk;
 using scenes::FiguresProbe;
 using scenes::SceneFigures;

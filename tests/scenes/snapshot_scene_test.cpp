@@ -8,6 +8,7 @@
 // snapshot once more and goes on with the scene (callbacks included: rain spawns and destroys
 // ragdolls), and its hash must equal the oracle's after every step to the end.
 #include "alloc_counter.h"
+#include "minkowski/world_vector.h"
 #include "scene_test_util.h"
 
 #include <doctest/doctest.h>
@@ -56,7 +57,7 @@ void CheckScene(const scenes::SceneInfo& info, scenes::SceneParams params, std::
       ++next;
       INFO("snapshot at step " << step);
       World& world = run.GetWorld();
-      world.SaveSnapshot(snapshot);
+      mk::SaveSnapshot(world, snapshot);
       CHECK(world.StateHash() == oracle.GetWorld().StateHash());
       const std::vector<std::uint64_t> original = RunOn(world, horizon);
 
@@ -94,10 +95,10 @@ TEST_CASE("saving a snapshot into a buffer it already filled allocates nothing")
   SceneRun run(*scenes::FindScene("many_pyramids"), {.count = 2});
   test::StepScene(run, 30);
   std::vector<std::byte> buffer;
-  run.GetWorld().SaveSnapshot(buffer);
+  mk::SaveSnapshot(run.GetWorld(), buffer);
   const std::size_t size = buffer.size();
   test::StartCountingAllocations();
-  run.GetWorld().SaveSnapshot(buffer);
+  mk::SaveSnapshot(run.GetWorld(), buffer);
   test::StopCountingAllocations();
   CHECK(test::CountedAllocations() == 0);
   CHECK(buffer.size() == size);

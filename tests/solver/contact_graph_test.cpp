@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 #include <vector>
 
 using namespace mk;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <span>
 #include <vector>
 
 using namespace mk;

@@ -4,6 +4,7 @@
 // contacts with an awake body, and the count equals the live contacts that touch. The same for the
 // awake body set (WorldState::awakeBodyBits): live, not static, awake, enabled. And the joints' ends.
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_internal.h"
 #include "world_fixture.h"
@@ -135,7 +136,7 @@ TEST_CASE("the awake contact and body sets and the touching count equal a recoun
     World restored;
     for (int i = 0; i < 100; ++i) test::AddBox(restored, {static_cast<float>(i), 1.0f}, 0.4f);
     restored.Step(1.0f / 60.0f);
-    REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+    REQUIRE(restored.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
     CHECK(CountMismatches(restored.State()) + CountBodyMismatches(restored.State()) == 0);
     restored.Step(1.0f / 60.0f);
     world.Step(1.0f / 60.0f);
@@ -214,7 +215,7 @@ TEST_CASE("each live joint's ends equal its edges through joint churn and a rest
     const BodyId b = test::AddBox(restored, {static_cast<float>(i), 2.0f}, 0.3f);
     restored.CreateJoint(MouseJointDef{.body = b, .target = {static_cast<float>(i), 3.0f}});
   }
-  REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+  REQUIRE(restored.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
   CHECK(countMismatches(restored.State()) == 0);
   restored.Step(1.0f / 60.0f);
   world.Step(1.0f / 60.0f);

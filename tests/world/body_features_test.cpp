@@ -4,6 +4,7 @@
 // the bits of the state before the call).
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "world_fixture.h"
 
 #include <doctest/doctest.h>
@@ -15,6 +16,7 @@
 #include <numbers>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -449,7 +451,7 @@ TEST_CASE("snapshots and replays keep locks thresholds mass overrides and names"
   world.SetType(b, BodyType::Dynamic);
   world.SetMassData(b, {.mass = 5.0f, .center = {0.1f, 0.0f}, .rotationalInertia = 0.4f});
   world.WakeTouching(a);
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World restored;
   REQUIRE(restored.RestoreSnapshot(snapshot).ok());
   CHECK(std::string(restored.GetName(restored.AdoptId(a))) == "locked");
@@ -461,7 +463,7 @@ TEST_CASE("snapshots and replays keep locks thresholds mass overrides and names"
     restored.Step(kDt);
   }
   CHECK(world.StateHash() == restored.StateHash());
-  const std::vector<std::byte> recording = world.StopRecording();
+  const std::vector<std::byte> recording = mk::StopRecording(world);
   Replay replay;
   REQUIRE(Replay::Load(recording, replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));

@@ -5,6 +5,7 @@
 // misses), have no mass, can be destroyed and moved alone while a chain's segment cannot, persist in
 // snapshots and replays, and bad input changes nothing.
 #include "minkowski/replay.h"
+#include "minkowski/world_vector.h"
 #include "world/world_fixture.h"
 #include "world/world_state.h"
 
@@ -12,6 +13,7 @@
 
 #include <array>
 #include <cmath>
+#include <span>
 #include <vector>
 
 using namespace mk;
@@ -55,7 +57,7 @@ struct FloorWorld {
       floor = CreateChainSegmentShape(world, ground, {.friction = 0.1f}, kFloorSegment);
     } else {
       const ChainId chain = world.CreateChain(ground, {.points = kFloor, .friction = 0.1f});
-      floor = world.GetChainSegments(chain).at(0);
+      floor = mk::GetChainSegments(world, chain).at(0);
     }
     box = world.CreateBody({.type = BodyType::Dynamic, .position = start, .angle = angle});
     world.CreateShape(box, {.friction = 0.1f}, MakeBox(0.5f, 0.5f).value);
@@ -180,7 +182,7 @@ TEST_CASE("a standalone chain segment has no mass and DestroyShape removes it al
   // A chain's segment still cannot go alone.
   const BodyId ground = world.CreateBody({});
   const ChainId chain = world.CreateChain(ground, {.points = kFloor});
-  const ShapeId segment = world.GetChainSegments(chain).at(0);
+  const ShapeId segment = mk::GetChainSegments(world, chain).at(0);
   test::AssertCounter asserts;
   CHECK(!world.DestroyShape(segment));
   CHECK(asserts.Count() == 1);
@@ -231,7 +233,7 @@ TEST_CASE("any shape turns into a standalone chain segment and back but a chain'
   CHECK(world.GetShapeType(circle) == ShapeType::Polygon);
 
   const ChainId chain = world.CreateChain(world.CreateBody({}), {.points = kFloor});
-  const ShapeId segment = world.GetChainSegments(chain).at(0);
+  const ShapeId segment = mk::GetChainSegments(world, chain).at(0);
   const std::uint64_t hash = world.StateHash();
   test::AssertCounter asserts;
   SetChainSegment(world, segment, {{0.0f, -1.0f}, {{0.0f, 0.0f}, {1.0f, 0.0f}}, {1.0f, -1.0f}});
@@ -279,7 +281,7 @@ TEST_CASE("a world with a standalone chain segment restores from a snapshot to t
   FloorWorld a(true, {-2.0f, 3.0f}, {-3.0f, 0.0f}, 0.6f);
   for (int i = 0; i < 30; ++i) a.world.Step(kDt);
   World b;
-  REQUIRE(b.RestoreSnapshot(a.world.SaveSnapshot()).error == SnapshotError::None);
+  REQUIRE(b.RestoreSnapshot(mk::SaveSnapshot(a.world)).error == SnapshotError::None);
   CHECK(b.StateHash() == a.world.StateHash());
   CHECK(b.GetChain(b.AdoptId(a.floor)).IsNull());
   CHECK(b.GetShapeType(b.AdoptId(a.floor)) == ShapeType::ChainSegment);
@@ -301,7 +303,7 @@ TEST_CASE("the snapshot loader accepts a chain-less chain segment and still refu
     mutate(state, state.ShapeSlot(a.floor), state.bodies[state.BodySlot(a.box)].headShape);
     World b;
     const std::uint64_t before = b.StateHash();
-    const SnapshotResult result = b.RestoreSnapshot(a.world.SaveSnapshot());
+    const SnapshotResult result = b.RestoreSnapshot(mk::SaveSnapshot(a.world));
     INFO(ToString(result.error) << ": " << result.detail);
     CHECK(result.error == expected);
     if (expected != SnapshotError::None) CHECK(b.StateHash() == before);
@@ -334,7 +336,7 @@ TEST_CASE("a recording with both calls replays to the recorded state hash at eve
     hashes.push_back(world.StateHash());
   }
   Replay replay;
-  REQUIRE(Replay::Load(world.StopRecording(), replay) == ReplayError::None);
+  REQUIRE(Replay::Load(mk::StopRecording(world), replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));
   int mismatches = 0;
   for (std::uint64_t k = 1; k <= hashes.size(); ++k) {

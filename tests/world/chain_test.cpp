@@ -2,6 +2,7 @@
 // Chains in the world: smooth sliding along open chains and loops against the analytic Coulomb
 // deceleration, no bumps at the joints (capsule, pressed box), one-sidedness, ray casts against a
 // brute-force one-sided ray-segment answer, the API (segments, ownership, destruction) and bad input.
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
 #include "world/world_state.h"
@@ -237,7 +238,7 @@ TEST_CASE("ray casts against chains equal a brute-force one-sided ray-segment an
     const BodyId body = world.CreateBody({.position = rng.InBox(2.0f), .angle = rng.Uniform(-3.0f, 3.0f)});
     const ChainId chain = world.CreateChain(body, {.points = points, .isLoop = loop});
     if (chain.IsNull()) continue;  // a random walk may repeat a point
-    const std::vector<ShapeId> segments = world.GetChainSegments(chain);
+    const std::vector<ShapeId> segments = mk::GetChainSegments(world, chain);
     // The brute force works in world coordinates: the points placed by the body's transform.
     const Transform xf = world.GetTransform(body);
     std::vector<Vec2> worldPoints;
@@ -270,7 +271,7 @@ TEST_CASE("chain API: segments in order with their ghosts / ownership / destruct
   const ChainId open = world.CreateChain(ground, {.points = points, .friction = 0.2f, .userData = &tag});
   REQUIRE(world.IsValid(open));
   CHECK(world.GetBody(open) == ground);
-  const std::vector<ShapeId> segments = world.GetChainSegments(open);
+  const std::vector<ShapeId> segments = mk::GetChainSegments(world, open);
   REQUIRE(segments.size() == 3);
   CHECK(world.GetChainSegmentCount(open) == 3);
   for (int i = 0; i < 3; ++i) {
@@ -293,7 +294,7 @@ TEST_CASE("chain API: segments in order with their ghosts / ownership / destruct
 
   // A loop closes: n segments, the last from p[n-1] to p[0].
   const ChainId loop = world.CreateChain(ground, {.points = points, .isLoop = true});
-  const std::vector<ShapeId> loopSegments = world.GetChainSegments(loop);
+  const std::vector<ShapeId> loopSegments = mk::GetChainSegments(world, loop);
   REQUIRE(loopSegments.size() == 4);
   const ChainSegment closing = world.GetShapeGeometry(loopSegments[3]).AsChainSegment();
   CHECK(Same(closing.segment.p1, points[3]));
@@ -318,7 +319,7 @@ TEST_CASE("chain API: segments in order with their ghosts / ownership / destruct
   {
     test::AssertCounter asserts;
     CHECK(!world.DestroyChain(open));
-    CHECK(world.GetChainSegments(open).empty());
+    CHECK(mk::GetChainSegments(world, open).empty());
     CHECK(world.GetChainSegmentCount(open) == 0);
     CHECK(asserts.Count() == 3);
   }

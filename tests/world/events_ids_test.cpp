@@ -4,6 +4,7 @@
 // against an independent answer: the contacts ForEachTouchingContact visits, the pair the event
 // names, and the assert counter.
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world_fixture.h"
 
@@ -198,7 +199,7 @@ TEST_CASE("a snapshot restores event contact ids under the new world's tag readi
   }
   REQUIRE_FALSE(begins.empty());
   World other;
-  REQUIRE(other.RestoreSnapshot(world.SaveSnapshot()).ok());
+  REQUIRE(other.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
   const auto restored = other.GetContactBeginEvents();
   REQUIRE(restored.size() == begins.size());
   for (std::size_t i = 0; i < begins.size(); ++i) {

@@ -5,6 +5,7 @@
 // excluded body disabled, and the same pre-solve rule written as a plain function.
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_state.h"
 #include "world_fixture.h"
@@ -210,10 +211,11 @@ TEST_CASE(
           Keep(world, CastHitsOf(world, circle, translation, kSeeAll), q));
     // Ray casts keep their order: the filtered hits are the unfiltered ones the rule keeps.
     std::vector<std::uint32_t> rayAll, rayFiltered;
-    for (const CastHit& hit : world.CastRayAll(p, translation, kSeeAll)) {
+    for (const CastHit& hit : mk::CastRayAll(world, p, translation, kSeeAll)) {
       if (Sees(world, q, hit.shape)) rayAll.push_back(hit.shape.index1);
     }
-    for (const CastHit& hit : world.CastRayAll(p, translation, q)) rayFiltered.push_back(hit.shape.index1);
+    for (const CastHit& hit : mk::CastRayAll(world, p, translation, q))
+      rayFiltered.push_back(hit.shape.index1);
     CHECK(rayFiltered == rayAll);
     const CastHit closest = world.CastRayClosest(p, translation, q);
     CHECK(closest.hit == !rayAll.empty());
@@ -238,7 +240,7 @@ TEST_CASE("excludeBody equals disabling that body in a copy for every query and 
   FilterScene scene;
   BuildFilterScene(scene, 65);
   test::Rng rng(650);
-  const std::vector<std::byte> snapshot = scene.world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(scene.world);
   int excludedNear = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const BodyId excluded = scene.bodies[static_cast<std::size_t>(rng.Int(0, 59))];
@@ -355,7 +357,7 @@ TEST_CASE("a replay player with a callable pre-solve replays a recording made wi
   BuildPlatformScene(recorded);
   for (int step = 0; step < 120; ++step) recorded.Step(kDt);
   const std::uint64_t hash = recorded.StateHash();
-  const std::vector<std::byte> file = recorded.StopRecording();
+  const std::vector<std::byte> file = mk::StopRecording(recorded);
   Replay replay;
   REQUIRE(Replay::Load(file, replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));

@@ -8,6 +8,7 @@
 #include "minkowski/joint_api.h"
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "world_fixture.h"
 
 #include <doctest/doctest.h>
@@ -213,7 +214,9 @@ TEST_CASE("set then get returns an equivalent pair for every joint type with fra
   joints.emplace_back(world.CreateJoint(WheelJointDef{base}), true);
   joints.emplace_back(world.CreateJoint(MotorJointDef{base}), false);
   joints.emplace_back(world.CreateJoint(FilterJointDef{base}), false);
-  for (auto [joint, axis] : joints) {
+  for (const auto& entry : joints) {
+    const JointId joint = entry.first;  // not a structured binding: clang 14 cannot capture one (CAPTURE)
+    const bool axis = entry.second;
     CAPTURE(static_cast<int>(world.GetJointType(joint)));
     // Both orders: B then A, and A then B, give the pair set.
     SetJointLocalFrameB(world, joint, fb);
@@ -353,7 +356,7 @@ TEST_CASE("frames set at runtime replay to the same state hashes") {
     world.Step(kDt);
     hashes.push_back(world.StateHash());
   }
-  const std::vector<std::byte> file = world.StopRecording();
+  const std::vector<std::byte> file = mk::StopRecording(world);
   Replay replay;
   REQUIRE(Replay::Load(file, replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));
@@ -373,7 +376,7 @@ TEST_CASE("a snapshot keeps the frames and steps to the same state") {
   SetJointLocalFrameB(world, joint, {{-1.0f, 0.0f}, MakeRot(-0.3f)});
   for (int i = 0; i < 10; ++i) world.Step(kDt);
   World copy;
-  REQUIRE(copy.RestoreSnapshot(world.SaveSnapshot()).ok());
+  REQUIRE(copy.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
   const JointId adopted = copy.AdoptId(joint);
   CHECK(SameTransform(GetJointLocalFrameA(copy, adopted), GetJointLocalFrameA(world, joint)));
   CHECK(SameTransform(GetJointLocalFrameB(copy, adopted), GetJointLocalFrameB(world, joint)));

@@ -2,6 +2,7 @@
 // Surface materials (issue 29): rolling resistance against the analytic stopping distance of a ball
 // rolling up to rest on a slope, tangent speed (a conveyor) against the analytic Coulomb ride, per
 // segment chain materials against the analytic stopping point, the API (set, get, mix, refusals).
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
 
@@ -122,7 +123,7 @@ TEST_CASE("a box slides over a frictionless chain segment and stops on a rough o
   const SurfaceMaterial materials[] = {{.friction = 0.25f}, {.friction = 0.0f}};
   const ChainId chain = world.CreateChain(ground, {.points = points, .materials = materials});
   REQUIRE(!chain.IsNull());
-  const std::vector<ShapeId> segments = world.GetChainSegments(chain);
+  const std::vector<ShapeId> segments = mk::GetChainSegments(world, chain);
   REQUIRE(segments.size() == 2);
   CHECK(world.GetFriction(segments[0]) == 0.25f);
   CHECK(world.GetFriction(segments[1]) == 0.0f);
@@ -196,7 +197,7 @@ TEST_CASE("materials round trip and mix as documented and bad ones are refused")
   const SurfaceMaterial one[] = {{.friction = 0.7f, .tangentSpeed = 3.0f}};
   const ChainId chain = world.CreateChain(ground, {.points = points, .materials = one});
   REQUIRE(!chain.IsNull());
-  for (ShapeId s : world.GetChainSegments(chain)) CHECK(world.GetMaterial(s).tangentSpeed == 3.0f);
+  for (ShapeId s : mk::GetChainSegments(world, chain)) CHECK(world.GetMaterial(s).tangentSpeed == 3.0f);
   CHECK(world.GetMaterial(ShapeId{}).friction == SurfaceMaterial{}.friction);  // a stale id: the defaults
   CHECK(asserts.Count() == 5 + 3 + 2 + 1);
 }

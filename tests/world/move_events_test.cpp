@@ -3,6 +3,7 @@
 // of every body's transform, in random worlds where bodies fall asleep, are woken, teleported,
 // disabled, created and destroyed between Steps.
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world_fixture.h"
 
@@ -165,7 +166,7 @@ TEST_CASE("a restored snapshot has no move events until it steps") {
   test::AddGround(world);
   test::AddBox(world, {0.0f, 3.0f});
   REQUIRE(world.Step(kDt));
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World restored;
   REQUIRE(restored.RestoreSnapshot(snapshot).ok());
   CHECK(restored.GetBodyMoveEvents().empty());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // World queries against brute force: the same exact per-shape test run over every shape of the world
 // (no broadphase), in random scenes of every shape type, filters and sensors; bad input.
+#include "minkowski/world_vector.h"
 #include "scenes/alloc_counter.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
@@ -130,7 +131,7 @@ TEST_CASE("closest and all-hits ray casts equal brute force over every shape") {
       const std::vector<CastHit> expected = BruteRay(scene, origin, translation, filter);
       const CastHit closest = scene.world.CastRayClosest(origin, translation, filter);
       REQUIRE(closest.hit == !expected.empty());
-      const std::vector<CastHit> all = scene.world.CastRayAll(origin, translation, filter);
+      const std::vector<CastHit> all = mk::CastRayAll(scene.world, origin, translation, filter);
       REQUIRE(all.size() == expected.size());
       for (size_t i = 0; i < all.size(); ++i) {
         CHECK(all[i].shape == expected[i].shape);
@@ -454,7 +455,7 @@ TEST_CASE("bad query input asserts and finds nothing / an empty world and a zero
   World empty;
   test::AssertCounter asserts;
   CHECK_FALSE(empty.CastRayClosest({0.0f, 0.0f}, {10.0f, 0.0f}).hit);
-  CHECK(empty.CastRayAll({0.0f, 0.0f}, {10.0f, 0.0f}).empty());
+  CHECK(mk::CastRayAll(empty, {0.0f, 0.0f}, {10.0f, 0.0f}).empty());
   CHECK_FALSE(empty.CastShapeClosest(MakeBox(1.0f, 1.0f).value, Transform{}, {5.0f, 0.0f}).hit);
   CHECK(asserts.Count() == 0);
 
@@ -469,7 +470,7 @@ TEST_CASE("bad query input asserts and finds nothing / an empty world and a zero
   const float nan = std::nanf(""), inf = INFINITY;
   CHECK_FALSE(world.CastRayClosest({nan, 0.0f}, {10.0f, 0.0f}).hit);
   CHECK_FALSE(world.CastRayClosest({-5.0f, 0.0f}, {10.0f, nan}).hit);
-  CHECK(world.CastRayAll({-5.0f, 0.0f}, {inf, 0.0f}).empty());
+  CHECK(mk::CastRayAll(world, {-5.0f, 0.0f}, {inf, 0.0f}).empty());
   CHECK_FALSE(world.CastShapeClosest(ShapeGeometry{}, Transform{}, {5.0f, 0.0f}).hit);
   CHECK_FALSE(
       world.CastShapeClosest(MakeBox(1.0f, 1.0f).value, MakeTransform({nan, 0.0f}, 0.0f), {5.0f, 0.0f}).hit);

@@ -151,7 +151,7 @@ std::set<std::uint64_t> WorldTouching(const WorldState& state) {
 }
 
 template <class Event>
-std::set<std::uint64_t> EventPairs(std::span<const Event> events) {
+std::set<std::uint64_t> EventPairs(Span<const Event> events) {
   std::set<std::uint64_t> pairs;
   for (const Event& e : events)
     pairs.insert(PairKey(static_cast<int>(e.shapeA.index1) - 1, static_cast<int>(e.shapeB.index1) - 1));

@@ -7,6 +7,7 @@
 
 #include "fuzz/replay_sample.h"
 #include "fuzz/world_program.h"
+#include "minkowski/world_vector.h"
 #include "scenes/alloc_counter.h"
 #include "test_util.h"
 #include "world/persistence/replay_format.h"
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -142,12 +144,12 @@ TEST_CASE("recording starts only on a new world and moves with it") {
   used.DestroyBody(used.CreateBody({}));
   CHECK(!used.StartRecording());  // its generations moved: a replay could not hand out its ids
   CHECK(asserts.Count() == 1);
-  CHECK(used.StopRecording().empty());
+  CHECK(mk::StopRecording(used).empty());
 
   World withCallback;  // a callback set before recording: the file says so, the player installs its own
   withCallback.SetPreSolveCallback(&fuzz::SamplePreSolve, nullptr);
   CHECK(withCallback.StartRecording());
-  CHECK(MustLoad(withCallback.StopRecording()).StartsWithPreSolveCallback());
+  CHECK(MustLoad(mk::StopRecording(withCallback)).StartsWithPreSolveCallback());
 
   World world;
   CHECK(world.StartRecording());
@@ -159,7 +161,7 @@ TEST_CASE("recording starts only on a new world and moves with it") {
   CHECK(moved.IsRecording());
   moved.Step(1.0f / 60.0f);
   const std::uint64_t hash = moved.StateHash();
-  ReplayPlayer player(MustLoad(moved.StopRecording()));
+  ReplayPlayer player(MustLoad(mk::StopRecording(moved)));
   CHECK(!moved.IsRecording());
   player.PlayToEnd();
   CHECK(player.CurrentStep() == 1);
@@ -260,7 +262,7 @@ TEST_CASE("a replay that makes a body as heavy as a density allows replays finit
   world.CreateJoint(MouseJointDef{.body = body, .target = {-4.0f, 3.0f}});
   for (int i = 0; i < 3; ++i) world.Step(1.0f / 60.0f);
   CHECK(AllFinite(world));
-  ReplayPlayer player(MustLoad(world.StopRecording()));
+  ReplayPlayer player(MustLoad(mk::StopRecording(world)));
   player.PlayToEnd();
   CHECK(player.CurrentStep() == 3);
   CHECK(AllFinite(player.GetWorld()));

@@ -6,6 +6,7 @@
 // snapshots exact; refused calls change nothing; a static shape that grows wakes the sleepers it meets.
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world_fixture.h"
 
@@ -18,6 +19,7 @@
 #include <limits>
 #include <numbers>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -62,7 +64,7 @@ using PairSet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
 
 // The other shape of each event that names `shape` (event pairs come in slot order).
 template <class Event>
-std::set<std::uint32_t> Partners(std::span<const Event> events, ShapeId shape) {
+std::set<std::uint32_t> Partners(Span<const Event> events, ShapeId shape) {
   std::set<std::uint32_t> out;
   for (const Event& e : events) {
     if (e.shapeA == shape) out.insert(e.shapeB.index1);
@@ -279,7 +281,7 @@ TEST_CASE("changing type circle polygon capsule segment keeps snapshots and thei
     if (phase == 1) SetCapsule(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.3f});
     if (phase == 2) SetPolygon(world, shape, MakeRegularPolygon(16, 0.5f).value);  // out of line
     if (phase == 3) SetSegment(world, shape, {{-0.5f, 0.0f}, {0.5f, 0.0f}});
-    world.SaveSnapshot(snapshot);
+    mk::SaveSnapshot(world, snapshot);
     World restored;
     INFO("phase " << phase);
     REQUIRE(restored.RestoreSnapshot(snapshot).ok());
@@ -297,7 +299,7 @@ TEST_CASE("a restored world after a type change steps to the hash of the world t
   const ShapeId shape = AddBallUnderBox(world);
   for (int i = 0; i < 30; ++i) world.Step(kDt);
   SetPolygon(world, shape, MakeBox(0.8f, 0.2f).value);  // the contacts are gone until the next Step
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World restored;
   REQUIRE(restored.RestoreSnapshot(snapshot).ok());
   for (int i = 0; i < 60; ++i) {
@@ -322,7 +324,7 @@ TEST_CASE("a recording of geometry changes replays to the same hash and a versio
     world.Step(kDt);
     hashes.push_back(world.StateHash());
   }
-  std::vector<std::byte> file = world.StopRecording();
+  std::vector<std::byte> file = mk::StopRecording(world);
   Replay replay;
   REQUIRE(Replay::Load(file, replay) == ReplayError::None);
   ReplayPlayer player(std::move(replay));
@@ -346,7 +348,7 @@ TEST_CASE("refused geometry changes leave the shape and body unchanged") {
   const ShapeId shape = world.CreateShape(body, {.density = 1e6f}, MakeBox(0.5f, 0.5f).value);
   const std::array<Vec2, 3> points{Vec2{-2.0f, 0.0f}, Vec2{0.0f, 0.0f}, Vec2{2.0f, 0.0f}};
   const ChainId chain = world.CreateChain(world.CreateBody({}), {.points = points});
-  const ShapeId segment = world.GetChainSegments(chain)[0];
+  const ShapeId segment = mk::GetChainSegments(world, chain)[0];
   world.Step(kDt);
   const MassData mass = world.GetMassData(body);
   const AABB box = world.GetAABB(shape);

@@ -4,6 +4,7 @@
 // continuation tests are in tests/scenes/snapshot_scene_test.cpp.
 #include "core/byte_stream.h"
 #include "fuzz/snapshot_check.h"
+#include "minkowski/world_vector.h"
 #include "scenes/scene_test_util.h"
 #include "test_util.h"
 #include "world/snapshot_world.h"
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,14 +46,14 @@ void CheckRefused(Mutate mutate, SnapshotError expected) {
   World broken;
   test::BuildSnapshotWorld(broken, 30);
   mutate(broken.State());
-  const std::vector<std::byte> bytes = broken.SaveSnapshot();
+  const std::vector<std::byte> bytes = mk::SaveSnapshot(broken);
   World target;
   test::BuildSnapshotWorld(target, 10);
-  const std::vector<std::byte> before = target.SaveSnapshot();
+  const std::vector<std::byte> before = mk::SaveSnapshot(target);
   const SnapshotResult result = target.RestoreSnapshot(bytes);
   INFO(ToString(result.error) << ": " << result.detail);
   CHECK(result.error == expected);
-  CHECK(target.SaveSnapshot() == before);
+  CHECK(mk::SaveSnapshot(target) == before);
 }
 
 int FirstLive(const IdPool& pool) {
@@ -64,7 +66,7 @@ int FirstLive(const IdPool& pool) {
 // Saves `world`, restores the bytes into a fresh World, which must accept them and hold the same state.
 void CheckRestoresInFreshWorld(const World& world) {
   World fresh;
-  const SnapshotResult result = fresh.RestoreSnapshot(world.SaveSnapshot());
+  const SnapshotResult result = fresh.RestoreSnapshot(mk::SaveSnapshot(world));
   INFO(ToString(result.error) << ": " << result.detail);
   CHECK(result.ok());
   CHECK(fresh.StateHash() == world.StateHash());
@@ -77,7 +79,7 @@ TEST_SUITE("world.snapshot") {
 TEST_CASE("a restored world continues bit for bit in the same world and in a fresh one") {
   World world;
   test::BuildSnapshotWorld(world);
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   CHECK(snapshot.size() > kSnapshotHeaderBytes);
   std::vector<std::uint64_t> hashes;
   for (int i = 0; i < 120; ++i) {
@@ -100,16 +102,16 @@ TEST_CASE("saving changes nothing and the same state saves to the same bytes") {
   World world;
   test::BuildSnapshotWorld(world);
   const std::uint64_t hash = world.StateHash();
-  const std::vector<std::byte> first = world.SaveSnapshot();
+  const std::vector<std::byte> first = mk::SaveSnapshot(world);
   std::vector<std::byte> second;
-  world.SaveSnapshot(second);
+  mk::SaveSnapshot(world, second);
   CHECK(first == second);
   CHECK(world.StateHash() == hash);
   // A restored world saves its own snapshot, which restores to the same continuation.
   World copy;
   REQUIRE(copy.RestoreSnapshot(first).ok());
   World copy2;
-  REQUIRE(copy2.RestoreSnapshot(copy.SaveSnapshot()).ok());
+  REQUIRE(copy2.RestoreSnapshot(mk::SaveSnapshot(copy)).ok());
   for (int i = 0; i < 60; ++i) world.Step(kDt), copy2.Step(kDt);
   CHECK(copy2.StateHash() == world.StateHash());
 }
@@ -119,7 +121,7 @@ TEST_CASE("restoring into the same world keeps ids and restoring into another ne
   World world;
   const BodyId kept = test::AddBox(world, {0.0f, 3.0f});
   const BodyId destroyed = test::AddBox(world, {2.0f, 3.0f});
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   world.DestroyBody(destroyed);
   const BodyId created = test::AddBox(world, {4.0f, 3.0f});
   CHECK(created.index1 == destroyed.index1);  // the slot was reused with a new generation
@@ -143,7 +145,7 @@ TEST_CASE("pending end events come back with the snapshot under the restoring wo
   const BodyId box = test::AddBox(world, {0.0f, 0.5f});
   for (int i = 0; i < 10; ++i) world.Step(kDt);
   world.DestroyBody(box);  // its touching contact ends between steps: a pending end event
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World other;
   REQUIRE(other.RestoreSnapshot(snapshot).ok());
   world.Step(kDt);
@@ -158,7 +160,7 @@ TEST_CASE("pending end events come back with the snapshot under the restoring wo
 TEST_CASE("restored world keeps its own pre-solve callback and continuous recording") {
   World world;
   test::BuildSnapshotWorld(world, 5);
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World other;
   int calls = 0;
   other.SetPreSolveCallback(
@@ -178,10 +180,10 @@ TEST_CASE("restored world keeps its own pre-solve callback and continuous record
 TEST_CASE("every truncation of a snapshot is refused and leaves the world unchanged") {
   World source;
   test::BuildSnapshotWorld(source, 40);
-  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(source);
   World target;
   test::BuildSnapshotWorld(target, 20);
-  const std::vector<std::byte> before = target.SaveSnapshot();
+  const std::vector<std::byte> before = mk::SaveSnapshot(target);
   const std::uint64_t hash = target.StateHash();
   int accepted = 0, changed = 0;
   for (std::size_t n = 0; n < snapshot.size(); ++n) {
@@ -192,7 +194,7 @@ TEST_CASE("every truncation of a snapshot is refused and leaves the world unchan
   }
   CHECK(accepted == 0);
   CHECK(changed == 0);
-  CHECK(target.SaveSnapshot() == before);
+  CHECK(mk::SaveSnapshot(target) == before);
   // Truncated payloads with the size and checksum rewritten to match reach the parser: still refused.
   for (std::size_t n = kSnapshotHeaderBytes; n < snapshot.size(); n += 7) {
     std::vector<std::byte> cut(snapshot.begin(), snapshot.begin() + static_cast<std::ptrdiff_t>(n));
@@ -202,7 +204,7 @@ TEST_CASE("every truncation of a snapshot is refused and leaves the world unchan
     accepted += target.RestoreSnapshot(cut).ok() ? 1 : 0;
   }
   CHECK(accepted == 0);
-  CHECK(target.SaveSnapshot() == before);
+  CHECK(mk::SaveSnapshot(target) == before);
 }
 
 // 10,000 corruptions of 1 to 4 random bytes (fixed seed), half with the stale checksum (all must be
@@ -212,7 +214,7 @@ TEST_CASE("10000 random corruptions are refused or give a world that steps finit
   test::AssertCounter asserts;  // an accepted corrupt world may trip MK_ASSERTs; they must not crash
   World source;
   test::BuildSnapshotWorld(source, 40);
-  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(source);
   World target;
   REQUIRE(target.RestoreSnapshot(snapshot).ok());
   const std::uint64_t hash = target.StateHash();
@@ -247,7 +249,7 @@ TEST_CASE("10000 random corruptions are refused or give a world that steps finit
 TEST_CASE("header errors are told apart") {
   World source;
   test::BuildSnapshotWorld(source, 5);
-  const std::vector<std::byte> snapshot = source.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(source);
   World target;
   auto patched = [&](std::size_t offset, std::uint8_t value) {
     std::vector<std::byte> bytes = snapshot;
@@ -269,7 +271,7 @@ TEST_CASE("header errors are told apart") {
 TEST_CASE("a count beyond the bytes left is refused before allocating") {
   World source;
   test::BuildSnapshotWorld(source, 5);
-  std::vector<std::byte> bytes = source.SaveSnapshot();
+  std::vector<std::byte> bytes = mk::SaveSnapshot(source);
   // The first array after gravity, settings and counters: the body pool's generation count.
   const std::size_t at = kSnapshotHeaderBytes + sizeof(Vec2) + sizeof(SolverSettings) + sizeof(Counters);
   for (std::uint32_t count : {0xFFFFFFFFu, kMaxSnapshotCount + 1, 1000000u}) {
@@ -375,10 +377,10 @@ TEST_CASE("regression: a recycling origin whose points lie beyond their shapes' 
   Contact& c = firstRecyclable(world.State());
   c.origin.localPointA[0] = c.origin.localPointA[0] + Vec2{0.5f, 0.0f};
   World restored;
-  REQUIRE(restored.RestoreSnapshot(world.SaveSnapshot()).ok());
+  REQUIRE(restored.RestoreSnapshot(mk::SaveSnapshot(world)).ok());
   for (int i = 0; i < 20; ++i) restored.Step(kDt);
   World again;
-  const SnapshotResult round = again.RestoreSnapshot(restored.SaveSnapshot());
+  const SnapshotResult round = again.RestoreSnapshot(mk::SaveSnapshot(restored));
   INFO(ToString(round.error) << ": " << round.detail);
   CHECK(round.ok());
 }
@@ -436,7 +438,7 @@ TEST_CASE("worlds with deep overlaps of small and large shapes restore after eve
     for (int step = 0; step < 10; ++step) {
       world.Step(kDt);
       World fresh;
-      const SnapshotResult result = fresh.RestoreSnapshot(world.SaveSnapshot());
+      const SnapshotResult result = fresh.RestoreSnapshot(mk::SaveSnapshot(world));
       ++checks;
       if (!result.ok() || fresh.StateHash() != world.StateHash()) {
         ++refused;
@@ -483,7 +485,7 @@ TEST_CASE("an asleep body in no sleep group and a static body in one are refused
     ++slot;
   world.SetAwake(world.State().MakeBodyId(slot), false);
   World restored;
-  const SnapshotResult result = restored.RestoreSnapshot(world.SaveSnapshot());
+  const SnapshotResult result = restored.RestoreSnapshot(mk::SaveSnapshot(world));
   INFO(ToString(result.error) << ": " << result.detail);
   CHECK(result.ok());
   CHECK_FALSE(restored.State().bodies[slot].awake);
@@ -512,7 +514,7 @@ TEST_CASE("a snapshot taken while bodies sleep restores their sleep groups") {
   for (int i = 0; i < 3; ++i) test::AddBox(world, {0.0f, 0.5f + 1.0f * i});
   for (int i = 0; i < 200; ++i) world.Step(kDt);
   REQUIRE(world.State().sleepGroupIds.LiveCount() > 0);
-  const std::vector<std::byte> snapshot = world.SaveSnapshot();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(world);
   World other;
   REQUIRE(other.RestoreSnapshot(snapshot).ok());
   CHECK(other.State().sleepGroupIds.LiveCount() == world.State().sleepGroupIds.LiveCount());
@@ -530,7 +532,7 @@ TEST_CASE("snapshot fuzz seeds are written when MK_WRITE_SNAPSHOT_CORPUS names a
   for (int steps : {0, 20, 90}) {
     World world;
     test::BuildSnapshotWorld(world, steps);
-    const std::vector<std::byte> bytes = world.SaveSnapshot();
+    const std::vector<std::byte> bytes = mk::SaveSnapshot(world);
     std::ofstream out(std::string(folder) + "/mixed_world_step" + std::to_string(steps), std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     CHECK(out.good());
@@ -538,13 +540,13 @@ TEST_CASE("snapshot fuzz seeds are written when MK_WRITE_SNAPSHOT_CORPUS names a
   {  // a world that stepped into what a fuzzer found (issue 28)
     World world;
     test::BuildDeepOverlapWorld(world);
-    const std::vector<std::byte> bytes = world.SaveSnapshot();
+    const std::vector<std::byte> bytes = mk::SaveSnapshot(world);
     std::ofstream out(std::string(folder) + "/deep_overlap_step4", std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     CHECK(out.good());
   }
   World empty;
-  const std::vector<std::byte> bytes = empty.SaveSnapshot();
+  const std::vector<std::byte> bytes = mk::SaveSnapshot(empty);
   std::ofstream out(std::string(folder) + "/empty_world", std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   CHECK(out.good());

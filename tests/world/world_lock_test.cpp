@@ -4,6 +4,7 @@
 // again once the Step or query has returned. One table of named calls drives every check, so a call
 // added to World needs one line here.
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "world/world_state.h"
 #include "world_fixture.h"
 
@@ -75,7 +76,7 @@ std::unique_ptr<Scene> MakeScene() {
   motor.motorSpeed = 2.0f;
   motor.maxMotorTorque = 100.0f;
   s->motor = w.CreateJoint(motor);
-  s->snapshot = w.SaveSnapshot();
+  s->snapshot = mk::SaveSnapshot(w);
   w.SetPreSolveCallback(&PreSolve, s.get());
   return s;
 }
@@ -355,7 +356,7 @@ const std::vector<LockedCall>& LockedCalls() {
       {"SetContinuousRecording", [](Scene& s) { s.world.SetContinuousRecording(true); },
        [](const Scene& s) { return s.world.IsContinuousRecording(); }},
       {"StartRecording", [](Scene& s) { CHECK_FALSE(s.world.StartRecording()); }, nullptr, 1, false},
-      {"StopRecording", [](Scene& s) { CHECK(s.world.StopRecording().empty()); }, nullptr, 0, false},
+      {"StopRecording", [](Scene& s) { CHECK(mk::StopRecording(s.world).empty()); }, nullptr, 0, false},
   };
   return calls;
 }
@@ -505,7 +506,7 @@ TEST_CASE("getters and queries work from the pre-solve callback of the narrowpha
     int found = 0;
     w.QueryAABB(kAroundBoxA, [&found](ShapeId) { return ++found > 0; });
     CHECK(found >= 2);
-    CHECK(!w.SaveSnapshot().empty());
+    CHECK(!mk::SaveSnapshot(w).empty());
   };
   test::AssertCounter asserts;
   HashAfter(*s, 2);
@@ -548,7 +549,7 @@ TEST_CASE("queries are refused from the pre-solve calls of the continuous stage 
 TEST_CASE("a query from a CastRay callback is refused and the outer cast is unchanged") {
   auto s = MakeScene();
   s->world.Step(kDt);
-  const std::vector<CastHit> expected = s->world.CastRayAll({-30.0f, 0.9f}, {60.0f, 0.0f});
+  const std::vector<CastHit> expected = mk::CastRayAll(s->world, {-30.0f, 0.9f}, {60.0f, 0.0f});
   REQUIRE(expected.size() >= 2);  // boxA and the chain loop
   test::AssertCounter asserts;
   std::vector<CastHit> hits;
@@ -602,7 +603,7 @@ TEST_CASE("a recording world keeps recording when StopRecording is called from t
   world.SetPreSolveCallback(
       [](ShapeId, ShapeId, const Manifold&, void* ctx) {
         Context& c = *static_cast<Context*>(ctx);
-        c.stopped = c.stopped || !c.world->StopRecording().empty();
+        c.stopped = c.stopped || !mk::StopRecording(*c.world).empty();
         return true;
       },
       &context);
@@ -611,6 +612,6 @@ TEST_CASE("a recording world keeps recording when StopRecording is called from t
   CHECK(asserts.Count() > 0);
   CHECK_FALSE(context.stopped);
   CHECK(world.IsRecording());
-  CHECK_FALSE(world.StopRecording().empty());
+  CHECK_FALSE(mk::StopRecording(world).empty());
 }
 }  // TEST_SUITE("world.lock")

@@ -3,6 +3,7 @@
 // elsewhere (another world, a moved world, any 32-bit pattern), values at the edge of float, and
 // polygons built by hand. Each case names the defect it guards against.
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_state.h"
 #include "world_fixture.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -221,7 +223,7 @@ TEST_CASE("a const world answers AABB queries and its broadphase casts rays") {
       },
       &hits);
   std::vector<ProxyInfo> proxies;
-  view.GetBroadPhase().CollectProxies(proxies);
+  mk::CollectProxies(view.GetBroadPhase(), proxies);
   int crossed = 0;  // brute force: fat boxes spanning y = 0.5 inside x in [-20, 20]
   for (const ProxyInfo& p : proxies) {
     crossed += p.fatAABB.lower.y <= 0.5f && p.fatAABB.upper.y >= 0.5f && p.fatAABB.upper.x >= -20.0f &&

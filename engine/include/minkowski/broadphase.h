@@ -25,12 +25,11 @@
 #include "minkowski/cast_types.h"  // RayCastInput
 #include "minkowski/export.h"
 #include "minkowski/math.h"
+#include "minkowski/owned_ptr.h"
+#include "minkowski/span.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <span>
-#include <vector>
 
 namespace MK_API mk {
 
@@ -45,7 +44,10 @@ struct ProxyId {
   /// True for the null handle.
   bool IsNull() const { return index1 == 0; }
   /// The same slot and generation.
-  friend bool operator==(ProxyId, ProxyId) = default;
+  friend bool operator==(ProxyId a, ProxyId b) {
+    return a.index1 == b.index1 && a.generation == b.generation;
+  }
+  friend bool operator!=(ProxyId a, ProxyId b) { return !(a == b); }  ///< not ==
 };
 
 /// Static proxies never move in normal use (ground, walls); moving proxies belong to dynamic or
@@ -233,10 +235,10 @@ class BroadPhase {
 
   /// Pairs that began at the last UpdatePairs, sorted by (proxyA.index1, proxyB.index1). Valid until
   /// the next UpdatePairs; owned by the broadphase.
-  std::span<const ProxyPair> BegunPairs() const;
+  Span<const ProxyPair> BegunPairs() const;
 
   /// Pairs that ended at the last UpdatePairs (including those of destroyed proxies), same order.
-  std::span<const ProxyPair> EndedPairs() const;
+  Span<const ProxyPair> EndedPairs() const;
 
   /// Calls `fn` for every proxy whose fat AABB overlaps `box` (touching counts), each once, in a
   /// deterministic order. Sees creations and moves made since the last UpdatePairs.
@@ -289,11 +291,21 @@ class BroadPhase {
   /// Current layout (sweep axis and bands).
   BroadPhaseLayout Layout() const;
 
-  /// Appends every current pair to `out`, sorted by (proxyA.index1, proxyB.index1). Debug/test use.
-  void CollectPairs(std::vector<ProxyPair>& out) const;
+  /// Every current pair, sorted by (proxyA.index1, proxyB.index1): returns how many there are and
+  /// writes the first min(that, out.size()) to `out`. Debug/test use (sorts in a reused scratch).
+  /// Appended to a std::vector: mk::CollectPairs (world_vector.h).
+  int CollectPairs(Span<ProxyPair> out) const;
+  /// Refused: a std::vector here was the old appending CollectPairs; use mk::CollectPairs (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  int CollectPairs(C& container) const = delete;
 
-  /// Appends every live proxy to `out`, by slot. Debug/test use.
-  void CollectProxies(std::vector<ProxyInfo>& out) const;
+  /// Every live proxy, by slot: returns how many there are and writes the first min(that,
+  /// out.size()) to `out`. Debug/test use. Appended to a std::vector: mk::CollectProxies
+  /// (world_vector.h).
+  int CollectProxies(Span<ProxyInfo> out) const;
+  /// Refused, as CollectPairs's: use mk::CollectProxies (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  int CollectProxies(C& container) const = delete;
 
   /// Bytes reserved by all internal arrays; constant once warmed up (no allocation per update).
   std::size_t CapacityBytes() const;
@@ -306,7 +318,7 @@ class BroadPhase {
  private:
   friend struct BroadPhaseSnapshot;  // World snapshots copy and validate the state (engine/src/broadphase)
   void QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly, bool sync = true) const;
-  std::unique_ptr<Impl> impl_;
+  OwnedPtr<Impl> impl_;
 };
 
 }  // namespace mk

@@ -14,10 +14,9 @@
 
 #include "minkowski/export.h"
 #include "minkowski/math.h"
+#include "minkowski/span.h"
 
 #include <cstdint>
-#include <span>
-#include <vector>
 
 namespace MK_API mk {
 
@@ -138,6 +137,39 @@ class ShapeGeometry {
   ShapeGeometry(const Segment& segment);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const Polygon& polygon);  // NOLINT(google-explicit-constructor)
   ShapeGeometry(const ChainSegment& chainSegment);  // NOLINT(google-explicit-constructor)
+  ///@}
+  /// Copies duplicate the out-of-line storage of a large polygon (allocated and freed by the library,
+  /// never by the game's allocator); moves take it over, leaving a moved-from large polygon a default
+  /// geometry (type Count) and any other source unchanged. @{
+  ShapeGeometry(const ShapeGeometry& other)
+      : type_(other.type_), count_(other.count_), radius_(other.radius_), outOfLine_(nullptr) {
+    for (int i = 0; i < 2 * kInlinePoints; ++i) inline_[i] = other.inline_[i];
+    if (other.outOfLine_ != nullptr) outOfLine_ = CloneOutOfLine(other.outOfLine_, count_);
+  }
+  ShapeGeometry(ShapeGeometry&& other) noexcept
+      : type_(other.type_), count_(other.count_), radius_(other.radius_), outOfLine_(other.outOfLine_) {
+    for (int i = 0; i < 2 * kInlinePoints; ++i) inline_[i] = other.inline_[i];
+    if (other.outOfLine_ != nullptr) other.Forget();
+  }
+  ShapeGeometry& operator=(const ShapeGeometry& other) {
+    if (this != &other) *this = ShapeGeometry(other);
+    return *this;
+  }
+  ShapeGeometry& operator=(ShapeGeometry&& other) noexcept {
+    if (this != &other) {
+      if (outOfLine_ != nullptr) FreeOutOfLine(outOfLine_);
+      type_ = other.type_;
+      count_ = other.count_;
+      radius_ = other.radius_;
+      outOfLine_ = other.outOfLine_;
+      for (int i = 0; i < 2 * kInlinePoints; ++i) inline_[i] = other.inline_[i];
+      if (other.outOfLine_ != nullptr) other.Forget();
+    }
+    return *this;
+  }
+  ~ShapeGeometry() {
+    if (outOfLine_ != nullptr) FreeOutOfLine(outOfLine_);
+  }
 
   /// The shape type (Count when default-constructed).
   ShapeType Type() const { return type_; }
@@ -147,7 +179,7 @@ class ShapeGeometry {
   /// Rounding radius (metres): the circle's or capsule's radius, 0 for a segment, >= 0 for a polygon.
   float Radius() const { return radius_; }
   /// The core points, in the shape's local frame (metres), counter-clockwise for polygons.
-  const Vec2* Points() const { return IsInline() ? inline_ : outOfLine_.data(); }
+  const Vec2* Points() const { return IsInline() ? inline_ : outOfLine_; }
   /// The outward unit normal of each edge (Count() of them; unused and zero for a circle).
   const Vec2* Normals() const { return Points() + count_; }
   /// A chain segment's ghost vertices (ghost1, ghost2), in the local frame; null for other types.
@@ -167,12 +199,23 @@ class ShapeGeometry {
  private:
   // Copies `count` points and normals into inline or out-of-line storage.
   void Store(ShapeType type, const Vec2* points, const Vec2* normals, int count, float radius);
+  // The library's allocation of a large polygon's 2 * count points and normals: a copy, and freeing
+  // (null is fine). Out of line, so memory the library allocates is always the library's to free.
+  static Vec2* CloneOutOfLine(const Vec2* storage, int count);
+  static void FreeOutOfLine(Vec2* storage);
+  // A moved-from large polygon: its storage went to another geometry; it becomes a default one.
+  void Forget() {
+    type_ = ShapeType::Count;
+    count_ = 0;
+    radius_ = 0.0f;
+    outOfLine_ = nullptr;
+  }
 
   ShapeType type_ = ShapeType::Count;
   int count_ = 0;
   float radius_ = 0.0f;
   Vec2 inline_[2 * kInlinePoints];  // points[0..count), then normals[0..count), when inline
-  std::vector<Vec2> outOfLine_;     // the same layout for larger polygons; empty otherwise
+  Vec2* outOfLine_ = nullptr;       // the same layout for larger polygons (2 * count_); null otherwise
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +227,7 @@ class ShapeGeometry {
 /// (kHullRelativeTolerance x extent, and never below the float resolution of its coordinates), so
 /// hulls from 1 mm to 1 km behave the same. Errors: TooManyPoints (more than kMaxHullInputPoints
 /// points, checked first), NonFinite, TooFewPoints, Collinear, TooManyVertices.
-GeometryResult<Hull> ComputeHull(std::span<const Vec2> points);
+GeometryResult<Hull> ComputeHull(Span<const Vec2> points);
 
 /// Polygon from a hull (as returned by ComputeHull, or made by hand) and a rounding radius >= 0
 /// (metres). The hull is checked, not re-computed: every output of ComputeHull is accepted as is.
@@ -194,7 +237,7 @@ GeometryResult<Hull> ComputeHull(std::span<const Vec2> points);
 GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius = 0.0f);
 
 /// Polygon from an arbitrary point cloud: ComputeHull followed by MakePolygon.
-GeometryResult<Polygon> MakePolygon(std::span<const Vec2> points, float radius = 0.0f);
+GeometryResult<Polygon> MakePolygon(Span<const Vec2> points, float radius = 0.0f);
 
 /// Checks the Polygon invariants of a polygon built by hand (the Make* functions guarantee them):
 /// count in 3..kMaxPolygonVertices, every value finite, radius >= 0, vertices strictly convex and

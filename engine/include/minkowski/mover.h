@@ -20,10 +20,10 @@
 
 #include "minkowski/export.h"
 #include "minkowski/math.h"
+#include "minkowski/span.h"
 #include "minkowski/world_types.h"
 
 #include <cfloat>
-#include <span>
 
 namespace MK_API mk {
 
@@ -94,13 +94,13 @@ struct PlaneSolverResult {
 /// zero delta, iterationCount 0); a plane with a non-finite normal or one not of unit length (within
 /// 1e-3), an offset non-finite or beyond kMaxWorldLength, or a negative or NaN pushLimit is skipped
 /// (push 0).
-PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes);
+PlaneSolverResult SolvePlanes(Vec2 targetDelta, Span<CollisionPlane> planes);
 
 /// `vector` (a velocity, m/s, or any vector) without its components into the planes: the vector
 /// nearest it with Dot(n, v) >= 0 for every plane with push > 0 and clipVelocity set (the projection
 /// onto their cone: exact, O(planes^2), no iteration). Sliding along a wall keeps the along-wall component;
 /// in a corner it stops. A vector with a component non-finite or beyond kMaxWorldLength gives zero;
 /// invalid planes (as SolvePlanes's) are skipped; both fail an MK_ASSERT.
-Vec2 ClipVector(Vec2 vector, std::span<const CollisionPlane> planes);
+Vec2 ClipVector(Vec2 vector, Span<const CollisionPlane> planes);
 
 }  // namespace mk

@@ -33,10 +33,10 @@
 
 #include "minkowski/export.h"
 #include "minkowski/math.h"
+#include "minkowski/owned_ptr.h"
+#include "minkowski/span.h"
 
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 namespace MK_API mk {
 
@@ -139,9 +139,12 @@ struct NonConvexDebug {
   Vec2 gridOrigin{0.0f, 0.0f};
   float gridCellSize = 0.0f;
   ///@}
-  std::vector<std::int32_t> gridCells;  ///< pairs (column, row) of A's occupied cells in the last pass
-  std::vector<int> hashedSegments;      ///< A segments hashed in the last build
-  std::vector<int> queriedSegments;     ///< B segments that queried the hash (any build)
+  /// The hash's lists, viewing the workspace's storage: valid until the next NonConvexDistance with
+  /// the same workspace, or its destruction. @{
+  Span<const std::int32_t> gridCells;  ///< pairs (column, row) of A's occupied cells in the last pass
+  Span<const int> hashedSegments;      ///< A segments hashed in the last build
+  Span<const int> queriedSegments;     ///< B segments that queried the hash (any build)
+  ///@}
 };
 
 /// Caller-owned scratch memory for NonConvexDistance (world-frame points, the hash, marks). Reuse one
@@ -163,7 +166,7 @@ class NonConvexWorkspace {
   Buffers& buffers() { return *buffers_; }
 
  private:
-  std::unique_ptr<Buffers> buffers_;
+  OwnedPtr<Buffers> buffers_;
 };
 
 /// Exact distance between two segment chains (see the file comment). Invalid input (NonConvexError)

@@ -36,12 +36,12 @@
 #pragma once
 
 #include "minkowski/export.h"
+#include "minkowski/owned_ptr.h"
+#include "minkowski/span.h"
 #include "minkowski/world.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <vector>
 
 namespace MK_API mk {
 
@@ -77,16 +77,23 @@ const char* ToString(ReplayError error);
 /// A validated recording: a copy of the file's bytes and what its header says.
 class Replay {
  public:
-  Replay() = default;
+  Replay();   ///< invalid: no recording loaded
+  ~Replay();  ///< frees the copy of the file
+  /// Copies duplicate the file's bytes (in the library); moves take them over. @{
+  Replay(const Replay& other);
+  Replay& operator=(const Replay& other);
+  Replay(Replay&& other) noexcept;
+  Replay& operator=(Replay&& other) noexcept;
+  ///@}
 
   /// Validates `bytes` (see the file comment) and, when they are a valid recording, makes `out` a
   /// copy of them. On an error `out` is left as it was.
-  static ReplayError Load(std::span<const std::byte> bytes, Replay& out);
+  static ReplayError Load(Span<const std::byte> bytes, Replay& out);
   /// Reads a file (at most kMaxReplayBytes, checked before reading) and loads it as Load does.
   static ReplayError LoadFile(const char* path, Replay& out);
 
   /// True once a valid recording was loaded.
-  bool IsValid() const { return !bytes_.empty(); }
+  bool IsValid() const { return file_ != nullptr; }
   /// The world's gravity and solver settings when recording started.
   const WorldDef& GetWorldDef() const { return def_; }
   /// A pre-solve callback was set when recording started.
@@ -95,12 +102,14 @@ class Replay {
   std::uint64_t RecordCount() const { return recordCount_; }
   /// Step records in the file.
   std::uint64_t StepCount() const { return stepCount_; }
-  /// The whole file.
-  std::span<const std::byte> Bytes() const { return bytes_; }
+  /// The whole file (empty when invalid), owned by this Replay: valid while it lives unchanged.
+  Span<const std::byte> Bytes() const;
+
+  struct File;  ///< internal (engine/src/world/persistence): the bytes
 
  private:
   friend class ReplayPlayer;
-  std::vector<std::byte> bytes_;
+  OwnedPtr<File> file_;  // null until a recording is loaded
   WorldDef def_{};
   bool startsWithPreSolve_ = false;
   std::uint64_t recordCount_ = 0;
@@ -110,7 +119,7 @@ class Replay {
 };
 
 /// Writes a recording (World::StopRecording's bytes) to a file. FileError when it cannot.
-ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes);
+ReplayError SaveReplayFile(const char* path, Span<const std::byte> bytes);
 
 /// Plays a Replay into its own World, record by record, so a tool can scrub: StepTo(k) leaves the
 /// world just after the k-th recorded Step, the state the recorded world had then (equal StateHash).
@@ -130,6 +139,12 @@ class ReplayPlayer {
 
   /// A new World from the replay's WorldDef, no record applied yet.
   explicit ReplayPlayer(Replay replay);
+  ~ReplayPlayer();  ///< destroys its World and keyframes
+  /// Moving transfers the World (as World's move) and the keyframes; the moved-from player may only
+  /// be destroyed or assigned to. @{
+  ReplayPlayer(ReplayPlayer&& other);
+  ReplayPlayer& operator=(ReplayPlayer&& other);
+  ///@}
 
   /// The callback (and context) the player installs wherever the recording had one set. Without it,
   /// a recording made with a pre-solve callback replays without one (and is then not exact).
@@ -159,7 +174,7 @@ class ReplayPlayer {
   void SetKeyframes(std::uint64_t interval, int maxKeyframes);
   /// Keyframes held now, their bytes, and the current spacing (steps; doubles as they thin out).
   ///@{
-  int KeyframeCount() const { return static_cast<int>(keyframes_.size()); }
+  int KeyframeCount() const;
   std::size_t KeyframeBytes() const;
   std::uint64_t KeyframeInterval() const { return interval_; }
   ///@}
@@ -189,20 +204,15 @@ class ReplayPlayer {
   bool preSolveSet_ = false;   // the recording's callback is set at this point
   PreSolveCallable preSolve_;  // the game's callback (SetPreSolveCallback), installed where preSolveSet_
   void InstallPreSolve() { world_.SetPreSolveCallback(preSolveSet_ ? preSolve_ : PreSolveCallable{}); }
-  std::vector<Vec2> chainPoints_;  // scratch for CreateChain records
 
-  // The world just after Step record `step`, and where the records stood then.
-  struct Keyframe {
-    std::uint64_t step = 0;
-    std::size_t at = 0;
-    std::uint64_t recordsDone = 0;
-    bool preSolveSet = false;
-    std::vector<std::byte> snapshot;
-  };
+ public:
+  struct Keyframe;  ///< internal (engine/src/world/persistence): a world kept at a step
+  struct Scratch;   ///< internal: the keyframes and the players' other growing arrays
+
+ private:
   void MaybeKeepKeyframe();
   void RestoreKeyframe(const Keyframe& keyframe);
-  std::vector<Keyframe> keyframes_;                   // in step order
-  std::vector<std::vector<std::byte>> spareBuffers_;  // of keyframes thinned out, for the next ones
+  OwnedPtr<Scratch> scratch_;  // never null (but in a moved-from player)
   std::uint64_t interval_ = kDefaultKeyframeInterval;
   int maxKeyframes_ = kDefaultMaxKeyframes;
   std::uint64_t recordsApplied_ = 0;

@@ -24,7 +24,10 @@ struct Version {
   int minor = 0;  ///< additions that keep the API compatible
   int patch = 0;  ///< fixes
   /// Equal when all three numbers are.
-  friend bool operator==(const Version&, const Version&) = default;
+  friend bool operator==(const Version& a, const Version& b) {
+    return a.major == b.major && a.minor == b.minor && a.patch == b.patch;
+  }
+  friend bool operator!=(const Version& a, const Version& b) { return !(a == b); }  ///< not ==
 };
 
 /// The version these headers belong to.

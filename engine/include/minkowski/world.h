@@ -27,18 +27,15 @@
 #include "minkowski/manifold.h"
 #include "minkowski/math.h"
 #include "minkowski/mover.h"
+#include "minkowski/owned_ptr.h"
 #include "minkowski/ray_cast.h"
 #include "minkowski/snapshot.h"
+#include "minkowski/span.h"
 #include "minkowski/world_callbacks.h"
 #include "minkowski/world_types.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <span>
-#include <type_traits>
-#include <utility>
-#include <vector>
 
 namespace MK_API mk {
 
@@ -86,11 +83,13 @@ class World {
   // --- Snapshots (world/persistence; format and limits: minkowski/snapshot.h) ---------------------------
 
   /// The complete state of the world as bytes (snapshot.h; sizes: docs/design.md, Snapshots), taken
-  /// between Steps; changes nothing. The vector is the caller's.
-  std::vector<std::byte> SaveSnapshot() const;
-  /// The same bytes written into `out` (cleared first; its capacity is reused, so a game saving every
-  /// frame into one buffer allocates only when the world grows).
-  void SaveSnapshot(std::vector<std::byte>& out) const;
+  /// between Steps; changes nothing. Returns its size in bytes and writes it to `out` only when `out`
+  /// holds that many (else `out` is untouched: an empty Span asks the size). Made in reused scratch,
+  /// then copied: no allocation once warmed up. Into a std::vector: mk::SaveSnapshot (world_vector.h).
+  std::size_t SaveSnapshot(Span<std::byte> out) const;
+  /// Refused (a std::vector would convert to an empty Span): mk::SaveSnapshot fills one (world_vector.h).
+  template <class C, class = std::enable_if_t<detail::IsResizable<C>::value>>
+  std::size_t SaveSnapshot(C& container) const = delete;
 
   /// Replaces the whole state with a snapshot's, all or nothing: the bytes are parsed and validated
   /// completely into a new state (every index in range, every list acyclic, every number finite
@@ -107,7 +106,7 @@ class World {
   /// meaningful only within the process that saved them. A recording world refuses it
   /// (SnapshotError::WhileRecording): a replay starts from an empty world and holds calls only. A
   /// locked world (inside Step or a callback) refuses it too (SnapshotError::WhileLocked).
-  SnapshotResult RestoreSnapshot(std::span<const std::byte> snapshot);
+  SnapshotResult RestoreSnapshot(Span<const std::byte> snapshot);
 
   /// An id of another World (one whose snapshot this world restored) as this world's: the same slot
   /// and generation with this world's tag. Null stays null. Whether it names a live object here is
@@ -213,9 +212,9 @@ class World {
   /// The body's shape count; its shapes written into `out` (at most out.size(); returns how many),
   /// most recent first. A stale id: MK_ASSERT and 0. Joints likewise. @{
   int GetShapeCount(BodyId body) const;
-  int GetShapes(BodyId body, std::span<ShapeId> out) const;
+  int GetShapes(BodyId body, Span<ShapeId> out) const;
   int GetJointCount(BodyId body) const;
-  int GetJoints(BodyId body, std::span<JointId> out) const;
+  int GetJoints(BodyId body, Span<JointId> out) const;
   ///@}
   /// Frame conversions (m): a world point to the body frame and back, and vectors (rotation only). @{
   Vec2 GetLocalPoint(BodyId body, Vec2 worldPoint) const;
@@ -278,9 +277,9 @@ class World {
   /// Destroying the body destroys its chains.
   bool DestroyChain(ChainId chain);
   bool IsValid(ChainId chain) const;  ///< true when the id refers to a live chain
-  /// The chain's segments in order (segment i runs from point i to point i + 1); a stale id: MK_ASSERT
-  /// and empty.
-  std::vector<ShapeId> GetChainSegments(ChainId chain) const;
+  /// The chain's segments in order (segment i joins points i and i + 1), at most out.size() written to
+  /// `out`; returns how many (as GetShapes; stale id: MK_ASSERT, 0). Vector: mk::GetChainSegments.
+  int GetChainSegments(ChainId chain, Span<ShapeId> out) const;
   int GetChainSegmentCount(ChainId chain) const;  ///< number of segments (stale: MK_ASSERT, 0)
   /// The chain a segment belongs to; null for a standalone chain segment (CreateChainSegmentShape) or
   /// any other shape (a stale shape id: MK_ASSERT).
@@ -330,9 +329,9 @@ class World {
   /// touching shape or body, a filter change, disabling a body) are reported with the next Step's
   /// events, before those the Step itself raises, as Box2D v3 does. An event's ids may be stale by
   /// the time it is read (the shape was destroyed): compare them, IsValid() them before use. @{
-  std::span<const ContactBeginEvent> GetContactBeginEvents() const;
-  std::span<const ContactEndEvent> GetContactEndEvents() const;
-  std::span<const ContactHitEvent> GetContactHitEvents() const;
+  Span<const ContactBeginEvent> GetContactBeginEvents() const;
+  Span<const ContactEndEvent> GetContactEndEvents() const;
+  Span<const ContactHitEvent> GetContactHitEvents() const;
   ///@}
   /// A shape with enableSensorEvents began / stopped overlapping a sensor shape (ShapeDef::isSensor) of
   /// another body. Sensors push nothing and raise no contact events; two sensors do not see each
@@ -341,8 +340,8 @@ class World {
   /// fast body (SolverSettings::enableContinuous) whose path crosses a sensor within one Step, so that
   /// it overlaps it at neither end of the Step, gets the begin event in that Step and the end event in
   /// the next (continuous collision sees static and sleeping sensors, bullets every sensor). @{
-  std::span<const SensorBeginEvent> GetSensorBeginEvents() const;
-  std::span<const SensorEndEvent> GetSensorEndEvents() const;
+  Span<const SensorBeginEvent> GetSensorBeginEvents() const;
+  Span<const SensorEndEvent> GetSensorEndEvents() const;
   ///@}
   /// One event per body the last Step simulated, in solver order (the awake set's slot order): every
   /// dynamic or kinematic body awake and enabled when the solver ran (those that rested without
@@ -351,9 +350,9 @@ class World {
   /// part has none: asleep, disabled or static, or woken only after the solver ran (by a fast body's
   /// impact), which does not move it. Nor does a body moved between Steps (SetTransform): read it
   /// where you set it. Not kept by snapshots: a restored world has none until it steps.
-  std::span<const BodyMoveEvent> GetBodyMoveEvents() const;
+  Span<const BodyMoveEvent> GetBodyMoveEvents() const;
   /// Joints past their force or torque threshold at the end of the last Step, in slot order.
-  std::span<const JointEvent> GetJointEvents() const;
+  Span<const JointEvent> GetJointEvents() const;
 
   /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
   ///
@@ -407,7 +406,7 @@ class World {
   /// body's own contact list, not the world's: most recently made contact first. Manifolds as of the
   /// last Step (points in world coordinates, normal from shapeA to shapeB, impulses). A stale id:
   /// MK_ASSERT and 0.
-  int GetBodyContactData(BodyId body, std::span<ContactData> out) const;
+  int GetBodyContactData(BodyId body, Span<ContactData> out) const;
 
   /// An upper bound on GetSensorOverlaps's count for a sensor shape: the shapes it has a sensor pair
   /// with (their boxes overlap). 0 for a shape that is not a sensor; 0 and MK_ASSERT for a stale id.
@@ -422,7 +421,7 @@ class World {
   /// come with the next Step. A shape that crossed the sensor within one Step (see
   /// GetSensorBeginEvents) is not listed: it overlapped at no narrowphase. Order: the sensor body's
   /// contact list, most recent first. Not a sensor: 0. A stale id: MK_ASSERT and 0.
-  int GetSensorOverlaps(ShapeId sensor, std::span<ShapeId> out) const;
+  int GetSensorOverlaps(ShapeId sensor, Span<ShapeId> out) const;
 
   /// Applies an explosion's impulses now (model and units: ExplosionDef). Invalid values (non-finite,
   /// negative radius or falloff, lengths beyond kMaxWorldLength) fail an MK_ASSERT and do nothing.
@@ -446,7 +445,7 @@ class World {
   bool IsContinuousRecording() const;  ///@}
   /// The last Step's records, in the stage's order. Valid until the next Step or
   /// SetContinuousRecording call.
-  std::span<const ContinuousRecord> GetContinuousRecords() const;
+  Span<const ContinuousRecord> GetContinuousRecords() const;
 
   // --- Queries ------------------------------------------------------------------------------------
 
@@ -479,8 +478,10 @@ class World {
   /// hits nothing and is not an error. Equal fractions go to the shape the broadphase visits first.
   CastHit CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
 
-  /// Every shape the ray enters, sorted by fraction (ties by shape slot). The vector is the caller's.
-  std::vector<CastHit> CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
+  /// Every shape the ray enters, sorted by fraction (ties by shape slot): returns how many, writes the
+  /// nearest min(that, out.size()) to `out` in order (sorted in the world's scratch: no allocation once
+  /// warmed up). Into a std::vector: mk::CastRayAll (world_vector.h).
+  int CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const;
 
   /// Calls `float fn(const CastHit&)` for shapes the ray enters, nearest broadphase box first (not
   /// strictly by fraction). What fn returns steers the cast, as in Box2D: a value < 0 ignores this
@@ -535,7 +536,7 @@ class World {
   /// mover's core is inside the shape), written to `out`; returns how many it wrote (at most
   /// out.size(); when more shapes are near, the nearest are kept). Planes sit kMoverSkin off the
   /// shapes (PlaneResult). Order: the broadphase's.
-  int CollideMover(const Capsule& mover, const QueryFilter& filter, std::span<PlaneResult> out) const;
+  int CollideMover(const Capsule& mover, const QueryFilter& filter, Span<PlaneResult> out) const;
 
   /// The fraction (0..1) of `translation` (m) the mover can move before coming within kMoverSkin of a
   /// shape it starts at least that far from; a shape it starts nearer to (or overlapping) may be
@@ -564,8 +565,9 @@ class World {
   /// was ever created in it (gravity and settings may have changed; the recording starts from them).
   /// Otherwise, or when already recording: MK_ASSERT and false. Costs one test per call while off.
   bool StartRecording();
-  /// Stops and returns the recording (a replay file: Replay::Load reads it); empty when not recording.
-  std::vector<std::byte> StopRecording();
+  /// Stops and returns the recording (a replay file: Replay::Load reads it; empty when not recording),
+  /// kept by the World until its next Start/StopRecording or its end. Copy: mk::StopRecording.
+  Span<const std::byte> StopRecording();
   bool IsRecording() const { return recorder_ != nullptr; }  ///< between StartRecording and StopRecording
 
   /// Internal state, for tests and tools that live next to the engine (engine/src/world). @{
@@ -587,8 +589,8 @@ class World {
   int ContactCapacity() const;
   bool GetContactView(int slot, ContactView& out) const;
 
-  std::unique_ptr<WorldState> state_;
-  std::unique_ptr<Recorder> recorder_;  // non-null while recording; moves with the state
+  OwnedPtr<WorldState> state_;
+  OwnedPtr<Recorder> recorder_;  // non-null while recording; moves with the state
 };
 
 }  // namespace mk

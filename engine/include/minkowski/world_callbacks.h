@@ -27,8 +27,10 @@
 #include "minkowski/manifold.h"
 #include "minkowski/world_types.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <new>
+#include <type_traits>
 
 namespace MK_API mk {
 
@@ -68,10 +70,135 @@ using PreSolveFn = bool (*)(ShapeId shapeA, ShapeId shapeB, const Manifold& mani
 /// v3 has only the function-and-context form; this one lets a rule read the world (a body's
 /// velocity, a query) without a global or a context pointing back at the world. Setting either form
 /// replaces the other (one callback at a time); an empty callable clears it. The world keeps a
-/// copy (std::function: setting one may allocate, as a capture of more than two pointers does;
-/// calling it never does).
-using PreSolveCallable =
-    std::function<bool(const World& world, ShapeId shapeA, ShapeId shapeB, const Manifold& manifold)>;
+/// copy.
+///
+/// Its layout is fixed (three pointers and kInlineBytes of storage) whatever the standard library or
+/// its debug mode, unlike std::function. A callable of at most kInlineBytes, nothrow-movable, is
+/// stored inside; a larger one is copied to the heap. Constructing, copying and destroying it are
+/// templates instantiated in the code that makes the callable (the game's), reached through a
+/// function pointer: the engine never runs a copy of game code compiled by itself. Calling it is one
+/// indirect call; calling an empty one is a programmer error (check it with operator bool first).
+class PreSolveCallable {
+ public:
+  /// Bytes of callable stored without allocating: a capture of up to four pointers.
+  static constexpr std::size_t kInlineBytes = 4 * sizeof(void*);
+
+  PreSolveCallable() = default;           ///< empty (no callback)
+  PreSolveCallable(decltype(nullptr)) {}  ///< empty, as `= nullptr` reads
+
+  /// Wraps a copy of `fn`, any callable as `bool fn(const World&, ShapeId, ShapeId, const Manifold&)`.
+  template <class F, class D = std::decay_t<F>,
+            class = std::enable_if_t<!std::is_same_v<D, PreSolveCallable> &&
+                                     std::is_invocable_r_v<bool, const D&, const World&, ShapeId, ShapeId,
+                                                           const Manifold&>>>
+  PreSolveCallable(F&& fn) {  // NOLINT: implicit, as std::function's
+    if constexpr (kStoredInline<D>) {
+      ::new (static_cast<void*>(storage_)) D(static_cast<F&&>(fn));
+    } else {
+      heap_ = new D(static_cast<F&&>(fn));
+    }
+    call_ = &Call<D>;
+    manage_ = &Manage<D>;
+  }
+
+  /// Copies and moves copy or move the callable (through the function the constructor chose). @{
+  PreSolveCallable(const PreSolveCallable& other) { CopyFrom(other, Op::Copy); }
+  PreSolveCallable(PreSolveCallable&& other) noexcept { CopyFrom(other, Op::Move); }
+  PreSolveCallable& operator=(const PreSolveCallable& other) {
+    if (this != &other) {
+      PreSolveCallable copy(other);
+      Clear();
+      CopyFrom(copy, Op::Move);
+    }
+    return *this;
+  }
+  PreSolveCallable& operator=(PreSolveCallable&& other) noexcept {
+    if (this != &other) {
+      Clear();
+      CopyFrom(other, Op::Move);
+    }
+    return *this;
+  }
+  ///@}
+  ~PreSolveCallable() { Clear(); }  ///< destroys the callable
+
+  explicit operator bool() const { return call_ != nullptr; }  ///< true when it holds a callable
+
+  /// Calls the callable (it must not be empty).
+  bool operator()(const World& world, ShapeId shapeA, ShapeId shapeB, const Manifold& manifold) const {
+    return call_(*this, world, shapeA, shapeB, manifold);
+  }
+
+ private:
+  enum class Op { Copy, Move, Destroy };
+  using CallFn = bool (*)(const PreSolveCallable& self, const World&, ShapeId, ShapeId, const Manifold&);
+  // Copy and Move make `to` hold `from`'s callable (Move leaves `from` destroyable); Destroy destroys
+  // `to`'s.
+  using ManageFn = void (*)(Op op, PreSolveCallable& to, PreSolveCallable* from);
+
+  template <class D>
+  static constexpr bool kStoredInline =
+      sizeof(D) <= kInlineBytes && alignof(D) <= alignof(void*) && std::is_nothrow_move_constructible_v<D>;
+
+  template <class D>
+  static D* ObjectOf(const PreSolveCallable& c) {
+    if constexpr (kStoredInline<D>) {
+      return static_cast<D*>(const_cast<void*>(static_cast<const void*>(c.storage_)));
+    } else {
+      return static_cast<D*>(c.heap_);
+    }
+  }
+
+  template <class D>
+  static bool Call(const PreSolveCallable& self, const World& world, ShapeId a, ShapeId b,
+                   const Manifold& m) {
+    return (*static_cast<const D*>(ObjectOf<D>(self)))(world, a, b, m);
+  }
+
+  template <class D>
+  static void Manage(Op op, PreSolveCallable& to, PreSolveCallable* from) {
+    if (op == Op::Destroy) {
+      if constexpr (kStoredInline<D>) {
+        ObjectOf<D>(to)->~D();
+      } else {
+        delete ObjectOf<D>(to);
+      }
+      return;
+    }
+    if constexpr (kStoredInline<D>) {
+      if (op == Op::Copy) {
+        ::new (static_cast<void*>(to.storage_)) D(*ObjectOf<D>(*from));
+      } else {
+        ::new (static_cast<void*>(to.storage_)) D(static_cast<D&&>(*ObjectOf<D>(*from)));
+      }
+    } else if (op == Op::Copy) {
+      to.heap_ = new D(*ObjectOf<D>(*from));
+    } else {
+      to.heap_ = from->heap_;  // the heap object changes owner; `from` must not delete it
+      from->heap_ = nullptr;
+      from->manage_ = nullptr;
+      from->call_ = nullptr;
+    }
+    to.call_ = &Call<D>;
+    to.manage_ = &Manage<D>;
+  }
+
+  void CopyFrom(const PreSolveCallable& other, Op op) {
+    if (other.manage_ != nullptr) other.manage_(op, *this, const_cast<PreSolveCallable*>(&other));
+  }
+
+  void Clear() {
+    if (manage_ != nullptr) manage_(Op::Destroy, *this, nullptr);
+    call_ = nullptr;
+    manage_ = nullptr;
+    heap_ = nullptr;
+  }
+
+  CallFn call_ = nullptr;
+  ManageFn manage_ = nullptr;
+  void* heap_ = nullptr;  // the callable when it is not stored inline
+  alignas(void*) unsigned char storage_[kInlineBytes] = {};
+};
 
 /// Friction and restitution mixing (World::SetFrictionCallback, SetRestitutionCallback, as Box2D
 /// v3's b2FrictionCallback): the two shapes' coefficients and SurfaceMaterial::userMaterialId, in

@@ -5,9 +5,9 @@
 #include "minkowski/export.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
+#include "minkowski/span.h"
 
 #include <cstdint>
-#include <span>
 
 namespace MK_API mk {
 
@@ -26,7 +26,10 @@ struct BodyId {
   /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
   /// The same object of the same World: slot, generation and world tag equal.
-  friend bool operator==(BodyId, BodyId) = default;
+  friend bool operator==(BodyId a, BodyId b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+  }
+  friend bool operator!=(BodyId a, BodyId b) { return !(a == b); }  ///< not ==
 };
 
 /// A shape attached to a body.
@@ -37,7 +40,10 @@ struct ShapeId {
   /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
   /// The same object of the same World: slot, generation and world tag equal.
-  friend bool operator==(ShapeId, ShapeId) = default;
+  friend bool operator==(ShapeId a, ShapeId b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+  }
+  friend bool operator!=(ShapeId a, ShapeId b) { return !(a == b); }  ///< not ==
 };
 
 /// A joint between two bodies.
@@ -48,7 +54,10 @@ struct JointId {
   /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
   /// The same object of the same World: slot, generation and world tag equal.
-  friend bool operator==(JointId, JointId) = default;
+  friend bool operator==(JointId a, JointId b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+  }
+  friend bool operator!=(JointId a, JointId b) { return !(a == b); }  ///< not ==
 };
 
 /// A contact between two shapes (Box2D v3's b2ContactId), as the contact events name it: follow one
@@ -62,7 +71,10 @@ struct ContactId {
   /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
   /// The same object of the same World: slot, generation and world tag equal.
-  friend bool operator==(ContactId, ContactId) = default;
+  friend bool operator==(ContactId a, ContactId b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+  }
+  friend bool operator!=(ContactId a, ContactId b) { return !(a == b); }  ///< not ==
 };
 
 /// A chain of one-sided segments on a body (World::CreateChain). Its segments are ordinary shapes
@@ -74,7 +86,10 @@ struct ChainId {
   /// True for the null id (default-constructed). A non-null id may still be stale: World::IsValid.
   bool IsNull() const { return index1 == 0; }
   /// The same object of the same World: slot, generation and world tag equal.
-  friend bool operator==(ChainId, ChainId) = default;
+  friend bool operator==(ChainId a, ChainId b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
+  }
+  friend bool operator!=(ChainId a, ChainId b) { return !(a == b); }  ///< not ==
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -329,13 +344,13 @@ inline constexpr float kMinChainSegmentLength = 0.005f;
 /// bad material, a materials count other than 0, 1 or the segment count, a stale body): MK_ASSERT
 /// and a null ChainId, nothing created.
 struct ChainDef {
-  std::span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
+  Span<const Vec2> points;  ///< body-local (m); copied, need not outlive the call
   bool isLoop = false;
   float friction = 0.6f;     ///< every segment's, as ShapeDef::friction (when materials is empty)
   float restitution = 0.0f;  ///< every segment's, as ShapeDef::restitution (when materials is empty)
   /// Optional surface materials (copied): empty, the two fields above for every segment; one, that
   /// one for every segment; else exactly one per segment, segment i joining point i to point i + 1.
-  std::span<const SurfaceMaterial> materials{};
+  Span<const SurfaceMaterial> materials{};
   Filter filter{};                 ///< every segment's
   bool enableSensorEvents = true;  ///< the segments can be seen by sensors
   void* userData = nullptr;        ///< every segment's shape user data (World::GetUserData(ShapeId))

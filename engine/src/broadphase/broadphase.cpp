@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <vector>
 
 namespace mk {
 
@@ -207,7 +208,7 @@ void BroadPhase::Impl::Update() {
 // [SECTION] BroadPhase: public API
 // ---------------------------------------------------------------------------------------------
 
-BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(std::make_unique<Impl>()) {
+BroadPhase::BroadPhase(const BroadPhaseDef& def) : impl_(OwnedPtr<Impl>(new Impl())) {
   const bool marginOk = std::isfinite(def.margin) && def.margin >= 0.0f;
   MK_ASSERT(marginOk);
   MK_ASSERT(def.reevaluateInterval >= 1);
@@ -336,9 +337,9 @@ void BroadPhase::SetShouldCollide(ShouldCollideFn fn, void* context) {
 
 void BroadPhase::UpdatePairs() { impl_->Update(); }
 
-std::span<const ProxyPair> BroadPhase::BegunPairs() const { return impl_->begun; }
+Span<const ProxyPair> BroadPhase::BegunPairs() const { return impl_->begun; }
 
-std::span<const ProxyPair> BroadPhase::EndedPairs() const { return impl_->ended; }
+Span<const ProxyPair> BroadPhase::EndedPairs() const { return impl_->ended; }
 
 bool BroadPhase::IsValid(ProxyId id) const { return impl_->Live(id); }
 
@@ -360,25 +361,35 @@ BroadPhaseLayout BroadPhase::Layout() const {
   return {l.axis, static_cast<float>(l.origin), static_cast<float>(l.height), std::max(1, l.count)};
 }
 
-void BroadPhase::CollectPairs(std::vector<ProxyPair>& out) const {
-  const Impl& s = *impl_;
-  const std::size_t first = out.size();
+int BroadPhase::CollectPairs(Span<ProxyPair> out) const {
+  Impl& s = *impl_;
+  std::vector<ProxyPair>& sorted = s.collectScratch;
+  sorted.clear();
   for (const PairNode& node : s.pairs) {
-    if (node.a >= 0) out.push_back(s.MakePair(node));
+    if (node.a >= 0) sorted.push_back(s.MakePair(node));
   }
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), PairLess);
+  std::sort(sorted.begin(), sorted.end(), PairLess);
+  std::copy_n(sorted.begin(), std::min(sorted.size(), out.size()), out.begin());
+  return static_cast<int>(sorted.size());
 }
 
-void BroadPhase::CollectProxies(std::vector<ProxyInfo>& out) const {
+int BroadPhase::CollectProxies(Span<ProxyInfo> out) const {
   const Impl& s = *impl_;
   const int axis = s.layout.axis;
+  std::size_t count = 0;
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(s.slots.size()); ++i) {
     const ProxySlot& slot = s.slots[i];
     if (!slot.alive) continue;
     const AABB& fat = s.fat[i];
-    out.push_back({s.IdOf(i), fat, slot.userData, slot.type, slot.awake, fat.lower[axis], fat.upper[axis],
-                   slot.placement == Placement::Large});
+    if (count < out.size()) {
+      out[count] = {s.IdOf(i),       fat,
+                    slot.userData,   slot.type,
+                    slot.awake,      fat.lower[axis],
+                    fat.upper[axis], slot.placement == Placement::Large};
+    }
+    ++count;
   }
+  return static_cast<int>(count);
 }
 
 std::size_t BroadPhase::CapacityBytes() const {

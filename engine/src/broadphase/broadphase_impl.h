@@ -140,7 +140,8 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<std::uint64_t> movedBits;  ///< scratch of SortMoved: one bit per slot
   std::vector<ProxyPair> begun;
   std::vector<ProxyPair> ended;
-  std::vector<ProxyPair> pendingEnded;  ///< pairs of proxies destroyed since the last update
+  std::vector<ProxyPair> collectScratch;  // BroadPhase::CollectPairs sorts here, reused
+  std::vector<ProxyPair> pendingEnded;    ///< pairs of proxies destroyed since the last update
   int movedLastUpdate = 0;
   std::uint64_t updateCount = 0;
 

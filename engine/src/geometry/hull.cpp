@@ -7,6 +7,8 @@
 #include "minkowski/geometry.h"
 
 #include <algorithm>
+#include <cmath>
+#include <span>
 #include <vector>
 
 namespace mk {
@@ -112,7 +114,7 @@ float HullTolerance(std::span<const Vec2> points) {
       {kHullRelativeTolerance * extent, kHullCoordinateUlps * kFloatEpsilon * maxAbs, kMinFeatureLength});
 }
 
-GeometryResult<Hull> ComputeHull(std::span<const Vec2> points) {
+GeometryResult<Hull> ComputeHull(Span<const Vec2> points) {
   GeometryResult<Hull> result;
   if (points.size() > static_cast<std::size_t>(kMaxHullInputPoints)) {
     result.error = GeometryError::TooManyPoints;

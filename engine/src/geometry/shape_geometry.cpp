@@ -12,13 +12,23 @@ void ShapeGeometry::Store(ShapeType type, const Vec2* points, const Vec2* normal
   count_ = count;
   radius_ = radius;
   Vec2* storage = inline_;
+  FreeOutOfLine(outOfLine_);
+  outOfLine_ = nullptr;
   if (count > kInlinePoints) {
-    outOfLine_.resize(2 * static_cast<std::size_t>(count));
-    storage = outOfLine_.data();
+    outOfLine_ = new Vec2[2 * static_cast<std::size_t>(count)];
+    storage = outOfLine_;
   }
   std::copy(points, points + count, storage);
   std::copy(normals, normals + count, storage + count);
 }
+
+Vec2* ShapeGeometry::CloneOutOfLine(const Vec2* storage, int count) {
+  Vec2* copy = new Vec2[2 * static_cast<std::size_t>(count)];
+  std::copy(storage, storage + 2 * count, copy);
+  return copy;
+}
+
+void ShapeGeometry::FreeOutOfLine(Vec2* storage) { delete[] storage; }
 
 ShapeGeometry::ShapeGeometry(const Circle& circle) {
   // A point has no edges: its normal slot stays zero and is never read.

@@ -170,7 +170,7 @@ GeometryResult<Polygon> MakePolygon(const Hull& hull, float radius) {
   return BuildPolygon(hull, radius);
 }
 
-GeometryResult<Polygon> MakePolygon(std::span<const Vec2> points, float radius) {
+GeometryResult<Polygon> MakePolygon(Span<const Vec2> points, float radius) {
   if (GeometryError error = CheckRadius(radius); error != GeometryError::None) return Fail<Polygon>(error);
   GeometryResult<Hull> hull = ComputeHull(points);
   if (!hull.ok()) return Fail<Polygon>(hull.error);
@@ -214,7 +214,7 @@ GeometryResult<Polygon> MakeRegularPolygon(int count, float circumradius, float 
     points[i] = {static_cast<float>(circumradius * direction.c),
                  static_cast<float>(circumradius * direction.s)};
   }
-  return MakePolygon(std::span<const Vec2>(points, count), radius);
+  return MakePolygon(Span<const Vec2>(points, static_cast<std::size_t>(count)), radius);
 }
 
 GeometryResult<Circle> MakeCircle(Vec2 center, float radius) {

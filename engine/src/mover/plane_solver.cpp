@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace mk {
 
@@ -106,7 +107,7 @@ PlaneSolverResult Sweep(Vec2 target, std::span<const CollisionPlane> planes, Tak
 
 }  // namespace
 
-PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes) {
+PlaneSolverResult SolvePlanes(Vec2 targetDelta, Span<CollisionPlane> planes) {
   const bool validTarget =
       std::fabs(targetDelta.x) <= kMaxWorldLength && std::fabs(targetDelta.y) <= kMaxWorldLength;
   MK_ASSERT(validTarget);
@@ -127,7 +128,7 @@ PlaneSolverResult SolvePlanes(Vec2 targetDelta, std::span<CollisionPlane> planes
 // The cone {v : Dot(n_i, v) >= 0} is, in 2D, an angle with its apex at the origin (or a half-plane,
 // or the origin alone), so the vector of it nearest `vector` is `vector` itself, its projection onto
 // one plane's line, or the origin: the nearest of those that lies in the cone. Exact, O(planes^2).
-Vec2 ClipVector(Vec2 vector, std::span<const CollisionPlane> planes) {
+Vec2 ClipVector(Vec2 vector, Span<const CollisionPlane> planes) {
   const bool validVector = std::fabs(vector.x) <= kMaxWorldLength && std::fabs(vector.y) <= kMaxWorldLength;
   MK_ASSERT(validVector);
   if (!validVector) return {0.0f, 0.0f};

@@ -7,10 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace mk {
 
-NonConvexWorkspace::NonConvexWorkspace() : buffers_(std::make_unique<Buffers>()) {}
+NonConvexWorkspace::NonConvexWorkspace() : buffers_(OwnedPtr<Buffers>(new Buffers())) {}
 NonConvexWorkspace::~NonConvexWorkspace() = default;
 NonConvexWorkspace::NonConvexWorkspace(NonConvexWorkspace&&) noexcept = default;
 NonConvexWorkspace& NonConvexWorkspace::operator=(NonConvexWorkspace&&) noexcept = default;
@@ -338,8 +339,9 @@ NonConvexOutput Finish(const BestPair& best, NonConvexOutput out) {
 }  // namespace
 }  // namespace detail::nc
 
-NonConvexOutput NonConvexDistance(const NonConvexInput& input, NonConvexWorkspace& workspace,
-                                  NonConvexDebug* debug) {
+namespace {
+
+NonConvexOutput Distance(const NonConvexInput& input, NonConvexWorkspace& workspace, NonConvexDebug* debug) {
   using namespace detail::nc;
   NonConvexOutput out;
   out.error = CheckInput(input);
@@ -399,6 +401,20 @@ NonConvexOutput NonConvexDistance(const NonConvexInput& input, NonConvexWorkspac
   const int startB = std::min(s1.lastB, B.segmentCount - 1);
   SlabHashDistance(hash, s1.normal, supportA, supportB, startB, best, buffers, out.stats, debug);
   return Finish(best, out);
+}
+
+}  // namespace
+
+NonConvexOutput NonConvexDistance(const NonConvexInput& input, NonConvexWorkspace& workspace,
+                                  NonConvexDebug* debug) {
+  const NonConvexOutput out = Distance(input, workspace, debug);
+  if (debug != nullptr) {
+    const NonConvexWorkspace::Buffers& buffers = workspace.buffers();
+    debug->gridCells = buffers.debugGridCells;
+    debug->hashedSegments = buffers.debugHashedSegments;
+    debug->queriedSegments = buffers.debugQueriedSegments;
+  }
+  return out;
 }
 
 }  // namespace mk

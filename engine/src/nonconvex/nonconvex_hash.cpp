@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace mk::detail::nc {
 namespace {
@@ -111,7 +112,7 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
   for (int s = 0; s < in.A.segmentCount; ++s) b.candidatesA[s].segment = s;
   b.stamp.assign(static_cast<std::size_t>(in.A.segmentCount), -1);
   BuildRow(in, f, row, b, stats);
-  if (debug != nullptr) debug->queriedSegments.clear();
+  if (debug != nullptr) b.debugQueriedSegments.clear();
 
   // B from the segment at its support point outwards (start, start + 1, start - 1, ...): the closest
   // pair is usually near the supports, so d_up drops early and the later queries see small cells.
@@ -123,7 +124,7 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
     const double zMax = row.upper - 0.5 * row.gap + in.slack;
     if (row.cells == 0 || !MakeSlabBox(f, s, in.B.Start(s), in.B.End(s), zMax, false, box)) continue;
     ++stats.queriedSegments;
-    if (debug != nullptr) debug->queriedSegments.push_back(s);
+    if (debug != nullptr) b.debugQueriedSegments.push_back(s);
     const int c0 = std::max(row.Cell(box.tLow) - 1, 0), c1 = std::min(row.Cell(box.tHigh) + 1, row.cells - 1);
     bool improved = false;
     for (int e = b.cellStart[c0]; e < b.cellStart[c1 + 1]; ++e) {
@@ -151,8 +152,8 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
     debug->cellOrigin = static_cast<float>(row.origin);
     debug->cellSize = static_cast<float>(row.cell);
     debug->cellCount = row.cells;
-    debug->hashedSegments.clear();
-    for (const SlabBox& box : b.candidatesA) debug->hashedSegments.push_back(box.segment);
+    b.debugHashedSegments.clear();
+    for (const SlabBox& box : b.candidatesA) b.debugHashedSegments.push_back(box.segment);
   }
 }
 

@@ -97,6 +97,10 @@ namespace mk {
 
 /// Scratch memory of one NonConvexWorkspace (grows to the largest query, never shrinks).
 struct NonConvexWorkspace::Buffers {
+  // NonConvexDebug's lists, which its Spans view (filled only when a query asks for them).
+  std::vector<std::int32_t> debugGridCells;
+  std::vector<int> debugHashedSegments;
+  std::vector<int> debugQueriedSegments;
   std::vector<detail::nc::DVec> pointsA;
   std::vector<detail::nc::DVec> pointsB;
   std::vector<detail::nc::SlabBox> candidatesA;  ///< stage 2: A segments still inside the slab

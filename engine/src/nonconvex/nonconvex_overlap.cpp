@@ -158,9 +158,9 @@ void OverlapTreeDistance(const HashInput& in, BestPair& best, NonConvexWorkspace
   if (debug != nullptr) {
     // The tree has no cells to draw: the grid fields stay empty.
     debug->gridCellSize = 0.0f;
-    debug->gridCells.clear();
-    debug->hashedSegments.clear();
-    debug->queriedSegments.clear();
+    b.debugGridCells.clear();
+    b.debugHashedSegments.clear();
+    b.debugQueriedSegments.clear();
   }
   const OutlineTree ta = BuildTree(in.A, b.treeA);
   const OutlineTree tb = BuildTree(in.B, b.treeB);

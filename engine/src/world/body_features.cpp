@@ -173,7 +173,7 @@ int World::GetShapeCount(BodyId id) const {
   return count;
 }
 
-int World::GetShapes(BodyId id, std::span<ShapeId> out) const {
+int World::GetShapes(BodyId id, Span<ShapeId> out) const {
   const Body* b = FindBody(*state_, id);
   std::size_t count = 0;
   for (int s = b ? b->headShape : kNull; s != kNull && count < out.size(); s = state_->shapes[s].nextShape) {
@@ -191,7 +191,7 @@ int World::GetJointCount(BodyId id) const {
   return count;
 }
 
-int World::GetJoints(BodyId id, std::span<JointId> out) const {
+int World::GetJoints(BodyId id, Span<JointId> out) const {
   const Body* b = FindBody(*state_, id);
   std::size_t count = 0;
   for (int key = b ? b->headJointEdge : kNull; key != kNull && count < out.size();

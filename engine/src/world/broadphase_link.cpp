@@ -5,6 +5,7 @@
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace mk {
 

@@ -140,7 +140,7 @@ int World::GetBodyContactCapacity(BodyId id) const {
   return count;
 }
 
-int World::GetBodyContactData(BodyId id, std::span<ContactData> out) const {
+int World::GetBodyContactData(BodyId id, Span<ContactData> out) const {
   const WorldState& world = *state_;
   const int body = CheckedBody(world, id);
   if (body == kNull) return 0;
@@ -162,7 +162,7 @@ int World::GetSensorCapacity(ShapeId id) const {
   return count;
 }
 
-int World::GetSensorOverlaps(ShapeId id, std::span<ShapeId> out) const {
+int World::GetSensorOverlaps(ShapeId id, Span<ShapeId> out) const {
   const WorldState& world = *state_;
   const int sensor = SensorSlot(world, id);
   if (sensor == kNull) return 0;

@@ -7,6 +7,9 @@
 #include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
+#include <span>
+#include <vector>
+
 namespace mk {
 
 namespace {
@@ -130,12 +133,13 @@ void FreeChainsOfBody(WorldState& world, int bodySlot) {
 
 bool World::IsValid(ChainId id) const { return state_->IsChain(id); }
 
-std::vector<ShapeId> World::GetChainSegments(ChainId id) const {
-  std::vector<ShapeId> out;
+int World::GetChainSegments(ChainId id, Span<ShapeId> out) const {
   MK_ASSERT(state_->IsChain(id));
-  if (!state_->IsChain(id)) return out;
-  for (int shape : state_->chains[state_->ChainSlot(id)].shapes) out.push_back(state_->MakeShapeId(shape));
-  return out;
+  if (!state_->IsChain(id)) return 0;
+  const std::vector<int>& shapes = state_->chains[state_->ChainSlot(id)].shapes;
+  const std::size_t count = std::min(shapes.size(), out.size());
+  for (std::size_t i = 0; i < count; ++i) out[i] = state_->MakeShapeId(shapes[i]);
+  return static_cast<int>(count);
 }
 
 int World::GetChainSegmentCount(ChainId id) const {

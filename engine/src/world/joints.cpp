@@ -378,7 +378,7 @@ JointId World::CreateJoint(const FilterJointDef& def) {
   return FinishJoint(world, slot);
 }
 
-std::span<const JointEvent> World::GetJointEvents() const { return state_->jointEvents; }
+Span<const JointEvent> World::GetJointEvents() const { return state_->jointEvents; }
 
 bool World::DestroyJoint(JointId id) {
   if (RefuseIfLocked(*state_)) return false;

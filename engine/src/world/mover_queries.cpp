@@ -70,7 +70,7 @@ AABB Grown(const AABB& box, float margin) {
 
 }  // namespace
 
-int World::CollideMover(const Capsule& mover, const QueryFilter& filter, std::span<PlaneResult> out) const {
+int World::CollideMover(const Capsule& mover, const QueryFilter& filter, Span<PlaneResult> out) const {
   const bool valid = IsValidMover(mover);
   MK_ASSERT(valid);
   if (!valid || RefuseIfWalking(*state_)) return 0;

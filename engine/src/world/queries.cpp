@@ -172,14 +172,16 @@ CastHit World::CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& 
   return best;
 }
 
-std::vector<CastHit> World::CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter) const {
-  std::vector<CastHit> hits;
+int World::CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const {
+  std::vector<CastHit>& hits = state_->rayHits;
+  hits.clear();
   CastRay(origin, translation, filter, [&hits](const CastHit& hit) {
     hits.push_back(hit);
     return 1.0f;
   });
   std::sort(hits.begin(), hits.end(), HitBefore);
-  return hits;
+  std::copy_n(hits.begin(), std::min(hits.size(), out.size()), out.begin());
+  return static_cast<int>(hits.size());
 }
 
 namespace {

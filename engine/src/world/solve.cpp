@@ -6,6 +6,7 @@
 #include "world/world_internal.h"
 
 #include <cmath>
+#include <vector>
 
 namespace mk {
 

@@ -5,6 +5,7 @@
 #include "world/world_internal.h"
 
 #include <chrono>
+#include <vector>
 
 namespace mk {
 

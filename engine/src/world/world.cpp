@@ -30,8 +30,8 @@ std::uint32_t NextWorldTag() {
   return tag;
 }
 
-std::unique_ptr<WorldState> NewWorldState() {
-  auto state = std::make_unique<WorldState>();
+OwnedPtr<WorldState> NewWorldState() {
+  auto state = OwnedPtr<WorldState>(new WorldState());
   state->tag = NextWorldTag();
   return state;
 }
@@ -63,7 +63,7 @@ World::World(World&& other) : state_(NewWorldState()) {
 
 World& World::operator=(World&& other) {
   if (this != &other && !RefuseIfLocked(*state_) && !RefuseIfLocked(*other.state_)) {
-    std::unique_ptr<WorldState> fresh = NewWorldState();
+    OwnedPtr<WorldState> fresh = NewWorldState();
     state_ = std::move(other.state_);
     other.state_ = std::move(fresh);
     recorder_ = std::move(other.recorder_);
@@ -84,16 +84,16 @@ bool World::StartRecording() {
                      w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
   MK_ASSERT(fresh && recorder_ == nullptr);
   if (!fresh || recorder_ != nullptr) return false;
-  recorder_ = std::make_unique<Recorder>(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve));
+  recorder_ = OwnedPtr<Recorder>(new Recorder(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve)));
   return true;
 }
 
-std::vector<std::byte> World::StopRecording() {
+Span<const std::byte> World::StopRecording() {
   if (RefuseIfLocked(*state_)) return {};
   if (recorder_ == nullptr) return {};
-  std::vector<std::byte> file = recorder_->File();
+  state_->lastRecording = recorder_->File();
   recorder_.reset();
-  return file;
+  return state_->lastRecording;
 }
 
 // --- Continuous recording (continuous.cpp fills the records) -------------------------------------
@@ -112,7 +112,7 @@ void World::SetContinuousRecording(bool enabled) {
 
 bool World::IsContinuousRecording() const { return state_->recordContinuous; }
 
-std::span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
+Span<const ContinuousRecord> World::GetContinuousRecords() const { return state_->continuousRecords; }
 
 // --- Settings -------------------------------------------------------------------------------------
 
@@ -206,12 +206,12 @@ std::uint64_t World::StateHash() const {
 
 // --- Events and inspection ------------------------------------------------------------------------
 
-std::span<const ContactBeginEvent> World::GetContactBeginEvents() const { return state_->beginEvents; }
-std::span<const ContactEndEvent> World::GetContactEndEvents() const { return state_->endEvents; }
-std::span<const ContactHitEvent> World::GetContactHitEvents() const { return state_->hitEvents; }
-std::span<const SensorBeginEvent> World::GetSensorBeginEvents() const { return state_->sensorBeginEvents; }
-std::span<const SensorEndEvent> World::GetSensorEndEvents() const { return state_->sensorEndEvents; }
-std::span<const BodyMoveEvent> World::GetBodyMoveEvents() const { return state_->moveEvents; }
+Span<const ContactBeginEvent> World::GetContactBeginEvents() const { return state_->beginEvents; }
+Span<const ContactEndEvent> World::GetContactEndEvents() const { return state_->endEvents; }
+Span<const ContactHitEvent> World::GetContactHitEvents() const { return state_->hitEvents; }
+Span<const SensorBeginEvent> World::GetSensorBeginEvents() const { return state_->sensorBeginEvents; }
+Span<const SensorEndEvent> World::GetSensorEndEvents() const { return state_->sensorEndEvents; }
+Span<const BodyMoveEvent> World::GetBodyMoveEvents() const { return state_->moveEvents; }
 
 int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 

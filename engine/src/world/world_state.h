@@ -299,11 +299,14 @@ struct WorldState {
   std::vector<int> islandMembers;  // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;   // sleeping bodies touched in the contact update, woken after it
   std::vector<std::uint64_t> begunPairScratch;
-  std::vector<int> explosionShapes;  // World::Explode's candidates, reused
-  std::vector<CastHit> castHits;     // CastShape's hits waiting for their turn, reused (queries.cpp)
+  std::vector<int> explosionShapes;        // World::Explode's candidates, reused
+  std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
+  std::vector<CastHit> rayHits;            // CastRayAll's hits, sorted before they are copied out, reused
+  std::vector<std::byte> snapshotScratch;  // SaveSnapshot writes here first, then copies out, reused
+  std::vector<std::byte> lastRecording;    // what StopRecording returned (its Span views this)
 
   // The pre-solve callback (World::SetPreSolveCallback; a PreSolveFn with its context is kept wrapped
-  // in a callable of two pointers, which std::function stores without allocating); empty when unset.
+  // in a callable of two pointers, which PreSolveCallable stores inline); empty when unset.
   // `api` is the World that owns this state, handed to the callable (World's constructors and moves
   // keep it current).
   PreSolveCallable preSolve;

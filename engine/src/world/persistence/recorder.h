@@ -60,14 +60,14 @@ class Recorder {
 /// Explode): the call itself is the record.
 class PauseRecording {
  public:
-  explicit PauseRecording(std::unique_ptr<Recorder>& slot) : slot_(slot), held_(std::move(slot)) {}
+  explicit PauseRecording(OwnedPtr<Recorder>& slot) : slot_(slot), held_(std::move(slot)) {}
   ~PauseRecording() { slot_ = std::move(held_); }
   PauseRecording(const PauseRecording&) = delete;
   PauseRecording& operator=(const PauseRecording&) = delete;
 
  private:
-  std::unique_ptr<Recorder>& slot_;
-  std::unique_ptr<Recorder> held_;
+  OwnedPtr<Recorder>& slot_;
+  OwnedPtr<Recorder> held_;
 };
 
 /// Records the call when `recorder` is non-null (World::recorder_).

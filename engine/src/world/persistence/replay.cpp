@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
-// Record and replay (minkowski/replay.h): the recording's file, its validation, and the player. The
-// World API entries write records (RecordCall, recorder.h); this file reads them back.
+// Record and replay (minkowski/replay.h): the recording's file, its validation and its records (the
+// player: replay_player.cpp). The World API entries write records (RecordCall, recorder.h); this file
+// reads them back.
 #include "minkowski/replay.h"
 
 #include "minkowski/assert.h"
 #include "minkowski/joint_api.h"
+#include "minkowski/world_vector.h"
 #include "world/persistence/recorder.h"
 #include "world/persistence/replay_format.h"
+#include "world/persistence/replay_internal.h"
 #include "world/world_internal.h"
 #include "world/world_state.h"
 
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace mk {
 
@@ -267,9 +272,8 @@ bool PlayGeometryRecord(ReplayOp op, ReplayReader& in, World* w) {
   }
 }
 
-// One record: reads its opcode and arguments and, with a world, makes its call. `preSolve` receives
-// a SetPreSolveCallback record's flag (the player installs its own callback). False when the record
-// does not decode (unknown opcode, a field outside its encoding, past the end).
+}  // namespace
+
 bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, ReplayOp& op, bool& preSolve) {
   std::uint8_t code = 0;
   in(code);
@@ -315,6 +319,8 @@ bool PlayRecord(ReplayReader& in, World* w, std::vector<Vec2>& chainPoints, Repl
     return PlayShapeRecord(op, in, w, chainPoints);
   return PlayJointRecord(op, in, w);
 }
+
+namespace {
 
 std::uint64_t ReadU64(std::span<const std::byte> bytes, std::size_t at) {
   ReplayReader in(bytes, at, 0);
@@ -391,6 +397,30 @@ std::vector<std::byte> Recorder::File() const {
 
 // --- Loading ---------------------------------------------------------------------------------------
 
+Replay::Replay() = default;
+Replay::~Replay() = default;
+Replay::Replay(Replay&&) noexcept = default;
+Replay& Replay::operator=(Replay&&) noexcept = default;
+
+Replay::Replay(const Replay& other)
+    : file_(other.file_ != nullptr ? OwnedPtr<File>(new File(*other.file_)) : OwnedPtr<File>()),
+      def_(other.def_),
+      startsWithPreSolve_(other.startsWithPreSolve_),
+      recordCount_(other.recordCount_),
+      stepCount_(other.stepCount_),
+      firstRecord_(other.firstRecord_),
+      version_(other.version_) {}
+
+Replay& Replay::operator=(const Replay& other) {
+  if (this != &other) *this = Replay(other);
+  return *this;
+}
+
+Span<const std::byte> Replay::Bytes() const {
+  if (file_ == nullptr) return {};
+  return file_->bytes;
+}
+
 const char* ToString(ReplayError error) {
   switch (error) {
     case ReplayError::None:
@@ -415,14 +445,15 @@ const char* ToString(ReplayError error) {
   return "unknown error";
 }
 
-ReplayError Replay::Load(std::span<const std::byte> bytes, Replay& out) {
+ReplayError Replay::Load(Span<const std::byte> bytes, Replay& out) {
   BodyPrefix prefix;
   std::size_t firstRecord = 0;
   std::uint32_t version = kReplayVersion;
   const ReplayError error = Validate(bytes, prefix, firstRecord, version);
   if (error != ReplayError::None) return error;
   out.version_ = version;
-  out.bytes_.assign(bytes.begin(), bytes.end());
+  if (out.file_ == nullptr) out.file_ = OwnedPtr<Replay::File>(new Replay::File());
+  out.file_->bytes.assign(bytes.begin(), bytes.end());
   out.def_ = prefix.def;
   out.startsWithPreSolve_ = (prefix.flags & kFlagPreSolve) != 0;
   out.recordCount_ = prefix.recordCount;
@@ -449,152 +480,12 @@ ReplayError Replay::LoadFile(const char* path, Replay& out) {
   return error == ReplayError::None ? Load(bytes, out) : error;
 }
 
-ReplayError SaveReplayFile(const char* path, std::span<const std::byte> bytes) {
+ReplayError SaveReplayFile(const char* path, Span<const std::byte> bytes) {
   std::FILE* file = std::fopen(path, "wb");
   if (file == nullptr) return ReplayError::FileError;
   const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
   const bool closed = std::fclose(file) == 0;
   return written && closed ? ReplayError::None : ReplayError::FileError;
-}
-
-// --- Playing ---------------------------------------------------------------------------------------
-
-ReplayPlayer::ReplayPlayer(Replay replay) : replay_(std::move(replay)), world_(replay_.GetWorldDef()) {
-  Restart();
-}
-
-void ReplayPlayer::SetPreSolveCallback(PreSolveFn fn, void* context) {
-  if (fn == nullptr) return SetPreSolveCallback(PreSolveCallable{});
-  SetPreSolveCallback(
-      [fn, context](const World&, ShapeId a, ShapeId b, const Manifold& m) { return fn(a, b, m, context); });
-}
-
-void ReplayPlayer::SetPreSolveCallback(PreSolveCallable fn) {
-  preSolve_ = std::move(fn);
-  if (preSolveSet_) InstallPreSolve();
-}
-
-void ReplayPlayer::Restart() {
-  world_ = World(replay_.GetWorldDef());
-  at_ = replay_.firstRecord_;
-  recordsDone_ = 0;
-  stepsDone_ = 0;
-  preSolveSet_ = replay_.StartsWithPreSolveCallback();
-  if (preSolveSet_) InstallPreSolve();
-}
-
-bool ReplayPlayer::ApplyNext() {
-  if (AtEnd()) return false;
-  ReplayReader in(replay_.bytes_, at_, world_.State().tag);
-  in.version = replay_.version_;
-  ReplayOp op{};
-  bool preSolve = false;
-  const bool decoded = PlayRecord(in, &world_, chainPoints_, op, preSolve);
-  MK_ASSERT(decoded);  // Replay::Load checked every record
-  at_ = in.Offset();
-  ++recordsDone_;
-  ++recordsApplied_;
-  if (op == ReplayOp::SetPreSolveCallback) {
-    preSolveSet_ = preSolve;
-    InstallPreSolve();
-  }
-  if (op == ReplayOp::Step) {
-    ++stepsDone_;
-    MaybeKeepKeyframe();
-  }
-  return true;
-}
-
-void ReplayPlayer::SetKeyframes(std::uint64_t interval, int maxKeyframes) {
-  interval_ = interval;
-  maxKeyframes_ = std::max(maxKeyframes, 2);
-  keyframes_.clear();
-  spareBuffers_.clear();
-}
-
-std::size_t ReplayPlayer::KeyframeBytes() const {
-  std::size_t bytes = 0;
-  for (const Keyframe& k : keyframes_) bytes += k.snapshot.size();
-  return bytes;
-}
-
-// Called right after a Step record: keeps the world when the step is on the interval and past every
-// keyframe held (steps replayed again after going back are already covered).
-void ReplayPlayer::MaybeKeepKeyframe() {
-  if (interval_ == 0 || stepsDone_ % interval_ != 0) return;
-  if (!keyframes_.empty() && keyframes_.back().step >= stepsDone_) return;
-  if (static_cast<int>(keyframes_.size()) == maxKeyframes_) {
-    // Thin out: keep the keyframes on the doubled interval; the others' buffers become spares.
-    interval_ *= 2;
-    std::vector<Keyframe> kept;
-    kept.reserve(keyframes_.size());
-    for (Keyframe& k : keyframes_) {
-      if (k.step % interval_ == 0) {
-        kept.push_back(std::move(k));
-      } else {
-        spareBuffers_.push_back(std::move(k.snapshot));
-      }
-    }
-    keyframes_ = std::move(kept);
-    if (stepsDone_ % interval_ != 0) return;
-  }
-  // A buffer that already holds memory: a snapshot is megabytes, and growing a fresh vector to that
-  // size costs page faults that dwarf the copy (about 100 ms for smash's 17 MB on a virtual machine,
-  // against 3 ms into a reused buffer). New buffers are reserved at the last snapshot's size.
-  std::vector<std::byte> buffer;
-  if (!spareBuffers_.empty()) {
-    buffer = std::move(spareBuffers_.back());
-    spareBuffers_.pop_back();
-  } else if (!keyframes_.empty()) {
-    const std::size_t last = keyframes_.back().snapshot.size();
-    buffer.reserve(last + last / 8);
-  }
-  world_.SaveSnapshot(buffer);
-  keyframes_.push_back({stepsDone_, at_, recordsDone_, preSolveSet_, std::move(buffer)});
-}
-
-void ReplayPlayer::RestoreKeyframe(const Keyframe& keyframe) {
-  const SnapshotResult restored = world_.RestoreSnapshot(keyframe.snapshot);
-  MK_ASSERT(restored.ok());  // the player's own world saved it
-  if (!restored.ok()) {
-    Restart();
-    return;
-  }
-  at_ = keyframe.at;
-  recordsDone_ = keyframe.recordsDone;
-  stepsDone_ = keyframe.step;
-  preSolveSet_ = keyframe.preSolveSet;
-  InstallPreSolve();
-}
-
-void ReplayPlayer::StepTo(std::uint64_t step) {
-  const std::uint64_t target = std::min(step, replay_.StepCount());
-  // The latest keyframe at or before the target, used when it is ahead of the world or the world
-  // must go back.
-  const Keyframe* nearest = nullptr;
-  for (const Keyframe& k : keyframes_) {
-    if (k.step > target) break;
-    nearest = &k;
-  }
-  const bool back = target < stepsDone_;
-  if (nearest != nullptr && (back || nearest->step > stepsDone_)) {
-    RestoreKeyframe(*nearest);
-  } else if (back) {
-    Restart();
-  }
-  while (stepsDone_ < step && ApplyNext()) {
-  }
-}
-
-void ReplayPlayer::ApplyUntilNextStep() {
-  // A record starts with its opcode byte (Replay::Load checked every one).
-  while (!AtEnd() && static_cast<ReplayOp>(replay_.bytes_[at_]) != ReplayOp::Step && ApplyNext()) {
-  }
-}
-
-void ReplayPlayer::PlayToEnd() {
-  while (ApplyNext()) {
-  }
 }
 
 }  // namespace mk

@@ -24,8 +24,10 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace mk {
 
@@ -165,8 +167,9 @@ void PutGeometry(ByteWriter& out, const ShapeGeometry& g, bool live) {
 
 }  // namespace
 
-void World::SaveSnapshot(std::vector<std::byte>& out) const {
+std::size_t World::SaveSnapshot(Span<std::byte> bytes) const {
   const WorldState& s = *state_;
+  std::vector<std::byte>& out = state_->snapshotScratch;
   out.clear();
   out.resize(sizeof(Header));
   ByteWriter w(out);
@@ -206,12 +209,8 @@ void World::SaveSnapshot(std::vector<std::byte>& out) const {
   header.layout = LayoutSignature();
   header.checksum = SnapshotChecksum(std::span<const std::byte>(out).subspan(sizeof(Header)));
   std::memcpy(out.data(), &header, sizeof header);
-}
-
-std::vector<std::byte> World::SaveSnapshot() const {
-  std::vector<std::byte> out;
-  SaveSnapshot(out);
-  return out;
+  if (bytes.size() >= out.size()) std::memcpy(bytes.data(), out.data(), out.size());
+  return out.size();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,15 +445,15 @@ void MoveIn(WorldState& world, WorldState& t) {
 
 }  // namespace
 
-SnapshotResult World::RestoreSnapshot(std::span<const std::byte> snapshot) {
+SnapshotResult World::RestoreSnapshot(Span<const std::byte> snapshot) {
   if (RefuseIfLocked(*state_))
     return {SnapshotError::WhileLocked, "the world is locked: restore between Steps"};
   // A recording replays calls from an empty world; a restore in the middle is not a call it can hold.
   MK_ASSERT(!IsRecording());
   if (IsRecording()) return {SnapshotError::WhileRecording, "stop the recording first"};
   if (SnapshotResult header = CheckHeader(snapshot); !header.ok()) return header;
-  ByteReader in(snapshot.subspan(sizeof(Header)));
-  auto temp = std::make_unique<WorldState>();
+  ByteReader in(std::span<const std::byte>(snapshot.data(), snapshot.size()).subspan(sizeof(Header)));
+  auto temp = OwnedPtr<WorldState>(new WorldState());
   std::vector<bool> geometryValid;
   if (SnapshotResult parsed = Parse(in, *temp, geometryValid); !parsed.ok()) return parsed;
   if (SnapshotResult valid = ValidateSnapshotState(*temp, geometryValid); !valid.ok()) return valid;
