@@ -4,15 +4,19 @@
 // 2.7 R apart (reach at most 1.25 R, so the hulls stay apart as in the paper's scenes), each rotating
 // randomly about its centre every frame; in the deforming variant every vertex also moves radially
 // every frame. A third variant, pocket, puts a small deforming blob of n segments, rotating about its
-// centre, in a pocket of a deeply lobed outline: the hulls overlap (beyond the paper). Average ms per
-// query, for
+// centre, in a pocket of a deeply lobed outline: the hulls overlap (beyond the paper). Issue 33's
+// families, both rotating: spiky radial outlines (n points on the unit circle, every other one at
+// radius 0.05) and Koch snowflakes (level 4..7 by size), apart (centres 2.2 apart) and crossing (B at
+// (0.5, 0.1), turned 1 rad at the start). Average ms per query, for
 //   (a) NonConvexDistance (GJK bounds + slab hash),
 //   (b) brute force over all segment pairs,
 //   (c) a bounding-volume hierarchy over each outline's segments (AABB tree, median split), rebuilt
 //       every frame, and best-first traversal of the pair of trees (the deformable-fair baseline),
+//   (d) a consecutive-segment BVH: a binary tree over runs of 4 consecutive segments of the outline,
+//       boxes built bottom-up in O(n) every frame, the same best-first pair traversal,
 // with (a)'s pairs tested (exact distances), pairs the cells proposed (before the box cull), rehashes
-// and cells, (c)'s pairs tested; every frame's three answers are
-// compared (relative 1e-9).
+// and cells, (c)'s and (d)'s pairs tested; every frame's answers are compared
+// (relative 1e-9).
 //   build/<dir>/demos/benchmark/nonconvex_benchmark [frames [brute_pairs_budget [sizes...]]]
 // frames defaults to 1000 (for a and c); brute force runs as many of the first frames as fit in
 // 2e9 segment pairs per size (at least 1; none with brute_pairs 0), and the table says how many. Sizes
@@ -209,23 +213,150 @@ double BvhDistance(Tree& ta, Tree& tb, const std::vector<P>& a, const std::vecto
   return std::sqrt(best);
 }
 
+// ---------------------------------------------------------------------------------------------
+// (d) Consecutive-segment BVH: the outline's order as the spatial sort, rebuilt bottom-up in O(n)
+// ---------------------------------------------------------------------------------------------
+
+/// Implicit complete binary tree over runs of kRun consecutive segments: leaves at [leaves, 2 leaves)
+/// (leaves a power of two, empty runs get an inverted box), node i's children 2i and 2i + 1.
+struct RunTree {
+  static constexpr int kRun = 4;
+  std::vector<P> lo, hi;
+  int leaves = 1;
+  int segments = 0;
+
+  void Build(const std::vector<P>& pts) {
+    segments = static_cast<int>(pts.size());
+    const int runs = (segments + kRun - 1) / kRun;
+    leaves = 1;
+    while (leaves < runs) leaves *= 2;
+    lo.assign(2 * static_cast<std::size_t>(leaves), P{1e300, 1e300});
+    hi.assign(2 * static_cast<std::size_t>(leaves), P{-1e300, -1e300});
+    for (int s = 0; s < segments; ++s) {
+      const int leaf = leaves + s / kRun;
+      for (const P& p : {pts[s], pts[s + 1 == segments ? 0 : s + 1]}) {
+        lo[leaf] = {std::min(lo[leaf].x, p.x), std::min(lo[leaf].y, p.y)};
+        hi[leaf] = {std::max(hi[leaf].x, p.x), std::max(hi[leaf].y, p.y)};
+      }
+    }
+    for (int i = leaves - 1; i >= 1; --i) {
+      lo[i] = {std::min(lo[2 * i].x, lo[2 * i + 1].x), std::min(lo[2 * i].y, lo[2 * i + 1].y)};
+      hi[i] = {std::max(hi[2 * i].x, hi[2 * i + 1].x), std::max(hi[2 * i].y, hi[2 * i + 1].y)};
+    }
+  }
+  bool Empty(int i) const { return lo[i].x > hi[i].x; }
+  double Gap2(int i, const RunTree& o, int j) const {
+    const double dx = std::max({0.0, lo[i].x - o.hi[j].x, o.lo[j].x - hi[i].x});
+    const double dy = std::max({0.0, lo[i].y - o.hi[j].y, o.lo[j].y - hi[i].y});
+    return dx * dx + dy * dy;
+  }
+  double Size(int i) const { return hi[i].x - lo[i].x + hi[i].y - lo[i].y; }
+};
+
+/// Best-first descent of the two run trees (a min-heap of node pairs by box distance), bounded by the best
+/// distance so far: it stops when the nearest pending pair cannot beat it (at once after a crossing).
+double RunBvhDistance(RunTree& ta, RunTree& tb, const std::vector<P>& a, const std::vector<P>& b,
+                      std::int64_t& pairs, std::vector<Pending>& heap) {
+  ta.Build(a);
+  tb.Build(b);
+  double best = std::numeric_limits<double>::infinity();
+  heap.clear();
+  heap.push_back({ta.Gap2(1, tb, 1), 1, 1});
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    const Pending top = heap.back();
+    heap.pop_back();
+    if (top.d2 >= best) break;
+    const bool leafA = top.a >= ta.leaves, leafB = top.b >= tb.leaves;
+    if (leafA && leafB) {
+      const int a0 = (top.a - ta.leaves) * RunTree::kRun, b0 = (top.b - tb.leaves) * RunTree::kRun;
+      for (int i = a0; i < std::min(a0 + RunTree::kRun, ta.segments); ++i) {
+        const P p0 = a[i], p1 = a[i + 1 == ta.segments ? 0 : i + 1];
+        for (int j = b0; j < std::min(b0 + RunTree::kRun, tb.segments); ++j) {
+          best = std::min(best, Segments2(p0, p1, b[j], b[j + 1 == tb.segments ? 0 : j + 1]));
+          ++pairs;
+        }
+      }
+      continue;
+    }
+    const bool splitA = leafB || (!leafA && ta.Size(top.a) >= tb.Size(top.b));
+    for (int c = 0; c < 2; ++c) {
+      const int ca = splitA ? 2 * top.a + c : top.a, cb = splitA ? top.b : 2 * top.b + c;
+      if (ta.Empty(ca) || tb.Empty(cb)) continue;
+      const double d2 = ta.Gap2(ca, tb, cb);
+      if (d2 < best) {
+        heap.push_back({d2, ca, cb});
+        std::push_heap(heap.begin(), heap.end());
+      }
+    }
+  }
+  return std::sqrt(best);
+}
+
 struct Row {
-  double msA = 0, msB = 0, msC = 0;
-  double pairsA = 0, cellPairs = 0, rehashes = 0, cells = 0, pairsC = 0;
+  int segments = 0;
+  double msA = 0, msB = 0, msC = 0, msD = 0;
+  double pairsA = 0, cellPairs = 0, rehashes = 0, cells = 0, pairsC = 0, pairsD = 0;
   int framesB = 0;
   int mismatches = 0;
 };
 
-enum class Variant { Rotating, Deforming, Pocket };
+enum class Variant { Rotating, Deforming, Pocket, SpikyApart, SpikyCrossing, KochApart, KochCrossing };
+
+const char* Name(Variant v) {
+  constexpr const char* kNames[] = {"rotating",       "deforming",  "pocket",       "spiky_apart",
+                                    "spiky_crossing", "koch_apart", "koch_crossing"};
+  return kNames[static_cast<int>(v)];
+}
+
+/// Spiky radial outline (issue 33): n points on the unit circle, every other one pulled in to 0.05.
+std::vector<Vec2> Spiky(int n) {
+  std::vector<Vec2> p(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const double a = 6.283185307179586 * i / n, r = (i & 1) != 0 ? 0.05 : 1.0;
+    p[i] = {static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+  }
+  return p;
+}
+
+/// Koch snowflake of the given level (3 4^level segments), circumradius 1, centred on the origin.
+std::vector<Vec2> Koch(int level) {
+  std::vector<P> p{{0, 1}, {0.8660254037844386, -0.5}, {-0.8660254037844386, -0.5}};
+  for (int l = 0; l < level; ++l) {
+    std::vector<P> q;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const P a = p[i], b = p[(i + 1) % p.size()], d{(b.x - a.x) / 3, (b.y - a.y) / 3};
+      const P u{a.x + d.x, a.y + d.y}, w{a.x + 2 * d.x, a.y + 2 * d.y};
+      // The bump points outwards (the outline runs clockwise): d turned by -60 degrees.
+      const P tip{u.x + 0.5 * d.x + 0.8660254037844386 * d.y, u.y + 0.5 * d.y - 0.8660254037844386 * d.x};
+      q.insert(q.end(), {a, u, tip, w});
+    }
+    p = std::move(q);
+  }
+  std::vector<Vec2> out;
+  for (P x : p) out.push_back({static_cast<float>(x.x), static_cast<float>(x.y)});
+  return out;
+}
+
+/// Koch level with about n segments (1k: 4, 4k: 5, 16k: 6, 64k: 7).
+int KochLevel(int n) { return std::max(1, static_cast<int>(std::lround(std::log(n / 3.0) / std::log(4.0)))); }
 
 Row Run(int n, int frames, double bruteBudget, Variant variant) {
   mk::bench::Rng rng{static_cast<std::uint64_t>(n) * 7919u + static_cast<std::uint64_t>(variant)};
-  const bool deform = variant != Variant::Rotating, pocket = variant == Variant::Pocket;
+  const bool deform = variant == Variant::Deforming || variant == Variant::Pocket;
+  const bool pocket = variant == Variant::Pocket;
+  const bool spiky = variant == Variant::SpikyApart || variant == Variant::SpikyCrossing;
+  const bool koch = variant == Variant::KochApart || variant == Variant::KochCrossing;
+  const bool crossing = variant == Variant::SpikyCrossing || variant == Variant::KochCrossing;
   const double radius = 1.0;
   // Pocket: B, a blob of radius 0.08 R, sits in a pocket of a deeply lobed A (r = R (1 + 0.3 sin 5a)) at
-  // 0.95 R from A's centre, inside A's hull but off its outline: the overlap grid answers.
+  // 0.95 R from A's centre, inside A's hull but off its outline: the overlap path answers.
   std::vector<Vec2> restA = Outline(n, radius, 0.0, 0.02, pocket ? 0.3 : 0.15, rng);
   std::vector<Vec2> restB = Outline(n, pocket ? 0.08 * radius : radius, 1.0, 0.02, 0.15, rng);
+  // Spiky and Koch (reach 1): crossing as in issue 33, B at (0.5, 0.1) turned 1 rad; apart, B at 2.2.
+  if (spiky) restA = restB = Spiky(n);
+  if (koch) restA = restB = Koch(KochLevel(n));
+  n = static_cast<int>(restA.size());
   const double pocketAngle = -0.3141592653589793;  // sin(5 a) = -1: A's outline at 0.7 R
   std::vector<Vec2> a = restA, b = restB;
   std::vector<P> wa, wb;
@@ -235,7 +366,8 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
   Row row;
   const int bruteFrames =
       bruteBudget <= 0 ? 0 : std::max(1, std::min(frames, static_cast<int>(bruteBudget / (double(n) * n))));
-  double angleA = 0, angleB = 0;
+  double angleA = 0, angleB = crossing ? 1.0 : 0.0;
+  RunTree ra, rb;
   for (int f = 0; f < frames; ++f) {
     // Random rotation about each centre (a random walk of up to 0.2 rad per frame).
     angleA = pocket ? 0.02 * (Unit(rng) - 0.5) : angleA + 0.4 * (Unit(rng) - 0.5);
@@ -249,9 +381,11 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
       }
     }
     const Transform xa = mk::MakeTransform({0, 0}, static_cast<float>(angleA));
-    const Vec2 centreB = pocket ? Vec2{static_cast<float>(0.95 * std::cos(pocketAngle)),
-                                       static_cast<float>(0.95 * std::sin(pocketAngle))}
-                                : Vec2{static_cast<float>(2.7 * radius), 0.0f};
+    Vec2 centreB{static_cast<float>(2.7 * radius), 0.0f};
+    if (pocket)
+      centreB = {static_cast<float>(0.95 * std::cos(pocketAngle)),
+                 static_cast<float>(0.95 * std::sin(pocketAngle))};
+    if (spiky || koch) centreB = crossing ? Vec2{0.5f, 0.1f} : Vec2{2.2f, 0.0f};
     const Transform xb = mk::MakeTransform(centreB, static_cast<float>(angleB));
     const mk::NonConvexInput in{{a.data(), n, true}, {b.data(), n, true}, xa, xb};
 
@@ -264,23 +398,25 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
     row.rehashes += out.stats.rehashes;
     row.cells += out.stats.cells;
 
-    t0 = mk::bench::NowNs();
-    ToWorld(a, xa, wa);
-    ToWorld(b, xb, wb);
-    std::int64_t pairsC = 0;
-    const double dc = BvhDistance(ta, tb, wa, wb, pairsC, heap);
-    t1 = mk::bench::NowNs();
-    row.msC += (t1 - t0) * 1e-6;
-    row.pairsC += static_cast<double>(pairsC);
-    bool agree = std::fabs(dc - out.distance) <= 1e-6 * dc;  // float output of (a)
-    if (f < bruteFrames) {
-      t0 = mk::bench::NowNs();
+    // A baseline's time includes the transform to the world frame, as (a)'s does.
+    auto timed = [&](auto&& query, double& ms, double& pairs) {
+      const double start = mk::bench::NowNs();
       ToWorld(a, xa, wa);
       ToWorld(b, xb, wb);
-      std::int64_t pairsB = 0;
-      const double db = BruteForce(wa, wb, pairsB);
-      t1 = mk::bench::NowNs();
-      row.msB += (t1 - t0) * 1e-6;
+      std::int64_t counted = 0;
+      const double d = query(counted);
+      ms += (mk::bench::NowNs() - start) * 1e-6;
+      pairs += static_cast<double>(counted);
+      return d;
+    };
+    const double dc =
+        timed([&](std::int64_t& p) { return BvhDistance(ta, tb, wa, wb, p, heap); }, row.msC, row.pairsC);
+    const double dd =
+        timed([&](std::int64_t& p) { return RunBvhDistance(ra, rb, wa, wb, p, heap); }, row.msD, row.pairsD);
+    bool agree = std::fabs(dc - out.distance) <= 1e-6 * dc && std::fabs(dd - dc) <= 1e-9 * dc;
+    if (f < bruteFrames) {
+      double bruteHere = 0.0;
+      const double db = timed([&](std::int64_t& p) { return BruteForce(wa, wb, p); }, row.msB, bruteHere);
       ++row.framesB;
       agree = agree && std::fabs(db - dc) <= 1e-9 * db;  // same kernel: equal up to rounding
     }
@@ -291,6 +427,9 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
   }
   row.msA /= frames;
   row.msC /= frames;
+  row.msD /= frames;
+  row.pairsD /= frames;
+  row.segments = n;
   row.msB = row.framesB > 0 ? row.msB / row.framesB : 0.0;
   row.pairsA /= frames;
   row.cellPairs /= frames;
@@ -309,15 +448,18 @@ int main(int argc, char** argv) {
   for (int i = 3; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {1000, 4000, 16000, 64000};
   std::printf(
-      "variant,segments_per_shape,frames,ms_hash,ms_brute,brute_frames,ms_bvh,brute_over_hash,"
-      "bvh_over_hash,pairs_hash,cell_pairs,rehashes,cells,pairs_bvh,pairs_brute,mismatches\n");
-  for (Variant v : {Variant::Rotating, Variant::Deforming, Variant::Pocket}) {
+      "variant,segments_per_shape,frames,ms_engine,ms_brute,brute_frames,ms_median_bvh,ms_run_bvh,"
+      "brute_over_engine,median_bvh_over_engine,run_bvh_over_engine,pairs_engine,cell_pairs,rehashes,cells,"
+      "pairs_median_bvh,pairs_run_bvh,pairs_brute,mismatches\n");
+  for (Variant v : {Variant::Rotating, Variant::Deforming, Variant::Pocket, Variant::SpikyApart,
+                    Variant::SpikyCrossing, Variant::KochApart, Variant::KochCrossing}) {
     for (int n : sizes) {
       const Row r = Run(n, frames, budget, v);
-      std::printf("%s,%d,%d,%.4f,%.3f,%d,%.4f,%.1f,%.2f,%.0f,%.0f,%.2f,%.1f,%.0f,%.0f,%d\n",
-                  v == Variant::Rotating ? "rotating" : (v == Variant::Deforming ? "deforming" : "pocket"), n,
-                  frames, r.msA, r.msB, r.framesB, r.msC, r.msB / r.msA, r.msC / r.msA, r.pairsA, r.cellPairs,
-                  r.rehashes, r.cells, r.pairsC, double(n) * n, r.mismatches);
+      const double nn = double(r.segments) * r.segments;
+      std::printf("%s,%d,%d,%.4f,%.3f,%d,%.4f,%.4f,%.1f,%.2f,%.2f,%.0f,%.0f,%.2f,%.1f,%.0f,%.0f,%.0f,%d\n",
+                  Name(v), r.segments, frames, r.msA, r.msB, r.framesB, r.msC, r.msD, r.msB / r.msA,
+                  r.msC / r.msA, r.msD / r.msA, r.pairsA, r.cellPairs, r.rehashes, r.cells, r.pairsC,
+                  r.pairsD, nn, r.mismatches);
       std::fflush(stdout);
     }
   }

@@ -192,6 +192,82 @@ TEST_CASE("1000 frames of deforming outlines agree with brute force" * doctest::
   CHECK(tally.intersecting + tally.overlapDisjoint > 50);
 }
 
+// Issue 33: overlapping hulls went quadratic (spiky radial outlines crossing: 64 million candidate pairs
+// at n = 8,000). Exact against brute force, and the work stays near linear.
+TEST_CASE("issue 33: two crossing spiky radial outlines of 8000 points intersect - in near-linear work") {
+  NonConvexWorkspace ws;
+  Tally tally;
+  TestShape a;
+  a.points = Spiky(8000, 1.0f);
+  a.reach = 1.0f;
+  const TestShape b = a;
+  const Transform xa = MakeTransform({0.0f, 0.0f}, 0.0f), xb = MakeTransform({0.5f, 0.1f}, 1.0f);
+  CHECK(CheckPair(a, b, xa, xb, ws, tally) == 0.0);
+  const NonConvexOutput out = NonConvexDistance({Chain(a.points), Chain(b.points), xa, xb}, ws);
+  CHECK(out.status == NonConvexStatus::Intersecting);
+  // The grid it replaced tested few exact pairs but scanned 64 million candidates: bound both.
+  CHECK(out.stats.pairsTested <= 8000);
+  CHECK(out.stats.pairsFromCells <= 8000);
+}
+
+/// Two Koch snowflakes of level 6, every segment halved (24,576 segments), B at (0.5, 0.1) turned 1 rad.
+struct KochCrossing {
+  TestShape shape{Koch(6, 2), true, 1.0f};
+  Transform xa = MakeTransform({0.0f, 0.0f}, 0.0f);
+  Transform xb = MakeTransform({0.5f, 0.1f}, 1.0f);
+};
+
+TEST_CASE("issue 33: two crossing Koch snowflakes of 24576 segments - the reported crossing is one") {
+  // Distance 0 cannot be beaten, so a reported pair of segments that the oracle finds touching proves the
+  // answer exact (the full brute force, ~600 million pairs, is in suite "long").
+  const KochCrossing k;
+  NonConvexWorkspace ws;
+  const NonConvexOutput out =
+      NonConvexDistance({Chain(k.shape.points), Chain(k.shape.points), k.xa, k.xb}, ws);
+  REQUIRE(out.status == NonConvexStatus::Intersecting);
+  const std::vector<D2> wa = WorldPoints(k.shape.points, k.xa), wb = WorldPoints(k.shape.points, k.xb);
+  REQUIRE(out.segmentA >= 0);
+  REQUIRE(out.segmentB >= 0);
+  CHECK(SegmentsDistance2(wa[out.segmentA], SegEnd(wa, out.segmentA), wb[out.segmentB],
+                          SegEnd(wb, out.segmentB)) == 0.0);
+  CHECK(out.stats.pairsTested <= 4 * 24576);
+  CHECK(out.stats.pairsFromCells <= 4 * 24576);
+}
+
+TEST_CASE("issue 33: two crossing Koch snowflakes of 24576 segments agree with brute force" *
+          doctest::test_suite("long")) {
+  const KochCrossing k;
+  NonConvexWorkspace ws;
+  Tally tally;
+  CHECK(CheckPair(k.shape, k.shape, k.xa, k.xb, ws, tally) == 0.0);
+  CHECK(tally.intersecting == 1);
+}
+
+TEST_CASE(
+    "random crossing spiky outlines are exact and never scan or test more pairs than 4 n (not quadratic)") {
+  Rng rng(33);
+  NonConvexWorkspace ws;
+  Tally tally;
+  for (int t = 0; t < 60; ++t) {
+    const int n = static_cast<int>(rng.LogUniform(50.0f, 3000.0f));
+    TestShape a, b;
+    a.points = Spiky(n, 1.0f);
+    b.points = Spiky(static_cast<int>(rng.LogUniform(50.0f, 3000.0f)), rng.Uniform(0.5f, 1.5f));
+    a.reach = 1.0f;
+    for (Vec2 p : b.points) b.reach = std::max(b.reach, Length(p));
+    const Transform xa = MakeTransform(rng.InBox(5.0f), rng.Uniform(-3.2f, 3.2f));
+    const Transform xb =
+        MakeTransform(xa.p + rng.Uniform(0.0f, 0.7f) * rng.Direction(), rng.Uniform(-3.2f, 3.2f));
+    CheckPair(a, b, xa, xb, ws, tally);
+    const NonConvexOutput out = NonConvexDistance({Chain(a.points), Chain(b.points), xa, xb}, ws);
+    const int segments = static_cast<int>(a.points.size() + b.points.size());
+    CHECK(out.stats.pairsTested <= 4 * segments);
+    CHECK(out.stats.pairsFromCells <= 4 * segments);  // candidates scanned, before the box cull
+  }
+  MESSAGE("intersecting " << tally.intersecting << " of 60");
+  CHECK(tally.intersecting >= 50);
+}
+
 TEST_CASE("separated squares: stage 1 answers exactly") {
   const std::vector<Vec2> a = Box(0, 0, 0.5f), b = Box(2, 0.25f, 0.5f);
   NonConvexWorkspace ws;

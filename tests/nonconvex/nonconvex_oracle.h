@@ -143,6 +143,43 @@ inline std::vector<Vec2> Spiral(Rng& rng, int n, float radius) {
   return p;
 }
 
+/// Spiky radial outline (issue 33): n (even) points on a circle of `radius`, every other one pulled in
+/// to 0.05 radius.
+inline std::vector<Vec2> Spiky(int n, float radius) {
+  n += n & 1;
+  std::vector<Vec2> p;
+  for (int i = 0; i < n; ++i) {
+    const double a = 6.283185307179586 * i / n, r = radius * ((i & 1) != 0 ? 0.05 : 1.0);
+    p.push_back({static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))});
+  }
+  return p;
+}
+
+/// Koch snowflake of circumradius 1 at `level` (3 4^level segments), every segment then cut into
+/// `split` equal parts.
+inline std::vector<Vec2> Koch(int level, int split = 1) {
+  std::vector<D2> p{{0.0, 1.0}, {0.8660254037844386, -0.5}, {-0.8660254037844386, -0.5}};
+  for (int l = 0; l < level; ++l) {
+    std::vector<D2> q;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const D2 a = p[i], b = p[(i + 1) % p.size()], d{(b.x - a.x) / 3.0, (b.y - a.y) / 3.0};
+      const D2 u{a.x + d.x, a.y + d.y};
+      const D2 tip{u.x + 0.5 * d.x + 0.8660254037844386 * d.y, u.y + 0.5 * d.y - 0.8660254037844386 * d.x};
+      q.insert(q.end(), {a, u, tip, {a.x + 2.0 * d.x, a.y + 2.0 * d.y}});
+    }
+    p = std::move(q);
+  }
+  std::vector<Vec2> out;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const D2 a = p[i], b = p[(i + 1) % p.size()];
+    for (int k = 0; k < split; ++k) {
+      const double t = static_cast<double>(k) / split;
+      out.push_back({static_cast<float>(a.x + t * (b.x - a.x)), static_cast<float>(a.y + t * (b.y - a.y))});
+    }
+  }
+  return out;
+}
+
 struct TestShape {
   std::vector<Vec2> points;
   bool closed = true;

@@ -20,10 +20,11 @@
 //      enter the slab; B's segments query their cells and the neighbours; exact segment-segment
 //      distances for the pairs whose boxes in the slab frame are closer than d_up (a cull of ours);
 //      every improvement of d_up shrinks the slab and the cells and A is hashed again.
-//   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a sparse uniform grid over
-//      the overlap of the two bounding boxes, whose cell starts at the average edge length and grows
-//      until a pair closer than one cell is found; exact (distance 0 with a witness when segments
-//      cross), slower than stage 2. See docs/nonconvex.md.
+//   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a tree over runs of
+//      consecutive segments of each outline (built in O(n) per query): a few of B's segments probed
+//      down A's tree for a crossing (distance 0 ends the query), then a dual descent bounded by the
+//      best distance so far; exact (distance 0 with a witness when segments cross). The path keeps its
+//      name OverlapGrid. See docs/nonconvex.md.
 //
 // Nothing is precomputed: vertices may change every call. Coordinates are transformed to the world
 // frame in double precision and all geometry runs in double; outputs are rounded to float. A caller-
@@ -80,18 +81,19 @@ enum class NonConvexPath : std::uint8_t {
   None,         ///< invalid input
   GjkExact,     ///< stage 1: GJK's terminal simplices lie on the real boundaries (bounds met)
   SlabHash,     ///< stage 2: the hash in the slab between separated hulls
-  OverlapGrid,  ///< beyond the paper: the hulls overlap, sparse uniform grid over the overlap
+  OverlapGrid,  ///< beyond the paper: the hulls overlap, outline-order trees (the name is historical)
 };
 
 /// Work counters of one query.
 struct NonConvexStats {
   int gjkIterations = 0;    ///< GJK support queries on the vertex sets
   int pairsTested = 0;      ///< exact segment-segment distances computed (all stages)
-  int pairsFromCells = 0;   ///< (A, B) pairs the cells proposed, before the bounding-box cull
-  int cells = 0;            ///< cells of the last hash built (slab row or overlap grid, occupied cells)
+  int pairsFromCells = 0;   ///< (A, B) pairs the cells (overlap: the trees' leaves) proposed, before the
+                            ///< bounding-box cull
+  int cells = 0;            ///< cells of the last hash built (slab row; overlap: boxes of both trees)
   int rehashes = 0;         ///< stage 2: times A was hashed again after d_up improved (first build not
-                            ///< counted); overlap grid: passes after the first
-  int hashedSegments = 0;   ///< A segments hashed in the last build (entered the slab / the overlap box)
+                            ///< counted); overlap: 0
+  int hashedSegments = 0;   ///< A segments hashed in the last build (entered the slab; overlap: all of A)
   int queriedSegments = 0;  ///< B segments that queried the hash (all builds)
 };
 

@@ -364,7 +364,7 @@ NonConvexOutput Distance(const NonConvexInput& input, NonConvexWorkspace& worksp
   out.stats.gjkIterations = s1.iterations;
   if (s1.overlap) {
     out.path = NonConvexPath::OverlapGrid;
-    OverlapGridDistance(hash, best, buffers, out.stats, debug);
+    OverlapTreeDistance(hash, best, buffers, out.stats, debug);
     out = Finish(best, out);
     if (best.distanceSquared > 0.0 && A.closed && B.closed &&
         (InsidePolygon(A, B.points[0]) || InsidePolygon(B, A.points[0]))) {

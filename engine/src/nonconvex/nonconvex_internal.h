@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Internal: the double-precision geometry and buffers the non-convex distance stages share
 // (nonconvex_distance.cpp: validation, stage 1 GJK on vertex sets, driver; nonconvex_hash.cpp: the slab
-// hash of stage 2 and the overlap grid).
+// hash of stage 2; nonconvex_overlap.cpp: the outline trees for overlapping hulls).
 #pragma once
 
 #include "minkowski/nonconvex_distance.h"
@@ -75,10 +75,20 @@ struct SlabBox {
   double zHigh;
 };
 
-/// One hash entry of the overlap grid: a packed (column, row) key and an A segment.
-struct GridEntry {
-  std::uint64_t key;
-  int segment;
+/// Axis-aligned box in the world frame.
+struct Box {
+  DVec lo;
+  DVec hi;
+};
+
+/// A pair of outline-tree nodes waiting in the overlap descent: each a (level, index) and the squared
+/// distance of their boxes.
+struct NodePair {
+  double distanceSquared;
+  int levelA;
+  int indexA;
+  int levelB;
+  int indexB;
 };
 
 }  // namespace mk::detail::nc
@@ -98,12 +108,14 @@ struct NonConvexWorkspace::Buffers {
   std::vector<detail::nc::SlabBox> cellEntries;  ///< stage 2: A's boxes by cell
   std::vector<int> cellFill;                     ///< stage 2: next free entry per cell while filling
   std::vector<int> stamp;                        ///< last B segment tested against each A segment
-  std::vector<detail::nc::GridEntry> grid;       ///< overlap grid entries, sorted by key
+  std::vector<detail::nc::Box> treeA;            ///< overlap: A's outline tree, level after level
+  std::vector<detail::nc::Box> treeB;            ///< overlap: B's outline tree
+  std::vector<detail::nc::NodePair> pending;     ///< overlap: the descent's stack
 };
 
 namespace detail::nc {
 
-/// What stage 2 and the overlap grid need from the driver.
+/// What stage 2 and the overlap descent need from the driver.
 struct HashInput {
   WorldChain A;
   WorldChain B;
@@ -118,8 +130,8 @@ void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double 
                       BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats,
                       NonConvexDebug* debug);
 
-/// Beyond the paper: hulls overlap. Sparse uniform grid over the overlap of the bounding boxes.
-void OverlapGridDistance(const HashInput& in, BestPair& best, NonConvexWorkspace::Buffers& buffers,
+/// Beyond the paper: hulls overlap. Depth-first descent of two outline-order trees (nonconvex_overlap.cpp).
+void OverlapTreeDistance(const HashInput& in, BestPair& best, NonConvexWorkspace::Buffers& buffers,
                          NonConvexStats& stats, NonConvexDebug* debug);
 
 }  // namespace detail::nc
