@@ -133,15 +133,15 @@ struct NonConvexDebug {
   float cellSize = 0.0f;
   int cellCount = 0;
   ///@}
-  /// Overlap grid (path OverlapGrid): square cells of gridCellSize from gridOrigin (world), occupied ones
-  /// listed as (column, row).
+  /// Unused since the overlap path became outline-order trees (path OverlapGrid keeps its name): zero,
+  /// and gridCells below is empty. Kept so the struct's layout and a game's code stay as they were.
   ///@{
   Vec2 gridOrigin{0.0f, 0.0f};
   float gridCellSize = 0.0f;
   ///@}
   /// The hash's lists, viewing the workspace's storage: valid until the next NonConvexDistance with
   /// the same workspace, or its destruction. @{
-  Span<const std::int32_t> gridCells;  ///< pairs (column, row) of A's occupied cells in the last pass
+  Span<const std::int32_t> gridCells;  ///< empty (the overlap grid's cells, before the trees)
   Span<const int> hashedSegments;      ///< A segments hashed in the last build
   Span<const int> queriedSegments;     ///< B segments that queried the hash (any build)
   ///@}
