@@ -201,9 +201,11 @@ scene_hashes() {  # program, extra benchmark args...
   # shellcheck disable=SC2086 # HASH_RUNNER is a command and its arguments
   mapfile -t names < <(${HASH_RUNNER:-} "$program" --list | tr -d '\r' | cut -d, -f1)
   for i in "${!names[@]}"; do
+    # A run that fails writes "name,run failed", which compare_scene_hashes refuses on either side
+    # (two builds failing alike would otherwise compare equal).
     # shellcheck disable=SC2086
     (${HASH_RUNNER:-} "$program" --scene "${names[$i]}" --runs 1 "$@" | tr -d '\r' | tail -n 1 |
-      cut -d, -f1,13 >"$dir/$i") &
+      cut -d, -f1,13 >"$dir/$i" || echo "${names[$i]},run failed" >"$dir/$i") &
     running=$((running + 1))
     if [ "$running" -ge "$JOBS" ]; then
       wait -n || true
@@ -225,7 +227,7 @@ compare_scene_hashes() {  # label, reference build dir, other build dir, extra b
   [ -x "$program" ] || program=$program.exe
   want=$(HASH_RUNNER="" scene_hashes "$reference"/demos/benchmark/benchmark "$@")
   got=$(scene_hashes "$program" "$@")
-  if [ -n "$want" ] && [ "$want" = "$got" ]; then
+  if [ -n "$want" ] && [ "$want" = "$got" ] && ! grep -q ',run failed$' <<<"$want"; then
     echo "all $(printf '%s\n' "$want" | wc -l) scene hashes equal"
     PASSED=$((PASSED + 1))
   else
