@@ -9,6 +9,9 @@
 #   -DMODE=record_replay  record 40 headless frames of rain to OUT_DIR/rain.mkreplay (--record), replay
 #                       it with every panel open and the layout checked (--replay --check-layout),
 #                       and expect a file that is not a replay to be refused with exit code 1.
+#   -DMODE=layout_runs  run the sandbox RUNS times for every scene of SCENES ("|"-joined) with ARGS and
+#                       --check-layout, optionally under XVFB_RUN (a real window, whose live timings
+#                       differ from run to run); any failed check fails the test, naming the run.
 # Always: -DSANDBOX=<sandbox binary>.
 cmake_minimum_required(VERSION 3.21)
 
@@ -87,6 +90,27 @@ elseif(MODE STREQUAL "record_replay")
   string(FIND "${err}" "cannot load" at)
   if(NOT rc EQUAL 1 OR at EQUAL -1)
     message(FATAL_ERROR "a PNG given as a replay was not refused (exit code '${rc}', stderr: ${err})")
+  endif()
+elseif(MODE STREQUAL "layout_runs")
+  string(REPLACE "|" ";" ARGS "${ARGS}")
+  string(REPLACE "|" ";" SCENES "${SCENES}")
+  set(wrapper)
+  if(XVFB_RUN)
+    set(wrapper ${XVFB_RUN} -a -s "-screen 0 1280x720x24")
+  endif()
+  set(failed "")
+  foreach(run RANGE 1 ${RUNS})
+    foreach(scene ${SCENES})
+      execute_process(COMMAND ${clean_env} ${wrapper} ${SANDBOX} ${ARGS} --check-layout --scene ${scene}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+      message(STATUS "${scene}, run ${run}: exit code ${rc}\n${out}${err}")
+      if(NOT rc EQUAL 0)
+        string(APPEND failed " ${scene}(run ${run})")
+      endif()
+    endforeach()
+  endforeach()
+  if(failed)
+    message(FATAL_ERROR "the layout check failed for:${failed}")
   endif()
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
