@@ -59,8 +59,7 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<con
     ImGui::TextWrapped("%s", view.Info().paramHelp);
     ImGui::InputInt("size", &s.params.size);
     ImGui::InputInt("count", &s.params.count);
-    s.params.size = std::clamp(s.params.size, 0, 1000);
-    s.params.count = std::clamp(s.params.count, 0, 1000);
+    s.params = ClampKnobs(view.Info(), s.params);  // the scene's own range: spinner counts 6,076
   }
   ImGui::PopItemWidth();
   return picked;

@@ -40,6 +40,18 @@ struct SceneSettings {
 /// default draw toggles.
 SceneSettings DefaultSettings(const scenes::SceneInfo& info);
 
+/// Scene knobs (size, count) go up to this, or to the scene's own default where that is larger
+/// (spinner's 6,076 bodies): every scene runs at the size its description names, and a knob cannot
+/// ask for a world far beyond what the scene was built for.
+inline constexpr int kMaxKnob = 1000;
+/// The largest size and count `info` accepts (kMaxKnob or its default, whichever is larger).
+scenes::SceneParams KnobMaximum(const scenes::SceneInfo& info);
+/// `params` with each knob clamped to 0..KnobMaximum(info) (the Scenes panel's inputs).
+scenes::SceneParams ClampKnobs(const scenes::SceneInfo& info, scenes::SceneParams params);
+/// False with `error` naming the knob and its range when a knob of `params` lies outside
+/// 0..KnobMaximum(info) (--settings size=... count=..., checked once the scene is known).
+bool CheckKnobs(const scenes::SceneInfo& info, const scenes::SceneParams& params, std::string& error);
+
 /// One settings key, for --list-scenes and the help panel.
 struct SettingKey {
   const char* name;

@@ -39,7 +39,11 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
   std::string text = "Scenes (--scene NAME):\n";
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
     text += "  " + std::string(info.name) + " [" + info.category + "]  " + info.description + "\n";
-    if (info.paramHelp[0] != '\0') text += "      size/count: " + std::string(info.paramHelp) + "\n";
+    if (info.paramHelp[0] != '\0') {
+      const scenes::SceneParams most = KnobMaximum(info);
+      text += "      size/count: " + std::string(info.paramHelp) + " (at most size " +
+              std::to_string(most.size) + ", count " + std::to_string(most.count) + ")\n";
+    }
   }
   text += "Labs:\n";
   for (const char* name : labNames)
@@ -83,7 +87,8 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
     SceneSettings s = DefaultSettings(*info);
     if (scene_ != nullptr) s.draw = scene_->Settings().draw;
     if (!ApplyEach(settings, error,
-                   [&](auto key, auto value) { return ApplySetting(s, key, value, error); })) {
+                   [&](auto key, auto value) { return ApplySetting(s, key, value, error); }) ||
+        !CheckKnobs(*info, s.params, error)) {
       return false;
     }
     scene = std::make_unique<SceneView>(*info, s);
