@@ -402,7 +402,8 @@ void App::BuildUi() {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
   }
-  if (host.Scene() != nullptr && host.Scene()->TakeRefitRequest()) FitCamera();  // a replay started
+  if (host.Scene() != nullptr && host.Scene()->TakeRefitRequest()) FitCamera();  // a replay started or ended
+  if (host.Scene() != nullptr && host.Scene()->TakeResumeRequest()) paused = false;  // the replay was left
   if (picked != nullptr) {
     std::string error;
     if (host.Load(picked, {}, error)) {
@@ -494,6 +495,13 @@ int App::Run() {
     if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
   }
   if (options.printFps) PrintFps();
+  if (const SceneView* scene = host.Scene(); scene != nullptr && scene->IsReplaying()) {
+    const scenes::SceneInfo* replayed = scene->ReplayedScene();
+    std::printf("%s: replayed %s, step %llu of %llu\n", program,
+                replayed != nullptr ? replayed->name : "a recording that names no scene",
+                static_cast<unsigned long long>(scene->Player()->CurrentStep()),
+                static_cast<unsigned long long>(scene->Player()->StepCount()));
+  }
   if (!options.recordPath.empty()) {
     // The scene that was recording, unless the user left it (another scene, a lab).
     std::string message = "the recording was left (another scene or lab was opened)";

@@ -38,6 +38,16 @@ std::string LeftAligned(std::string text) {
   return text.substr(spaces) + std::string(spaces, ' ');
 }
 
+std::string Trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(' ');
+  return first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+std::string PaddedTo(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
 std::string StageLine(const char* stage, float latestMs, float averageMs) {
   char name[16];
   std::snprintf(name, sizeof name, "%-11.11s", stage);  // the longest stage name, "narrowphase"
@@ -59,20 +69,24 @@ std::vector<std::string> CountLines(const Counters& c, bool stepped, bool sleepE
           IslandsLine(c, sleepEnabled)};
 }
 
-// A figure whose length varies goes last on its line, left-aligned: its padding trails unseen.
+// Lines of running text: each figure without its padding, the line padded at its end to the length
+// its longest figures give. It reads as a sentence, and its width still cannot grow.
 std::string StepLine(int step, bool recording) {
   return std::string(recording ? "recording  " : "") + "step " + LeftAligned(FixedNumber(step, 10, 0));
 }
 
 std::string ReplayStepLine(unsigned long long step, unsigned long long steps) {
-  return "replay step " + FixedNumber(static_cast<double>(step), 8, 0) + " of " +
-         LeftAligned(FixedNumber(static_cast<double>(steps), 8, 0));
+  constexpr int kWidth = 8;  // steps up to 99,999,999 in full
+  const std::string line = "replay step " + Trimmed(FixedNumber(static_cast<double>(step), kWidth, 0)) +
+                           " of " + Trimmed(FixedNumber(static_cast<double>(steps), kWidth, 0));
+  return PaddedTo(line, 16 + 2 * kWidth);
 }
 
 std::string FrameRateLine(float fps, float realTimeFactor, bool paused) {
-  const std::string rate = "FPS " + FixedNumber(fps, 5, 0) + "  ";
-  return rate +
-         (paused ? std::string("paused") : "real time x" + LeftAligned(FixedNumber(realTimeFactor, 5, 2)));
+  const std::string rate = "FPS " + Trimmed(FixedNumber(fps, 5, 0)) + "  ";
+  const std::string line =
+      rate + (paused ? std::string("paused") : "real time x" + Trimmed(FixedNumber(realTimeFactor, 5, 2)));
+  return PaddedTo(line, 4 + 5 + 2 + 11 + 5);
 }
 
 std::string DroppedLine(float droppedSteps) {

@@ -7,6 +7,7 @@
 
 #include "minkowski/world_types.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ std::string StageLine(const char* stage, float latestMs, float averageMs);
 
 /// `text` with its leading spaces moved to its end: a left-aligned figure of the same width.
 std::string LeftAligned(std::string text);
+/// `text` without leading and trailing spaces.
+std::string Trimmed(const std::string& text);
+/// `text` with spaces appended up to `width` characters (as it is when longer).
+std::string PaddedTo(std::string text, size_t width);
 
 /// The world's sizes after the last Step (World::GetCounters): bodies (awake), shapes and joints,
 /// contacts (touching), islands. `stepped` is false before the first Step of what is shown, when the

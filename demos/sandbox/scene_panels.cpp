@@ -49,10 +49,20 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
   ImGui::PopStyleColor();
 }
 
+// A replay shows the scene its file names; a file that names none is not the scene shown before.
+bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
+const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
+
 const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<const char*>& labNames) {
   if (!Section("Scenes", true)) return nullptr;
   PushLabelRoom("count");
-  const char* picked = DrawScenePicker(view.Info().name, labNames);
+  const char* picked = DrawScenePicker(ShownName(view), labNames);
+  if (UnnamedReplay(view)) {
+    ImGui::TextWrapped(
+        "A recording that names no scene of this build (recorded before recordings named it).");
+    ImGui::PopItemWidth();
+    return picked;
+  }
   ImGui::TextWrapped("%s", view.Info().description);
   KnobsNote(view.Info(), s.params);
   if (view.Info().paramHelp[0] != '\0' && !view.IsReplaying()) {
@@ -253,7 +263,7 @@ void ProfilePanel(SceneView& view) {
 // Frames per second and how simulated time keeps up with real time: below real time (frames slower
 // than the steps) the factor turns orange and the dropped steps are counted.
 void StatusLines(const SceneView& view) {
-  ImGui::TextUnformatted(view.Info().name);
+  ImGui::TextUnformatted(ShownName(view));
   if (view.IsReplaying()) {
     ImGui::TextUnformatted(ReplayStepLine(view.Player()->CurrentStep(), view.Player()->StepCount()).c_str());
   } else {

@@ -81,11 +81,12 @@ TEST_CASE("the readouts and the status lines fit the panel for any figure") {
   CheckFixedWidth("drift", [](double v) { return DriftLine(1.0f, static_cast<float>(v)); });
   CheckFits("drift since", [](double v) { return DriftLine(static_cast<float>(v), 2736.9f); });
   CheckFits("step", [](double v) { return StepLine(Int(v), true); });
-  CheckFits("replay", [](double v) {
+  CheckFixedWidth("replay", [](double v) {
     return ReplayStepLine(static_cast<unsigned long long>(std::fabs(Int(v))), ULLONG_MAX);
   });
-  CheckFits("frame rate",
-            [](double v) { return FrameRateLine(static_cast<float>(v), static_cast<float>(v), false); });
+  CheckFixedWidth("frame rate", [](double v) {
+    return FrameRateLine(static_cast<float>(v), static_cast<float>(v), false);
+  });
   CheckFits("dropped", [](double v) { return DroppedLine(static_cast<float>(v)); });
 }
 
