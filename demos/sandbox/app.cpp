@@ -312,6 +312,7 @@ void App::HandleKey(SDL_Keycode key) {
       break;
     case SDLK_h:
       showUi = !showUi;
+      FitCamera();  // the view gains or loses the panel's width
       break;
     default:
       break;
@@ -456,19 +457,7 @@ bool App::RenderFrame(bool takeScreenshot) {
   return ok;
 }
 
-// Median frame time of the run after kWarmUp frames (the first ones build caches and fonts).
-void App::PrintFps() {
-  constexpr size_t kWarmUp = 10;
-  if (frameSeconds.size() <= kWarmUp) {
-    std::printf("fps: too few frames (%zu) to measure\n", frameSeconds.size());
-    return;
-  }
-  std::vector<double> times(frameSeconds.begin() + kWarmUp, frameSeconds.end());
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  const double median = times[times.size() / 2];
-  std::printf("fps: %.1f (median frame %.2f ms over %zu frames, %s)\n", 1.0 / median, 1e3 * median,
-              times.size(), host.Name().c_str());
-}
+void App::PrintFps() { std::printf("%s\n", FpsReport(frameSeconds, host.Name()).c_str()); }
 
 int App::Run() {
   int status = Open();

@@ -75,6 +75,12 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<con
   return picked;
 }
 
+// An integer slider over the range --settings accepts for `key`.
+void IntSlider(const char* label, const char* key, int& value) {
+  const KeyRange range = RangeOf(key);
+  ImGui::SliderInt(label, &value, static_cast<int>(range.lo), static_cast<int>(range.hi));
+}
+
 void SolverPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Solver", true)) return;
   if (view.IsReplaying()) ImGui::TextWrapped("A replay runs with the settings it recorded.");
@@ -87,7 +93,7 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::RadioButton("classic (PGS)", &mode, 1);
   v.mode = mode == 1 ? SolverMode::Classic : SolverMode::SoftStep;
   if (v.mode == SolverMode::SoftStep) {
-    ImGui::SliderInt("sub-steps", &v.subSteps, 1, 16);
+    IntSlider("sub-steps", "sub_steps", v.subSteps);
     ImGui::SliderFloat("contact Hz", &v.contactHertz, 1.0f, 240.0f, "%.1f");
     ImGui::SliderFloat("damping ratio", &v.contactDampingRatio, 0.0f, 20.0f, "%.2f");
     ImGui::SliderFloat("static scale", &v.staticContactScale, 1.0f, 10.0f, "%.1f");
@@ -96,7 +102,7 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
     ImGui::SameLine();
     ImGui::Checkbox("warm start", &v.enableWarmStarting);
   } else {
-    ImGui::SliderInt("iterations", &v.classicIterations, 1, 64);
+    IntSlider("iterations", "classic_iterations", v.classicIterations);
     ImGui::SliderFloat("Baumgarte", &v.classicBaumgarte, 0.0f, 1.0f, "%.2f");
     ImGui::Checkbox("warm start", &v.enableWarmStarting);
   }
@@ -215,7 +221,6 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   ImGui::Checkbox("shapes", &t.shapes);
   ImGui::Checkbox("AABBs", &t.aabbs);
   ImGui::Checkbox("broadphase: sweep and prune", &t.broadphase);
-  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
   ImGui::Checkbox("contact points", &t.contactPoints);
   ImGui::Checkbox("contact normals", &t.contactNormals);
   ImGui::Checkbox("contact impulses", &t.contactImpulses);
@@ -223,6 +228,9 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   ImGui::Checkbox("centres of mass", &t.centersOfMass);
   ImGui::Checkbox("islands (sleeping: grey)", &t.islands);
   ImGui::Checkbox("continuous: path, TOI pose", &t.continuous);
+  // The legend last: above the other toggles it pushed them down as it opened, so a click meant for
+  // "contact points" landed on its text.
+  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
 void ProfilePanel(SceneView& view) {
@@ -287,7 +295,13 @@ void StatusLines(const SceneView& view) {
 
 const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames) {
   const char* picked = nullptr;
-  if (!ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge)) return nullptr;
+  // The list opens over the scene and the panel: opaque, or the text beneath reads through it.
+  ImVec4 listColor = ImGui::GetStyle().Colors[ImGuiCol_PopupBg];
+  listColor.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
+  const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
+  ImGui::PopStyleColor();
+  if (!open) return nullptr;
   for (const char* category : scenes::SceneCategories()) {
     ImGui::TextDisabled("%s", category);
     for (const scenes::SceneInfo& info : scenes::SceneTable()) {

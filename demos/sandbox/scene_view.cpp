@@ -418,6 +418,7 @@ HoverInfo SceneView::Hover(Vec2 point) {
   info.body = PickBody(point);
   if (info.body.IsNull()) return info;
   const World& world = GetWorld();
+  info.type = world.GetBodyType(info.body);
   info.mass = world.GetMass(info.body);
   info.velocity = world.GetLinearVelocity(info.body);
   info.angularVelocity = world.GetAngularVelocity(info.body);

@@ -91,7 +91,8 @@ struct Readouts {
 /// What hovering shows about a body.
 struct HoverInfo {
   BodyId body{};  ///< null when nothing is under the cursor
-  float mass = 0.0f;
+  BodyType type = BodyType::Static;
+  float mass = 0.0f;  ///< kg; 0 for static and kinematic bodies, which have none
   Vec2 velocity{0.0f, 0.0f};
   float angularVelocity = 0.0f;
 };

@@ -161,6 +161,11 @@ bool CheckKnobs(const scenes::SceneInfo& info, const scenes::SceneParams& params
   return true;
 }
 
+KeyRange RangeOf(std::string_view key) {
+  const Entry* e = FindEntry(key);
+  return e == nullptr ? KeyRange{} : KeyRange{e->lo, e->hi};
+}
+
 std::vector<SettingKey> SettingKeys() {
   std::vector<SettingKey> keys;
   for (const Entry& e : Table()) keys.push_back({e.name, e.help});

@@ -58,6 +58,14 @@ struct SettingKey {
   const char* help;  ///< meaning, unit and accepted range
 };
 
+/// The inclusive range ApplySetting accepts for a number key ({0, 1} for switches and the mode,
+/// {0, 0} for an unknown key). The Solver panel's sliders take their ends from here, so a slider
+/// reaches what --settings does (sub-steps 1..64, classic iterations 1..256).
+struct KeyRange {
+  double lo = 0.0, hi = 0.0;
+};
+KeyRange RangeOf(std::string_view key);
+
 /// Every key ApplySetting accepts, in panel order.
 std::vector<SettingKey> SettingKeys();
 

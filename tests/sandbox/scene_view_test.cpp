@@ -526,3 +526,28 @@ TEST_CASE("a bomb that left the world no longer counts in the readouts") {
   CHECK(view.GetReadouts().kineticEnergy < settled.kineticEnergy + 1.0f);
   CHECK(view.GetReadouts().drift < 1.0f);
 }
+
+// A static floor's tooltip said "mass 0.000 kg".
+TEST_CASE("hovering says a static body is static and gives a dynamic body's mass") {
+  ViewHost host;
+  std::string error;
+  REQUIRE(host.Load("vertical_stack", {}, error));
+  const std::string floor = host.HoverText({10.0f, -1.0f});  // inside the ground box, clear of the stack
+  CHECK(floor.find("static") != std::string::npos);
+  CHECK(floor.find("mass") == std::string::npos);
+  const std::string box = host.HoverText({0.0f, 0.5f});  // the bottom box: 1 m x 1 m of density 1
+  const size_t at = box.find("mass ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stof(box.substr(at + 5)) == doctest::Approx(1.0f));
+  CHECK(host.HoverText({10.0f, 30.0f}).empty());  // nothing there
+}
+
+// --list-scenes named no distance_lab keys.
+TEST_CASE("the scene list names every lab with its settings keys") {
+  const std::string text = ListScenesText(LabNames());
+  for (const char* lab : LabNames()) {
+    INFO(lab);
+    CHECK(text.find("  " + std::string(lab) + "  ") != std::string::npos);
+    CHECK(text.find(std::string(lab) + " keys: ") != std::string::npos);
+  }
+}
