@@ -306,6 +306,7 @@ void App::HandleKey(SDL_Keycode key) {
       break;
     case SDLK_r:
       host.Restart();
+      FitCamera();  // the start pose again: frame the scene as when it loaded
       break;
     case SDLK_f:
       FitCamera();

@@ -551,3 +551,30 @@ TEST_CASE("the scene list names every lab with its settings keys") {
     CHECK(text.find(std::string(lab) + " keys: ") != std::string::npos);
   }
 }
+
+// pendulum_chain was framed on its start pose (the chain level with its pivot), so it swung under the
+// panel; spinner was framed on the rows its bodies start in, cutting the ring.
+TEST_CASE("scenes that move beyond their start pose frame where they go") {
+  auto contains = [](const AABB& view, const AABB& box) {
+    return view.lower.x <= box.lower.x && view.lower.y <= box.lower.y && box.upper.x <= view.upper.x &&
+           box.upper.y <= view.upper.y;
+  };
+  scenes::SceneRun chain(*scenes::FindScene("pendulum_chain"));
+  const AABB view = chain.State().view;
+  REQUIRE(view.lower.x < view.upper.x);  // the scene frames itself
+  int outside = 0;
+  for (int step = 0; step < 600; ++step) {  // 10 s: swings both ways
+    chain.Step();
+    for (BodyId body : chain.State().bodies) {
+      const Vec2 p = chain.GetWorld().GetPosition(body);
+      outside += contains(view, {p, p}) ? 0 : 1;
+    }
+  }
+  CHECK(outside == 0);
+
+  scenes::SceneRun spinner(*scenes::FindScene("spinner"), {.count = 10});
+  std::vector<ProxyInfo> proxies;
+  mk::CollectProxies(spinner.GetWorld().GetBroadPhase(), proxies);
+  REQUIRE(!proxies.empty());
+  for (const ProxyInfo& p : proxies) CHECK(contains(spinner.State().view, p.fatAABB));  // the ring included
+}
