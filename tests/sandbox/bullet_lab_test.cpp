@@ -46,17 +46,9 @@ int UnreachableShots(const BulletLab& lab) {
 }
 
 // Records the segments the lab draws (shot paths, the world's lines).
-struct SegmentRecorder final : DebugDraw {
+struct SegmentRecorder final : NullDraw {
   std::vector<Vec2> ends;
-  void DrawPolygon(const Vec2*, int, Color) override {}
-  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override {}
-  void DrawCircle(Vec2, float, Color) override {}
-  void DrawSolidCircle(const Transform&, float, Color) override {}
-  void DrawSolidCapsule(Vec2, Vec2, float, Color) override {}
   void DrawSegment(Vec2 a, Vec2 b, Color) override { ends.insert(ends.end(), {a, b}); }
-  void DrawTransform(const Transform&, float) override {}
-  void DrawPoint(Vec2, float, Color) override {}
-  void DrawString(Vec2, const char*, Color) override {}
 };
 
 }  // namespace
