@@ -127,7 +127,7 @@ void GjkLab::Draw(DebugDraw& draw) const {
                   static_cast<double>(p.separation));
     // Labels stack below the lower shape's bounds so they never sit on the points or each other.
     draw.DrawString(p.point + Vec2{0.15f, -0.25f - 0.35f * static_cast<float>(i)}, label,
-                    lab_colors::kManifold);
+                    lab_colors::kManifoldLabel);
   }
 
   // Closest points last, so nothing covers them.

@@ -43,7 +43,7 @@ void HelpSection() {
   ImGui::TextUnformatted(
       "space   pause / run\n"
       ". or S  single step\n"
-      "R       restart the scene\n"
+      "R       restart the scene, refit\n"
       "F       fit the camera\n"
       "H       hide / show the panel\n"
       "Esc     quit");
