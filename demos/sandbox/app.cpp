@@ -306,12 +306,14 @@ void App::HandleKey(SDL_Keycode key) {
       break;
     case SDLK_r:
       host.Restart();
+      FitCamera();  // the start pose again: frame the scene as when it loaded
       break;
     case SDLK_f:
       FitCamera();
       break;
     case SDLK_h:
       showUi = !showUi;
+      FitCamera();  // the view gains or loses the panel's width
       break;
     default:
       break;
@@ -402,7 +404,8 @@ void App::BuildUi() {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
   }
-  if (host.Scene() != nullptr && host.Scene()->TakeRefitRequest()) FitCamera();  // a replay started
+  if (host.Scene() != nullptr && host.Scene()->TakeRefitRequest()) FitCamera();  // a replay started or ended
+  if (host.Scene() != nullptr && host.Scene()->TakeResumeRequest()) paused = false;  // the replay was left
   if (picked != nullptr) {
     std::string error;
     if (host.Load(picked, {}, error)) {
@@ -455,19 +458,7 @@ bool App::RenderFrame(bool takeScreenshot) {
   return ok;
 }
 
-// Median frame time of the run after kWarmUp frames (the first ones build caches and fonts).
-void App::PrintFps() {
-  constexpr size_t kWarmUp = 10;
-  if (frameSeconds.size() <= kWarmUp) {
-    std::printf("fps: too few frames (%zu) to measure\n", frameSeconds.size());
-    return;
-  }
-  std::vector<double> times(frameSeconds.begin() + kWarmUp, frameSeconds.end());
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  const double median = times[times.size() / 2];
-  std::printf("fps: %.1f (median frame %.2f ms over %zu frames, %s)\n", 1.0 / median, 1e3 * median,
-              times.size(), host.Name().c_str());
-}
+void App::PrintFps() { std::printf("%s\n", FpsReport(frameSeconds, host.Name()).c_str()); }
 
 int App::Run() {
   int status = Open();
@@ -494,6 +485,13 @@ int App::Run() {
     if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
   }
   if (options.printFps) PrintFps();
+  if (const SceneView* scene = host.Scene(); scene != nullptr && scene->IsReplaying()) {
+    const scenes::SceneInfo* replayed = scene->ReplayedScene();
+    std::printf("%s: replayed %s, step %llu of %llu\n", program,
+                replayed != nullptr ? replayed->name : "a recording that names no scene",
+                static_cast<unsigned long long>(scene->Player()->CurrentStep()),
+                static_cast<unsigned long long>(scene->Player()->StepCount()));
+  }
   if (!options.recordPath.empty()) {
     // The scene that was recording, unless the user left it (another scene, a lab).
     std::string message = "the recording was left (another scene or lab was opened)";

@@ -135,9 +135,12 @@ void BulletLab::Draw(DebugDraw& draw) const {
   for (size_t i = first; i < shots_.size(); ++i) {
     const Shot& shot = shots_[i];
     const Color color = shot.outcome == Outcome::kTunnelled ? kTunnelColor : kStoppedColor;
-    // The path as fired, to where the shot is (or ended); a shot stopped by continuous collision shows
-    // its time-of-impact pose.
-    draw.DrawSegment(shot.start, shot.hasImpact ? shot.impact : shot.last, color);
+    // The path from the muzzle to where the shot is (or ended); a shot stopped by continuous collision
+    // shows its time-of-impact pose. Its first step starts inside the gun (up to a step's travel behind
+    // the muzzle, 5 m at 300 m/s: under the panel), which is not drawn.
+    const Vec2 end = shot.hasImpact ? shot.impact : shot.last;
+    if (Dot(end - kMuzzle, shot.direction) <= 0.0f) continue;  // not out of the gun yet
+    draw.DrawSegment(kMuzzle, end, color);
     if (shot.hasImpact) draw.DrawCircle(shot.impact, config_.radius, kImpactColor);
     draw.DrawCircle(shot.last, config_.radius, color);
   }

@@ -3,6 +3,7 @@
 // open chain (one-sided segments with ghost vertices) or the same pieces as two-sided segments, or for
 // reference one solid ground box, with a plot of each body's vertical speed over time. On the chain
 // both lines are those of the solid ground; on segments the box catches the internal edges and hops.
+// The box and the wheel never touch each other (one negative collision group).
 // Uses only the public World API.
 #pragma once
 

@@ -82,6 +82,20 @@ std::vector<DemoShape> MakeDemoShapes(std::vector<std::string>& errors) {
   return shapes;
 }
 
+std::string LabelLines(const std::string& label) {
+  if (label.size() <= kLabelLineChars) return label;
+  const std::size_t middle = label.size() / 2;
+  std::size_t best = std::string::npos;
+  for (std::size_t i = label.find(' '); i != std::string::npos; i = label.find(' ', i + 1)) {
+    const auto off = [middle](std::size_t at) { return at > middle ? at - middle : middle - at; };
+    if (best == std::string::npos || off(i) < off(best)) best = i;
+  }
+  if (best == std::string::npos) return label;
+  std::string lines = label;
+  lines[best] = '\n';  // the debug draw's strings go to ImGui's AddText, which breaks lines there
+  return lines;
+}
+
 Transform DemoTransform(const DemoShape& shape, float seconds) {
   return MakeTransform(shape.position, shape.angularSpeed * seconds);
 }
@@ -99,7 +113,8 @@ void DrawDemoShapes(const std::vector<DemoShape>& shapes, float seconds, const D
     if (toggles.transforms) draw.DrawTransform(xf, 0.5f);
     if (toggles.centersOfMass)
       draw.DrawPoint(TransformPoint(xf, s.mass.center), kCenterPointSize, kCenterColor);
-    if (toggles.labels) draw.DrawString(s.position + kLabelOffset, s.label.c_str(), colors::kWhite);
+    if (toggles.labels)
+      draw.DrawString(s.position + kLabelOffset, LabelLines(s.label).c_str(), colors::kWhite);
   }
 }
 

@@ -6,6 +6,7 @@
 #include "minkowski/debug_draw.h"
 #include "minkowski/geometry.h"
 
+#include <cstddef>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,6 +34,12 @@ struct DemoToggles {
 /// Builds the demo. Shapes whose constructor reports an error are left out and the error is
 /// appended to `errors` (empty on success).
 std::vector<DemoShape> MakeDemoShapes(std::vector<std::string>& errors);
+
+/// Characters a label line may have: at 900 x 560 a gallery column is about 105 px, and the font's
+/// 7 px a character made "rounded triangle" (112 px) run into "rounded hexagon".
+inline constexpr std::size_t kLabelLineChars = 10;
+/// The label as drawn: a longer one breaks at the space nearest its middle into two lines.
+std::string LabelLines(const std::string& label);
 
 /// World transform of a shape `seconds` after the start.
 Transform DemoTransform(const DemoShape& shape, float seconds);

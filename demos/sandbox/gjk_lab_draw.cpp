@@ -127,7 +127,7 @@ void GjkLab::Draw(DebugDraw& draw) const {
                   static_cast<double>(p.separation));
     // Labels stack below the lower shape's bounds so they never sit on the points or each other.
     draw.DrawString(p.point + Vec2{0.15f, -0.25f - 0.35f * static_cast<float>(i)}, label,
-                    lab_colors::kManifold);
+                    lab_colors::kManifoldLabel);
   }
 
   // Closest points last, so nothing covers them.
@@ -201,20 +201,22 @@ void GjkLab::DrawPanel() {
                        r.penetration.status == PenetrationStatus::SatFallback ? "SAT fallback" : "EPA",
                        r.penetration.iterations);
     // The arrow drawn is the cores' depth; the surfaces overlap by the radii more.
-    ImGui::TextWrapped("core depth %.4f m (the red arrow)", static_cast<double>(r.penetration.coreDepth));
-    ImGui::TextWrapped("surface depth %.4f m = core depth + radii %.4f m",
-                       static_cast<double>(r.penetration.depth), static_cast<double>(r.radiusSum));
+    // Lines with numbers are short and unwrapped: ImGui wraps after a '.', splitting "0." from "000".
+    ImGui::Text("core depth %.4f m (the red arrow)", static_cast<double>(r.penetration.coreDepth));
+    ImGui::Text("surface depth %.4f m", static_cast<double>(r.penetration.depth));
+    ImGui::Text("  = core depth + radii %.4f m", static_cast<double>(r.radiusSum));
     if (r.epa.count > 0) {
       int shown = ShownEpaStep();
       if (ImGui::SliderInt("EPA step", &shown, 0, r.epa.count - 1))
         epaStep = shown == r.epa.count - 1 ? -1 : shown;
     }
   } else {
-    ImGui::TextWrapped("distance %.5f m (cores %.5f m)", static_cast<double>(r.distance.distance),
-                       static_cast<double>(r.distance.coreDistance));
+    ImGui::Text("distance %.5f m", static_cast<double>(r.distance.distance));
+    ImGui::Text("  cores %.5f m", static_cast<double>(r.distance.coreDistance));
   }
-  ImGui::TextWrapped("manifold: %d point(s), normal (%.3f, %.3f)", r.manifold.pointCount,
-                     static_cast<double>(r.manifold.normal.x), static_cast<double>(r.manifold.normal.y));
+  ImGui::Text("manifold: %d point(s)", r.manifold.pointCount);
+  ImGui::Text("  normal (%.3f, %.3f)", static_cast<double>(r.manifold.normal.x),
+              static_cast<double>(r.manifold.normal.y));
   ImGui::TextWrapped("Left-drag a shape to move it; wheel over a shape to turn it.");
 }
 

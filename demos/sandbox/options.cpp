@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "options.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace mk::sandbox {
 namespace {
@@ -95,6 +98,34 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
   return parsed;
 }
 
+namespace {
+
+double Median(std::vector<double> times) {
+  const auto middle = times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2);
+  std::nth_element(times.begin(), middle, times.end());
+  return *middle;
+}
+
+}  // namespace
+
+std::string FpsReport(const std::vector<double>& frameSeconds, const std::string& name) {
+  char text[200];
+  if (frameSeconds.size() <= kFpsWarmUpFrames) {
+    std::snprintf(text, sizeof text, "fps: too few frames (%zu) to measure", frameSeconds.size());
+    return text;
+  }
+  const std::vector<double> run(frameSeconds.begin() + kFpsWarmUpFrames, frameSeconds.end());
+  const size_t recentCount = std::min(run.size(), kFpsRecentFrames);
+  const std::vector<double> recent(run.end() - static_cast<std::ptrdiff_t>(recentCount), run.end());
+  const double recentMedian = Median(recent), runMedian = Median(run);
+  std::snprintf(text, sizeof text,
+                "fps: %.1f over the last %zu frames (median frame %.2f ms); %.1f over the run (median frame "
+                "%.2f ms over %zu frames, %s)",
+                1.0 / recentMedian, recent.size(), 1e3 * recentMedian, 1.0 / runMedian, 1e3 * runMedian,
+                run.size(), name.c_str());
+  return text;
+}
+
 std::string UsageText(const char* program) {
   std::string p = program;
   return "Usage:\n"
@@ -118,7 +149,8 @@ std::string UsageText(const char* program) {
          "  --expand-panels     open every section of the side panel\n"
          "  --check-layout      after the last frame, check that every panel lies inside the window,\n"
          "                      no two overlap and no text is cut off; exit 1 naming what failed\n"
-         "  --print-fps         at exit, print the median frames per second (first 10 frames skipped)\n"
+         "  --print-fps         at exit, print the median frames per second of the last 60 frames and\n"
+         "                      of the whole run (its first 10 frames skipped)\n"
          "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
          "  --record FILE       record the scene from its start (every step, grab and bomb) and\n"
          "                      write the replay to FILE at exit\n"

@@ -2,6 +2,7 @@
 // Sandbox command line: options, parsing, usage text and exit codes. No SDL here, so tests link it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,17 @@ struct ParsedArguments {
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);
+
+/// Frames --print-fps leaves out at the start (they build caches and fonts), and the recent window it
+/// reports besides the whole run (about a second at 60 frames per second: what the panel's frame
+/// rate shows, where the whole run's median hides a scene that grew slow).
+inline constexpr size_t kFpsWarmUpFrames = 10;
+inline constexpr size_t kFpsRecentFrames = 60;
+
+/// The --print-fps line for these frame times (s, in order): the median frame rate of the last
+/// kFpsRecentFrames frames, then of the whole run after kFpsWarmUpFrames, each with its median frame
+/// time; `name` is what ran. Says so when there are too few frames.
+std::string FpsReport(const std::vector<double>& frameSeconds, const std::string& name);
 
 /// The --help text.
 std::string UsageText(const char* program);

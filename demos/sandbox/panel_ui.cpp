@@ -21,6 +21,8 @@ void BeginSidePanel() {
   const float height = std::max(display.y - 2.0f * kPanelMargin, 100.0f);
   ImGui::SetNextWindowPos(ImVec2(kPanelMargin, kPanelMargin), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, height), ImGuiCond_Always);
+  // Opaque: the dark style's 94% let bullet paths and shapes show through the text.
+  ImGui::SetNextWindowBgAlpha(1.0f);
   ImGui::Begin("Minkowski", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
 }
 
@@ -41,7 +43,7 @@ void HelpSection() {
   ImGui::TextUnformatted(
       "space   pause / run\n"
       ". or S  single step\n"
-      "R       restart the scene\n"
+      "R       restart the scene, refit\n"
       "F       fit the camera\n"
       "H       hide / show the panel\n"
       "Esc     quit");

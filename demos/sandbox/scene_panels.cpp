@@ -2,6 +2,7 @@
 // The ImGui panels of a world scene: Scenes, Solver, Draw, Profile (with the solver-lab readouts).
 // Every widget edits a copy of the SceneSettings, handed back through SceneView::SetSettings, so the
 // panels, --settings and the tests go through one path.
+#include "panel_text.h"
 #include "panel_ui.h"
 #include "scene_view.h"
 
@@ -17,15 +18,19 @@
 namespace mk::sandbox {
 namespace {
 
-// The figures above the plot (not overlaid on it, where they ran past its edges), then the plot at
-// the panel's full width.
-void PlotHistory(const char* label, const History& h, const char* unit) {
-  ImGui::Text("%s  %.3g %s (avg %.3g)", label, static_cast<double>(h.Latest()), unit,
-              static_cast<double>(h.Average()));
+constexpr float kPlotHeight = 28.0f;  // pixels
+
+// The figures above the plot (not overlaid on it, where they ran past its edges), in a line of fixed
+// width (panel_text.h), then the plot at the panel's full width.
+void PlotHistory(const char* label, const History& h) {
+  ImGui::TextUnformatted(StageLine(label, h.Latest(), h.Average()).c_str());
   // PlotLines reads values[(offset + i) % count]: the oldest sample first once the ring is full.
   const int offset = h.count == History::kSize ? h.next : 0;
+  // ImGui 1.86's PlotLines takes its size as given (no "negative = up to the edge" as for other
+  // widgets): a width of -FLT_MIN drew a frame of no width, so the width is what remains of the line.
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, kPlotHeight);
   ImGui::PushID(label);
-  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, nullptr, 0.0f, FLT_MAX, ImVec2(-FLT_MIN, 28));
+  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, nullptr, 0.0f, FLT_MAX, size);
   ImGui::PopID();
 }
 
@@ -44,21 +49,36 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
   ImGui::PopStyleColor();
 }
 
+// A replay shows the scene its file names; a file that names none is not the scene shown before.
+bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
+const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
+
 const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<const char*>& labNames) {
   if (!Section("Scenes", true)) return nullptr;
   PushLabelRoom("count");
-  const char* picked = DrawScenePicker(view.Info().name, labNames);
+  const char* picked = DrawScenePicker(ShownName(view), labNames);
+  if (UnnamedReplay(view)) {
+    ImGui::TextWrapped(
+        "A recording that names no scene of this build (recorded before recordings named it).");
+    ImGui::PopItemWidth();
+    return picked;
+  }
   ImGui::TextWrapped("%s", view.Info().description);
   KnobsNote(view.Info(), s.params);
   if (view.Info().paramHelp[0] != '\0' && !view.IsReplaying()) {
     ImGui::TextWrapped("%s", view.Info().paramHelp);
     ImGui::InputInt("size", &s.params.size);
     ImGui::InputInt("count", &s.params.count);
-    s.params.size = std::clamp(s.params.size, 0, 1000);
-    s.params.count = std::clamp(s.params.count, 0, 1000);
+    s.params = ClampKnobs(view.Info(), s.params);  // the scene's own range: spinner counts 6,076
   }
   ImGui::PopItemWidth();
   return picked;
+}
+
+// An integer slider over the range --settings accepts for `key`.
+void IntSlider(const char* label, const char* key, int& value) {
+  const KeyRange range = RangeOf(key);
+  ImGui::SliderInt(label, &value, static_cast<int>(range.lo), static_cast<int>(range.hi));
 }
 
 void SolverPanel(SceneView& view, SceneSettings& s) {
@@ -73,7 +93,7 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::RadioButton("classic (PGS)", &mode, 1);
   v.mode = mode == 1 ? SolverMode::Classic : SolverMode::SoftStep;
   if (v.mode == SolverMode::SoftStep) {
-    ImGui::SliderInt("sub-steps", &v.subSteps, 1, 16);
+    IntSlider("sub-steps", "sub_steps", v.subSteps);
     ImGui::SliderFloat("contact Hz", &v.contactHertz, 1.0f, 240.0f, "%.1f");
     ImGui::SliderFloat("damping ratio", &v.contactDampingRatio, 0.0f, 20.0f, "%.2f");
     ImGui::SliderFloat("static scale", &v.staticContactScale, 1.0f, 10.0f, "%.1f");
@@ -82,7 +102,7 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
     ImGui::SameLine();
     ImGui::Checkbox("warm start", &v.enableWarmStarting);
   } else {
-    ImGui::SliderInt("iterations", &v.classicIterations, 1, 64);
+    IntSlider("iterations", "classic_iterations", v.classicIterations);
     ImGui::SliderFloat("Baumgarte", &v.classicBaumgarte, 0.0f, 1.0f, "%.2f");
     ImGui::Checkbox("warm start", &v.enableWarmStarting);
   }
@@ -201,7 +221,6 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   ImGui::Checkbox("shapes", &t.shapes);
   ImGui::Checkbox("AABBs", &t.aabbs);
   ImGui::Checkbox("broadphase: sweep and prune", &t.broadphase);
-  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
   ImGui::Checkbox("contact points", &t.contactPoints);
   ImGui::Checkbox("contact normals", &t.contactNormals);
   ImGui::Checkbox("contact impulses", &t.contactImpulses);
@@ -209,32 +228,40 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   ImGui::Checkbox("centres of mass", &t.centersOfMass);
   ImGui::Checkbox("islands (sleeping: grey)", &t.islands);
   ImGui::Checkbox("continuous: path, TOI pose", &t.continuous);
+  // The legend last: above the other toggles it pushed them down as it opened, so a click meant for
+  // "contact points" landed on its text.
+  if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
 void ProfilePanel(SceneView& view) {
   if (!Section("Profile", true)) return;
   const ProfileHistory& p = view.Profile();
-  PlotHistory("step", p.step, "ms");
-  PlotHistory("broadphase", p.broadphase, "ms");
-  PlotHistory("narrowphase", p.narrowphase, "ms");
-  PlotHistory("islands", p.islands, "ms");
-  PlotHistory("solver", p.solver, "ms");
-  const Counters c = view.GetWorld().GetCounters();
-  const BroadPhaseStats bp = view.GetWorld().GetBroadPhase().Stats();
-  ImGui::Text("bodies %d (awake %d)", c.bodies, c.awakeBodies);
-  ImGui::Text("shapes %d, joints %d, islands %d", c.shapes, c.joints, c.islands);
-  ImGui::Text("contacts %d (touching %d)", c.contacts, c.touchingContacts);
+  PlotHistory("step", p.step);
+  PlotHistory("broadphase", p.broadphase);
+  PlotHistory("narrowphase", p.narrowphase);
+  PlotHistory("islands", p.islands);
+  PlotHistory("solver", p.solver);
+  const World& world = view.GetWorld();
+  const BroadPhaseStats bp = world.GetBroadPhase().Stats();
+  for (const std::string& line :
+       CountLines(world.GetCounters(), view.StepCount() > 0, world.GetSolverSettings().enableSleep)) {
+    ImGui::TextUnformatted(line.c_str());
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "The step builds islands only for the sleep check: when a body has rested\n"
+        "for 'time to sleep'. Until then no island is built, whatever moves.");
+  }
   ImGui::Text("broadphase pairs %d", bp.pairCount);
   ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
   ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
 
   const Readouts& r = view.GetReadouts();
   ImGui::Separator();
-  ImGui::Text("max penetration %.4f m", static_cast<double>(r.maxPenetration));
-  ImGui::Text("kinetic energy  %.4g J", static_cast<double>(r.kineticEnergy));
+  ImGui::TextUnformatted(PenetrationLine(r.maxPenetration).c_str());
+  ImGui::TextUnformatted(EnergyLine(r.kineticEnergy).c_str());
   if (r.referenceTime >= 0.0f) {
-    ImGui::Text("drift since %.1f s %.4f m", static_cast<double>(r.referenceTime),
-                static_cast<double>(r.drift));
+    ImGui::TextUnformatted(DriftLine(r.referenceTime, r.drift).c_str());
   } else {
     ImGui::Text("drift: reference at %.0f s", static_cast<double>(SceneView::kDriftReferenceTime));
   }
@@ -244,22 +271,19 @@ void ProfilePanel(SceneView& view) {
 // Frames per second and how simulated time keeps up with real time: below real time (frames slower
 // than the steps) the factor turns orange and the dropped steps are counted.
 void StatusLines(const SceneView& view) {
+  ImGui::TextUnformatted(ShownName(view));
   if (view.IsReplaying()) {
-    ImGui::Text("replay  step %d of %llu", view.StepCount(),
-                static_cast<unsigned long long>(view.Player()->StepCount()));
+    ImGui::TextUnformatted(ReplayStepLine(view.Player()->CurrentStep(), view.Player()->StepCount()).c_str());
   } else {
-    ImGui::Text("%s  step %d%s", view.Info().name, view.StepCount(), view.IsRecording() ? "  recording" : "");
+    ImGui::TextUnformatted(StepLine(view.StepCount(), view.IsRecording()).c_str());
   }
   const RealTimeMeter& m = view.RealTime();
   const bool behind = !view.paused && m.factor < 0.95f;
   const ImVec4 color = behind ? ImVec4(1.0f, 0.6f, 0.2f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
-  const double fps = static_cast<double>(ImGui::GetIO().Framerate);
-  if (view.paused) {
-    ImGui::TextColored(color, "%.0f FPS  paused  dropped %.0f", fps, static_cast<double>(m.droppedSteps));
-  } else {
-    ImGui::TextColored(color, "%.0f FPS  real time x%.2f  dropped %.0f", fps, static_cast<double>(m.factor),
-                       static_cast<double>(m.droppedSteps));
-  }
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextUnformatted(FrameRateLine(ImGui::GetIO().Framerate, m.factor, view.paused).c_str());
+  ImGui::TextUnformatted(DroppedLine(m.droppedSteps).c_str());
+  ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "real time: simulated seconds per real second (1 = real time)\n"
@@ -271,7 +295,13 @@ void StatusLines(const SceneView& view) {
 
 const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames) {
   const char* picked = nullptr;
-  if (!ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge)) return nullptr;
+  // The list opens over the scene and the panel: opaque, or the text beneath reads through it.
+  ImVec4 listColor = ImGui::GetStyle().Colors[ImGuiCol_PopupBg];
+  listColor.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
+  const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
+  ImGui::PopStyleColor();
+  if (!open) return nullptr;
   for (const char* category : scenes::SceneCategories()) {
     ImGui::TextDisabled("%s", category);
     for (const scenes::SceneInfo& info : scenes::SceneTable()) {

@@ -11,10 +11,48 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace mk::sandbox {
+namespace {
+
+// The box around every shape's fat AABB (inverted when the world has none).
+AABB ShapesBox(const World& world) {
+  std::vector<ProxyInfo> proxies;
+  mk::CollectProxies(world.GetBroadPhase(), proxies);
+  AABB box{{1.0f, 1.0f}, {-1.0f, -1.0f}};
+  for (size_t i = 0; i < proxies.size(); ++i) {
+    const AABB& b = proxies[i].fatAABB;
+    box = i == 0 ? b : AABB{Min(box.lower, b.lower), Max(box.upper, b.upper)};
+  }
+  return box;
+}
+
+// Every body with a shape, by index: the World lists no bodies, but the broadphase holds every shape.
+std::vector<BodyId> BodiesWithShapes(const World& world) {
+  std::vector<BodyId> bodies;
+  const AABB box = ShapesBox(world);
+  if (box.lower.x > box.upper.x) return bodies;
+  world.QueryAABB(box, [&](ShapeId shape) {
+    bodies.push_back(world.GetBody(shape));
+    return true;
+  });
+  auto byIndex = [](BodyId a, BodyId b) { return a.index1 < b.index1; };
+  std::sort(bodies.begin(), bodies.end(), byIndex);
+  bodies.erase(
+      std::unique(bodies.begin(), bodies.end(), [](BodyId a, BodyId b) { return a.index1 == b.index1; }),
+      bodies.end());
+  return bodies;
+}
+
+bool Contains(const AABB& box, Vec2 p) {
+  return box.lower.x <= p.x && p.x <= box.upper.x && box.lower.y <= p.y && p.y <= box.upper.y;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // History
@@ -59,9 +97,15 @@ SceneView::SceneView(const scenes::SceneInfo& info, const SceneSettings& setting
 void SceneView::Load(bool record) {
   player_.reset();
   run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params, record);
+  if (record) NameRecordedScene();
   followSeen_ = false;
   ApplyWorldSettings();
   ResetInteraction();
+  // The world a bomb can leave: everything built, with as much room again on every side (a bomb
+  // beyond flies on for ever and would swamp the readouts: 2.4e5 J and 2,737 m of drift for one).
+  const AABB shapes = ShapesBox(run_->GetWorld());
+  const Vec2 room = 0.5f * (shapes.upper - shapes.lower) + Vec2{10.0f, 10.0f};
+  worldBox_ = {shapes.lower - room, shapes.upper + room};
 }
 
 // What belongs to the run shown: timing, figures, grabs and bombs.
@@ -73,6 +117,7 @@ void SceneView::ResetInteraction() {
   realTime_.stepHertz = settings_.stepHertz;
   bombs_.clear();
   bombShapes_.clear();
+  referenceBodies_.clear();
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
@@ -190,11 +235,41 @@ bool SceneView::StopRecordingAndSave(const std::string& path, std::string& messa
   return true;
 }
 
+void SceneView::NameRecordedScene() {
+  World& world = run_->GetWorld();
+  for (BodyId body : BodiesWithShapes(world)) {
+    if (world.GetName(body)[0] != '\0') continue;  // the scene's own name (a platform, a ball)
+    world.SetName(body, (std::string(kSceneNamePrefix) + info_->name).c_str());
+    return;
+  }
+}
+
+// The panels then name the replayed scene and show its description, and leaving the replay loads it
+// (at its default knobs: the file does not say which knobs built it). A file naming no scene of the
+// table leaves the scene shown before.
+void SceneView::FindReplayedScene() {
+  replayedScene_ = nullptr;
+  const World& world = player_->GetWorld();
+  const std::string_view prefix = kSceneNamePrefix;
+  for (BodyId body : BodiesWithShapes(world)) {
+    const std::string_view name = world.GetName(body);
+    if (!name.starts_with(prefix)) continue;
+    replayedScene_ = scenes::FindScene(name.substr(prefix.size()));
+    break;
+  }
+  if (replayedScene_ == nullptr || replayedScene_ == info_) return;
+  const DrawToggles draw = settings_.draw;
+  info_ = replayedScene_;
+  settings_ = DefaultSettings(*info_);
+  settings_.draw = draw;
+}
+
 void SceneView::PlayReplay(Replay replay) {
   if (IsRecording()) mk::StopRecording(run_->GetWorld());
   player_ = std::make_unique<ReplayPlayer>(std::move(replay));
   ResetInteraction();
   ScrubTo(0);
+  FindReplayedScene();
   refitRequested_ = true;
 }
 
@@ -218,6 +293,8 @@ void SceneView::ScrubTo(std::uint64_t step) {
   player_->StepTo(std::min(step, player_->StepCount()));
   if (step == 0) player_->ApplyUntilNextStep();  // the recorded build: something to look at
   ShowReplaySettings();
+  // Back before the drift reference: it is taken again when the replay passes its time.
+  if (SimulatedTime() < readouts_.referenceTime) readouts_.referenceTime = -1.0f;
   MeasureReadouts();
 }
 
@@ -230,11 +307,9 @@ void SceneView::ShowReplaySettings() {
   world.SetContinuousRecording(settings_.draw.continuous);
 }
 
-bool SceneView::TakeRefitRequest() {
-  const bool requested = refitRequested_;
-  refitRequested_ = false;
-  return requested;
-}
+bool SceneView::TakeRefitRequest() { return std::exchange(refitRequested_, false); }
+
+bool SceneView::TakeResumeRequest() { return std::exchange(resumeRequested_, false); }
 
 Vec2 SceneView::TakeFollowShift() {
   const BodyId body = run_->State().follow;
@@ -246,13 +321,25 @@ Vec2 SceneView::TakeFollowShift() {
 }
 
 void SceneView::LeaveReplay() {
-  if (player_ != nullptr) Load();
+  if (player_ == nullptr) return;
+  Load();
+  refitRequested_ = true;
+  resumeRequested_ = true;
 }
 
+// Live: the scene's bodies and the bombs still in the world. In a replay the scene's ids would name
+// bodies of the scene's world, not the player's: every dynamic body of the player's world.
 std::vector<BodyId> SceneView::WatchedBodies() const {
-  if (player_ != nullptr) return {};  // the scene's ids name bodies of the scene's world
+  const World& world = GetWorld();
+  if (player_ != nullptr) {
+    std::vector<BodyId> bodies = BodiesWithShapes(world);
+    std::erase_if(bodies, [&](BodyId b) { return world.GetBodyType(b) != BodyType::Dynamic; });
+    return bodies;
+  }
   std::vector<BodyId> bodies = run_->State().bodies;
-  bodies.insert(bodies.end(), bombs_.begin(), bombs_.end());
+  for (BodyId bomb : bombs_) {
+    if (world.IsValid(bomb) && Contains(worldBox_, world.GetPosition(bomb))) bodies.push_back(bomb);
+  }
   return bodies;
 }
 
@@ -277,18 +364,27 @@ void SceneView::MeasureReadouts() {
 
   if (readouts_.referenceTime < 0.0f && SimulatedTime() >= kDriftReferenceTime) ResetDriftReference();
   float drift = 0.0f;
-  for (size_t i = 0; i < referencePositions_.size() && i < bodies.size(); ++i) {
-    if (world.IsValid(bodies[i]))
-      drift = std::max(drift, Length(world.GetPosition(bodies[i]) - referencePositions_[i]));
+  for (size_t i = 0; i < referenceBodies_.size(); ++i) {
+    const BodyId body = referenceBodies_[i];
+    // A body destroyed since, or a bomb that left the world, no longer counts.
+    if (!world.IsValid(body) || (IsBomb(body) && !Contains(worldBox_, world.GetPosition(body)))) continue;
+    drift = std::max(drift, Length(world.GetPosition(body) - referencePositions_[i]));
   }
   readouts_.drift = drift;
 }
 
+bool SceneView::IsBomb(BodyId body) const {
+  return std::find(bombs_.begin(), bombs_.end(), body) != bombs_.end();
+}
+
 void SceneView::ResetDriftReference() {
   const World& world = GetWorld();
+  referenceBodies_.clear();
   referencePositions_.clear();
   for (BodyId body : WatchedBodies()) {
-    referencePositions_.push_back(world.IsValid(body) ? world.GetPosition(body) : Vec2{0.0f, 0.0f});
+    if (!world.IsValid(body)) continue;
+    referenceBodies_.push_back(body);
+    referencePositions_.push_back(world.GetPosition(body));
   }
   readouts_.referenceTime = SimulatedTime();
   readouts_.drift = 0.0f;
@@ -322,6 +418,7 @@ HoverInfo SceneView::Hover(Vec2 point) {
   info.body = PickBody(point);
   if (info.body.IsNull()) return info;
   const World& world = GetWorld();
+  info.type = world.GetBodyType(info.body);
   info.mass = world.GetMass(info.body);
   info.velocity = world.GetLinearVelocity(info.body);
   info.angularVelocity = world.GetAngularVelocity(info.body);

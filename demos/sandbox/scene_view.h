@@ -81,15 +81,18 @@ struct ProfileHistory {
 /// Solver-lab readouts, measured after every step.
 struct Readouts {
   float maxPenetration = 0.0f;  ///< m: deepest overlap among touching contacts (0 when none)
-  float kineticEnergy = 0.0f;   ///< J: sum of 1/2 m v^2 + 1/2 I w^2 over dynamic bodies
-  float drift = 0.0f;           ///< m: largest displacement of a scene body since the reference
+  /// J: sum of 1/2 m v^2 + 1/2 I w^2 over the scene's bodies and the bombs still in the world (in a
+  /// replay: over every dynamic body)
+  float kineticEnergy = 0.0f;
+  float drift = 0.0f;           ///< m: largest displacement of those bodies since the reference
   float referenceTime = -1.0f;  ///< s of simulated time when the reference was taken (< 0: not yet)
 };
 
 /// What hovering shows about a body.
 struct HoverInfo {
   BodyId body{};  ///< null when nothing is under the cursor
-  float mass = 0.0f;
+  BodyType type = BodyType::Static;
+  float mass = 0.0f;  ///< kg; 0 for static and kinematic bodies, which have none
   Vec2 velocity{0.0f, 0.0f};
   float angularVelocity = 0.0f;
 };
@@ -171,10 +174,21 @@ class SceneView {
   const ReplayPlayer* Player() const { return player_.get(); }
   /// Moves the replay to just after its `step`-th step (clamped to its length).
   void ScrubTo(std::uint64_t step);
-  /// Back to the live scene, restarted.
+  /// Back to the live scene, restarted: the scene the replay recorded when its file names one (see
+  /// kSceneNamePrefix), else the scene shown before. It runs: TakeResumeRequest() says so once.
   void LeaveReplay();
-  /// True once after a replay started: what is shown changed, so the camera should fit it again.
+  /// The scene-table row the replay's file names (kSceneNamePrefix), or null: not replaying, or a
+  /// recording that names no scene of this table. While it is known, Info() is that row.
+  const scenes::SceneInfo* ReplayedScene() const { return player_ != nullptr ? replayedScene_ : nullptr; }
+  /// True once after a replay started or was left: what is shown changed, so the camera should fit
+  /// it again.
   bool TakeRefitRequest();
+  /// True once after the replay was left: the live scene starts running (a pause belonged to the
+  /// replay).
+  bool TakeResumeRequest();
+  /// A recording names its scene on one of its bodies (World::SetName, recorded like any call, so the
+  /// file carries it; the first unnamed body by index): "scene:" then the scene's name.
+  static constexpr const char* kSceneNamePrefix = "scene:";
   /// How far the scene's followed body (scenes::SceneState::follow) moved since the last call (m):
   /// the camera moves with it. Zero in a replay, without a followed body, and on the first call.
   Vec2 TakeFollowShift();
@@ -201,6 +215,8 @@ class SceneView {
 
  private:
   void Load(bool record = false);
+  void NameRecordedScene();
+  void FindReplayedScene();
   void ResetInteraction();
   void ApplyWorldSettings();
   void ShowReplaySettings();
@@ -208,12 +224,16 @@ class SceneView {
   void MeasureReadouts();
   void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
   std::vector<BodyId> WatchedBodies() const;
+  bool IsBomb(BodyId body) const;
 
   const scenes::SceneInfo* info_;
   SceneSettings settings_;
   std::unique_ptr<scenes::SceneRun> run_;
-  std::unique_ptr<ReplayPlayer> player_;  // while replaying
+  std::unique_ptr<ReplayPlayer> player_;              // while replaying
+  const scenes::SceneInfo* replayedScene_ = nullptr;  // the scene the replay names, if any
   bool refitRequested_ = false;
+  bool resumeRequested_ = false;
+  AABB worldBox_{};          // a bomb whose centre leaves it has left the world: the readouts drop it
   bool followSeen_ = false;  // followLast_ holds the followed body's position at the last call
   Vec2 followLast_{0.0f, 0.0f};
   float accumulator_ = 0.0f;
@@ -225,7 +245,9 @@ class SceneView {
   bool mouseSeen_ = false;
   std::vector<BodyId> bombs_;
   std::vector<ShapeId> bombShapes_;
-  std::vector<Vec2> referencePositions_;  // of WatchedBodies() at the reference time
+  // WatchedBodies() at the reference time and where they were (a replay's bodies come and go).
+  std::vector<BodyId> referenceBodies_;
+  std::vector<Vec2> referencePositions_;
   JointId mouseJoint_{};
   Vec2 mouseTarget_{0.0f, 0.0f};
   bool aiming_ = false;

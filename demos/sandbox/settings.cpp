@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace mk::sandbox {
@@ -83,10 +86,15 @@ const std::vector<Entry>& Table() {
         [](S& s) -> float& { return s.gravity.y; }),
       F("step_hz", "simulation steps per second of real time, 10..480", 10, 480,
         [](S& s) -> float& { return s.stepHertz; }),
-      I("size", "scene knob 'size' (pyramid base, stack height, ...), 0 = default, 0..1000", 0, 1000,
-        [](S& s) -> int& { return s.params.size; }),
-      I("count", "scene knob 'count' (pyramids, columns, ...), 0 = default, 0..1000", 0, 1000,
-        [](S& s) -> int& { return s.params.count; }),
+      // The knobs' range depends on the scene (KnobMaximum): CheckKnobs holds them to it once it is known.
+      I("size",
+        "scene knob 'size' (pyramid base, stack height, ...), 0 = default, 0..1000 (up to its default where "
+        "that is larger)",
+        0, INT_MAX, [](S& s) -> int& { return s.params.size; }),
+      I("count",
+        "scene knob 'count' (pyramids, columns, ...), 0 = default, 0..1000 (up to its default where that is "
+        "larger)",
+        0, INT_MAX, [](S& s) -> int& { return s.params.count; }),
       B("draw_shapes", "draw shapes, 0/1", [](S& s) -> bool& { return s.draw.shapes; }),
       B("draw_aabbs", "draw tight AABBs, 0/1", [](S& s) -> bool& { return s.draw.aabbs; }),
       B("draw_broadphase", "draw the sweep and prune: sorted endpoints, sweep line, active set, pairs, 0/1",
@@ -130,6 +138,32 @@ SceneSettings DefaultSettings(const scenes::SceneInfo& info) {
   settings.gravity = info.worldDef.gravity;
   settings.params = scenes::ResolveParams(info, {});
   return settings;
+}
+
+scenes::SceneParams KnobMaximum(const scenes::SceneInfo& info) {
+  return {std::max(kMaxKnob, info.defaults.size), std::max(kMaxKnob, info.defaults.count)};
+}
+
+scenes::SceneParams ClampKnobs(const scenes::SceneInfo& info, scenes::SceneParams params) {
+  const scenes::SceneParams most = KnobMaximum(info);
+  return {std::clamp(params.size, 0, most.size), std::clamp(params.count, 0, most.count)};
+}
+
+bool CheckKnobs(const scenes::SceneInfo& info, const scenes::SceneParams& params, std::string& error) {
+  const scenes::SceneParams most = KnobMaximum(info);
+  for (auto [name, value, limit] :
+       {std::tuple{"size", params.size, most.size}, {"count", params.count, most.count}}) {
+    if (value >= 0 && value <= limit) continue;
+    error = std::string("setting '") + name + "' of " + info.name + " takes 0 (its default) to " +
+            std::to_string(limit) + "; got " + std::to_string(value);
+    return false;
+  }
+  return true;
+}
+
+KeyRange RangeOf(std::string_view key) {
+  const Entry* e = FindEntry(key);
+  return e == nullptr ? KeyRange{} : KeyRange{e->lo, e->hi};
 }
 
 std::vector<SettingKey> SettingKeys() {

@@ -40,11 +40,31 @@ struct SceneSettings {
 /// default draw toggles.
 SceneSettings DefaultSettings(const scenes::SceneInfo& info);
 
+/// Scene knobs (size, count) go up to this, or to the scene's own default where that is larger
+/// (spinner's 6,076 bodies): every scene runs at the size its description names, and a knob cannot
+/// ask for a world far beyond what the scene was built for.
+inline constexpr int kMaxKnob = 1000;
+/// The largest size and count `info` accepts (kMaxKnob or its default, whichever is larger).
+scenes::SceneParams KnobMaximum(const scenes::SceneInfo& info);
+/// `params` with each knob clamped to 0..KnobMaximum(info) (the Scenes panel's inputs).
+scenes::SceneParams ClampKnobs(const scenes::SceneInfo& info, scenes::SceneParams params);
+/// False with `error` naming the knob and its range when a knob of `params` lies outside
+/// 0..KnobMaximum(info) (--settings size=... count=..., checked once the scene is known).
+bool CheckKnobs(const scenes::SceneInfo& info, const scenes::SceneParams& params, std::string& error);
+
 /// One settings key, for --list-scenes and the help panel.
 struct SettingKey {
   const char* name;
   const char* help;  ///< meaning, unit and accepted range
 };
+
+/// The inclusive range ApplySetting accepts for a number key ({0, 1} for switches and the mode,
+/// {0, 0} for an unknown key). The Solver panel's sliders take their ends from here, so a slider
+/// reaches what --settings does (sub-steps 1..64, classic iterations 1..256).
+struct KeyRange {
+  double lo = 0.0, hi = 0.0;
+};
+KeyRange RangeOf(std::string_view key);
 
 /// Every key ApplySetting accepts, in panel order.
 std::vector<SettingKey> SettingKeys();

@@ -39,7 +39,11 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
   std::string text = "Scenes (--scene NAME):\n";
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
     text += "  " + std::string(info.name) + " [" + info.category + "]  " + info.description + "\n";
-    if (info.paramHelp[0] != '\0') text += "      size/count: " + std::string(info.paramHelp) + "\n";
+    if (info.paramHelp[0] != '\0') {
+      const scenes::SceneParams most = KnobMaximum(info);
+      text += "      size/count: " + std::string(info.paramHelp) + " (at most size " +
+              std::to_string(most.size) + ", count " + std::to_string(most.count) + ")\n";
+    }
   }
   text += "Labs:\n";
   for (const char* name : labNames)
@@ -52,6 +56,8 @@ std::string ListScenesText(const std::vector<const char*>& labNames) {
       "ray_lab keys: x0, y0, x1, y1 (the ray's ends, m), all, sweep (0/1)\n"
       "bullet_range keys: thickness (m), radius (m), speed (m/s), spread (degrees), dynamic, bullet,\n"
       "  continuous (0/1)\n"
+      "distance_lab keys: shape_a (star|gear|comb|spiral|c|noisy), x_a, y_a (m, -50..50), angle_a\n"
+      "  (degrees), the same with _b, deform (0/1), time (s)\n"
       "chain_lab keys: track (chain|segments|ground), speed (m/s, 0..30)\n"
       "shape_gallery keys: aabbs, mass, transforms, labels (0/1)\n";
   return text;
@@ -83,7 +89,8 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
     SceneSettings s = DefaultSettings(*info);
     if (scene_ != nullptr) s.draw = scene_->Settings().draw;
     if (!ApplyEach(settings, error,
-                   [&](auto key, auto value) { return ApplySetting(s, key, value, error); })) {
+                   [&](auto key, auto value) { return ApplySetting(s, key, value, error); }) ||
+        !CheckKnobs(*info, s.params, error)) {
       return false;
     }
     scene = std::make_unique<SceneView>(*info, s);
@@ -178,11 +185,20 @@ std::string ViewHost::HoverText(Vec2 world) {
   HoverInfo info = scene_->Hover(world);
   if (info.body.IsNull()) return "";
   char text[160];
-  std::snprintf(text, sizeof text,
-                "body %u (gen %u)\nmass %.3f kg\nvelocity (%.3f, %.3f) m/s\nspin %.3f rad/s",
-                info.body.index1, info.body.generation, static_cast<double>(info.mass),
-                static_cast<double>(info.velocity.x), static_cast<double>(info.velocity.y),
-                static_cast<double>(info.angularVelocity));
+  // Static and kinematic bodies have no mass (the World reports 0 kg): say what they are instead.
+  if (info.type == BodyType::Static) {
+    std::snprintf(text, sizeof text, "body %u (gen %u)\nstatic", info.body.index1, info.body.generation);
+    return text;
+  }
+  char what[32];
+  if (info.type == BodyType::Kinematic) {
+    std::snprintf(what, sizeof what, "kinematic");
+  } else {
+    std::snprintf(what, sizeof what, "mass %.3f kg", static_cast<double>(info.mass));
+  }
+  std::snprintf(text, sizeof text, "body %u (gen %u)\n%s\nvelocity (%.3f, %.3f) m/s\nspin %.3f rad/s",
+                info.body.index1, info.body.generation, what, static_cast<double>(info.velocity.x),
+                static_cast<double>(info.velocity.y), static_cast<double>(info.angularVelocity));
   return text;
 }
 

@@ -57,7 +57,8 @@ class ViewHost {
 
   SceneView* Scene() { return scene_.get(); }
   Lab* GetLab() { return lab_.get(); }
-  const std::string& Name() const { return name_; }
+  /// What is shown: the lab's name, or the scene's (a replay's own scene once it named one).
+  std::string Name() const { return scene_ != nullptr ? std::string(scene_->Info().name) : name_; }
 
  private:
   std::unique_ptr<SceneView> scene_;

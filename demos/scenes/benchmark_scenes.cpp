@@ -216,6 +216,9 @@ std::unique_ptr<SceneState> BuildSpinner(World& world, const SceneParams& params
       y += 0.5f;
     }
   }
+  // Framed on the ring the bodies are churned around in, not on the rows they start in.
+  state->view = {{center.x - radius - 1.0f, center.y - radius - 1.0f},
+                 {center.x + radius + 1.0f, center.y + radius + 1.0f}};
   return state;
 }
 

@@ -6,6 +6,7 @@
 #include "ragdoll.h"
 #include "scene_builders.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -183,6 +184,10 @@ std::unique_ptr<SceneState> BuildPendulumChain(World& world, const SceneParams& 
     state->bodies.push_back(body);
     previous = body;
   }
+  // Framed for the whole swing, not the start pose: the chain sweeps a half disc of its length
+  // below the pivot (down to the ground), 1 m of room around it.
+  const float length = F(params.count);
+  state->view = {{-length - 1.0f, std::max(height - length, 0.0f) - 1.0f}, {length + 1.0f, height + 1.0f}};
   return state;
 }
 

@@ -45,9 +45,37 @@ int UnreachableShots(const BulletLab& lab) {
   return count;
 }
 
+// Records the segments the lab draws (shot paths, the world's lines).
+struct SegmentRecorder final : NullDraw {
+  std::vector<Vec2> ends;
+  void DrawSegment(Vec2 a, Vec2 b, Color) override { ends.insert(ends.end(), {a, b}); }
+};
+
 }  // namespace
 
 TEST_SUITE("sandbox.bullet_range") {
+// Shots start up to one step's travel behind the muzzle (5 m at 300 m/s): their paths were drawn from
+// there, left of the lab's view and under the panel.
+TEST_CASE("shot paths are drawn from the muzzle on and not behind it") {
+  BulletLab lab;
+  Set(lab, {"speed=300", "spread=10"});
+  REQUIRE(BulletLab::kMuzzle.x > lab.Bounds().lower.x);
+  int segments = 0;
+  for (int i = 0; i < 6 * BulletLab::kShotSteps; ++i) {
+    lab.Step();
+    SegmentRecorder drawn;
+    lab.Draw(drawn);
+    segments += static_cast<int>(drawn.ends.size()) / 2;
+    // Nothing left of the muzzle (inside the view's left edge); tunnelled shots fly on out to the right.
+    for (Vec2 p : drawn.ends) CHECK(p.x >= BulletLab::kMuzzle.x - 1e-4f);
+  }
+  CHECK(segments > 0);
+  int behind = 0;  // the test's premise: shots do start behind the muzzle
+  for (const BulletLab::Shot& shot : lab.Shots())
+    behind += shot.start.x < BulletLab::kMuzzle.x - 1.0f ? 1 : 0;
+  CHECK(behind > 0);
+}
+
 TEST_CASE("a thin static wall: continuous collision stops every shot / without it the unreachable tunnel") {
   BulletLab lab;
   Set(lab, {"thickness=0.05", "radius=0.025", "speed=300", "spread=10", "bullet=0", "continuous=1"});

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "demo_shapes.h"
 
+#include "camera.h"
+#include "shape_gallery.h"
 #include "test_util.h"
+#include "view_host.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -15,7 +19,7 @@ using namespace mk::sandbox;
 namespace {
 
 // Records what the demo asks to draw.
-struct Recorder final : DebugDraw {
+struct ShapeRecorder final : DebugDraw {
   int shapeCalls = 0;
   std::vector<std::vector<Vec2>> outlines;  // DrawPolygon calls (the AABBs)
   std::vector<Vec2> points;
@@ -59,7 +63,7 @@ TEST_CASE("each shape draws once with its AABB and centre of mass and label when
   std::vector<std::string> errors;
   std::vector<DemoShape> shapes = MakeDemoShapes(errors);
   const float t = 2.5f;
-  Recorder all;
+  ShapeRecorder all;
   DrawDemoShapes(shapes, t, {.aabbs = true, .centersOfMass = true, .transforms = true, .labels = true}, all);
   const size_t n = shapes.size();
   CHECK(all.shapeCalls == static_cast<int>(n));
@@ -79,9 +83,11 @@ TEST_CASE("each shape draws once with its AABB and centre of mass and label when
     Vec2 c = all.points[i];
     CHECK(test::Near(c, TransformPoint(xf, shapes[i].mass.center), 1e-6f));
     CHECK(Contains(box, {c, c}));
-    CHECK(all.strings[i] == shapes[i].label);
+    std::string drawn = all.strings[i];
+    std::replace(drawn.begin(), drawn.end(), '\n', ' ');
+    CHECK(drawn == shapes[i].label);
   }
-  Recorder bare;
+  ShapeRecorder bare;
   DrawDemoShapes(shapes, t, {.aabbs = false, .centersOfMass = false, .transforms = false, .labels = false},
                  bare);
   CHECK(bare.shapeCalls == static_cast<int>(n));
@@ -89,6 +95,36 @@ TEST_CASE("each shape draws once with its AABB and centre of mass and label when
   CHECK(bare.points.empty());
   CHECK(bare.strings.empty());
   CHECK(bare.transforms == 0);
+}
+
+// At 900 x 560 "rounded triangle" ran into "rounded hexagon" and "64-gon".
+TEST_CASE("every label line fits its column of the gallery at the smallest window size it is shown at") {
+  std::vector<std::string> errors;
+  const std::vector<DemoShape> shapes = MakeDemoShapes(errors);
+  ShapeGalleryLab gallery;
+  Camera camera;
+  camera.width = 900.0f;
+  camera.height = 560.0f;
+  camera = FitBoundsBeside(camera, gallery.Bounds(), kPanelPixels);
+  float pitch = 1e9f;  // metres between neighbours in a row
+  for (const DemoShape& a : shapes) {
+    for (const DemoShape& b : shapes) {
+      if (&a != &b && a.position.y == b.position.y)
+        pitch = std::min(pitch, std::fabs(a.position.x - b.position.x));
+    }
+  }
+  constexpr float kCharPixels = 7.0f;  // ProggyClean's advance at 13 px
+  size_t longest = 0;
+  for (const DemoShape& s : shapes) {
+    std::string lines = LabelLines(s.label);
+    for (size_t start = 0, end = 0; start <= lines.size(); start = end + 1) {
+      end = std::min(lines.find('\n', start), lines.size());
+      longest = std::max(longest, end - start);
+    }
+  }
+  INFO("column pitch " << pitch * camera.pixelsPerMetre << " px, longest line " << longest << " characters");
+  CHECK(longest <= kLabelLineChars);
+  CHECK(static_cast<float>(longest + 1) * kCharPixels <= pitch * camera.pixelsPerMetre);  // a character apart
 }
 
 }  // TEST_SUITE("sandbox.demo_shapes")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lab.h"
+#include "minkowski/debug_draw.h"
 
 #include <doctest/doctest.h>
 
@@ -10,6 +11,19 @@
 #include <vector>
 
 namespace mk::sandbox {
+
+/// A DebugDraw that ignores every call: a test's recorder overrides the calls it watches.
+struct NullDraw : DebugDraw {
+  void DrawPolygon(const Vec2*, int, Color) override {}
+  void DrawSolidPolygon(const Transform&, const Vec2*, int, float, Color) override {}
+  void DrawCircle(Vec2, float, Color) override {}
+  void DrawSolidCircle(const Transform&, float, Color) override {}
+  void DrawSolidCapsule(Vec2, Vec2, float, Color) override {}
+  void DrawSegment(Vec2, Vec2, Color) override {}
+  void DrawTransform(const Transform&, float) override {}
+  void DrawPoint(Vec2, float, Color) override {}
+  void DrawString(Vec2, const char*, Color) override {}
+};
 
 /// Applies each "key=value" through Lab::ApplySetting (every one must be accepted), then Lab::Update.
 inline void ApplyLabSettings(Lab& lab, const std::vector<std::string>& pairs) {

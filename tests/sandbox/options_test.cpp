@@ -85,4 +85,19 @@ TEST_CASE("the usage text shows the headless form") {
   CHECK(UsageText("sandbox").find("--headless --frames N --screenshot out.png") != std::string::npos);
 }
 
+// --print-fps printed the whole run's median (smash: 49.7 while the panel showed 12 to 13).
+TEST_CASE("the fps report gives the recent frames' rate besides the whole run's") {
+  std::vector<double> frames(kFpsWarmUpFrames, 1.0);    // slow warm-up frames: left out
+  frames.insert(frames.end(), 200, 0.02);               // 50 fps for most of the run
+  frames.insert(frames.end(), kFpsRecentFrames, 0.08);  // then 12.5 fps
+  const std::string report = FpsReport(frames, "smash");
+  CHECK(report.find("fps: 12.5 over the last 60 frames") == 0);
+  CHECK(report.find("50.0 over the run") != std::string::npos);
+  CHECK(report.find("smash") != std::string::npos);
+  CHECK(FpsReport(std::vector<double>(kFpsWarmUpFrames, 0.01), "x").find("too few frames") !=
+        std::string::npos);
+  // A short run: the recent window is the whole run.
+  CHECK(FpsReport(std::vector<double>(kFpsWarmUpFrames + 5, 0.025), "x")
+            .find("fps: 40.0 over the last 5 frames") == 0);
+}
 }  // TEST_SUITE("sandbox.options")

@@ -7,8 +7,12 @@
 #   -DMODE=screenshot   delete PNG, run the sandbox with ARGS writing PNG, optionally under XVFB_RUN,
 #                       then run CHECKER PNG CHECK_ARGS. ARGS and CHECK_ARGS are joined by "|".
 #   -DMODE=record_replay  record 40 headless frames of rain to OUT_DIR/rain.mkreplay (--record), replay
-#                       it with every panel open and the layout checked (--replay --check-layout),
+#                       it without --scene with every panel open and the layout checked (--replay
+#                       --check-layout), expecting the sandbox to name rain as the scene replayed,
 #                       and expect a file that is not a replay to be refused with exit code 1.
+#   -DMODE=layout_runs  run the sandbox RUNS times for every scene of SCENES ("|"-joined) with ARGS and
+#                       --check-layout, optionally under XVFB_RUN (a real window, whose live timings
+#                       differ from run to run); any failed check fails the test, naming the run.
 # Always: -DSANDBOX=<sandbox binary>.
 cmake_minimum_required(VERSION 3.21)
 
@@ -74,12 +78,17 @@ elseif(MODE STREQUAL "record_replay")
   if(NOT rc EQUAL 0 OR at EQUAL -1 OR NOT EXISTS "${replay}")
     message(FATAL_ERROR "recording 40 frames did not save a 40-step replay")
   endif()
-  execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 20 --scene rain --replay ${replay}
+  # Without --scene the sandbox opens large_pyramid first: the replay must say it plays rain.
+  execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 20 --replay ${replay}
       --expand-panels --check-layout --screenshot ${OUT_DIR}/rain_replay.png
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
   message(STATUS "replay: exit code ${rc}\nstdout:\n${out}\nstderr:\n${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "replaying the recording failed with exit code '${rc}'")
+  endif()
+  string(FIND "${out}" "replayed rain, step 20 of 40" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the replay did not name the recorded scene (rain) at step 20 of 40")
   endif()
   execute_process(COMMAND ${clean_env} ${SANDBOX} --headless --frames 1 --scene rain
       --replay ${OUT_DIR}/rain_replay.png
@@ -87,6 +96,27 @@ elseif(MODE STREQUAL "record_replay")
   string(FIND "${err}" "cannot load" at)
   if(NOT rc EQUAL 1 OR at EQUAL -1)
     message(FATAL_ERROR "a PNG given as a replay was not refused (exit code '${rc}', stderr: ${err})")
+  endif()
+elseif(MODE STREQUAL "layout_runs")
+  string(REPLACE "|" ";" ARGS "${ARGS}")
+  string(REPLACE "|" ";" SCENES "${SCENES}")
+  set(wrapper)
+  if(XVFB_RUN)
+    set(wrapper ${XVFB_RUN} -a -s "-screen 0 1280x720x24")
+  endif()
+  set(failed "")
+  foreach(run RANGE 1 ${RUNS})
+    foreach(scene ${SCENES})
+      execute_process(COMMAND ${clean_env} ${wrapper} ${SANDBOX} ${ARGS} --check-layout --scene ${scene}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+      message(STATUS "${scene}, run ${run}: exit code ${rc}\n${out}${err}")
+      if(NOT rc EQUAL 0)
+        string(APPEND failed " ${scene}(run ${run})")
+      endif()
+    endforeach()
+  endforeach()
+  if(failed)
+    message(FATAL_ERROR "the layout check failed for:${failed}")
   endif()
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")

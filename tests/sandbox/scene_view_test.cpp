@@ -454,3 +454,127 @@ TEST_CASE("sandbox replays save and load as files and a bad file is refused with
   std::filesystem::remove(path);
   CHECK_FALSE(view.PlayReplayFile(path, message));  // no such file
 }
+
+// `--replay FILE` without `--scene` played a ragdolls recording while the panel said large_pyramid,
+// read 0 J and 0 m from it, and after "Leave the replay" counted 0 bodies, paused.
+TEST_CASE("a replay names its recorded scene and reads out its world and leaving it runs that scene") {
+  const scenes::SceneInfo& ragdolls = *scenes::FindScene("ragdolls");
+  SceneView recorder(ragdolls, DefaultSettings(ragdolls));
+  recorder.StartRecording();
+  std::vector<Readouts> recorded;  // after each step
+  std::vector<Counters> counts;
+  for (int i = 0; i < 90; ++i) {
+    recorder.StepOnce();
+    recorded.push_back(recorder.GetReadouts());
+    counts.push_back(recorder.GetWorld().GetCounters());
+  }
+  Replay replay;
+  REQUIRE(Replay::Load(recorder.StopRecording(), replay) == ReplayError::None);
+
+  ViewHost host;  // as the sandbox starts without --scene
+  std::string error;
+  REQUIRE(host.Load(kDefaultScene, {"draw_contacts=1"}, error));
+  SceneView& view = *host.Scene();
+  view.PlayReplay(std::move(replay));
+  REQUIRE(view.ReplayedScene() == &ragdolls);
+  CHECK(std::string(view.Info().name) == "ragdolls");
+  CHECK(host.Name() == "ragdolls");
+  CHECK(view.Settings().draw.contactPoints);  // the draw toggles stay
+  // The replay's readouts are the recorded run's (every dynamic body of ragdolls is a scene body).
+  for (int step : {30, 75, 90}) {
+    view.ScrubTo(static_cast<std::uint64_t>(step));
+    const Readouts& want = recorded[static_cast<size_t>(step - 1)];
+    INFO("step " << step);
+    CHECK(want.kineticEnergy > 0.0f);
+    CHECK(view.GetReadouts().kineticEnergy == doctest::Approx(want.kineticEnergy).epsilon(1e-5));
+  }
+  // Played forward past the reference at 1 s, the drift is the recorded run's (a jump takes it where
+  // it lands; scrubbing back before it drops it).
+  view.ScrubTo(40);
+  CHECK(view.GetReadouts().referenceTime < 0.0f);
+  while (view.StepCount() < 90) view.StepOnce();
+  CHECK(view.GetReadouts().referenceTime == doctest::Approx(recorded.back().referenceTime));
+  CHECK(recorded.back().drift > 0.0f);
+  CHECK(view.GetReadouts().drift == doctest::Approx(recorded.back().drift).epsilon(1e-5));
+  CHECK(view.GetWorld().GetCounters().bodies == counts.back().bodies);
+
+  view.TakeRefitRequest();
+  view.LeaveReplay();
+  CHECK_FALSE(view.IsReplaying());
+  CHECK(std::string(view.Info().name) == "ragdolls");  // the scene that was replayed, live
+  CHECK(view.StepCount() == 0);
+  CHECK(view.TakeRefitRequest());
+  CHECK(view.TakeResumeRequest());  // it runs, whatever paused the replay
+  CHECK_FALSE(view.TakeResumeRequest());
+  view.StepOnce();
+  CHECK(view.GetWorld().GetCounters().bodies == counts.front().bodies);
+  CHECK(view.GetWorld().GetCounters().joints == counts.front().joints);
+}
+
+TEST_CASE("a bomb that left the world no longer counts in the readouts") {
+  const scenes::SceneInfo& stack = *scenes::FindScene("vertical_stack");
+  SceneView view(stack, DefaultSettings(stack));
+  for (int i = 0; i < 70; ++i) view.StepOnce();  // past the drift reference at 1 s
+  const Readouts settled = view.GetReadouts();
+  // A bomb launched sideways from beside the stack, away from it (800 m/s, clamped to 400 m/s).
+  REQUIRE(view.MouseDown({-5.0f, 5.0f}, true));
+  view.MouseUp({-105.0f, 5.0f});
+  view.ResetDriftReference();  // the bomb is in the reference
+  view.StepOnce();
+  CHECK(view.GetReadouts().kineticEnergy > 1000.0f);  // in the world, it counts
+  for (int i = 0; i < 120; ++i) view.StepOnce();      // 2 s: 800 m away
+  CHECK(view.GetReadouts().kineticEnergy < settled.kineticEnergy + 1.0f);
+  CHECK(view.GetReadouts().drift < 1.0f);
+}
+
+// A static floor's tooltip said "mass 0.000 kg".
+TEST_CASE("hovering says a static body is static and gives a dynamic body's mass") {
+  ViewHost host;
+  std::string error;
+  REQUIRE(host.Load("vertical_stack", {}, error));
+  const std::string floor = host.HoverText({10.0f, -1.0f});  // inside the ground box, clear of the stack
+  CHECK(floor.find("static") != std::string::npos);
+  CHECK(floor.find("mass") == std::string::npos);
+  const std::string box = host.HoverText({0.0f, 0.5f});  // the bottom box: 1 m x 1 m of density 1
+  const size_t at = box.find("mass ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stof(box.substr(at + 5)) == doctest::Approx(1.0f));
+  CHECK(host.HoverText({10.0f, 30.0f}).empty());  // nothing there
+}
+
+// --list-scenes named no distance_lab keys.
+TEST_CASE("the scene list names every lab with its settings keys") {
+  const std::string text = ListScenesText(LabNames());
+  for (const char* lab : LabNames()) {
+    INFO(lab);
+    CHECK(text.find("  " + std::string(lab) + "  ") != std::string::npos);
+    CHECK(text.find(std::string(lab) + " keys: ") != std::string::npos);
+  }
+}
+
+// pendulum_chain was framed on its start pose (the chain level with its pivot), so it swung under the
+// panel; spinner was framed on the rows its bodies start in, cutting the ring.
+TEST_CASE("scenes that move beyond their start pose frame where they go") {
+  auto contains = [](const AABB& view, const AABB& box) {
+    return view.lower.x <= box.lower.x && view.lower.y <= box.lower.y && box.upper.x <= view.upper.x &&
+           box.upper.y <= view.upper.y;
+  };
+  scenes::SceneRun chain(*scenes::FindScene("pendulum_chain"));
+  const AABB view = chain.State().view;
+  REQUIRE(view.lower.x < view.upper.x);  // the scene frames itself
+  int outside = 0;
+  for (int step = 0; step < 600; ++step) {  // 10 s: swings both ways
+    chain.Step();
+    for (BodyId body : chain.State().bodies) {
+      const Vec2 p = chain.GetWorld().GetPosition(body);
+      outside += contains(view, {p, p}) ? 0 : 1;
+    }
+  }
+  CHECK(outside == 0);
+
+  scenes::SceneRun spinner(*scenes::FindScene("spinner"), {.count = 10});
+  std::vector<ProxyInfo> proxies;
+  mk::CollectProxies(spinner.GetWorld().GetBroadPhase(), proxies);
+  REQUIRE(!proxies.empty());
+  for (const ProxyInfo& p : proxies) CHECK(contains(spinner.State().view, p.fatAABB));  // the ring included
+}

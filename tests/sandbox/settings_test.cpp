@@ -117,6 +117,21 @@ TEST_CASE("bad settings are refused with a reason and change nothing") {
   CHECK_FALSE(SplitSetting("sleep", key, value));
 }
 
+TEST_CASE("each key's range is the one its help names and the one the panel's sliders take") {
+  for (const SettingKey& key : SettingKeys()) {
+    double lo = 0, hi = 0;
+    const std::string name = key.name;
+    if (!HelpRange(key.help, lo, hi) || name == "size" || name == "count") continue;  // per scene
+    INFO(name);
+    CHECK(RangeOf(name).lo == lo);
+    CHECK(RangeOf(name).hi == hi);
+  }
+  // The sub-steps slider went 1..16 while --settings took 1..64.
+  CHECK(RangeOf("sub_steps").lo == 1);
+  CHECK(RangeOf("sub_steps").hi == 64);
+  CHECK(RangeOf("no_such_key").hi == 0);
+}
+
 TEST_CASE("a scene's default settings are its WorldDef") {
   const scenes::SceneInfo* pyramid = scenes::FindScene("large_pyramid");
   REQUIRE(pyramid != nullptr);

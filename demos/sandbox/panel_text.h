@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The side panel's lines of live figures (profile, counts, readouts, frame rate) as plain text with
+// fixed-width numbers. The panel's font (ImGui's default, ProggyClean) gives every character the same
+// advance, so a line of fixed length has a fixed width: a figure that grows (0.000341 ms, a step count,
+// dropped steps) cannot push a line past the panel's edge. No ImGui here, so tests check every line.
+#pragma once
+
+#include "minkowski/world_types.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mk::sandbox {
+
+/// Characters of the panel's font that fit in one line of the side panel: its 270 px inner width
+/// over the 7 px advance of ProggyClean at 13 px (a unit test checks every line below against it).
+inline constexpr int kPanelColumns = 38;
+
+/// `value` in exactly `width` characters (right-aligned), with `decimals` decimals when that fits,
+/// fewer when it does not, then in exponent form ("1.2e+15"); NaN and infinities as "nan", "inf".
+/// From a width of 7 up every finite value fits (in exponent form at worst); a narrower field that
+/// cannot hold `value` is filled with '#'.
+std::string FixedNumber(double value, int width, int decimals);
+
+/// One stage's timing above its plot: name, latest and average in ms ("narrowphase    0.341  avg").
+std::string StageLine(const char* stage, float latestMs, float averageMs);
+
+/// `text` with its leading spaces moved to its end: a left-aligned figure of the same width.
+std::string LeftAligned(std::string text);
+/// `text` without leading and trailing spaces.
+std::string Trimmed(const std::string& text);
+/// `text` with spaces appended up to `width` characters (as it is when longer).
+std::string PaddedTo(std::string text, size_t width);
+
+/// The world's sizes after the last Step (World::GetCounters): bodies (awake), shapes and joints,
+/// contacts (touching), islands. `stepped` is false before the first Step of what is shown, when the
+/// world has counted nothing yet: one line says so instead of a column of zeros.
+std::vector<std::string> CountLines(const Counters& c, bool stepped, bool sleepEnabled);
+/// Islands are built only in a Step where some body has rested for timeToSleep (the sleep check), so
+/// a count of 0 with bodies awake means "none checked", not "no islands": the line says which.
+std::string IslandsLine(const Counters& c, bool sleepEnabled);
+
+/// The status lines at the top of the panel: the step shown (with "recording"), or the replay's step
+/// of its length; the frame rate with the real-time factor (or "paused"); the steps dropped.
+std::string StepLine(int step, bool recording);
+std::string ReplayStepLine(unsigned long long step, unsigned long long steps);
+std::string FrameRateLine(float fps, float realTimeFactor, bool paused);
+std::string DroppedLine(float droppedSteps);
+
+/// The solver-lab readouts: deepest penetration (m), kinetic energy (J), drift since `since` s (m).
+std::string PenetrationLine(float metres);
+std::string EnergyLine(float joules);
+std::string DriftLine(float since, float metres);
+
+}  // namespace mk::sandbox
