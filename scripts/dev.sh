@@ -333,6 +333,17 @@ build_nosimd() {
   run_ctest "Release without SIMD, without labels 'long' and 'package'" build/nosimd -LE 'long|package'
 }
 
+# ThreadSanitizer over the code that runs on several workers: the task pool and the step on 2 to 8
+# workers (label 'threads': every scene shrunk, hostile task systems). MK_TSAN builds only the engine,
+# the scenes and those tests.
+build_tsan() {
+  log "build: ThreadSanitizer, the thread tests"
+  configure_and_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_TSAN=ON -DMK_WARNINGS_AS_ERRORS=ON \
+    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    run_ctest "ThreadSanitizer, label 'threads'" build/tsan -L threads
+}
+
 cmd_test() {
   install_missing $LIB_PACKAGES $SANDBOX_PACKAGES $TOOL_PACKAGES
   check_engine_is_standalone
@@ -358,6 +369,7 @@ cmd_test() {
   configure_and_build build/asan -DCMAKE_BUILD_TYPE=Debug -DMK_SANITIZE=ON -DMK_WARNINGS_AS_ERRORS=ON \
     -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
   run_ctest "ASan + UBSan, without labels 'long' and 'package'" build/asan -LE 'long|package'
+  build_tsan
   run_fuzzer
   echo
   echo "Minkowski suite: ${PASSED} passed, ${FAILED} failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"

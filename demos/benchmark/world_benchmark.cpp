@@ -3,7 +3,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--snapshot-cost] [--scrub-cost] [--figures]
+//             [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -13,6 +13,8 @@
 // (see --list). --scene all (the default) runs the whole table in order. --no-recycling turns contact
 // recycling off (SolverSettings::enableContactRecycling), the reference every manifold is computed in.
 // The last two columns are the last step's manifold queries and recycled manifolds (Counters).
+// --workers N steps every world on a TaskPool of N workers (minkowski/task_system.h; default 1: the
+// calling thread alone); the state hashes must not change with it.
 //
 // --snapshot-cost instead runs each scene for its steps once, then times World::SaveSnapshot into a
 // reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
@@ -63,6 +65,8 @@ struct Options {
   bool snapshotCost = false;
   bool scrubCost = false;
   bool figures = false;
+  int workers = 1;
+  mk::TaskPool* pool = nullptr;  // --workers > 1
 };
 
 struct RunResult {
@@ -75,6 +79,7 @@ struct RunResult {
 
 RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
   mk::scenes::SceneRun run(info, options.params);
+  if (options.pool != nullptr) run.GetWorld().SetTaskSystem(options.pool->GetTaskSystem());
   if (!options.recycling) {
     mk::SolverSettings settings = run.GetWorld().GetSolverSettings();
     settings.enableContactRecycling = false;
@@ -129,7 +134,7 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--snapshot-cost] [--scrub-cost] [--figures]\n");
+      "[--list] [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -253,6 +258,10 @@ bool Parse(int argc, char** argv, Options& options) {
       if (!mk::bench::ParseInt(argv[++i], options.params.size)) return false;
     } else if (arg == "--count" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.params.count)) return false;
+    } else if (arg == "--workers" && hasValue) {
+      if (!mk::bench::ParseInt(argv[++i], options.workers) || options.workers < 1 ||
+          options.workers > mk::kMaxWorkers)
+        return false;
     } else {
       return false;
     }
@@ -267,6 +276,11 @@ int main(int argc, char** argv) {
   if (!Parse(argc, argv, options)) {
     PrintUsage();
     return 1;
+  }
+  std::unique_ptr<mk::TaskPool> pool;
+  if (options.workers > 1) {
+    pool = std::make_unique<mk::TaskPool>(options.workers);
+    options.pool = pool.get();
   }
   if (options.list) {
     for (const SceneInfo& info : mk::scenes::SceneTable()) {

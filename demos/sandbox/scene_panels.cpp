@@ -84,8 +84,10 @@ void IntSlider(const char* label, const char* key, int& value) {
 void SolverPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Solver", true)) return;
   if (view.IsReplaying()) ImGui::TextWrapped("A replay runs with the settings it recorded.");
-  ImGui::BeginDisabled(view.IsReplaying());
   PushLabelRoom("bounce threshold m/s");
+  // Outside the replay's lock: the worker count changes the speed, never the result.
+  IntSlider("workers", "workers", s.workers);
+  ImGui::BeginDisabled(view.IsReplaying());
   SolverSettings& v = s.solver;
   int mode = v.mode == SolverMode::Classic ? 1 : 0;
   ImGui::RadioButton("soft step", &mode, 0);

@@ -131,10 +131,23 @@ void SceneView::Restart() {
   Load(IsRecording());  // a restart while recording starts a new recording
 }
 
+// The world steps on the pool of settings_.workers workers (none for 1).
+void SceneView::ApplyWorkers(World& world) {
+  const int workers = std::clamp(settings_.workers, 1, kMaxSandboxWorkers);
+  if (workers == 1) {
+    world.SetTaskSystem(TaskSystem{});
+    return;
+  }
+  std::unique_ptr<TaskPool>& pool = pools_[static_cast<std::size_t>(workers)];
+  if (pool == nullptr) pool = std::make_unique<TaskPool>(workers);
+  world.SetTaskSystem(pool->GetTaskSystem());
+}
+
 void SceneView::ApplyWorldSettings() {
   World& world = GetWorld();
   // The world keeps its continuous records only while they are drawn (no effect on the motion).
   world.SetContinuousRecording(settings_.draw.continuous);
+  ApplyWorkers(world);             // replays too: the worker count changes no result
   if (player_ != nullptr) return;  // a replay runs with the settings it recorded
   world.SetGravity(settings_.gravity);
   if (!world.SetSolverSettings(settings_.solver)) settings_.solver = world.GetSolverSettings();
@@ -259,9 +272,11 @@ void SceneView::FindReplayedScene() {
   }
   if (replayedScene_ == nullptr || replayedScene_ == info_) return;
   const DrawToggles draw = settings_.draw;
+  const int workers = settings_.workers;
   info_ = replayedScene_;
   settings_ = DefaultSettings(*info_);
   settings_.draw = draw;
+  settings_.workers = workers;
 }
 
 void SceneView::PlayReplay(Replay replay) {

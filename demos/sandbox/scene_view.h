@@ -7,6 +7,7 @@
 
 #include "minkowski/debug_draw.h"
 #include "minkowski/replay.h"
+#include "minkowski/task_system.h"
 #include "scenes.h"
 #include "settings.h"
 
@@ -219,6 +220,7 @@ class SceneView {
   void FindReplayedScene();
   void ResetInteraction();
   void ApplyWorldSettings();
+  void ApplyWorkers(World& world);
   void ShowReplaySettings();
   void AfterStep();
   void MeasureReadouts();
@@ -228,6 +230,10 @@ class SceneView {
 
   const scenes::SceneInfo* info_;
   SceneSettings settings_;
+  // The step's workers: a pool per worker count, made when first asked for and kept (idle threads
+  // sleep), so that no world (the scene's, a replay's) is ever left holding a pool that is gone.
+  // Declared before the worlds, so they outlive them.
+  std::array<std::unique_ptr<TaskPool>, kMaxSandboxWorkers + 1> pools_;
   std::unique_ptr<scenes::SceneRun> run_;
   std::unique_ptr<ReplayPlayer> player_;              // while replaying
   const scenes::SceneInfo* replayedScene_ = nullptr;  // the scene the replay names, if any

@@ -43,6 +43,8 @@ const std::vector<Entry>& Table() {
   static const std::vector<Entry> table = {
       {"mode", "solver: soft (sub-stepped soft step) or classic (PGS with Baumgarte)", Kind::Mode, 0, 1},
       I("sub_steps", "sub-steps per step, 1..64", 1, 64, [](S& s) -> int& { return s.solver.subSteps; }),
+      I("workers", "the step's workers (a thread pool; same results for any count), 1..16", 1,
+        kMaxSandboxWorkers, [](S& s) -> int& { return s.workers; }),
       F("contact_hertz", "contact stiffness, Hz, 0..1000", 0, 1000,
         [](S& s) -> float& { return s.solver.contactHertz; }),
       F("contact_damping_ratio", "contact damping ratio, 0..1000", 0, 1000,

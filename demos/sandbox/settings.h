@@ -34,7 +34,11 @@ struct SceneSettings {
   float stepHertz = 60.0f;       ///< fixed simulation rate (steps per second of real time), 10..480
   scenes::SceneParams params{};  ///< the scene's knobs (0 = the scene's default)
   DrawToggles draw{};
+  int workers = 1;  ///< the step's workers (a TaskPool; the results do not change), 1..kMaxSandboxWorkers
 };
+
+/// The workers slider's and `--settings workers=N`'s upper end.
+inline constexpr int kMaxSandboxWorkers = 16;
 
 /// The settings a scene starts with: its WorldDef (gravity, solver settings), default knobs and the
 /// default draw toggles.

@@ -87,7 +87,10 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
       return false;
     }
     SceneSettings s = DefaultSettings(*info);
-    if (scene_ != nullptr) s.draw = scene_->Settings().draw;
+    if (scene_ != nullptr) {  // how you look at a scene and run it carries over; its solver does not
+      s.draw = scene_->Settings().draw;
+      s.workers = scene_->Settings().workers;
+    }
     if (!ApplyEach(settings, error,
                    [&](auto key, auto value) { return ApplySetting(s, key, value, error); }) ||
         !CheckKnobs(*info, s.params, error)) {

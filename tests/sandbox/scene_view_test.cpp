@@ -311,6 +311,32 @@ TEST_CASE("changing the scene knobs restarts the scene at the new size but solve
   CHECK(view.GetWorld().GetSolverSettings().subSteps == 8);
 }
 
+TEST_CASE("the workers setting steps the world on a pool and changes no state") {
+  SceneSettings s = PyramidSettings(20);
+  SceneView serial(Pyramid(), s);
+  s.workers = 3;
+  SceneView parallel(Pyramid(), s);
+  CHECK(serial.GetWorld().GetTaskSystem().workerCount == 1);
+  CHECK(parallel.GetWorld().GetTaskSystem().workerCount == 3);
+  for (int i = 0; i < 40; ++i) {
+    serial.StepOnce();
+    parallel.StepOnce();
+  }
+  CHECK(parallel.GetWorld().StateHash() == serial.GetWorld().StateHash());
+  s.workers = 1;  // back to the calling thread alone, without a restart
+  parallel.SetSettings(s);
+  CHECK(parallel.GetWorld().GetTaskSystem().workerCount == 1);
+  CHECK(parallel.StepCount() == 40);
+  ViewHost host;  // the key, and a switch of scene keeps the count (as it keeps the draw toggles)
+  std::string error;
+  CHECK(host.Load("vertical_stack", {"workers=4"}, error));
+  CHECK(host.Scene()->GetWorld().GetTaskSystem().workerCount == 4);
+  CHECK(host.Load("card_house", {}, error));
+  CHECK(host.Scene()->Settings().workers == 4);
+  CHECK_FALSE(host.Load("vertical_stack", {"workers=0"}, error));
+  CHECK_FALSE(host.Load("vertical_stack", {"workers=17"}, error));
+}
+
 TEST_CASE("the view host loads scenes and labs by name and refuses unknown names and keys") {
   ViewHost host;
   std::string error;

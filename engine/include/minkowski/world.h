@@ -5,7 +5,9 @@
 // null id, an id made by another World, or values outside what the call documents (NaN/Inf, lengths
 // beyond kMaxWorldLength, ...) fail an MK_ASSERT and are otherwise ignored (setters) or return a
 // neutral value (getters: zero, identity, null): the world always stays valid and finite. Not
-// thread-safe: use one World from one thread at a time.
+// thread-safe: use one World from one thread at a time. Step itself may use several workers, through
+// the game's job system or a TaskPool (WorldDef::tasks, minkowski/task_system.h), with the same
+// results for any worker count.
 //
 // Including this header gives the whole world API: geometry, joints, events, DebugDraw and the
 // assert hook (SetAssertHandler).
@@ -73,6 +75,13 @@ class World {
   const SolverSettings& GetSolverSettings() const;
   ///@}
   const Profile& GetProfile() const;  ///< milliseconds per stage of the last Step
+  /// The workers Step uses from the next Step on (WorldDef::tasks). A workerCount outside
+  /// 1..kMaxWorkers, or one callback without the other, is refused (MK_ASSERT, false) and the world
+  /// keeps its task system. The results do not change with it: same state after every step. Not kept
+  /// by snapshots or replays (pointers). @{
+  bool SetTaskSystem(const TaskSystem& tasks);
+  const TaskSystem& GetTaskSystem() const;
+  ///@}
 
   Counters GetCounters() const;  ///< object counts after the last Step
 
@@ -357,7 +366,11 @@ class World {
   /// Sets (or, with a null `fn`, clears) the pre-solve callback; `context` is passed back to it.
   ///
   /// During Step, after the narrowphase, `fn` is called for every contact that has manifold points
-  /// and a shape with ShapeDef::enablePreSolveEvents (sensor pairs never), in contact slot order.
+  /// and a shape with ShapeDef::enablePreSolveEvents (sensor pairs never), in contact slot order. With
+  /// several workers (WorldDef::tasks) those calls come from the workers, at the same time and in any
+  /// order: `fn` must then be safe to call concurrently, and its answers must not depend on the order
+  /// of the calls (or the results will depend on the scheduling). The world's getters are safe; its
+  /// queries are refused from those calls (as from the continuous stage's).
   /// Returning false disables the contact for this step (as in Box2D v3): its manifold is emptied, so
   /// it is not touching this step. It then applies no impulse, raises no begin or hit event (an end
   /// event if it touched the step before), is absent from ForEachTouchingContact and

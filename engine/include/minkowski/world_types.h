@@ -6,6 +6,7 @@
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 #include "minkowski/span.h"
+#include "minkowski/task_system.h"
 
 #include <cstdint>
 
@@ -452,6 +453,8 @@ struct WorldDef {
   /// The solver's tunables (World::SetSolverSettings changes them later).
   SolverSettings settings{};
   void* userData = nullptr;  ///< yours (World::GetUserData()); the engine never touches it
+  /// The workers Step may use (minkowski/task_system.h); the default: the calling thread alone.
+  TaskSystem tasks{};
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -26,9 +26,13 @@ Vec2 ClampLinearSpeed(Vec2 v, float maxSpeed) {
 float ClampAngularSpeed(float w) { return std::clamp(w, -kMaxAngularSpeed, kMaxAngularSpeed); }
 
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context) {
+  IntegrateVelocities(solver, context, 0, static_cast<int>(solver.params.size()));
+}
+
+void IntegrateVelocities(SolverArrays& solver, const StepContext& context, int begin, int end) {
   const float h = context.h;
   const float maxSpeed = context.settings.maxLinearSpeed;
-  for (size_t i = 0; i < solver.params.size(); ++i) {
+  for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
     BodyState& s = solver.states[i];
     const BodyParams& p = solver.params[i];
     if (p.invMass == 0.0f && p.invInertia == 0.0f) continue;  // kinematic: keeps its velocity
@@ -64,11 +68,15 @@ inline bool CapSpeed(BodyState& s, BodyParams& p, float maxSpeed, float maxAngul
 }  // namespace
 
 bool IntegratePositions(SolverArrays& solver, const StepContext& context) {
+  return IntegratePositions(solver, context, 0, static_cast<int>(solver.params.size()));
+}
+
+bool IntegratePositions(SolverArrays& solver, const StepContext& context, int begin, int end) {
   const float h = context.h;
   const float maxSpeed = context.settings.maxLinearSpeed;
   const float maxAngularSpeed = MaxAngularSpeed(context);
   bool anyCapped = false;
-  for (size_t i = 0; i < solver.params.size(); ++i) {
+  for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
     BodyState& s = solver.states[i];
     // The constraints may have asked for more than the caps: the motion integrated is capped.
     anyCapped = CapSpeed(s, solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;

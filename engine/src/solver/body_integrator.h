@@ -41,8 +41,10 @@ inline BodyParams MakeBodyParams(const BodyInput& body, const StepContext& conte
   return p;
 }
 
-/// v += h a, then damping and the speed clamps (ClampLinearSpeed, ClampAngularSpeed).
+/// v += h a, then damping and the speed clamps (ClampLinearSpeed, ClampAngularSpeed). The range form
+/// does the bodies [begin, end) (solver indices), for the parallel stages.
 void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
+void IntegrateVelocities(SolverArrays& solver, const StepContext& context, int begin, int end);
 
 /// Caps each dynamic body's speed (maxLinearSpeed) and turn rate (kMaxRotation per sub-step, at most
 /// kMaxAngularSpeed), then dp += h v, dq turned by h w. True when a cap bit some body (its
@@ -50,6 +52,7 @@ void IntegrateVelocities(SolverArrays& solver, const StepContext& context);
 /// by its constraints no longer match its velocity and must be dropped, or warm starting re-applies
 /// what the cap took away.
 bool IntegratePositions(SolverArrays& solver, const StepContext& context);
+bool IntegratePositions(SolverArrays& solver, const StepContext& context, int begin, int end);
 
 /// Motion locks, a constraint solved last (as Box2D v3's): each locked body's velocity along a held
 /// axis is 0 and its motion of the step along it (dp, dq) stays exactly none. After every position

@@ -22,6 +22,17 @@ inline const BodyState kStaticBody{};
 // that from reaching every other contact with a static body through the shared slot.
 inline void RestoreStaticSlot(BodyState* states, int staticSlot) { states[staticSlot] = kStaticBody; }
 
+// The parallel stages' blocks (solver_stages.h): group `i` of a colour cut into blocks of `blockSize`
+// moves its static lanes from `staticSlot` to its block's own slot, staticSlot + i / blockSize.
+template <class Group>
+void MoveToBlockStaticSlot(Group& g, int i, int blockSize, int staticSlot) {
+  const int slot = staticSlot + i / blockSize;
+  for (int k = 0; k < Group::kLanes; ++k) {
+    if (g.indexA[k] == staticSlot) g.indexA[k] = slot;
+    if (g.indexB[k] == staticSlot) g.indexB[k] = slot;
+  }
+}
+
 // The bodies of one side of a group, one lane per constraint.
 template <class F>
 struct BodyLanes {

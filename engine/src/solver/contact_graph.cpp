@@ -238,6 +238,38 @@ void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, con
 }
 
 template <class F>
+int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
+  int slots = 1;
+  for (int c = 0; c < kGraphColorCount; ++c) {
+    const int begin = graph.colorGroupStart[c], count = graph.colorGroupStart[c + 1] - begin;
+    const int blockSize = BlockSize(count, workerCount, kMinGroupsPerBlock);
+    graph.colorBlockSize[c] = blockSize;
+    for (int i = blockSize; i < count; ++i)  // block 0 keeps staticSlot
+      MoveToBlockStaticSlot(graph.groups[static_cast<size_t>(begin + i)], i, blockSize, graph.staticSlot);
+    slots = std::max(slots, (count + blockSize - 1) / blockSize);
+  }
+  return slots;
+}
+
+template <class F>
+void WarmStartContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, int begin, int end,
+                                int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    WarmStartGroup(graph.groups[static_cast<size_t>(i)], states.data());
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+template <class F, bool useBias>
+void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context,
+                            int begin, int end, int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    SolveGroup<F, useBias>(graph.groups[static_cast<size_t>(i)], states.data(), context);
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<ContactConstraint> contacts) {
   for (const WideContactGroup<F>& g : graph.groups) {
     for (int k = 0; k < F::kLanes; ++k) {
@@ -267,12 +299,18 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 }
 
 // This build's lane type, and the scalar twin the tests compare it with.
-#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                   \
-  template void BuildContactGraph<F>(std::span<const ContactConstraint>, int, ContactGraph<F>&);          \
-  template void WarmStartContactGroups<F>(ContactGraph<F>&, std::span<BodyState>);                        \
-  template void SolveContactGroups<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);  \
-  template void SolveContactGroups<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&); \
-  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<ContactConstraint>);              \
+#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                      \
+  template void BuildContactGraph<F>(std::span<const ContactConstraint>, int, ContactGraph<F>&);             \
+  template void WarmStartContactGroups<F>(ContactGraph<F>&, std::span<BodyState>);                           \
+  template void SolveContactGroups<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);     \
+  template void SolveContactGroups<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);    \
+  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<ContactConstraint>);                 \
+  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                             \
+  template void WarmStartContactGroupRange<F>(ContactGraph<F>&, std::span<BodyState>, int, int, int);        \
+  template void SolveContactGroupRange<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&,  \
+                                                int, int, int);                                              \
+  template void SolveContactGroupRange<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&, \
+                                                 int, int, int);                                             \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::FloatW)
 #if !defined(MK_DISABLE_SIMD) && defined(__SSE2__)

@@ -65,6 +65,10 @@ struct ContactGraph {
   /// kernels take the states with this slot appended (a body at rest, BodyState{}), so they read and
   /// write every lane without a test; they set it back to rest after every group.
   int staticSlot = 0;
+  /// The parallel stages' blocks (AssignBlockStaticSlots): colour c's groups are cut into blocks of
+  /// colorBlockSize[c] groups, and block k's lanes without a moving body use static slot
+  /// staticSlot + k, so that blocks solved at the same time never write the same slot.
+  int colorBlockSize[kGraphColorCount] = {};
 };
 
 /// Colours the prepared contacts and packs each colour's contacts into groups. Contacts between two
@@ -84,6 +88,22 @@ void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states)
 /// `states` as for WarmStartContactGroups.
 template <class F, bool useBias>
 void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context);
+
+/// For the parallel stages (solver_stages.h): cuts each colour's groups into blocks (BlockSize, about
+/// kBlocksPerWorker per worker) and gives block k's static lanes slot staticSlot + k. Returns how many
+/// static slots the states then need after the bodies (the largest block count, at least 1). The
+/// results do not change: every static slot is a body at rest.
+template <class F>
+int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount);
+
+/// One block of the passes above: the groups [begin, end) of one colour, restoring `staticSlot`
+/// (the block's own) after each. `states`: the bodies and every static slot.
+template <class F>
+void WarmStartContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, int begin, int end,
+                                int staticSlot);
+template <class F, bool useBias>
+void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context,
+                            int begin, int end, int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints (after the sub-steps, before
 /// restitution and StoreContactImpulses).

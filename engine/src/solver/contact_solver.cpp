@@ -11,6 +11,7 @@
 // with adjustedSeparation = s0 - dot(rB - rA, n) precomputed.
 #include "solver/contact_solver.h"
 
+#include "core/parallel.h"
 #include "solver/solver.h"
 
 #include <algorithm>
@@ -164,15 +165,16 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
 
 }  // namespace
 
-void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context,
-                     bool anySurface) {
-  // Written in place, every field the solver reads set below: a default-constructed local copied in
-  // cost 40 instructions a contact (its initialisers, then the copy). Points past pointCount keep
-  // whatever they held; nothing reads them.
-  solver.contacts.resize(inputs.size());
-  solver.surfaces.clear();
+namespace {
+
+// The constraints of inputs [begin, end). kMarkBallistic: clear each moving body's
+// BodyParams::ballistic here; the parallel form leaves that to one pass after, since two contacts of
+// one body would write its flag at once.
+template <bool kMarkBallistic>
+inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
+                                const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const ContactInput& input = inputs[i];
     const Manifold& manifold = *input.manifold;
     const ContactBody& bodyA = input.bodyA;
@@ -191,8 +193,10 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
     c.softness =
         (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = manifold.pointCount;
-    if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
-    if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    if constexpr (kMarkBallistic) {
+      if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
+      if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    }
     Vec2 tangent = RightPerp(c.normal);
     for (int j = 0; j < c.pointCount; ++j) {
       const ManifoldPoint& mp = manifold.points[j];
@@ -214,6 +218,30 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
       Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
       cp.relativeVelocity = Dot(vB - vA, c.normal);
     }
+  }
+}
+
+}  // namespace
+
+void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context,
+                     bool anySurface) {
+  // Written in place, every field the solver reads set below: a default-constructed local copied in
+  // cost 40 instructions a contact (its initialisers, then the copy). Points past pointCount keep
+  // whatever they held; nothing reads them.
+  solver.contacts.resize(inputs.size());
+  solver.surfaces.clear();
+  if (HasWorkers(context.tasks)) {
+    ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange,
+                [&](int begin, int end) {
+                  PrepareContactRange<false>(inputs, solver, context, static_cast<std::size_t>(begin),
+                                             static_cast<std::size_t>(end));
+                });
+    for (const ContactConstraint& c : solver.contacts) {
+      if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
+      if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    }
+  } else {
+    PrepareContactRange<true>(inputs, solver, context, 0, inputs.size());
   }
   if (anySurface) AddSurfaceRows(inputs, solver);
 }

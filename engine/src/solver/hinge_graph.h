@@ -51,6 +51,7 @@ struct HingeGraph {
   int colorSize[kGraphColorCount] = {};                     // hinges per colour
   std::vector<int> scalar;                                  // joint indices solved one by one, in input order
   int staticSlot = 0;                                       // as ContactGraph::staticSlot: bodyCount
+  int colorBlockSize[kGraphColorCount] = {};                // as ContactGraph::colorBlockSize
 };
 
 /// True for a joint the graph takes: a revolute joint without spring, motor or limit between two
@@ -97,6 +98,19 @@ void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 /// The coloured half of SolveJoints: the Biased pass (useBias) or the Relax pass.
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
+
+/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h); returns
+/// the static slots needed.
+template <class F>
+int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount);
+
+/// One block: colour `color`'s groups [begin, end), restoring `staticSlot` after each.
+template <class F>
+void WarmStartHingeGroupRange(HingeGraph<F>& graph, std::span<BodyState> states, int color, int begin,
+                              int end, int staticSlot);
+template <class F, bool useBias>
+void SolveHingeGroupRange(HingeGraph<F>& graph, std::span<BodyState> states, int color, int begin, int end,
+                          int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints. The step does not need it
 /// (StoreJointImpulses reads the lanes); the tests compare the constraints with the scalar path's.

@@ -248,6 +248,39 @@ void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states) {
 }
 
 template <class F>
+int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount) {
+  int slots = 1;
+  for (int c = 0; c < kGraphColorCount; ++c) {
+    std::vector<WideHingeGroup<F>>& groups = graph.groups[c];
+    const int count = static_cast<int>(groups.size());
+    const int blockSize = BlockSize(count, workerCount, kMinGroupsPerBlock);
+    graph.colorBlockSize[c] = blockSize;
+    for (int i = blockSize; i < count; ++i)  // block 0 keeps staticSlot
+      MoveToBlockStaticSlot(groups[static_cast<size_t>(i)], i, blockSize, graph.staticSlot);
+    slots = std::max(slots, (count + blockSize - 1) / blockSize);
+  }
+  return slots;
+}
+
+template <class F>
+void WarmStartHingeGroupRange(HingeGraph<F>& graph, std::span<BodyState> states, int color, int begin,
+                              int end, int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    WarmStartHingeGroup(graph.groups[color][static_cast<size_t>(i)], states.data());
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+template <class F, bool useBias>
+void SolveHingeGroupRange(HingeGraph<F>& graph, std::span<BodyState> states, int color, int begin, int end,
+                          int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    SolveHingeGroup<F, useBias>(graph.groups[color][static_cast<size_t>(i)], states.data());
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+template <class F>
 void StoreHingeGroups(const HingeGraph<F>& graph, std::span<JointConstraint> joints) {
   for (const std::vector<WideHingeGroup<F>>& groups : graph.groups) {
     for (const WideHingeGroup<F>& g : groups) {
@@ -275,16 +308,20 @@ void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> par
 }
 
 // This build's lane type, and the scalar twin the tests compare it with.
-#define MK_HINGE_GRAPH_INSTANTIATE(F)                                                      \
-  template void BeginHingeGraph<F>(int, HingeGraph<F>&);                                   \
-  template void AddToHingeGraph<F>(const JointConstraint&, int, HingeGraph<F>&);           \
-  template bool AddPlainHinge<F>(const HingeLane&, int, HingeGraph<F>&);                   \
-  template void FinishHingeGraph<F>(HingeGraph<F>&);                                       \
-  template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&); \
-  template void WarmStartHingeGroups<F>(HingeGraph<F>&, std::span<BodyState>);             \
-  template void SolveHingeGroups<F, true>(HingeGraph<F>&, std::span<BodyState>);           \
-  template void SolveHingeGroups<F, false>(HingeGraph<F>&, std::span<BodyState>);          \
-  template void StoreHingeGroups<F>(const HingeGraph<F>&, std::span<JointConstraint>);     \
+#define MK_HINGE_GRAPH_INSTANTIATE(F)                                                                     \
+  template void BeginHingeGraph<F>(int, HingeGraph<F>&);                                                  \
+  template void AddToHingeGraph<F>(const JointConstraint&, int, HingeGraph<F>&);                          \
+  template bool AddPlainHinge<F>(const HingeLane&, int, HingeGraph<F>&);                                  \
+  template void FinishHingeGraph<F>(HingeGraph<F>&);                                                      \
+  template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&);                \
+  template void WarmStartHingeGroups<F>(HingeGraph<F>&, std::span<BodyState>);                            \
+  template void SolveHingeGroups<F, true>(HingeGraph<F>&, std::span<BodyState>);                          \
+  template void SolveHingeGroups<F, false>(HingeGraph<F>&, std::span<BodyState>);                         \
+  template void StoreHingeGroups<F>(const HingeGraph<F>&, std::span<JointConstraint>);                    \
+  template int AssignHingeBlockStaticSlots<F>(HingeGraph<F>&, int);                                       \
+  template void WarmStartHingeGroupRange<F>(HingeGraph<F>&, std::span<BodyState>, int, int, int, int);    \
+  template void SolveHingeGroupRange<F, true>(HingeGraph<F>&, std::span<BodyState>, int, int, int, int);  \
+  template void SolveHingeGroupRange<F, false>(HingeGraph<F>&, std::span<BodyState>, int, int, int, int); \
   template void DropCappedHingeGroups<F>(HingeGraph<F>&, std::span<const BodyParams>);
 MK_HINGE_GRAPH_INSTANTIATE(wide::FloatW)
 #if !defined(MK_DISABLE_SIMD) && defined(__SSE2__)

@@ -4,6 +4,8 @@
 // joint files.
 #include "solver/solver.h"
 
+#include "core/parallel.h"
+
 #include <algorithm>
 #include <numbers>
 
@@ -86,6 +88,11 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
   // hinges likewise (hinge_graph.h), then the other joints.
   ContactGraph<wide::FloatW>& graph = solver.graph;
   BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
+  if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
+    solver.stages.Run(solver, context, *context.tasks);
+    StoreContactGroups(graph, solver.contacts);
+    return;
+  }
   HingeGraph<wide::FloatW>& hinges = solver.hinges;  // built by PrepareJoints
   // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
   // and the scalar solvers go by params.size() and solver indices, and never see it.

@@ -16,6 +16,7 @@
 #include "solver/contact_solver.h"
 #include "solver/hinge_graph.h"
 #include "solver/joint_solver.h"
+#include "solver/solver_stages.h"
 #include "solver/solver_types.h"
 
 #include <vector>
@@ -43,6 +44,8 @@ struct SolverArrays {
   ContactGraph<wide::FloatW> graph;
   /// The soft mode's coloured plain hinges and the joints it leaves to the scalar path.
   HingeGraph<wide::FloatW> hinges;
+  /// The soft mode's passes as stages for several workers (solver_stages.h), when the step has them.
+  SolverStages stages;
 };
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have

@@ -40,7 +40,23 @@ struct StepContext {
   SolverSettings settings{};
   Softness contactSoftness{};  // dynamic vs dynamic
   Softness staticSoftness{};   // against static bodies: stiffer
+  /// The workers the soft mode's sub-steps may use (minkowski/task_system.h); null, or one worker: the
+  /// calling thread alone.
+  const TaskSystem* tasks = nullptr;
 };
+
+/// The parallel stages (solver_stages.h) cut a stage's items (bodies, a colour's groups) into blocks:
+/// about kBlocksPerWorker per worker, so that a worker slowed by another process leaves its share to
+/// the others, and never fewer than `minBlock` items, so that a block outweighs claiming it.
+inline constexpr int kBlocksPerWorker = 4;
+inline constexpr int kMinGroupsPerBlock = 4;     // a colour's groups (16 contacts on 4 lanes)
+inline constexpr int kMinBodiesPerBlock = 64;    // the integrators' bodies
+inline constexpr int kMinContactsPerRange = 64;  // PrepareContacts and the narrowphase's parallel-fors
+inline int BlockSize(int count, int workerCount, int minBlock) {
+  const int pieces = workerCount * kBlocksPerWorker;
+  const int perPiece = (count + pieces - 1) / pieces;
+  return perPiece > minBlock ? perPiece : minBlock;
+}
 
 /// Classic mode runs the whole step as one sub-step.
 StepContext MakeStepContext(float dt, const SolverSettings& settings);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Persistent contacts: created when the broadphase reports a new pair of fat AABBs, updated by the
 // narrowphase every step while one of their bodies is awake, destroyed when the pair ends.
+#include "core/parallel.h"
 #include "minkowski/assert.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace mk {
@@ -55,17 +57,27 @@ Manifold CollideShapes(const WorldState& world, const Contact& c, const Transfor
 
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
 // exactly when the shapes touch, and overlap means some point is strictly inside (separation < 0).
-void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
+bool SensorOverlaps(const WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
   ManifoldSettings settings;
   settings.speculativeDistance = 0.0f;
   const Manifold m = CollideShapes(world, c, xfA, xfB, &c.cache, settings);
   bool overlap = false;
   for (int i = 0; i < m.pointCount; ++i) overlap = overlap || m.points[i].separation < 0.0f;
+  return overlap;
+}
+
+// A sensor pair's begin or end event when its overlap changed to `overlap`.
+void ReportSensorChange(WorldState& world, const Contact& c, bool overlap) {
   if (overlap && !c.sensorOverlap) {
     world.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(world, c));
   } else if (!overlap && c.sensorOverlap) {
     world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   }
+}
+
+void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
+  const bool overlap = SensorOverlaps(world, c, xfA, xfB);
+  ReportSensorChange(world, c, overlap);
   c.sensorOverlap = overlap;
 }
 
@@ -77,7 +89,8 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, co
 // Keeps what recycling needs of a freshly computed manifold: the relative pose it was computed at and
 // each point's two surface ends (the point is midway between them along the normal) in the bodies'
 // frames. Shape transforms are body transforms.
-void StoreManifoldOrigin(Contact& c, const Transform& xfA, const Transform& xfB) {
+[[gnu::always_inline]] inline void StoreManifoldOrigin(Contact& c, const Transform& xfA,
+                                                       const Transform& xfB) {
   const Manifold& m = c.manifold;
   ManifoldOrigin& o = c.origin;
   o.relativePose = InvMulTransforms(xfA, xfB);
@@ -94,7 +107,8 @@ void StoreManifoldOrigin(Contact& c, const Transform& xfA, const Transform& xfB)
 // and `now` (B in A's frame): a point x of B moves by (now.p - then.p) + (R(now) - R(then)) x in A's
 // frame, and |(R(now) - R(then)) x| = |now.q - then.q| |x| (the rotation's chord, 2 sin(dAngle / 2)).
 // The same holds for A's points in B's frame; the smaller shape's extent gives the tighter bound.
-float RelativeMotion(const Transform& now, const Transform& then, float extentA, float extentB) {
+[[gnu::always_inline]] inline float RelativeMotion(const Transform& now, const Transform& then, float extentA,
+                                                   float extentB) {
   const float chord = Length(Vec2{now.q.c - then.q.c, now.q.s - then.q.s});
   if (extentB <= extentA) return Length(now.p - then.p) + chord * extentB;
   return Length(InvRotate(now.q, now.p) - InvRotate(then.q, then.p)) + chord * extentA;  // A's origin in B
@@ -103,8 +117,8 @@ float RelativeMotion(const Transform& now, const Transform& then, float extentA,
 // Reuses the contact's manifold when recycling allows it (see SolverSettings::enableContactRecycling):
 // points, ids and impulses kept, each point's position and separation recomputed from its stored ends
 // at the current poses, the normal turned with A. False (manifold untouched) when it must be computed.
-bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB, float extentA, float extentB,
-                     float speculativeDistance) {
+[[gnu::always_inline]] inline bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB,
+                                                   float extentA, float extentB, float speculativeDistance) {
   if (!c.recyclable || bodyA.isBullet || bodyB.isBullet || bodyA.movedFast || bodyB.movedFast) return false;
   const Transform& xfA = bodyA.xf;
   const Transform& xfB = bodyB.xf;
@@ -158,8 +172,13 @@ bool BoxesApart(const AABB& a, const AABB& b, float distance) {
 
 // The contact's manifold at the bodies' current poses: reused, or empty when the shapes are apart by
 // more than the speculative distance, or computed (impulses of surviving feature ids carried).
-ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c, const Body& bodyA, const Body& bodyB,
-                              const ManifoldSettings& settings, bool recycling) {
+// Inlined into both narrowphase loops, with RecycleManifold, RelativeMotion and StoreManifoldOrigin: called
+// out of line (GCC's choice once it has two callers), the serial loop took 1.4% more instructions a step
+// (large_pyramid, callgrind: the calls' setup and the spills around them, per contact).
+[[gnu::always_inline]] inline ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c,
+                                                            const Body& bodyA, const Body& bodyB,
+                                                            const ManifoldSettings& settings,
+                                                            bool recycling) {
   const Shape& shapeA = world.shapes[c.shapeA];
   const Shape& shapeB = world.shapes[c.shapeB];
   // Chain segments (a chain's or standalone) are always computed: one-sided, with normals confined to
@@ -346,7 +365,130 @@ void RebuildContactSets(WorldState& world) {
   }
 }
 
+namespace {
+
+// The contact's manifold (UpdateManifold), counted in `queries` (with its GJK iterations) or `reused`,
+// then the pre-solve callback's say: the game may disable the contact for this step, and it is then
+// not touching (World::SetPreSolveCallback). True when it touches. Both narrowphase loops inline it.
+[[gnu::always_inline]] inline bool UpdateTouching(const WorldState& world, Contact& c, const Body& bodyA,
+                                                  const Body& bodyB, const ManifoldSettings& settings,
+                                                  bool recycling, int& queries, int& iterations,
+                                                  int& reused) {
+  switch (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
+    case ManifoldUpdate::Computed:
+      ++queries;
+      iterations += c.cache.iterations;
+      break;
+    case ManifoldUpdate::Reused:
+      ++reused;
+      break;
+    case ManifoldUpdate::Apart:
+      break;
+  }
+  Manifold& manifold = c.manifold;
+  if (manifold.pointCount > 0 && WantsPreSolve(world, c.shapeA, c.shapeB) &&
+      !PreSolveAllows(world, c.shapeA, c.shapeB, manifold)) {
+    manifold.pointCount = 0;
+    c.recyclable = false;
+  }
+  return manifold.pointCount > 0;
+}
+
+// What the parallel narrowphase found for one contact, for the pass after it (UpdateContactsParallel).
+enum ContactChange : std::uint8_t {
+  kTouchChanged = 1,   // `touching` flipped (its new value is in the contact)
+  kSensorChanged = 2,  // `sensorOverlap` flipped
+  kWakeA = 4,          // touching a sleeping body: wake it
+  kWakeB = 8,
+};
+
+// The contact at awake position `i`: its manifold (or sensor overlap) at the current poses, written to
+// the contact alone, and what changed, for the ordered pass. Counts queries, GJK iterations and reuses.
+std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const ManifoldSettings& settings,
+                              bool recycling, int counts[3]) {
+  const Shape& shapeA = world.shapes[c.shapeA];
+  const Shape& shapeB = world.shapes[c.shapeB];
+  const Body& bodyA = world.bodies[shapeA.body];
+  const Body& bodyB = world.bodies[shapeB.body];
+  if (shapeA.isSensor || shapeB.isSensor) {
+    if (!c.sensorEvents) return 0;
+    ++counts[0];
+    const bool overlap = SensorOverlaps(world, c, bodyA.xf, bodyB.xf);
+    const bool changed = overlap != c.sensorOverlap;
+    c.sensorOverlap = overlap;
+    return changed ? kSensorChanged : 0;
+  }
+  const bool nowTouching =
+      UpdateTouching(world, c, bodyA, bodyB, settings, recycling, counts[0], counts[1], counts[2]);
+  std::uint8_t change = nowTouching != c.touching ? kTouchChanged : 0;
+  c.touching = nowTouching;
+  if (nowTouching) {  // as UpdateContacts: the wakes wait for the pass after
+    if (!bodyA.awake && bodyA.type != BodyType::Static) change |= kWakeA;
+    if (!bodyB.awake && bodyB.type != BodyType::Static) change |= kWakeB;
+  }
+  return change;
+}
+
+// UpdateContacts on the workers: the contacts' manifolds in parallel (each writes its own contact),
+// then one pass in slot order raises the events, counts the touches and lists the wakes, so the
+// events come in the order the serial update gives, whatever the worker count.
+void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings, bool recycling) {
+  std::vector<int>& slots = world.narrowphaseSlots;
+  std::vector<std::uint8_t>& changes = world.narrowphaseChanges;
+  slots.clear();
+  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  changes.resize(slots.size());
+  std::atomic<int> totals[3] = {0, 0, 0};  // queries, GJK iterations, reused: sums, in any order
+  ParallelFor(&world.tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
+    int counts[3] = {0, 0, 0};
+    for (int i = begin; i < end; ++i)
+      changes[i] = UpdateOneContact(world, world.contacts[slots[i]], settings, recycling, counts);
+    for (int k = 0; k < 3; ++k) totals[k].fetch_add(counts[k], std::memory_order_relaxed);
+  });
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const std::uint8_t change = changes[i];
+    if (change == 0) continue;
+    const Contact& c = world.contacts[slots[i]];
+    if ((change & kSensorChanged) && c.sensorOverlap) {  // sensorOverlap is already the new value
+      world.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(world, c));
+    } else if (change & kSensorChanged) {
+      world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
+    }
+    if ((change & kTouchChanged) && c.enableContactEvents) {
+      const ContactBeginEvent e{world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB),
+                                world.MakeContactId(slots[i])};
+      if (c.touching) {
+        world.beginEvents.push_back(e);
+      } else {
+        world.pendingEndEvents.push_back({e.shapeA, e.shapeB, e.contact});
+      }
+    }
+    if (change & kTouchChanged) world.touchingContactCount += c.touching ? 1 : -1;
+    if (change & kWakeA) world.pendingWakes.push_back(world.shapes[c.shapeA].body);
+    if (change & kWakeB) world.pendingWakes.push_back(world.shapes[c.shapeB].body);
+  }
+  world.counters.narrowphaseQueries = totals[0].load(std::memory_order_relaxed);
+  world.counters.gjkIterations = totals[1].load(std::memory_order_relaxed);
+  world.counters.manifoldsReused = totals[2].load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
 void UpdateContacts(WorldState& world) {
+  if (HasWorkers(&world.tasks)) {
+    ManifoldSettings settings;
+    settings.speculativeDistance = world.settings.speculativeDistance;
+    {
+      // Pre-solve callbacks run on the workers at once: queries, which share the broadphase's
+      // scratch, are refused from them, as from the continuous stage's calls (world.h).
+      const WorldLock walk(world, /*walk=*/true);
+      UpdateContactsParallel(world, settings, world.settings.enableContactRecycling);
+    }
+    for (int slot : world.pendingWakes) WakeBody(world, slot);
+    world.pendingWakes.clear();
+    world.counters.touchingContacts = world.touchingContactCount;
+    return;
+  }
   ManifoldSettings settings;
   settings.speculativeDistance = world.settings.speculativeDistance;
   const bool recycling = world.settings.enableContactRecycling;
@@ -365,25 +507,8 @@ void UpdateContacts(WorldState& world) {
       }
       return;
     }
-    switch (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
-      case ManifoldUpdate::Computed:
-        ++queries;
-        iterations += c.cache.iterations;
-        break;
-      case ManifoldUpdate::Reused:
-        ++reused;
-        break;
-      case ManifoldUpdate::Apart:
-        break;
-    }
-    // The game may disable the contact for this step: it is then not touching (World::SetPreSolveCallback).
-    Manifold& manifold = c.manifold;
-    if (manifold.pointCount > 0 && WantsPreSolve(world, c.shapeA, c.shapeB) &&
-        !PreSolveAllows(world, c.shapeA, c.shapeB, manifold)) {
-      manifold.pointCount = 0;
-      c.recyclable = false;
-    }
-    bool nowTouching = manifold.pointCount > 0;
+    const bool nowTouching =
+        UpdateTouching(world, c, bodyA, bodyB, settings, recycling, queries, iterations, reused);
     // The contact's slot from its address, not the loop's `slot`: keeping that live to here cost the
     // loop a spill per contact (callgrind, large_pyramid), and events are rare.
     if (nowTouching != c.touching && c.enableContactEvents) {

@@ -216,7 +216,8 @@ void HoldLockedBodies(WorldState& world) {
 
 // The stage list of the solver step (the sub-steps' own list is RunSubSteps, solver/solver.cpp).
 void SolveStep(WorldState& world, float dt) {
-  const StepContext context = MakeStepContext(dt, world.settings);
+  StepContext context = MakeStepContext(dt, world.settings);
+  context.tasks = &world.tasks;
   SolverArrays& solver = world.solver;
   WakeJointPartners(world);
   GatherBodies(world, context);

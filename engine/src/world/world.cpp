@@ -43,6 +43,7 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   state_->gravity = IsFinite(def.gravity) ? def.gravity : Vec2{0.0f, -10.0f};
   SetSolverSettings(def.settings);
   state_->userData = def.userData;
+  SetTaskSystem(def.tasks);
   state_->api = this;
 }
 
@@ -178,6 +179,17 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
   }
   return ClampSolverSettings(state_->settings, requested);
 }
+
+bool World::SetTaskSystem(const TaskSystem& tasks) {
+  if (RefuseIfLocked(*state_)) return false;
+  const bool valid = tasks.workerCount >= 1 && tasks.workerCount <= kMaxWorkers &&
+                     (tasks.enqueueTask == nullptr) == (tasks.finishTask == nullptr);
+  MK_ASSERT(valid);
+  if (valid) state_->tasks = tasks;
+  return valid;
+}
+
+const TaskSystem& World::GetTaskSystem() const { return state_->tasks; }
 
 std::uint32_t World::Tag() const { return state_->tag; }
 

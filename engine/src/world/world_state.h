@@ -298,6 +298,10 @@ struct WorldState {
   std::vector<int> islandStack;    // scratch for PutIslandToSleep
   std::vector<int> islandMembers;  // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;   // sleeping bodies touched in the contact update, woken after it
+  // The parallel narrowphase's scratch (contacts.cpp, UpdateContactsParallel): the awake contacts'
+  // slots, and what changed for each, for the ordered pass after.
+  std::vector<int> narrowphaseSlots;
+  std::vector<std::uint8_t> narrowphaseChanges;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
   std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
@@ -317,6 +321,7 @@ struct WorldState {
   CustomFilterFn customFilterFn = nullptr;
   void* customFilterContext = nullptr;
   void* userData = nullptr;  // WorldDef::userData
+  TaskSystem tasks{};        // WorldDef::tasks, World::SetTaskSystem: the step's workers
 
   // The world lock (World's class comment; docs/design.md 6b). While lockDepth > 0 (inside Step, and
   // inside a query, Draw or other call that hands control to game code) every mutating API call fails

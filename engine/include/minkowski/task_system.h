@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Minkowski — TaskSystem, how World::Step runs on the game's own job system (the idea of Box2D v3's
+// enqueue / finish callbacks), and TaskPool, a small thread pool for a game that has none.
+//
+// The step hands its parallel stages to the game as parallel-fors: "call this function over the items
+// [0, itemCount), in ranges of at least minRange items, on any threads", then waits for each with
+// finish. The results do not depend on how the game splits the ranges, on which threads or in which
+// order they run, or on the worker count: every stage writes each result to its own slot, and what
+// must be combined (events, counters) is combined in item order afterwards. A world stepped with 1, 2
+// or 16 workers holds the same bits after every step.
+//
+//   mk::TaskPool pool(4);                      // 4 workers: the calling thread and 3 threads
+//   mk::WorldDef def;
+//   def.tasks = pool.GetTaskSystem();
+//   mk::World world(def);                      // Step now uses the 4 workers
+//
+// A game's own job system implements the two callbacks (see TaskSystem). Without them (the default)
+// the step runs on the calling thread alone, exactly as it would with one worker.
+#pragma once
+
+#include "minkowski/export.h"
+
+#include <cstdint>
+
+namespace MK_API mk {
+
+/// The most workers a TaskSystem may declare (per-worker scratch is sized by the count).
+inline constexpr int kMaxWorkers = 64;
+
+/// A range of a parallel-for: process the items [begin, end). `worker` is in [0, workerCount) and no
+/// other range running at the same moment has the same one (the engine keeps per-worker scratch by
+/// it). `taskContext` is the engine's, passed back unchanged.
+using TaskFn = void (*)(int begin, int end, int worker, void* taskContext);
+
+/// Starts a parallel-for: `task` must be called for ranges that cover [0, itemCount) exactly once
+/// each, every range at least `minRange` items long except possibly the last, on any threads and in
+/// any order, the calling thread included. Returns a handle that FinishTaskFn receives, or nullptr when
+/// every range already ran (a task system may run them all inline, here). `userContext`:
+/// TaskSystem::userContext.
+using EnqueueTaskFn = void* (*)(TaskFn task, int itemCount, int minRange, void* taskContext,
+                                void* userContext);
+
+/// Waits until every range of the task `userTask` (a non-null EnqueueTaskFn result) has returned.
+/// Called once per enqueued task, from the thread that enqueued it.
+using FinishTaskFn = void (*)(void* userTask, void* userContext);
+
+/// How many workers the step may use and how it asks for them. With `workerCount` 1, or either
+/// callback null, the step runs on the calling thread alone and never calls them.
+///
+/// The engine calls the callbacks only from inside World::Step, from the thread that called it, and
+/// finishes every task it enqueued before the next one starts. The solver's task holds its workers
+/// for the whole solve: each of the `workerCount` items is a worker that loops over the solver's
+/// stages, waiting (spinning, then yielding) while another worker finishes a stage. Those items
+/// should run at the same time for speed; if the task system runs them one after the other, or all on
+/// one thread, the first does all the work and the others return at once: slower, never stuck.
+struct TaskSystem {
+  int workerCount = 1;                  ///< 1..kMaxWorkers (out of range: refused, the world keeps 1)
+  EnqueueTaskFn enqueueTask = nullptr;  ///< starts a parallel-for (null: no workers)
+  FinishTaskFn finishTask = nullptr;    ///< waits for one (null: no workers)
+  void* userContext = nullptr;          ///< passed to both callbacks
+};
+
+/// A fixed pool of threads with a parallel-for, for a game (or a test, a tool) without a job system of
+/// its own: `workerCount` workers are the thread that calls Finish and workerCount - 1 pool threads.
+/// Idle threads wait on a condition variable, so an idle pool costs nothing. One World (or one task at
+/// a time) per pool; the pool must outlive every World that uses its TaskSystem. Not copyable.
+class TaskPool {
+ public:
+  /// workerCount: clamped to 1..kMaxWorkers; 1 starts no thread.
+  explicit TaskPool(int workerCount);
+  ~TaskPool();  ///< stops and joins the threads
+  TaskPool(const TaskPool&) = delete;
+  TaskPool& operator=(const TaskPool&) = delete;
+
+  int WorkerCount() const;  ///< the calling thread and the pool's threads
+  /// Callbacks that run the engine's tasks on this pool (WorldDef::tasks, World::SetTaskSystem).
+  TaskSystem GetTaskSystem();
+
+  /// How many ranges the pool ran since it was made (what tests and the sandbox count).
+  std::uint64_t RangesRun() const;
+
+  struct Impl;  ///< (the pool's state; opaque)
+
+ private:
+  Impl* impl_;
+};
+
+}  // namespace mk

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Internal: the step's parallel-for over the game's task system (minkowski/task_system.h).
+#pragma once
+
+#include "minkowski/task_system.h"
+
+#include <type_traits>
+
+namespace mk {
+
+/// True when `tasks` gives the step more than the calling thread: two or more workers and both
+/// callbacks (World::SetTaskSystem refuses one callback without the other).
+inline bool HasWorkers(const TaskSystem* tasks) {
+  return tasks != nullptr && tasks->workerCount > 1 && tasks->enqueueTask != nullptr &&
+         tasks->finishTask != nullptr;
+}
+
+/// fn(begin, end) over the items [0, count) in ranges of at least minRange, on the workers; on the
+/// calling thread alone, as one range, without workers or when count <= minRange. Returns when every
+/// range has. fn must write only what its own items own.
+template <class Fn>
+void ParallelFor(const TaskSystem* tasks, int count, int minRange, Fn&& fn) {
+  if (count <= 0) return;
+  if (!HasWorkers(tasks) || count <= minRange) {
+    fn(0, count);
+    return;
+  }
+  using F = std::remove_reference_t<Fn>;
+  const TaskFn trampoline = [](int begin, int end, int /*worker*/, void* context) {
+    (*static_cast<F*>(context))(begin, end);
+  };
+  void* task = tasks->enqueueTask(trampoline, count, minRange,
+                                  const_cast<void*>(static_cast<const void*>(&fn)), tasks->userContext);
+  if (task != nullptr) tasks->finishTask(task, tasks->userContext);
+}
+
+}  // namespace mk

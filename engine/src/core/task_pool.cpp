@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// TaskPool (minkowski/task_system.h): workerCount - 1 threads and the thread that calls Finish run the
+// ranges of one task at a time. The pool threads sleep on a condition variable between tasks, after
+// spinning briefly, since the step enqueues its tasks back to back.
+//
+// Ranges are claimed from one atomic word holding the task's generation, its range count and the next
+// range: a thread that woke late, or still looks for work in a task that has ended, fails its claim
+// (the generation moved on) instead of reading the next task's fields while Enqueue writes them. A
+// claimed range keeps its task's fields stable, since Finish waits for every range to return.
+#include "core/spin_wait.h"
+#include "minkowski/task_system.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace mk {
+
+namespace {
+
+// Ranges per worker a task is cut into (at least its minRange): enough that a worker that starts late
+// or is slowed by another process leaves its share to the others.
+constexpr int kRangesPerWorker = 4;
+
+// The claim word: generation (bits 40..63), range count (20..39), next range (0..19). A task has at
+// most kMaxWorkers * kRangesPerWorker + 1 ranges, far below 2^20.
+constexpr int kCountShift = 20, kGenerationShift = 40;
+constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 20) - 1;
+
+std::uint64_t ClaimWord(std::uint64_t generation, int rangeCount) {
+  return (generation << kGenerationShift) | (static_cast<std::uint64_t>(rangeCount) << kCountShift);
+}
+
+}  // namespace
+
+struct TaskPool::Impl {
+  // The task being run: written by Enqueue while no range runs, then published by `claim`.
+  TaskFn task = nullptr;
+  void* taskContext = nullptr;
+  int itemCount = 0;
+  int rangeSize = 1;
+
+  std::atomic<std::uint64_t> claim{0};
+  std::atomic<int> rangesDone{0};
+  int rangeCount = 0;                       // the caller's copy (Finish)
+  std::uint64_t generation = 0;             // the caller's count of tasks
+  std::atomic<std::uint64_t> published{0};  // what the sleeping threads wait on
+  std::atomic<std::uint64_t> rangesRun{0};
+  std::atomic<bool> stopping{false};
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<std::thread> threads;
+  int workerCount = 1;
+
+  // Claims and runs ranges of task `gen` until none is left or the pool has moved to another task.
+  void RunRanges(std::uint64_t gen, int worker) {
+    std::uint64_t word = claim.load(std::memory_order_acquire);
+    for (;;) {
+      if ((word >> kGenerationShift) != (gen & ((std::uint64_t{1} << 24) - 1))) return;
+      const int next = static_cast<int>(word & kFieldMask);
+      if (next >= static_cast<int>((word >> kCountShift) & kFieldMask)) return;
+      if (!claim.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+        continue;  // `word` reloaded
+      const int begin = next * rangeSize;
+      task(begin, std::min(itemCount, begin + rangeSize), worker, taskContext);
+      rangesRun.fetch_add(1, std::memory_order_relaxed);
+      rangesDone.fetch_add(1, std::memory_order_acq_rel);
+      word = claim.load(std::memory_order_acquire);
+    }
+  }
+
+  // A pool thread: waits for a new task (spinning a little, then asleep) and runs its ranges.
+  void ThreadLoop(int worker) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      SpinWait spin;
+      while (published.load(std::memory_order_acquire) == seen && !stopping.load(std::memory_order_acquire)) {
+        if (spin.Pause()) continue;
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] {
+          return published.load(std::memory_order_acquire) != seen ||
+                 stopping.load(std::memory_order_acquire);
+        });
+      }
+      if (stopping.load(std::memory_order_acquire)) return;
+      seen = published.load(std::memory_order_acquire);
+      RunRanges(seen, worker);
+    }
+  }
+};
+
+TaskPool::TaskPool(int workerCount) : impl_(new Impl) {
+  impl_->workerCount = std::clamp(workerCount, 1, kMaxWorkers);
+  for (int worker = 1; worker < impl_->workerCount; ++worker)
+    impl_->threads.emplace_back([this, worker] { impl_->ThreadLoop(worker); });
+}
+
+TaskPool::~TaskPool() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping.store(true, std::memory_order_release);
+  }
+  impl_->wake.notify_all();
+  for (std::thread& thread : impl_->threads) thread.join();
+  delete impl_;
+}
+
+int TaskPool::WorkerCount() const { return impl_->workerCount; }
+
+std::uint64_t TaskPool::RangesRun() const { return impl_->rangesRun.load(std::memory_order_relaxed); }
+
+namespace {
+
+void* EnqueueOnPool(TaskFn task, int itemCount, int minRange, void* taskContext, void* userContext) {
+  auto* impl = static_cast<TaskPool::Impl*>(userContext);
+  if (itemCount <= 0) return nullptr;
+  const int pieces = impl->workerCount * kRangesPerWorker;
+  impl->task = task;
+  impl->taskContext = taskContext;
+  impl->itemCount = itemCount;
+  impl->rangeSize = std::max({1, minRange, (itemCount + pieces - 1) / pieces});
+  impl->rangeCount = (itemCount + impl->rangeSize - 1) / impl->rangeSize;
+  impl->rangesDone.store(0, std::memory_order_relaxed);
+  const std::uint64_t gen = ++impl->generation;
+  impl->claim.store(ClaimWord(gen & ((std::uint64_t{1} << 24) - 1), impl->rangeCount),
+                    std::memory_order_release);
+  if (impl->threads.empty()) {  // one worker: run it here
+    impl->RunRanges(gen, 0);
+    return nullptr;
+  }
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);  // a thread between its test and its wait sees it
+    impl->published.store(gen, std::memory_order_release);
+  }
+  impl->wake.notify_all();
+  return impl;
+}
+
+// The calling thread is worker 0: it runs ranges too, then waits for the ranges other threads hold.
+void FinishOnPool(void* userTask, void* userContext) {
+  auto* impl = static_cast<TaskPool::Impl*>(userContext);
+  if (userTask == nullptr) return;
+  impl->RunRanges(impl->generation, 0);
+  SpinWait spin;
+  while (impl->rangesDone.load(std::memory_order_acquire) < impl->rangeCount) spin.PauseOrYield();
+}
+
+}  // namespace
+
+TaskSystem TaskPool::GetTaskSystem() {
+  TaskSystem system;
+  system.workerCount = impl_->workerCount;
+  system.enqueueTask = &EnqueueOnPool;
+  system.finishTask = &FinishOnPool;
+  system.userContext = impl_;
+  return system;
+}
+
+}  // namespace mk

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// SolverStages (solver_stages.h): RunSubSteps's soft sub-steps as stages that several workers run.
+#include "solver/solver_stages.h"
+
+#include "core/spin_wait.h"
+#include "solver/body_integrator.h"
+#include "solver/contact_solver.h"
+#include "solver/joint_solver.h"
+#include "solver/solver.h"
+
+#include <algorithm>
+
+namespace mk {
+
+void SolverStages::AddBodyStage(StageKind kind, int bodyCount, int workerCount) {
+  SolverStage& s = stages_.emplace_back();
+  s.kind = kind;
+  s.itemCount = bodyCount;
+  s.blockSize = BlockSize(bodyCount, workerCount, kMinBodiesPerBlock);
+  s.blockCount = std::max(1, (bodyCount + s.blockSize - 1) / s.blockSize);
+}
+
+// One stage per colour that has groups, in colour order, with the blocks AssignBlockStaticSlots cut.
+void SolverStages::AddColorStages(StageKind kind, const SolverArrays& solver) {
+  const bool hinges =
+      kind == StageKind::WarmStartHinges || kind == StageKind::SolveHinges || kind == StageKind::RelaxHinges;
+  for (int c = 0; c < kGraphColorCount; ++c) {
+    const int first = hinges ? 0 : solver.graph.colorGroupStart[c];
+    const int count = hinges ? static_cast<int>(solver.hinges.groups[c].size())
+                             : solver.graph.colorGroupStart[c + 1] - first;
+    if (count == 0) continue;
+    SolverStage& s = stages_.emplace_back();
+    s.kind = kind;
+    s.color = c;
+    s.first = first;
+    s.itemCount = count;
+    s.blockSize = hinges ? solver.hinges.colorBlockSize[c] : solver.graph.colorBlockSize[c];
+    s.blockCount = (count + s.blockSize - 1) / s.blockSize;
+  }
+}
+
+// RunSubSteps's soft passes, in its order (solver.cpp); empty scalar passes are left out.
+void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount) {
+  const SolverSettings& settings = context.settings;
+  const int bodyCount = static_cast<int>(solver.params.size());
+  const bool scalarJoints = !solver.hinges.scalar.empty();
+  const bool overflow = !solver.graph.overflow.empty();
+  auto single = [this](StageKind kind) { stages_.push_back({.kind = kind, .itemCount = 1}); };
+  stages_.clear();
+  for (int i = 0; i < settings.subSteps; ++i) {
+    AddBodyStage(StageKind::IntegrateVelocities, bodyCount, workerCount);
+    if (settings.enableWarmStarting) {
+      AddColorStages(StageKind::WarmStartHinges, solver);
+      if (scalarJoints) single(StageKind::WarmStartJoints);
+      AddColorStages(StageKind::WarmStartContacts, solver);
+      if (overflow) single(StageKind::WarmStartOverflow);
+    }
+    AddColorStages(StageKind::SolveHinges, solver);
+    if (scalarJoints) single(StageKind::SolveJoints);
+    AddColorStages(StageKind::SolveContacts, solver);
+    if (overflow) single(StageKind::SolveOverflow);
+    AddBodyStage(StageKind::IntegratePositions, bodyCount, workerCount);
+    single(StageKind::AfterPositions);
+    if (settings.enableRelax) {
+      AddColorStages(StageKind::RelaxHinges, solver);
+      if (scalarJoints) single(StageKind::RelaxJoints);
+      AddColorStages(StageKind::RelaxContacts, solver);
+      if (overflow) single(StageKind::RelaxOverflow);
+    }
+  }
+}
+
+void SolverStages::RunBlock(const SolverStage& stage, int block) {
+  SolverArrays& solver = *solver_;
+  const StepContext& context = *context_;
+  const int begin = block * stage.blockSize;
+  const int end = std::min(stage.itemCount, begin + stage.blockSize);
+  const std::span<BodyState> states(solver.states);
+  const int staticSlot = solver.graph.staticSlot + block;  // the block's own (AssignBlockStaticSlots)
+  const int first = stage.first;
+  switch (stage.kind) {
+    case StageKind::IntegrateVelocities:
+      IntegrateVelocities(solver, context, begin, end);
+      break;
+    case StageKind::WarmStartHinges:
+      WarmStartHingeGroupRange(solver.hinges, states, stage.color, begin, end, staticSlot);
+      break;
+    case StageKind::SolveHinges:
+      SolveHingeGroupRange<wide::FloatW, true>(solver.hinges, states, stage.color, begin, end, staticSlot);
+      break;
+    case StageKind::RelaxHinges:
+      SolveHingeGroupRange<wide::FloatW, false>(solver.hinges, states, stage.color, begin, end, staticSlot);
+      break;
+    case StageKind::WarmStartJoints:
+      WarmStartJoints(solver, solver.hinges.scalar);
+      break;
+    case StageKind::SolveJoints:
+      SolveJoints(solver, context, JointPass::Biased, solver.hinges.scalar);
+      break;
+    case StageKind::RelaxJoints:
+      SolveJoints(solver, context, JointPass::Relax, solver.hinges.scalar);
+      break;
+    case StageKind::WarmStartContacts:
+      WarmStartContactGroupRange(solver.graph, states, first + begin, first + end, staticSlot);
+      break;
+    case StageKind::SolveContacts:
+      SolveContactGroupRange<wide::FloatW, true>(solver.graph, states, context, first + begin, first + end,
+                                                 staticSlot);
+      break;
+    case StageKind::RelaxContacts:
+      SolveContactGroupRange<wide::FloatW, false>(solver.graph, states, context, first + begin, first + end,
+                                                  staticSlot);
+      break;
+    case StageKind::WarmStartOverflow:
+      WarmStartContacts(solver, solver.graph.overflow);
+      break;
+    case StageKind::SolveOverflow:
+      SolveContacts(solver, context, solver.graph.overflow);
+      break;
+    case StageKind::RelaxOverflow:
+      RelaxContacts(solver, context, solver.graph.overflow);
+      break;
+    case StageKind::IntegratePositions:
+      if (IntegratePositions(solver, context, begin, end)) capped_.store(true, std::memory_order_relaxed);
+      break;
+    case StageKind::AfterPositions:
+      // The blocks' flags reach here through the stage's hand-over (release / acquire on current_).
+      if (capped_.exchange(false, std::memory_order_relaxed)) DropCappedImpulses(solver);
+      ApplyMotionLocks(solver);
+      break;
+  }
+}
+
+// Every worker's loop (solver_stages.h): claim a block of the current stage, run it; the worker that
+// completes a stage's last block publishes the next stage (release), which the others read (acquire),
+// so every block of a stage sees every write of the stages before it.
+void SolverStages::WorkerLoop() {
+  const int stageCount = static_cast<int>(stages_.size());
+  int stage = current_.load(std::memory_order_acquire);
+  while (stage < stageCount) {
+    Sync& sync = syncs_[static_cast<std::size_t>(stage)];
+    const SolverStage& s = stages_[static_cast<std::size_t>(stage)];
+    const int block = sync.claimed.fetch_add(1, std::memory_order_relaxed);
+    if (block < s.blockCount) {
+      RunBlock(s, block);
+      if (sync.done.fetch_add(1, std::memory_order_acq_rel) + 1 == s.blockCount)
+        current_.store(stage + 1, std::memory_order_release);
+      stage = current_.load(std::memory_order_acquire);
+      continue;
+    }
+    // Every block is taken: wait for the workers still running one to finish the stage.
+    SpinWait spin;
+    int now = current_.load(std::memory_order_acquire);
+    while (now == stage) {
+      spin.PauseOrYield();
+      now = current_.load(std::memory_order_acquire);
+    }
+    stage = now;
+  }
+}
+
+void SolverStages::WorkerTask(int begin, int end, int /*worker*/, void* context) {
+  for (int i = begin; i < end; ++i) static_cast<SolverStages*>(context)->WorkerLoop();
+}
+
+void SolverStages::Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks) {
+  const int workerCount = tasks.workerCount;
+  const std::size_t bodyCount = solver.params.size();
+  const int slots = std::max(AssignBlockStaticSlots(solver.graph, workerCount),
+                             AssignHingeBlockStaticSlots(solver.hinges, workerCount));
+  solver.states.resize(bodyCount + static_cast<std::size_t>(slots), BodyState{});
+  BuildStages(solver, context, workerCount);
+  if (syncCapacity_ < stages_.size()) {
+    syncCapacity_ = stages_.size() + stages_.size() / 2;
+    syncs_ = std::make_unique<Sync[]>(syncCapacity_);
+  }
+  for (std::size_t i = 0; i < stages_.size(); ++i) {
+    syncs_[i].claimed.store(0, std::memory_order_relaxed);
+    syncs_[i].done.store(0, std::memory_order_relaxed);
+  }
+  solver_ = &solver;
+  context_ = &context;
+  capped_.store(false, std::memory_order_relaxed);
+  current_.store(0, std::memory_order_release);
+  // workerCount - 1 helpers, and this thread: it alone would finish the stages, so a task system that
+  // runs the helpers late, serially or here inside enqueue only costs speed.
+  void* task = tasks.enqueueTask(&WorkerTask, workerCount - 1, 1, this, tasks.userContext);
+  WorkerLoop();
+  if (task != nullptr) tasks.finishTask(task, tasks.userContext);
+  solver.states.resize(bodyCount);
+}
+
+}  // namespace mk

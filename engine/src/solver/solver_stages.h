@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Internal: the soft step's sub-steps on several workers (issue 31; the idea of Box2D v3's solver
+// stages, Catto 2024).
+//
+// RunSubSteps's passes become a list of stages: integrate velocities, each colour of hinges, the other
+// joints, each colour of contacts, the overflow, integrate positions, ... Each stage is cut into
+// blocks (a range of bodies, of a colour's groups; the scalar joints and the overflow are one block)
+// that may run at the same time: a colour's groups share no moving body, and the integrators touch
+// one body each. Every worker runs the same loop: claim the current stage's next block, run it, and
+// the worker that finishes a stage's last block moves every worker on to the next stage. No worker
+// leads, so nobody waits for a worker the task system has not started: run one after the other, or all
+// on one thread, the first worker does every stage and the others find nothing left.
+//
+// The results are RunSubSteps's, bit for bit, for any worker count: each body sees its constraints in
+// the same order (colour by colour, then the overflow), and a block's only shared write, the graph's
+// static slot, is the block's own (AssignBlockStaticSlots).
+#pragma once
+
+#include "minkowski/task_system.h"
+#include "solver/solver_types.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mk {
+
+struct SolverArrays;  // solver.h
+
+enum class StageKind : std::uint8_t {
+  IntegrateVelocities,
+  WarmStartHinges,
+  SolveHinges,
+  RelaxHinges,
+  WarmStartJoints,  // the joints the hinge graph leaves to the scalar path, and the overflow below
+  SolveJoints,
+  RelaxJoints,
+  WarmStartContacts,
+  SolveContacts,
+  RelaxContacts,
+  WarmStartOverflow,
+  SolveOverflow,
+  RelaxOverflow,
+  IntegratePositions,
+  AfterPositions,  // a speed cap's impulses dropped (DropCappedImpulses), the motion locks
+};
+
+struct SolverStage {
+  StageKind kind = StageKind::IntegrateVelocities;
+  int color = 0;      // the hinge and contact stages' colour
+  int first = 0;      // the first item: a group index of graph.groups for contacts, else 0
+  int itemCount = 0;  // bodies or groups
+  int blockSize = 1;
+  int blockCount = 1;
+};
+
+/// The stage list and the workers' shared counters, reused from step to step (no allocation once the
+/// largest step has been seen).
+class SolverStages {
+ public:
+  SolverStages() = default;
+  // Scratch for one Run: a copy (of SolverArrays, as the solver tests make) starts empty.
+  SolverStages(const SolverStages&) {}
+  SolverStages& operator=(const SolverStages&) { return *this; }
+
+  /// The soft mode's sub-steps (RunSubSteps) on `tasks`'s workers; the graph and hinges are built.
+  void Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks);
+
+ private:
+  struct alignas(64) Sync {
+    std::atomic<int> claimed{0};
+    std::atomic<int> done{0};
+  };
+
+  void BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount);
+  void AddColorStages(StageKind kind, const SolverArrays& solver);
+  void AddBodyStage(StageKind kind, int bodyCount, int workerCount);
+  void RunBlock(const SolverStage& stage, int block);
+  void WorkerLoop();
+  static void WorkerTask(int begin, int end, int worker, void* context);
+
+  std::vector<SolverStage> stages_;
+  std::unique_ptr<Sync[]> syncs_;
+  std::size_t syncCapacity_ = 0;
+  alignas(64) std::atomic<int> current_{0};  // the stage every worker is on; stages_.size(): done
+  std::atomic<bool> capped_{false};          // an IntegratePositions block hit a speed cap
+  SolverArrays* solver_ = nullptr;
+  const StepContext* context_ = nullptr;
+};
+
+}  // namespace mk

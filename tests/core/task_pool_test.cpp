@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// TaskPool and the task interface (minkowski/task_system.h): every item of a parallel-for runs exactly
+// once, ranges respect minRange, worker indices are in range and never shared by two ranges running
+// at once; World::SetTaskSystem refuses what it documents.
+#include "../world/world_fixture.h"
+#include "minkowski/task_system.h"
+#include "minkowski/world.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <random>
+#include <vector>
+
+using namespace mk;
+
+namespace {
+
+struct CoverageProbe {
+  std::vector<std::atomic<int>> hits;
+  std::atomic<int> busy[kMaxWorkers] = {};
+  std::atomic<int> badWorker{0}, sharedWorker{0}, shortRange{0};
+  int workerCount = 1, itemCount = 0, minRange = 1;
+
+  explicit CoverageProbe(int items) : hits(static_cast<std::size_t>(items)) {}
+
+  static void Task(int begin, int end, int worker, void* context) {
+    auto* self = static_cast<CoverageProbe*>(context);
+    if (worker < 0 || worker >= self->workerCount) {
+      self->badWorker.fetch_add(1);
+      return;
+    }
+    if (self->busy[worker].fetch_add(1) != 0) self->sharedWorker.fetch_add(1);
+    if (end - begin < self->minRange && end != self->itemCount) self->shortRange.fetch_add(1);
+    for (int i = begin; i < end; ++i) self->hits[static_cast<std::size_t>(i)].fetch_add(1);
+    volatile int spin = 0;  // long enough that ranges overlap in time on several threads
+    for (int k = 0; k < 200 * (end - begin); ++k) spin = spin + 1;
+    self->busy[worker].fetch_sub(1);
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("threads") {
+TEST_CASE("a pool's parallel-for runs every item once in ranges of at least minRange") {
+  std::mt19937 random(2026);
+  for (int workers : {1, 2, 3, 8}) {
+    TaskPool pool(workers);
+    CHECK(pool.WorkerCount() == workers);
+    const TaskSystem tasks = pool.GetTaskSystem();
+    for (int trial = 0; trial < 40; ++trial) {
+      const int items = static_cast<int>(random() % 3000);
+      CoverageProbe probe(items);
+      probe.workerCount = workers;
+      probe.itemCount = items;
+      probe.minRange = 1 + static_cast<int>(random() % 50);
+      void* task = tasks.enqueueTask(&CoverageProbe::Task, items, probe.minRange, &probe, tasks.userContext);
+      if (task != nullptr) tasks.finishTask(task, tasks.userContext);
+      int wrong = 0;
+      for (const std::atomic<int>& h : probe.hits) wrong += h.load() != 1 ? 1 : 0;
+      INFO("workers " << workers << ", items " << items << ", minRange " << probe.minRange);
+      CHECK(wrong == 0);
+      CHECK(probe.badWorker.load() == 0);
+      CHECK(probe.sharedWorker.load() == 0);
+      CHECK(probe.shortRange.load() == 0);
+    }
+  }
+}
+
+TEST_CASE("a pool clamps its worker count to 1..kMaxWorkers") {
+  CHECK(TaskPool(0).WorkerCount() == 1);
+  CHECK(TaskPool(-5).WorkerCount() == 1);
+  CHECK(TaskPool(kMaxWorkers + 10).WorkerCount() == kMaxWorkers);
+}
+
+TEST_CASE("World::SetTaskSystem refuses a bad worker count or one callback alone") {
+  TaskPool pool(3);
+  World world;
+  test::AssertCounter asserts;
+  TaskSystem bad = pool.GetTaskSystem();
+  bad.workerCount = 0;
+  CHECK_FALSE(world.SetTaskSystem(bad));
+  bad.workerCount = kMaxWorkers + 1;
+  CHECK_FALSE(world.SetTaskSystem(bad));
+  bad = pool.GetTaskSystem();
+  bad.finishTask = nullptr;
+  CHECK_FALSE(world.SetTaskSystem(bad));
+  CHECK(asserts.Count() == 3);
+  CHECK(world.GetTaskSystem().workerCount == 1);  // kept the default
+  CHECK(world.SetTaskSystem(pool.GetTaskSystem()));
+  CHECK(world.GetTaskSystem().workerCount == 3);
+  // Stepping an empty world and a small one on the pool works, and the callbacks are not required
+  // for a workerCount of 1.
+  CHECK(world.Step(1.0f / 60.0f));
+  CHECK(world.SetTaskSystem({.workerCount = 1}));
+  CHECK(world.Step(1.0f / 60.0f));
+}
+}  // TEST_SUITE("threads")
