@@ -89,6 +89,19 @@ void RemoveShapeFromBroadphase(WorldState& world, int slot) {
   shape.proxy = {};
 }
 
+void ComputeBodyShapeBoxes(WorldState& world, int bodySlot) {
+  const Body& body = world.bodies[bodySlot];
+  for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape)
+    world.shapes[s].aabb = ComputeAABB(world.geometries[s], body.xf);
+}
+
+void MoveBodyProxies(WorldState& world, int bodySlot) {
+  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
+    const Shape& shape = world.shapes[s];
+    if (!shape.proxy.IsNull()) world.broadphase.MoveProxy(shape.proxy, shape.aabb);
+  }
+}
+
 void UpdateBodyShapesInBroadphase(WorldState& world, int bodySlot, bool teleport) {
   const Body& body = world.bodies[bodySlot];
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {

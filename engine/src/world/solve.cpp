@@ -2,10 +2,12 @@
 // The solver stage of World::Step: gathers the awake bodies, touching contacts and joints into the
 // solver's inputs, runs the solver's stages (engine/src/solver, which sees no World), and scatters
 // velocities, transforms, hit events and joint reactions back.
+#include "core/parallel.h"
 #include "solver/solver.h"
 #include "world/world_internal.h"
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace mk {
@@ -156,41 +158,74 @@ void ReportHits(WorldState& world) {
   }
 }
 
-// Velocities and the step's motion (dp, dq) back to the bodies; their proxies follow. The start pose
-// is kept for continuous collision, and bodies that moved far for their size this step are listed
-// for it (one comparison per body when nothing is fast).
+// How ScatterBody lists a body for continuous collision.
+enum class Fast : std::uint8_t { No, Body, Bullet };
+
+// Solver body i's velocities and the step's motion (dp, dq) back into its Body, its shapes' tight boxes
+// recomputed. The start pose is kept for continuous collision; a dynamic body that moved far for its
+// size this step is reported fast (one comparison per body when nothing is fast). Writes only the
+// body and its shapes' boxes, so the parallel scatter may run it for many bodies at once.
+[[gnu::always_inline]] inline Fast ScatterBody(WorldState& world, const StepContext& context, std::size_t i) {
+  Body& body = world.bodies[world.solverBodies[i]];
+  const BodyState& state = world.solver.states[i];
+  body.center0 = body.center;
+  body.q0 = body.xf.q;
+  body.movedFast = false;
+  Fast fast = Fast::No;
+  if (context.settings.enableContinuous && body.type == BodyType::Dynamic) {
+    // A turn moves the surface by at most |w| dt times the farthest core point's distance: the
+    // rounding radius turns onto itself (a wheel rolling at 7.5 m/s was listed by its rim speed).
+    const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.turnExtent;
+    if (motion > kContinuousFastFraction * body.minExtent) {
+      fast = body.isBullet ? Fast::Bullet : Fast::Body;
+      body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
+    }
+  }
+  if (!body.movedFast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
+  body.linearVelocity = state.v;
+  body.angularVelocity = state.w;
+  body.center += state.dp;
+  body.xf.q = MulRot(state.dq, body.xf.q);
+  // Renormalise so rounding never accumulates into a non-unit rotation over long runs.
+  float inv = 1.0f / std::sqrt(body.xf.q.c * body.xf.q.c + body.xf.q.s * body.xf.q.s);
+  body.xf.q = {body.xf.q.c * inv, body.xf.q.s * inv};
+  body.xf.p = body.center - Rotate(body.xf.q, body.localCenter);
+  body.force = {0.0f, 0.0f};
+  body.torque = 0.0f;
+  return fast;
+}
+
+void ListFast(WorldState& world, std::size_t i, Fast fast) {
+  if (fast != Fast::No)
+    (fast == Fast::Bullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
+}
+
+// Velocities and the step's motion back to the bodies; their proxies follow (ScatterBody).
 void ScatterBodies(WorldState& world, const StepContext& context) {
-  const SolverArrays& solver = world.solver;
-  const bool continuous = context.settings.enableContinuous;
   world.fastBodies.clear();
   world.fastBullets.clear();
-  for (size_t i = 0; i < world.solverBodies.size(); ++i) {
-    Body& body = world.bodies[world.solverBodies[i]];
-    const BodyState& state = solver.states[i];
-    body.center0 = body.center;
-    body.q0 = body.xf.q;
-    body.movedFast = false;
-    if (continuous && body.type == BodyType::Dynamic) {
-      // A turn moves the surface by at most |w| dt times the farthest core point's distance: the
-      // rounding radius turns onto itself (a wheel rolling at 7.5 m/s was listed by its rim speed).
-      const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.turnExtent;
-      if (motion > kContinuousFastFraction * body.minExtent) {
-        (body.isBullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
-        body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
-      }
+  const std::size_t count = world.solverBodies.size();
+  if (!HasWorkers(context.tasks)) {
+    for (std::size_t i = 0; i < count; ++i) {
+      ListFast(world, i, ScatterBody(world, context, i));
+      UpdateBodyShapesInBroadphase(world, world.solverBodies[i], /*teleport=*/false);
     }
-    if (!body.movedFast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
-    body.linearVelocity = state.v;
-    body.angularVelocity = state.w;
-    body.center += state.dp;
-    body.xf.q = MulRot(state.dq, body.xf.q);
-    // Renormalise so rounding never accumulates into a non-unit rotation over long runs.
-    float inv = 1.0f / std::sqrt(body.xf.q.c * body.xf.q.c + body.xf.q.s * body.xf.q.s);
-    body.xf.q = {body.xf.q.c * inv, body.xf.q.s * inv};
-    body.xf.p = body.center - Rotate(body.xf.q, body.localCenter);
-    body.force = {0.0f, 0.0f};
-    body.torque = 0.0f;
-    UpdateBodyShapesInBroadphase(world, world.solverBodies[i], /*teleport=*/false);
+    return;
+  }
+  // On the workers: the bodies and their shapes' boxes; then, in body order, the fast lists and the
+  // broadphase moves, which share the broadphase's move list.
+  std::vector<std::uint8_t>& fast = world.scatterFast;
+  fast.resize(count);
+  ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const std::size_t body = static_cast<std::size_t>(i);
+      fast[body] = static_cast<std::uint8_t>(ScatterBody(world, context, body));
+      ComputeBodyShapeBoxes(world, world.solverBodies[body]);
+    }
+  });
+  for (std::size_t i = 0; i < count; ++i) {
+    ListFast(world, i, static_cast<Fast>(fast[i]));
+    MoveBodyProxies(world, world.solverBodies[i]);
   }
 }
 

@@ -302,6 +302,8 @@ struct WorldState {
   // slots, and what changed for each, for the ordered pass after.
   std::vector<int> narrowphaseSlots;
   std::vector<std::uint8_t> narrowphaseChanges;
+  // The parallel scatter's (solve.cpp): per solver body, whether it moved fast (and is a bullet).
+  std::vector<std::uint8_t> scatterFast;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
   std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
