@@ -147,6 +147,7 @@ class App {
   void Shutdown();
   bool HandleEvents();
   void HandleKey(SDL_Keycode key);
+  void LoadAdjacent(int step);
   void HandleMouse(const SDL_Event& event);
   void Advance(float realSeconds);
   void BuildUi();
@@ -253,6 +254,16 @@ void App::FitCamera() {
   camera = FitBoundsBeside(camera, host.Bounds(), showUi ? kPanelPixels : 0.0f);
 }
 
+// [ and ]: the previous or next sample in the browser's order, framed as the picker frames one.
+void App::LoadAdjacent(int step) {
+  std::string error;
+  if (host.LoadAdjacent(step, error)) {
+    FitCamera();
+  } else {
+    std::fprintf(stderr, "%s: %s\n", program, error.c_str());
+  }
+}
+
 void App::HandleKey(SDL_Keycode key) {
   switch (key) {
     case SDLK_SPACE:
@@ -273,6 +284,10 @@ void App::HandleKey(SDL_Keycode key) {
     case SDLK_h:
       showUi = !showUi;
       FitCamera();  // the view gains or loses the panel's width
+      break;
+    case SDLK_LEFTBRACKET:
+    case SDLK_RIGHTBRACKET:
+      LoadAdjacent(key == SDLK_RIGHTBRACKET ? 1 : -1);
       break;
     default:
       break;
@@ -358,7 +373,7 @@ void App::DrawPausedBanner() {
 }
 
 void App::BuildUi() {
-  const char* picked = host.BuildPanels(LabNames(), paused);  // last: the focused window
+  const char* picked = host.BuildPanels(paused);  // last: the focused window
   if (!ImGui::GetIO().WantCaptureMouse && mouseScreen.x >= 0.0f) {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());

@@ -46,6 +46,7 @@ void HelpSection() {
       "R       restart the scene, refit\n"
       "F       fit the camera\n"
       "H       hide / show the panel\n"
+      "[ ]     previous / next sample\n"
       "Esc     quit");
   ImGui::TextWrapped("Left drag: grab a body (labs: move a shape).");
   ImGui::TextWrapped("Shift + left drag: launch a bomb (red).");

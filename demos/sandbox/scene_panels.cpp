@@ -4,6 +4,7 @@
 // panels, --settings and the tests go through one path.
 #include "panel_text.h"
 #include "panel_ui.h"
+#include "samples_browser.h"
 #include "scene_view.h"
 
 #include <imgui.h>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mk::sandbox {
@@ -53,10 +55,10 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
 bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
 const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
 
-const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<const char*>& labNames) {
+const char* ScenesPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Scenes", true)) return nullptr;
-  PushLabelRoom("count");
-  const char* picked = DrawScenePicker(ShownName(view), labNames);
+  PushLabelRoom("search");
+  const char* picked = DrawScenePicker(ShownName(view));
   if (UnnamedReplay(view)) {
     ImGui::TextWrapped(
         "A recording that names no scene of this build (recorded before recordings named it).");
@@ -291,38 +293,54 @@ void StatusLines(const SceneView& view) {
   }
 }
 
+// The samples of `category` among `matches`, as selectables under the category's name. Returns the
+// picked name or nullptr.
+const char* CategoryItems(const char* category, const std::vector<int>& matches, const char* current) {
+  ImGui::TextDisabled("%s", category);
+  const char* picked = nullptr;
+  for (int index : matches) {
+    const Sample& sample = Samples()[static_cast<size_t>(index)];
+    if (std::string_view(sample.category) != category) continue;
+    const bool selected = std::string_view(sample.name) == current;
+    if (ImGui::Selectable(sample.name, selected)) picked = sample.name;
+    if (selected) ImGui::SetItemDefaultFocus();  // the list opens scrolled to it
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sample.description.c_str());
+  }
+  return picked;
+}
+
 }  // namespace
 
-const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames) {
-  const char* picked = nullptr;
+const char* DrawScenePicker(const char* current) {
+  // One query for the whole run: it stays while scenes change, as a search box in a browser does.
+  static char query[64] = "";
+  ImGui::InputTextWithHint("search", "name or description", query, sizeof query);
+  const std::vector<int> matches = FilterSamples(query);
+  if (matches.size() != Samples().size())
+    ImGui::Text("%d of %d match", static_cast<int>(matches.size()), static_cast<int>(Samples().size()));
   // The list opens over the scene and the panel: opaque, or the text beneath reads through it.
   ImVec4 listColor = ImGui::GetStyle().Colors[ImGuiCol_PopupBg];
   listColor.w = 1.0f;
   ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
   const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
   ImGui::PopStyleColor();
+  const std::string place = PlaceLine(current);
+  if (!place.empty()) ImGui::TextWrapped("%s   [ ] previous, next", place.c_str());
   if (!open) return nullptr;
-  for (const char* category : scenes::SceneCategories()) {
-    ImGui::TextDisabled("%s", category);
-    for (const scenes::SceneInfo& info : scenes::SceneTable()) {
-      if (std::string(info.category) != category) continue;
-      if (ImGui::Selectable(info.name, std::string(info.name) == current)) picked = info.name;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
-    }
-  }
-  ImGui::TextDisabled("labs");
-  for (const char* name : labNames) {
-    if (ImGui::Selectable(name, std::string(name) == current)) picked = name;
+  const char* picked = nullptr;
+  if (matches.empty()) ImGui::TextDisabled("nothing matches '%s'", query);
+  for (const char* category : ShownCategories(matches)) {
+    if (const char* name = CategoryItems(category, matches, current)) picked = name;
   }
   ImGui::EndCombo();
   return picked;
 }
 
-const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames) {
+const char* DrawScenePanels(SceneView& view) {
   BeginSidePanel();
   StatusLines(view);
   SceneSettings s = view.Settings();
-  const char* picked = ScenesPanel(view, s, labNames);
+  const char* picked = ScenesPanel(view, s);
   SolverPanel(view, s);
   DrawPanel(view, s);
   ReplayPanel(view);

@@ -257,10 +257,11 @@ class SceneView {
 
 /// The Scenes, Solver, Draw and Profile panels of a world scene (scene_panels.cpp, ImGui). Returns
 /// the name of a scene or lab the user picked in the Scenes panel, or nullptr.
-const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames);
+const char* DrawScenePanels(SceneView& view);
 
-/// The scene list (scene table by category, then the labs) as ImGui selectables, with `current`
-/// highlighted. Returns the picked name or nullptr.
-const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames);
+/// The samples browser's picker (samples_browser.h): a search field, then a list of the scenes and
+/// labs it matches by category with `current` highlighted and each description in a tooltip, and
+/// where `current` stands ("Stacking, 3 of 12"). Returns the picked name or nullptr.
+const char* DrawScenePicker(const char* current);
 
 }  // namespace mk::sandbox
