@@ -20,19 +20,18 @@
 namespace mk::sandbox {
 namespace {
 
-constexpr float kPlotHeight = 28.0f;  // pixels
+constexpr float kPlotHeight = 24.0f;  // pixels
 
-// The figures above the plot (not overlaid on it, where they ran past its edges), in a line of fixed
-// width (panel_text.h), then the plot at the panel's full width.
-void PlotHistory(const char* label, const History& h) {
-  ImGui::TextUnformatted(StageLine(label, h.Latest(), h.Average()).c_str());
+// One stage's history as a plot the panel's width, its name over it.
+void StagePlot(const StageHistory& stage) {
+  const History& h = *stage.history;
   // PlotLines reads values[(offset + i) % count]: the oldest sample first once the ring is full.
   const int offset = h.count == History::kSize ? h.next : 0;
   // ImGui 1.86's PlotLines takes its size as given (no "negative = up to the edge" as for other
   // widgets): a width of -FLT_MIN drew a frame of no width, so the width is what remains of the line.
   const ImVec2 size(ImGui::GetContentRegionAvail().x, kPlotHeight);
-  ImGui::PushID(label);
-  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, nullptr, 0.0f, FLT_MAX, size);
+  ImGui::PushID(stage.name);
+  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, stage.name, 0.0f, FLT_MAX, size);
   ImGui::PopID();
 }
 
@@ -235,14 +234,21 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
+// The World's public API has no figure for the memory it holds (nor its allocator a hook the
+// sandbox could count through): the panel says so rather than guess from the counts.
+void MemoryLine() {
+  ImGui::TextDisabled("memory held: no World API yet");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "The engine reports no memory figure; the counts above are what\n"
+        "the world holds. A replay shows its keyframes' bytes.");
+  }
+}
+
 void ProfilePanel(SceneView& view) {
   if (!Section("Profile", true)) return;
+  DrawMetricsTable(view.Profile());
   const ProfileHistory& p = view.Profile();
-  PlotHistory("step", p.step);
-  PlotHistory("broadphase", p.broadphase);
-  PlotHistory("narrowphase", p.narrowphase);
-  PlotHistory("islands", p.islands);
-  PlotHistory("solver", p.solver);
   const World& world = view.GetWorld();
   const BroadPhaseStats bp = world.GetBroadPhase().Stats();
   for (const std::string& line :
@@ -254,6 +260,7 @@ void ProfilePanel(SceneView& view) {
         "The step builds islands only for the sleep check: when a body has rested\n"
         "for 'time to sleep'. Until then no island is built, whatever moves.");
   }
+  MemoryLine();
   ImGui::Text("broadphase pairs %d", bp.pairCount);
   ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
   ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
@@ -334,6 +341,11 @@ const char* DrawScenePicker(const char* current) {
   }
   ImGui::EndCombo();
   return picked;
+}
+
+void DrawMetricsTable(const ProfileHistory& profile) {
+  for (const std::string& line : MetricsLines(profile)) ImGui::TextUnformatted(line.c_str());
+  for (const StageHistory& stage : Stages(profile)) StagePlot(stage);
 }
 
 const char* DrawScenePanels(SceneView& view) {

@@ -3,6 +3,7 @@
 
 #include "fixed_step.h"
 #include "minkowski/world_vector.h"
+#include "panel_text.h"
 #include "view_host.h"
 
 #include <algorithm>
@@ -73,6 +74,33 @@ float History::Average() const {
   double sum = 0.0;
   for (int i = 0; i < count; ++i) sum += values[static_cast<size_t>((next + kSize - 1 - i) % kSize)];
   return static_cast<float>(sum / count);
+}
+
+float History::Max() const {
+  if (count == 0) return 0.0f;
+  float most = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < count; ++i)
+    most = std::max(most, values[static_cast<size_t>((next + kSize - 1 - i) % kSize)]);
+  return most;
+}
+
+std::array<StageHistory, 6> Stages(const ProfileHistory& p) {
+  return {{{"broadphase", &p.broadphase},
+           {"narrowphase", &p.narrowphase},
+           {"solver", &p.solver},
+           {"continuous", &p.continuous},
+           {"islands", &p.islands},
+           {"step", &p.step}}};
+}
+
+std::vector<std::string> MetricsLines(const ProfileHistory& profile) {
+  std::vector<std::string> lines = {MetricsHeader()};
+  for (const StageHistory& stage : Stages(profile)) {
+    const History& h = *stage.history;
+    lines.push_back(MetricsRow(stage.name, h.Latest(), h.Average(), h.Max()));
+  }
+  lines.push_back(MetricsWindowLine(profile.step.count));
+  return lines;
 }
 
 void RealTimeMeter::Add(float realSeconds, float simulatedSeconds, float droppedSeconds) {
@@ -196,6 +224,7 @@ void SceneView::AfterStep() {
   profile_.narrowphase.Push(p.narrowphase);
   profile_.islands.Push(p.islands);
   profile_.solver.Push(p.solver);
+  profile_.continuous.Push(p.continuous);
   const Counters counters = world.GetCounters();
   profile_.narrowphaseQueries.Push(static_cast<float>(counters.narrowphaseQueries));
   profile_.gjkIterations.Push(counters.narrowphaseQueries > 0

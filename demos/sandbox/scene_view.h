@@ -27,7 +27,8 @@ struct History {
   int count = 0;
   void Push(float value);
   float Latest() const;
-  float Average() const;
+  float Average() const;  ///< over the samples held (the last kSize at most)
+  float Max() const;      ///< over the same window; 0 when empty
 };
 
 /// Bombs and scene projectiles (smash's box) are drawn in this colour over the world's own drawing, so
@@ -73,10 +74,23 @@ struct SweepView {
 /// Per-step figures the Profile panel shows. No EPA figures: World::Step never runs EPA (overlapping
 /// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
-  History step, broadphase, narrowphase, islands, solver;
+  History step, broadphase, narrowphase, islands, solver, continuous;
   History narrowphaseQueries;  ///< narrowphase queries per step
   History gjkIterations;       ///< average GJK iterations per query, per step
 };
+
+/// One row of the Profile's metrics table: a stage's name and its timings (ms per step).
+struct StageHistory {
+  const char* name;
+  const History* history;
+};
+/// The metrics table's stages in its order: broadphase, narrowphase, solver, continuous, islands,
+/// then the whole step.
+std::array<StageHistory, 6> Stages(const ProfileHistory& profile);
+/// The metrics table as lines of fixed width (panel_text.h): its head, one row per stage with the
+/// latest, average and largest time over the window History keeps, and how many steps that window
+/// holds.
+std::vector<std::string> MetricsLines(const ProfileHistory& profile);
 
 /// Solver-lab readouts, measured after every step.
 struct Readouts {
@@ -263,5 +277,8 @@ const char* DrawScenePanels(SceneView& view);
 /// labs it matches by category with `current` highlighted and each description in a tooltip, and
 /// where `current` stands ("Stacking, 3 of 12"). Returns the picked name or nullptr.
 const char* DrawScenePicker(const char* current);
+
+/// The Profile's metrics table (MetricsLines) and a plot per stage (ImGui).
+void DrawMetricsTable(const ProfileHistory& profile);
 
 }  // namespace mk::sandbox
