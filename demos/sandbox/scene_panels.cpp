@@ -2,6 +2,7 @@
 // The ImGui panels of a world scene: Scenes, Solver, Draw, Profile (with the solver-lab readouts).
 // Every widget edits a copy of the SceneSettings, handed back through SceneView::SetSettings, so the
 // panels, --settings and the tests go through one path.
+#include "inspector.h"
 #include "panel_text.h"
 #include "panel_ui.h"
 #include "samples_browser.h"
@@ -343,6 +344,18 @@ const char* DrawScenePicker(const char* current) {
   return picked;
 }
 
+void DrawInspector(const SceneView& view) {
+  if (!Section("Inspector", true)) return;
+  if (view.Inspected().IsNull()) {
+    ImGui::TextWrapped(
+        "Click a body to inspect it: its state, touching contacts and joints at the step shown.");
+    return;
+  }
+  constexpr size_t kListed = 8;  // contacts and joints each: a ground can touch hundreds
+  for (const std::string& line : InspectorLines(InspectBody(view.GetWorld(), view.Inspected()), kListed))
+    ImGui::TextUnformatted(line.c_str());
+}
+
 void DrawMetricsTable(const ProfileHistory& profile) {
   for (const std::string& line : MetricsLines(profile)) ImGui::TextUnformatted(line.c_str());
   for (const StageHistory& stage : Stages(profile)) StagePlot(stage);
@@ -356,6 +369,7 @@ const char* DrawScenePanels(SceneView& view) {
   SolverPanel(view, s);
   DrawPanel(view, s);
   ReplayPanel(view);
+  if (view.IsReplaying()) DrawInspector(view);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

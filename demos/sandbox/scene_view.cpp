@@ -149,6 +149,7 @@ void SceneView::ResetInteraction() {
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
+  inspected_ = {};
 }
 
 void SceneView::Restart() {
@@ -455,7 +456,10 @@ HoverInfo SceneView::Hover(Vec2 point) {
 }
 
 bool SceneView::MouseDown(Vec2 point, bool shift) {
-  if (player_ != nullptr) return false;  // a replay only plays what was recorded
+  if (player_ != nullptr) {  // a replay only plays what was recorded: a click inspects
+    inspected_ = PickBody(point);
+    return !inspected_.IsNull();
+  }
   if (shift) {
     aiming_ = true;
     aimStart_ = aimEnd_ = point;
@@ -563,11 +567,22 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
     draw.DrawString(corner, run_->State().text.c_str(), {255, 255, 255, 255});
   }
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
+  DrawInspected(draw);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});
   if (aiming_) {
     draw.DrawSegment(aimStart_, aimEnd_, {255, 120, 80, 255});
     draw.DrawCircle(aimStart_, kBombRadius, kBombColor);
   }
+}
+
+// The inspected body's shapes outlined again in their own colour, over the world's drawing.
+void SceneView::DrawInspected(DebugDraw& draw) const {
+  const World& world = GetWorld();
+  if (inspected_.IsNull() || !world.IsValid(inspected_)) return;
+  std::vector<ShapeId> shapes(static_cast<size_t>(world.GetShapeCount(inspected_)));
+  shapes.resize(static_cast<size_t>(world.GetShapes(inspected_, shapes)));
+  const Transform xf = world.GetTransform(inspected_);
+  for (ShapeId shape : shapes) DrawShape(draw, world.GetShapeGeometry(shape), xf, kInspectColor);
 }
 
 // The sweep-and-prune picture, for the proxies whose fat boxes meet the view: the sweep axis as an

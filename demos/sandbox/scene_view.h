@@ -147,7 +147,8 @@ class SceneView {
   bool paused = false;
 
   /// Mouse, in world coordinates. MouseDown grabs the dynamic body under `point` (true if it did),
-  /// or, with shift, starts aiming a bomb. MouseUp releases the grab or launches the bomb.
+  /// or, with shift, starts aiming a bomb; in a replay it picks the body to inspect instead (true if
+  /// it found one). MouseUp releases the grab or launches the bomb.
   bool MouseDown(Vec2 point, bool shift);
   void MouseMove(Vec2 point);
   void MouseUp(Vec2 point);
@@ -194,6 +195,11 @@ class SceneView {
   /// The scene-table row the replay's file names (kSceneNamePrefix), or null: not replaying, or a
   /// recording that names no scene of this table. While it is known, Info() is that row.
   const scenes::SceneInfo* ReplayedScene() const { return player_ != nullptr ? replayedScene_ : nullptr; }
+  /// The body the replay's inspector shows: in a replay, a left click picks it (PickBody: static
+  /// bodies too); null when none was picked. Cleared when a replay starts or is left.
+  BodyId Inspected() const { return inspected_; }
+  /// The inspected body's outline colour over the world's drawing.
+  static constexpr Color kInspectColor{90, 220, 255, 255};
   /// True once after a replay started or was left: what is shown changed, so the camera should fit
   /// it again.
   bool TakeRefitRequest();
@@ -237,6 +243,7 @@ class SceneView {
   void AfterStep();
   void MeasureReadouts();
   void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
+  void DrawInspected(DebugDraw& draw) const;
   std::vector<BodyId> WatchedBodies() const;
   bool IsBomb(BodyId body) const;
 
@@ -267,6 +274,7 @@ class SceneView {
   bool aiming_ = false;
   Vec2 aimStart_{0.0f, 0.0f};
   Vec2 aimEnd_{0.0f, 0.0f};
+  BodyId inspected_{};  // in a replay: the body the inspector shows
 };
 
 /// The Scenes, Solver, Draw and Profile panels of a world scene (scene_panels.cpp, ImGui). Returns
@@ -277,6 +285,9 @@ const char* DrawScenePanels(SceneView& view);
 /// labs it matches by category with `current` highlighted and each description in a tooltip, and
 /// where `current` stands ("Stacking, 3 of 12"). Returns the picked name or nullptr.
 const char* DrawScenePicker(const char* current);
+
+/// The replay's Inspector section: the inspected body's lines (inspector.h), or how to pick one.
+void DrawInspector(const SceneView& view);
 
 /// The Profile's metrics table (MetricsLines) and a plot per stage (ImGui).
 void DrawMetricsTable(const ProfileHistory& profile);
