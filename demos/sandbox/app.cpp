@@ -3,6 +3,7 @@
 
 #include "camera.h"
 #include "layout_check.h"
+#include "panel_text.h"
 #include "panel_ui.h"
 #include "sdl_draw.h"
 #include "view_host.h"
@@ -461,10 +462,13 @@ int App::Run() {
   if (options.printFps) PrintFps();
   if (const SceneView* scene = host.Scene(); scene != nullptr && scene->IsReplaying()) {
     const scenes::SceneInfo* replayed = scene->ReplayedScene();
-    std::printf("%s: replayed %s, step %llu of %llu\n", program,
+    std::printf("%s: replayed %s, step %llu of %llu", program,
                 replayed != nullptr ? replayed->name : "a recording that names no scene",
                 static_cast<unsigned long long>(scene->Player()->CurrentStep()),
                 static_cast<unsigned long long>(scene->Player()->StepCount()));
+    for (const std::string& line : ReplayCheckLines(scene->Check(), scene->Player()->CurrentStep()))
+      std::printf("; %s", Trimmed(line).c_str());
+    std::printf("\n");
   }
   if (!options.recordPath.empty()) {
     // The scene that was recording, unless the user left it (another scene, a lab).

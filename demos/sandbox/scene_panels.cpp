@@ -132,6 +132,20 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::EndDisabled();
 }
 
+// The divergence check (ReplayCheck): red once this build's state left the recorded one.
+void ReplayCheckSection(const SceneView& view) {
+  const bool diverged = view.Check().divergedAt != 0;
+  if (diverged) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+  for (const std::string& line : ReplayCheckLines(view.Check(), view.Player()->CurrentStep()))
+    ImGui::TextUnformatted(line.c_str());
+  if (diverged) ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "A recording made here names each step's World::StateHash on a body;\n"
+        "playing it compares this build's hash after the same step.");
+  }
+}
+
 // Recording restarts the scene with its world recording; a replay file plays in place of the scene,
 // scrubbed with the slider (going back restores the player's nearest keyframe, a world snapshot).
 void ReplayPanel(SceneView& view) {
@@ -152,6 +166,7 @@ void ReplayPanel(SceneView& view) {
     if (ImGui::Button("step >")) view.StepOnce();
     ImGui::SameLine();
     if (ImGui::Button(">|")) view.ScrubTo(static_cast<std::uint64_t>(last));
+    ReplayCheckSection(view);
     ImGui::Text("keyframes %d, every %llu steps, %.1f MB", player.KeyframeCount(),
                 static_cast<unsigned long long>(player.KeyframeInterval()),
                 static_cast<double>(player.KeyframeBytes()) / (1024.0 * 1024.0));

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mk::sandbox {
@@ -102,6 +103,25 @@ struct Readouts {
   float referenceTime = -1.0f;  ///< s of simulated time when the reference was taken (< 0: not yet)
 };
 
+/// The divergence check of a replay. A recording made in the sandbox names, after every step, one of
+/// its bodies "hash:" and the world's StateHash in hex (World::SetName, recorded like any call: the
+/// replay format has no field for it). Playing it, the sandbox compares its own world's StateHash
+/// after each step with the recorded one: on the build that recorded it they are equal by design, so
+/// a difference means this build (or machine) simulates differently.
+struct ReplayCheck {
+  bool hashesRecorded = false;       ///< the recording names its steps' hashes
+  std::uint64_t checkedThrough = 0;  ///< the furthest step compared
+  std::uint64_t divergedAt = 0;      ///< the first step whose hashes differed; 0: none yet
+  std::uint64_t recorded = 0;        ///< at divergedAt: the recorded hash
+  std::uint64_t replayed = 0;        ///< and this build's
+};
+/// The check's lines for the panel and the exit message (each within kPanelColumns), at `step`.
+std::vector<std::string> ReplayCheckLines(const ReplayCheck& check, std::uint64_t step);
+/// "hash:" and 16 hex digits (21 characters, within kMaxBodyNameLength); ParseStateHashName reads
+/// one back (false for any other name).
+std::string StateHashName(std::uint64_t hash);
+bool ParseStateHashName(std::string_view name, std::uint64_t& hash);
+
 /// What hovering shows about a body.
 struct HoverInfo {
   BodyId body{};  ///< null when nothing is under the cursor
@@ -147,8 +167,8 @@ class SceneView {
   bool paused = false;
 
   /// Mouse, in world coordinates. MouseDown grabs the dynamic body under `point` (true if it did),
-  /// or, with shift, starts aiming a bomb; in a replay it picks the body to inspect instead (true if
-  /// it found one). MouseUp releases the grab or launches the bomb.
+  /// or, with shift, starts aiming a bomb; in a replay a click without shift picks the body to
+  /// inspect instead (true if it found one). MouseUp releases the grab or launches the bomb.
   bool MouseDown(Vec2 point, bool shift);
   void MouseMove(Vec2 point);
   void MouseUp(Vec2 point);
@@ -200,6 +220,8 @@ class SceneView {
   BodyId Inspected() const { return inspected_; }
   /// The inspected body's outline colour over the world's drawing.
   static constexpr Color kInspectColor{90, 220, 255, 255};
+  /// The replay's divergence check so far (ReplayCheck); empty when not replaying.
+  const ReplayCheck& Check() const { return check_; }
   /// True once after a replay started or was left: what is shown changed, so the camera should fit
   /// it again.
   bool TakeRefitRequest();
@@ -209,6 +231,9 @@ class SceneView {
   /// A recording names its scene on one of its bodies (World::SetName, recorded like any call, so the
   /// file carries it; the first unnamed body by index): "scene:" then the scene's name.
   static constexpr const char* kSceneNamePrefix = "scene:";
+  /// After each recorded step another body (the next unnamed one) is named "hash:" and the world's
+  /// StateHash (ReplayCheck).
+  static constexpr const char* kStateHashPrefix = "hash:";
   /// How far the scene's followed body (scenes::SceneState::follow) moved since the last call (m):
   /// the camera moves with it. Zero in a replay, without a followed body, and on the first call.
   Vec2 TakeFollowShift();
@@ -236,6 +261,9 @@ class SceneView {
  private:
   void Load(bool record = false);
   void NameRecordedScene();
+  void RecordStateHash();
+  void FindRecordedHashBody();
+  void CheckRecordedHash();
   void FindReplayedScene();
   void ResetInteraction();
   void ApplyWorldSettings();
@@ -275,6 +303,11 @@ class SceneView {
   Vec2 aimStart_{0.0f, 0.0f};
   Vec2 aimEnd_{0.0f, 0.0f};
   BodyId inspected_{};  // in a replay: the body the inspector shows
+  // The divergence check: recording, the body whose name carries each step's hash; replaying, the
+  // same body in the player's world (found at step 0; null when the recording names none).
+  BodyId hashBody_{};
+  BodyId replayHashBody_{};
+  ReplayCheck check_;
 };
 
 /// The Scenes, Solver, Draw and Profile panels of a world scene (scene_panels.cpp, ImGui). Returns

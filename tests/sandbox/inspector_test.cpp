@@ -108,6 +108,10 @@ TEST_CASE("a chain link's inspection lists its two hinges to the links the scene
   }
   CHECK(others == neighbours);
   CHECK(neighbours.size() == 2);
+  // Back to step 5: the player restarts its world (its ids take a new tag); the link stays inspected.
+  view.ScrubTo(5);
+  CHECK(InspectBody(view.GetWorld(), view.Inspected()).valid);
+  CHECK(view.Inspected().index1 == link.index1);
 }
 
 TEST_CASE("an empty click inspects nothing and leaving the replay forgets the body") {
