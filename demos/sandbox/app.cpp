@@ -2,6 +2,8 @@
 #include "app.h"
 
 #include "camera.h"
+#include "layout_check.h"
+#include "panel_text.h"
 #include "panel_ui.h"
 #include "sdl_draw.h"
 #include "view_host.h"
@@ -10,7 +12,6 @@
 #include <imgui.h>
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
-#include <imgui_internal.h>  // ImGuiContext::Windows, for the layout check
 // Declarations only: Debian's libstb already contains the compiled PNG writer.
 #include <stb_image_write.h>
 
@@ -106,47 +107,6 @@ int StartVideo(const Options& options, const char* program) {
   return kExitError;
 }
 
-// The layout check (--check-layout): every visible top-level window (not tooltips, popups or child
-// regions) lies inside the display, no two overlap, and none has content wider than its inner area
-// (ImGui measures content from the widest item, so a cut-off label or line of text shows up there).
-// Returns the failures, one line each; empty when the layout is sound.
-std::string CheckLayout() {
-  const ImGuiContext& g = *ImGui::GetCurrentContext();
-  const ImVec2 display = g.IO.DisplaySize;
-  std::vector<const ImGuiWindow*> shown;
-  for (const ImGuiWindow* w : g.Windows) {
-    const ImGuiWindowFlags skip =
-        ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup;
-    if (w->WasActive && !w->Hidden && (w->Flags & skip) == 0) shown.push_back(w);
-  }
-  std::string failures;
-  char line[256];
-  for (size_t i = 0; i < shown.size(); ++i) {
-    const ImGuiWindow* w = shown[i];
-    const ImVec2 lo = w->Pos, hi = ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y);
-    if (lo.x < 0.0f || lo.y < 0.0f || hi.x > display.x || hi.y > display.y) {
-      std::snprintf(line, sizeof line, "window '%s' (%.0f,%.0f)-(%.0f,%.0f) leaves the %.0fx%.0f display\n",
-                    w->Name, lo.x, lo.y, hi.x, hi.y, display.x, display.y);
-      failures += line;
-    }
-    // ContentSize excludes the window padding; the inner rectangle includes it on both sides.
-    const float innerWidth = w->InnerRect.GetWidth() - 2.0f * w->WindowPadding.x;
-    if (!w->Collapsed && w->ContentSize.x > innerWidth + 0.5f) {
-      std::snprintf(line, sizeof line, "window '%s': content %.0f px wide in %.0f px (text cut off)\n",
-                    w->Name, w->ContentSize.x, innerWidth);
-      failures += line;
-    }
-    for (size_t j = i + 1; j < shown.size(); ++j) {
-      const ImGuiWindow* o = shown[j];
-      const bool apart = hi.x <= o->Pos.x || o->Pos.x + o->Size.x <= lo.x || hi.y <= o->Pos.y ||
-                         o->Pos.y + o->Size.y <= lo.y;
-      if (!apart) failures += std::string("windows '") + w->Name + "' and '" + o->Name + "' overlap\n";
-    }
-  }
-  if (shown.empty()) failures += "no window is shown\n";
-  return failures;
-}
-
 bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* program) {
   int w = 0, h = 0;
   if (SDL_GetRendererOutputSize(renderer, &w, &h) != 0 || w <= 0 || h <= 0) {
@@ -188,6 +148,7 @@ class App {
   void Shutdown();
   bool HandleEvents();
   void HandleKey(SDL_Keycode key);
+  void LoadAdjacent(int step);
   void HandleMouse(const SDL_Event& event);
   void Advance(float realSeconds);
   void BuildUi();
@@ -294,6 +255,16 @@ void App::FitCamera() {
   camera = FitBoundsBeside(camera, host.Bounds(), showUi ? kPanelPixels : 0.0f);
 }
 
+// [ and ]: the previous or next sample in the browser's order, framed as the picker frames one.
+void App::LoadAdjacent(int step) {
+  std::string error;
+  if (host.LoadAdjacent(step, error)) {
+    FitCamera();
+  } else {
+    std::fprintf(stderr, "%s: %s\n", program, error.c_str());
+  }
+}
+
 void App::HandleKey(SDL_Keycode key) {
   switch (key) {
     case SDLK_SPACE:
@@ -314,6 +285,10 @@ void App::HandleKey(SDL_Keycode key) {
     case SDLK_h:
       showUi = !showUi;
       FitCamera();  // the view gains or loses the panel's width
+      break;
+    case SDLK_LEFTBRACKET:
+    case SDLK_RIGHTBRACKET:
+      LoadAdjacent(key == SDLK_RIGHTBRACKET ? 1 : -1);
       break;
     default:
       break;
@@ -399,7 +374,7 @@ void App::DrawPausedBanner() {
 }
 
 void App::BuildUi() {
-  const char* picked = host.BuildPanels(LabNames(), paused);  // last: the focused window
+  const char* picked = host.BuildPanels(paused);  // last: the focused window
   if (!ImGui::GetIO().WantCaptureMouse && mouseScreen.x >= 0.0f) {
     std::string tip = host.HoverText(ScreenToWorld(camera, mouseScreen));
     if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
@@ -487,10 +462,13 @@ int App::Run() {
   if (options.printFps) PrintFps();
   if (const SceneView* scene = host.Scene(); scene != nullptr && scene->IsReplaying()) {
     const scenes::SceneInfo* replayed = scene->ReplayedScene();
-    std::printf("%s: replayed %s, step %llu of %llu\n", program,
+    std::printf("%s: replayed %s, step %llu of %llu", program,
                 replayed != nullptr ? replayed->name : "a recording that names no scene",
                 static_cast<unsigned long long>(scene->Player()->CurrentStep()),
                 static_cast<unsigned long long>(scene->Player()->StepCount()));
+    for (const std::string& line : ReplayCheckLines(scene->Check(), scene->Player()->CurrentStep()))
+      std::printf("; %s", Trimmed(line).c_str());
+    std::printf("\n");
   }
   if (!options.recordPath.empty()) {
     // The scene that was recording, unless the user left it (another scene, a lab).

@@ -48,10 +48,25 @@ std::string PaddedTo(std::string text, size_t width) {
   return text;
 }
 
-std::string StageLine(const char* stage, float latestMs, float averageMs) {
-  char name[16];
-  std::snprintf(name, sizeof name, "%-11.11s", stage);  // the longest stage name, "narrowphase"
-  return std::string(name) + FixedNumber(latestMs, 9, 4) + " ms  avg" + FixedNumber(averageMs, 9, 4);
+constexpr int kStageNameWidth = 11;  // the longest stage name, "narrowphase"
+constexpr int kTimeWidth = 8;        // " 1234.567": a space between columns, then the figure
+
+std::string MetricsHeader() {
+  char line[64];
+  std::snprintf(line, sizeof line, "%-*s %*s %*s %*s", kStageNameWidth, "stage (ms)", kTimeWidth, "now",
+                kTimeWidth, "avg", kTimeWidth, "max");
+  return line;
+}
+
+std::string MetricsRow(const char* stage, float nowMs, float averageMs, float maxMs) {
+  char name[32];
+  std::snprintf(name, sizeof name, "%-*.*s", kStageNameWidth, kStageNameWidth, stage);
+  return std::string(name) + " " + FixedNumber(nowMs, kTimeWidth, 3) + " " +
+         FixedNumber(averageMs, kTimeWidth, 3) + " " + FixedNumber(maxMs, kTimeWidth, 3);
+}
+
+std::string MetricsWindowLine(int steps) {
+  return "avg, max over the last " + Trimmed(FixedNumber(steps, 7, 0)) + " steps";
 }
 
 std::string IslandsLine(const Counters& c, bool sleepEnabled) {

@@ -23,8 +23,12 @@ inline constexpr int kPanelColumns = 38;
 /// cannot hold `value` is filled with '#'.
 std::string FixedNumber(double value, int width, int decimals);
 
-/// One stage's timing above its plot: name, latest and average in ms ("narrowphase    0.341  avg").
-std::string StageLine(const char* stage, float latestMs, float averageMs);
+/// The metrics table: its head ("stage (ms)  now  avg  max", the columns right-aligned), one stage's
+/// row (name, then the latest, average and largest time in ms, 8 characters each), and what the
+/// average and the largest cover ("over the last 240 steps").
+std::string MetricsHeader();
+std::string MetricsRow(const char* stage, float nowMs, float averageMs, float maxMs);
+std::string MetricsWindowLine(int steps);
 
 /// `text` with its leading spaces moved to its end: a left-aligned figure of the same width.
 std::string LeftAligned(std::string text);

@@ -46,8 +46,9 @@ void HelpSection() {
       "R       restart the scene, refit\n"
       "F       fit the camera\n"
       "H       hide / show the panel\n"
+      "[ ]     previous / next sample\n"
       "Esc     quit");
-  ImGui::TextWrapped("Left drag: grab a body (labs: move a shape).");
+  ImGui::TextWrapped("Left drag: grab a body (labs: move a shape). In a replay a click inspects a body.");
   ImGui::TextWrapped("Shift + left drag: launch a bomb (red).");
   ImGui::TextWrapped("Right or middle drag: pan. Wheel: zoom (labs: turn a shape).");
 }

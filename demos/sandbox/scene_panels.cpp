@@ -2,8 +2,10 @@
 // The ImGui panels of a world scene: Scenes, Solver, Draw, Profile (with the solver-lab readouts).
 // Every widget edits a copy of the SceneSettings, handed back through SceneView::SetSettings, so the
 // panels, --settings and the tests go through one path.
+#include "inspector.h"
 #include "panel_text.h"
 #include "panel_ui.h"
+#include "samples_browser.h"
 #include "scene_view.h"
 
 #include <imgui.h>
@@ -13,24 +15,24 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mk::sandbox {
 namespace {
 
-constexpr float kPlotHeight = 28.0f;  // pixels
+constexpr float kPlotHeight = 24.0f;  // pixels
 
-// The figures above the plot (not overlaid on it, where they ran past its edges), in a line of fixed
-// width (panel_text.h), then the plot at the panel's full width.
-void PlotHistory(const char* label, const History& h) {
-  ImGui::TextUnformatted(StageLine(label, h.Latest(), h.Average()).c_str());
+// One stage's history as a plot the panel's width, its name over it.
+void StagePlot(const StageHistory& stage) {
+  const History& h = *stage.history;
   // PlotLines reads values[(offset + i) % count]: the oldest sample first once the ring is full.
   const int offset = h.count == History::kSize ? h.next : 0;
   // ImGui 1.86's PlotLines takes its size as given (no "negative = up to the edge" as for other
   // widgets): a width of -FLT_MIN drew a frame of no width, so the width is what remains of the line.
   const ImVec2 size(ImGui::GetContentRegionAvail().x, kPlotHeight);
-  ImGui::PushID(label);
-  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, nullptr, 0.0f, FLT_MAX, size);
+  ImGui::PushID(stage.name);
+  ImGui::PlotLines("##plot", h.values.data(), h.count, offset, stage.name, 0.0f, FLT_MAX, size);
   ImGui::PopID();
 }
 
@@ -53,10 +55,10 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
 bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
 const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
 
-const char* ScenesPanel(SceneView& view, SceneSettings& s, const std::vector<const char*>& labNames) {
+const char* ScenesPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Scenes", true)) return nullptr;
-  PushLabelRoom("count");
-  const char* picked = DrawScenePicker(ShownName(view), labNames);
+  PushLabelRoom("search");
+  const char* picked = DrawScenePicker(ShownName(view));
   if (UnnamedReplay(view)) {
     ImGui::TextWrapped(
         "A recording that names no scene of this build (recorded before recordings named it).");
@@ -132,6 +134,20 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   ImGui::EndDisabled();
 }
 
+// The divergence check (ReplayCheck): red once this build's state left the recorded one.
+void ReplayCheckSection(const SceneView& view) {
+  const bool diverged = view.Check().divergedAt != 0;
+  if (diverged) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+  for (const std::string& line : ReplayCheckLines(view.Check(), view.Player()->CurrentStep()))
+    ImGui::TextUnformatted(line.c_str());
+  if (diverged) ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "A recording made here names each step's World::StateHash on a body;\n"
+        "playing it compares this build's hash after the same step.");
+  }
+}
+
 // Recording restarts the scene with its world recording; a replay file plays in place of the scene,
 // scrubbed with the slider (going back restores the player's nearest keyframe, a world snapshot).
 void ReplayPanel(SceneView& view) {
@@ -152,6 +168,7 @@ void ReplayPanel(SceneView& view) {
     if (ImGui::Button("step >")) view.StepOnce();
     ImGui::SameLine();
     if (ImGui::Button(">|")) view.ScrubTo(static_cast<std::uint64_t>(last));
+    ReplayCheckSection(view);
     ImGui::Text("keyframes %d, every %llu steps, %.1f MB", player.KeyframeCount(),
                 static_cast<unsigned long long>(player.KeyframeInterval()),
                 static_cast<double>(player.KeyframeBytes()) / (1024.0 * 1024.0));
@@ -235,14 +252,21 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
+// The World's public API has no figure for the memory it holds (nor its allocator a hook the
+// sandbox could count through): the panel says so rather than guess from the counts.
+void MemoryLine() {
+  ImGui::TextDisabled("memory held: no World API yet");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "The engine reports no memory figure; the counts above are what\n"
+        "the world holds. A replay shows its keyframes' bytes.");
+  }
+}
+
 void ProfilePanel(SceneView& view) {
   if (!Section("Profile", true)) return;
+  DrawMetricsTable(view.Profile());
   const ProfileHistory& p = view.Profile();
-  PlotHistory("step", p.step);
-  PlotHistory("broadphase", p.broadphase);
-  PlotHistory("narrowphase", p.narrowphase);
-  PlotHistory("islands", p.islands);
-  PlotHistory("solver", p.solver);
   const World& world = view.GetWorld();
   const BroadPhaseStats bp = world.GetBroadPhase().Stats();
   for (const std::string& line :
@@ -254,6 +278,7 @@ void ProfilePanel(SceneView& view) {
         "The step builds islands only for the sleep check: when a body has rested\n"
         "for 'time to sleep'. Until then no island is built, whatever moves.");
   }
+  MemoryLine();
   ImGui::Text("broadphase pairs %d", bp.pairCount);
   ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
   ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
@@ -293,41 +318,75 @@ void StatusLines(const SceneView& view) {
   }
 }
 
+// The samples of `category` among `matches`, as selectables under the category's name. Returns the
+// picked name or nullptr.
+const char* CategoryItems(const char* category, const std::vector<int>& matches, const char* current) {
+  ImGui::TextDisabled("%s", category);
+  const char* picked = nullptr;
+  for (int index : matches) {
+    const Sample& sample = Samples()[static_cast<size_t>(index)];
+    if (std::string_view(sample.category) != category) continue;
+    const bool selected = std::string_view(sample.name) == current;
+    if (ImGui::Selectable(sample.name, selected)) picked = sample.name;
+    if (selected) ImGui::SetItemDefaultFocus();  // the list opens scrolled to it
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sample.description.c_str());
+  }
+  return picked;
+}
+
 }  // namespace
 
-const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames) {
-  const char* picked = nullptr;
+const char* DrawScenePicker(const char* current) {
+  // One query for the whole run: it stays while scenes change, as a search box in a browser does.
+  static char query[64] = "";
+  ImGui::InputTextWithHint("search", "name or description", query, sizeof query);
+  const std::vector<int> matches = FilterSamples(query);
+  if (matches.size() != Samples().size())
+    ImGui::Text("%d of %d match", static_cast<int>(matches.size()), static_cast<int>(Samples().size()));
   // The list opens over the scene and the panel: opaque, or the text beneath reads through it.
   ImVec4 listColor = ImGui::GetStyle().Colors[ImGuiCol_PopupBg];
   listColor.w = 1.0f;
   ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
   const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
   ImGui::PopStyleColor();
+  const std::string place = PlaceLine(current);
+  if (!place.empty()) ImGui::TextWrapped("%s   [ ] previous, next", place.c_str());
   if (!open) return nullptr;
-  for (const char* category : scenes::SceneCategories()) {
-    ImGui::TextDisabled("%s", category);
-    for (const scenes::SceneInfo& info : scenes::SceneTable()) {
-      if (std::string(info.category) != category) continue;
-      if (ImGui::Selectable(info.name, std::string(info.name) == current)) picked = info.name;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
-    }
-  }
-  ImGui::TextDisabled("labs");
-  for (const char* name : labNames) {
-    if (ImGui::Selectable(name, std::string(name) == current)) picked = name;
+  const char* picked = nullptr;
+  if (matches.empty()) ImGui::TextDisabled("nothing matches '%s'", query);
+  for (const char* category : ShownCategories(matches)) {
+    if (const char* name = CategoryItems(category, matches, current)) picked = name;
   }
   ImGui::EndCombo();
   return picked;
 }
 
-const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames) {
+void DrawInspector(const SceneView& view) {
+  if (!Section("Inspector", true)) return;
+  if (view.Inspected().IsNull()) {
+    ImGui::TextWrapped(
+        "Click a body to inspect it: its state, touching contacts and joints at the step shown.");
+    return;
+  }
+  constexpr size_t kListed = 8;  // contacts and joints each: a ground can touch hundreds
+  for (const std::string& line : InspectorLines(InspectBody(view.GetWorld(), view.Inspected()), kListed))
+    ImGui::TextUnformatted(line.c_str());
+}
+
+void DrawMetricsTable(const ProfileHistory& profile) {
+  for (const std::string& line : MetricsLines(profile)) ImGui::TextUnformatted(line.c_str());
+  for (const StageHistory& stage : Stages(profile)) StagePlot(stage);
+}
+
+const char* DrawScenePanels(SceneView& view) {
   BeginSidePanel();
   StatusLines(view);
   SceneSettings s = view.Settings();
-  const char* picked = ScenesPanel(view, s, labNames);
+  const char* picked = ScenesPanel(view, s);
   SolverPanel(view, s);
   DrawPanel(view, s);
   ReplayPanel(view);
+  if (view.IsReplaying()) DrawInspector(view);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

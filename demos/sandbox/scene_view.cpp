@@ -3,9 +3,11 @@
 
 #include "fixed_step.h"
 #include "minkowski/world_vector.h"
+#include "panel_text.h"
 #include "view_host.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -48,6 +50,17 @@ std::vector<BodyId> BodiesWithShapes(const World& world) {
   return bodies;
 }
 
+// `body` in `world` again after the world was made anew with the same bodies (a replay player that
+// restarted to go back: its ids carry a new world tag): the live body with the same slot and
+// generation. As it was when it is live already, or when no such body lives (destroyed at this step).
+BodyId SameBody(const World& world, BodyId body) {
+  if (body.IsNull() || world.IsValid(body)) return body;
+  for (BodyId live : BodiesWithShapes(world)) {
+    if (live.index1 == body.index1 && live.generation == body.generation) return live;
+  }
+  return body;
+}
+
 bool Contains(const AABB& box, Vec2 p) {
   return box.lower.x <= p.x && p.x <= box.upper.x && box.lower.y <= p.y && p.y <= box.upper.y;
 }
@@ -73,6 +86,62 @@ float History::Average() const {
   double sum = 0.0;
   for (int i = 0; i < count; ++i) sum += values[static_cast<size_t>((next + kSize - 1 - i) % kSize)];
   return static_cast<float>(sum / count);
+}
+
+float History::Max() const {
+  if (count == 0) return 0.0f;
+  float most = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < count; ++i)
+    most = std::max(most, values[static_cast<size_t>((next + kSize - 1 - i) % kSize)]);
+  return most;
+}
+
+std::array<StageHistory, 6> Stages(const ProfileHistory& p) {
+  return {{{"broadphase", &p.broadphase},
+           {"narrowphase", &p.narrowphase},
+           {"solver", &p.solver},
+           {"continuous", &p.continuous},
+           {"islands", &p.islands},
+           {"step", &p.step}}};
+}
+
+std::vector<std::string> MetricsLines(const ProfileHistory& profile) {
+  std::vector<std::string> lines = {MetricsHeader()};
+  for (const StageHistory& stage : Stages(profile)) {
+    const History& h = *stage.history;
+    lines.push_back(MetricsRow(stage.name, h.Latest(), h.Average(), h.Max()));
+  }
+  lines.push_back(MetricsWindowLine(profile.step.count));
+  return lines;
+}
+
+std::string StateHashName(std::uint64_t hash) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%s%016llx", SceneView::kStateHashPrefix,
+                static_cast<unsigned long long>(hash));
+  return text;
+}
+
+bool ParseStateHashName(std::string_view name, std::uint64_t& hash) {
+  const std::string_view prefix = SceneView::kStateHashPrefix;
+  if (name.size() != prefix.size() + 16 || !name.starts_with(prefix)) return false;
+  const std::string_view digits = name.substr(prefix.size());
+  return std::from_chars(digits.data(), digits.data() + digits.size(), hash, 16).ptr ==
+         digits.data() + digits.size();
+}
+
+std::vector<std::string> ReplayCheckLines(const ReplayCheck& check, std::uint64_t step) {
+  auto number = [](std::uint64_t n) { return Trimmed(FixedNumber(static_cast<double>(n), 10, 0)); };
+  auto hex = [](std::uint64_t h) {
+    return StateHashName(h).substr(std::string_view(SceneView::kStateHashPrefix).size());
+  };
+  if (check.divergedAt != 0) {
+    return {"DIVERGED at step " + number(check.divergedAt), "  recorded hash " + hex(check.recorded),
+            "  this build    " + hex(check.replayed)};
+  }
+  if (step == 0 && !check.hashesRecorded) return {"state hashes: checked from step 1"};
+  if (!check.hashesRecorded) return {"no state hashes in the recording"};
+  return {"hashes match through step " + number(check.checkedThrough)};
 }
 
 void RealTimeMeter::Add(float realSeconds, float simulatedSeconds, float droppedSeconds) {
@@ -121,6 +190,9 @@ void SceneView::ResetInteraction() {
   referencePositions_.clear();
   mouseJoint_ = {};
   aiming_ = false;
+  inspected_ = {};
+  replayHashBody_ = {};
+  check_ = {};
 }
 
 void SceneView::Restart() {
@@ -191,6 +263,7 @@ void SceneView::StepOnce() {
   if (player_ != nullptr) {
     if (player_->AtEnd()) return;
     player_->StepTo(player_->CurrentStep() + 1);
+    CheckRecordedHash();
     ShowReplaySettings();
     AfterStep();
     return;
@@ -198,6 +271,7 @@ void SceneView::StepOnce() {
   if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_))
     GetWorld().SetMouseTarget(mouseJoint_, mouseTarget_);
   run_->Step(1.0f / settings_.stepHertz);
+  RecordStateHash();
   AfterStep();
 }
 
@@ -209,6 +283,7 @@ void SceneView::AfterStep() {
   profile_.narrowphase.Push(p.narrowphase);
   profile_.islands.Push(p.islands);
   profile_.solver.Push(p.solver);
+  profile_.continuous.Push(p.continuous);
   const Counters counters = world.GetCounters();
   profile_.narrowphaseQueries.Push(static_cast<float>(counters.narrowphaseQueries));
   profile_.gjkIterations.Push(counters.narrowphaseQueries > 0
@@ -248,13 +323,60 @@ bool SceneView::StopRecordingAndSave(const std::string& path, std::string& messa
   return true;
 }
 
+// The first unnamed body names the scene; the next one carries the state hash, named now with the
+// built state's (so a player knows from step 0 that the recording has them) and after every step
+// (a scene of one body records no hashes).
 void SceneView::NameRecordedScene() {
   World& world = run_->GetWorld();
+  hashBody_ = {};
+  bool sceneNamed = false;
   for (BodyId body : BodiesWithShapes(world)) {
     if (world.GetName(body)[0] != '\0') continue;  // the scene's own name (a platform, a ball)
+    if (sceneNamed) {
+      hashBody_ = body;
+      RecordStateHash();
+      return;
+    }
     world.SetName(body, (std::string(kSceneNamePrefix) + info_->name).c_str());
-    return;
+    sceneNamed = true;
   }
+}
+
+// Right after a recorded step, so in the file the name is the record after the Step's. A name
+// changes nothing the simulation reads: the run stays as it was.
+void SceneView::RecordStateHash() {
+  World& world = run_->GetWorld();
+  if (!world.IsRecording() || hashBody_.IsNull() || !world.IsValid(hashBody_)) return;
+  world.SetName(hashBody_, StateHashName(world.StateHash()).c_str());
+}
+
+// At step 0, once the recorded build is applied: the body named with the build's hash, if any.
+void SceneView::FindRecordedHashBody() {
+  const World& world = player_->GetWorld();
+  std::uint64_t ignored = 0;
+  for (BodyId body : BodiesWithShapes(world)) {
+    if (ParseStateHashName(world.GetName(body), ignored)) replayHashBody_ = body;
+  }
+}
+
+// Right after the player's Step k: this build's hash, then the one record after the Step, which in a
+// recording with hashes is that step's name (applying only it keeps the world at the state just
+// after the step, as a replay shows it).
+void SceneView::CheckRecordedHash() {
+  World& world = player_->GetWorld();
+  // Destroyed (by the scene) at or before this step: the recording stopped naming hashes with it.
+  if (replayHashBody_.IsNull() || !world.IsValid(replayHashBody_)) return;
+  const std::uint64_t step = player_->CurrentStep();
+  const std::uint64_t own = world.StateHash();
+  player_->ApplyNext();
+  std::uint64_t recorded = 0;
+  if (!ParseStateHashName(world.GetName(replayHashBody_), recorded)) return;
+  check_.hashesRecorded = true;
+  check_.checkedThrough = std::max(check_.checkedThrough, step);
+  if (recorded == own || (check_.divergedAt != 0 && check_.divergedAt <= step)) return;
+  check_.divergedAt = step;
+  check_.recorded = recorded;
+  check_.replayed = own;
 }
 
 // The panels then name the replayed scene and show its description, and leaving the replay loads it
@@ -306,7 +428,14 @@ bool SceneView::PlayReplayFile(const std::string& path, std::string& message) {
 void SceneView::ScrubTo(std::uint64_t step) {
   if (player_ == nullptr) return;
   player_->StepTo(std::min(step, player_->StepCount()));
-  if (step == 0) player_->ApplyUntilNextStep();  // the recorded build: something to look at
+  replayHashBody_ = SameBody(player_->GetWorld(), replayHashBody_);
+  inspected_ = SameBody(player_->GetWorld(), inspected_);
+  if (player_->CurrentStep() == 0) {
+    player_->ApplyUntilNextStep();  // the recorded build: something to look at
+    if (replayHashBody_.IsNull()) FindRecordedHashBody();
+  } else {
+    CheckRecordedHash();
+  }
   ShowReplaySettings();
   // Back before the drift reference: it is taken again when the replay passes its time.
   if (SimulatedTime() < readouts_.referenceTime) readouts_.referenceTime = -1.0f;
@@ -441,7 +570,10 @@ HoverInfo SceneView::Hover(Vec2 point) {
 }
 
 bool SceneView::MouseDown(Vec2 point, bool shift) {
-  if (player_ != nullptr) return false;  // a replay only plays what was recorded
+  if (player_ != nullptr) {  // a replay only plays what was recorded: a click inspects, no bombs
+    if (!shift) inspected_ = PickBody(point);
+    return !shift && !inspected_.IsNull();
+  }
   if (shift) {
     aiming_ = true;
     aimStart_ = aimEnd_ = point;
@@ -549,11 +681,22 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
     draw.DrawString(corner, run_->State().text.c_str(), {255, 255, 255, 255});
   }
   if (t.broadphase) DrawBroadphase(draw, visible, metresPerPixel);
+  DrawInspected(draw);
   if (IsGrabbing()) draw.DrawPoint(mouseTarget_, 6.0f, {120, 255, 120, 255});
   if (aiming_) {
     draw.DrawSegment(aimStart_, aimEnd_, {255, 120, 80, 255});
     draw.DrawCircle(aimStart_, kBombRadius, kBombColor);
   }
+}
+
+// The inspected body's shapes outlined again in their own colour, over the world's drawing.
+void SceneView::DrawInspected(DebugDraw& draw) const {
+  const World& world = GetWorld();
+  if (inspected_.IsNull() || !world.IsValid(inspected_)) return;
+  std::vector<ShapeId> shapes(static_cast<size_t>(world.GetShapeCount(inspected_)));
+  shapes.resize(static_cast<size_t>(world.GetShapes(inspected_, shapes)));
+  const Transform xf = world.GetTransform(inspected_);
+  for (ShapeId shape : shapes) DrawShape(draw, world.GetShapeGeometry(shape), xf, kInspectColor);
 }
 
 // The sweep-and-prune picture, for the proxies whose fat boxes meet the view: the sweep axis as an

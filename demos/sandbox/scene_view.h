@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mk::sandbox {
@@ -28,7 +29,8 @@ struct History {
   int count = 0;
   void Push(float value);
   float Latest() const;
-  float Average() const;
+  float Average() const;  ///< over the samples held (the last kSize at most)
+  float Max() const;      ///< over the same window; 0 when empty
 };
 
 /// Bombs and scene projectiles (smash's box) are drawn in this colour over the world's own drawing, so
@@ -74,10 +76,23 @@ struct SweepView {
 /// Per-step figures the Profile panel shows. No EPA figures: World::Step never runs EPA (overlapping
 /// cores take SAT in the manifold code), so they would always read 0; the GJK lab shows EPA per query.
 struct ProfileHistory {
-  History step, broadphase, narrowphase, islands, solver;
+  History step, broadphase, narrowphase, islands, solver, continuous;
   History narrowphaseQueries;  ///< narrowphase queries per step
   History gjkIterations;       ///< average GJK iterations per query, per step
 };
+
+/// One row of the Profile's metrics table: a stage's name and its timings (ms per step).
+struct StageHistory {
+  const char* name;
+  const History* history;
+};
+/// The metrics table's stages in its order: broadphase, narrowphase, solver, continuous, islands,
+/// then the whole step.
+std::array<StageHistory, 6> Stages(const ProfileHistory& profile);
+/// The metrics table as lines of fixed width (panel_text.h): its head, one row per stage with the
+/// latest, average and largest time over the window History keeps, and how many steps that window
+/// holds.
+std::vector<std::string> MetricsLines(const ProfileHistory& profile);
 
 /// Solver-lab readouts, measured after every step.
 struct Readouts {
@@ -88,6 +103,25 @@ struct Readouts {
   float drift = 0.0f;           ///< m: largest displacement of those bodies since the reference
   float referenceTime = -1.0f;  ///< s of simulated time when the reference was taken (< 0: not yet)
 };
+
+/// The divergence check of a replay. A recording made in the sandbox names, after every step, one of
+/// its bodies "hash:" and the world's StateHash in hex (World::SetName, recorded like any call: the
+/// replay format has no field for it). Playing it, the sandbox compares its own world's StateHash
+/// after each step with the recorded one: on the build that recorded it they are equal by design, so
+/// a difference means this build (or machine) simulates differently.
+struct ReplayCheck {
+  bool hashesRecorded = false;       ///< the recording names its steps' hashes
+  std::uint64_t checkedThrough = 0;  ///< the furthest step compared
+  std::uint64_t divergedAt = 0;      ///< the first step whose hashes differed; 0: none yet
+  std::uint64_t recorded = 0;        ///< at divergedAt: the recorded hash
+  std::uint64_t replayed = 0;        ///< and this build's
+};
+/// The check's lines for the panel and the exit message (each within kPanelColumns), at `step`.
+std::vector<std::string> ReplayCheckLines(const ReplayCheck& check, std::uint64_t step);
+/// "hash:" and 16 hex digits (21 characters, within kMaxBodyNameLength); ParseStateHashName reads
+/// one back (false for any other name).
+std::string StateHashName(std::uint64_t hash);
+bool ParseStateHashName(std::string_view name, std::uint64_t& hash);
 
 /// What hovering shows about a body.
 struct HoverInfo {
@@ -134,7 +168,8 @@ class SceneView {
   bool paused = false;
 
   /// Mouse, in world coordinates. MouseDown grabs the dynamic body under `point` (true if it did),
-  /// or, with shift, starts aiming a bomb. MouseUp releases the grab or launches the bomb.
+  /// or, with shift, starts aiming a bomb; in a replay a click without shift picks the body to
+  /// inspect instead (true if it found one). MouseUp releases the grab or launches the bomb.
   bool MouseDown(Vec2 point, bool shift);
   void MouseMove(Vec2 point);
   void MouseUp(Vec2 point);
@@ -181,6 +216,13 @@ class SceneView {
   /// The scene-table row the replay's file names (kSceneNamePrefix), or null: not replaying, or a
   /// recording that names no scene of this table. While it is known, Info() is that row.
   const scenes::SceneInfo* ReplayedScene() const { return player_ != nullptr ? replayedScene_ : nullptr; }
+  /// The body the replay's inspector shows: in a replay, a left click picks it (PickBody: static
+  /// bodies too); null when none was picked. Cleared when a replay starts or is left.
+  BodyId Inspected() const { return inspected_; }
+  /// The inspected body's outline colour over the world's drawing.
+  static constexpr Color kInspectColor{90, 220, 255, 255};
+  /// The replay's divergence check so far (ReplayCheck); empty when not replaying.
+  const ReplayCheck& Check() const { return check_; }
   /// True once after a replay started or was left: what is shown changed, so the camera should fit
   /// it again.
   bool TakeRefitRequest();
@@ -190,6 +232,9 @@ class SceneView {
   /// A recording names its scene on one of its bodies (World::SetName, recorded like any call, so the
   /// file carries it; the first unnamed body by index): "scene:" then the scene's name.
   static constexpr const char* kSceneNamePrefix = "scene:";
+  /// After each recorded step another body (the next unnamed one) is named "hash:" and the world's
+  /// StateHash (ReplayCheck).
+  static constexpr const char* kStateHashPrefix = "hash:";
   /// How far the scene's followed body (scenes::SceneState::follow) moved since the last call (m):
   /// the camera moves with it. Zero in a replay, without a followed body, and on the first call.
   Vec2 TakeFollowShift();
@@ -217,6 +262,9 @@ class SceneView {
  private:
   void Load(bool record = false);
   void NameRecordedScene();
+  void RecordStateHash();
+  void FindRecordedHashBody();
+  void CheckRecordedHash();
   void FindReplayedScene();
   void ResetInteraction();
   void ApplyWorldSettings();
@@ -225,6 +273,7 @@ class SceneView {
   void AfterStep();
   void MeasureReadouts();
   void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
+  void DrawInspected(DebugDraw& draw) const;
   std::vector<BodyId> WatchedBodies() const;
   bool IsBomb(BodyId body) const;
 
@@ -259,14 +308,27 @@ class SceneView {
   bool aiming_ = false;
   Vec2 aimStart_{0.0f, 0.0f};
   Vec2 aimEnd_{0.0f, 0.0f};
+  BodyId inspected_{};  // in a replay: the body the inspector shows
+  // The divergence check: recording, the body whose name carries each step's hash; replaying, the
+  // same body in the player's world (found at step 0; null when the recording names none).
+  BodyId hashBody_{};
+  BodyId replayHashBody_{};
+  ReplayCheck check_;
 };
 
 /// The Scenes, Solver, Draw and Profile panels of a world scene (scene_panels.cpp, ImGui). Returns
 /// the name of a scene or lab the user picked in the Scenes panel, or nullptr.
-const char* DrawScenePanels(SceneView& view, const std::vector<const char*>& labNames);
+const char* DrawScenePanels(SceneView& view);
 
-/// The scene list (scene table by category, then the labs) as ImGui selectables, with `current`
-/// highlighted. Returns the picked name or nullptr.
-const char* DrawScenePicker(const char* current, const std::vector<const char*>& labNames);
+/// The samples browser's picker (samples_browser.h): a search field, then a list of the scenes and
+/// labs it matches by category with `current` highlighted and each description in a tooltip, and
+/// where `current` stands ("Stacking, 3 of 12"). Returns the picked name or nullptr.
+const char* DrawScenePicker(const char* current);
+
+/// The replay's Inspector section: the inspected body's lines (inspector.h), or how to pick one.
+void DrawInspector(const SceneView& view);
+
+/// The Profile's metrics table (MetricsLines) and a plot per stage (ImGui).
+void DrawMetricsTable(const ProfileHistory& profile);
 
 }  // namespace mk::sandbox

@@ -7,6 +7,7 @@
 #include "gjk_lab.h"
 #include "panel_ui.h"
 #include "ray_lab.h"
+#include "samples_browser.h"
 #include "shape_gallery.h"
 
 #include <imgui.h>
@@ -111,6 +112,10 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
   return true;
 }
 
+bool ViewHost::LoadAdjacent(int step, std::string& error) {
+  return Load(Adjacent(Name(), step).name, {}, error);
+}
+
 void ViewHost::Restart() {
   if (scene_ != nullptr) {
     scene_->Restart();  // keeps the settings changed in the panels since loading
@@ -164,17 +169,17 @@ bool ViewHost::MouseWheel(Vec2 world, float notches) {
   return lab_ != nullptr && lab_->MouseWheel(world, notches);
 }
 
-const char* ViewHost::BuildPanels(const std::vector<const char*>& labNames, bool paused) {
+const char* ViewHost::BuildPanels(bool paused) {
   if (scene_ != nullptr) {
     scene_->paused = paused;
-    return DrawScenePanels(*scene_, labNames);
+    return DrawScenePanels(*scene_);
   }
   BeginSidePanel();
   ImGui::TextWrapped("%s: %s", lab_->Name(), lab_->Description());
   const char* picked = nullptr;
   if (Section("Scenes", true)) {
-    PushLabelRoom("scene");
-    picked = DrawScenePicker(lab_->Name(), labNames);
+    PushLabelRoom("search");
+    picked = DrawScenePicker(lab_->Name());
     ImGui::PopItemWidth();
   }
   if (Section("Lab", true)) lab_->DrawPanel();

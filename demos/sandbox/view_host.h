@@ -35,6 +35,10 @@ class ViewHost {
   /// Draw toggles carry over from the previous world scene.
   bool Load(std::string_view name, const std::vector<std::string>& settings, std::string& error);
 
+  /// Loads the sample `step` places after the one shown in the samples browser's order, wrapping
+  /// (samples_browser.h; the [ and ] keys: -1 and +1). False with `error` set when it cannot.
+  bool LoadAdjacent(int step, std::string& error);
+
   /// Rebuilds the current scene or lab as it was loaded (with the same settings).
   void Restart();
   void StepOnce();
@@ -51,7 +55,7 @@ class ViewHost {
   bool MouseWheel(Vec2 world, float notches);
 
   /// The side panel (ImGui). Returns a scene or lab name the user picked, or nullptr.
-  const char* BuildPanels(const std::vector<const char*>& labNames, bool paused);
+  const char* BuildPanels(bool paused);
   /// Tooltip text for the body under `world` ("" when none, or in a lab).
   std::string HoverText(Vec2 world);
 

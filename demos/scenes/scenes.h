@@ -95,7 +95,8 @@ struct SceneInfo {
 /// The whole table, in a fixed order (benchmark scenes first).
 std::span<const SceneInfo> SceneTable();
 
-/// Every category of the table, in the order the sandbox lists them.
+/// Every category of the table. The sandbox's samples browser maps them, and the "features" and
+/// "stress" rows one by one, onto its own list (demos/sandbox/samples_browser.h).
 std::span<const char* const> SceneCategories();
 
 /// The row with this name, or nullptr.

@@ -32,11 +32,18 @@ class PanelHarness {
 
   /// One frame of the side panel for `host`; returns the scene or lab picked (always null here).
   const char* Frame(ViewHost& host, bool paused = false) {
+    const char* picked = nullptr;
+    FrameOf([&] { picked = host.BuildPanels(paused); });
+    return picked;
+  }
+
+  /// One frame whose widgets `build` adds (e.g. one panel section inside BeginSidePanel).
+  template <class Build>
+  void FrameOf(Build build) {
     ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    const char* picked = host.BuildPanels(LabNames(), paused);
+    build();
     ImGui::Render();
-    return picked;
   }
 };
 

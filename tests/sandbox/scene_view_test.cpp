@@ -422,9 +422,10 @@ TEST_CASE("a recorded sandbox session replays and scrubs to the recorded states"
   CHECK(view.Settings().solver.subSteps == 2);
   CHECK(view.Settings().gravity == Vec2{1.0f, -12.0f});
 
-  // No mouse, and solver changes do not reach the replay's world.
+  // No grabs or bombs (a click inspects the body), and solver changes do not reach the replay's world.
   view.ScrubTo(10);
-  CHECK_FALSE(view.MouseDown({0.0f, 0.5f}, false));
+  CHECK(view.MouseDown({0.0f, 0.5f}, false));
+  CHECK_FALSE(view.Inspected().IsNull());
   CHECK_FALSE(view.MouseDown({0.0f, 5.0f}, true));
   view.MouseUp({2.0f, 5.0f});
   SceneSettings ignored = view.Settings();
