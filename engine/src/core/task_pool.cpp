@@ -29,6 +29,8 @@ constexpr int kRangesPerWorker = 4;
 // most kMaxWorkers * kRangesPerWorker + 1 ranges, far below 2^20.
 constexpr int kCountShift = 20, kGenerationShift = 40;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 20) - 1;
+// The generation's bits in the word; a thread would have to sleep through 2^24 tasks to mistake one.
+constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 24) - 1;
 
 std::uint64_t ClaimWord(std::uint64_t generation, int rangeCount) {
   return (generation << kGenerationShift) | (static_cast<std::uint64_t>(rangeCount) << kCountShift);
@@ -59,7 +61,7 @@ struct TaskPool::Impl {
   void RunRanges(std::uint64_t gen, int worker) {
     std::uint64_t word = claim.load(std::memory_order_acquire);
     for (;;) {
-      if ((word >> kGenerationShift) != (gen & ((std::uint64_t{1} << 24) - 1))) return;
+      if ((word >> kGenerationShift) != (gen & kGenerationMask)) return;
       const int next = static_cast<int>(word & kFieldMask);
       if (next >= static_cast<int>((word >> kCountShift) & kFieldMask)) return;
       if (!claim.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire))
@@ -125,8 +127,7 @@ void* EnqueueOnPool(TaskFn task, int itemCount, int minRange, void* taskContext,
   impl->rangeCount = (itemCount + impl->rangeSize - 1) / impl->rangeSize;
   impl->rangesDone.store(0, std::memory_order_relaxed);
   const std::uint64_t gen = ++impl->generation;
-  impl->claim.store(ClaimWord(gen & ((std::uint64_t{1} << 24) - 1), impl->rangeCount),
-                    std::memory_order_release);
+  impl->claim.store(ClaimWord(gen & kGenerationMask, impl->rangeCount), std::memory_order_release);
   if (impl->threads.empty()) {  // one worker: run it here
     impl->RunRanges(gen, 0);
     return nullptr;

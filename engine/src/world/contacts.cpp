@@ -67,17 +67,18 @@ bool SensorOverlaps(const WorldState& world, Contact& c, const Transform& xfA, c
 }
 
 // A sensor pair's begin or end event when its overlap changed to `overlap`.
-void ReportSensorChange(WorldState& world, const Contact& c, bool overlap) {
-  if (overlap && !c.sensorOverlap) {
+// A sensor pair's begin event (`begun`) or end event, when its overlap changed.
+void ReportSensorChange(WorldState& world, const Contact& c, bool begun) {
+  if (begun) {
     world.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(world, c));
-  } else if (!overlap && c.sensorOverlap) {
+  } else {
     world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
   }
 }
 
 void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
   const bool overlap = SensorOverlaps(world, c, xfA, xfB);
-  ReportSensorChange(world, c, overlap);
+  if (overlap != c.sensorOverlap) ReportSensorChange(world, c, overlap);
   c.sensorOverlap = overlap;
 }
 
@@ -449,11 +450,7 @@ void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings,
     const std::uint8_t change = changes[i];
     if (change == 0) continue;
     const Contact& c = world.contacts[slots[i]];
-    if ((change & kSensorChanged) && c.sensorOverlap) {  // sensorOverlap is already the new value
-      world.sensorBeginEvents.push_back(MakeSensorEvent<SensorBeginEvent>(world, c));
-    } else if (change & kSensorChanged) {
-      world.pendingSensorEndEvents.push_back(MakeSensorEvent<SensorEndEvent>(world, c));
-    }
+    if (change & kSensorChanged) ReportSensorChange(world, c, c.sensorOverlap);  // already the new value
     if ((change & kTouchChanged) && c.enableContactEvents) {
       const ContactBeginEvent e{world.MakeShapeId(c.shapeA), world.MakeShapeId(c.shapeB),
                                 world.MakeContactId(slots[i])};
