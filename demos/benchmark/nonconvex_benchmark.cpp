@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <limits>
 #include <queue>
+#include <string>
 #include <vector>
 
 namespace {
@@ -453,6 +454,9 @@ int main(int argc, char** argv) {
       "pairs_median_bvh,pairs_run_bvh,pairs_brute,mismatches\n");
   for (Variant v : {Variant::Rotating, Variant::Deforming, Variant::Pocket, Variant::SpikyApart,
                     Variant::SpikyCrossing, Variant::KochApart, Variant::KochCrossing}) {
+    // NC_FAMILY=<name> runs one family only (profiling).
+    const char* only = std::getenv("NC_FAMILY");
+    if (only != nullptr && std::string(only) != Name(v)) continue;
     for (int n : sizes) {
       const Row r = Run(n, frames, budget, v);
       const double nn = double(r.segments) * r.segments;
