@@ -42,6 +42,30 @@ double MaxDot(const Box& b, DVec d) {
   return (d.x > 0.0 ? b.hi.x : b.lo.x) * d.x + (d.y > 0.0 ? b.hi.y : b.lo.y) * d.y;
 }
 
+/// LoadChain's running state: the transform, and the hints of bad input so far.
+struct LoadState {
+  double cs, sn, px, py;
+  double nonFinite;  ///< sum of x * 0 over the points: NaN exactly when one is not finite
+  double shortest;   ///< least |dx| + |dy| between consecutive points
+  DVec previous;     ///< the last point loaded
+};
+
+/// Transforms `count` points to the world frame, returns their box and updates the hints.
+inline Box LoadRun(const Vec2* in, DVec* out, int count, LoadState& st) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  Box b{{kInf, kInf}, {-kInf, -kInf}};
+  for (int k = 0; k < count; ++k) {
+    const Vec2 p = in[k];
+    const DVec w{st.cs * p.x - st.sn * p.y + st.px, st.sn * p.x + st.cs * p.y + st.py};
+    out[k] = w;
+    Grow(b, w);
+    st.nonFinite += w.x * 0.0 + w.y * 0.0;
+    st.shortest = std::min(st.shortest, std::fabs(w.x - st.previous.x) + std::fabs(w.y - st.previous.y));
+    st.previous = w;
+  }
+  return b;
+}
+
 }  // namespace
 
 bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& points, std::vector<Box>& boxes,
@@ -50,36 +74,30 @@ bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& po
   const int segments = c.closed ? n : n - 1;
   points.resize(static_cast<std::size_t>(n));
   boxes.resize(static_cast<std::size_t>(LayOut(segments, tree)));
-  const double cs = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
   DVec* out = points.data();
   Box* leaf = boxes.data();
   const int leaves = tree.count[0];
   // One sweep: leaf i holds points 4i .. 4i + 3 (the last leaf every point left), so each point is
   // transformed, checked and boxed once; the end point of a leaf's last segment, the next leaf's first
-  // point, is added to it after the next leaf is transformed. A NaN fails the <= tests.
+  // point, is added to it after the next leaf is transformed.
   // The checks are hints, kept cheap and branch-free: x * 0 is NaN exactly when x is not finite, the
   // root box catches finite points beyond kMaxWorldCoordinate, and `shortest` (the least |dx| + |dy|
   // between consecutive world points) is 0 for every zero-length segment (equal inputs transform to
   // equal points; distinct inputs that round to one point are a false alarm). The caller confirms any
   // alarm with the exact checks.
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  double nonFinite = 0.0, shortest = kInf;
-  DVec previous{kInf, kInf};
-  for (int i = 0; i < leaves; ++i) {
-    const int first = i * kLeafSegments, last = i + 1 == leaves ? n - 1 : first + kLeafSegments - 1;
-    Box b{{kInf, kInf}, {-kInf, -kInf}};
-    for (int k = first; k <= last; ++k) {
-      const Vec2 p = c.points[k];
-      const DVec w{cs * p.x - sn * p.y + px, sn * p.x + cs * p.y + py};
-      out[k] = w;
-      Grow(b, w);
-      nonFinite += w.x * 0.0 + w.y * 0.0;
-      shortest = std::min(shortest, std::fabs(w.x - previous.x) + std::fabs(w.y - previous.y));
-      previous = w;
-    }
-    leaf[i] = b;
+  LoadState st{xf.q.c, xf.q.s, xf.p.x, xf.p.y, 0.0, kInf, {kInf, kInf}};
+  // Every leaf but the last has exactly kLeafSegments points: a fixed count the compiler unrolls.
+  for (int i = 0; i + 1 < leaves; ++i) {
+    const int first = i * kLeafSegments;
+    leaf[i] = LoadRun(c.points + first, out + first, kLeafSegments, st);
     if (i > 0) Grow(leaf[i - 1], out[first]);
   }
+  const int first = (leaves - 1) * kLeafSegments;
+  leaf[leaves - 1] = LoadRun(c.points + first, out + first, n - first, st);
+  if (leaves > 1) Grow(leaf[leaves - 2], out[first]);
+  const DVec previous = st.previous;
+  double nonFinite = st.nonFinite, shortest = st.shortest;
   if (c.closed) {
     Grow(leaf[leaves - 1], out[0]);  // the closing segment ends at point 0
     shortest = std::min(shortest, std::fabs(out[0].x - previous.x) + std::fabs(out[0].y - previous.y));
