@@ -133,7 +133,7 @@ inline Box SegmentBox(const WorldChain& c, int s) {
   return {{std::min(p.x, q.x), std::min(p.y, q.y)}, {std::max(p.x, q.x), std::max(p.y, q.y)}};
 }
 
-/// A pair of outline-tree nodes waiting in the overlap descent: each a (level, index) and the squared
+/// A pair of outline-tree nodes waiting in the descent: each a (level, index) and the squared
 /// distance of their boxes.
 struct NodePair {
   double distanceSquared;
@@ -157,7 +157,7 @@ struct NonConvexWorkspace::Buffers {
   std::vector<detail::nc::DVec> pointsB;
   std::vector<detail::nc::Box> treeA;         ///< overlap: A's outline tree, level after level
   std::vector<detail::nc::Box> treeB;         ///< overlap: B's outline tree
-  std::vector<detail::nc::NodePair> pending;  ///< overlap: the descent's stack
+  std::vector<detail::nc::NodePair> pending;  ///< the descent's heap, the probes' stack
 };
 
 namespace detail::nc {
@@ -170,10 +170,10 @@ struct Slab {
   double supportB;
 };
 
-/// Depth-first descent over pairs of nodes of the two trees (the higher node opened, the nearer child
-/// pair first), a pair dropped when a lower bound of its distance (its boxes' distance; with a slab, also
-/// the gap of the boxes' projections on the normal, clamped by the supports) is at least the best so
-/// far minus `slack`; leaf pairs tested segment by segment. Ends at once on a touching pair. `best` holds
+/// Best-first descent over pairs of nodes of the two trees (a min-heap on a lower bound of the pair's
+/// distance: its boxes' distance and, with a slab, the gap of the boxes' projections on the normal,
+/// clamped by the supports; the higher node opened), a pair dropped when its bound is at least the best
+/// so far plus `slack`; leaf pairs tested segment by segment. Ends at once on a touching pair. `best` holds
 /// the upper bound on entry and is improved in place. Debug lists are filled when `debug` is true.
 void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab, double slack,
                   BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats, bool debug);

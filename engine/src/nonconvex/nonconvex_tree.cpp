@@ -174,8 +174,8 @@ namespace {
 /// the boxes' distance and, between separated hulls, the gap of their projections on the normal (A's
 /// box reaches at most min(its far corner, supportA) along it, B's at least max(its near corner,
 /// supportB)): the paper's slab, per node.
-double PairBound(const OutlineTree& ta, int la, int ia, const OutlineTree& tb, int lb, int ib,
-                 const Slab* slab) {
+inline double PairBound(const OutlineTree& ta, int la, int ia, const OutlineTree& tb, int lb, int ib,
+                        const Slab* slab) {
   const Box& a = ta.At(la, ia);
   const Box& b = tb.At(lb, ib);
   double d2 = BoxDistanceSquared(a, b);
@@ -225,23 +225,24 @@ bool TestLeaves(const OutlineTree& ta, const OutlineTree& tb, const NodePair& p,
 
 // Exact: a node pair is dropped only when a lower bound of the distance of everything inside it is at
 // least the best pair found, so none of its pairs is closer. Distance 0 cannot be beaten, so the first
-// touching or crossing pair ends the descent. Depth-first, nearer child pair first: the best falls fast
-// (to the answer after one path down on separated outlines), and when the outlines cross the descent
-// follows overlapping boxes down to a crossing.
+// touching or crossing pair ends the descent. Best-first (a min-heap on the bound): the pair popped is
+// the one that can hold the closest segments, so the search ends as soon as the nearest pending bound
+// reaches the best distance, and no pair is opened that a better order could have dropped (on the
+// pocket family a depth-first, nearer-first order tested ten times more exact pairs).
 void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab, double slack,
                   BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats, bool debug) {
-  std::vector<NodePair>& stack = buffers.pending;
-  stack.clear();
+  std::vector<NodePair>& heap = buffers.pending;
+  heap.clear();
   double cutoff = Cutoff(best, slack);
-  stack.push_back({PairBound(ta, ta.top, 0, tb, tb.top, 0, slab), ta.top, 0, tb.top, 0});
+  heap.push_back({PairBound(ta, ta.top, 0, tb, tb.top, 0, slab), ta.top, 0, tb.top, 0});
   const auto farther = [](const NodePair& u, const NodePair& v) {
     return u.distanceSquared > v.distanceSquared;
   };
-  while (!stack.empty()) {
-    std::pop_heap(stack.begin(), stack.end(), farther);
-    const NodePair p = stack.back();
-    stack.pop_back();
-    if (p.distanceSquared >= cutoff) return;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), farther);
+    const NodePair p = heap.back();
+    heap.pop_back();
+    if (p.distanceSquared >= cutoff) return;  // every pending pair is at least as far
     if (p.levelA == 0 && p.levelB == 0) {
       if (TestLeaves(ta, tb, p, slack, best, cutoff, buffers, stats, debug)) return;
       continue;
@@ -252,8 +253,6 @@ void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab
         (p.levelA > 0 &&
          (p.levelA > p.levelB || (p.levelA == p.levelB && HalfPerimeter(ta.At(p.levelA, p.indexA)) >=
                                                               HalfPerimeter(tb.At(p.levelB, p.indexB)))));
-    NodePair child[2];
-    int children = 0;
     for (int k = 0; k < 2; ++k) {
       NodePair c = p;
       if (openA) {
@@ -266,13 +265,9 @@ void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab
         if (c.indexB >= tb.count[c.levelB]) continue;
       }
       c.distanceSquared = PairBound(ta, c.levelA, c.indexA, tb, c.levelB, c.indexB, slab);
-      if (c.distanceSquared < cutoff) child[children++] = c;
-    }
-    // The nearer pair goes on top of the stack, so it is opened first.
-    if (children == 2 && child[0].distanceSquared < child[1].distanceSquared) std::swap(child[0], child[1]);
-    for (int k = 0; k < children; ++k) {
-      stack.push_back(child[k]);
-      std::push_heap(stack.begin(), stack.end(), farther);
+      if (c.distanceSquared >= cutoff) continue;
+      heap.push_back(c);
+      std::push_heap(heap.begin(), heap.end(), farther);
     }
   }
 }
