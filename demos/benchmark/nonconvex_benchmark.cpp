@@ -7,7 +7,9 @@
 // centre, in a pocket of a deeply lobed outline: the hulls overlap (beyond the paper). Issue 33's
 // families, both rotating: spiky radial outlines (n points on the unit circle, every other one at
 // radius 0.05) and Koch snowflakes (level 4..7 by size), apart (centres 2.2 apart) and crossing (B at
-// (0.5, 0.1), turned 1 rad at the start). Average ms per query, for
+// (0.5, 0.1), turned 1 rad at the start); smooth blobs apart (the wavy outline without noise); closed
+// self-crossing random walks of n steps, apart (just beyond both reaches) and crossing (B at (0.3, 0.1)).
+// Average ms per query, for
 //   (a) NonConvexDistance (GJK bounds + slab hash),
 //   (b) brute force over all segment pairs,
 //   (c) a bounding-volume hierarchy over each outline's segments (AABB tree, median split), rebuilt
@@ -32,6 +34,7 @@
 #include <cstdlib>
 #include <limits>
 #include <queue>
+#include <string>
 #include <vector>
 
 namespace {
@@ -301,11 +304,23 @@ struct Row {
   int mismatches = 0;
 };
 
-enum class Variant { Rotating, Deforming, Pocket, SpikyApart, SpikyCrossing, KochApart, KochCrossing };
+enum class Variant {
+  Rotating,
+  Deforming,
+  Pocket,
+  SpikyApart,
+  SpikyCrossing,
+  KochApart,
+  KochCrossing,
+  BlobApart,
+  WalkApart,
+  WalkCrossing
+};
 
 const char* Name(Variant v) {
-  constexpr const char* kNames[] = {"rotating",       "deforming",  "pocket",       "spiky_apart",
-                                    "spiky_crossing", "koch_apart", "koch_crossing"};
+  constexpr const char* kNames[] = {"rotating",       "deforming",    "pocket",        "spiky_apart",
+                                    "spiky_crossing", "koch_apart",   "koch_crossing", "blob_apart",
+                                    "walk_apart",     "walk_crossing"};
   return kNames[static_cast<int>(v)];
 }
 
@@ -338,6 +353,30 @@ std::vector<Vec2> Koch(int level) {
   return out;
 }
 
+/// Closed random walk (issue 33's self-crossing family): n steps of length 1.5 / sqrt(n) in random
+/// directions, centred on the mean point, the closing segment back to the start included.
+std::vector<Vec2> Walk(int n, mk::bench::Rng& rng) {
+  std::vector<P> p(static_cast<std::size_t>(n));
+  P at{0, 0}, mean{0, 0};
+  const double step = 1.5 / std::sqrt(static_cast<double>(n));
+  for (int i = 0; i < n; ++i) {
+    p[i] = at;
+    mean = {mean.x + at.x / n, mean.y + at.y / n};
+    const double a = 6.283185307179586 * Unit(rng);
+    at = {at.x + step * std::cos(a), at.y + step * std::sin(a)};
+  }
+  std::vector<Vec2> out;
+  for (P x : p) out.push_back({static_cast<float>(x.x - mean.x), static_cast<float>(x.y - mean.y)});
+  return out;
+}
+
+/// Largest distance of a point from the origin.
+double Reach(const std::vector<Vec2>& p) {
+  double r = 0;
+  for (Vec2 x : p) r = std::max(r, std::hypot(static_cast<double>(x.x), static_cast<double>(x.y)));
+  return r;
+}
+
 /// Koch level with about n segments (1k: 4, 4k: 5, 16k: 6, 64k: 7).
 int KochLevel(int n) { return std::max(1, static_cast<int>(std::lround(std::log(n / 3.0) / std::log(4.0)))); }
 
@@ -347,16 +386,25 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
   const bool pocket = variant == Variant::Pocket;
   const bool spiky = variant == Variant::SpikyApart || variant == Variant::SpikyCrossing;
   const bool koch = variant == Variant::KochApart || variant == Variant::KochCrossing;
-  const bool crossing = variant == Variant::SpikyCrossing || variant == Variant::KochCrossing;
+  const bool walk = variant == Variant::WalkApart || variant == Variant::WalkCrossing;
+  const bool crossing = variant == Variant::SpikyCrossing || variant == Variant::KochCrossing ||
+                        variant == Variant::WalkCrossing;
   const double radius = 1.0;
   // Pocket: B, a blob of radius 0.08 R, sits in a pocket of a deeply lobed A (r = R (1 + 0.3 sin 5a)) at
   // 0.95 R from A's centre, inside A's hull but off its outline: the overlap path answers.
-  std::vector<Vec2> restA = Outline(n, radius, 0.0, 0.02, pocket ? 0.3 : 0.15, rng);
-  std::vector<Vec2> restB = Outline(n, pocket ? 0.08 * radius : radius, 1.0, 0.02, 0.15, rng);
+  // Smooth blobs (the issue's first table): no noise, lobes 0.15 only.
+  const double noise = variant == Variant::BlobApart ? 0.0 : 0.02;
+  std::vector<Vec2> restA = Outline(n, radius, 0.0, noise, pocket ? 0.3 : 0.15, rng);
+  std::vector<Vec2> restB = Outline(n, pocket ? 0.08 * radius : radius, 1.0, noise, 0.15, rng);
   // Spiky and Koch (reach 1): crossing as in issue 33, B at (0.5, 0.1) turned 1 rad; apart, B at 2.2.
   if (spiky) restA = restB = Spiky(n);
   if (koch) restA = restB = Koch(KochLevel(n));
+  if (walk) {
+    restA = Walk(n, rng);
+    restB = Walk(n, rng);
+  }
   n = static_cast<int>(restA.size());
+  const double walkApart = walk ? Reach(restA) + Reach(restB) + 0.2 : 0.0;
   const double pocketAngle = -0.3141592653589793;  // sin(5 a) = -1: A's outline at 0.7 R
   std::vector<Vec2> a = restA, b = restB;
   std::vector<P> wa, wb;
@@ -386,6 +434,8 @@ Row Run(int n, int frames, double bruteBudget, Variant variant) {
       centreB = {static_cast<float>(0.95 * std::cos(pocketAngle)),
                  static_cast<float>(0.95 * std::sin(pocketAngle))};
     if (spiky || koch) centreB = crossing ? Vec2{0.5f, 0.1f} : Vec2{2.2f, 0.0f};
+    // Walks: crossing near the centres, apart just beyond both reaches.
+    if (walk) centreB = crossing ? Vec2{0.3f, 0.1f} : Vec2{static_cast<float>(walkApart), 0.0f};
     const Transform xb = mk::MakeTransform(centreB, static_cast<float>(angleB));
     const mk::NonConvexInput in{{a.data(), n, true}, {b.data(), n, true}, xa, xb};
 
@@ -452,7 +502,11 @@ int main(int argc, char** argv) {
       "brute_over_engine,median_bvh_over_engine,run_bvh_over_engine,pairs_engine,cell_pairs,rehashes,cells,"
       "pairs_median_bvh,pairs_run_bvh,pairs_brute,mismatches\n");
   for (Variant v : {Variant::Rotating, Variant::Deforming, Variant::Pocket, Variant::SpikyApart,
-                    Variant::SpikyCrossing, Variant::KochApart, Variant::KochCrossing}) {
+                    Variant::SpikyCrossing, Variant::KochApart, Variant::KochCrossing, Variant::BlobApart,
+                    Variant::WalkApart, Variant::WalkCrossing}) {
+    // NC_FAMILY=<name> runs one family only (profiling).
+    const char* only = std::getenv("NC_FAMILY");
+    if (only != nullptr && std::string(only) != Name(v)) continue;
     for (int n : sizes) {
       const Row r = Run(n, frames, budget, v);
       const double nn = double(r.segments) * r.segments;

@@ -268,6 +268,74 @@ TEST_CASE(
   CHECK(tally.intersecting >= 50);
 }
 
+/// Random walk of `steps` steps of length `step` (self-crossing), starting at the origin.
+std::vector<Vec2> RandomWalk(Rng& rng, int steps, float step) {
+  std::vector<Vec2> p{{0.0f, 0.0f}};
+  for (int i = 1; i < steps; ++i) {
+    Vec2 next = p.back() + step * rng.Direction();
+    // A repeated point would be a zero-length segment (refused input): step again.
+    while (next == p.back()) next = p.back() + step * rng.Direction();
+    p.push_back(next);
+  }
+  return p;
+}
+
+// The outline trees' leaves hold runs of 4 segments and the last leaf whatever is left: open and closed
+// random walks of every small count (1 to 9 leaves, every remainder), then larger ones, each placed apart,
+// near and across the other, against brute force.
+TEST_CASE("random walks of every small size open and closed agree with brute force") {
+  Rng rng(3301);
+  NonConvexWorkspace ws;
+  Tally tally;
+  for (int t = 0; t < 400; ++t) {
+    const int n = t < 200 ? 2 + t % 35 : static_cast<int>(rng.LogUniform(40.0f, 3000.0f));
+    TestShape a, b;
+    a.closed = rng.Int(0, 1) == 1 && n >= 3;
+    b.closed = rng.Int(0, 1) == 1 && n >= 3;
+    a.points = RandomWalk(rng, n, 1.0f / std::sqrt(static_cast<float>(n)));
+    b.points = RandomWalk(rng, std::max(2, n + rng.Int(-1, 5)), 1.0f / std::sqrt(static_cast<float>(n)));
+    for (Vec2 p : a.points) a.reach = std::max(a.reach, Length(p));
+    for (Vec2 p : b.points) b.reach = std::max(b.reach, Length(p));
+    const Transform xa = MakeTransform(rng.InBox(10.0f), rng.Uniform(-3.2f, 3.2f));
+    const float offset = (a.reach + b.reach) * rng.Uniform(0.0f, 1.5f);
+    const Transform xb = MakeTransform(xa.p + offset * rng.Direction(), rng.Uniform(-3.2f, 3.2f));
+    CheckPair(a, b, xa, xb, ws, tally);
+  }
+  MESSAGE("hulls apart " << tally.separatedHulls << " (slab " << tally.slab << "), hulls overlap but apart "
+                         << tally.overlapDisjoint << ", intersecting " << tally.intersecting);
+  CHECK(tally.slab >= 40);
+  CHECK(tally.overlapDisjoint >= 10);
+  CHECK(tally.intersecting >= 40);
+}
+
+// Issue 33's separated families: the slab's bounds drive a descent of the outline trees to the closest
+// region. Exact against brute force, at most 200 exact tests, and the pairs scanned in leaves stay
+// linear (a quadratic scan would be 64 million pairs for the spiky one, 9 million for Koch).
+TEST_CASE("separated spiky and Koch outlines are exact and the descent scans few pairs") {
+  Rng rng(3302);
+  NonConvexWorkspace ws;
+  Tally tally;
+  TestShape spiky{Spiky(8000, 1.0f), true, 1.0f}, koch{Koch(5), true, 1.0f};
+  int maxScanned = 0, maxTested = 0;
+  for (int t = 0; t < 40; ++t) {
+    const TestShape& s = t % 2 == 0 ? spiky : koch;
+    const Transform xa = MakeTransform(rng.InBox(5.0f), rng.Uniform(-3.2f, 3.2f));
+    const Transform xb =
+        MakeTransform(xa.p + rng.Uniform(2.05f, 3.0f) * rng.Direction(), rng.Uniform(-3.2f, 3.2f));
+    CheckPair(s, s, xa, xb, ws, tally);
+    const NonConvexOutput out = NonConvexDistance({Chain(s.points), Chain(s.points), xa, xb}, ws);
+    CHECK(out.path != NonConvexPath::OverlapGrid);
+    CHECK(out.stats.pairsTested <= 200);
+    const int segments = static_cast<int>(s.points.size());
+    CHECK(out.stats.pairsFromCells <= 2 * segments);  // leaf pairs scanned x 16, before the box cull
+    maxScanned = std::max(maxScanned, out.stats.pairsFromCells);
+    maxTested = std::max(maxTested, out.stats.pairsTested);
+  }
+  MESSAGE("gjk exact " << tally.gjkExact << ", slab " << tally.slab << ", most pairs scanned " << maxScanned
+                       << ", tested " << maxTested);
+  CHECK(tally.slab >= 20);
+}
+
 TEST_CASE("separated squares: stage 1 answers exactly") {
   const std::vector<Vec2> a = Box(0, 0, 0.5f), b = Box(2, 0.25f, 0.5f);
   NonConvexWorkspace ws;

@@ -12,19 +12,16 @@
 //      separating direction; the support points lie on the real boundaries, so the segments next to them
 //      give an upper bound. When GJK's terminal simplices are real boundary elements (a vertex, or a hull
 //      edge that is a segment of the chain) the bounds meet and the answer is exact at once.
-//   2. Otherwise a spatial hash aligned with the separating direction: only the slab between the two
-//      hulls that is (2 d_up - d_low) wide can hold a closer pair, and within it two points closer than
-//      d_up differ by at most sqrt(d_up^2 - d_low^2) along the separating line. In 2D the slab is one
-//      cell across, so the hash is a row of cells of that size along the separating line (clamped below
-//      by the average edge length, as the paper recommends). A's segments are hashed only where they
-//      enter the slab; B's segments query their cells and the neighbours; exact segment-segment
-//      distances for the pairs whose boxes in the slab frame are closer than d_up (a cull of ours);
-//      every improvement of d_up shrinks the slab and the cells and A is hashed again.
-//   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a tree over runs of
-//      consecutive segments of each outline (built in O(n) per query): a few of B's segments probed
-//      down A's tree for a crossing (distance 0 ends the query), then a dual descent bounded by the
-//      best distance so far; exact (distance 0 with a witness when segments cross). The path keeps its
-//      name OverlapGrid. See docs/nonconvex.md.
+//   2. Otherwise the slab between the two hulls bounds the search: both outlines get a binary tree over
+//      runs of consecutive segments (the outline's order is a free spatial sort, so the boxes are built
+//      bottom-up in O(n) in the same pass that moves the points to the world frame), and a best-first
+//      descent over pairs of nodes drops a pair when its boxes, or their projections on the separating
+//      direction clamped by the hulls' supports, are at least the best distance so far apart. (The
+//      paper hashes the slab instead; issue 33 measured that slower than the trees on every family.)
+//   3. Beyond the paper (its hulls must be apart): when the hulls overlap, a few of B's segments are
+//      probed down A's tree for a crossing (distance 0 ends the query), then the same descent without
+//      the slab; exact (distance 0 with a witness when segments cross). The path keeps its name
+//      OverlapGrid. See docs/nonconvex.md.
 //
 // Nothing is precomputed: vertices may change every call. Coordinates are transformed to the world
 // frame in double precision and all geometry runs in double; outputs are rounded to float. A caller-
@@ -80,7 +77,7 @@ enum class NonConvexError : std::uint8_t {
 enum class NonConvexPath : std::uint8_t {
   None,         ///< invalid input
   GjkExact,     ///< stage 1: GJK's terminal simplices lie on the real boundaries (bounds met)
-  SlabHash,     ///< stage 2: the hash in the slab between separated hulls
+  SlabHash,     ///< stage 2: separated hulls, the slab searched by outline trees (the name is historical)
   OverlapGrid,  ///< beyond the paper: the hulls overlap, outline-order trees (the name is historical)
 };
 
@@ -88,13 +85,12 @@ enum class NonConvexPath : std::uint8_t {
 struct NonConvexStats {
   int gjkIterations = 0;    ///< GJK support queries on the vertex sets
   int pairsTested = 0;      ///< exact segment-segment distances computed (all stages)
-  int pairsFromCells = 0;   ///< (A, B) pairs the cells (overlap: the trees' leaves) proposed, before the
+  int pairsFromCells = 0;   ///< (A, B) segment pairs the trees' leaves (and probes) proposed, before the
                             ///< bounding-box cull
-  int cells = 0;            ///< cells of the last hash built (slab row; overlap: boxes of both trees)
-  int rehashes = 0;         ///< stage 2: times A was hashed again after d_up improved (first build not
-                            ///< counted); overlap: 0
-  int hashedSegments = 0;   ///< A segments hashed in the last build (entered the slab; overlap: all of A)
-  int queriedSegments = 0;  ///< B segments that queried the hash (all builds)
+  int cells = 0;            ///< boxes of both outline trees (stages 2 and overlap; 0 after stage 1)
+  int rehashes = 0;         ///< always 0 since the slab hash gave way to the trees (issue 33)
+  int hashedSegments = 0;   ///< overlap: A's segment count; otherwise 0 (the slab hash's count, before)
+  int queriedSegments = 0;  ///< always 0 since the slab hash gave way to the trees (issue 33)
 };
 
 /// Result of NonConvexDistance. World frame, metres.
@@ -121,9 +117,10 @@ struct NonConvexOutput {
 struct NonConvexDebug {
   Vec2 hullPointA{0.0f, 0.0f};  ///< GJK's closest point on A's hull
   Vec2 hullPointB{0.0f, 0.0f};  ///< GJK's closest point on B's hull
-  /// Stage 2 frame of the last hash: a point x has slab coordinate z = Dot(x, normal) - planeOffset
-  /// (0 on the mid plane), row coordinate t = Dot(x, LeftPerp(normal)); A was hashed where z >=
-  /// slabMinZ, B queried where z <= slabMaxZ; cell k covers t in [cellOrigin + k * cellSize, + cellSize).
+  /// Stage 2's slab for the final distance: a point x has slab coordinate z = Dot(x, normal) -
+  /// planeOffset (0 on the mid plane), row coordinate t = Dot(x, LeftPerp(normal)); only A's points
+  /// with z >= slabMinZ and B's with z <= slabMaxZ could be closer. One cell (cellCount 1) covers t in
+  /// [cellOrigin, cellOrigin + cellSize): the span of A's segments that got an exact test.
   ///@{
   Vec2 normal{0.0f, 0.0f};
   float planeOffset = 0.0f;
@@ -139,16 +136,16 @@ struct NonConvexDebug {
   Vec2 gridOrigin{0.0f, 0.0f};
   float gridCellSize = 0.0f;
   ///@}
-  /// The hash's lists, viewing the workspace's storage: valid until the next NonConvexDistance with
+  /// Stage 2's lists, viewing the workspace's storage: valid until the next NonConvexDistance with
   /// the same workspace, or its destruction. @{
   Span<const std::int32_t> gridCells;  ///< empty (the overlap grid's cells, before the trees)
-  Span<const int> hashedSegments;      ///< A segments hashed in the last build
-  Span<const int> queriedSegments;     ///< B segments that queried the hash (any build)
+  Span<const int> hashedSegments;      ///< A's side of every segment pair given an exact test (stage 2)
+  Span<const int> queriedSegments;     ///< B's side of the same pairs, in the same order
   ///@}
 };
 
-/// Caller-owned scratch memory for NonConvexDistance (world-frame points, the hash, marks). Reuse one
-/// per thread: after a query of a given size, queries of that size or smaller do not allocate. Not
+/// Caller-owned scratch memory for NonConvexDistance (world-frame points, the outline trees, a stack). Reuse
+/// one per thread: after a query of a given size, queries of that size or smaller do not allocate. Not
 /// thread-safe; move-only.
 class NonConvexWorkspace {
  public:
@@ -171,7 +168,8 @@ class NonConvexWorkspace {
 
 /// Exact distance between two segment chains (see the file comment). Invalid input (NonConvexError)
 /// fails an MK_ASSERT and returns status InvalidInput with neutral outputs. `debug` may be nullptr.
-/// Cost: O(nA + nB) for stage 1 (GJK iterations x scans), then the pairs the hash does not cull.
+/// Cost: one O(nA + nB) pass (world frame, checks, trees), then GJK on the trees and the descent over
+/// node pairs the bounds do not drop.
 NonConvexOutput NonConvexDistance(const NonConvexInput& input, NonConvexWorkspace& workspace,
                                   NonConvexDebug* debug = nullptr);
 

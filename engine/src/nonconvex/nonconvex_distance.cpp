@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Non-convex distance: input validation, stage 1 (GJK on the vertex sets: bounds, separating
-// direction, exact early exit) and the driver that hands over to the hash stages (nonconvex_hash.cpp).
+// direction, exact early exit) and the driver that hands over to the tree descents (nonconvex_tree.cpp,
+// nonconvex_overlap.cpp).
 #include "minkowski/assert.h"
 #include "nonconvex/nonconvex_internal.h"
 
@@ -99,43 +100,11 @@ NonConvexError CheckInput(const NonConvexInput& in) {
   return a != NonConvexError::None ? a : CheckChain(in.chainB);
 }
 
-/// Largest world coordinate accepted (metres): distances between points this far out still fit in a
-/// float with room to spare.
-constexpr double kMaxWorldCoordinate = 1e30;
-
-/// Transforms a chain to the world frame in double; false when a point lands beyond
-/// kMaxWorldCoordinate.
-bool ToWorld(const SegmentChain& c, const Transform& xf, std::vector<DVec>& out) {
-  out.resize(static_cast<std::size_t>(c.count));
-  const double cs = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
-  bool finite = true;
-  for (int i = 0; i < c.count; ++i) {
-    const double x = c.points[i].x, y = c.points[i].y;
-    out[i] = {cs * x - sn * y + px, sn * x + cs * y + py};
-    finite =
-        finite && std::fabs(out[i].x) <= kMaxWorldCoordinate && std::fabs(out[i].y) <= kMaxWorldCoordinate;
-  }
-  return finite;
-}
-
-WorldChain MakeChain(const std::vector<DVec>& points, bool closed) {
-  const int n = static_cast<int>(points.size());
-  return {points.data(), n, closed ? n : n - 1, closed};
-}
-
-double TotalLength(const WorldChain& c) {
-  double sum = 0.0;
-  for (int i = 0; i < c.segmentCount; ++i) {
-    const DVec e = c.End(i) - c.Start(i);
-    sum += std::sqrt(Dot(e, e));
-  }
-  return sum;
-}
-
-double MaxAbsCoordinate(const WorldChain& c) {
+/// Scale of the coordinates (largest magnitude), read off the trees' root boxes.
+double Scale(const OutlineTree& a, const OutlineTree& b) {
   double m = 0.0;
-  for (int i = 0; i < c.pointCount; ++i)
-    m = std::max({m, std::fabs(c.points[i].x), std::fabs(c.points[i].y)});
+  for (const Box* r : {&a.Root(), &b.Root()})
+    m = std::max({m, std::fabs(r->lo.x), std::fabs(r->lo.y), std::fabs(r->hi.x), std::fabs(r->hi.y)});
   return m;
 }
 
@@ -163,19 +132,6 @@ struct PointSimplex {
   PointVertex v[3];
   int count;
 };
-
-int SupportIndex(const WorldChain& c, DVec d) {
-  int best = 0;
-  double bestDot = Dot(c.points[0], d);
-  for (int i = 1; i < c.pointCount; ++i) {
-    const double value = Dot(c.points[i], d);
-    if (value > bestDot) {
-      bestDot = value;
-      best = i;
-    }
-  }
-  return best;
-}
 
 /// Reduces s to the vertices of its sub-simplex nearest the origin, sets the weights, returns the
 /// closest point v. Origin inside a triangle: returns (0, 0) and keeps all three.
@@ -243,7 +199,11 @@ struct Stage1 {
   bool overlap;
 };
 
-Stage1 RunPointGjk(const WorldChain& A, const WorldChain& B, double scale) {
+/// Supports come from the outline trees (TreeSupport): the same points a linear scan finds, for a few
+/// boxes per query instead of every point.
+Stage1 RunPointGjk(const OutlineTree& ta, const OutlineTree& tb, double scale) {
+  const WorldChain& A = ta.chain;
+  const WorldChain& B = tb.chain;
   Stage1 r{};
   r.simplex.count = 1;
   r.simplex.v[0] = {A.points[0] - B.points[0], 0, 0, 1.0};
@@ -256,8 +216,8 @@ Stage1 RunPointGjk(const WorldChain& A, const WorldChain& B, double scale) {
       return r;
     }
     const DVec d{-r.v.x, -r.v.y};
-    const int ia = SupportIndex(A, d);
-    const int ib = SupportIndex(B, r.v);
+    const int ia = TreeSupport(ta, d, r.lastA);
+    const int ib = TreeSupport(tb, r.v, r.lastB);
     const DVec w = A.points[ia] - B.points[ib];
     r.lastA = ia;
     r.lastB = ib;
@@ -313,14 +273,35 @@ void UpperBoundFromSupports(const WorldChain& A, const WorldChain& B, const Stag
 // Containment (closed outlines that do not touch)
 // ---------------------------------------------------------------------------------------------
 
-/// Crossing-number test of p against a closed chain (p is not on the outline here).
-bool InsidePolygon(const WorldChain& c, DVec p) {
+/// Crossing-number test of p against a closed chain (p is not on the outline here): the ray from p
+/// towards +x, counted on the segments it crosses. Only leaves whose boxes straddle p.y (a segment
+/// entirely above or below the ray cannot cross it) and reach p.x (less `slack`, for the interpolated
+/// crossing's rounding) can hold one, so the outline tree skips the rest.
+bool InsidePolygon(const OutlineTree& t, DVec p, double slack) {
+  const WorldChain& c = t.chain;
   bool inside = false;
-  for (int i = 0; i < c.segmentCount; ++i) {
-    const DVec a = c.Start(i), b = c.End(i);
-    if ((a.y > p.y) != (b.y > p.y)) {
-      const double x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
-      inside ^= p.x < x;
+  int stackLevel[2 * kMaxLevels], stackIndex[2 * kMaxLevels];
+  int size = 0;
+  stackLevel[size] = t.top;
+  stackIndex[size++] = 0;
+  while (size > 0) {
+    --size;
+    const int level = stackLevel[size], index = stackIndex[size];
+    const Box& b = t.At(level, index);
+    if (!(b.lo.y <= p.y && p.y < b.hi.y) || b.hi.x + slack < p.x) continue;
+    if (level > 0) {
+      for (int k = 0; k < 2 && 2 * index + k < t.count[level - 1]; ++k) {
+        stackLevel[size] = level - 1;
+        stackIndex[size++] = 2 * index + k;
+      }
+      continue;
+    }
+    for (int i = t.FirstSegment(0, index); i < t.EndSegment(0, index); ++i) {
+      const DVec a = c.Start(i), e = c.End(i);
+      if ((a.y > p.y) != (e.y > p.y)) {
+        const double x = a.x + (p.y - a.y) / (e.y - a.y) * (e.x - a.x);
+        inside ^= p.x < x;
+      }
     }
   }
   return inside;
@@ -341,33 +322,85 @@ NonConvexOutput Finish(const BestPair& best, NonConvexOutput out) {
 
 namespace {
 
+/// Checks the cheap parts of the input (transforms, null points, counts), then moves both chains to
+/// the world frame and builds their trees in one pass each; only when that pass meets a bad point are
+/// the full checks run, to name the error exactly as they always did.
+NonConvexError Load(const NonConvexInput& input, NonConvexWorkspace::Buffers& b, detail::nc::OutlineTree& ta,
+                    detail::nc::OutlineTree& tb) {
+  using namespace detail::nc;
+  if (!FiniteTransform(input.transformA) || !FiniteTransform(input.transformB))
+    return NonConvexError::NonFinite;
+  for (const SegmentChain* c : {&input.chainA, &input.chainB}) {
+    if (c->count > 0 && c->points == nullptr) return CheckInput(input);
+    if (c->count < (c->closed ? 3 : 2)) return CheckInput(input);
+  }
+  const bool okA = LoadChain(input.chainA, input.transformA, b.pointsA, b.treeA, ta);
+  const bool okB = LoadChain(input.chainB, input.transformB, b.pointsB, b.treeB, tb);
+  if (okA && okB) return NonConvexError::None;
+  const NonConvexError e = CheckInput(input);
+  if (e != NonConvexError::None) return e;
+  // The inputs are finite and no segment has zero length: the alarm was a point beyond 1e30 m, or two
+  // distinct inputs that round to one world point (accepted, as they always were).
+  return WithinWorld(ta.Root()) && WithinWorld(tb.Root()) ? NonConvexError::None : NonConvexError::NonFinite;
+}
+
+/// Separated hulls that GJK's bounds did not settle: the descent of both trees within the slab.
+void Separated(const detail::nc::OutlineTree& ta, const detail::nc::OutlineTree& tb,
+               const detail::nc::Stage1& s1, double slack, detail::nc::BestPair& best,
+               NonConvexWorkspace::Buffers& buffers, NonConvexOutput& out, NonConvexDebug* debug) {
+  using namespace detail::nc;
+  const Slab slab{s1.normal, Dot(ta.chain.points[s1.lastA], s1.normal),
+                  Dot(tb.chain.points[s1.lastB], s1.normal)};
+  if (debug != nullptr) {
+    buffers.debugGridCells.clear();
+    buffers.debugHashedSegments.clear();
+    buffers.debugQueriedSegments.clear();
+  }
+  out.stats.cells = ta.BoxCount() + tb.BoxCount();
+  DescendPairs(ta, tb, &slab, slack, best, buffers, out.stats, debug != nullptr);
+  if (debug == nullptr) return;
+  // The slab of the final bound, drawn as one cell over the t-range of the segments tested.
+  const double gap = slab.supportB - slab.supportA, upper = std::sqrt(best.distanceSquared);
+  const DVec along{-slab.normal.y, slab.normal.x};
+  double tLow = Dot(best.pointA, along), tHigh = tLow;
+  for (int s : buffers.debugHashedSegments) {
+    for (DVec p : {ta.chain.Start(s), ta.chain.End(s)}) {
+      tLow = std::min(tLow, Dot(p, along));
+      tHigh = std::max(tHigh, Dot(p, along));
+    }
+  }
+  debug->normal = ToFloat(slab.normal);
+  debug->planeOffset = static_cast<float>(0.5 * (slab.supportA + slab.supportB));
+  debug->slabMinZ = static_cast<float>(0.5 * gap - upper);
+  debug->slabMaxZ = static_cast<float>(upper - 0.5 * gap);
+  debug->cellOrigin = static_cast<float>(tLow);
+  debug->cellSize = static_cast<float>(std::max(tHigh - tLow, 1e-30));
+  debug->cellCount = 1;
+}
+
 NonConvexOutput Distance(const NonConvexInput& input, NonConvexWorkspace& workspace, NonConvexDebug* debug) {
   using namespace detail::nc;
   NonConvexOutput out;
-  out.error = CheckInput(input);
   NonConvexWorkspace::Buffers& buffers = workspace.buffers();
-  if (out.error == NonConvexError::None && (!ToWorld(input.chainA, input.transformA, buffers.pointsA) ||
-                                            !ToWorld(input.chainB, input.transformB, buffers.pointsB))) {
-    out.error = NonConvexError::NonFinite;
-  }
+  OutlineTree ta{}, tb{};
+  out.error = Load(input, buffers, ta, tb);
   MK_ASSERT(out.error == NonConvexError::None);
   if (out.error != NonConvexError::None) return out;
 
-  const WorldChain A = MakeChain(buffers.pointsA, input.chainA.closed);
-  const WorldChain B = MakeChain(buffers.pointsB, input.chainB.closed);
-  const double scale = std::max(MaxAbsCoordinate(A), MaxAbsCoordinate(B)) + 1e-30;
-  const HashInput hash{A, B, (TotalLength(A) + TotalLength(B)) / (A.segmentCount + B.segmentCount),
-                       1e-12 * scale};
+  const WorldChain& A = ta.chain;
+  const WorldChain& B = tb.chain;
+  const double scale = Scale(ta, tb) + 1e-30;
+  const double slack = 1e-12 * scale;
   BestPair best{std::numeric_limits<double>::infinity(), {0, 0}, {0, 0}, -1, -1};
 
-  const Stage1 s1 = RunPointGjk(A, B, scale);
+  const Stage1 s1 = RunPointGjk(ta, tb, scale);
   out.stats.gjkIterations = s1.iterations;
   if (s1.overlap) {
     out.path = NonConvexPath::OverlapGrid;
-    OverlapTreeDistance(hash, best, buffers, out.stats, debug);
+    OverlapTreeDistance(ta, tb, slack, best, buffers, out.stats, debug);
     out = Finish(best, out);
     if (best.distanceSquared > 0.0 && A.closed && B.closed &&
-        (InsidePolygon(A, B.points[0]) || InsidePolygon(B, A.points[0]))) {
+        (InsidePolygon(ta, B.points[0], slack) || InsidePolygon(tb, A.points[0], slack))) {
       out.status = NonConvexStatus::Contained;
     }
     return out;
@@ -391,15 +424,12 @@ NonConvexOutput Distance(const NonConvexInput& input, NonConvexWorkspace& worksp
   // segments realises the hulls' distance and the bounds meet. Tested as the bounds themselves meeting
   // (to 1e-9, GJK's double tolerance being 1e-13), which is what the paper's test implies and is proof
   // of exactness on its own: the hulls' distance is a lower bound and the pair is a real one.
-  if (upper <= s1.gap * (1.0 + 1e-9) + hash.slack) {
+  if (upper <= s1.gap * (1.0 + 1e-9) + slack) {
     out.path = NonConvexPath::GjkExact;
     return Finish(best, out);
   }
   out.path = NonConvexPath::SlabHash;
-  const double supportA = Dot(A.points[s1.lastA], s1.normal);
-  const double supportB = Dot(B.points[s1.lastB], s1.normal);
-  const int startB = std::min(s1.lastB, B.segmentCount - 1);
-  SlabHashDistance(hash, s1.normal, supportA, supportB, startB, best, buffers, out.stats, debug);
+  Separated(ta, tb, s1, slack, best, buffers, out, debug);
   return Finish(best, out);
 }
 

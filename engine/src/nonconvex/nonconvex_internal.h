@@ -6,6 +6,7 @@
 
 #include "minkowski/nonconvex_distance.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -65,23 +66,74 @@ inline bool TestPair(const WorldChain& A, const WorldChain& B, int a, int b, Bes
   return true;
 }
 
-/// A segment in the slab frame: its id, the t-range of its part inside the slab and its z-range (see
-/// SlabHashDistance). Two such boxes bound the distance of their segments from below.
-struct SlabBox {
-  int segment;
-  double tLow;
-  double tHigh;
-  double zLow;
-  double zHigh;
-};
-
 /// Axis-aligned box in the world frame.
 struct Box {
   DVec lo;
   DVec hi;
 };
 
-/// A pair of outline-tree nodes waiting in the overlap descent: each a (level, index) and the squared
+/// Segments per leaf of an outline tree: a run of consecutive segments of the outline.
+constexpr int kLeafSegments = 4;
+
+/// Levels at most: level k holds runs of kLeafSegments 2^k segments, and counts are ints.
+constexpr int kMaxLevels = 32;
+
+/// Outline-order tree over one chain: level 0 boxes runs of kLeafSegments consecutive segments, box i of
+/// level k + 1 bounds boxes 2i and 2i + 1 of level k. Consecutive segments are neighbours in space, so
+/// the outline's order is a spatial sort for free: built bottom-up in O(n) in the same pass that moves
+/// the points to the world frame (LoadChain), nothing kept between calls (the vertices may all move).
+/// Levels are stored one after the other in `boxes`.
+struct OutlineTree {
+  WorldChain chain;
+  const Box* boxes;
+  int start[kMaxLevels];  ///< first box of each level in `boxes`
+  int count[kMaxLevels];  ///< boxes per level
+  int top;                ///< the root's level (one box)
+  const Box& At(int level, int index) const { return boxes[start[level] + index]; }
+  const Box& Root() const { return boxes[start[top]]; }
+  int FirstSegment(int level, int index) const { return (index * kLeafSegments) << level; }
+  int EndSegment(int level, int index) const {
+    return std::min(((index + 1) * kLeafSegments) << level, chain.segmentCount);
+  }
+  int BoxCount() const { return start[top] + 1; }
+};
+
+/// Largest world coordinate accepted (metres): distances between points this far out still fit in a
+/// float with room to spare.
+constexpr double kMaxWorldCoordinate = 1e30;
+
+/// Whether a box of finite world points lies within kMaxWorldCoordinate.
+inline bool WithinWorld(const Box& b) {
+  return b.lo.x >= -kMaxWorldCoordinate && b.lo.y >= -kMaxWorldCoordinate && b.hi.x <= kMaxWorldCoordinate &&
+         b.hi.y <= kMaxWorldCoordinate;
+}
+
+/// The one pass over a chain's input: transforms every point to the world frame in double, boxes the
+/// leaves and builds the levels above. Returns false when a point is not finite, lands beyond 1e30 m,
+/// or lands on the next one (every zero-length segment, and rarely two distinct inputs that round to
+/// one world point): the caller then names the error with the exact checks. `c` has at least 2 points
+/// (3 when closed) and non-null points.
+bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& points, std::vector<Box>& boxes,
+               OutlineTree& tree);
+
+/// Index of a point of the chain with the largest Dot(x, d) (the lowest such index, as a linear scan
+/// would give), found by descending the tree from the point `hint` and skipping boxes whose best corner
+/// cannot beat it.
+int TreeSupport(const OutlineTree& tree, DVec d, int hint);
+
+/// Squared distance between two boxes: a lower bound for anything inside them.
+inline double BoxDistanceSquared(const Box& a, const Box& b) {
+  const double dx = std::max({0.0, b.lo.x - a.hi.x, a.lo.x - b.hi.x});
+  const double dy = std::max({0.0, b.lo.y - a.hi.y, a.lo.y - b.hi.y});
+  return dx * dx + dy * dy;
+}
+
+inline Box SegmentBox(const WorldChain& c, int s) {
+  const DVec p = c.Start(s), q = c.End(s);
+  return {{std::min(p.x, q.x), std::min(p.y, q.y)}, {std::max(p.x, q.x), std::max(p.y, q.y)}};
+}
+
+/// A pair of outline-tree nodes waiting in the descent: each a (level, index) and the squared
 /// distance of their boxes.
 struct NodePair {
   double distanceSquared;
@@ -103,36 +155,32 @@ struct NonConvexWorkspace::Buffers {
   std::vector<int> debugQueriedSegments;
   std::vector<detail::nc::DVec> pointsA;
   std::vector<detail::nc::DVec> pointsB;
-  std::vector<detail::nc::SlabBox> candidatesA;  ///< stage 2: A segments still inside the slab
-  std::vector<int> cellStart;                    ///< stage 2: CSR offsets, one per cell + 1
-  std::vector<detail::nc::SlabBox> cellEntries;  ///< stage 2: A's boxes by cell
-  std::vector<int> cellFill;                     ///< stage 2: next free entry per cell while filling
-  std::vector<int> stamp;                        ///< last B segment tested against each A segment
-  std::vector<detail::nc::Box> treeA;            ///< overlap: A's outline tree, level after level
-  std::vector<detail::nc::Box> treeB;            ///< overlap: B's outline tree
-  std::vector<detail::nc::NodePair> pending;     ///< overlap: the descent's stack
+  std::vector<detail::nc::Box> treeA;         ///< overlap: A's outline tree, level after level
+  std::vector<detail::nc::Box> treeB;         ///< overlap: B's outline tree
+  std::vector<detail::nc::NodePair> pending;  ///< the descent's heap, the probes' stack
 };
 
 namespace detail::nc {
 
-/// What stage 2 and the overlap descent need from the driver.
-struct HashInput {
-  WorldChain A;
-  WorldChain B;
-  double averageEdge;  ///< mean segment length over both chains (the paper's lower clamp of the cell)
-  double slack;        ///< absolute rounding margin (1e-12 x the coordinate scale) added to every cull
+/// The separated case's slab (the paper's bounds): every point of A has Dot(x, normal) <= supportA, every
+/// point of B >= supportB, supportB - supportA > 0 being the hulls' distance.
+struct Slab {
+  DVec normal;
+  double supportA;
+  double supportB;
 };
 
-/// Stage 2: the slab hash between separated hulls. `normal` is the unit separating direction (A to B),
-/// `supportA` = max over A of Dot(x, normal), `supportB` = min over B (gap = supportB - supportA > 0);
-/// `best` holds the stage 1 upper bound and is improved in place; B is visited from `startB` outwards.
-void SlabHashDistance(const HashInput& in, DVec normal, double supportA, double supportB, int startB,
-                      BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats,
-                      NonConvexDebug* debug);
+/// Best-first descent over pairs of nodes of the two trees (a min-heap on a lower bound of the pair's
+/// distance: its boxes' distance and, with a slab, the gap of the boxes' projections on the normal,
+/// clamped by the supports; the higher node opened), a pair dropped when its bound is at least the best
+/// so far plus `slack`; leaf pairs tested segment by segment. Ends at once on a touching pair. `best` holds
+/// the upper bound on entry and is improved in place. Debug lists are filled when `debug` is true.
+void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab, double slack,
+                  BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats, bool debug);
 
-/// Beyond the paper: hulls overlap. Depth-first descent of two outline-order trees (nonconvex_overlap.cpp).
-void OverlapTreeDistance(const HashInput& in, BestPair& best, NonConvexWorkspace::Buffers& buffers,
-                         NonConvexStats& stats, NonConvexDebug* debug);
+/// Beyond the paper: hulls overlap. Probes for a crossing, then DescendPairs (nonconvex_overlap.cpp).
+void OverlapTreeDistance(const OutlineTree& ta, const OutlineTree& tb, double slack, BestPair& best,
+                         NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats, NonConvexDebug* debug);
 
 }  // namespace detail::nc
 }  // namespace mk
