@@ -11,18 +11,20 @@
 // in anything those files define, inline functions included. An inline function (a std:: template, a
 // math helper) that such a file emits out of line is a weak symbol, and the linker keeps one copy of
 // each for the whole program: were it the AVX2 file's, baseline code calling it would crash on a CPU
-// without AVX2. So:
-//   1. Code that names the 8-lane type (wide::Avx2Float8 in its signature, hence in its symbol name)
-//      runs only once a world chose 8 lanes, which SimdLanes allows only where the CPU has AVX2; any
-//      copy of such a function, AVX-encoded or not, is safe.
-//   2. The AVX2 files define, with external linkage, nothing but functions that name Avx2Float8: their
-//      helpers have internal linkage (an unnamed namespace, contact_graph_kernels.h) or are
-//      always_inline templates on the lane type, and the shared inline helpers they call (BodyState
-//      copies, std::span) are inlined. Their data (an inline constant) holds no instruction.
-// The test avx2_symbols (engine/CMakeLists.txt, cmake/CheckAvx2Symbols.cmake) checks 2 on every build:
-// it lists what the AVX2 objects define (nm) and fails on any function symbol with external linkage
-// that does not name Avx2Float8. Those files are compiled with -O2 even in Debug builds, where nothing
-// would be inlined otherwise.
+// without AVX2. Even code that names the 8-lane type is not safe to share: every world's constructor
+// and destructor run the 8-lane graphs' (empty) std::vector members, AVX2 or not. So the AVX2 files
+// define, with external linkage, nothing but the kernels' 8-lane instantiations (the
+// MK_*_KERNELS_INSTANTIATE lists), which run only once a world chose 8 lanes, which SimdLanes allows
+// only where the CPU has AVX2:
+//   - the kernels' helpers have internal linkage (an unnamed namespace, contact_graph_kernels.h,
+//     hinge_graph_kernels.h) or are always_inline, as every lane operation is;
+//   - the shared inline helpers they call are inlined: RestoreStaticSlot is always_inline, and the
+//     std::span members need the optimiser, so those files are compiled with -O2 even in Debug builds
+//     (at -O0 they came out as weak symbols);
+//   - their data (an inline constant) holds no instruction.
+// The test avx2_symbols (tests/CMakeLists.txt, cmake/CheckAvx2Symbols.cmake) checks this on every
+// build that has the tests: it lists what the AVX2 objects define (nm) and fails on any other function
+// symbol with external linkage.
 #pragma once
 
 #include "minkowski/world_types.h"
