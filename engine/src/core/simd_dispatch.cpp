@@ -9,7 +9,9 @@ namespace mk {
 bool CpuHasAvx2() {
 #if defined(MK_HAS_FLOAT8)
   // GCC's and Clang's CPU model (cpuid, and XGETBV for the operating system's support of the YMM
-  // state, which AVX needs besides the instructions). Initialised before main.
+  // state, which AVX needs besides the instructions). The runtime fills it in a constructor of its
+  // own, which a game's global World may precede: __builtin_cpu_init fills it now (idempotent).
+  __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
 #else
   return false;
