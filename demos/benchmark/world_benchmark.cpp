@@ -3,7 +3,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]
+//             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -14,7 +14,9 @@
 // recycling off (SolverSettings::enableContactRecycling), the reference every manifold is computed in.
 // The last two columns are the last step's manifold queries and recycled manifolds (Counters).
 // --workers N steps every world on a TaskPool of N workers (minkowski/task_system.h; default 1: the
-// calling thread alone); the state hashes must not change with it.
+// calling thread alone); the state hashes must not change with it. --lanes 4|8 creates every world
+// with that SIMD width (WorldDef::simdWidth; default: the scene's, automatic); 8 on a CPU without AVX2
+// runs 4 lanes and says so on stderr. The state hashes must not change with it either.
 //
 // --snapshot-cost instead runs each scene for its steps once, then times World::SaveSnapshot into a
 // reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
@@ -67,6 +69,7 @@ struct Options {
   bool figures = false;
   int workers = 1;
   mk::TaskPool* pool = nullptr;  // --workers > 1
+  int lanes = 0;                 // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
 };
 
 struct RunResult {
@@ -134,7 +137,7 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]\n");
+      "[--list] [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -262,6 +265,9 @@ bool Parse(int argc, char** argv, Options& options) {
       if (!mk::bench::ParseInt(argv[++i], options.workers) || options.workers < 1 ||
           options.workers > mk::kMaxWorkers)
         return false;
+    } else if (arg == "--lanes" && hasValue) {
+      if (!mk::bench::ParseInt(argv[++i], options.lanes) || (options.lanes != 4 && options.lanes != 8))
+        return false;
     } else {
       return false;
     }
@@ -298,6 +304,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown scene '%.*s' (try --list)\n", static_cast<int>(options.scene.size()),
                  options.scene.data());
     return 1;
+  }
+  // --lanes: the selected rows again with that width (SceneRun keeps a pointer: they live to the end).
+  std::vector<SceneInfo> rows;
+  if (options.lanes != 0) {
+    rows.reserve(selected.size());
+    for (const SceneInfo*& info : selected) {
+      info = &rows.emplace_back(*info);
+      rows.back().worldDef.simdWidth = options.lanes == 8 ? mk::SimdWidth::Lanes8 : mk::SimdWidth::Lanes4;
+    }
+    const int taken = mk::World(rows.front().worldDef).GetSimdWidth();
+    if (taken != options.lanes)
+      std::fprintf(stderr, "--lanes %d: this CPU or build runs %d lanes\n", options.lanes, taken);
   }
   if (options.snapshotCost) {
     std::printf("scene,bodies,steps,snapshot_bytes,save_us,restore_us,restore_fresh_us,restore_ok\n");

@@ -15,7 +15,8 @@ namespace mk::test {
 
 /// Calls check.template operator()<F>() for every lane type this machine can run: the scalar twin
 /// at 4 and 8 lanes and, on x86-64, SSE2 (whatever MK_DISABLE_SIMD says: the twin comparison needs
-/// both in one build).
+/// both in one build); AVX2 too in mk_avx2_lane_tests, the one test program compiled with -mavx2
+/// (MK_TEST_AVX2_LANES, tests/core/CMakeLists.txt).
 template <class Check>
 void ForEachLaneType(Check&& check) {
   check.template operator()<wide::ScalarFloat<4>>();
@@ -23,7 +24,7 @@ void ForEachLaneType(Check&& check) {
 #if defined(__SSE2__)
   check.template operator()<wide::Sse2Float4>();
 #endif
-#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+#if defined(MK_TEST_AVX2_LANES)
   check.template operator()<wide::Avx2Float8>();
 #endif
 }
@@ -42,7 +43,7 @@ const char* LaneTypeName() {
 #if defined(__SSE2__)
   if constexpr (std::is_same_v<F, wide::Sse2Float4>) return "Sse2Float4";
 #endif
-#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+#if defined(MK_TEST_AVX2_LANES)
   if constexpr (std::is_same_v<F, wide::Avx2Float8>) return "Avx2Float8";
 #endif
   return F::kLanes == 4 ? "ScalarFloat<4>" : "ScalarFloat<8>";

@@ -281,7 +281,7 @@ TEST_CASE(
   CHECK_MESSAGE(mismatches == 0, mismatches << " mismatches, first " << first);
 }
 
-#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
+#if defined(MK_TEST_AVX2_LANES)
 // Which NaN an operation on two NaNs returns is the first operand's, and with AVX's three-operand
 // forms the compiler swaps the operands of + and * freely: NaN payloads are not part of the promise
 // here (no kernel reads one; a NaN is only ever tested for being one), every other bit is.

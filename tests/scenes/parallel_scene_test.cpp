@@ -25,21 +25,6 @@ using scenes::SceneRun;
 
 namespace {
 
-// The step's observable result: the state hash, then every event list in order (ids and counts).
-std::uint64_t StepDigest(const World& world) {
-  std::uint64_t h = world.StateHash();
-  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-  for (const ContactBeginEvent& e : world.GetContactBeginEvents())
-    mix(e.contact.index1 ^ (std::uint64_t{e.shapeA.index1} << 32));
-  for (const ContactEndEvent& e : world.GetContactEndEvents())
-    mix(e.shapeB.index1 ^ (std::uint64_t{e.shapeA.index1} << 32));
-  for (const ContactHitEvent& e : world.GetContactHitEvents()) mix(e.contact.index1);
-  for (const SensorBeginEvent& e : world.GetSensorBeginEvents()) mix(e.visitorShape.index1 + 7);
-  for (const SensorEndEvent& e : world.GetSensorEndEvents()) mix(e.visitorShape.index1 + 11);
-  mix(static_cast<std::uint64_t>(world.GetCounters().touchingContacts));
-  return h;
-}
-
 std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneParams params, int steps,
                                    const TaskSystem* tasks) {
   SceneRun run(info, params);
@@ -47,7 +32,7 @@ std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneP
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     run.Step();
-    digests.push_back(StepDigest(run.GetWorld()));
+    digests.push_back(test::StepDigest(run.GetWorld()));
   }
   return digests;
 }

@@ -6,6 +6,7 @@
 #include "world/world_state.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace mk::test {
 
@@ -34,6 +35,21 @@ inline scenes::SceneParams SmallParams(const scenes::SceneInfo& info) {
   if (p.size > 0) p.size = std::min(p.size, 8);
   if (p.count > 0) p.count = std::min(p.count, 2);
   return p;
+}
+
+/// The step's observable result: the state hash, then every event list in order (ids and counts).
+inline std::uint64_t StepDigest(const World& world) {
+  std::uint64_t h = world.StateHash();
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  for (const ContactBeginEvent& e : world.GetContactBeginEvents())
+    mix(e.contact.index1 ^ (std::uint64_t{e.shapeA.index1} << 32));
+  for (const ContactEndEvent& e : world.GetContactEndEvents())
+    mix(e.shapeB.index1 ^ (std::uint64_t{e.shapeA.index1} << 32));
+  for (const ContactHitEvent& e : world.GetContactHitEvents()) mix(e.contact.index1);
+  for (const SensorBeginEvent& e : world.GetSensorBeginEvents()) mix(e.visitorShape.index1 + 7);
+  for (const SensorEndEvent& e : world.GetSensorEndEvents()) mix(e.visitorShape.index1 + 11);
+  mix(static_cast<std::uint64_t>(world.GetCounters().touchingContacts));
+  return h;
 }
 
 }  // namespace mk::test

@@ -2,8 +2,8 @@
 // The graph-coloured contact solver (solver/contact_graph.h) against its definition: a colouring where
 // no colour holds a moving body twice and every contact takes the first colour its bodies leave free,
 // and passes that equal the scalar solver run over the contacts in colour order (same values; only
-// the sign of a zero may differ), on random constraints for this build's lane type and the scalar
-// twin.
+// the sign of a zero may differ), on random constraints for both kernel widths (4 lanes, and 8 where
+// the build and the CPU have them) and the scalar twins.
 #include "random_bodies.h"
 
 #include <doctest/doctest.h>
@@ -129,102 +129,108 @@ TEST_SUITE("solver.graph") {
 TEST_CASE(
     "colouring: no colour holds a moving body twice and a contact with a static body comes after its moving "
     "body's") {
-  Rng rng(0xC0104);
-  for (int trial = 0; trial < 200; ++trial) {
-    const int bodies = rng.Int(2, 80);
-    RandomContacts setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
-    const std::vector<ContactConstraint>& contacts = setup.solver.contacts;
-    ContactGraph<wide::FloatW> graph;
-    BuildContactGraph(std::span<const ContactConstraint>(contacts), bodies, graph);
+  ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
+    Rng rng(0xC0104);
+    for (int trial = 0; trial < 200; ++trial) {
+      const int bodies = rng.Int(2, 80);
+      RandomContacts setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
+      const std::vector<ContactConstraint>& contacts = setup.solver.contacts;
+      ContactGraph<F> graph;
+      BuildContactGraph(std::span<const ContactConstraint>(contacts), bodies, graph);
 
-    // Every contact exactly once, in the colour it was given.
-    std::vector<int> seen(contacts.size(), 0);
-    for (int color = 0; color < kGraphColorCount; ++color) {
-      std::set<int> bodiesOfColor;
-      for (int g = graph.colorGroupStart[color]; g < graph.colorGroupStart[color + 1]; ++g) {
-        const auto& group = graph.groups[static_cast<size_t>(g)];
-        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
-          const int i = group.constraint[k];
-          if (i < 0) continue;
-          ++seen[static_cast<size_t>(i)];
-          CHECK(graph.colorOf[static_cast<size_t>(i)] == color);
-          // A static side reads the static slot (one past the bodies).
-          CHECK(group.indexA[k] == (contacts[i].indexA >= 0 ? contacts[i].indexA : bodies));
-          CHECK(group.indexB[k] == (contacts[i].indexB >= 0 ? contacts[i].indexB : bodies));
-          for (int body : {contacts[i].indexA, contacts[i].indexB}) {
-            if (body < 0) continue;
-            CHECK(bodiesOfColor.insert(body).second);  // no moving body twice in a colour
+      // Every contact exactly once, in the colour it was given.
+      std::vector<int> seen(contacts.size(), 0);
+      for (int color = 0; color < kGraphColorCount; ++color) {
+        std::set<int> bodiesOfColor;
+        for (int g = graph.colorGroupStart[color]; g < graph.colorGroupStart[color + 1]; ++g) {
+          const auto& group = graph.groups[static_cast<size_t>(g)];
+          for (int k = 0; k < F::kLanes; ++k) {
+            const int i = group.constraint[k];
+            if (i < 0) continue;
+            ++seen[static_cast<size_t>(i)];
+            CHECK(graph.colorOf[static_cast<size_t>(i)] == color);
+            // A static side reads the static slot (one past the bodies).
+            CHECK(group.indexA[k] == (contacts[i].indexA >= 0 ? contacts[i].indexA : bodies));
+            CHECK(group.indexB[k] == (contacts[i].indexB >= 0 ? contacts[i].indexB : bodies));
+            for (int body : {contacts[i].indexA, contacts[i].indexB}) {
+              if (body < 0) continue;
+              CHECK(bodiesOfColor.insert(body).second);  // no moving body twice in a colour
+            }
           }
         }
       }
-    }
-    for (int i : graph.overflow) ++seen[static_cast<size_t>(i)];
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+      for (int i : graph.overflow) ++seen[static_cast<size_t>(i)];
+      CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
 
-    // Replayed by brute force: contacts between moving bodies first, in input order, each in the lowest
-    // colour neither body holds yet; then each contact with a static side, in input order, in the
-    // lowest colour its moving body does not hold above every colour it holds (the lowest free one if
-    // none is free above), so that it is solved after all of them.
-    std::vector<std::set<int>> held(static_cast<size_t>(bodies));
-    const auto isFree = [&](int body, int color) {
-      return held[static_cast<size_t>(body)].count(color) == 0;
-    };
-    for (int pass = 0; pass < 2; ++pass) {
+      // Replayed by brute force: contacts between moving bodies first, in input order, each in the lowest
+      // colour neither body holds yet; then each contact with a static side, in input order, in the
+      // lowest colour its moving body does not hold above every colour it holds (the lowest free one if
+      // none is free above), so that it is solved after all of them.
+      std::vector<std::set<int>> held(static_cast<size_t>(bodies));
+      const auto isFree = [&](int body, int color) {
+        return held[static_cast<size_t>(body)].count(color) == 0;
+      };
+      for (int pass = 0; pass < 2; ++pass) {
+        for (size_t i = 0; i < contacts.size(); ++i) {
+          const int a = contacts[i].indexA, b = contacts[i].indexB;
+          const bool againstStatic = a < 0 || b < 0;
+          if (againstStatic != (pass == 1)) continue;
+          int expected = -1;
+          if (!againstStatic) {
+            for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
+              if (isFree(a, color) && isFree(b, color)) expected = color;
+          } else {
+            const int body = a < 0 ? b : a;
+            const std::set<int>& h = held[static_cast<size_t>(body)];
+            for (int color = h.empty() ? 0 : *h.rbegin() + 1; color < kGraphColorCount && expected < 0;
+                 ++color)
+              expected = color;
+            for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
+              if (isFree(body, color)) expected = color;
+          }
+          CHECK(graph.colorOf[i] == expected);
+          if (expected < 0) continue;
+          for (int body : {a, b})
+            if (body >= 0) held[static_cast<size_t>(body)].insert(expected);
+        }
+      }
+      // The order it gives: a static contact is solved after every contact its moving body has with
+      // another moving body, wherever the colours above them have room for the body's static contacts.
+      std::vector<int> staticSeen(static_cast<size_t>(bodies), 0);
       for (size_t i = 0; i < contacts.size(); ++i) {
         const int a = contacts[i].indexA, b = contacts[i].indexB;
-        const bool againstStatic = a < 0 || b < 0;
-        if (againstStatic != (pass == 1)) continue;
-        int expected = -1;
-        if (!againstStatic) {
-          for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
-            if (isFree(a, color) && isFree(b, color)) expected = color;
-        } else {
-          const int body = a < 0 ? b : a;
-          const std::set<int>& h = held[static_cast<size_t>(body)];
-          for (int color = h.empty() ? 0 : *h.rbegin() + 1; color < kGraphColorCount && expected < 0; ++color)
-            expected = color;
-          for (int color = 0; color < kGraphColorCount && expected < 0; ++color)
-            if (isFree(body, color)) expected = color;
+        if ((a < 0) == (b < 0)) continue;
+        const int body = a < 0 ? b : a;
+        int highestMoving = -1;
+        for (size_t j = 0; j < contacts.size(); ++j) {
+          const int ja = contacts[j].indexA, jb = contacts[j].indexB;
+          if (ja >= 0 && jb >= 0 && (ja == body || jb == body))
+            highestMoving = std::max<int>(highestMoving, graph.colorOf[j]);
         }
-        CHECK(graph.colorOf[i] == expected);
-        if (expected < 0) continue;
-        for (int body : {a, b})
-          if (body >= 0) held[static_cast<size_t>(body)].insert(expected);
+        if (highestMoving + 1 + staticSeen[static_cast<size_t>(body)]++ < kGraphColorCount)
+          CHECK(graph.colorOf[i] > highestMoving);
       }
     }
-    // The order it gives: a static contact is solved after every contact its moving body has with
-    // another moving body, wherever the colours above them have room for the body's static contacts.
-    std::vector<int> staticSeen(static_cast<size_t>(bodies), 0);
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      const int a = contacts[i].indexA, b = contacts[i].indexB;
-      if ((a < 0) == (b < 0)) continue;
-      const int body = a < 0 ? b : a;
-      int highestMoving = -1;
-      for (size_t j = 0; j < contacts.size(); ++j) {
-        const int ja = contacts[j].indexA, jb = contacts[j].indexB;
-        if (ja >= 0 && jb >= 0 && (ja == body || jb == body))
-          highestMoving = std::max<int>(highestMoving, graph.colorOf[j]);
-      }
-      if (highestMoving + 1 + staticSeen[static_cast<size_t>(body)]++ < kGraphColorCount)
-        CHECK(graph.colorOf[i] > highestMoving);
-    }
-  }
+  });
 }
 
 TEST_CASE("a hub with more contacts than colours overflows exactly the rest") {
   Rng rng(7);
   RandomContacts setup(rng, 41, 40, 40);  // body 0 touches bodies 1..40 once each
-  ContactGraph<wide::FloatW> graph;
-  BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), 41, graph);
-  CHECK(graph.overflow.size() == 40 - kGraphColorCount);
-  for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
+  ForEachGraphWidth(/*runsKernels=*/false, [&setup]<class F>() {
+    ContactGraph<F> graph;
+    BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), 41, graph);
+    CHECK(graph.overflow.size() == 40 - kGraphColorCount);
+    for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
+  });
 }
 
-TEST_CASE("coloured passes equal the scalar passes in colour order: this build's lanes") {
-  CheckPassesEqualScalar<wide::FloatW>(0x5EED1);
+TEST_CASE("coloured passes equal the scalar passes in colour order: the kernels' lanes") {
+  ForEachGraphWidth(/*runsKernels=*/true, []<class F>() { CheckPassesEqualScalar<F>(0x5EED1); });
 }
 
-TEST_CASE("coloured passes equal the scalar passes in colour order: the scalar twin") {
-  CheckPassesEqualScalar<wide::ScalarFloat<wide::FloatW::kLanes>>(0x5EED2);
+TEST_CASE("coloured passes equal the scalar passes in colour order: the scalar twins") {
+  CheckPassesEqualScalar<wide::ScalarFloat<4>>(0x5EED2);
+  CheckPassesEqualScalar<wide::ScalarFloat<8>>(0x5EED3);
 }
 }  // TEST_SUITE("solver.graph")

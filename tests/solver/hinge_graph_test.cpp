@@ -2,7 +2,8 @@
 // The graph-coloured plain hinges (solver/hinge_graph.h) against their definition: a colouring where
 // no colour holds a moving body twice, every other joint (and every hinge without a free colour) on
 // the scalar list in input order, and passes that give the bits of the scalar joint passes run over
-// the joints in colour order, on random joints for this build's lane type and the scalar twin.
+// the joints in colour order, on random joints for both kernel widths (4 lanes, and 8 where the build
+// and the CPU have them) and the scalar twins.
 #include "random_bodies.h"
 #include "solver_rig.h"
 
@@ -130,61 +131,62 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
 
 TEST_SUITE("solver.graph") {
 TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go scalar in input order") {
-  Rng rng(0x41E6E);
-  for (int trial = 0; trial < 200; ++trial) {
-    const int bodies = rng.Int(2, 80);
-    RandomJoints setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
-    const std::vector<JointConstraint>& joints = setup.solver.joints;
-    HingeGraph<wide::FloatW> graph;
-    BuildHingeGraph(std::span<const JointConstraint>(joints), bodies, graph);
-    REQUIRE(graph.staticSlot == bodies);
+  ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
+    Rng rng(0x41E6E);
+    for (int trial = 0; trial < 200; ++trial) {
+      const int bodies = rng.Int(2, 80);
+      RandomJoints setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
+      const std::vector<JointConstraint>& joints = setup.solver.joints;
+      HingeGraph<F> graph;
+      BuildHingeGraph(std::span<const JointConstraint>(joints), bodies, graph);
+      REQUIRE(graph.staticSlot == bodies);
 
-    std::vector<int> seen(joints.size(), 0);
-    std::vector<std::set<int>> held(static_cast<size_t>(bodies));  // colours each body holds
-    for (int color = 0; color < kGraphColorCount; ++color) {
-      std::set<int> bodiesOfColor;
-      int lanesOfColor = 0, previous = -1;
-      for (const auto& group : graph.groups[color]) {
-        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
-          const int i = group.joint[k];
-          if (i < 0) {  // an empty lane: nothing but the static slot
-            CHECK((group.indexA[k] == bodies && group.indexB[k] == bodies && group.invMassA[k] == 0.0f &&
-                   group.invMassB[k] == 0.0f && group.invIA[k] == 0.0f && group.invIB[k] == 0.0f));
-            continue;
-          }
-          ++seen[static_cast<size_t>(i)];
-          ++lanesOfColor;
-          CHECK(i > previous);  // a colour's hinges in input order
-          previous = i;
-          CHECK(IsPlainHinge(joints[i]));
-          CHECK(group.indexA[k] == (joints[i].indexA >= 0 ? joints[i].indexA : bodies));
-          CHECK(group.indexB[k] == (joints[i].indexB >= 0 ? joints[i].indexB : bodies));
-          for (int body : {joints[i].indexA, joints[i].indexB}) {
-            if (body < 0) continue;
-            CHECK(bodiesOfColor.insert(body).second);
-            held[static_cast<size_t>(body)].insert(color);
+      std::vector<int> seen(joints.size(), 0);
+      std::vector<std::set<int>> held(static_cast<size_t>(bodies));  // colours each body holds
+      for (int color = 0; color < kGraphColorCount; ++color) {
+        std::set<int> bodiesOfColor;
+        int lanesOfColor = 0, previous = -1;
+        for (const auto& group : graph.groups[color]) {
+          for (int k = 0; k < F::kLanes; ++k) {
+            const int i = group.joint[k];
+            if (i < 0) {  // an empty lane: nothing but the static slot
+              CHECK((group.indexA[k] == bodies && group.indexB[k] == bodies && group.invMassA[k] == 0.0f &&
+                     group.invMassB[k] == 0.0f && group.invIA[k] == 0.0f && group.invIB[k] == 0.0f));
+              continue;
+            }
+            ++seen[static_cast<size_t>(i)];
+            ++lanesOfColor;
+            CHECK(i > previous);  // a colour's hinges in input order
+            previous = i;
+            CHECK(IsPlainHinge(joints[i]));
+            CHECK(group.indexA[k] == (joints[i].indexA >= 0 ? joints[i].indexA : bodies));
+            CHECK(group.indexB[k] == (joints[i].indexB >= 0 ? joints[i].indexB : bodies));
+            for (int body : {joints[i].indexA, joints[i].indexB}) {
+              if (body < 0) continue;
+              CHECK(bodiesOfColor.insert(body).second);
+              held[static_cast<size_t>(body)].insert(color);
+            }
           }
         }
+        // Full groups, then the colour's last one padded with empty lanes.
+        CHECK(lanesOfColor == graph.colorSize[color]);
+        CHECK(graph.groups[color].size() == static_cast<size_t>((lanesOfColor + F::kLanes - 1) / F::kLanes));
       }
-      // Full groups, then the colour's last one padded with empty lanes.
-      CHECK(lanesOfColor == graph.colorSize[color]);
-      CHECK(graph.groups[color].size() ==
-            static_cast<size_t>((lanesOfColor + wide::FloatW::kLanes - 1) / wide::FloatW::kLanes));
+      // The scalar list: every joint not in a group, once, in input order; a plain hinge there found
+      // every colour taken by its bodies.
+      CHECK(std::is_sorted(graph.scalar.begin(), graph.scalar.end()));
+      for (int i : graph.scalar) {
+        ++seen[static_cast<size_t>(i)];
+        if (!IsPlainHinge(joints[i])) continue;
+        std::set<int> taken;
+        for (int body : {joints[i].indexA, joints[i].indexB})
+          if (body >= 0)
+            taken.insert(held[static_cast<size_t>(body)].begin(), held[static_cast<size_t>(body)].end());
+        CHECK(taken.size() == static_cast<size_t>(kGraphColorCount));
+      }
+      CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
     }
-    // The scalar list: every joint not in a group, once, in input order; a plain hinge there found
-    // every colour taken by its bodies.
-    CHECK(std::is_sorted(graph.scalar.begin(), graph.scalar.end()));
-    for (int i : graph.scalar) {
-      ++seen[static_cast<size_t>(i)];
-      if (!IsPlainHinge(joints[i])) continue;
-      std::set<int> taken;
-      for (int body : {joints[i].indexA, joints[i].indexB})
-        if (body >= 0)
-          taken.insert(held[static_cast<size_t>(body)].begin(), held[static_cast<size_t>(body)].end());
-      CHECK(taken.size() == static_cast<size_t>(kGraphColorCount));
-    }
-    CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
-  }
+  });
 }
 
 // Bit-for-bit equality of two impulse sets.
@@ -203,119 +205,124 @@ bool SameImpulses(const JointImpulses& p, const JointImpulses& q) {
 // lane's linear impulse, the reaction impulse / h and no torque, and every other joint its own
 // constraint's impulses; with and without warm starting.
 TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the store reads them") {
-  Rng rng(0x41E6E3);
-  for (int trial = 0; trial < 40; ++trial) {
-    SolverRig rig;
-    if (trial % 8 == 7) rig.settings.mode = SolverMode::Classic;
-    if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
-    const int bodies = rng.Int(2, 40);
-    for (int i = 0; i < bodies; ++i) {
-      const bool isStatic = rng.Int(0, 5) == 0;
-      const int b = rig.AddBody(rng.InBox(10.0f), isStatic ? 0.0f : rng.Uniform(0.5f, 3.0f),
-                                isStatic ? 0.0f : rng.Uniform(0.1f, 2.0f));
-      rig.bodies[b].q = MakeRot(rng.Uniform(-3.0f, 3.0f));
-    }
-    for (int i = 0, n = rng.Int(1, 150); i < n; ++i) {
-      RigJoint j;
-      j.a = rng.Int(0, bodies - 1);
-      j.b = rng.Int(0, bodies - 1);
-      j.data.localAnchorA = rng.InBox(1.0f);
-      j.data.localAnchorB = rng.InBox(1.0f);
-      j.data.impulses.linear = rng.InBox(1.0f);
-      j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
-      j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
-      j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
-      if (rng.Int(0, 3) == 0) j.data.constraintHertz = rng.Uniform(5.0f, 200.0f);  // its own softness
-      switch (rng.Int(0, 6)) {
-        case 0:
-          j.data.type = JointType::Weld;
-          break;
-        case 1:
-          j.data.enableLimit = true, j.data.lower = -1.0f, j.data.upper = 1.0f;
-          break;
-        case 2:
-          j.data.enableMotor = true, j.data.maxMotor = 1.0f;
-          break;
-        case 3:  // a spring of 0 Hz: still a plain hinge; of 2 Hz: not
-          j.data.enableSpring = true, j.data.hertz = rng.Int(0, 1) == 0 ? 0.0f : 2.0f;
-          break;
-        default:
-          break;  // a plain hinge
+  ForEachGraphWidth(/*runsKernels=*/true, []<class F>() {
+    Rng rng(0x41E6E3);
+    for (int trial = 0; trial < 40; ++trial) {
+      SolverRig rig;
+      if (trial % 8 == 7) rig.settings.mode = SolverMode::Classic;
+      if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
+      const int bodies = rng.Int(2, 40);
+      for (int i = 0; i < bodies; ++i) {
+        const bool isStatic = rng.Int(0, 5) == 0;
+        const int b = rig.AddBody(rng.InBox(10.0f), isStatic ? 0.0f : rng.Uniform(0.5f, 3.0f),
+                                  isStatic ? 0.0f : rng.Uniform(0.1f, 2.0f));
+        rig.bodies[b].q = MakeRot(rng.Uniform(-3.0f, 3.0f));
       }
-      rig.joints.push_back(j);
-    }
-    rig.Prepare(1.0f / 60.0f);
-    const HingeGraph<wide::FloatW>& built = rig.solver.hinges;
-    const std::vector<JointConstraint>& constraints = rig.solver.joints;
-    SolverArrays reference = rig.solver;
-    PrepareJoints(rig.jointInputs, reference, rig.context, /*colorHinges=*/false);
-    REQUIRE(reference.joints.size() == rig.joints.size());
-    CHECK(built.staticSlot == static_cast<int>(rig.solver.states.size()));
-    std::vector<int> expectedScalar(constraints.size());  // the constraints' indices, in order
-    for (size_t k = 0; k < constraints.size(); ++k) expectedScalar[k] = static_cast<int>(k);
-    CHECK(built.scalar == expectedScalar);
-    if (rig.settings.mode == SolverMode::Classic) {  // every joint one by one
-      REQUIRE(constraints.size() == rig.joints.size());
-      for (size_t k = 0; k < constraints.size(); ++k) CHECK(constraints[k].input == static_cast<int>(k));
-      for (const auto& groups : built.groups) CHECK(groups.empty());
-      continue;
-    }
-    HingeGraph<wide::FloatW> expected;
-    BuildHingeGraph(std::span<const JointConstraint>(reference.joints),
-                    static_cast<int>(rig.solver.states.size()), expected);
-    REQUIRE(expected.scalar.size() == constraints.size());
-    for (size_t k = 0; k < constraints.size(); ++k) {
-      const JointConstraint &c = constraints[k],
-                            &r = reference.joints[static_cast<size_t>(expected.scalar[k])];
-      CHECK(c.input == expected.scalar[k]);
-      CHECK((SameBits(c.rA0.x, r.rA0.x) && SameBits(c.rB0.y, r.rB0.y) &&
-             SameBits(c.deltaAngle, r.deltaAngle) && SameBits(c.softness.massScale, r.softness.massScale) &&
-             SameImpulses(c.impulses, r.impulses) && c.type == r.type && c.enableSpring == r.enableSpring));
-    }
-    std::vector<Vec2> laneImpulse(rig.joints.size());
-    std::vector<bool> inLane(rig.joints.size(), false);
-    for (int color = 0; color < kGraphColorCount; ++color) {
-      CHECK(built.colorSize[color] == expected.colorSize[color]);
-      REQUIRE(built.groups[color].size() == expected.groups[color].size());
-      for (size_t g = 0; g < built.groups[color].size(); ++g) {
-        CHECK(std::memcmp(&built.groups[color][g], &expected.groups[color][g],
-                          sizeof(WideHingeGroup<wide::FloatW>)) == 0);
+      for (int i = 0, n = rng.Int(1, 150); i < n; ++i) {
+        RigJoint j;
+        j.a = rng.Int(0, bodies - 1);
+        j.b = rng.Int(0, bodies - 1);
+        j.data.localAnchorA = rng.InBox(1.0f);
+        j.data.localAnchorB = rng.InBox(1.0f);
+        j.data.impulses.linear = rng.InBox(1.0f);
+        j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
+        j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
+        j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
+        if (rng.Int(0, 3) == 0) j.data.constraintHertz = rng.Uniform(5.0f, 200.0f);  // its own softness
+        switch (rng.Int(0, 6)) {
+          case 0:
+            j.data.type = JointType::Weld;
+            break;
+          case 1:
+            j.data.enableLimit = true, j.data.lower = -1.0f, j.data.upper = 1.0f;
+            break;
+          case 2:
+            j.data.enableMotor = true, j.data.maxMotor = 1.0f;
+            break;
+          case 3:  // a spring of 0 Hz: still a plain hinge; of 2 Hz: not
+            j.data.enableSpring = true, j.data.hertz = rng.Int(0, 1) == 0 ? 0.0f : 2.0f;
+            break;
+          default:
+            break;  // a plain hinge
+        }
+        rig.joints.push_back(j);
       }
-    }
-
-    RunSubSteps(rig.solver, rig.context);
-    for (const auto& groups : built.groups) {
-      for (const auto& g : groups) {
-        for (int k = 0; k < wide::FloatW::kLanes; ++k) {
-          if (g.joint[k] < 0) continue;
-          inLane[static_cast<size_t>(g.joint[k])] = true;
-          laneImpulse[static_cast<size_t>(g.joint[k])] = {g.impulseX[k], g.impulseY[k]};
+      rig.solver.lanes = F::kLanes;
+      rig.Prepare(1.0f / 60.0f);
+      const HingeGraph<F>& built = HingesOf<F>(rig.solver);
+      const std::vector<JointConstraint>& constraints = rig.solver.joints;
+      SolverArrays reference = rig.solver;
+      PrepareJoints(rig.jointInputs, reference, rig.context, /*colorHinges=*/false);
+      REQUIRE(reference.joints.size() == rig.joints.size());
+      CHECK(built.staticSlot == static_cast<int>(rig.solver.states.size()));
+      std::vector<int> expectedScalar(constraints.size());  // the constraints' indices, in order
+      for (size_t k = 0; k < constraints.size(); ++k) expectedScalar[k] = static_cast<int>(k);
+      CHECK(built.scalar == expectedScalar);
+      if (rig.settings.mode == SolverMode::Classic) {  // every joint one by one
+        REQUIRE(constraints.size() == rig.joints.size());
+        for (size_t k = 0; k < constraints.size(); ++k) CHECK(constraints[k].input == static_cast<int>(k));
+        for (const auto& groups : built.groups) CHECK(groups.empty());
+        continue;
+      }
+      HingeGraph<F> expected;
+      BuildHingeGraph(std::span<const JointConstraint>(reference.joints),
+                      static_cast<int>(rig.solver.states.size()), expected);
+      REQUIRE(expected.scalar.size() == constraints.size());
+      for (size_t k = 0; k < constraints.size(); ++k) {
+        const JointConstraint &c = constraints[k],
+                              &r = reference.joints[static_cast<size_t>(expected.scalar[k])];
+        CHECK(c.input == expected.scalar[k]);
+        CHECK((SameBits(c.rA0.x, r.rA0.x) && SameBits(c.rB0.y, r.rB0.y) &&
+               SameBits(c.deltaAngle, r.deltaAngle) && SameBits(c.softness.massScale, r.softness.massScale) &&
+               SameImpulses(c.impulses, r.impulses) && c.type == r.type && c.enableSpring == r.enableSpring));
+      }
+      std::vector<Vec2> laneImpulse(rig.joints.size());
+      std::vector<bool> inLane(rig.joints.size(), false);
+      for (int color = 0; color < kGraphColorCount; ++color) {
+        CHECK(built.colorSize[color] == expected.colorSize[color]);
+        REQUIRE(built.groups[color].size() == expected.groups[color].size());
+        for (size_t g = 0; g < built.groups[color].size(); ++g) {
+          CHECK(std::memcmp(&built.groups[color][g], &expected.groups[color][g], sizeof(WideHingeGroup<F>)) ==
+                0);
         }
       }
+
+      RunSubSteps(rig.solver, rig.context);
+      for (const auto& groups : built.groups) {
+        for (const auto& g : groups) {
+          for (int k = 0; k < F::kLanes; ++k) {
+            if (g.joint[k] < 0) continue;
+            inLane[static_cast<size_t>(g.joint[k])] = true;
+            laneImpulse[static_cast<size_t>(g.joint[k])] = {g.impulseX[k], g.impulseY[k]};
+          }
+        }
+      }
+      std::vector<JointImpulses> want(rig.joints.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        want[i] =
+            reference.joints[i].impulses;  // as prepared: disabled rows zeroed, or all without warm start
+        want[i].linear = laneImpulse[i];
+      }
+      for (const JointConstraint& c : constraints) want[static_cast<size_t>(c.input)] = c.impulses;
+      rig.Finish();
+      for (size_t i = 0; i < want.size(); ++i) {
+        CHECK(SameImpulses(rig.joints[i].data.impulses, want[i]));
+        if (!inLane[i]) continue;
+        const Vec2 force = rig.joints[i].data.reactionForce;
+        CHECK((SameBits(force.x, rig.context.invH * want[i].linear.x) &&
+               SameBits(force.y, rig.context.invH * want[i].linear.y)));
+        CHECK(SameBits(rig.joints[i].data.reactionTorque, 0.0f));
+      }
     }
-    std::vector<JointImpulses> want(rig.joints.size());
-    for (size_t i = 0; i < want.size(); ++i) {
-      want[i] = reference.joints[i].impulses;  // as prepared: disabled rows zeroed, or all without warm start
-      want[i].linear = laneImpulse[i];
-    }
-    for (const JointConstraint& c : constraints) want[static_cast<size_t>(c.input)] = c.impulses;
-    rig.Finish();
-    for (size_t i = 0; i < want.size(); ++i) {
-      CHECK(SameImpulses(rig.joints[i].data.impulses, want[i]));
-      if (!inLane[i]) continue;
-      const Vec2 force = rig.joints[i].data.reactionForce;
-      CHECK((SameBits(force.x, rig.context.invH * want[i].linear.x) &&
-             SameBits(force.y, rig.context.invH * want[i].linear.y)));
-      CHECK(SameBits(rig.joints[i].data.reactionTorque, 0.0f));
-    }
-  }
+  });
 }
 
-TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: this build's lanes") {
-  CheckPassesEqualScalar<wide::FloatW>(0x41E6E1);
+TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: the kernels' lanes") {
+  ForEachGraphWidth(/*runsKernels=*/true, []<class F>() { CheckPassesEqualScalar<F>(0x41E6E1); });
 }
 
-TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: the scalar twin") {
-  CheckPassesEqualScalar<wide::ScalarFloat<wide::FloatW::kLanes>>(0x41E6E2);
+TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: the scalar twins") {
+  CheckPassesEqualScalar<wide::ScalarFloat<4>>(0x41E6E2);
+  CheckPassesEqualScalar<wide::ScalarFloat<8>>(0x41E6E4);
 }
 }  // TEST_SUITE("solver.graph")

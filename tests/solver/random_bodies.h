@@ -4,7 +4,10 @@
 #pragma once
 
 #include "../test_util.h"
+#include "core/simd_dispatch.h"
 #include "solver/solver.h"
+
+#include <doctest/doctest.h>
 
 #include <cmath>
 #include <utility>
@@ -50,6 +53,32 @@ void SetBodies(Constraint& c, const SolverArrays& solver, int a, int b) {
   c.invIA = a < 0 ? 0.0f : solver.params[a].invInertia;
   c.invMassB = b < 0 ? 0.0f : solver.params[b].invMass;
   c.invIB = b < 0 ? 0.0f : solver.params[b].invInertia;
+}
+
+/// Calls check.template operator()<F>() for each lane type the solver's graphs come in: wide::Float4
+/// and, where the build has the 8-lane kernels, wide::Float8. `runsKernels`: the check runs the 8-lane
+/// kernels, which only a CPU with AVX2 can; elsewhere that width is skipped (said in the log).
+template <class Check>
+void ForEachGraphWidth(bool runsKernels, Check&& check) {
+  check.template operator()<wide::Float4>();
+#if defined(MK_HAS_FLOAT8)
+  if (!runsKernels || CpuHasAvx2()) {
+    check.template operator()<wide::Float8>();
+  } else {
+    MESSAGE("skipped on 8 lanes: this CPU has no AVX2");
+  }
+#else
+  (void)runsKernels;
+#endif
+}
+
+/// SolverArrays::hinges or hinges8: the hinge graph of lane type F.
+template <class F>
+HingeGraph<F>& HingesOf(SolverArrays& solver) {
+#if defined(MK_HAS_FLOAT8)
+  if constexpr (F::kLanes == 8) return solver.hinges8;
+#endif
+  if constexpr (F::kLanes == 4) return solver.hinges;
 }
 
 }  // namespace mk::test

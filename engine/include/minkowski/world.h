@@ -84,6 +84,8 @@ class World {
   ///@}
 
   Counters GetCounters() const;  ///< object counts after the last Step
+  /// The lanes the solver's SIMD kernels use, 4 or 8: WorldDef::simdWidth as this CPU and build allow.
+  int GetSimdWidth() const;
 
   /// 64-bit FNV-1a hash of every live body's position, rotation and velocities (bit patterns), in
   /// creation-slot order. Same inputs and binary give the same hash (determinism tests).

@@ -447,6 +447,16 @@ struct SolverSettings {
   float classicBaumgarte = 0.2f;
 };
 
+/// How many contacts (or plain hinges) the solver's SIMD kernels solve at once (WorldDef::simdWidth).
+/// Every width gives the same results, bit for bit (same state hashes): only the speed differs.
+enum class SimdWidth : std::uint8_t {
+  Automatic = 0,  ///< 8 lanes where the CPU has AVX2 and this build has the 8-lane kernels, else 4
+  Lanes4,         ///< 4 lanes (SSE2 on x86-64), on every CPU
+  /// 8 lanes (AVX2). Where the CPU has no AVX2, or the build has no 8-lane kernels (not x86-64, the
+  /// MinGW and MK_DISABLE_SIMD builds), 4 lanes instead, as Automatic would choose: asking is safe.
+  Lanes8,
+};
+
 /// World creation parameters.
 struct WorldDef {
   Vec2 gravity{0.0f, -10.0f};  ///< m/s^2
@@ -455,6 +465,10 @@ struct WorldDef {
   void* userData = nullptr;  ///< yours (World::GetUserData()); the engine never touches it
   /// The workers Step may use (minkowski/task_system.h); the default: the calling thread alone.
   TaskSystem tasks{};
+  /// The solver kernels' lane count, fixed for the world's life (World::GetSimdWidth says what was
+  /// chosen). Automatic suits a game; the others are for tests and benchmarks. Not kept by snapshots
+  /// or replays: a world restored or replayed chooses again, with the same results.
+  SimdWidth simdWidth = SimdWidth::Automatic;
 };
 
 // ---------------------------------------------------------------------------------------------

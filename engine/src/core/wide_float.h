@@ -14,12 +14,14 @@
 // so a NaN or a tie of -0 and +0 yields the second operand; the reductions follow the same butterfly;
 // Select is exact. Our targets build with -ffp-contract=off, so no multiply-add is fused on either side.
 //
-// Widths. F::kLanes is the lane count; Float4 is this build's 4-lane type, FloatW its widest:
-// Avx2Float8 (__m256) in builds with the CMake option MK_AVX2 (which compiles the engine with
-// -mavx2), else Float4. ScalarFloat<8> is Avx2Float8's twin. Only the contact solver runs on FloatW;
-// the narrowphase kernels stay on Float4 (their shapes have few vertices), though those written in
-// terms of kLanes (MinDot, the SAT face groups, TransformVectors, ScanSupport) run on ScalarFloat<8>
-// in the tests. An 8-lane type's Low and High halves are its Half type, and Combine joins two.
+// Widths. F::kLanes is the lane count; Float4 is this build's 4-lane type. Float8 (Avx2Float8,
+// __m256) exists where MK_AVX2_KERNELS is defined (x86-64 builds by GCC or Clang, not MinGW), and its
+// operations only in the translation units compiled with -mavx2: the contact and hinge kernels run on
+// Float4 or on Float8, chosen at world creation by what the CPU has (core/simd_dispatch.h).
+// ScalarFloat<8> is Avx2Float8's twin. The narrowphase kernels stay on Float4 (their shapes have few
+// vertices), though those written in terms of kLanes (MinDot, the SAT face groups, TransformVectors,
+// ScanSupport) run on ScalarFloat<8> in the tests. An 8-lane type's Low and High halves are its Half
+// type, and Combine joins two.
 //
 // Loads and stores are unaligned and touch exactly kLanes floats (kLanes / 2 Vec2s).
 //
@@ -56,12 +58,11 @@ using Float4 = Sse2Float4;
 #else
 using Float4 = ScalarFloat<4>;
 #endif
-/// The widest type of this build: Avx2Float8 in MK_AVX2 builds, else Float4. Only the contact
-/// solver uses it (solver/contact_graph.h); the narrowphase kernels stay on Float4.
-#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
-using FloatW = Avx2Float8;
-#else
-using FloatW = Float4;
+#if defined(MK_AVX2_KERNELS) && defined(__SSE2__) && !defined(MK_DISABLE_SIMD)
+/// The 8-lane type of the contact and hinge kernels, run where the CPU has AVX2 (simd_dispatch.h).
+/// Its operations are defined only in files compiled for AVX2.
+using Float8 = Avx2Float8;
+#define MK_HAS_FLOAT8 1
 #endif
 
 /// The operations every lane type provides, for the kernels' templates.
@@ -99,7 +100,10 @@ concept LaneType = requires(F a, const float* p, const Vec2* q, float* out, Vec2
   Store(out, a);
   StorePairs(outPairs, a);
 };
-static_assert(LaneType<Float4> && LaneType<FloatW> && LaneType<ScalarFloat<4>> && LaneType<ScalarFloat<8>>);
+static_assert(LaneType<Float4> && LaneType<ScalarFloat<4>> && LaneType<ScalarFloat<8>>);
+#if defined(MK_HAS_FLOAT8) && defined(__AVX2__)
+static_assert(LaneType<Float8>);
+#endif
 
 /// The largest lane over `groups`, registers holding the elements offsets[g] .. offsets[g] + kLanes
 /// of one sequence (they may overlap, holding the same values where they do), and the lowest element

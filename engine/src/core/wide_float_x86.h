@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Internal, part of core/wide_float.h (include that, not this): the x86 lane types, Sse2Float4 (the
-// x86-64 baseline) and Avx2Float8 (MK_AVX2 builds), each a twin of ScalarFloat (wide_float.h says
-// what "twin" promises).
+// x86-64 baseline) and Avx2Float8 (the 8-lane kernels chosen at run time on a CPU with AVX2), each a
+// twin of ScalarFloat (wide_float.h says what "twin" promises).
 #pragma once
 
 #include "minkowski/math.h"
@@ -12,8 +12,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(MK_AVX2)
-#include <immintrin.h>
+#if defined(MK_AVX2_KERNELS)
+#include <immintrin.h>  // declares __m256 without -mavx2 too (the intrinsics need it)
 #endif
 
 namespace mk::wide {
@@ -123,13 +123,15 @@ struct Sse2Float4 {
 #endif  // __SSE2__
 
 // ---------------------------------------------------------------------------------------------
-// Avx2Float8: the contact solver's 8-lane type in MK_AVX2 builds
+// Avx2Float8: the 8-lane type of the contact and hinge kernels on a CPU with AVX2
 // ---------------------------------------------------------------------------------------------
+//
+// MK_AVX2_KERNELS (CMake, x86-64 with GCC or Clang) declares the type everywhere, so that baseline
+// code can hold and build its 8-lane graphs (they use only kLanes); its operations exist only where
+// the compiler targets AVX2 (__AVX2__): in the -mavx2 translation units core/simd_dispatch.h lists,
+// which alone run 8-lane kernels. A baseline file that used one would not compile.
 
-#if defined(MK_AVX2) && !defined(MK_DISABLE_SIMD)
-#if !defined(__AVX2__)
-#error "MK_AVX2 needs the compiler's AVX2 target (-mavx2); the CMake option MK_AVX2 sets both"
-#endif
+#if defined(MK_AVX2_KERNELS) && defined(__SSE2__) && !defined(MK_DISABLE_SIMD)
 
 struct Avx2Mask8 {
   static constexpr int kLanes = 8;
@@ -143,6 +145,7 @@ struct Avx2Float8 {
 
   __m256 v;
 
+#if defined(__AVX2__)
   [[gnu::always_inline]] static Avx2Float8 Splat(float x) { return {_mm256_set1_ps(x)}; }
   [[gnu::always_inline]] static Avx2Float8 Zero() { return {_mm256_setzero_ps()}; }
   [[gnu::always_inline]] static Avx2Float8 SplatPair(float x, float y) {
@@ -155,7 +158,10 @@ struct Avx2Float8 {
   [[gnu::always_inline]] static Avx2Float8 Combine(Sse2Float4 lo, Sse2Float4 hi) {
     return {_mm256_insertf128_ps(_mm256_castps128_ps256(lo.v), hi.v, 1)};
   }
+#endif
 };
+
+#if defined(__AVX2__)
 
 [[gnu::always_inline]] inline Sse2Float4 Low(Avx2Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
 [[gnu::always_inline]] inline Sse2Float4 High(Avx2Float8 a) { return {_mm256_extractf128_ps(a.v, 1)}; }
@@ -242,6 +248,7 @@ template <class Op>
   _mm256_storeu_ps(reinterpret_cast<float*>(p), a.v);
 }
 
-#endif  // MK_AVX2
+#endif  // __AVX2__
+#endif  // MK_AVX2_KERNELS
 
 }  // namespace mk::wide

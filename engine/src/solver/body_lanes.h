@@ -20,7 +20,9 @@ inline const BodyState kStaticBody{};
 // Sets the static slot back to rest after a group wrote it. Its lanes have zero masses, so they write
 // back what they read, except when an impulse is not finite (a body already broken): resetting keeps
 // that from reaching every other contact with a static body through the shared slot.
-inline void RestoreStaticSlot(BodyState* states, int staticSlot) { states[staticSlot] = kStaticBody; }
+[[gnu::always_inline]] inline void RestoreStaticSlot(BodyState* states, int staticSlot) {
+  states[staticSlot] = kStaticBody;
+}
 
 // The parallel stages' blocks (solver_stages.h): group `i` of a colour cut into blocks of `blockSize`
 // moves its static lanes from `staticSlot` to its block's own slot, staticSlot + i / blockSize.

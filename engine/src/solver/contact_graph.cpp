@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The graph-coloured, SIMD-wide contact solver: colouring, packing, and the warm start, solve and
-// relax kernels on wide floats (contact_graph.h). Every kernel mirrors its scalar twin in
-// contact_solver.cpp operation for operation; where the scalar code calls std::max(a, b) the lanes
-// call Max(b, a) (maxps returns its second operand on a tie or a NaN, std::max its first), and
-// std::clamp(v, lo, hi) is Min(hi, Max(lo, v)).
+// The graph-coloured, SIMD-wide contact solver (contact_graph.h): colouring, packing and the other
+// passes that use no lane operation, for every lane type, and the kernels (contact_graph_kernels.h) for
+// the baseline ones; contact_graph_avx2.cpp has the 8-lane kernels.
 #include "solver/contact_graph.h"
 
 #include "minkowski/assert.h"
 #include "solver/body_lanes.h"
+#include "solver/contact_graph_kernels.h"
 #include "solver/contact_solver.h"
 
 #include <algorithm>
@@ -18,107 +17,6 @@
 namespace mk {
 
 namespace {
-
-using wide::Neg;
-
-// The per-group constants the kernels read.
-template <class F>
-struct GroupMasses {
-  F nx, ny, invMassA, invIA, invMassB, invIB;
-};
-
-template <class F>
-[[gnu::always_inline]] inline GroupMasses<F> LoadMasses(const WideContactGroup<F>& g) {
-  return {F::Load(g.normalX), F::Load(g.normalY),  F::Load(g.invMassA),
-          F::Load(g.invIA),   F::Load(g.invMassB), F::Load(g.invIB)};
-}
-
-// AxisVelocity (contact_solver.cpp): Dot(vB - vA, axis) + (wB leverB - wA leverA).
-template <class F>
-[[gnu::always_inline]] inline F AxisVelocity(const BodyLanes<F>& a, const BodyLanes<F>& b, F ax, F ay,
-                                             F leverA, F leverB) {
-  return ((b.vx - a.vx) * ax + (b.vy - a.vy) * ay) + (b.w * leverB - a.w * leverA);
-}
-
-// ApplyAxisImpulse (contact_solver.cpp): lambda along the axis on B, minus on A.
-template <class F>
-[[gnu::always_inline]] inline void ApplyAxisImpulse(const GroupMasses<F>& m, BodyLanes<F>& a, BodyLanes<F>& b,
-                                                    F ax, F ay, F leverA, F leverB, F lambda) {
-  const F px = lambda * ax, py = lambda * ay;
-  a.vx = a.vx - m.invMassA * px;
-  a.vy = a.vy - m.invMassA * py;
-  a.w = a.w - m.invIA * (lambda * leverA);
-  b.vx = b.vx + m.invMassB * px;
-  b.vy = b.vy + m.invMassB * py;
-  b.w = b.w + m.invIB * (lambda * leverB);
-}
-
-// CurrentSeparation (contact_solver.cpp): dot(dpB - dpA + dqB rB - dqA rA, n) + adjustedSeparation.
-template <class F>
-[[gnu::always_inline]] inline F CurrentSeparation(const GroupMasses<F>& m, const BodyLanes<F>& a,
-                                                  const BodyLanes<F>& b,
-                                                  const typename WideContactGroup<F>::Point& p) {
-  const F rAx = F::Load(p.rAx), rAy = F::Load(p.rAy), rBx = F::Load(p.rBx), rBy = F::Load(p.rBy);
-  const F dx = (b.dpx - a.dpx) + ((b.qc * rBx - b.qs * rBy) - (a.qc * rAx - a.qs * rAy));
-  const F dy = (b.dpy - a.dpy) + ((b.qs * rBx + b.qc * rBy) - (a.qs * rAx + a.qc * rAy));
-  return (dx * m.nx + dy * m.ny) + F::Load(p.adjustedSeparation);
-}
-
-template <class F>
-void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
-  BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
-  const GroupMasses<F> m = LoadMasses(g);
-  const F tx = m.ny, ty = Neg(m.nx);  // RightPerp(n)
-  for (const auto& p : g.points) {
-    ApplyAxisImpulse(m, a, b, m.nx, m.ny, F::Load(p.rnA), F::Load(p.rnB), F::Load(p.normalImpulse));
-    ApplyAxisImpulse(m, a, b, tx, ty, F::Load(p.rtA), F::Load(p.rtB), F::Load(p.tangentImpulse));
-  }
-  StoreVelocities(states, g.indexA, a);
-  StoreVelocities(states, g.indexB, b);
-}
-
-// The soft pass (useBias) and the relax pass, SolveContact's lanes: the normal rows, then friction.
-template <class F, bool useBias>
-void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& context) {
-  BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
-  const GroupMasses<F> m = LoadMasses(g);
-  const F tx = m.ny, ty = Neg(m.nx);
-  const F zero = F::Zero(), one = F::Splat(1.0f), invH = F::Splat(context.invH);
-  const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
-  for (auto& p : g.points) {
-    const F s = CurrentSeparation(m, a, b, p);
-    const auto speculative = s > zero;
-    F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
-    if constexpr (useBias) {  // overlap: the soft spring, its push capped (SolveContact)
-      const F springScale = F::Load(g.massScale);
-      bias = Select(speculative, bias, Max(springScale * F::Load(g.biasRate) * s, Neg(pushMax)));
-      massScale = Select(speculative, one, springScale);
-      impulseScale = Select(speculative, zero, F::Load(g.impulseScale));
-    }
-    const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
-    const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
-    const F oldImpulse = F::Load(p.normalImpulse);
-    const F normalMass = F::Load(p.normalMass);
-    F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
-    const F newImpulse = Max(zero, oldImpulse + impulse);
-    const F applied = newImpulse - oldImpulse;
-    wide::Store(p.normalImpulse, newImpulse);
-    wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
-    ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
-  }
-  const F friction = F::Load(g.friction);
-  for (auto& p : g.points) {
-    const F rtA = F::Load(p.rtA), rtB = F::Load(p.rtB);
-    const F vt = AxisVelocity(a, b, tx, ty, rtA, rtB);
-    const F oldImpulse = F::Load(p.tangentImpulse);
-    const F maxFriction = friction * F::Load(p.normalImpulse);
-    const F newImpulse = Min(maxFriction, Max(Neg(maxFriction), oldImpulse - F::Load(p.tangentMass) * vt));
-    wide::Store(p.tangentImpulse, newImpulse);
-    ApplyAxisImpulse(m, a, b, tx, ty, rtA, rtB, newImpulse - oldImpulse);
-  }
-  StoreVelocities(states, g.indexA, a);
-  StoreVelocities(states, g.indexB, b);
-}
 
 // Lane k of group g from constraint c (an empty lane: constraint null).
 template <class F>
@@ -220,24 +118,6 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
 }
 
 template <class F>
-void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states) {
-  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
-  for (WideContactGroup<F>& g : graph.groups) {
-    WarmStartGroup(g, states.data());
-    RestoreStaticSlot(states.data(), graph.staticSlot);
-  }
-}
-
-template <class F, bool useBias>
-void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context) {
-  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
-  for (WideContactGroup<F>& g : graph.groups) {
-    SolveGroup<F, useBias>(g, states.data(), context);
-    RestoreStaticSlot(states.data(), graph.staticSlot);
-  }
-}
-
-template <class F>
 int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
   int slots = 1;
   for (int c = 0; c < kGraphColorCount; ++c) {
@@ -249,24 +129,6 @@ int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
     slots = std::max(slots, (count + blockSize - 1) / blockSize);
   }
   return slots;
-}
-
-template <class F>
-void WarmStartContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, int begin, int end,
-                                int staticSlot) {
-  for (int i = begin; i < end; ++i) {
-    WarmStartGroup(graph.groups[static_cast<size_t>(i)], states.data());
-    RestoreStaticSlot(states.data(), staticSlot);
-  }
-}
-
-template <class F, bool useBias>
-void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context,
-                            int begin, int end, int staticSlot) {
-  for (int i = begin; i < end; ++i) {
-    SolveGroup<F, useBias>(graph.groups[static_cast<size_t>(i)], states.data(), context);
-    RestoreStaticSlot(states.data(), staticSlot);
-  }
 }
 
 template <class F>
@@ -298,23 +160,24 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
   }
 }
 
-// This build's lane type, and the scalar twin the tests compare it with.
-#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                      \
-  template void BuildContactGraph<F>(std::span<const ContactConstraint>, int, ContactGraph<F>&);             \
-  template void WarmStartContactGroups<F>(ContactGraph<F>&, std::span<BodyState>);                           \
-  template void SolveContactGroups<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);     \
-  template void SolveContactGroups<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);    \
-  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<ContactConstraint>);                 \
-  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                             \
-  template void WarmStartContactGroupRange<F>(ContactGraph<F>&, std::span<BodyState>, int, int, int);        \
-  template void SolveContactGroupRange<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&,  \
-                                                int, int, int);                                              \
-  template void SolveContactGroupRange<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&, \
-                                                 int, int, int);                                             \
+// Every lane type's graph; the kernels on the baseline types (Float4 and the scalar twins the tests
+// compare with), not on Avx2Float8, whose kernels need AVX2 (contact_graph_avx2.cpp). Building,
+// storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
+#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                          \
+  template void BuildContactGraph<F>(std::span<const ContactConstraint>, int, ContactGraph<F>&); \
+  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<ContactConstraint>);     \
+  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                 \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
-MK_CONTACT_GRAPH_INSTANTIATE(wide::FloatW)
-#if !defined(MK_DISABLE_SIMD) && defined(__SSE2__)
-MK_CONTACT_GRAPH_INSTANTIATE(wide::ScalarFloat<wide::FloatW::kLanes>)
+MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)
+MK_CONTACT_KERNELS_INSTANTIATE(wide::Float4)
+#if !defined(MK_DISABLE_SIMD) && defined(__SSE2__)  // else Float4 is ScalarFloat<4>
+MK_CONTACT_GRAPH_INSTANTIATE(wide::ScalarFloat<4>)
+MK_CONTACT_KERNELS_INSTANTIATE(wide::ScalarFloat<4>)
+#endif
+MK_CONTACT_GRAPH_INSTANTIATE(wide::ScalarFloat<8>)
+MK_CONTACT_KERNELS_INSTANTIATE(wide::ScalarFloat<8>)
+#if defined(MK_HAS_FLOAT8)
+MK_CONTACT_GRAPH_INSTANTIATE(wide::Avx2Float8)
 #endif
 #undef MK_CONTACT_GRAPH_INSTANTIATE
 

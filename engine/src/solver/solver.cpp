@@ -57,10 +57,57 @@ void DropCappedImpulses(SolverArrays& solver) {
   for (JointConstraint& c : solver.joints) {
     if (capped(c.indexA) || capped(c.indexB)) c.impulses = {};
   }
-  DropCappedContactGroups(solver.graph, solver.params);
-  DropCappedHingeGroups(solver.hinges, solver.params);
+  WithGraphs(solver, [&solver](auto& graph, auto& hinges) {
+    DropCappedContactGroups(graph, solver.params);
+    DropCappedHingeGroups(hinges, solver.params);
+  });
   for (BodyParams& p : solver.params) p.capped = false;
 }
+
+namespace {
+
+// The soft mode's sub-steps on lane type F: contacts colour by colour, four or eight at a time
+// (contact_graph.h), then the overflow one by one; plain hinges likewise (hinge_graph.h, built by
+// PrepareJoints), then the other joints.
+template <class F>
+void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGraph<F>& graph,
+                     HingeGraph<F>& hinges) {
+  const SolverSettings& settings = context.settings;
+  BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
+  if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
+    solver.stages.Run(solver, context, *context.tasks);
+    StoreContactGroups(graph, solver.contacts);
+    return;
+  }
+  // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
+  // and the scalar solvers go by params.size() and solver indices, and never see it.
+  solver.states.push_back(BodyState{});
+  for (int i = 0; i < settings.subSteps; ++i) {
+    IntegrateVelocities(solver, context);
+    if (settings.enableWarmStarting) {
+      WarmStartHingeGroups(hinges, solver.states);
+      WarmStartJoints(solver, hinges.scalar);
+      WarmStartContactGroups(graph, solver.states);
+      WarmStartContacts(solver, graph.overflow);
+    }
+    SolveHingeGroups<F, true>(hinges, solver.states);
+    SolveJoints(solver, context, JointPass::Biased, hinges.scalar);
+    SolveContactGroups<F, true>(graph, solver.states, context);
+    SolveContacts(solver, context, graph.overflow);
+    if (IntegratePositions(solver, context)) DropCappedImpulses(solver);
+    ApplyMotionLocks(solver);
+    if (settings.enableRelax) {
+      SolveHingeGroups<F, false>(hinges, solver.states);
+      SolveJoints(solver, context, JointPass::Relax, hinges.scalar);
+      SolveContactGroups<F, false>(graph, solver.states, context);
+      RelaxContacts(solver, context, graph.overflow);
+    }
+  }
+  solver.states.pop_back();
+  StoreContactGroups(graph, solver.contacts);  // the hinges' lanes are read by StoreJointImpulses
+}
+
+}  // namespace
 
 // Joints go before contacts in every pass: contacts, solved last, then have the final say on
 // non-penetration, which is the error players notice first.
@@ -84,42 +131,7 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     ApplyMotionLocks(solver);
     return;
   }
-  // Contacts colour by colour, four at a time (contact_graph.h), then the overflow one by one; plain
-  // hinges likewise (hinge_graph.h), then the other joints.
-  ContactGraph<wide::FloatW>& graph = solver.graph;
-  BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
-  if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
-    solver.stages.Run(solver, context, *context.tasks);
-    StoreContactGroups(graph, solver.contacts);
-    return;
-  }
-  HingeGraph<wide::FloatW>& hinges = solver.hinges;  // built by PrepareJoints
-  // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
-  // and the scalar solvers go by params.size() and solver indices, and never see it.
-  solver.states.push_back(BodyState{});
-  for (int i = 0; i < settings.subSteps; ++i) {
-    IntegrateVelocities(solver, context);
-    if (settings.enableWarmStarting) {
-      WarmStartHingeGroups(hinges, solver.states);
-      WarmStartJoints(solver, hinges.scalar);
-      WarmStartContactGroups(graph, solver.states);
-      WarmStartContacts(solver, graph.overflow);
-    }
-    SolveHingeGroups<wide::FloatW, true>(hinges, solver.states);
-    SolveJoints(solver, context, JointPass::Biased, hinges.scalar);
-    SolveContactGroups<wide::FloatW, true>(graph, solver.states, context);
-    SolveContacts(solver, context, graph.overflow);
-    if (IntegratePositions(solver, context)) DropCappedImpulses(solver);
-    ApplyMotionLocks(solver);
-    if (settings.enableRelax) {
-      SolveHingeGroups<wide::FloatW, false>(hinges, solver.states);
-      SolveJoints(solver, context, JointPass::Relax, hinges.scalar);
-      SolveContactGroups<wide::FloatW, false>(graph, solver.states, context);
-      RelaxContacts(solver, context, graph.overflow);
-    }
-  }
-  solver.states.pop_back();
-  StoreContactGroups(graph, solver.contacts);  // the hinges' lanes are read by StoreJointImpulses
+  WithGraphs(solver, [&](auto& graph, auto& hinges) { RunSoftSubSteps(solver, context, graph, hinges); });
 }
 
 }  // namespace mk

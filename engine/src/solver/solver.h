@@ -11,6 +11,7 @@
 //   StoreContactImpulses, StoreJointImpulses  impulses (warm start), hits and reactions back
 #pragma once
 
+#include "core/simd_dispatch.h"
 #include "solver/body_integrator.h"
 #include "solver/contact_graph.h"
 #include "solver/contact_solver.h"
@@ -40,13 +41,32 @@ struct SolverArrays {
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<ContactHit> hits;  // StoreContactImpulses
-  /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order).
-  ContactGraph<wide::FloatW> graph;
-  /// The soft mode's coloured plain hinges and the joints it leaves to the scalar path.
-  HingeGraph<wide::FloatW> hinges;
+  /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order) and
+  /// coloured plain hinges with the joints they leave to the scalar path, on 4 lanes: used when
+  /// `lanes` is 4 (WithGraphs picks the pair).
+  ContactGraph<wide::Float4> graph;
+  HingeGraph<wide::Float4> hinges;
+#if defined(MK_HAS_FLOAT8)
+  /// The same on 8 lanes (AVX2), used when `lanes` is 8; the pair not in use stays empty.
+  ContactGraph<wide::Float8> graph8;
+  HingeGraph<wide::Float8> hinges8;
+#endif
+  /// The kernels' lane count, 4 or 8: the world's choice (SimdLanes, core/simd_dispatch.h), fixed at
+  /// its creation. 8 only where the CPU has AVX2. Every width gives the same results, bit for bit.
+  int lanes = SimdLanes(SimdWidth::Automatic);
   /// The soft mode's passes as stages for several workers (solver_stages.h), when the step has them.
   SolverStages stages;
 };
+
+/// Calls fn(graph, hinges) on the graphs of solver.lanes (the 4- or 8-lane pair), and returns what it
+/// returns: code written once as a generic lambda or template runs on either width.
+template <class Solver, class Fn>
+decltype(auto) WithGraphs(Solver& solver, Fn&& fn) {
+#if defined(MK_HAS_FLOAT8)
+  if (solver.lanes == 8) return fn(solver.graph8, solver.hinges8);
+#endif
+  return fn(solver.graph, solver.hinges);
+}
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have
 /// accumulated were solved for velocities the cap has since cut, so they restart from zero. Clears the

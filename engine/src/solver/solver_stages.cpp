@@ -24,27 +24,29 @@ void SolverStages::AddBodyStage(StageKind kind, int bodyCount, int workerCount) 
 void SolverStages::AddColorStages(StageKind kind, const SolverArrays& solver) {
   const bool hinges =
       kind == StageKind::WarmStartHinges || kind == StageKind::SolveHinges || kind == StageKind::RelaxHinges;
-  for (int c = 0; c < kGraphColorCount; ++c) {
-    const int first = hinges ? 0 : solver.graph.colorGroupStart[c];
-    const int count = hinges ? static_cast<int>(solver.hinges.groups[c].size())
-                             : solver.graph.colorGroupStart[c + 1] - first;
-    if (count == 0) continue;
-    SolverStage& s = stages_.emplace_back();
-    s.kind = kind;
-    s.color = c;
-    s.first = first;
-    s.itemCount = count;
-    s.blockSize = hinges ? solver.hinges.colorBlockSize[c] : solver.graph.colorBlockSize[c];
-    s.blockCount = (count + s.blockSize - 1) / s.blockSize;
-  }
+  WithGraphs(solver, [&](const auto& graph, const auto& hingeGraph) {
+    for (int c = 0; c < kGraphColorCount; ++c) {
+      const int first = hinges ? 0 : graph.colorGroupStart[c];
+      const int count =
+          hinges ? static_cast<int>(hingeGraph.groups[c].size()) : graph.colorGroupStart[c + 1] - first;
+      if (count == 0) continue;
+      SolverStage& s = stages_.emplace_back();
+      s.kind = kind;
+      s.color = c;
+      s.first = first;
+      s.itemCount = count;
+      s.blockSize = hinges ? hingeGraph.colorBlockSize[c] : graph.colorBlockSize[c];
+      s.blockCount = (count + s.blockSize - 1) / s.blockSize;
+    }
+  });
 }
 
 // RunSubSteps's soft passes, in its order (solver.cpp); empty scalar passes are left out.
 void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount) {
   const SolverSettings& settings = context.settings;
   const int bodyCount = static_cast<int>(solver.params.size());
-  const bool scalarJoints = !solver.hinges.scalar.empty();
-  const bool overflow = !solver.graph.overflow.empty();
+  const bool scalarJoints = WithGraphs(solver, [](const auto&, const auto& h) { return !h.scalar.empty(); });
+  const bool overflow = WithGraphs(solver, [](const auto& g, const auto&) { return !g.overflow.empty(); });
   auto single = [this](StageKind kind) { stages_.push_back({.kind = kind, .itemCount = 1}); };
   stages_.clear();
   for (int i = 0; i < settings.subSteps; ++i) {
@@ -71,54 +73,59 @@ void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& co
 }
 
 void SolverStages::RunBlock(const SolverStage& stage, int block) {
+  WithGraphs(*solver_, [&](auto& graph, auto& hinges) { RunBlockOn(stage, block, graph, hinges); });
+}
+
+// RunBlock on the graphs of lane type F.
+template <class F>
+void SolverStages::RunBlockOn(const SolverStage& stage, int block, ContactGraph<F>& graph,
+                              HingeGraph<F>& hinges) {
   SolverArrays& solver = *solver_;
   const StepContext& context = *context_;
   const int begin = block * stage.blockSize;
   const int end = std::min(stage.itemCount, begin + stage.blockSize);
   const std::span<BodyState> states(solver.states);
-  const int staticSlot = solver.graph.staticSlot + block;  // the block's own (AssignBlockStaticSlots)
+  const int staticSlot = graph.staticSlot + block;  // the block's own (AssignBlockStaticSlots)
   const int first = stage.first;
   switch (stage.kind) {
     case StageKind::IntegrateVelocities:
       IntegrateVelocities(solver, context, begin, end);
       break;
     case StageKind::WarmStartHinges:
-      WarmStartHingeGroupRange(solver.hinges, states, stage.color, begin, end, staticSlot);
+      WarmStartHingeGroupRange(hinges, states, stage.color, begin, end, staticSlot);
       break;
     case StageKind::SolveHinges:
-      SolveHingeGroupRange<wide::FloatW, true>(solver.hinges, states, stage.color, begin, end, staticSlot);
+      SolveHingeGroupRange<F, true>(hinges, states, stage.color, begin, end, staticSlot);
       break;
     case StageKind::RelaxHinges:
-      SolveHingeGroupRange<wide::FloatW, false>(solver.hinges, states, stage.color, begin, end, staticSlot);
+      SolveHingeGroupRange<F, false>(hinges, states, stage.color, begin, end, staticSlot);
       break;
     case StageKind::WarmStartJoints:
-      WarmStartJoints(solver, solver.hinges.scalar);
+      WarmStartJoints(solver, hinges.scalar);
       break;
     case StageKind::SolveJoints:
-      SolveJoints(solver, context, JointPass::Biased, solver.hinges.scalar);
+      SolveJoints(solver, context, JointPass::Biased, hinges.scalar);
       break;
     case StageKind::RelaxJoints:
-      SolveJoints(solver, context, JointPass::Relax, solver.hinges.scalar);
+      SolveJoints(solver, context, JointPass::Relax, hinges.scalar);
       break;
     case StageKind::WarmStartContacts:
-      WarmStartContactGroupRange(solver.graph, states, first + begin, first + end, staticSlot);
+      WarmStartContactGroupRange(graph, states, first + begin, first + end, staticSlot);
       break;
     case StageKind::SolveContacts:
-      SolveContactGroupRange<wide::FloatW, true>(solver.graph, states, context, first + begin, first + end,
-                                                 staticSlot);
+      SolveContactGroupRange<F, true>(graph, states, context, first + begin, first + end, staticSlot);
       break;
     case StageKind::RelaxContacts:
-      SolveContactGroupRange<wide::FloatW, false>(solver.graph, states, context, first + begin, first + end,
-                                                  staticSlot);
+      SolveContactGroupRange<F, false>(graph, states, context, first + begin, first + end, staticSlot);
       break;
     case StageKind::WarmStartOverflow:
-      WarmStartContacts(solver, solver.graph.overflow);
+      WarmStartContacts(solver, graph.overflow);
       break;
     case StageKind::SolveOverflow:
-      SolveContacts(solver, context, solver.graph.overflow);
+      SolveContacts(solver, context, graph.overflow);
       break;
     case StageKind::RelaxOverflow:
-      RelaxContacts(solver, context, solver.graph.overflow);
+      RelaxContacts(solver, context, graph.overflow);
       break;
     case StageKind::IntegratePositions:
       if (IntegratePositions(solver, context, begin, end)) capped_.store(true, std::memory_order_relaxed);
@@ -166,8 +173,10 @@ void SolverStages::WorkerTask(int begin, int end, int /*worker*/, void* context)
 void SolverStages::Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks) {
   const int workerCount = tasks.workerCount;
   const std::size_t bodyCount = solver.params.size();
-  const int slots = std::max(AssignBlockStaticSlots(solver.graph, workerCount),
-                             AssignHingeBlockStaticSlots(solver.hinges, workerCount));
+  const int slots = WithGraphs(solver, [workerCount](auto& graph, auto& hinges) {
+    return std::max(AssignBlockStaticSlots(graph, workerCount),
+                    AssignHingeBlockStaticSlots(hinges, workerCount));
+  });
   solver.states.resize(bodyCount + static_cast<std::size_t>(slots), BodyState{});
   BuildStages(solver, context, workerCount);
   if (syncCapacity_ < stages_.size()) {

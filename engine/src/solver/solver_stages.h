@@ -27,6 +27,10 @@
 namespace mk {
 
 struct SolverArrays;  // solver.h
+template <class F>
+struct ContactGraph;  // contact_graph.h
+template <class F>
+struct HingeGraph;  // hinge_graph.h
 
 enum class StageKind : std::uint8_t {
   IntegrateVelocities,
@@ -77,6 +81,8 @@ class SolverStages {
   void AddColorStages(StageKind kind, const SolverArrays& solver);
   void AddBodyStage(StageKind kind, int bodyCount, int workerCount);
   void RunBlock(const SolverStage& stage, int block);
+  template <class F>
+  void RunBlockOn(const SolverStage& stage, int block, ContactGraph<F>& graph, HingeGraph<F>& hinges);
   void WorkerLoop();
   static void WorkerTask(int begin, int end, int worker, void* context);
 

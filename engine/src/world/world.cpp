@@ -44,6 +44,7 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   SetSolverSettings(def.settings);
   state_->userData = def.userData;
   SetTaskSystem(def.tasks);
+  state_->solver.lanes = SimdLanes(def.simdWidth);
   state_->api = this;
 }
 
@@ -196,6 +197,7 @@ std::uint32_t World::Tag() const { return state_->tag; }
 const SolverSettings& World::GetSolverSettings() const { return state_->settings; }
 const Profile& World::GetProfile() const { return state_->profile; }
 Counters World::GetCounters() const { return state_->counters; }
+int World::GetSimdWidth() const { return state_->solver.lanes; }
 
 std::uint64_t World::StateHash() const {
   std::uint64_t hash = 14695981039346656037ull;  // FNV-1a offset basis

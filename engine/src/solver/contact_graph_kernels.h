@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Internal: the contact graph's warm start, solve and relax kernels (contact_graph.h), as templates on
+// the lane type. Included by contact_graph.cpp, which instantiates them on the baseline types (Float4
+// and the scalar twins), and by contact_graph_avx2.cpp, which instantiates them on wide::Avx2Float8 in
+// a translation unit compiled with -mavx2 (core/simd_dispatch.h says why nothing else may be defined
+// there). Every kernel mirrors its scalar twin in contact_solver.cpp operation for operation; where
+// the scalar code calls std::max(a, b) the lanes call Max(b, a) (maxps returns its second operand on a
+// tie or a NaN, std::max its first), and std::clamp(v, lo, hi) is Min(hi, Max(lo, v)).
+#pragma once
+
+#include "minkowski/assert.h"
+#include "solver/body_lanes.h"
+#include "solver/contact_graph.h"
+
+#include <span>
+
+namespace mk {
+
+// The helpers have internal linkage (an unnamed namespace in a header: each including file gets its
+// own copies), so an AVX2 translation unit's copies can never stand in for another file's.
+namespace {
+
+using wide::Neg;
+
+// The per-group constants the kernels read.
+template <class F>
+struct GroupMasses {
+  F nx, ny, invMassA, invIA, invMassB, invIB;
+};
+
+template <class F>
+[[gnu::always_inline]] inline GroupMasses<F> LoadMasses(const WideContactGroup<F>& g) {
+  return {F::Load(g.normalX), F::Load(g.normalY),  F::Load(g.invMassA),
+          F::Load(g.invIA),   F::Load(g.invMassB), F::Load(g.invIB)};
+}
+
+// AxisVelocity (contact_solver.cpp): Dot(vB - vA, axis) + (wB leverB - wA leverA).
+template <class F>
+[[gnu::always_inline]] inline F AxisVelocity(const BodyLanes<F>& a, const BodyLanes<F>& b, F ax, F ay,
+                                             F leverA, F leverB) {
+  return ((b.vx - a.vx) * ax + (b.vy - a.vy) * ay) + (b.w * leverB - a.w * leverA);
+}
+
+// ApplyAxisImpulse (contact_solver.cpp): lambda along the axis on B, minus on A.
+template <class F>
+[[gnu::always_inline]] inline void ApplyAxisImpulse(const GroupMasses<F>& m, BodyLanes<F>& a, BodyLanes<F>& b,
+                                                    F ax, F ay, F leverA, F leverB, F lambda) {
+  const F px = lambda * ax, py = lambda * ay;
+  a.vx = a.vx - m.invMassA * px;
+  a.vy = a.vy - m.invMassA * py;
+  a.w = a.w - m.invIA * (lambda * leverA);
+  b.vx = b.vx + m.invMassB * px;
+  b.vy = b.vy + m.invMassB * py;
+  b.w = b.w + m.invIB * (lambda * leverB);
+}
+
+// CurrentSeparation (contact_solver.cpp): dot(dpB - dpA + dqB rB - dqA rA, n) + adjustedSeparation.
+template <class F>
+[[gnu::always_inline]] inline F CurrentSeparation(const GroupMasses<F>& m, const BodyLanes<F>& a,
+                                                  const BodyLanes<F>& b,
+                                                  const typename WideContactGroup<F>::Point& p) {
+  const F rAx = F::Load(p.rAx), rAy = F::Load(p.rAy), rBx = F::Load(p.rBx), rBy = F::Load(p.rBy);
+  const F dx = (b.dpx - a.dpx) + ((b.qc * rBx - b.qs * rBy) - (a.qc * rAx - a.qs * rAy));
+  const F dy = (b.dpy - a.dpy) + ((b.qs * rBx + b.qc * rBy) - (a.qs * rAx + a.qc * rAy));
+  return (dx * m.nx + dy * m.ny) + F::Load(p.adjustedSeparation);
+}
+
+template <class F>
+void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
+  BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
+  const GroupMasses<F> m = LoadMasses(g);
+  const F tx = m.ny, ty = Neg(m.nx);  // RightPerp(n)
+  for (const auto& p : g.points) {
+    ApplyAxisImpulse(m, a, b, m.nx, m.ny, F::Load(p.rnA), F::Load(p.rnB), F::Load(p.normalImpulse));
+    ApplyAxisImpulse(m, a, b, tx, ty, F::Load(p.rtA), F::Load(p.rtB), F::Load(p.tangentImpulse));
+  }
+  StoreVelocities(states, g.indexA, a);
+  StoreVelocities(states, g.indexB, b);
+}
+
+// The soft pass (useBias) and the relax pass, SolveContact's lanes: the normal rows, then friction.
+template <class F, bool useBias>
+void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& context) {
+  BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
+  const GroupMasses<F> m = LoadMasses(g);
+  const F tx = m.ny, ty = Neg(m.nx);
+  const F zero = F::Zero(), one = F::Splat(1.0f), invH = F::Splat(context.invH);
+  const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
+  for (auto& p : g.points) {
+    const F s = CurrentSeparation(m, a, b, p);
+    const auto speculative = s > zero;
+    F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
+    if constexpr (useBias) {  // overlap: the soft spring, its push capped (SolveContact)
+      const F springScale = F::Load(g.massScale);
+      bias = Select(speculative, bias, Max(springScale * F::Load(g.biasRate) * s, Neg(pushMax)));
+      massScale = Select(speculative, one, springScale);
+      impulseScale = Select(speculative, zero, F::Load(g.impulseScale));
+    }
+    const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
+    const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
+    const F oldImpulse = F::Load(p.normalImpulse);
+    const F normalMass = F::Load(p.normalMass);
+    F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
+    const F newImpulse = Max(zero, oldImpulse + impulse);
+    const F applied = newImpulse - oldImpulse;
+    wide::Store(p.normalImpulse, newImpulse);
+    wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
+    ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
+  }
+  const F friction = F::Load(g.friction);
+  for (auto& p : g.points) {
+    const F rtA = F::Load(p.rtA), rtB = F::Load(p.rtB);
+    const F vt = AxisVelocity(a, b, tx, ty, rtA, rtB);
+    const F oldImpulse = F::Load(p.tangentImpulse);
+    const F maxFriction = friction * F::Load(p.normalImpulse);
+    const F newImpulse = Min(maxFriction, Max(Neg(maxFriction), oldImpulse - F::Load(p.tangentMass) * vt));
+    wide::Store(p.tangentImpulse, newImpulse);
+    ApplyAxisImpulse(m, a, b, tx, ty, rtA, rtB, newImpulse - oldImpulse);
+  }
+  StoreVelocities(states, g.indexA, a);
+  StoreVelocities(states, g.indexB, b);
+}
+
+}  // namespace
+
+template <class F>
+void WarmStartContactGroups(ContactGraph<F>& graph, std::span<BodyState> states) {
+  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
+  for (WideContactGroup<F>& g : graph.groups) {
+    WarmStartGroup(g, states.data());
+    RestoreStaticSlot(states.data(), graph.staticSlot);
+  }
+}
+
+template <class F, bool useBias>
+void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context) {
+  MK_ASSERT(states.size() == static_cast<size_t>(graph.staticSlot) + 1);
+  for (WideContactGroup<F>& g : graph.groups) {
+    SolveGroup<F, useBias>(g, states.data(), context);
+    RestoreStaticSlot(states.data(), graph.staticSlot);
+  }
+}
+
+template <class F>
+void WarmStartContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, int begin, int end,
+                                int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    WarmStartGroup(graph.groups[static_cast<size_t>(i)], states.data());
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+template <class F, bool useBias>
+void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states, const StepContext& context,
+                            int begin, int end, int staticSlot) {
+  for (int i = begin; i < end; ++i) {
+    SolveGroup<F, useBias>(graph.groups[static_cast<size_t>(i)], states.data(), context);
+    RestoreStaticSlot(states.data(), staticSlot);
+  }
+}
+
+// Explicit instantiations of the kernels above on lane type F (in namespace mk).
+#define MK_CONTACT_KERNELS_INSTANTIATE(F)                                                                    \
+  template void WarmStartContactGroups<F>(ContactGraph<F>&, std::span<BodyState>);                           \
+  template void SolveContactGroups<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);     \
+  template void SolveContactGroups<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&);    \
+  template void WarmStartContactGroupRange<F>(ContactGraph<F>&, std::span<BodyState>, int, int, int);        \
+  template void SolveContactGroupRange<F, true>(ContactGraph<F>&, std::span<BodyState>, const StepContext&,  \
+                                                int, int, int);                                              \
+  template void SolveContactGroupRange<F, false>(ContactGraph<F>&, std::span<BodyState>, const StepContext&, \
+                                                 int, int, int);
+
+}  // namespace mk
