@@ -25,6 +25,7 @@ import http.server
 import json
 import os
 import re
+import select
 import shutil
 import struct
 import subprocess
@@ -79,7 +80,6 @@ class Chromium:
     def _read_message(self, timeout):
         deadline = time.monotonic() + timeout
         while b"\0" not in self.buffer:
-            import select
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.from_browser], [], [], left)[0]:
                 raise TimeoutError("Chromium did not answer")
@@ -278,68 +278,89 @@ def main():
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     width, height = 900, 560
     browser = Chromium(args.chromium, width, height)
+    def run(name, block):  # a check that raises (a timeout, a dead page) fails; the others still run
+        try:
+            block()
+        except Exception as error:  # noqa: BLE001 - reported as a failure
+            report.check(False, f"{name}: {type(error).__name__}: {error}")
+
+    def check_load():
+        browser.open(base + f"?scene=large_pyramid&window={width}x{height}")
+        status = browser.wait_status(lambda s: s.get("frame", 0) >= 30, 120, "the page loads and runs")
+        report.check(status.get("shown") == "large_pyramid" and status.get("exit") == -1,
+                     f"the page loads and runs large_pyramid ({status['frame']} frames, {status.get('steps')} steps)")
+        shot_w, shot_h, rows = browser.screenshot(save("large_pyramid.png"))
+        whole, view = off_background(rows), off_background(rows, PANEL_PIXELS)
+        report.check((shot_w, shot_h) == (width, height) and whole > 0.08 and view > 0.03,
+                     f"the screenshot ({shot_w}x{shot_h}) is drawn: {100 * whole:.1f}% of its pixels off the "
+                     f"background, {100 * view:.1f}% right of the panel (need 8% and 3%)")
+        errors = browser.errors()
+        report.check(not errors, "no console error or exception" + (f": {errors[:3]}" if errors else ""))
+
+    def check_switch():
+        before = browser.status()
+        browser.press("]", "BracketRight", 221)
+        after = browser.wait_status(lambda s: s.get("shown") != before["shown"], 30, "] switches scene")
+        browser.wait_status(lambda s: s.get("frame", 0) > after["frame"] + 5, 30, "frames after the switch")
+        _, _, rows = browser.screenshot(save("after_switch.png"))
+        browser.press("[", "BracketLeft", 219)
+        back = browser.wait_status(lambda s: s.get("shown") == before["shown"], 30, "[ comes back")
+        report.check(after["shown"] != before["shown"] and back["shown"] == before["shown"] and
+                     off_background(rows, PANEL_PIXELS) > 0.001,
+                     f"] switches {before['shown']} -> {after['shown']} (drawn), [ returns to {back['shown']}")
+
+    def check_all():
+        expected = native_names(args.sandbox)
+        browser.open(base + f"?scene=large_pyramid&window={width}x{height}")
+        status = browser.wait_status(lambda s: s.get("frame", 0) >= 5, 120, "the page loads")
+        seen, start = [status["shown"]], status["shown"]
+        for _ in range(len(expected) + 5):
+            frame = status["frame"]
+            browser.press("]", "BracketRight", 221)
+            status = browser.wait_status(lambda s: s.get("frame", 0) >= frame + 3 and s["shown"] != seen[-1],
+                                         60, f"] after {seen[-1]}")
+            if status["shown"] == start:
+                break
+            seen.append(status["shown"])
+        missing = sorted(set(expected) - set(seen))
+        errors = browser.errors()
+        report.check(not missing and status["shown"] == start and status["exit"] == -1 and not errors,
+                     f"every scene and lab opens: ] visited {len(seen)} samples of the {len(expected)} "
+                     f"--list-scenes names" + (f"; missing {missing}" if missing else "") +
+                     (f"; errors {errors[:3]}" if errors else ""))
+
+    def check_fps():
+        frames = 240
+        browser.open(base + f"?scene=large_pyramid&window={width}x{height}&headless&frames={frames}&print-fps")
+        status = browser.wait_status(lambda s: s.get("exit", -1) != -1, 240, "the fps run ends")
+        fps = status.get("fps", 0.0)
+        report.check(status["exit"] == 0 and fps >= args.min_fps,
+                     f"large_pyramid at {width}x{height}, one step per frame: {fps:.1f} fps over the last 60 "
+                     f"frames (median frame {status.get('frame_ms', 0):.1f} ms, of which "
+                     f"{status.get('work_ms', 0):.1f} ms in the sandbox's step and drawing calls; "
+                     f"{status.get('run_fps', 0):.1f} fps over the run); need {args.min_fps:.0f}")
+
+    def check_hash():
+        for scene, steps in HASH_RUNS:
+            browser.open(base + f"?scene={scene}&window={width}x{height}&headless&frames={steps}&print-hash")
+            status = browser.wait_status(lambda s: s.get("exit", -1) != -1, 240, f"{scene} runs {steps} steps")
+            want = native_hash(args.benchmark, scene, steps)
+            got = status.get("hash")
+            report.check(status["exit"] == 0 and status.get("steps") == steps and got == want,
+                         f"{scene}: state hash after {status.get('steps')} steps in the browser {got}, "
+                         f"native benchmark {want}")
+
     try:
         if wanted("load") or wanted("switch"):
-            browser.open(base + f"?scene=large_pyramid&window={width}x{height}")
-            status = browser.wait_status(lambda s: s.get("frame", 0) >= 30, 120, "the page loads and runs")
-            report.check(status.get("shown") == "large_pyramid" and status.get("exit") == -1,
-                         f"the page loads and runs large_pyramid ({status['frame']} frames, {status.get('steps')} steps)")
-            shot_w, shot_h, rows = browser.screenshot(save("large_pyramid.png"))
-            whole, view = off_background(rows), off_background(rows, PANEL_PIXELS)
-            report.check((shot_w, shot_h) == (width, height) and whole > 0.08 and view > 0.03,
-                         f"the screenshot ({shot_w}x{shot_h}) is drawn: {100 * whole:.1f}% of its pixels off the "
-                         f"background, {100 * view:.1f}% right of the panel (need 8% and 3%)")
-            errors = browser.errors()
-            report.check(not errors, "no console error or exception" + (f": {errors[:3]}" if errors else ""))
+            run("load", check_load)
         if wanted("switch"):
-            before = browser.status()
-            browser.press("]", "BracketRight", 221)
-            after = browser.wait_status(lambda s: s.get("shown") != before["shown"], 30, "] switches scene")
-            browser.wait_status(lambda s: s.get("frame", 0) > after["frame"] + 5, 30, "frames after the switch")
-            _, _, rows = browser.screenshot(save("after_switch.png"))
-            browser.press("[", "BracketLeft", 219)
-            back = browser.wait_status(lambda s: s.get("shown") == before["shown"], 30, "[ comes back")
-            report.check(after["shown"] != before["shown"] and back["shown"] == before["shown"] and
-                         off_background(rows, PANEL_PIXELS) > 0.001,
-                         f"] switches {before['shown']} -> {after['shown']} (drawn), [ returns to {back['shown']}")
+            run("switch", check_switch)
         if wanted("all"):
-            expected = native_names(args.sandbox)
-            browser.open(base + f"?scene=large_pyramid&window={width}x{height}")
-            status = browser.wait_status(lambda s: s.get("frame", 0) >= 5, 120, "the page loads")
-            seen, start = [status["shown"]], status["shown"]
-            for _ in range(len(expected) + 5):
-                frame = status["frame"]
-                browser.press("]", "BracketRight", 221)
-                status = browser.wait_status(lambda s: s.get("frame", 0) >= frame + 3 and s["shown"] != seen[-1],
-                                             60, f"] after {seen[-1]}")
-                if status["shown"] == start:
-                    break
-                seen.append(status["shown"])
-            missing = sorted(set(expected) - set(seen))
-            errors = browser.errors()
-            report.check(not missing and status["shown"] == start and status["exit"] == -1 and not errors,
-                         f"every scene and lab opens: ] visited {len(seen)} samples of the {len(expected)} "
-                         f"--list-scenes names" + (f"; missing {missing}" if missing else "") +
-                         (f"; errors {errors[:3]}" if errors else ""))
+            run("all", check_all)
         if wanted("fps"):
-            frames = 240
-            browser.open(base + f"?scene=large_pyramid&window={width}x{height}&headless&frames={frames}&print-fps")
-            status = browser.wait_status(lambda s: s.get("exit", -1) != -1, 600, "the fps run ends")
-            fps = status.get("fps", 0.0)
-            report.check(status["exit"] == 0 and fps >= args.min_fps,
-                         f"large_pyramid at {width}x{height}, one step per frame: {fps:.1f} fps over the last 60 "
-                         f"frames (median frame {status.get('frame_ms', 0):.1f} ms, of which "
-                         f"{status.get('work_ms', 0):.1f} ms in the sandbox's step and drawing calls; "
-                         f"{status.get('run_fps', 0):.1f} fps over the run); need {args.min_fps:.0f}")
+            run("fps", check_fps)
         if wanted("hash"):
-            for scene, steps in HASH_RUNS:
-                browser.open(base + f"?scene={scene}&window={width}x{height}&headless&frames={steps}&print-hash")
-                status = browser.wait_status(lambda s: s.get("exit", -1) != -1, 600, f"{scene} runs {steps} steps")
-                want = native_hash(args.benchmark, scene, steps)
-                got = status.get("hash")
-                report.check(status["exit"] == 0 and status.get("steps") == steps and got == want,
-                             f"{scene}: state hash after {status.get('steps')} steps in the browser {got}, "
-                             f"native benchmark {want}")
+            run("hash", check_hash)
     finally:
         browser.close()
         server.shutdown()
