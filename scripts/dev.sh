@@ -29,25 +29,8 @@ AARCH64_PACKAGES="g++-aarch64-linux-gnu qemu-user"
 # Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
 PEER_PACKAGES="libbox2d-dev"
 
-# Each stage's heading says when it started (minutes:seconds since the command began), so a CI log
-# shows what each part takes.
-log() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
-
-install_missing() {
-  local missing=()
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
-  log "installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# log (stage headings with the minutes elapsed) and install_missing PACKAGE... (scripts/common.sh).
+source "$ROOT/scripts/common.sh"
 
 configure_and_build() {  # dir, extra cmake args...
   local dir=$1

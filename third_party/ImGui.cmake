@@ -5,9 +5,16 @@
 # Defines:
 #   SDL2::SDL2           (from SDL2's own CMake config)
 #   PkgConfig::MK_IMGUI  imgui core + SDL2 platform backend (libimgui.a) and stb (libstb), via pkg-config
+#   mk_imgui             what the sandbox links for ImGui: PkgConfig::MK_IMGUI here, the sources
+#                        compiled by emcc in the browser build (ImGuiWeb.cmake)
 #   mk_imgui_backend     static library: ImGui's SDL_Renderer backend compiled from the source Debian ships,
 #                        because libimgui.a does not contain imgui_impl_sdlrenderer. Links both of the above.
 include_guard(GLOBAL)
+
+if(EMSCRIPTEN)
+  include(ImGuiWeb)
+  return()
+endif()
 
 set(mk_sandbox_packages "pkg-config libsdl2-dev libimgui-dev libstb-dev (and xvfb xauth for its tests)")
 find_package(SDL2 CONFIG QUIET)
@@ -41,6 +48,11 @@ if(NOT EXISTS "${MK_IMGUI_BACKEND_INCLUDE_DIR}/imgui_impl_sdlrenderer.h"
     "to that file (after the path-exclude line) and run `apt-get install --reinstall libimgui-dev`, or pass "
     "-DMK_IMGUI_SDLRENDERER_SOURCE=/path/to/imgui_impl_sdlrenderer.cpp (ImGui 1.86). "
     "Or configure with -DMK_BUILD_SANDBOX=OFF.")
+endif()
+
+if(NOT TARGET mk_imgui)
+  add_library(mk_imgui INTERFACE)
+  target_link_libraries(mk_imgui INTERFACE PkgConfig::MK_IMGUI)
 endif()
 
 if(NOT TARGET mk_imgui_backend)

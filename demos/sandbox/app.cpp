@@ -16,6 +16,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,11 +24,14 @@
 #include <string>
 #include <vector>
 
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#endif
+
 namespace mk::sandbox {
 namespace {
 
-constexpr float kHeadlessStep = 1.0f / 60.0f;  // seconds per headless frame: shapes land alike every run
-constexpr float kWheelZoomStep = 1.15f;        // zoom factor per wheel notch
+constexpr float kWheelZoomStep = 1.15f;  // zoom factor per wheel notch
 constexpr SDL_Color kBackground{28, 30, 36, 255};
 
 bool IsSet(const char* name) {
@@ -36,11 +40,6 @@ bool IsSet(const char* name) {
 }
 
 bool HasDisplay() { return IsSet("DISPLAY") || IsSet("WAYLAND_DISPLAY"); }
-
-void UseOffscreenVideoDriver() {
-  // SDL's offscreen driver renders into memory: it needs no X server, Wayland compositor or GPU.
-  SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-}
 
 // The no-display message: what failed, then the two ways to run anyway.
 void PrintNoDisplay(const char* program, const char* detail) {
@@ -57,6 +56,19 @@ void PrintNoDisplay(const char* program, const char* detail) {
                "or on a virtual display:  xvfb-run -a -s '-screen 0 %dx%dx24' %s\n"
                "(or choose an SDL video driver yourself with SDL_VIDEODRIVER)\n",
                program, kWindowWidth, kWindowHeight, program);
+}
+
+#if defined(__EMSCRIPTEN__)
+// Starts SDL video: in a browser the page's canvas is the display, always there.
+int StartVideo(const Options&, const char* program) {
+  if (SDL_Init(SDL_INIT_VIDEO) == 0) return kExitOk;
+  std::fprintf(stderr, "%s: cannot start SDL video in this browser: %s\n", program, SDL_GetError());
+  return kExitError;
+}
+#else
+void UseOffscreenVideoDriver() {
+  // SDL's offscreen driver renders into memory: it needs no X server, Wayland compositor or GPU.
+  SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
 }
 
 // SDL drivers that render into memory only: a window there is invisible.
@@ -106,6 +118,7 @@ int StartVideo(const Options& options, const char* program) {
   std::fprintf(stderr, "%s: cannot start SDL video, even offscreen: %s\n", program, SDL_GetError());
   return kExitError;
 }
+#endif
 
 bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* program) {
   int w = 0, h = 0;
@@ -132,7 +145,6 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
 }
 
 // Everything a running sandbox owns. Members are released in reverse order by Shutdown().
-// Everything a running sandbox owns. Members are released in reverse order by Shutdown().
 class App {
  public:
   App(const Options& opts, const char* programName)
@@ -141,10 +153,26 @@ class App {
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
+  /// How a frame ended: more to come, the run is over (window closed, last of --frames), or an error.
+  enum class FrameEnd { kMore, kDone, kError };
+
+  /// Opens the window and the scene: kExitOk or the exit code to stop with.
+  int Open();
+  /// One frame: input, the steps it owes, drawing (the desktop loop and the browser call it).
+  FrameEnd Frame();
+  /// After the last frame: the --print-* lines, replay and recording results; the exit code.
+  int Finish();
+  /// Open, every frame, Finish (the desktop's own loop).
   int Run();
+#if defined(__EMSCRIPTEN__)
+  /// What the web page reads (mk_web_status): JSON with the frame count, what is shown, its steps and
+  /// state hash, the frame rate and the exit code once the run is over (-1 before).
+  std::string StatusJson();
+  std::vector<double> workSeconds;  // time spent inside Frame(), per frame
+  int exitStatus = -1;
+#endif
 
  private:
-  int Open();
   void Shutdown();
   bool HandleEvents();
   void HandleKey(SDL_Keycode key);
@@ -156,6 +184,7 @@ class App {
   bool RenderFrame(bool takeScreenshot);
   void FitCamera();
   void PrintFps();
+  void PrintHash();
 
   Options options;
   const char* program;
@@ -174,6 +203,9 @@ class App {
   Vec2 mouseScreen{-1.0f, -1.0f};
   int outputWidth = 0, outputHeight = 0;  // renderer size at the last frame: a change refits the view
   std::vector<double> frameSeconds;       // --print-fps
+  int frame = 0;                          // frames drawn
+  Uint64 lastCounter = 0;                 // SDL_GetPerformanceCounter() at the last frame
+  bool screenshotWritten = false;
 };
 
 int App::Open() {
@@ -210,8 +242,14 @@ int App::Open() {
     std::fprintf(stderr, "%s: cannot create the window: %s\n", program, SDL_GetError());
     return kExitError;
   }
-  // Headless uses the software renderer: the same pixels on every machine, with or without a GPU.
-  if (!options.headless) {
+  // Headless uses the software renderer: the same pixels on every machine, with or without a GPU. A
+  // browser has one canvas and draws it with WebGL, headless too.
+#if defined(__EMSCRIPTEN__)
+  const bool accelerated = true;
+#else
+  const bool accelerated = !options.headless;
+#endif
+  if (accelerated) {
     renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
   }
   if (renderer == nullptr) renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
@@ -229,6 +267,7 @@ int App::Open() {
   ImGui_ImplSDL2_InitForSDLRenderer(window);
   ImGui_ImplSDLRenderer_Init(renderer);
   FitCamera();
+  lastCounter = SDL_GetPerformanceCounter();
   return kExitOk;
 }
 
@@ -339,7 +378,9 @@ bool App::HandleEvents() {
     if (options.headless) continue;  // headless frames must not depend on stray input
     ImGui_ImplSDL2_ProcessEvent(&event);
     if (event.type == SDL_KEYDOWN) {
-      if (event.key.keysym.sym == SDLK_ESCAPE) running = false;
+#if !defined(__EMSCRIPTEN__)
+      if (event.key.keysym.sym == SDLK_ESCAPE) running = false;  // a page has no window to close
+#endif
       if (!ImGui::GetIO().WantCaptureKeyboard) HandleKey(event.key.keysym.sym);
       continue;
     }
@@ -435,31 +476,49 @@ bool App::RenderFrame(bool takeScreenshot) {
 
 void App::PrintFps() { std::printf("%s\n", FpsReport(frameSeconds, host.Name()).c_str()); }
 
+void App::PrintHash() {
+  const SceneView* scene = host.Scene();
+  if (scene == nullptr) {
+    std::printf("state hash: none (%s is a lab, not a world scene)\n", host.Name().c_str());
+    return;
+  }
+  std::printf("state hash %016" PRIx64 " after %d steps (%s)\n", scene->GetWorld().StateHash(),
+              scene->StepCount(), host.Name().c_str());
+}
+
+App::FrameEnd App::Frame() {
+  if (!HandleEvents()) return FrameEnd::kDone;
+  Uint64 now = SDL_GetPerformanceCounter();
+  float dt = static_cast<float>(static_cast<double>(now - lastCounter) /
+                                static_cast<double>(SDL_GetPerformanceFrequency()));
+  lastCounter = now;
+  if (options.headless) {
+    if (!paused) host.StepOnce();  // one fixed step per frame: the same picture on every machine
+  } else {
+    Advance(dt);
+  }
+  host.Update();
+
+  bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
+  bool shoot = lastFrame && (!options.screenshotPath.empty() || options.checkLayout);
+  if (!RenderFrame(shoot)) return FrameEnd::kError;
+  screenshotWritten = screenshotWritten || shoot;
+  if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
+  ++frame;
+  return options.frames == 0 || frame < options.frames ? FrameEnd::kMore : FrameEnd::kDone;
+}
+
 int App::Run() {
   int status = Open();
   if (status != kExitOk) return status;
-  Uint64 last = SDL_GetPerformanceCounter();
-  bool screenshotWritten = false;
-  for (int frame = 0; options.frames == 0 || frame < options.frames; ++frame) {
-    if (!HandleEvents()) break;
-    Uint64 now = SDL_GetPerformanceCounter();
-    float dt = static_cast<float>(static_cast<double>(now - last) /
-                                  static_cast<double>(SDL_GetPerformanceFrequency()));
-    last = now;
-    if (options.headless) {
-      if (!paused) host.StepOnce();  // one fixed step per frame: the same picture on every machine
-    } else {
-      Advance(dt);
-    }
-    host.Update();
+  FrameEnd end = FrameEnd::kMore;
+  while (end == FrameEnd::kMore) end = Frame();
+  return end == FrameEnd::kError ? kExitError : Finish();
+}
 
-    bool lastFrame = options.frames > 0 && frame + 1 == options.frames;
-    bool shoot = lastFrame && (!options.screenshotPath.empty() || options.checkLayout);
-    if (!RenderFrame(shoot)) return kExitError;
-    screenshotWritten = screenshotWritten || shoot;
-    if (frame > 0) frameSeconds.push_back(static_cast<double>(dt));
-  }
+int App::Finish() {
   if (options.printFps) PrintFps();
+  if (options.printHash) PrintHash();
   if (const SceneView* scene = host.Scene(); scene != nullptr && scene->IsReplaying()) {
     const scenes::SceneInfo* replayed = scene->ReplayedScene();
     std::printf("%s: replayed %s, step %llu of %llu", program,
@@ -487,13 +546,97 @@ int App::Run() {
 
 }  // namespace
 
+#if defined(__EMSCRIPTEN__)
+namespace {
+
+// A string as a JSON string literal (scene and lab names are plain words; quotes, backslashes and
+// control characters are escaped all the same).
+std::string JsonString(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// The running sandbox in a browser: the page's main loop calls it after main() has returned, so it
+// lives on the heap, and stays after the last frame so that the page can still read its status.
+App* webApp = nullptr;
+
+void WebFrame() {
+  const double start = emscripten_get_now();
+  const App::FrameEnd end = webApp->Frame();
+  webApp->workSeconds.push_back(1e-3 * (emscripten_get_now() - start));
+  if (end == App::FrameEnd::kMore) return;
+  emscripten_cancel_main_loop();
+  webApp->exitStatus = end == App::FrameEnd::kError ? kExitError : webApp->Finish();
+  std::printf("sandbox: finished with exit code %d\n", webApp->exitStatus);
+}
+
+}  // namespace
+
+std::string App::StatusJson() {
+  char number[64];
+  std::string json = "{\"frame\":" + std::to_string(frame) + ",\"shown\":" + JsonString(host.Name());
+  const SceneView* scene = host.Scene();
+  if (scene != nullptr) {
+    std::snprintf(number, sizeof number, "\"%016" PRIx64 "\"", scene->GetWorld().StateHash());
+    json += ",\"steps\":" + std::to_string(scene->StepCount()) + ",\"hash\":" + number;
+  }
+  const FrameTimes frames = MeasureFrameTimes(frameSeconds), work = MeasureFrameTimes(workSeconds);
+  if (frames.ok && work.ok) {
+    std::snprintf(number, sizeof number, ",\"fps\":%.2f,\"run_fps\":%.2f", 1.0 / frames.recentMedian,
+                  1.0 / frames.runMedian);
+    json += number;
+    std::snprintf(number, sizeof number, ",\"frame_ms\":%.3f,\"work_ms\":%.3f", 1e3 * frames.recentMedian,
+                  1e3 * work.recentMedian);
+    json += number;
+  }
+  return json + ",\"exit\":" + std::to_string(exitStatus) + "}";
+}
+#endif
+
 int RunSandbox(const Options& options, const char* program) {
   if (options.listScenes) {
     std::fputs(ListScenesText(LabNames()).c_str(), stdout);
     return kExitOk;
   }
+#if defined(__EMSCRIPTEN__)
+  // The browser runs the frames (one per animation frame, requestAnimationFrame): main() must return
+  // to it, so the loop is handed over and never comes back here.
+  webApp = new App(options, program);
+  webApp->exitStatus = webApp->Open();
+  if (webApp->exitStatus != kExitOk) return webApp->exitStatus;
+  webApp->exitStatus = -1;
+  emscripten_set_main_loop(WebFrame, 0, 1);
+  return kExitOk;
+#else
   App app(options, program);
   return app.Run();
+#endif
 }
 
+#if defined(__EMSCRIPTEN__)
+/// StatusJson() of the running sandbox, or "{}" before it opened (valid until the next call).
+const char* WebStatus() {
+  static std::string status;
+  status = webApp != nullptr ? webApp->StatusJson() : "{}";
+  return status.c_str();
+}
+#endif
+
 }  // namespace mk::sandbox
+
+#if defined(__EMSCRIPTEN__)
+// For the page (web/index.html): Module.ccall("mk_web_status", "string").
+extern "C" EMSCRIPTEN_KEEPALIVE const char* mk_web_status() { return mk::sandbox::WebStatus(); }
+#endif

@@ -66,6 +66,8 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
       parsed.options.checkLayout = true;
     } else if (arg == "--print-fps") {
       parsed.options.printFps = true;
+    } else if (arg == "--print-hash") {
+      parsed.options.printHash = true;
     } else if (arg == "--paused") {
       parsed.options.paused = true;
     } else if (arg == "--record" || arg == "--replay") {
@@ -108,21 +110,32 @@ double Median(std::vector<double> times) {
 
 }  // namespace
 
-std::string FpsReport(const std::vector<double>& frameSeconds, const std::string& name) {
-  char text[200];
-  if (frameSeconds.size() <= kFpsWarmUpFrames) {
-    std::snprintf(text, sizeof text, "fps: too few frames (%zu) to measure", frameSeconds.size());
-    return text;
-  }
+FrameTimes MeasureFrameTimes(const std::vector<double>& frameSeconds) {
+  FrameTimes times;
+  if (frameSeconds.size() <= kFpsWarmUpFrames) return times;
   const std::vector<double> run(frameSeconds.begin() + kFpsWarmUpFrames, frameSeconds.end());
   const size_t recentCount = std::min(run.size(), kFpsRecentFrames);
   const std::vector<double> recent(run.end() - static_cast<std::ptrdiff_t>(recentCount), run.end());
-  const double recentMedian = Median(recent), runMedian = Median(run);
+  times.ok = true;
+  times.recentFrames = recent.size();
+  times.runFrames = run.size();
+  times.recentMedian = Median(recent);
+  times.runMedian = Median(run);
+  return times;
+}
+
+std::string FpsReport(const std::vector<double>& frameSeconds, const std::string& name) {
+  char text[200];
+  const FrameTimes t = MeasureFrameTimes(frameSeconds);
+  if (!t.ok) {
+    std::snprintf(text, sizeof text, "fps: too few frames (%zu) to measure", frameSeconds.size());
+    return text;
+  }
   std::snprintf(text, sizeof text,
                 "fps: %.1f over the last %zu frames (median frame %.2f ms); %.1f over the run (median frame "
                 "%.2f ms over %zu frames, %s)",
-                1.0 / recentMedian, recent.size(), 1e3 * recentMedian, 1.0 / runMedian, 1e3 * runMedian,
-                run.size(), name.c_str());
+                1.0 / t.recentMedian, t.recentFrames, 1e3 * t.recentMedian, 1.0 / t.runMedian,
+                1e3 * t.runMedian, t.runFrames, name.c_str());
   return text;
 }
 
@@ -151,6 +164,8 @@ std::string UsageText(const char* program) {
          "                      no two overlap and no text is cut off; exit 1 naming what failed\n"
          "  --print-fps         at exit, print the median frames per second of the last 60 frames and\n"
          "                      of the whole run (its first 10 frames skipped)\n"
+         "  --print-hash        at exit, print the scene's state hash and its step count (the benchmark's\n"
+         "                      state_hash after as many --steps)\n"
          "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
          "  --record FILE       record the scene from its start (every step, grab and bomb) and\n"
          "                      write the replay to FILE at exit\n"

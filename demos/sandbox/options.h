@@ -31,6 +31,7 @@ struct Options {
   bool expandPanels = false;  ///< open every collapsing section of the panels (screenshots, layout test)
   bool checkLayout = false;   ///< after the last frame, check the panels' layout (see CheckLayout)
   bool printFps = false;      ///< at exit, print the median frames per second (after 10 warm-up frames)
+  bool printHash = false;     ///< at exit, print the world's StateHash and its step count (as the benchmark)
   bool paused = false;        ///< start paused (headless: no steps; frames measure drawing alone)
   std::string recordPath;     ///< record the scene from its start and write the replay here at exit
   std::string replayPath;     ///< play this replay file instead of running the scene
@@ -50,7 +51,7 @@ struct ParsedArguments {
 /// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
 /// (every following argument that does not start with "--"), `--list-scenes`, `--help`, `--window WxH`
 /// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`,
-/// `--paused`, `--record FILE`, `--replay FILE` (not both). Headless needs
+/// `--print-hash`, `--paused`, `--record FILE`, `--replay FILE` (not both). Headless needs
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);
@@ -60,6 +61,15 @@ ParsedArguments ParseArguments(int argc, const char* const* argv);
 /// rate shows, where the whole run's median hides a scene that grew slow).
 inline constexpr size_t kFpsWarmUpFrames = 10;
 inline constexpr size_t kFpsRecentFrames = 60;
+
+/// Medians of a run of frame times (s): the last kFpsRecentFrames frames after kFpsWarmUpFrames, and
+/// all of them after the warm-up. `ok` is false when the run has no frame after the warm-up.
+struct FrameTimes {
+  bool ok = false;
+  size_t recentFrames = 0, runFrames = 0;
+  double recentMedian = 0.0, runMedian = 0.0;
+};
+FrameTimes MeasureFrameTimes(const std::vector<double>& frameSeconds);
 
 /// The --print-fps line for these frame times (s, in order): the median frame rate of the last
 /// kFpsRecentFrames frames, then of the whole run after kFpsWarmUpFrames, each with its median frame

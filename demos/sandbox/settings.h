@@ -37,8 +37,13 @@ struct SceneSettings {
   int workers = 1;  ///< the step's workers (a TaskPool; the results do not change), 1..kMaxSandboxWorkers
 };
 
-/// The workers slider's and `--settings workers=N`'s upper end.
+/// The workers slider's and `--settings workers=N`'s upper end. The browser build has no threads
+/// (Emscripten without pthreads, so the page needs no cross-origin isolation): one worker there.
+#if defined(__EMSCRIPTEN__)
+inline constexpr int kMaxSandboxWorkers = 1;
+#else
 inline constexpr int kMaxSandboxWorkers = 16;
+#endif
 
 /// The settings a scene starts with: its WorldDef (gravity, solver settings), default knobs and the
 /// default draw toggles.

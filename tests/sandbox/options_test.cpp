@@ -34,8 +34,8 @@ TEST_CASE("the headless form is parsed in any order") {
 }
 
 TEST_CASE("the window size and the layout options are parsed") {
-  ParsedArguments parsed =
-      Parse({"--window", "900x560", "--expand-panels", "--check-layout", "--print-fps", "--paused"});
+  ParsedArguments parsed = Parse({"--window", "900x560", "--expand-panels", "--check-layout", "--print-fps",
+                                  "--paused", "--print-hash"});
   REQUIRE(parsed.ok);
   CHECK(parsed.options.windowWidth == 900);
   CHECK(parsed.options.windowHeight == 560);
@@ -43,6 +43,8 @@ TEST_CASE("the window size and the layout options are parsed") {
   CHECK(parsed.options.checkLayout);
   CHECK(parsed.options.printFps);
   CHECK(parsed.options.paused);
+  CHECK(parsed.options.printHash);
+  CHECK_FALSE(Parse({}).options.printHash);
   ParsedArguments defaults = Parse({});
   CHECK(defaults.options.windowWidth == kWindowWidth);
   CHECK(defaults.options.windowHeight == kWindowHeight);
@@ -99,5 +101,20 @@ TEST_CASE("the fps report gives the recent frames' rate besides the whole run's"
   // A short run: the recent window is the whole run.
   CHECK(FpsReport(std::vector<double>(kFpsWarmUpFrames + 5, 0.025), "x")
             .find("fps: 40.0 over the last 5 frames") == 0);
+}
+
+// The browser page reads these figures as numbers (app.cpp, mk_web_status).
+TEST_CASE("the frame-time medians leave out the warm-up and take the recent window") {
+  CHECK_FALSE(MeasureFrameTimes(std::vector<double>(kFpsWarmUpFrames, 0.01)).ok);
+  std::vector<double> frames(kFpsWarmUpFrames, 1.0);
+  for (int i = 0; i < 100; ++i) frames.push_back(i % 2 == 0 ? 0.02 : 0.03);  // run median: 0.02 or 0.03
+  frames.insert(frames.end(), kFpsRecentFrames - 1, 0.05);
+  frames.push_back(0.5);  // one slow frame does not move a median
+  const FrameTimes times = MeasureFrameTimes(frames);
+  REQUIRE(times.ok);
+  CHECK(times.recentFrames == kFpsRecentFrames);
+  CHECK(times.runFrames == 100 + kFpsRecentFrames);
+  CHECK(times.recentMedian == doctest::Approx(0.05));
+  CHECK(times.runMedian == doctest::Approx(0.03));  // 50 at 0.02, 50 at 0.03, 60 above: the middle is 0.03
 }
 }  // TEST_SUITE("sandbox.options")

@@ -59,11 +59,16 @@ static_assert(
 
 // When one of these fails, a field was added: it is saved automatically (the struct is copied as
 // bytes); add a check to the validation (snapshot_validate.cpp) if the engine indexes with it or needs it
-// finite, then update the size here. (Sizes of the x86-64 / AArch64 builds.)
-static_assert(sizeof(Body) == 184, "Body changed: review ValidBody in snapshot_validate.cpp");
-static_assert(sizeof(Shape) == 120, "Shape changed: review ValidShape in snapshot_validate.cpp");
+// finite, then update the size here. (Sizes of the 64-bit builds, x86-64 / AArch64, and of the 32-bit
+// WebAssembly one, the browser sandbox: its 4-byte pointers make Body, Shape and Joint smaller.)
+constexpr bool kPointers64 = sizeof(void*) == 8;
+static_assert(sizeof(Body) == (kPointers64 ? 184 : 172),
+              "Body changed: review ValidBody in snapshot_validate.cpp");
+static_assert(sizeof(Shape) == (kPointers64 ? 120 : 112),
+              "Shape changed: review ValidShape in snapshot_validate.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot_validate.cpp");
-static_assert(sizeof(Joint) == 208, "Joint changed: review ValidJoint in snapshot_validate.cpp");
+static_assert(sizeof(Joint) == (kPointers64 ? 208 : 200),
+              "Joint changed: review ValidJoint in snapshot_validate.cpp");
 
 // A hash of the sizes of everything copied as bytes: a snapshot from a build whose structs differ
 // (another engine version, compiler or platform) is refused as LayoutMismatch rather than misread.
