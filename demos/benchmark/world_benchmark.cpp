@@ -3,7 +3,7 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]
+//             [--workers N] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y] [--origin-at-zero]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -15,6 +15,10 @@
 // The last two columns are the last step's manifold queries and recycled manifolds (Counters).
 // --workers N steps every world on a TaskPool of N workers (minkowski/task_system.h; default 1: the
 // calling thread alone); the state hashes must not change with it.
+// --offset X,Y moves every scene that far from the origin (m; SceneRun's Placement), with the world's
+// float frame (WorldDef::origin) there, or at zero with --origin-at-zero: in the large-world build
+// (MK_LARGE_WORLDS) the figures and the instructions per step far away, docs/design.md "Large worlds".
+// In the default build the scene meets a float's spacing there (8 mm at 100 km).
 //
 // --snapshot-cost instead runs each scene for its steps once, then times World::SaveSnapshot into a
 // reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
@@ -43,6 +47,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,7 +71,8 @@ struct Options {
   bool scrubCost = false;
   bool figures = false;
   int workers = 1;
-  mk::TaskPool* pool = nullptr;  // --workers > 1
+  mk::TaskPool* pool = nullptr;       // --workers > 1
+  mk::scenes::Placement placement{};  // --offset, --origin-at-zero
 };
 
 struct RunResult {
@@ -78,7 +84,7 @@ struct RunResult {
 };
 
 RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   if (options.pool != nullptr) run.GetWorld().SetTaskSystem(options.pool->GetTaskSystem());
   if (!options.recycling) {
     mk::SolverSettings settings = run.GetWorld().GetSolverSettings();
@@ -134,7 +140,8 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--workers N] [--snapshot-cost] [--scrub-cost] [--figures]\n");
+      "[--list] [--workers N] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y] "
+      "[--origin-at-zero]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -145,7 +152,7 @@ double Median(std::vector<double> v) {
 // One scene's snapshot cost row; false when a restore failed or changed the state hash.
 bool SnapshotCost(const SceneInfo& info, const Options& options) {
   const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   for (int i = 0; i < steps; ++i) run.Step();
   mk::World& world = run.GetWorld();
   const std::uint64_t hash = world.StateHash();
@@ -222,7 +229,7 @@ bool ScrubCost(const SceneInfo& info, const Options& options) {
 
 // One scene's quality figures row.
 void PrintFigures(const SceneInfo& info, const Options& options) {
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   const mk::scenes::SceneFigures f =
       mk::scenes::MeasureFigures(run, options.steps > 0 ? options.steps : info.defaultSteps);
   char energy[32] = "n/a";
@@ -258,6 +265,15 @@ bool Parse(int argc, char** argv, Options& options) {
       if (!mk::bench::ParseInt(argv[++i], options.params.size)) return false;
     } else if (arg == "--count" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.params.count)) return false;
+    } else if (arg == "--offset" && hasValue) {
+      double x = 0.0, y = 0.0;
+      if (std::sscanf(argv[++i], "%lf,%lf", &x, &y) != 2 || !(std::fabs(x) <= mk::kMaxWorldPosition) ||
+          !(std::fabs(y) <= mk::kMaxWorldPosition))
+        return false;
+      using Coordinate = decltype(options.placement.offset.x);
+      options.placement.offset = mk::Pos{static_cast<Coordinate>(x), static_cast<Coordinate>(y)};
+    } else if (arg == "--origin-at-zero") {
+      options.placement.originAtOffset = false;
     } else if (arg == "--workers" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.workers) || options.workers < 1 ||
           options.workers > mk::kMaxWorkers)
