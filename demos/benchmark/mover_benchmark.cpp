@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     const mk::Vec2 p{Uniform(gen, -99.0f, 99.0f), Uniform(gen, -29.0f, 29.0f)};
     const mk::Capsule mover{p - mk::Vec2{0.0f, 0.45f}, p + mk::Vec2{0.0f, 0.45f}, 0.3f};
     bool clear = true;
-    world.OverlapShape(mover, mk::Transform{}, {}, [&](mk::ShapeId) { return clear = false; });
+    world.OverlapShape(mover, mk::WorldTransform{}, {}, [&](mk::ShapeId) { return clear = false; });
     if (!clear) continue;
     // Put it against something, as a walking character is: cast it up to 10 m in a random direction.
     const float push = Uniform(gen, -3.14159f, 3.14159f);

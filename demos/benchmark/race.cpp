@@ -52,7 +52,8 @@ constexpr std::string_view kScenes[] = {"large_pyramid", "many_pyramids", "tumbl
 std::vector<BodyId> DynamicBodies(const World& world) {
   std::vector<BodyId> bodies;
   std::set<std::uint32_t> seen;
-  const AABB everything{{-kMaxWorldLength, -kMaxWorldLength}, {kMaxWorldLength, kMaxWorldLength}};
+  const float reach = static_cast<float>(kMaxWorldPosition);
+  const AABB everything{{-reach, -reach}, {reach, reach}};
   world.QueryAABB(everything, [&](ShapeId shape) {
     const BodyId body = world.GetBody(shape);
     if (world.GetBodyType(body) == BodyType::Dynamic && seen.insert(body.index1).second)
@@ -122,7 +123,7 @@ namespace {
 class OursRun final : public SceneRun {
  public:
   explicit OursRun(const scenes::SceneInfo& info) : run_(info), name_(info.name) {
-    for (BodyId body : run_.State().bodies) startX_.push_back(run_.GetWorld().GetPosition(body).x);
+    for (BodyId body : run_.State().bodies) startX_.push_back(Position(body).x);
   }
 
   void Step(int) override { run_.Step(); }
@@ -131,11 +132,12 @@ class OursRun final : public SceneRun {
     const World& world = run_.GetWorld();
     const std::vector<BodyId>& bodies = run_.State().bodies;
     std::vector<Vec2> positions;
-    for (BodyId body : bodies) positions.push_back(world.GetPosition(body));
+    for (BodyId body : bodies) positions.push_back(Position(body));
     if (name_ == "large_pyramid" || name_ == "many_pyramids")
       return PyramidQuality(positions, startX_, name_ == "large_pyramid");
     if (name_ == "tumbler")  // bodies[0] is the drum
-      return TumblerQuality(world.GetTransform(bodies[0]), std::span(positions).subspan(1));
+      return TumblerQuality(RelativeTo(world.GetTransform(bodies[0]), run_.State().origin),
+                            std::span(positions).subspan(1));
     if (name_ == "smash") {
       int awake = 0;
       for (BodyId body : bodies) awake += world.IsAwake(body) ? 1 : 0;
@@ -143,7 +145,7 @@ class OursRun final : public SceneRun {
     }
     if (name_ == "rain") {  // every ragdoll now alive, not only the first ones the scene lists
       positions.clear();
-      for (BodyId body : DynamicBodies(world)) positions.push_back(world.GetPosition(body));
+      for (BodyId body : DynamicBodies(world)) positions.push_back(Position(body));
       return RainQuality(positions);
     }
     if (name_ == "joint_grid") return JointGridQuality(run_.Params().size, GridTransforms());
@@ -152,6 +154,9 @@ class OursRun final : public SceneRun {
   }
 
  private:
+  // A body's position about the scene's origin (where a large-world run placed it; zero otherwise).
+  Vec2 Position(BodyId body) const { return run_.GetWorld().GetPosition(body) - run_.State().origin; }
+
   // The grid's transforms, k-major, with its static anchors where the scene made them.
   std::vector<Transform> GridTransforms() const {
     const int n = run_.Params().size;
@@ -159,8 +164,10 @@ class OursRun final : public SceneRun {
     std::size_t next = 0;
     for (int k = 0; k < n; ++k) {
       for (int i = 0; i < n; ++i) {
-        grid.push_back(JointGridAnchor(n, k, i) ? MakeTransform({static_cast<float>(k), 0.0f}, 0.0f)
-                                                : run_.GetWorld().GetTransform(run_.State().bodies[next++]));
+        grid.push_back(
+            JointGridAnchor(n, k, i)
+                ? MakeTransform({static_cast<float>(k), 0.0f}, 0.0f)
+                : RelativeTo(run_.GetWorld().GetTransform(run_.State().bodies[next++]), run_.State().origin));
       }
     }
     return grid;

@@ -167,7 +167,11 @@ void RunShapeCasts(const mk::scenes::SceneInfo& info, const mk::World& world, si
     hits = 0;
     const double start = mk::bench::NowNs();
     for (size_t i = 0; i < casts.size(); ++i)
-      hits += world.CastShapeClosest(casts[i].shape, casts[i].xf, rays[i].translation).hit ? 1 : 0;
+      hits += world.CastShapeClosest(casts[i].shape, mk::WorldTransform{casts[i].xf.p, casts[i].xf.q},
+                                     rays[i].translation)
+                      .hit
+                  ? 1
+                  : 0;
     rates.push_back(static_cast<double>(casts.size()) / ((mk::bench::NowNs() - start) * 1e-9));
   }
   std::printf("%s,minkowski_shape_cast,%zu,%zu,%d,%.0f,%.3f\n", info.name, shapeCount, casts.size(), hits,

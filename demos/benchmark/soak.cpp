@@ -162,7 +162,8 @@ class Churn {
   }
 
   bool Finite(BodyId body) const {
-    const Vec2 p = world_.GetPosition(body), v = world_.GetLinearVelocity(body);
+    const Pos p = world_.GetPosition(body);
+    const Vec2 v = world_.GetLinearVelocity(body);
     return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(v.x) && std::isfinite(v.y) &&
            std::isfinite(world_.GetAngle(body)) && std::isfinite(world_.GetAngularVelocity(body));
   }

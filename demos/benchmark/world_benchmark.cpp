@@ -3,7 +3,8 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures]
+//             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y]
+//             [--origin-at-zero]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -17,6 +18,10 @@
 // calling thread alone); the state hashes must not change with it. --lanes 4|8 creates every world
 // with that SIMD width (WorldDef::simdWidth; default: the scene's, automatic); 8 on a CPU without AVX2
 // runs 4 lanes and says so on stderr. The state hashes must not change with it either.
+// --offset X,Y moves every scene that far from the origin (m; SceneRun's Placement), with the world's
+// float frame (WorldDef::origin) there, or at zero with --origin-at-zero: in the large-world build
+// (MK_LARGE_WORLDS) the figures and the instructions per step far away, docs/design.md "Large worlds".
+// In the default build the scene meets a float's spacing there (8 mm at 100 km).
 //
 // --snapshot-cost instead runs each scene for its steps once, then times World::SaveSnapshot into a
 // reused buffer and World::RestoreSnapshot into the same World and into a fresh one (thread CPU
@@ -45,6 +50,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,8 +74,9 @@ struct Options {
   bool scrubCost = false;
   bool figures = false;
   int workers = 1;
-  mk::TaskPool* pool = nullptr;  // --workers > 1
-  int lanes = 0;                 // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
+  mk::TaskPool* pool = nullptr;       // --workers > 1
+  int lanes = 0;                      // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
+  mk::scenes::Placement placement{};  // --offset, --origin-at-zero
 };
 
 struct RunResult {
@@ -81,7 +88,7 @@ struct RunResult {
 };
 
 RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   if (options.pool != nullptr) run.GetWorld().SetTaskSystem(options.pool->GetTaskSystem());
   if (!options.recycling) {
     mk::SolverSettings settings = run.GetWorld().GetSolverSettings();
@@ -137,7 +144,8 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures]\n");
+      "[--list] [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y] "
+      "[--origin-at-zero]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -148,7 +156,7 @@ double Median(std::vector<double> v) {
 // One scene's snapshot cost row; false when a restore failed or changed the state hash.
 bool SnapshotCost(const SceneInfo& info, const Options& options) {
   const int steps = options.steps > 0 ? options.steps : info.defaultSteps;
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   for (int i = 0; i < steps; ++i) run.Step();
   mk::World& world = run.GetWorld();
   const std::uint64_t hash = world.StateHash();
@@ -225,7 +233,7 @@ bool ScrubCost(const SceneInfo& info, const Options& options) {
 
 // One scene's quality figures row.
 void PrintFigures(const SceneInfo& info, const Options& options) {
-  mk::scenes::SceneRun run(info, options.params);
+  mk::scenes::SceneRun run(info, options.params, false, options.placement);
   const mk::scenes::SceneFigures f =
       mk::scenes::MeasureFigures(run, options.steps > 0 ? options.steps : info.defaultSteps);
   char energy[32] = "n/a";
@@ -261,6 +269,15 @@ bool Parse(int argc, char** argv, Options& options) {
       if (!mk::bench::ParseInt(argv[++i], options.params.size)) return false;
     } else if (arg == "--count" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.params.count)) return false;
+    } else if (arg == "--offset" && hasValue) {
+      double x = 0.0, y = 0.0;
+      if (std::sscanf(argv[++i], "%lf,%lf", &x, &y) != 2 || !(std::fabs(x) <= mk::kMaxWorldPosition) ||
+          !(std::fabs(y) <= mk::kMaxWorldPosition))
+        return false;
+      using Coordinate = decltype(options.placement.offset.x);
+      options.placement.offset = mk::Pos{static_cast<Coordinate>(x), static_cast<Coordinate>(y)};
+    } else if (arg == "--origin-at-zero") {
+      options.placement.originAtOffset = false;
     } else if (arg == "--workers" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.workers) || options.workers < 1 ||
           options.workers > mk::kMaxWorkers)

@@ -36,7 +36,7 @@ class MotionLocksState final : public SceneState {
     if (step % 60 != 0) return;
     const float sign = (step / 60) % 2 == 0 ? 1.0f : -1.0f;
     for (BodyId body : locked) {
-      const Vec2 c = world.GetWorldCenterOfMass(body);
+      const Pos c = world.GetWorldCenterOfMass(body);
       world.ApplyLinearImpulse(body, {3.0f * sign * world.GetMass(body), 4.0f * world.GetMass(body)},
                                c + Vec2{0.2f, 0.1f});
     }
@@ -65,7 +65,7 @@ class KinematicState final : public SceneState {
     const float t = static_cast<float>(step + 1) / 60.0f;
     const float phase = 2.0f * kPi * t / 10.0f;
     const Vec2 p{3.0f * mk::Sin(phase), 4.0f + 0.8f * mk::Sin(2.0f * phase)};
-    world.SetTargetTransform(platform, MakeTransform(p, 0.1f * mk::Cos(phase)), 1.0f / 60.0f);
+    world.SetTargetTransform(platform, MakeWorldTransform(origin + p, 0.1f * mk::Cos(phase)), 1.0f / 60.0f);
   }
   BodyId platform;
 };

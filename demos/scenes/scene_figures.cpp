@@ -12,10 +12,27 @@ namespace mk::scenes {
 
 namespace {
 
-/// A box holding every shape the world accepts (kMaxWorldLength).
-constexpr AABB kEverywhere{{-kMaxWorldLength, -kMaxWorldLength}, {kMaxWorldLength, kMaxWorldLength}};
+/// A box holding every shape of a scene about `origin` (within kMaxWorldLength of it).
+AABB Everywhere(Pos origin) {
+  const Vec2 o = ToVec2(origin);
+  return {{o.x - kMaxWorldLength, o.y - kMaxWorldLength}, {o.x + kMaxWorldLength, o.y + kMaxWorldLength}};
+}
 
 }  // namespace
+
+// The shape's box about the scene's origin: its geometry at its body's transform taken relative to
+// it, so a scene moved far away (SceneRun's offset) measures as it does at the origin (the world's own
+// boxes are floats there, rounded to the float spacing at that distance).
+AABB FiguresProbe::ShapeBox(const World& world, ShapeId shape) const {
+  if (state_->origin == Pos{}) return world.GetAABB(shape);
+  return ComputeAABB(world.GetShapeGeometry(shape),
+                     RelativeTo(world.GetTransform(world.GetBody(shape)), state_->origin));
+}
+
+// A body's centre of mass about the scene's origin (m).
+Vec2 FiguresProbe::Center(const World& world, BodyId body) const {
+  return world.GetWorldCenterOfMass(body) - state_->origin;
+}
 
 FiguresProbe::FiguresProbe(const SceneRun& run) : state_(&run.State()) {
   const World& world = run.GetWorld();
@@ -23,10 +40,10 @@ FiguresProbe::FiguresProbe(const SceneRun& run) : state_(&run.State()) {
   std::unordered_map<std::uint32_t, int> index;  // body slot + 1 -> index in bodies
   for (std::size_t i = 0; i < bodies.size(); ++i) index[bodies[i].index1] = static_cast<int>(i);
   shapes_.resize(bodies.size());
-  world.QueryAABB(kEverywhere, [&](ShapeId shape) {
+  world.QueryAABB(Everywhere(state_->origin), [&](ShapeId shape) {
     const BodyId body = world.GetBody(shape);
     if (world.GetBodyType(body) == BodyType::Static) {
-      const float bottom = world.GetAABB(shape).lower.y;
+      const float bottom = ShapeBox(world, shape).lower.y;
       lowestStatic_ = hasStatic_ ? std::min(lowestStatic_, bottom) : bottom;
       hasStatic_ = true;
     }
@@ -36,7 +53,7 @@ FiguresProbe::FiguresProbe(const SceneRun& run) : state_(&run.State()) {
     return true;
   });
   for (std::size_t i = 0; i < bodies.size(); ++i) {
-    start_.push_back(world.GetWorldCenterOfMass(bodies[i]));
+    start_.push_back(Center(world, bodies[i]));
     const float top = BodyTop(world, static_cast<int>(i));
     if (highest_ < 0 || top > highestTop_) {
       highest_ = static_cast<int>(i);
@@ -48,9 +65,9 @@ FiguresProbe::FiguresProbe(const SceneRun& run) : state_(&run.State()) {
 }
 
 float FiguresProbe::BodyTop(const World& world, int body) const {
-  float top = world.GetWorldCenterOfMass(state_->bodies[static_cast<std::size_t>(body)]).y;
+  float top = Center(world, state_->bodies[static_cast<std::size_t>(body)]).y;
   for (ShapeId shape : shapes_[static_cast<std::size_t>(body)])
-    top = std::max(top, world.GetAABB(shape).upper.y);
+    top = std::max(top, ShapeBox(world, shape).upper.y);
   return top;
 }
 
@@ -62,7 +79,7 @@ float FiguresProbe::Energy(const World& world) const {
     const double m = world.GetMass(body);
     const Vec2 v = world.GetLinearVelocity(body);
     const double w = world.GetAngularVelocity(body);
-    const Vec2 c = world.GetWorldCenterOfMass(body) - Vec2{0.0f, state_->floorY};
+    const Vec2 c = Center(world, body) - Vec2{0.0f, state_->floorY};
     energy += 0.5 * m * static_cast<double>(Dot(v, v)) + 0.5 * world.GetRotationalInertia(body) * w * w -
               m * static_cast<double>(Dot(g, c));
   }
@@ -82,9 +99,9 @@ float FiguresProbe::JointError(const World& world) const {
   float error = 0.0f;
   for (const SceneState::PointJoint& joint : state_->pointJoints) {
     if (!world.IsValid(joint.bodyA) || !world.IsValid(joint.bodyB)) continue;
-    const Vec2 a = TransformPoint(world.GetTransform(joint.bodyA), joint.localAnchorA);
-    const Vec2 b = TransformPoint(world.GetTransform(joint.bodyB), joint.localAnchorB);
-    error = std::max(error, Distance(a, b));
+    const Pos a = TransformPoint(world.GetTransform(joint.bodyA), joint.localAnchorA);
+    const Pos b = TransformPoint(world.GetTransform(joint.bodyB), joint.localAnchorB);
+    error = std::max(error, Length(b - a));
   }
   return error;
 }
@@ -110,7 +127,7 @@ SceneFigures FiguresProbe::Finish(const SceneRun& run) const {
   for (std::size_t i = 0; i < state_->bodies.size(); ++i) {
     const BodyId body = state_->bodies[i];
     if (!world.IsValid(body)) continue;
-    const Vec2 c = world.GetWorldCenterOfMass(body);
+    const Vec2 c = Center(world, body);
     f.sideDrift = std::max(f.sideDrift, std::abs(c.x - start_[i].x));
     f.finalMaxSpeed = std::max(f.finalMaxSpeed, Length(world.GetLinearVelocity(body)));
     const bool below = hasStatic_ && c.y < lowestStatic_;

@@ -52,6 +52,8 @@ class FiguresProbe {
   float Penetration(const World& world) const;
   float JointError(const World& world) const;
   float BodyTop(const World& world, int body) const;
+  AABB ShapeBox(const World& world, ShapeId shape) const;
+  Vec2 Center(const World& world, BodyId body) const;
 
   const SceneState* state_;
   std::vector<Vec2> start_;                   // centre of mass of each body at the start

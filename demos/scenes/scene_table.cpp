@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The one explicit scene table, and SceneRun (how every tool steps a scene).
+#include "minkowski/joint_api.h"
 #include "scene_builders.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <span>
 
 namespace mk::scenes {
@@ -192,16 +195,73 @@ SceneParams ResolveParams(const SceneInfo& info, SceneParams params) {
   return params;
 }
 
-SceneRun::SceneRun(const SceneInfo& info, SceneParams params, bool record)
-    : info_(&info), params_(ResolveParams(info, params)), world_(info.worldDef) {
+namespace {}  // namespace
+
+SceneRun::SceneRun(const SceneInfo& info, SceneParams params, bool record, Placement placement)
+    : info_(&info), params_(ResolveParams(info, params)), world_(info.worldDef), offset_(placement.offset) {
   if (record) world_.StartRecording();  // a new world: always accepted
   state_ = info.build(world_, params_);
+  state_->origin = offset_;
+  // Large-world build, the frame at the scene: built around zero, then the whole world moved, which
+  // there moves only its float frame (World::ShiftOrigin: O(1), exact), so the run steps bit for bit as
+  // at the origin. The callback runs with the world moved back, so what it spawns is exact too.
+  // Otherwise (the default build, a recording, or the frame left at zero) the bodies are moved.
+  shiftFrame_ = kLargeWorlds && placement.originAtOffset && !record && !(offset_ == Pos{});
+  if (shiftFrame_) {
+    world_.ShiftOrigin(Pos{-offset_.x, -offset_.y});
+  } else {
+    MoveNewBodies();
+  }
 }
 
 bool SceneRun::Step(float timeStep) {
-  state_->PreStep(world_, step_);
+  if (shiftFrame_) {
+    world_.ShiftOrigin(offset_);
+    state_->PreStep(world_, step_);
+    world_.ShiftOrigin(Pos{-offset_.x, -offset_.y});
+  } else {
+    state_->PreStep(world_, step_);
+    MoveNewBodies();
+  }
   ++step_;
   return world_.Step(timeStep);
+}
+
+// Scenes build at the origin. With an offset, the bodies within kMaxWorldLength of the origin are the
+// ones built or spawned since the last call (the moved ones are far away): those with shapes, found
+// through the broadphase, and the shapeless ones jointed to them (a hinge's ground). Each is moved by
+// the offset, its velocity kept. The callbacks of the scenes run this way only change velocities,
+// motor speeds and forces at points they read from the world, which move with it.
+void SceneRun::MoveNewBodies() {
+  if (offset_ == Pos{}) return;
+  std::vector<BodyId> found;
+  auto add = [&](BodyId body) {
+    const Pos p = world_.GetPosition(body);
+    const bool nearOrigin = std::fabs(p.x) <= kMaxWorldLength && std::fabs(p.y) <= kMaxWorldLength;
+    if (nearOrigin && std::find(found.begin(), found.end(), body) == found.end()) found.push_back(body);
+  };
+  const AABB nearOrigin{{-kMaxWorldLength, -kMaxWorldLength}, {kMaxWorldLength, kMaxWorldLength}};
+  world_.QueryAABB(nearOrigin, [&](ShapeId shape) {
+    add(world_.GetBody(shape));
+    return true;
+  });
+  std::vector<JointId> joints;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    joints.resize(static_cast<std::size_t>(world_.GetJointCount(found[i])));
+    world_.GetJoints(found[i], Span<JointId>(joints.data(), joints.size()));
+    for (JointId joint : joints) {
+      for (BodyId other : {GetJointBodyA(world_, joint), GetJointBodyB(world_, joint)})
+        if (world_.IsValid(other)) add(other);
+    }
+  }
+  // In slot order (creation order, as the broadphase first met them), not the broadphase walk's.
+  std::sort(found.begin(), found.end(), [](BodyId a, BodyId b) { return a.index1 < b.index1; });
+  for (BodyId body : found) {
+    const WorldTransform xf = world_.GetTransform(body);
+    const bool asleep = !world_.IsAwake(body);  // SetTransform wakes it; smash builds its wall asleep
+    world_.SetTransform(body, Pos{xf.p.x + offset_.x, xf.p.y + offset_.y}, Angle(xf.q));
+    if (asleep) world_.SetAwake(body, false);
+  }
 }
 
 }  // namespace mk::scenes

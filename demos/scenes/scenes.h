@@ -72,6 +72,9 @@ class SceneState {
   std::string text;
   /// A body the sandbox's camera moves with (the car of a driving scene); null: the camera stays.
   BodyId follow{};
+  /// Where the scene stands: SceneRun's offset (zero unless a run moved it away from the origin). Every
+  /// position above (floorY, bounds, view) is about it.
+  Pos origin{0.0f, 0.0f};
 };
 
 /// Builds a scene into an empty World that was created with SceneInfo::worldDef. `params` has its
@@ -108,11 +111,21 @@ SceneParams ResolveParams(const SceneInfo& info, SceneParams params);
 /// A scene loaded into its own World, with the step counter that the per-step callback sees. The
 /// benchmark, the tests and the sandbox all step scenes through this, so they agree on what a
 /// "step" of a scene is: PreStep(step) then World::Step(kTimeStep).
+/// Where SceneRun stands a scene: moved by `offset` (m) from where its builder puts it, the world's
+/// float frame (WorldDef::origin, the large-world build's) at the offset or left at zero.
+struct Placement {
+  Pos offset{0.0f, 0.0f};
+  bool originAtOffset = true;  ///< WorldDef::origin = offset (else zero: the scene far from the frame)
+};
+
 class SceneRun {
  public:
   /// Creates a World from info.worldDef and builds the scene into it. With `record`, the world
   /// records from before the build (World::StartRecording), so the recording replays the whole run.
-  explicit SceneRun(const SceneInfo& info, SceneParams params = {}, bool record = false);
+  /// A non-zero placement offset moves the whole scene there (docs/design.md, "Large worlds"): every
+  /// body the build and the scene's callback create near the origin is moved by it, before each Step.
+  explicit SceneRun(const SceneInfo& info, SceneParams params = {}, bool record = false,
+                    Placement placement = {});
 
   /// Runs the scene callback for the current step, then World::Step(timeStep). Returns World::Step's
   /// result. Benchmarks and tests use the default; the sandbox passes its own step rate.
@@ -132,6 +145,9 @@ class SceneRun {
   World world_;
   std::unique_ptr<SceneState> state_;
   int step_ = 0;
+  Pos offset_{};
+  bool shiftFrame_ = false;  // the scene moved by World::ShiftOrigin (scene_table.cpp)
+  void MoveNewBodies();      // with an offset: the bodies still near the origin, moved by it
 };
 
 }  // namespace mk::scenes

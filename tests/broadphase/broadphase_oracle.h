@@ -6,6 +6,7 @@
 
 #include "minkowski/assert.h"
 #include "minkowski/broadphase.h"
+#include "quiet_asserts.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -107,20 +108,5 @@ inline bool InDocumentedOrder(std::span<const ProxyPair> pairs) {
   }
   return true;
 }
-
-/// Installs an assert handler that only counts (restored on destruction).
-class QuietAsserts {
- public:
-  QuietAsserts()
-      : previous_(SetAssertHandler([](const char*, const char*, int) {})), start_(AssertFailureCount()) {}
-  ~QuietAsserts() { SetAssertHandler(previous_); }
-  QuietAsserts(const QuietAsserts&) = delete;
-  QuietAsserts& operator=(const QuietAsserts&) = delete;
-  int Count() const { return AssertFailureCount() - start_; }
-
- private:
-  AssertHandler previous_;
-  int start_;
-};
 
 }  // namespace mk::test

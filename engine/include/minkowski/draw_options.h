@@ -11,6 +11,10 @@ namespace MK_API mk {
 
 /// Toggles for World::Draw.
 struct DrawOptions {
+  /// The world point drawn at the DebugDraw's (0, 0): World::Draw passes every point relative to it,
+  /// so a camera far from the origin (a large-world build, MK_LARGE_WORLDS) still draws in small
+  /// floats. Zero (the default) draws world coordinates as they are.
+  Pos origin{0.0f, 0.0f};
   bool shapes = true;            ///< outlines and fills of every shape
   bool aabbs = false;            ///< each shape's AABB
   bool contactPoints = false;    ///< every contact's manifold points
@@ -32,14 +36,14 @@ struct DrawOptions {
 /// One body the last Step's continuous stage moved back to its time of impact (World::
 /// GetContinuousRecords). Poses place the body origin, as Body transforms do.
 struct ContinuousRecord {
-  BodyId body;               ///< the fast body
-  ShapeId shape;             ///< its shape that would have passed first
-  ShapeId target;            ///< the shape it would have passed (static, or dynamic when `body` is a bullet)
-  Transform start{};         ///< the body's pose when the Step began
-  Transform end{};           ///< where the solver took it (where it would be without continuous collision)
-  Transform impact{};        ///< its pose at the time of impact: where the Step left it
-  Transform targetImpact{};  ///< the target body's pose at the time of impact (its start pose if static)
-  float fraction = 0.0f;     ///< time of impact as a fraction of the step, in [0, 1)
+  BodyId body;              ///< the fast body
+  ShapeId shape;            ///< its shape that would have passed first
+  ShapeId target;           ///< the shape it would have passed (static, or dynamic when `body` is a bullet)
+  WorldTransform start{};   ///< the body's pose when the Step began
+  WorldTransform end{};     ///< where the solver took it (where it would be without continuous collision)
+  WorldTransform impact{};  ///< its pose at the time of impact: where the Step left it
+  WorldTransform targetImpact{};  ///< the target body's pose at the time of impact (its start pose if static)
+  float fraction = 0.0f;          ///< time of impact as a fraction of the step, in [0, 1)
 };
 
 /// Most ContinuousRecords one Step keeps (the first bodies the stage moves back, in its order:

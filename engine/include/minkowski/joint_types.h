@@ -177,7 +177,7 @@ struct FilterJointDef : JointBase {};
 /// mouse). The grabbed body point is the one under `target` at creation.
 struct MouseJointDef {
   BodyId body{};              ///< the body dragged
-  Vec2 target{0.0f, 0.0f};    ///< world point the body point is pulled to (m); the grabbed point starts here
+  Pos target{0.0f, 0.0f};     ///< world point the body point is pulled to (m); the grabbed point starts here
   float hertz = 5.0f;         ///< spring stiffness (Hz, 0..kMaxHertz)
   float dampingRatio = 0.7f;  ///< 0..kMaxDampingRatio
   float maxForce = 1000.0f;   ///< N; scale with the body's weight

@@ -83,9 +83,11 @@ namespace detail {
 #if defined(__GNUC__) || defined(__clang__)
 inline float BuiltinSqrt(float x) { return __builtin_sqrtf(x); }        ///< std::sqrt(float). Internal.
 inline bool BuiltinIsFinite(float x) { return __builtin_isfinite(x); }  ///< std::isfinite(float). Internal.
+inline bool BuiltinIsFiniteDouble(double x) { return __builtin_isfinite(x); }  ///< std::isfinite. Internal.
 #else
-inline float BuiltinSqrt(float x) { return std::sqrt(x); }         ///< std::sqrt(float). Internal.
-inline bool BuiltinIsFinite(float x) { return std::isfinite(x); }  ///< std::isfinite(float). Internal.
+inline float BuiltinSqrt(float x) { return std::sqrt(x); }                ///< std::sqrt(float). Internal.
+inline bool BuiltinIsFinite(float x) { return std::isfinite(x); }         ///< std::isfinite(float). Internal.
+inline bool BuiltinIsFiniteDouble(double x) { return std::isfinite(x); }  ///< std::isfinite. Internal.
 #endif
 }  // namespace detail
 
@@ -185,6 +187,105 @@ inline Transform MulTransforms(const Transform& a, const Transform& b) {
 inline Transform InvMulTransforms(const Transform& a, const Transform& b) {
   return {InvRotate(a.q, b.p - a.p), InvMulRot(a.q, b.q)};
 }
+
+// ---------------------------------------------------------------------------------------------
+// World positions (docs/design.md, "Large worlds")
+// ---------------------------------------------------------------------------------------------
+
+#if defined(MK_LARGE_WORLDS)
+/// True in the large-world build (CMake option MK_LARGE_WORLDS), where world positions are doubles.
+inline constexpr bool kLargeWorlds = true;
+
+/// A world position (m). In the large-world build two doubles, so a body 10,000 km from the origin
+/// is placed to a few nanometres (a float's spacing there is 1 m); in the default build it is Vec2.
+/// Write a game against Pos, WorldTransform, OffsetPos and PosDelta and it compiles in both builds.
+/// A Vec2 converts to a Pos exactly; a Pos to a Vec2 only through ToVec2 (it rounds).
+struct Pos {
+  double x = 0.0;  ///< metres
+  double y = 0.0;  ///< metres
+  constexpr Pos() = default;
+  constexpr Pos(double px, double py) : x(px), y(py) {}  ///< from coordinates (m)
+  constexpr Pos(Vec2 v) : x(v.x), y(v.y) {}              ///< from a float point: exact
+};
+
+/// The position moved by a displacement d (m).
+inline Pos operator+(Pos p, Vec2 d) {
+  return {p.x + static_cast<double>(d.x), p.y + static_cast<double>(d.y)};
+}
+/// The position moved by -d (m).
+inline Pos operator-(Pos p, Vec2 d) {
+  return {p.x - static_cast<double>(d.x), p.y - static_cast<double>(d.y)};
+}
+/// The displacement from b to a (m), rounded to float once: exact to a float's precision of the
+/// distance between them, however far both are from the origin.
+inline Vec2 operator-(Pos a, Pos b) { return {static_cast<float>(a.x - b.x), static_cast<float>(a.y - b.y)}; }
+/// Moves the position by d (m).
+inline Pos& operator+=(Pos& p, Vec2 d) { return p = p + d; }
+/// Exact equality of both coordinates.
+inline bool operator==(Pos a, Pos b) { return a.x == b.x && a.y == b.y; }
+
+/// The nearest float point (rounds: 1 m steps at 10,000 km).
+inline Vec2 ToVec2(Pos p) { return {static_cast<float>(p.x), static_cast<float>(p.y)}; }
+
+/// True when both coordinates are finite.
+inline bool IsFinite(Pos p) {
+  return detail::BuiltinIsFiniteDouble(p.x) && detail::BuiltinIsFiniteDouble(p.y);
+}
+
+/// Places a body or shape in the world: rotate by q, then translate by p. Transform, the local and
+/// relative placement, keeps a float translation.
+struct WorldTransform {
+  Pos p{};  ///< translation (m)
+  Rot q{};  ///< rotation
+};
+
+/// Local point to world: q * v + p.
+inline Pos TransformPoint(const WorldTransform& xf, Vec2 v) { return xf.p + Rotate(xf.q, v); }
+
+/// World point to local: inverse(q) * (v - p).
+inline Vec2 InvTransformPoint(const WorldTransform& xf, Pos v) { return InvRotate(xf.q, v - xf.p); }
+
+/// Composition a * b: b (a placement in a's frame) placed in the world.
+inline WorldTransform MulTransforms(const WorldTransform& a, const Transform& b) {
+  return {a.p + Rotate(a.q, b.p), MulRot(a.q, b.q)};
+}
+
+/// Composition inverse(a) * b: b expressed in a's frame (float: relative placements are small).
+inline Transform InvMulTransforms(const WorldTransform& a, const WorldTransform& b) {
+  return {InvRotate(a.q, b.p - a.p), InvMulRot(a.q, b.q)};
+}
+
+/// The transform with its translation taken relative to `origin`: the float placement the
+/// narrowphase and the queries work with near `origin`.
+inline Transform RelativeTo(const WorldTransform& xf, Pos origin) { return {xf.p - origin, xf.q}; }
+#else
+/// True in the large-world build (CMake option MK_LARGE_WORLDS), where world positions are doubles.
+inline constexpr bool kLargeWorlds = false;
+
+/// A world position (m): Vec2 in the default build, two doubles in the large-world build (CMake
+/// option MK_LARGE_WORLDS). Write a game against Pos, WorldTransform, OffsetPos and PosDelta and it
+/// compiles in both builds.
+using Pos = Vec2;
+
+/// Places a body or shape in the world: Transform in the default build, a double translation and a
+/// float rotation in the large-world build.
+using WorldTransform = Transform;
+
+/// The nearest float point: the position itself in the default build.
+inline Vec2 ToVec2(Pos p) { return p; }
+
+/// The transform with its translation taken relative to `origin`.
+inline Transform RelativeTo(const WorldTransform& xf, Pos origin) { return {xf.p - origin, xf.q}; }
+#endif
+
+/// WorldTransform for a position (metres) and an angle (radians).
+inline WorldTransform MakeWorldTransform(Pos position, float angle) { return {position, MakeRot(angle)}; }
+
+/// The position p moved by the displacement d (m), in either build.
+inline Pos OffsetPos(Pos p, Vec2 d) { return p + d; }
+
+/// The displacement from `from` to `to` (m, float), in either build.
+inline Vec2 PosDelta(Pos from, Pos to) { return to - from; }
 
 /// Axis-aligned bounding box in world or local coordinates (metres). Valid when lower <= upper.
 struct AABB {

@@ -65,6 +65,16 @@ class World {
   /// and nothing happens, returning false). Events of this step are readable until the next Step.
   bool Step(float timeStep);
 
+  /// Moves the world's coordinates so that `newOrigin` (m, world) becomes the origin: every position
+  /// the world holds or reports afterwards is the old one minus `newOrigin` (bodies, joint targets,
+  /// contact points, the last Step's events). For a game that keeps its action near zero as it travels
+  /// (a floating origin, as Box2D v2's b2World::ShiftOrigin). In the large-world build (MK_LARGE_WORLDS)
+  /// positions are kept relative to WorldDef::origin, so this only moves that origin: O(1), exact,
+  /// and the world steps on bit for bit as before. In the default build every position is moved (O(n),
+  /// rounded to float). Refused (MK_ASSERT, no effect) while recording (a replay could not repeat it),
+  /// inside Step or a callback, or for a newOrigin beyond kMaxWorldPosition.
+  void ShiftOrigin(Pos newOrigin);
+
   /// World gravity (m/s^2). @{
   void SetGravity(Vec2 gravity);
   Vec2 GetGravity() const;
@@ -139,12 +149,12 @@ class World {
   /// True when the id refers to a live body.
   bool IsValid(BodyId body) const;
 
-  BodyType GetBodyType(BodyId body) const;    ///< the body's type (Static for a stale id)
-  Vec2 GetPosition(BodyId body) const;        ///< body origin (m)
-  float GetAngle(BodyId body) const;          ///< radians
-  Transform GetTransform(BodyId body) const;  ///< body origin (m) and rotation
+  BodyType GetBodyType(BodyId body) const;         ///< the body's type (Static for a stale id)
+  Pos GetPosition(BodyId body) const;              ///< body origin (m)
+  float GetAngle(BodyId body) const;               ///< radians
+  WorldTransform GetTransform(BodyId body) const;  ///< body origin (m) and rotation
   /// Teleports the body (wakes it; contacts are re-evaluated next step).
-  void SetTransform(BodyId body, Vec2 position, float angle);
+  void SetTransform(BodyId body, Pos position, float angle);
 
   Vec2 GetLinearVelocity(BodyId body) const;           ///< of the centre of mass (m/s)
   void SetLinearVelocity(BodyId body, Vec2 velocity);  ///< clamped to maxLinearSpeed; non-zero wakes
@@ -152,18 +162,18 @@ class World {
   void SetAngularVelocity(BodyId body, float omega);   ///< rad/s, clamped; non-zero wakes
 
   /// Force (N) at a world point, accumulated until the end of the next Step.
-  void ApplyForce(BodyId body, Vec2 force, Vec2 worldPoint, bool wake = true);
+  void ApplyForce(BodyId body, Vec2 force, Pos worldPoint, bool wake = true);
   void ApplyForceToCenter(BodyId body, Vec2 force, bool wake = true);  ///< N, at the centre of mass
   void ApplyTorque(BodyId body, float torque, bool wake = true);       ///< N m
   /// Impulse (N s) at a world point: changes velocity immediately.
-  void ApplyLinearImpulse(BodyId body, Vec2 impulse, Vec2 worldPoint, bool wake = true);
+  void ApplyLinearImpulse(BodyId body, Vec2 impulse, Pos worldPoint, bool wake = true);
   /// Impulse (N s) at the centre of mass.
   void ApplyLinearImpulseToCenter(BodyId body, Vec2 impulse, bool wake = true);
   void ApplyAngularImpulse(BodyId body, float impulse, bool wake = true);  ///< N m s
 
   float GetMass(BodyId body) const;               ///< kg (0 for static and kinematic bodies)
   float GetRotationalInertia(BodyId body) const;  ///< kg m^2 about the centre of mass
-  Vec2 GetWorldCenterOfMass(BodyId body) const;   ///< world frame (m)
+  Pos GetWorldCenterOfMass(BodyId body) const;    ///< world frame (m)
   Vec2 GetLocalCenterOfMass(BodyId body) const;   ///< body frame (m)
 
   void SetLinearDamping(BodyId body, float damping);   ///< 1/s, >= 0
@@ -213,7 +223,7 @@ class World {
   /// turn / timeStep). Wakes the body. Velocities beyond the solver's limits are clamped. A static
   /// body, a non-finite or out-of-range target, a timeStep outside kMinTimeStep..kMaxTimeStep:
   /// MK_ASSERT, ignored.
-  void SetTargetTransform(BodyId body, const Transform& target, float timeStep);
+  void SetTargetTransform(BodyId body, const WorldTransform& target, float timeStep);
   bool IsSleepEnabled(BodyId body) const;  ///< BodyDef::enableSleep or SetSleepEnabled's
   /// The speed (m/s, finite, >= 0; else MK_ASSERT, unchanged) below which the body may sleep. @{
   void SetSleepThreshold(BodyId body, float threshold);
@@ -228,14 +238,14 @@ class World {
   int GetJoints(BodyId body, Span<JointId> out) const;
   ///@}
   /// Frame conversions (m): a world point to the body frame and back, and vectors (rotation only). @{
-  Vec2 GetLocalPoint(BodyId body, Vec2 worldPoint) const;
-  Vec2 GetWorldPoint(BodyId body, Vec2 localPoint) const;
+  Vec2 GetLocalPoint(BodyId body, Pos worldPoint) const;
+  Pos GetWorldPoint(BodyId body, Vec2 localPoint) const;
   Vec2 GetLocalVector(BodyId body, Vec2 worldVector) const;
   Vec2 GetWorldVector(BodyId body, Vec2 localVector) const;  ///@}
   /// Velocity (m/s, world frame) of the body's material point at a body-frame or a world point:
   /// v + w x (p - centre of mass). @{
   Vec2 GetLocalPointVelocity(BodyId body, Vec2 localPoint) const;
-  Vec2 GetWorldPointVelocity(BodyId body, Vec2 worldPoint) const;  ///@}
+  Vec2 GetWorldPointVelocity(BodyId body, Pos worldPoint) const;  ///@}
   /// A name for tools, copied (cut at kMaxBodyNameLength characters; null clears). GetName: the
   /// world's copy ("" if none), valid until that body's next SetName or destruction. @{
   void SetName(BodyId body, const char* name);
@@ -330,7 +340,7 @@ class World {
 
   /// Motor speed of a revolute (rad/s), prismatic (m/s), distance (m/s) or wheel (rad/s) joint.
   void SetMotorSpeed(JointId joint, float speed);
-  void SetMouseTarget(JointId joint, Vec2 target);  ///< mouse joint target (m, world)
+  void SetMouseTarget(JointId joint, Pos target);  ///< mouse joint target (m, world)
 
   // --- Events and inspection ----------------------------------------------------------------------
 
@@ -474,7 +484,7 @@ class World {
 
   /// True when the world point (metres) lies inside the shape or on its boundary (radius included).
   /// False for a stale id or a non-finite point.
-  bool TestPoint(ShapeId shape, Vec2 point) const;
+  bool TestPoint(ShapeId shape, Pos point) const;
 
   // --- World queries (queries.cpp) -------------------------------------------------------------
   //
@@ -491,39 +501,39 @@ class World {
   /// The first shape the ray origin + t * translation (metres, t in [0, 1]) enters, or a hit of
   /// false. A shape whose inside holds the origin is not hit (see RayCastShape). A zero translation
   /// hits nothing and is not an error. Equal fractions go to the shape the broadphase visits first.
-  CastHit CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& filter = {}) const;
+  CastHit CastRayClosest(Pos origin, Vec2 translation, const QueryFilter& filter = {}) const;
 
   /// Every shape the ray enters, sorted by fraction (ties by shape slot): returns how many, writes the
   /// nearest min(that, out.size()) to `out` in order (sorted in the world's scratch: no allocation once
   /// warmed up). Into a std::vector: mk::CastRayAll (world_vector.h).
-  int CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const;
+  int CastRayAll(Pos origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const;
 
   /// Calls `float fn(const CastHit&)` for shapes the ray enters, nearest broadphase box first (not
   /// strictly by fraction). What fn returns steers the cast, as in Box2D: a value < 0 ignores this
   /// hit and goes on unchanged, 0 stops at once, f > 0 clips the ray to fractions <= f (return
   /// hit.fraction to find the closest hit, 1 to see every hit).
   template <class Fn>
-  void CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const;
+  void CastRay(Pos origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const;
 
   /// The first shape that `shape` (any ShapeGeometry, a point as Circle{p, 0}; placed by `xf`) touches
   /// when translated by t * translation (m, t in [0, 1], no rotation), by ShapeCast (kShapeCastTolerance):
   /// point and normal on the shape hit. A shape it overlaps at t = 0 is hit at fraction 0. Equal
   /// fractions go to the lowest shape slot. The broadphase walks the boxes the shape's bounding box
   /// meets in order and stops past the best hit, so the cost grows with what lies before the hit.
-  CastHit CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+  CastHit CastShapeClosest(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
                            const QueryFilter& filter = {}) const;
 
   /// Calls `float fn(const CastHit&)` for the shapes the cast touches, in increasing fraction (ties
   /// by shape slot), steered by its return value as in CastRay. A hit waits in the world's reused
   /// scratch until no shape left can come before it: no allocation once warmed up.
   template <class Fn>
-  void CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
-                 Fn&& fn) const;
+  void CastShape(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
+                 const QueryFilter& filter, Fn&& fn) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches `shape` (placed by `xf`):
   /// exact, by GJK on the two shapes, radii included. `visit` returns false to stop.
   template <class Visitor>
-  void OverlapShape(const ShapeGeometry& shape, const Transform& xf, const QueryFilter& filter,
+  void OverlapShape(const ShapeGeometry& shape, const WorldTransform& xf, const QueryFilter& filter,
                     Visitor&& visit) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that overlaps or touches the box (metres): exact,
@@ -536,7 +546,7 @@ class World {
   /// Calls `bool visit(ShapeId)` for every shape that contains the world point (metres), boundary and
   /// radius included (TestPoint's answer). `visit` returns false to stop.
   template <class Visitor>
-  void OverlapPoint(Vec2 point, const QueryFilter& filter, Visitor&& visit) const;
+  void OverlapPoint(Pos point, const QueryFilter& filter, Visitor&& visit) const;
 
   // --- Movers (mover_queries.cpp; the solver and the clip: minkowski/mover.h) ------------------
   //
@@ -563,7 +573,7 @@ class World {
 
   /// The point of the shape (solid, radius included) closest to `target` (world, metres): `target`
   /// itself when it lies inside the shape. A stale id or a non-finite target: MK_ASSERT and (0, 0).
-  Vec2 GetClosestPoint(ShapeId shape, Vec2 target) const;
+  Pos GetClosestPoint(ShapeId shape, Pos target) const;
 
   /// A copy of the shape's geometry in its body's frame (the world's own copy stays untouched;
   /// copying a polygon of more than ShapeGeometry::kInlinePoints points allocates). Place it with
@@ -594,12 +604,12 @@ class World {
   friend struct ShapeAccess;  // so does the shape API (shape_api.h)
   std::uint32_t Tag() const;
   void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
-  void CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
+  void CastRayImpl(Pos origin, Vec2 translation, const QueryFilter& filter,
                    float (*fn)(const CastHit&, void*), void* context) const;
-  void CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+  void CastShapeImpl(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
                      const QueryFilter& filter, float (*fn)(const CastHit&, void*), void* context) const;
-  // Exactly one of shape and box is non-null: the query shape placed by xf, or a world box.
-  void OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,
+  // Exactly one of shape and box is non-null: the query shape placed by xf, or a box about xf.p.
+  void OverlapShapeImpl(const ShapeGeometry* shape, const WorldTransform& xf, const AABB* box,
                         const QueryFilter& filter, bool (*visit)(ShapeId, void*), void* context) const;
   int ContactCapacity() const;
   bool GetContactView(int slot, ContactView& out) const;

@@ -30,14 +30,14 @@ void World::QueryAABB(const AABB& box, Visitor&& visit) const {
 }
 
 template <class Fn>
-void World::CastRay(Vec2 origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const {
+void World::CastRay(Pos origin, Vec2 translation, const QueryFilter& filter, Fn&& fn) const {
   using F = std::remove_reference_t<Fn>;
   auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
   CastRayImpl(origin, translation, filter, thunk, const_cast<void*>(static_cast<const void*>(&fn)));
 }
 
 template <class Fn>
-void World::CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+void World::CastShape(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
                       const QueryFilter& filter, Fn&& fn) const {
   using F = std::remove_reference_t<Fn>;
   auto thunk = [](const CastHit& hit, void* context) -> float { return (*static_cast<F*>(context))(hit); };
@@ -45,7 +45,7 @@ void World::CastShape(const ShapeGeometry& shape, const Transform& xf, Vec2 tran
 }
 
 template <class Visitor>
-void World::OverlapShape(const ShapeGeometry& shape, const Transform& xf, const QueryFilter& filter,
+void World::OverlapShape(const ShapeGeometry& shape, const WorldTransform& xf, const QueryFilter& filter,
                          Visitor&& visit) const {
   using V = std::remove_reference_t<Visitor>;
   auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
@@ -56,14 +56,17 @@ template <class Visitor>
 void World::OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
   using V = std::remove_reference_t<Visitor>;
   auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
-  OverlapShapeImpl(nullptr, Transform{}, &box, filter, thunk,
+  OverlapShapeImpl(nullptr, WorldTransform{}, &box, filter, thunk,
                    const_cast<void*>(static_cast<const void*>(&visit)));
 }
 
 template <class Visitor>
-void World::OverlapPoint(Vec2 point, const QueryFilter& filter, Visitor&& visit) const {
-  const AABB box{point, point};
-  OverlapAABB(box, filter, std::forward<Visitor>(visit));
+void World::OverlapPoint(Pos point, const QueryFilter& filter, Visitor&& visit) const {
+  using V = std::remove_reference_t<Visitor>;
+  auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
+  const AABB box{};  // about the point (OverlapShapeImpl)
+  OverlapShapeImpl(nullptr, WorldTransform{point, Rot{}}, &box, filter, thunk,
+                   const_cast<void*>(static_cast<const void*>(&visit)));
 }
 
 }  // namespace mk

@@ -105,6 +105,18 @@ struct ChainId {
 /// origin than this; the bound exists so that no product of lengths (masses, inertias) overflows.
 inline constexpr float kMaxWorldLength = 1e5f;
 
+/// The farthest from the origin a world position may lie (m, each coordinate in absolute value): body
+/// positions, explosion centres, mouse targets, query origins. kMaxWorldLength in the default build;
+/// 1e8 m (100,000 km) in the large-world build (MK_LARGE_WORLDS), whose positions are doubles. There
+/// the broadphase's float boxes grow by up to a float's spacing (1 m at 1e7 m, 8 m at 1e8 m), which
+/// costs pairs, not accuracy (docs/design.md, "Large worlds"). Lengths (shape sizes, joint lengths)
+/// stay bounded by kMaxWorldLength in both builds.
+#if defined(MK_LARGE_WORLDS)
+inline constexpr double kMaxWorldPosition = 1e8;
+#else
+inline constexpr float kMaxWorldPosition = kMaxWorldLength;
+#endif
+
 /// The fastest a body turns (rad/s, about 1,600 turns per second): angular speeds given to the API
 /// (BodyDef, SetAngularVelocity, impulses) and those the solver computes are clamped to it, as linear
 /// speeds are to SolverSettings::maxLinearSpeed. The solver's own cap is lower at ordinary rates:
@@ -195,7 +207,7 @@ inline constexpr int kMaxBodyNameLength = 31;
 struct BodyDef {
   /// Static, kinematic or dynamic.
   BodyType type = BodyType::Static;
-  Vec2 position{0.0f, 0.0f};        ///< world position of the body origin (m), |x|, |y| <= kMaxWorldLength
+  Pos position{0.0f, 0.0f};         ///< world position of the body origin (m), |x|, |y| <= kMaxWorldLength
   float angle = 0.0f;               ///< radians, counter-clockwise
   Vec2 linearVelocity{0.0f, 0.0f};  ///< of the centre of mass (m/s); clamped to maxLinearSpeed
   float angularVelocity = 0.0f;     ///< rad/s; clamped to kMaxAngularSpeed
@@ -247,7 +259,7 @@ struct QueryFilter {
 /// One shape a ray or a shape cast touched (World::CastRay*, World::CastShape*). World frame.
 struct CastHit {
   ShapeId shape{};          ///< the shape touched (null when hit is false)
-  Vec2 point{0.0f, 0.0f};   ///< first point of that shape's surface touched (m)
+  Pos point{0.0f, 0.0f};    ///< first point of that shape's surface touched (m)
   Vec2 normal{0.0f, 0.0f};  ///< the shape's outward unit normal there ((0, 0) for a cast starting in overlap)
   float fraction = 0.0f;    ///< where along the translation, 0..1: point = origin + fraction * translation
   bool hit = false;         ///< false: nothing touched, every other field zero
@@ -316,7 +328,7 @@ struct ShapeDef {
 /// mass, at `position`, with its width across that direction; when that is also 0 it gets nothing.
 /// Bodies hit are woken; static and kinematic bodies, sensors and disabled bodies are never pushed.
 struct ExplosionDef {
-  Vec2 position{0.0f, 0.0f};      ///< centre (m), |x|, |y| <= kMaxWorldLength
+  Pos position{0.0f, 0.0f};       ///< centre (m), |x|, |y| <= kMaxWorldLength
   float radius = 1.0f;            ///< full-strength radius (m), 0..kMaxWorldLength
   float falloff = 0.0f;           ///< width of the linear fade beyond the radius (m), 0..kMaxWorldLength
   float impulsePerLength = 1.0f;  ///< N s per metre of presented width, finite; negative pulls inwards
@@ -469,6 +481,12 @@ struct WorldDef {
   /// chosen). Automatic suits a game; the others are for tests and benchmarks. Not kept by snapshots
   /// or replays: a world restored or replayed chooses again, with the same results.
   SimdWidth simdWidth = SimdWidth::Automatic;
+  /// Large-world build (MK_LARGE_WORLDS): the point the broadphase measures its float boxes from
+  /// (m, within kMaxWorldPosition). Put it where the action is: a box d metres from it rounds to a
+  /// float's spacing at d, which only costs pairs, but near it the world steps exactly as one built
+  /// at the origin (docs/design.md, "Large worlds"). The default build keeps its boxes in world
+  /// coordinates and ignores it.
+  Pos origin{0.0f, 0.0f};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -507,7 +525,7 @@ struct ContactHitEvent {
   ///@{
   ShapeId shapeA, shapeB;
   ///@}
-  Vec2 point{0.0f, 0.0f};   ///< world point (m)
+  Pos point{0.0f, 0.0f};    ///< world point (m)
   Vec2 normal{0.0f, 0.0f};  ///< unit, from A to B
   float approachSpeed = 0;  ///< m/s, > 0
   ContactId contact;        ///< the contact that hit (live when the event is published)
@@ -517,7 +535,7 @@ struct ContactHitEvent {
 /// every body.
 struct BodyMoveEvent {
   BodyId body;               ///< the body that moved
-  Transform transform;       ///< the body's transform after the Step (GetTransform)
+  WorldTransform transform;  ///< the body's transform after the Step (GetTransform)
   void* userData = nullptr;  ///< the body's user data (GetUserData), as of the end of the Step
   bool fellAsleep = false;   ///< the Step put the body (and its island) to sleep: no events until it wakes
 };

@@ -40,7 +40,7 @@ inline std::vector<std::byte> SaveSnapshot(const World& world) {
 }
 
 /// World::CastRayAll as a vector: every shape the ray enters, sorted by fraction (ties by shape slot).
-inline std::vector<CastHit> CastRayAll(const World& world, Vec2 origin, Vec2 translation,
+inline std::vector<CastHit> CastRayAll(const World& world, Pos origin, Vec2 translation,
                                        const QueryFilter& filter = {}) {
   std::vector<CastHit> hits(16);
   const int count = world.CastRayAll(origin, translation, filter, hits);

@@ -201,8 +201,13 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     for (int j = 0; j < c.pointCount; ++j) {
       const ManifoldPoint& mp = manifold.points[j];
       ContactConstraintPoint& cp = c.points[j];
+#if defined(MK_LARGE_WORLDS)
+      cp.rA = mp.point - bodyA.originToCenter;
+      cp.rB = mp.point - (bodyA.originToCenter + (bodyB.center - bodyA.center));
+#else
       cp.rA = mp.point - bodyA.center;
       cp.rB = mp.point - bodyB.center;
+#endif
       cp.adjustedSeparation = mp.separation - Dot(cp.rB - cp.rA, c.normal);
       const float rnA = Cross(cp.rA, c.normal), rnB = Cross(cp.rB, c.normal);
       float kNormal = c.invMassA + c.invMassB + c.invIA * rnA * rnA + c.invIB * rnB * rnB;

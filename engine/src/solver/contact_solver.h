@@ -13,10 +13,15 @@ namespace mk {
 
 /// One body of a contact as the world holds it at the start of the step.
 struct ContactBody {
-  Vec2 center{0.0f, 0.0f};          // centre of mass, world (m)
+  Pos center{0.0f, 0.0f};           // centre of mass, world (m)
   Vec2 linearVelocity{0.0f, 0.0f};  // m/s
   float angularVelocity = 0.0f;     // rad/s
   int index = -1;                   // solver index; -1: not moving this step (static or asleep)
+#if defined(MK_LARGE_WORLDS)
+  // Centre of mass from the body origin, world orientation (m): a manifold's points are relative to
+  // body A's origin in the large-world build (world/world_frames.h, ContactTransforms).
+  Vec2 originToCenter{0.0f, 0.0f};
+#endif
 };
 
 /// A touching contact (manifold with points, at least one body moving), gathered by the world.

@@ -71,7 +71,7 @@ struct JointData {
 /// target: centre = the target, identity rotation, index -1.
 struct JointBody {
   Rot q{};
-  Vec2 center{0.0f, 0.0f};       // centre of mass, world (m)
+  Pos center{0.0f, 0.0f};        // centre of mass, world (m)
   Vec2 localCenter{0.0f, 0.0f};  // centre of mass from the body origin, body frame (m)
   int index = -1;                // solver index; -1: not moving this step (static or asleep)
 };

@@ -33,7 +33,7 @@ void SetBodyLocks(WorldState& world, int slot, int locks) {
 namespace {
 
 bool ValidBodyDef(const BodyDef& def) {
-  return def.type <= BodyType::Dynamic && ValidPoint(def.position) && IsFinite(def.angle) &&
+  return def.type <= BodyType::Dynamic && ValidPosition(def.position) && IsFinite(def.angle) &&
          IsFinite(def.linearVelocity) && IsFinite(def.angularVelocity) && IsFinite(def.linearDamping) &&
          def.linearDamping >= 0.0f && IsFinite(def.angularDamping) && def.angularDamping >= 0.0f &&
          IsFinite(def.gravityScale) && IsFinite(def.sleepThreshold) && def.sleepThreshold >= 0.0f;
@@ -192,8 +192,8 @@ BodyId World::CreateBody(const BodyDef& def) {
   body = Body{};
   if (static_cast<std::size_t>(slot) < world.bodyNames.size()) world.bodyNames[slot] = {};
   body.type = def.type;
-  body.xf = MakeTransform(def.position, def.angle);
-  body.center = def.position;
+  body.xf = MakeWorldTransform(ToInternal(world, def.position), def.angle);
+  body.center = body.xf.p;
   body.locks = LocksOf(def.motionLocks, def.fixedRotation);
   if (def.type != BodyType::Static) {
     body.linearVelocity =
@@ -258,9 +258,9 @@ BodyType World::GetBodyType(BodyId id) const {
   return b ? b->type : BodyType::Static;
 }
 
-Vec2 World::GetPosition(BodyId id) const {
+Pos World::GetPosition(BodyId id) const {
   const Body* b = FindBody(*state_, id);
-  return b ? b->xf.p : Vec2{0.0f, 0.0f};
+  return b ? ToWorld(*state_, b->xf.p) : Pos{0.0f, 0.0f};
 }
 
 float World::GetAngle(BodyId id) const {
@@ -268,18 +268,18 @@ float World::GetAngle(BodyId id) const {
   return b ? Angle(b->xf.q) : 0.0f;
 }
 
-Transform World::GetTransform(BodyId id) const {
+WorldTransform World::GetTransform(BodyId id) const {
   const Body* b = FindBody(*state_, id);
-  return b ? b->xf : Transform{};
+  return b ? ToWorld(*state_, b->xf) : WorldTransform{};
 }
 
-void World::SetTransform(BodyId id, Vec2 position, float angle) {
+void World::SetTransform(BodyId id, Pos position, float angle) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetTransform, id, position, angle);
   Body* b = FindBody(*state_, id);
-  MK_ASSERT(ValidPoint(position) && IsFinite(angle));
-  if (!b || !ValidPoint(position) || !IsFinite(angle)) return;
-  b->xf = MakeTransform(position, angle);
+  MK_ASSERT(ValidPosition(position) && IsFinite(angle));
+  if (!b || !ValidPosition(position) || !IsFinite(angle)) return;
+  b->xf = MakeWorldTransform(ToInternal(*state_, position), angle);
   b->center = TransformPoint(b->xf, b->localCenter);
   int slot = state_->BodySlot(id);
   UpdateBodyShapesInBroadphase(*state_, slot, /*teleport=*/true);
@@ -316,7 +316,7 @@ void World::SetAngularVelocity(BodyId id, float omega) {
   if (omega != 0.0f) WakeBody(*state_, state_->BodySlot(id));
 }
 
-void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
+void World::ApplyForce(BodyId id, Vec2 force, Pos worldPoint, bool wake) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyForce, id, force, worldPoint, wake);
   Body* b = FindBody(*state_, id);
@@ -326,7 +326,7 @@ void World::ApplyForce(BodyId id, Vec2 force, Vec2 worldPoint, bool wake) {
   if (wake) WakeBody(*state_, slot);
   if (!b->awake) return;  // forces on sleeping bodies are dropped, as in Box2D
   const Vec2 newForce = b->force + force;
-  const float newTorque = b->torque + Cross(worldPoint - b->center, force);
+  const float newTorque = b->torque + Cross(ToInternal(*state_, worldPoint) - b->center, force);
   const bool finite = IsFinite(newForce) && IsFinite(newTorque);
   MK_ASSERT(finite);  // the accumulated force or torque would overflow
   if (!finite) return;
@@ -355,7 +355,7 @@ void World::ApplyTorque(BodyId id, float torque, bool wake) {
   if (finite) b->torque += torque;
 }
 
-void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wake) {
+void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Pos worldPoint, bool wake) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::ApplyLinearImpulse, id, impulse, worldPoint, wake);
   Body* b = FindBody(*state_, id);
@@ -364,7 +364,8 @@ void World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint, bool wa
   if (wake) WakeBody(*state_, state_->BodySlot(id));
   if (!b->awake) return;
   const Vec2 v = b->linearVelocity + b->invMass * impulse;
-  const float world = b->angularVelocity + b->invInertia * Cross(worldPoint - b->center, impulse);
+  const float world =
+      b->angularVelocity + b->invInertia * Cross(ToInternal(*state_, worldPoint) - b->center, impulse);
   const bool finite = IsFinite(v) && IsFinite(world);
   MK_ASSERT(finite);  // the impulse overflows the velocity
   if (!finite) return;
@@ -403,9 +404,9 @@ float World::GetRotationalInertia(BodyId id) const {
   return b ? b->inertia : 0.0f;
 }
 
-Vec2 World::GetWorldCenterOfMass(BodyId id) const {
+Pos World::GetWorldCenterOfMass(BodyId id) const {
   const Body* b = FindBody(*state_, id);
-  return b ? b->center : Vec2{0.0f, 0.0f};
+  return b ? ToWorld(*state_, b->center) : Pos{0.0f, 0.0f};
 }
 
 Vec2 World::GetLocalCenterOfMass(BodyId id) const {

@@ -118,12 +118,12 @@ void World::ApplyMassFromShapes(BodyId id) {
 // atan(h w) each (TurnRotation: the rotation (1, h w), normalised), so the n sub-steps of the Step turn
 // it by the whole `turn` when w = tan(turn / n) / h, not turn / dt (which falls short by about
 // (h w)^3 / 3 a sub-step: 0.02 rad for a turn of 1 rad in four sub-steps).
-void World::SetTargetTransform(BodyId id, const Transform& target, float timeStep) {
+void World::SetTargetTransform(BodyId id, const WorldTransform& target, float timeStep) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetTargetTransform, id, target.p, target.q.c, target.q.s, timeStep);
   Body* b = FindBody(*state_, id);
   const float qLength2 = target.q.c * target.q.c + target.q.s * target.q.s;
-  const bool valid = ValidPoint(target.p) && IsFinite(target.q.c) && IsFinite(target.q.s) &&
+  const bool valid = ValidPosition(target.p) && IsFinite(target.q.c) && IsFinite(target.q.s) &&
                      std::fabs(qLength2 - 1.0f) < 1e-3f && timeStep >= kMinTimeStep &&
                      timeStep <= kMaxTimeStep;
   MK_ASSERT(valid);
@@ -132,7 +132,7 @@ void World::SetTargetTransform(BodyId id, const Transform& target, float timeSte
   if (b->type == BodyType::Static) return;
   const StepContext context = MakeStepContext(timeStep, state_->settings);
   const float subSteps = std::round(timeStep * context.invH);
-  const Vec2 targetCenter = TransformPoint(target, b->localCenter);
+  const Pos targetCenter = TransformPoint(ToInternal(*state_, target), b->localCenter);
   const float turn = Angle(InvMulRot(b->xf.q, target.q));
   const Vec2 v = (1.0f / timeStep) * (targetCenter - b->center);
   const float w = std::tan(turn / subSteps) * context.invH;
@@ -201,14 +201,14 @@ int World::GetJoints(BodyId id, Span<JointId> out) const {
   return static_cast<int>(count);
 }
 
-Vec2 World::GetLocalPoint(BodyId id, Vec2 worldPoint) const {
+Vec2 World::GetLocalPoint(BodyId id, Pos worldPoint) const {
   const Body* b = FindBody(*state_, id);
-  return b ? InvTransformPoint(b->xf, worldPoint) : Vec2{0.0f, 0.0f};
+  return b ? InvTransformPoint(b->xf, ToInternal(*state_, worldPoint)) : Vec2{0.0f, 0.0f};
 }
 
-Vec2 World::GetWorldPoint(BodyId id, Vec2 localPoint) const {
+Pos World::GetWorldPoint(BodyId id, Vec2 localPoint) const {
   const Body* b = FindBody(*state_, id);
-  return b ? TransformPoint(b->xf, localPoint) : Vec2{0.0f, 0.0f};
+  return b ? ToWorld(*state_, TransformPoint(b->xf, localPoint)) : Pos{0.0f, 0.0f};
 }
 
 Vec2 World::GetLocalVector(BodyId id, Vec2 worldVector) const {
@@ -223,12 +223,14 @@ Vec2 World::GetWorldVector(BodyId id, Vec2 localVector) const {
 
 Vec2 World::GetLocalPointVelocity(BodyId id, Vec2 localPoint) const {
   const Body* b = FindBody(*state_, id);
-  return b ? GetWorldPointVelocity(id, TransformPoint(b->xf, localPoint)) : Vec2{0.0f, 0.0f};
+  return b ? GetWorldPointVelocity(id, ToWorld(*state_, TransformPoint(b->xf, localPoint)))
+           : Vec2{0.0f, 0.0f};
 }
 
-Vec2 World::GetWorldPointVelocity(BodyId id, Vec2 worldPoint) const {
+Vec2 World::GetWorldPointVelocity(BodyId id, Pos worldPoint) const {
   const Body* b = FindBody(*state_, id);
-  return b ? b->linearVelocity + Cross(b->angularVelocity, worldPoint - b->center) : Vec2{0.0f, 0.0f};
+  return b ? b->linearVelocity + Cross(b->angularVelocity, ToInternal(*state_, worldPoint) - b->center)
+           : Vec2{0.0f, 0.0f};
 }
 
 void World::SetName(BodyId id, const char* name) {

@@ -23,16 +23,16 @@ float StepTurn(const Body& body, float dt) {
   return turn + 2.0f * kPi * wholeTurns;
 }
 
-Sweep MakeBodySweep(const Body& body, float dt) {
+Sweep MakeBodySweep(const Body& body, float dt, Pos origin) {
   Sweep sweep;
   sweep.localCenter = body.localCenter;
-  sweep.c2 = body.center;
+  sweep.c2 = body.center - origin;
   sweep.a2 = Angle(body.xf.q);
   if (body.type == BodyType::Static || body.solverIndex == kNull) {  // did not move this step
     sweep.c1 = sweep.c2;
     sweep.a1 = sweep.a2;
   } else {
-    sweep.c1 = body.center0;
+    sweep.c1 = body.center0 - origin;
     sweep.a1 = sweep.a2 - StepTurn(body, dt);
   }
   return sweep;

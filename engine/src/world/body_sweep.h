@@ -14,8 +14,9 @@ namespace mk {
 float StepTurn(const Body& body, float dt);
 
 /// The body's sweep over the step: from its pose at the start of the step to its pose now (a body
-/// that did not move this step, static or resting, sweeps in place).
-Sweep MakeBodySweep(const Body& body, float dt);
+/// that did not move this step, static or resting, sweeps in place), its centres relative to `origin`
+/// (FrameOrigin: zero in the default build, so the sweep is in the world frame there).
+Sweep MakeBodySweep(const Body& body, float dt, Pos origin);
 
 /// Mean of a shape's core points (local frame): the point continuous collision tracks.
 Vec2 CoreCentre(const ShapeGeometry& geometry);

@@ -92,7 +92,7 @@ void RemoveShapeFromBroadphase(WorldState& world, int slot) {
 void ComputeBodyShapeBoxes(WorldState& world, int bodySlot) {
   const Body& body = world.bodies[bodySlot];
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape)
-    world.shapes[s].aabb = ComputeAABB(world.geometries[s], body.xf);
+    world.shapes[s].aabb = ComputeBoxAABB(world.geometries[s], body.xf);
 }
 
 void MoveBodyProxies(WorldState& world, int bodySlot) {
@@ -106,7 +106,7 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int bodySlot, bool teleport
   const Body& body = world.bodies[bodySlot];
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     Shape& shape = world.shapes[s];
-    shape.aabb = ComputeAABB(world.geometries[s], body.xf);
+    shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
     if (shape.proxy.IsNull()) continue;
     world.broadphase.MoveProxy(shape.proxy, shape.aabb);
     (void)teleport;  // MoveProxy handles any distance; the broadphase re-sorts as needed
@@ -116,7 +116,7 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int bodySlot, bool teleport
 void SetBodyShapesInBroadphase(WorldState& world, int bodySlot, bool enabled) {
   for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
     if (enabled) {
-      world.shapes[s].aabb = ComputeAABB(world.geometries[s], world.bodies[bodySlot].xf);
+      world.shapes[s].aabb = ComputeBoxAABB(world.geometries[s], world.bodies[bodySlot].xf);
       AddShapeToBroadphase(world, s);
     } else {
       DestroyContactsOfShape(world, s);

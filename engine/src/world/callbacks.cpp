@@ -53,11 +53,11 @@ void ForEachSensorPair(const WorldState& world, int sensor, Visit visit) {
 
 // The width (m) a shape presents across the unit direction u: its extent, radius included, along
 // the perpendicular of u.
-float PresentedWidth(const ShapeGeometry& geometry, const Transform& xf, Vec2 u) {
+float PresentedWidth(const ShapeGeometry& geometry, Rot q, Vec2 u) {
   const Vec2 across = LeftPerp(u);
   float lo = 0.0f, hi = 0.0f;
   for (int i = 0; i < geometry.Count(); ++i) {
-    const float x = Dot(across, Rotate(xf.q, geometry.Points()[i]));
+    const float x = Dot(across, Rotate(q, geometry.Points()[i]));
     lo = i == 0 ? x : std::min(lo, x);
     hi = i == 0 ? x : std::max(hi, x);
   }
@@ -65,7 +65,7 @@ float PresentedWidth(const ShapeGeometry& geometry, const Transform& xf, Vec2 u)
 }
 
 bool ValidExplosion(const ExplosionDef& def) {
-  return ValidPoint(def.position) && ValidLength(def.radius) && def.radius >= 0.0f &&
+  return ValidPosition(def.position) && ValidLength(def.radius) && def.radius >= 0.0f &&
          ValidLength(def.falloff) && def.falloff >= 0.0f && IsFinite(def.impulsePerLength);
 }
 
@@ -184,7 +184,8 @@ void World::Explode(const ExplosionDef& def) {
   MK_ASSERT(valid);
   if (!valid) return;
   const float reach = def.radius + def.falloff;
-  const AABB box{def.position - Vec2{reach, reach}, def.position + Vec2{reach, reach}};
+  const AABB box =
+      OffsetBoxToBroadphase(ToInternal(world, def.position), {Vec2{-reach, -reach}, Vec2{reach, reach}});
   // Collect first: pushing wakes bodies, which moves proxies, which a running query must not see.
   world.explosionShapes.clear();
   ExplosionQuery query{&world, &world.explosionShapes, def.maskBits};
@@ -193,14 +194,15 @@ void World::Explode(const ExplosionDef& def) {
   for (int slot : world.explosionShapes) {
     const Shape& shape = world.shapes[slot];
     const Body& body = world.bodies[shape.body];
-    const Vec2 closest = GetClosestPoint(world.MakeShapeId(slot), def.position);
-    const float d = Distance(def.position, closest);
+    const Pos closest = GetClosestPoint(world.MakeShapeId(slot), def.position);
+    const float d = Length(closest - def.position);
     if (d > reach) continue;
     // Inside the shape there is no closest direction: push away from the centre towards the body's mass.
-    const Vec2 u = Normalize(d > 0.0f ? closest - def.position : body.center - def.position);
+    const Vec2 u = Normalize(d > 0.0f ? closest - def.position : ToWorld(world, body.center) - def.position);
     if (u.x == 0.0f && u.y == 0.0f) continue;
     const float scale = d <= def.radius ? 1.0f : 1.0f - (d - def.radius) / def.falloff;
-    const float magnitude = def.impulsePerLength * PresentedWidth(world.geometries[slot], body.xf, u) * scale;
+    const float magnitude =
+        def.impulsePerLength * PresentedWidth(world.geometries[slot], body.xf.q, u) * scale;
     ApplyLinearImpulse(world.MakeBodyId(shape.body), magnitude * u, closest, /*wake=*/true);
   }
 }

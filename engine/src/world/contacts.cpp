@@ -57,10 +57,12 @@ Manifold CollideShapes(const WorldState& world, const Contact& c, const Transfor
 
 // Sensor pairs ask only "do the shapes overlap?": a manifold without the speculative margin has a point
 // exactly when the shapes touch, and overlap means some point is strictly inside (separation < 0).
-bool SensorOverlaps(const WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
+bool SensorOverlaps(const WorldState& world, Contact& c, const WorldTransform& xfA,
+                    const WorldTransform& xfB) {
   ManifoldSettings settings;
   settings.speculativeDistance = 0.0f;
-  const Manifold m = CollideShapes(world, c, xfA, xfB, &c.cache, settings);
+  const Manifold m =
+      CollideShapes(world, c, ContactTransformA(xfA), ContactTransformB(xfA, xfB), &c.cache, settings);
   bool overlap = false;
   for (int i = 0; i < m.pointCount; ++i) overlap = overlap || m.points[i].separation < 0.0f;
   return overlap;
@@ -76,7 +78,8 @@ void ReportSensorChange(WorldState& world, const Contact& c, bool begun) {
   }
 }
 
-void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, const Transform& xfB) {
+void UpdateSensorOverlap(WorldState& world, Contact& c, const WorldTransform& xfA,
+                         const WorldTransform& xfB) {
   const bool overlap = SensorOverlaps(world, c, xfA, xfB);
   if (overlap != c.sensorOverlap) ReportSensorChange(world, c, overlap);
   c.sensorOverlap = overlap;
@@ -89,7 +92,7 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, co
 
 // Keeps what recycling needs of a freshly computed manifold: the relative pose it was computed at and
 // each point's two surface ends (the point is midway between them along the normal) in the bodies'
-// frames. Shape transforms are body transforms.
+// frames. Shape transforms are body transforms (as ContactTransforms gives them).
 [[gnu::always_inline]] inline void StoreManifoldOrigin(Contact& c, const Transform& xfA,
                                                        const Transform& xfB) {
   const Manifold& m = c.manifold;
@@ -121,8 +124,8 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const Transform& xfA, co
 [[gnu::always_inline]] inline bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB,
                                                    float extentA, float extentB, float speculativeDistance) {
   if (!c.recyclable || bodyA.isBullet || bodyB.isBullet || bodyA.movedFast || bodyB.movedFast) return false;
-  const Transform& xfA = bodyA.xf;
-  const Transform& xfB = bodyB.xf;
+  const auto& xfA = ContactTransformA(bodyA.xf);
+  const auto& xfB = ContactTransformB(bodyA.xf, bodyB.xf);
   const ManifoldOrigin& o = c.origin;
   if (RelativeMotion(InvMulTransforms(xfA, xfB), o.relativePose, extentA, extentB) > kContactRecycleDistance)
     return false;
@@ -195,7 +198,8 @@ bool BoxesApart(const AABB& a, const AABB& b, float distance) {
     c.recyclable = false;
     return ManifoldUpdate::Apart;
   }
-  Manifold manifold = CollideShapes(world, c, bodyA.xf, bodyB.xf, &c.cache, settings);
+  Manifold manifold = CollideShapes(world, c, ContactTransformA(bodyA.xf),
+                                    ContactTransformB(bodyA.xf, bodyB.xf), &c.cache, settings);
   CarryImpulses(c.manifold, manifold);
   c.manifold = manifold;
   // Kept only while recycling is on: a contact computed with it off holds no origin to reuse. Nor
@@ -208,7 +212,7 @@ bool BoxesApart(const AABB& a, const AABB& b, float distance) {
   const bool circle = world.geometries[c.shapeA].Type() == ShapeType::Circle ||
                       world.geometries[c.shapeB].Type() == ShapeType::Circle;
   if (recycling && !circle) {
-    StoreManifoldOrigin(c, bodyA.xf, bodyB.xf);
+    StoreManifoldOrigin(c, ContactTransformA(bodyA.xf), ContactTransformB(bodyA.xf, bodyB.xf));
   } else {
     c.recyclable = false;
   }

@@ -42,6 +42,7 @@ struct SweepContext {
   WorldState* world = nullptr;
   float dt = 0.0f;    // the step (s)
   int body = kNull;   // the fast body
+  Pos origin{};       // FrameOrigin of its start centre: the sweeps' frame (the world's in the default build)
   int shape = kNull;  // its shape being swept
   bool bullet = false;
   // Made when the first candidate arrives (most fast bodies meet none; the sweep costs two atan2):
@@ -173,8 +174,8 @@ bool TouchesAtStart(const ToiOutput& out) {
 // velocity, as any time of impact does: the contact made at the stop pose usually holds (a 4 m box
 // falling flat at 100 m/s onto a wedge, stopped as it turned onto the wedge's low end; an impulse at
 // that end alone bounced it off the wedge).
-void StopAtTouch(Body& body, Vec2 point, Vec2 normal) {
-  const Vec2 r = point - body.center;
+void StopAtTouch(Body& body, Pos origin, Vec2 point, Vec2 normal) {
+  const Vec2 r = point - (body.center - origin);
   const float approach = Dot(body.linearVelocity + Cross(body.angularVelocity, r), normal);
   if (!(approach < 0.0f)) return;
   const float rn = Cross(r, normal);
@@ -200,14 +201,15 @@ void MakeSweptBox(SweepContext& context) {
   const WorldState& world = *context.world;
   const Body& body = world.bodies[context.body];
   if (!context.sweepReady) {
-    context.sweep = MakeBodySweep(body, context.dt);
+    context.sweep = MakeBodySweep(body, context.dt, context.origin);
     context.sweepReady = true;
   }
   const Shape& shape = world.shapes[context.shape];
   const float turn = std::min(std::fabs(context.sweep.a2 - context.sweep.a1), kPi);
   const float pad = TurnBulge(body.maxExtent, turn) + 1.25f * context.target;
   AABB& swept = context.swept;
-  swept = ComputeAABB(world.geometries[context.shape], GetSweepTransform(context.sweep, 0.0f));
+  swept = FrameBoxToBroadphase(
+      ComputeAABB(world.geometries[context.shape], GetSweepTransform(context.sweep, 0.0f)), context.origin);
   swept.lower = Min(swept.lower, shape.aabb.lower) - Vec2{pad, pad};
   swept.upper = Max(swept.upper, shape.aabb.upper) + Vec2{pad, pad};
   context.sweptReady = true;
@@ -220,16 +222,18 @@ AABB QueryBox(const SweepContext& context) {
   const WorldState& world = *context.world;
   const Body& body = world.bodies[context.body];
   const Shape& shape = world.shapes[context.shape];
-  const Transform start{body.center0 - Rotate(body.q0, body.localCenter), body.q0};
+  const Transform start{(body.center0 - context.origin) - Rotate(body.q0, body.localCenter), body.q0};
   const float cosTurn = std::clamp(InvMulRot(body.q0, body.xf.q).c, -1.0f, 1.0f);
   // 1 - cos(turn / 2); a body that may have turned half a turn or more (StepTurn) gets the whole arm.
   const bool halfTurn = std::fabs(body.angularVelocity * context.dt) > 0.75f * kPi;
   const float bulge =
       halfTurn ? body.maxExtent : body.maxExtent * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));
-  const float scale = std::max({std::fabs(body.center0.x), std::fabs(body.center0.y), body.maxExtent});
+  // The boxes' rounding grows with their coordinates (the internal frame's, world/world_frames.h).
+  const float scale = std::max({static_cast<float>(std::fabs(body.center0.x)),
+                                static_cast<float>(std::fabs(body.center0.y)), body.maxExtent});
   const float slack = 0.001f + 1e-5f * scale;
   const float pad = bulge + 1.25f * context.target + slack;
-  AABB box = ComputeAABB(world.geometries[context.shape], start);
+  AABB box = FrameBoxToBroadphase(ComputeAABB(world.geometries[context.shape], start), context.origin);
   box.lower = Min(box.lower, shape.aabb.lower) - Vec2{pad, pad};
   box.upper = Max(box.upper, shape.aabb.upper) + Vec2{pad, pad};
   return box;
@@ -327,7 +331,8 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
 
   const ShapeGeometry& geometry = world.geometries[context.shape];
   if (other.oneSided &&
-      BehindChainSegment(world.geometries[otherShape], otherBody.xf, geometry, context.sweep)) {
+      BehindChainSegment(world.geometries[otherShape], RelativeTo(otherBody.xf, context.origin), geometry,
+                         context.sweep)) {
     return true;
   }
   ToiInput input;
@@ -335,7 +340,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   input.proxyB = MakeProxy(geometry);
   if (other.body != context.otherBody) {
     context.otherBody = other.body;
-    context.otherSweep = MakeBodySweep(otherBody, context.dt);
+    context.otherSweep = MakeBodySweep(otherBody, context.dt, context.origin);
   }
   input.sweepA = context.otherSweep;
   input.sweepB = context.sweep;
@@ -432,7 +437,7 @@ void SweepSensors(WorldState& world, const SweepContext& context,
     if (contact != -1 && world.contacts[contact].sensorOverlap) continue;
     ToiInput input;
     input.proxyA = MakeProxy(world.geometries[sensor]);
-    input.sweepA = MakeBodySweep(world.bodies[world.shapes[sensor].body], context.dt);
+    input.sweepA = MakeBodySweep(world.bodies[world.shapes[sensor].body], context.dt, context.origin);
     input.sweepB = context.sweep;
     input.maxFraction = context.fraction;
     input.target = 0.0f;
@@ -465,7 +470,7 @@ void SweepSensors(WorldState& world, const SweepContext& context,
 
 // Lists the body about to be moved back to `impact` (World::SetContinuousRecording), while there is
 // room in the reserved list.
-void Record(WorldState& world, const SweepContext& context, const Transform& impact) {
+void Record(WorldState& world, const SweepContext& context, const WorldTransform& impact) {
   const size_t size = world.continuousRecords.size();
   if (size >= static_cast<size_t>(kMaxContinuousRecords) || size >= world.continuousRecords.capacity())
     return;
@@ -474,11 +479,15 @@ void Record(WorldState& world, const SweepContext& context, const Transform& imp
   record.body = world.MakeBodyId(context.body);
   record.shape = world.MakeShapeId(context.hitShape);
   record.target = world.MakeShapeId(context.hitTarget);
-  record.start = GetSweepTransform(context.sweep, 0.0f);
-  record.end = world.bodies[context.body].xf;
-  record.impact = impact;
-  record.targetImpact =
-      GetSweepTransform(MakeBodySweep(world.bodies[targetBody], context.dt), context.fraction);
+  // Published in world coordinates (the internal frame's differ in the large-world build).
+  record.start = ToWorld(world, FrameToWorld(GetSweepTransform(context.sweep, 0.0f), context.origin));
+  record.end = ToWorld(world, world.bodies[context.body].xf);
+  record.impact = ToWorld(world, impact);
+  record.targetImpact = ToWorld(
+      world,
+      FrameToWorld(GetSweepTransform(MakeBodySweep(world.bodies[targetBody], context.dt, context.origin),
+                                     context.fraction),
+                   context.origin));
   record.fraction = context.fraction;
   world.continuousRecords.push_back(record);
 }
@@ -522,9 +531,10 @@ void MoveJointPartnersBack(WorldState& world, int bodySlot, float fraction, floa
       const float kept = KeptFraction(world, other);
       if (!(fraction < kept)) continue;
       // Its sweep runs from the step's start to where it is now, `kept` of the step.
-      const Transform xf = GetSweepTransform(MakeBodySweep(partner, dt), fraction / kept);
-      partner.xf = xf;
-      partner.center = TransformPoint(xf, partner.localCenter);
+      const Pos origin = FrameOrigin(partner.center0);
+      partner.xf =
+          FrameToWorld(GetSweepTransform(MakeBodySweep(partner, dt, origin), fraction / kept), origin);
+      partner.center = TransformPoint(partner.xf, partner.localCenter);
       UpdateBodyShapesInBroadphase(world, other, /*teleport=*/false);
       SetKeptFraction(world, other, fraction);
       world.jointWalk.push_back(other);
@@ -539,6 +549,7 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
   context.world = &world;
   context.dt = dt;
   context.body = bodySlot;
+  context.origin = FrameOrigin(body.center0);
   context.bullet = body.isBullet;
   // A slop of 0 would leave the advancement creeping towards contact: 1 mm is the floor.
   context.target = std::max(world.settings.linearSlop, 0.001f);
@@ -565,12 +576,12 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
   if (!world.sweptSensors.empty() && context.fraction > 0.0f)
     SweepSensors(world, context, world.sweptSensors);
   if (!(context.fraction < 1.0f)) return false;
-  const Transform xf = GetSweepTransform(context.sweep, context.fraction);
+  const WorldTransform xf = FrameToWorld(GetSweepTransform(context.sweep, context.fraction), context.origin);
   if (world.recordContinuous) Record(world, context, xf);
   body.xf = xf;
   body.center = TransformPoint(xf, body.localCenter);
   if (context.touchStop) {
-    if (stoppedBefore) StopAtTouch(body, context.touchPoint, context.touchNormal);
+    if (stoppedBefore) StopAtTouch(body, context.origin, context.touchPoint, context.touchNormal);
     body.heldAtStart = true;
   }
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);

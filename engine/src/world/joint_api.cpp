@@ -182,7 +182,9 @@ BodyId GetJointBodyB(const World& world, JointId joint) {
 }
 Vec2 GetJointLocalAnchorA(const World& world, JointId joint) {
   const Joint* j = Read(world, joint, {});
-  return !j ? Vec2{} : j->type == JointType::Mouse ? j->target : j->localAnchorA;
+  return !j                            ? Vec2{}
+         : j->type == JointType::Mouse ? ToVec2(ToWorld(world.State(), j->target))
+                                       : j->localAnchorA;
 }
 Vec2 GetJointLocalAnchorB(const World& world, JointId joint) {
   const Joint* j = Read(world, joint, {});

@@ -149,7 +149,7 @@ Vec2 FrameAxisA(float angle) {
 Rot BodyRot(const WorldState& world, int body) { return body == kNull ? Rot{} : world.bodies[body].xf.q; }
 
 // World anchor points of a joint (mouse: A's anchor is the target).
-void WorldAnchors(const WorldState& world, const Joint& j, Vec2& pA, Vec2& pB) {
+void WorldAnchors(const WorldState& world, const Joint& j, Pos& pA, Pos& pB) {
   int a = j.edges[0].body;
   pA = a == kNull ? j.target : TransformPoint(world.bodies[a].xf, j.localAnchorA);
   pB = TransformPoint(world.bodies[j.edges[1].body].xf, j.localAnchorB);
@@ -333,15 +333,15 @@ JointId World::CreateJoint(const MouseJointDef& def) {
   if (RefuseIfLocked(*state_)) return {};
   RecordCall(recorder_.get(), ReplayOp::CreateMouseJoint, def);
   WorldState& world = *state_;
-  bool valid = world.IsBody(def.body) && ValidPoint(def.target) && ValidHertz(def.hertz) &&
+  bool valid = world.IsBody(def.body) && ValidPosition(def.target) && ValidHertz(def.hertz) &&
                ValidDamping(def.dampingRatio) && NonNegative(def.maxForce);
   MK_ASSERT(valid);
   if (!valid) return {};
   int body = state_->BodySlot(def.body);
   int slot = NewJoint(world, JointType::Mouse, kNull, body);
   Joint& j = world.joints[slot];
-  j.target = def.target;
-  j.localAnchorB = InvTransformPoint(world.bodies[body].xf, def.target);  // the grabbed point
+  j.target = ToInternal(world, def.target);
+  j.localAnchorB = InvTransformPoint(world.bodies[body].xf, j.target);  // the grabbed point
   j.hertz = def.hertz, j.dampingRatio = def.dampingRatio, j.maxForce = def.maxForce;
   j.collideConnected = true;  // nothing to collide with
   j.userData = def.userData;
@@ -430,7 +430,7 @@ float World::GetPrismaticTranslation(JointId id) const {
   bool ok = j && (j->type == JointType::Prismatic || j->type == JointType::Wheel);
   MK_ASSERT(!j || ok);
   if (!ok) return 0.0f;
-  Vec2 pA, pB;
+  Pos pA, pB;
   WorldAnchors(*state_, *j, pA, pB);
   return Dot(Rotate(BodyRot(*state_, j->edges[0].body), j->localAxisA), pB - pA);
 }
@@ -440,9 +440,9 @@ float World::GetDistanceJointLength(JointId id) const {
   bool ok = j && j->type == JointType::Distance;
   MK_ASSERT(!j || ok);
   if (!ok) return 0.0f;
-  Vec2 pA, pB;
+  Pos pA, pB;
   WorldAnchors(*state_, *j, pA, pB);
-  return Distance(pA, pB);
+  return Length(pB - pA);
 }
 
 void World::SetMotorSpeed(JointId id, float speed) {
@@ -459,14 +459,14 @@ void World::SetMotorSpeed(JointId id, float speed) {
   WakeBody(*state_, j->edges[1].body);
 }
 
-void World::SetMouseTarget(JointId id, Vec2 target) {
+void World::SetMouseTarget(JointId id, Pos target) {
   if (RefuseIfLocked(*state_)) return;
   RecordCall(recorder_.get(), ReplayOp::SetMouseTarget, id, target);
   Joint* j = FindJoint(*state_, id);
-  bool ok = j && ValidPoint(target) && j->type == JointType::Mouse;
+  bool ok = j && ValidPosition(target) && j->type == JointType::Mouse;
   MK_ASSERT(!j || ok);
   if (!ok) return;
-  j->target = target;
+  j->target = ToInternal(*state_, target);
   WakeBody(*state_, j->edges[1].body);
 }
 

@@ -66,7 +66,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   shape.oneSided = world.geometries[slot].Type() == ShapeType::ChainSegment;
   Body& body = world.bodies[bodySlot];
   shape.extent = ShapeExtent(world.geometries[slot]);
-  shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
+  shape.aabb = ComputeBoxAABB(world.geometries[slot], body.xf);
   WakeBody(world, bodySlot);  // before the proxy is made: it is made awake
   if (body.enabled) {
     AddShapeToBroadphase(world, slot);

@@ -48,11 +48,13 @@ void ForEachMoverCandidate(const WorldState& world, const AABB& box, const Capsu
     const Shape& shape = w.world->shapes[slot];
     if (shape.isSensor || !QueryAccepts(*w.world, w.filter, slot)) return true;
     const ShapeGeometry& geometry = w.world->geometries[slot];
-    const Transform& xf = w.world->bodies[shape.body].xf;
+    // Movers are given in float world coordinates (world.h), so are the shapes they meet (the
+    // large-world build keeps its positions about WorldDef::origin: world_internal.h).
+    const Transform xf = RelativeTo(ToWorld(*w.world, w.world->bodies[shape.body].xf), Pos{0.0f, 0.0f});
     if (!BehindChain(geometry, xf, *w.mover)) (*w.visit)(slot, geometry, xf);
     return true;
   };
-  world.broadphase.QueryAABB(box, onProxy, &walk);
+  world.broadphase.QueryAABB(WorldBoxToBroadphase(box, world.origin), onProxy, &walk);
 }
 
 DistanceInput MoverInput(const ShapeGeometry& shape, const Transform& xf, const Capsule& mover) {

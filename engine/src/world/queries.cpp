@@ -17,12 +17,24 @@ namespace mk {
 
 namespace {
 
-bool IsValidPlacement(const ShapeGeometry& shape, const Transform& xf) {
-  return IsValidCastShape(shape) && IsValidCastTransform(xf);
+// A query's position (origin, placement, target): within kMaxCastLength in the default build, four
+// times kMaxWorldPosition in the large-world build (what a ray across the whole world needs).
+bool InWorldCastRange(Pos p) {
+#if defined(MK_LARGE_WORLDS)
+  return std::fabs(p.x) <= 4.0 * kMaxWorldPosition && std::fabs(p.y) <= 4.0 * kMaxWorldPosition;
+#else
+  return InCastRange(p);
+#endif
 }
 
-const Transform& ShapeTransform(const WorldState& world, int slot) {
-  return world.bodies[world.shapes[slot].body].xf;
+bool IsValidPlacement(const ShapeGeometry& shape, const WorldTransform& xf) {
+  return IsValidCastShape(shape) && InWorldCastRange(xf.p) && IsFinite(xf.q.c) && IsFinite(xf.q.s);
+}
+
+// A shape's transform in the query's frame (world/world_frames.h: the world frame in the default
+// build, where `frame` is zero, and about the query's own position in the large-world build).
+Transform ShapeTransform(const WorldState& world, int slot, Pos frame) {
+  return RelativeTo(world.bodies[world.shapes[slot].body].xf, frame);
 }
 
 struct RayQuery {
@@ -31,21 +43,26 @@ struct RayQuery {
   float (*fn)(const CastHit&, void*);
   void* context;
   float maxFraction;
+  Pos origin;  // the ray, exact (internal frame: world_internal.h)
+  Vec2 translation;
+  Pos frame;  // FrameOrigin(origin)
 };
 
 // The broadphase visits fat boxes in entry order; each shape gets its exact cast against the ray as
 // clipped so far, and the caller's answer clips, ignores or stops as RayCastFn describes.
-float RayCastProxy(ProxyId, std::uint64_t userData, const RayCastInput& input, float, void* context) {
+float RayCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, float, void* context) {
   RayQuery& query = *static_cast<RayQuery*>(context);
   const WorldState& world = *query.world;
   const int slot = static_cast<int>(userData);
   const Shape& shape = world.shapes[slot];
   if (shape.isSensor || !QueryAccepts(world, query.filter, slot)) return -1.0f;
-  RayCastInput clipped = input;
-  clipped.maxFraction = query.maxFraction;
-  const CastOutput out = RayCastShapeUnchecked(world.geometries[slot], ShapeTransform(world, slot), clipped);
+  // The broadphase's input is the ray in float world coordinates: the exact one is the query's.
+  const RayCastInput clipped{query.origin - query.frame, query.translation, query.maxFraction};
+  const CastOutput out =
+      RayCastShapeUnchecked(world.geometries[slot], ShapeTransform(world, slot, query.frame), clipped);
   if (!out.hit) return -1.0f;
-  const CastHit hit{world.MakeShapeId(slot), out.point, out.normal, out.fraction, true};
+  const CastHit hit{world.MakeShapeId(slot), ToWorld(world, FramePointToWorld(out.point, query.frame)),
+                    out.normal, out.fraction, true};
   const float answer = query.fn(hit, query.context);
   if (answer == 0.0f) return 0.0f;
   if (answer < 0.0f) return -1.0f;
@@ -98,11 +115,21 @@ float CastEntry(const AABB& cast, Vec2 translation, const AABB& target) {
 struct ShapeCastQuery {
   const WorldState* world;
   const ShapeGeometry* shape;
-  Transform xf;
+  Transform xf;  // in the frame about `frame`
   Vec2 translation;
   QueryFilter filter;
-  AABB castBox;  // the cast shape's bounding box at t = 0
+  AABB castBox;  // the cast shape's bounding box at t = 0 (as the broadphase holds boxes)
+  Pos frame;     // FrameOrigin of the cast's placement
 };
+
+ShapeCastQuery MakeShapeCastQuery(const WorldState* world, const ShapeGeometry& shape,
+                                  const WorldTransform& xf, Vec2 translation, const QueryFilter& filter) {
+  const WorldTransform at = ToInternal(*world, xf);
+  const Pos frame = FrameOrigin(at.p);
+  const Transform local = RelativeTo(at, frame);
+  return {world, &shape, local, translation, filter, FrameBoxToBroadphase(ComputeAABB(shape, local), frame),
+          frame};
+}
 
 // Walks the fat boxes the cast shape's bounding box meets, by entry fraction (Box2D's tree shape cast
 // grows the tree's boxes by the cast box the same way). The extents are grown like CastEntry's pad, so
@@ -124,16 +151,23 @@ bool TakeCandidate(const ShapeCastQuery& query, int slot, float& entry) {
   const WorldState& world = *query.world;
   const Shape& target = world.shapes[slot];
   if (target.isSensor || !QueryAccepts(world, query.filter, slot)) return false;
-  entry = CastEntry(query.castBox, query.translation,
-                    ComputeAABB(world.geometries[slot], ShapeTransform(world, slot)));
+  entry = CastEntry(
+      query.castBox, query.translation,
+      FrameBoxToBroadphase(ComputeAABB(world.geometries[slot], ShapeTransform(world, slot, query.frame)),
+                           query.frame));
   return true;
 }
 
 // ShapeCast of `shape` against one candidate. ShapeCast's fraction does not depend on maxFraction
 // (conservative advancement only stops earlier when it passes it), so clipping never changes a hit.
-CastOutput CastAgainst(const WorldState& world, int slot, const ShapeGeometry& shape, const Transform& xf,
-                       Vec2 translation, float maxFraction) {
-  return ShapeCast(world.geometries[slot], ShapeTransform(world, slot), shape, xf, translation, maxFraction);
+CastOutput CastAgainst(const ShapeCastQuery& query, int slot, float maxFraction) {
+  return ShapeCast(query.world->geometries[slot], ShapeTransform(*query.world, slot, query.frame),
+                   *query.shape, query.xf, query.translation, maxFraction);
+}
+
+CastHit MakeCastHit(const ShapeCastQuery& query, int slot, const CastOutput& out) {
+  return {query.world->MakeShapeId(slot), ToWorld(*query.world, FramePointToWorld(out.point, query.frame)),
+          out.normal, out.fraction, true};
 }
 
 // Borrows a scratch vector of the world for one query, so that a callback that (against the rules)
@@ -152,17 +186,26 @@ struct Borrowed {
 
 }  // namespace
 
-void World::CastRayImpl(Vec2 origin, Vec2 translation, const QueryFilter& filter,
+void World::CastRayImpl(Pos origin, Vec2 translation, const QueryFilter& filter,
                         float (*fn)(const CastHit&, void*), void* context) const {
-  const bool valid = InCastRange(origin) && InCastRange(translation) && fn != nullptr;
+  const bool valid = InWorldCastRange(origin) && InCastRange(translation) && fn != nullptr;
   MK_ASSERT(valid);
   if (!valid || (translation.x == 0.0f && translation.y == 0.0f) || RefuseIfWalking(*state_)) return;
   const WorldLock lock(*state_, /*walk=*/true);  // fn runs inside the broadphase's ray walk
-  RayQuery query{state_.get(), filter, fn, context, 1.0f};
-  state_->broadphase.RayCast({origin, translation, 1.0f}, &RayCastProxy, &query);
+  const Pos at = ToInternal(*state_, origin);
+  RayQuery query{state_.get(), filter, fn, context, 1.0f, at, translation, FrameOrigin(at)};
+#if defined(MK_LARGE_WORLDS)
+  // The broadphase is float: the ray's start rounds by up to half a float's spacing there, so the walk
+  // is a box cast that wide (the boxes are rounded outwards already).
+  const Vec2 start = ToVec2(at);
+  const float pad = 1.2e-7f * std::max(std::fabs(start.x), std::fabs(start.y)) + 1e-6f;
+  state_->broadphase.BoxCast({start, translation, 1.0f}, Vec2{pad, pad}, &RayCastProxy, &query);
+#else
+  state_->broadphase.RayCast({at, translation, 1.0f}, &RayCastProxy, &query);
+#endif
 }
 
-CastHit World::CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& filter) const {
+CastHit World::CastRayClosest(Pos origin, Vec2 translation, const QueryFilter& filter) const {
   CastHit best;
   CastRay(origin, translation, filter, [&best](const CastHit& hit) {
     // The broadphase clips to this fraction, so a later hit is nearer (or equal, and then ignored).
@@ -172,7 +215,7 @@ CastHit World::CastRayClosest(Vec2 origin, Vec2 translation, const QueryFilter& 
   return best;
 }
 
-int World::CastRayAll(Vec2 origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const {
+int World::CastRayAll(Pos origin, Vec2 translation, const QueryFilter& filter, Span<CastHit> out) const {
   std::vector<CastHit>& hits = state_->rayHits;
   hits.clear();
   CastRay(origin, translation, filter, [&hits](const CastHit& hit) {
@@ -204,9 +247,9 @@ float ClosestCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, flo
   const float bound = cast.best.hit ? cast.best.fraction : 1.0f;
   float entry = 0.0f;
   if (!TakeCandidate(query, slot, entry) || entry > bound) return -1.0f;
-  const CastOutput out = CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, bound);
+  const CastOutput out = CastAgainst(query, slot, bound);
   if (!out.hit) return -1.0f;
-  const CastHit hit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true};
+  const CastHit hit = MakeCastHit(query, slot, out);
   if (!cast.best.hit || HitBefore(hit, cast.best)) cast.best = hit;
   return ClipAt(cast.best.fraction);
 }
@@ -246,10 +289,9 @@ float CallbackCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, fl
   const int slot = static_cast<int>(userData);
   float entry = 0.0f;
   if (!TakeCandidate(query, slot, entry) || entry > cast.clip) return cast.clip;
-  const CastOutput out =
-      CastAgainst(*query.world, slot, *query.shape, query.xf, query.translation, cast.clip);
+  const CastOutput out = CastAgainst(query, slot, cast.clip);
   if (out.hit) {
-    cast.heap->push_back(CastHit{query.world->MakeShapeId(slot), out.point, out.normal, out.fraction, true});
+    cast.heap->push_back(MakeCastHit(query, slot, out));
     std::push_heap(cast.heap->begin(), cast.heap->end(), CallbackCast::After);
   }
   return cast.clip;
@@ -257,17 +299,17 @@ float CallbackCastProxy(ProxyId, std::uint64_t userData, const RayCastInput&, fl
 
 }  // namespace
 
-CastHit World::CastShapeClosest(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+CastHit World::CastShapeClosest(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
                                 const QueryFilter& filter) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation);
   MK_ASSERT(valid);
   if (!valid || RefuseIfWalking(*state_)) return {};
-  ClosestCast cast{{state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, {}};
+  ClosestCast cast{MakeShapeCastQuery(state_.get(), shape, xf, translation, filter), {}};
   WalkCast(cast.query, &ClosestCastProxy, &cast);
   return cast.best;
 }
 
-void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 translation,
+void World::CastShapeImpl(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,
                           const QueryFilter& filter, float (*fn)(const CastHit&, void*),
                           void* context) const {
   const bool valid = IsValidPlacement(shape, xf) && InCastRange(translation) && fn != nullptr;
@@ -275,40 +317,44 @@ void World::CastShapeImpl(const ShapeGeometry& shape, const Transform& xf, Vec2 
   if (!valid || RefuseIfWalking(*state_)) return;
   const WorldLock lock(*state_, /*walk=*/true);  // fn runs inside the broadphase's box walk
   Borrowed<CastHit> pending(state_->castHits);
-  CallbackCast cast{
-      {state_.get(), &shape, xf, translation, filter, ComputeAABB(shape, xf)}, fn, context, &pending.items};
+  CallbackCast cast{MakeShapeCastQuery(state_.get(), shape, xf, translation, filter), fn, context,
+                    &pending.items};
   WalkCast(cast.query, &CallbackCastProxy, &cast);
   if (!cast.stopped) cast.Release(std::numeric_limits<float>::infinity());
 }
 
-void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, const AABB* box,
+void World::OverlapShapeImpl(const ShapeGeometry* shape, const WorldTransform& xf, const AABB* box,
                              const QueryFilter& filter, bool (*visit)(ShapeId, void*), void* context) const {
   const bool valid =
       visit != nullptr && (shape != nullptr ? IsValidPlacement(*shape, xf)
-                                            : box != nullptr && mk::IsValid(*box) &&
+                                            : box != nullptr && mk::IsValid(*box) && InWorldCastRange(xf.p) &&
                                                   InCastRange(box->lower) && InCastRange(box->upper));
   MK_ASSERT(valid);
   if (!valid || RefuseIfWalking(*state_)) return;
   // The candidates are collected before the first visit, so a visit may query again (no walk runs).
   const WorldLock lock(*state_, /*walk=*/false);
   const WorldState& world = *state_;
-  // The query shape as GJK sees it: the given shape, or the box's four corners in world coordinates
-  // (GJK takes any point set, so a box of zero width or height needs no special case).
+  // The query shape as GJK sees it: the given shape, or the box's four corners (GJK takes any point
+  // set, so a box of zero width or height needs no special case). A box is given about xf.p (zero for
+  // OverlapAABB, the point for OverlapPoint). All in the frame about `frame` (world/world_frames.h).
+  const WorldTransform at = ToInternal(world, xf);
+  const Pos frame = FrameOrigin(at.p);
   Vec2 corners[4];
   ShapeProxy proxy;
-  Transform queryXf = xf;
+  Transform queryXf = RelativeTo(at, frame);
   AABB bounds;
   if (shape != nullptr) {
     proxy = MakeProxy(*shape);
-    bounds = ComputeAABB(*shape, xf);
+    bounds = FrameBoxToBroadphase(ComputeAABB(*shape, queryXf), frame);
   } else {
-    corners[0] = box->lower;
-    corners[1] = {box->upper.x, box->lower.y};
-    corners[2] = box->upper;
-    corners[3] = {box->lower.x, box->upper.y};
+    const Vec2 offset = at.p - frame;
+    corners[0] = offset + box->lower;
+    corners[1] = offset + Vec2{box->upper.x, box->lower.y};
+    corners[2] = offset + box->upper;
+    corners[3] = offset + Vec2{box->lower.x, box->upper.y};
     proxy = ShapeProxy{corners, 4, 0.0f};
     queryXf = Transform{};
-    bounds = *box;
+    bounds = OffsetBoxToBroadphase(at.p, *box);
   }
   std::vector<int> slots;
   CollectCandidates(world, bounds, slots);
@@ -316,28 +362,31 @@ void World::OverlapShapeImpl(const ShapeGeometry* shape, const Transform& xf, co
     if (!QueryAccepts(world, filter, slot)) continue;
     DistanceInput input;
     input.proxyA = MakeProxy(world.geometries[slot]);
-    input.transformA = ShapeTransform(world, slot);
+    input.transformA = ShapeTransform(world, slot, frame);
     input.proxyB = proxy;
     input.transformB = queryXf;
     if (ShapesOverlap(input) && !visit(world.MakeShapeId(slot), context)) return;
   }
 }
 
-Vec2 World::GetClosestPoint(ShapeId shapeId, Vec2 target) const {
+Pos World::GetClosestPoint(ShapeId shapeId, Pos target) const {
   const WorldState& world = *state_;
-  const bool valid = world.IsShape(shapeId) && InCastRange(target);
+  const bool valid = world.IsShape(shapeId) && InWorldCastRange(target);
   MK_ASSERT(valid);
   if (!valid) return {0.0f, 0.0f};
   const int slot = world.ShapeSlot(shapeId);
+  const Pos inside = ToInternal(world, target);
+  const Pos frame = FrameOrigin(inside);
+  const Vec2 point = inside - frame;
   DistanceInput input;
   input.proxyA = MakeProxy(world.geometries[slot]);
-  input.transformA = ShapeTransform(world, slot);
-  input.proxyB = ShapeProxy{&target, 1, 0.0f};
+  input.transformA = ShapeTransform(world, slot, frame);
+  input.proxyB = ShapeProxy{&point, 1, 0.0f};
   input.transformB = Transform{};
   const DistanceOutput out = ShapeDistance(input);
   // Inside the core, or within the radius of it: the target is its own closest point.
   if (out.status == DistanceStatus::InvalidInput || out.coresOverlap || out.distance <= 0.0f) return target;
-  return out.pointA;
+  return ToWorld(world, FramePointToWorld(out.pointA, frame));
 }
 
 ShapeGeometry World::GetShapeGeometry(ShapeId shapeId) const {

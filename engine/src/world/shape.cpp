@@ -93,7 +93,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   shape.body = bodySlot;
   shape.nextShape = body.headShape;
   body.headShape = slot;
-  shape.aabb = ComputeAABB(world.geometries[slot], body.xf);
+  shape.aabb = ComputeBoxAABB(world.geometries[slot], body.xf);
   if (body.enabled) AddShapeToBroadphase(world, slot);
   return slot;
 }
@@ -307,7 +307,7 @@ Filter World::GetFilter(ShapeId id) const {
 
 AABB World::GetAABB(ShapeId id) const {
   const Shape* s = FindShape(*state_, id);
-  return s ? s->aabb : AABB{};
+  return s ? BroadphaseBoxToWorld(s->aabb, state_->origin) : AABB{};
 }
 
 }  // namespace mk

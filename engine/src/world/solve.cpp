@@ -82,7 +82,11 @@ void GatherBodies(WorldState& world, const StepContext& context) {
 }
 
 ContactBody ContactSide(const Body& body) {
+#if defined(MK_LARGE_WORLDS)
+  return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex, body.center - body.xf.p};
+#else
   return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex};
+#endif
 }
 
 // Touching contacts (manifold points) with at least one moving body, in slot order: the awake set's
@@ -152,9 +156,11 @@ void GatherJoints(WorldState& world) {
 void ReportHits(WorldState& world) {
   for (const ContactHit& hit : world.solver.hits) {
     const Contact& contact = world.contacts[hit.id];
-    world.hitEvents.push_back({world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
-                               contact.manifold.points[hit.point].point, contact.manifold.normal,
-                               hit.approachSpeed, world.MakeContactId(hit.id)});
+    world.hitEvents.push_back(
+        {world.MakeShapeId(contact.shapeA), world.MakeShapeId(contact.shapeB),
+         ToWorld(world, ContactPointInWorld(world.bodies[world.shapes[contact.shapeA].body].xf,
+                                            contact.manifold.points[hit.point].point)),
+         contact.manifold.normal, hit.approachSpeed, world.MakeContactId(hit.id)});
   }
 }
 
@@ -237,7 +243,7 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
 void HoldLockedBodies(WorldState& world) {
   for (int slot : world.lockedBodies) {
     Body& body = world.bodies[slot];
-    const Vec2 center = body.center;
+    const Pos center = body.center;
     const Rot q = body.xf.q;
     if (body.locks & kLockLinearX) body.center.x = body.center0.x;
     if (body.locks & kLockLinearY) body.center.y = body.center0.y;

@@ -55,7 +55,7 @@ void PublishMoveEvents(WorldState& world) {
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const int slot = slots[i];
     const Body& body = world.bodies[slot];
-    out[i] = {world.MakeBodyId(slot), body.xf, body.userData, !body.awake};
+    out[i] = {world.MakeBodyId(slot), ToWorld(world, body.xf), body.userData, !body.awake};
   }
 }
 

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,10 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   state_->userData = def.userData;
   SetTaskSystem(def.tasks);
   state_->solver.lanes = SimdLanes(def.simdWidth);
+#if defined(MK_LARGE_WORLDS)
+  MK_ASSERT(ValidPosition(def.origin));
+  state_->origin = ValidPosition(def.origin) ? def.origin : Pos{};  // world_state.h says why
+#endif
   state_->api = this;
 }
 
@@ -86,7 +91,8 @@ bool World::StartRecording() {
                      w.chainIds.Capacity() == 0 && w.contactIds.Capacity() == 0;
   MK_ASSERT(fresh && recorder_ == nullptr);
   if (!fresh || recorder_ != nullptr) return false;
-  recorder_ = OwnedPtr<Recorder>(new Recorder(w.tag, w.gravity, w.settings, static_cast<bool>(w.preSolve)));
+  recorder_ =
+      OwnedPtr<Recorder>(new Recorder(w.tag, w.gravity, w.origin, w.settings, static_cast<bool>(w.preSolve)));
   return true;
 }
 
@@ -194,6 +200,63 @@ const TaskSystem& World::GetTaskSystem() const { return state_->tasks; }
 
 std::uint32_t World::Tag() const { return state_->tag; }
 
+#if !defined(MK_LARGE_WORLDS)
+namespace {
+
+// The world-space copies the last Step published (events, continuous records), moved with the world.
+void ShiftPublished(WorldState& world, Vec2 d) {
+  for (ContactHitEvent& e : world.hitEvents) e.point = e.point - d;
+  for (BodyMoveEvent& e : world.moveEvents) e.transform.p = e.transform.p - d;
+  for (ContinuousRecord& r : world.continuousRecords) {
+    for (WorldTransform* xf : {&r.start, &r.end, &r.impact, &r.targetImpact}) xf->p = xf->p - d;
+  }
+}
+
+}  // namespace
+#endif
+
+void World::ShiftOrigin(Pos newOrigin) {
+  if (RefuseIfLocked(*state_)) return;
+  WorldState& world = *state_;
+  const bool valid = ValidPosition(newOrigin) && recorder_ == nullptr;
+  MK_ASSERT(valid);
+  if (!valid) return;
+#if defined(MK_LARGE_WORLDS)
+  // Positions are relative to the origin (world_state.h): moving it moves the world, exactly.
+  const Pos origin{world.origin.x - newOrigin.x, world.origin.y - newOrigin.y};
+  MK_ASSERT(ValidPosition(origin));
+  if (!ValidPosition(origin)) return;
+  world.origin = origin;
+  // The published copies are world positions: each moves by -newOrigin (in double, then as they are).
+  for (ContactHitEvent& e : world.hitEvents) e.point = {e.point.x - newOrigin.x, e.point.y - newOrigin.y};
+  for (BodyMoveEvent& e : world.moveEvents)
+    e.transform.p = {e.transform.p.x - newOrigin.x, e.transform.p.y - newOrigin.y};
+  for (ContinuousRecord& r : world.continuousRecords) {
+    for (WorldTransform* xf : {&r.start, &r.end, &r.impact, &r.targetImpact})
+      xf->p = {xf->p.x - newOrigin.x, xf->p.y - newOrigin.y};
+  }
+#else
+  const Vec2 d = newOrigin;
+  for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
+    if (!world.bodyIds.IsLive(slot)) continue;
+    Body& body = world.bodies[slot];
+    body.xf.p -= d, body.center -= d, body.center0 -= d;
+    UpdateBodyShapesInBroadphase(world, slot, /*teleport=*/true);  // the boxes, from the new pose
+  }
+  for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
+    if (world.jointIds.IsLive(slot) && world.joints[slot].type == JointType::Mouse)
+      world.joints[slot].target -= d;
+  }
+  // A manifold's points are world points in the default build (its anchors are relative).
+  for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
+    if (!world.contactIds.IsLive(slot)) continue;
+    Manifold& m = world.contacts[slot].manifold;
+    for (int i = 0; i < m.pointCount; ++i) m.points[i].point -= d;
+  }
+  ShiftPublished(world, d);
+#endif
+}
+
 const SolverSettings& World::GetSolverSettings() const { return state_->settings; }
 const Profile& World::GetProfile() const { return state_->profile; }
 Counters World::GetCounters() const { return state_->counters; }
@@ -201,10 +264,12 @@ int World::GetSimdWidth() const { return state_->solver.lanes; }
 
 std::uint64_t World::StateHash() const {
   std::uint64_t hash = 14695981039346656037ull;  // FNV-1a offset basis
-  auto mix = [&hash](float value) {
-    std::uint32_t bits;
+  // Floats, and the positions' doubles in the large-world build, byte by byte (little end first).
+  auto mix = [&hash](auto value) {
+    constexpr int kBytes = sizeof value;
+    std::conditional_t<kBytes == 4, std::uint32_t, std::uint64_t> bits;
     std::memcpy(&bits, &value, sizeof bits);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kBytes; ++i) {
       hash ^= (bits >> (8 * i)) & 0xFFu;
       hash *= 1099511628211ull;  // FNV prime
     }

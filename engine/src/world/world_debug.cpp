@@ -87,13 +87,12 @@ void DrawShapes(const WorldState& world, DebugDraw& draw, const DrawOptions& opt
     if (options.shapes) {
       int root = roots.empty() ? kNull : roots[static_cast<size_t>(shape.body)];
       Color color = BodyColor(body, root, options);
-      DrawShape(draw, world.geometries[slot], body.xf, color);
+      DrawShape(draw, world.geometries[slot], RelativeTo(body.xf, ToInternal(world, options.origin)), color);
     }
     if (options.aabbs) {
-      Vec2 box[4] = {shape.aabb.lower,
-                     {shape.aabb.upper.x, shape.aabb.lower.y},
-                     shape.aabb.upper,
-                     {shape.aabb.lower.x, shape.aabb.upper.y}};
+      const Vec2 shift = Pos{} - ToInternal(world, options.origin);  // the internal frame to the drawing's
+      const Vec2 lower = shape.aabb.lower + shift, upper = shape.aabb.upper + shift;
+      Vec2 box[4] = {lower, {upper.x, lower.y}, upper, {lower.x, upper.y}};
       draw.DrawPolygon(box, 4, colors::kAABB);
     }
   }
@@ -102,13 +101,16 @@ void DrawShapes(const WorldState& world, DebugDraw& draw, const DrawOptions& opt
 void DrawContacts(const WorldState& world, DebugDraw& draw, const DrawOptions& options) {
   for (int slot = 0; slot < world.contactIds.Capacity(); ++slot) {
     if (!world.contactIds.IsLive(slot)) continue;
-    const Manifold& m = world.contacts[slot].manifold;
+    const Contact& contact = world.contacts[slot];
+    const Manifold& m = contact.manifold;
+    const WorldTransform& xfA = world.bodies[world.shapes[contact.shapeA].body].xf;
     for (int i = 0; i < m.pointCount; ++i) {
       const ManifoldPoint& p = m.points[i];
-      if (options.contactPoints) draw.DrawPoint(p.point, 5.0f, colors::kContact);
-      if (options.contactNormals) draw.DrawSegment(p.point, p.point + 0.3f * m.normal, colors::kNormal);
+      const Vec2 point = ContactPointInWorld(xfA, p.point) - ToInternal(world, options.origin);
+      if (options.contactPoints) draw.DrawPoint(point, 5.0f, colors::kContact);
+      if (options.contactNormals) draw.DrawSegment(point, point + 0.3f * m.normal, colors::kNormal);
       if (options.contactImpulses) {
-        draw.DrawSegment(p.point, p.point + 0.1f * p.normalImpulse * m.normal, colors::kWhite);
+        draw.DrawSegment(point, point + 0.1f * p.normalImpulse * m.normal, colors::kWhite);
       }
     }
   }
@@ -116,18 +118,19 @@ void DrawContacts(const WorldState& world, DebugDraw& draw, const DrawOptions& o
 
 // A joint as lines: body A's origin -> anchor A -> anchor B -> body B's origin, with the axis of
 // prismatic and wheel joints and the target of a mouse joint.
-void DrawJoint(const WorldState& world, const Joint& joint, DebugDraw& draw) {
+void DrawJoint(const WorldState& world, const Joint& joint, DebugDraw& draw, Pos origin) {
   const Color color = kJointColors[static_cast<int>(joint.type)];
   const int a = joint.edges[0].body, b = joint.edges[1].body;
-  const Transform& xfB = world.bodies[b].xf;
+  const Transform xfB = RelativeTo(world.bodies[b].xf, origin);
   const Vec2 anchorB = TransformPoint(xfB, joint.localAnchorB);
   if (joint.type == JointType::Mouse) {
-    draw.DrawSegment(joint.target, anchorB, color);
-    draw.DrawPoint(joint.target, kAnchorPointSize, color);
+    const Vec2 target = joint.target - origin;
+    draw.DrawSegment(target, anchorB, color);
+    draw.DrawPoint(target, kAnchorPointSize, color);
     draw.DrawPoint(anchorB, kAnchorPointSize, color);
     return;
   }
-  const Transform& xfA = world.bodies[a].xf;
+  const Transform xfA = RelativeTo(world.bodies[a].xf, origin);
   const Vec2 anchorA = TransformPoint(xfA, joint.localAnchorA);
   draw.DrawSegment(xfA.p, anchorA, color);
   draw.DrawSegment(anchorA, anchorB, color);
@@ -155,18 +158,19 @@ void DrawBodyShapes(const WorldState& world, int bodySlot, const Transform& xf, 
 
 // Start pose, path of the centre of mass (solid up to the time of impact, dimmed beyond), the pose at
 // the time of impact and the shape hit there. Bodies or shapes destroyed since the Step are skipped.
-void DrawContinuousRecords(const WorldState& world, DebugDraw& draw) {
+void DrawContinuousRecords(const WorldState& world, DebugDraw& draw, Pos origin) {
   for (const ContinuousRecord& record : world.continuousRecords) {
     const int body = world.BodySlot(record.body);
     if (body == kNull) continue;
     const Vec2 localCenter = world.bodies[body].localCenter;
-    const Vec2 start = TransformPoint(record.start, localCenter);
-    const Vec2 impact = TransformPoint(record.impact, localCenter);
-    const Vec2 end = TransformPoint(record.end, localCenter);
+    const Transform startXf = RelativeTo(record.start, origin), impactXf = RelativeTo(record.impact, origin);
+    const Vec2 start = TransformPoint(startXf, localCenter);
+    const Vec2 impact = TransformPoint(impactXf, localCenter);
+    const Vec2 end = TransformPoint(RelativeTo(record.end, origin), localCenter);
     if (const int target = world.ShapeSlot(record.target); target != kNull)
-      DrawShape(draw, world.geometries[target], record.targetImpact, kSweepTargetColor);
-    DrawBodyShapes(world, body, record.start, kSweepStartColor, draw);
-    DrawBodyShapes(world, body, record.impact, kSweepImpactColor, draw);
+      DrawShape(draw, world.geometries[target], RelativeTo(record.targetImpact, origin), kSweepTargetColor);
+    DrawBodyShapes(world, body, startXf, kSweepStartColor, draw);
+    DrawBodyShapes(world, body, impactXf, kSweepImpactColor, draw);
     draw.DrawSegment(start, impact, kSweepPathColor);
     draw.DrawSegment(impact, end, kSweepBeyondColor);
     draw.DrawPoint(impact, kAnchorPointSize, kSweepImpactColor);
@@ -181,18 +185,20 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
   if (options.shapes || options.aabbs) DrawShapes(world, draw, options);
   if (options.joints) {
     for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
-      if (world.jointIds.IsLive(slot)) DrawJoint(world, world.joints[slot], draw);
+      if (world.jointIds.IsLive(slot))
+        DrawJoint(world, world.joints[slot], draw, ToInternal(world, options.origin));
     }
   }
   if (options.centersOfMass) {
     for (int slot = 0; slot < world.bodyIds.Capacity(); ++slot) {
       if (world.bodyIds.IsLive(slot))
-        draw.DrawTransform({world.bodies[slot].center, world.bodies[slot].xf.q}, 0.25f);
+        draw.DrawTransform(
+            {world.bodies[slot].center - ToInternal(world, options.origin), world.bodies[slot].xf.q}, 0.25f);
     }
   }
   if (options.contactPoints || options.contactNormals || options.contactImpulses)
     DrawContacts(world, draw, options);
-  if (options.continuous) DrawContinuousRecords(world, draw);
+  if (options.continuous) DrawContinuousRecords(world, draw, options.origin);
 }
 
 void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
@@ -205,7 +211,7 @@ void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* 
     AABB box;
     bool (*visit)(ShapeId, void*);
     void* context;
-  } query{state_.get(), box, visit, context};
+  } query{state_.get(), WorldBoxToBroadphase(box, state_->origin), visit, context};
   // The broadphase answers with fat boxes; the tight box filters out shapes only the margin reaches.
   auto onProxy = [](ProxyId, std::uint64_t userData, void* ctx) {
     const Query& q = *static_cast<const Query*>(ctx);
@@ -213,19 +219,22 @@ void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* 
     if (!Overlaps(q.world->shapes[slot].aabb, q.box)) return true;
     return q.visit(q.world->MakeShapeId(slot), q.context);
   };
-  state_->broadphase.QueryAABB(box, onProxy, &query);
+  state_->broadphase.QueryAABB(query.box, onProxy, &query);
 }
 
-bool World::TestPoint(ShapeId shapeId, Vec2 point) const {
+bool World::TestPoint(ShapeId shapeId, Pos point) const {
   const WorldState& world = *state_;
   const bool valid = world.IsShape(shapeId) && IsFinite(point);
   MK_ASSERT(valid);
   if (!valid) return false;
   const int slot = world.ShapeSlot(shapeId);
+  const Pos inside = ToInternal(world, point);
+  const Pos frame = FrameOrigin(inside);
+  const Vec2 local = inside - frame;
   DistanceInput input;
   input.proxyA = MakeProxy(world.geometries[slot]);
-  input.transformA = world.bodies[world.shapes[slot].body].xf;
-  input.proxyB = ShapeProxy{&point, 1, 0.0f};
+  input.transformA = RelativeTo(world.bodies[world.shapes[slot].body].xf, frame);
+  input.proxyB = ShapeProxy{&local, 1, 0.0f};
   input.transformB = Transform{};
   return ShapesOverlap(input);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "minkowski/assert.h"
+#include "world/world_frames.h"
 #include "world/world_state.h"
 
 #include <bit>
@@ -53,6 +54,43 @@ inline bool RefuseIfWalking(const WorldState& world) {
 // and within kMaxWorldLength (world_types.h). Both are false for NaN and Inf.
 inline bool ValidLength(float x) { return std::fabs(x) <= kMaxWorldLength; }
 inline bool ValidPoint(Vec2 p) { return ValidLength(p.x) && ValidLength(p.y); }
+// World positions at the API and the world's internal frame (world_state.h, WorldState::origin): the
+// same in the default build; in the large-world build the internal one is relative to WorldDef::origin
+// (exact in double: both are doubles far from their bounds).
+inline Pos ToInternal([[maybe_unused]] const WorldState& world, Pos p) {
+#if defined(MK_LARGE_WORLDS)
+  return {p.x - world.origin.x, p.y - world.origin.y};
+#else
+  return p;
+#endif
+}
+inline Pos ToWorld([[maybe_unused]] const WorldState& world, Pos p) {
+#if defined(MK_LARGE_WORLDS)
+  return {p.x + world.origin.x, p.y + world.origin.y};
+#else
+  return p;
+#endif
+}
+#if defined(MK_LARGE_WORLDS)
+inline WorldTransform ToInternal(const WorldState& world, const WorldTransform& xf) {
+  return {ToInternal(world, xf.p), xf.q};
+}
+inline WorldTransform ToWorld(const WorldState& world, const WorldTransform& xf) {
+  return {ToWorld(world, xf.p), xf.q};
+}
+#else
+inline const WorldTransform& ToInternal(const WorldState&, const WorldTransform& xf) { return xf; }
+inline const WorldTransform& ToWorld(const WorldState&, const WorldTransform& xf) { return xf; }
+#endif
+
+// A world position: within kMaxWorldPosition (kMaxWorldLength in the default build).
+#if defined(MK_LARGE_WORLDS)
+inline bool ValidPosition(Pos p) {
+  return std::fabs(p.x) <= kMaxWorldPosition && std::fabs(p.y) <= kMaxWorldPosition;
+}
+#else
+inline bool ValidPosition(Pos p) { return ValidPoint(p); }
+#endif
 
 // Bodies (body.cpp, body_features.cpp) and shapes (shape.cpp)
 /// Body::locks bits (MotionLocks).

@@ -24,8 +24,8 @@ inline constexpr int kNull = -1;
 
 /// A body. `center` is the world centre of mass; `xf` places the body origin.
 struct Body {
-  Transform xf{};
-  Vec2 center{0.0f, 0.0f};
+  WorldTransform xf{};
+  Pos center{0.0f, 0.0f};
   Vec2 localCenter{0.0f, 0.0f};
   Vec2 linearVelocity{0.0f, 0.0f};
   float angularVelocity = 0.0f;
@@ -50,8 +50,8 @@ struct Body {
   // mass (m): how far a turn moves the body's surface. A rolling wheel's is 0, so its spin never makes
   // it fast for continuous collision (maxExtent would count the rim's speed as motion).
   float turnExtent = 0.0f;
-  Vec2 center0{0.0f, 0.0f};  // centre of mass at the start of the last step (continuous collision)
-  Rot q0{};                  // rotation at the start of the last step
+  Pos center0{0.0f, 0.0f};  // centre of mass at the start of the last step (continuous collision)
+  Rot q0{};                 // rotation at the start of the last step
   // World::SetMassData's values, which replace the shapes' while massOverride.mass > 0 (a mass of 0
   // means no override: SetMassData refuses it).
   MassData massOverride{};
@@ -179,7 +179,7 @@ struct Contact {
 /// wheel, length for distance.
 struct Joint : JointData {
   BodyEdge edges[2];
-  Vec2 target{0.0f, 0.0f};  // mouse: world target (m); the solver sees it as body A's centre
+  Pos target{0.0f, 0.0f};  // mouse: world target (m); the solver sees it as body A's centre
   void* userData = nullptr;
   float forceThreshold = kNoThreshold, torqueThreshold = kNoThreshold;  // breaking (N, N m)
   bool collideConnected = false;
@@ -372,6 +372,10 @@ struct WorldState {
   ContactId MakeContactId(int slot) const {
     return {static_cast<std::uint32_t>(slot + 1), contactIds.Generation(slot), tag};
   }
+  // Large-world build: WorldDef::origin. The world keeps every position relative to it (bodies, joint
+  // targets, the broadphase's boxes) and converts at the API (world_internal.h, ToInternal/ToWorld):
+  // near it the world steps exactly as one built at the origin. Zero, and unused, in the default build.
+  Pos origin{0.0f, 0.0f};
 };
 
 }  // namespace mk

@@ -16,7 +16,7 @@ namespace mk {
 class Recorder {
  public:
   /// Starts an empty recording of a world with this tag, gravity, settings and callback state.
-  Recorder(std::uint32_t tag, Vec2 gravity, const SolverSettings& settings, bool preSolveSet);
+  Recorder(std::uint32_t tag, Vec2 gravity, Pos origin, const SolverSettings& settings, bool preSolveSet);
 
   /// Appends one record: the opcode, then each argument (definitions through their Fields).
   template <class... Args>
@@ -49,6 +49,7 @@ class Recorder {
 
   std::uint32_t tag_;
   Vec2 gravity_;
+  Pos origin_;  // WorldDef::origin (recorded by the large-world build only)
   SolverSettings settings_;
   bool preSolveSet_;
   std::vector<std::byte> records_;

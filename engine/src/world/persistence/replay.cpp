@@ -38,6 +38,9 @@ struct BodyPrefix {
 template <class IO>
 void Fields(IO& io, ReplayField<IO, BodyPrefix>& p) {
   io(p.flags), io(p.def.gravity);
+#if defined(MK_LARGE_WORLDS)
+  io(p.def.origin);
+#endif
   Fields(io, p.def.settings);
   io(p.recordCount), io(p.stepCount);
 }
@@ -93,15 +96,15 @@ bool PlayBodyRecord(ReplayOp op, ReplayReader& in, World* w) {
     case ReplayOp::DestroyBody:
       return Call<BodyId>(in, w, [](World& x, BodyId b) { x.DestroyBody(b); });
     case ReplayOp::SetTransform:
-      return Call<BodyId, Vec2, float>(in, w,
-                                       [](World& x, BodyId b, Vec2 p, float a) { x.SetTransform(b, p, a); });
+      return Call<BodyId, Pos, float>(in, w,
+                                      [](World& x, BodyId b, Pos p, float a) { x.SetTransform(b, p, a); });
     case ReplayOp::SetLinearVelocity:
       return Call<BodyId, Vec2>(in, w, [](World& x, BodyId b, Vec2 v) { x.SetLinearVelocity(b, v); });
     case ReplayOp::SetAngularVelocity:
       return Call<BodyId, float>(in, w, [](World& x, BodyId b, float v) { x.SetAngularVelocity(b, v); });
     case ReplayOp::ApplyForce:
-      return Call<BodyId, Vec2, Vec2, bool>(
-          in, w, [](World& x, BodyId b, Vec2 f, Vec2 p, bool wake) { x.ApplyForce(b, f, p, wake); });
+      return Call<BodyId, Vec2, Pos, bool>(
+          in, w, [](World& x, BodyId b, Vec2 f, Pos p, bool wake) { x.ApplyForce(b, f, p, wake); });
     case ReplayOp::ApplyForceToCenter:
       return Call<BodyId, Vec2, bool>(
           in, w, [](World& x, BodyId b, Vec2 f, bool wake) { x.ApplyForceToCenter(b, f, wake); });
@@ -109,8 +112,8 @@ bool PlayBodyRecord(ReplayOp op, ReplayReader& in, World* w) {
       return Call<BodyId, float, bool>(
           in, w, [](World& x, BodyId b, float t, bool wake) { x.ApplyTorque(b, t, wake); });
     case ReplayOp::ApplyLinearImpulse:
-      return Call<BodyId, Vec2, Vec2, bool>(
-          in, w, [](World& x, BodyId b, Vec2 i, Vec2 p, bool wake) { x.ApplyLinearImpulse(b, i, p, wake); });
+      return Call<BodyId, Vec2, Pos, bool>(
+          in, w, [](World& x, BodyId b, Vec2 i, Pos p, bool wake) { x.ApplyLinearImpulse(b, i, p, wake); });
     case ReplayOp::ApplyLinearImpulseToCenter:
       return Call<BodyId, Vec2, bool>(
           in, w, [](World& x, BodyId b, Vec2 i, bool wake) { x.ApplyLinearImpulseToCenter(b, i, wake); });
@@ -193,7 +196,7 @@ bool PlayJointRecord(ReplayOp op, ReplayReader& in, World* w) {
     case ReplayOp::SetMotorSpeed:
       return Call<JointId, float>(in, w, [](World& x, JointId j, float v) { x.SetMotorSpeed(j, v); });
     case ReplayOp::SetMouseTarget:
-      return Call<JointId, Vec2>(in, w, [](World& x, JointId j, Vec2 t) { x.SetMouseTarget(j, t); });
+      return Call<JointId, Pos>(in, w, [](World& x, JointId j, Pos t) { x.SetMouseTarget(j, t); });
     case ReplayOp::CreateMotorJoint:
       return Call<MotorJointDef>(in, w, create);
     case ReplayOp::CreateFilterJoint:
@@ -226,8 +229,8 @@ bool PlayBodyFeatureRecord(ReplayOp op, ReplayReader& in, World* w) {
     case ReplayOp::ApplyMassFromShapes:
       return Call<BodyId>(in, w, [](World& x, BodyId b) { x.ApplyMassFromShapes(b); });
     case ReplayOp::SetTargetTransform:
-      return Call<BodyId, Vec2, float, float, float>(
-          in, w, [](World& x, BodyId b, Vec2 p, float c, float s, float dt) {
+      return Call<BodyId, Pos, float, float, float>(
+          in, w, [](World& x, BodyId b, Pos p, float c, float s, float dt) {
             x.SetTargetTransform(b, {p, {c, s}}, dt);
           });
     case ReplayOp::SetSleepThreshold:
@@ -374,15 +377,18 @@ ReplayError Validate(std::span<const std::byte> bytes, BodyPrefix& prefix, std::
 
 // --- Recording -----------------------------------------------------------------------------------
 
-Recorder::Recorder(std::uint32_t tag, Vec2 gravity, const SolverSettings& settings, bool preSolveSet)
-    : tag_(tag), gravity_(gravity), settings_(settings), preSolveSet_(preSolveSet) {}
+Recorder::Recorder(std::uint32_t tag, Vec2 gravity, Pos origin, const SolverSettings& settings,
+                   bool preSolveSet)
+    : tag_(tag), gravity_(gravity), origin_(origin), settings_(settings), preSolveSet_(preSolveSet) {}
 
 std::vector<std::byte> Recorder::File() const {
   std::vector<std::byte> file(kReplayHeaderBytes);
   std::memcpy(file.data(), kReplayMagic, sizeof kReplayMagic);
   ReplayWriter body(file, tag_);
-  BodyPrefix prefix{
-      preSolveSet_ ? kFlagPreSolve : std::uint8_t{0}, {gravity_, settings_}, recordCount_, stepCount_};
+  BodyPrefix prefix{preSolveSet_ ? kFlagPreSolve : std::uint8_t{0}, {}, recordCount_, stepCount_};
+  prefix.def.gravity = gravity_;
+  prefix.def.settings = settings_;
+  prefix.def.origin = origin_;
   Fields(body, prefix);
   file.insert(file.end(), records_.begin(), records_.end());
 
@@ -428,7 +434,7 @@ const char* ToString(ReplayError error) {
     case ReplayError::Truncated:
       return "truncated";
     case ReplayError::BadMagic:
-      return "not a replay file";
+      return "not a replay file (or one from the other build: large-world builds read and write their own)";
     case ReplayError::BadVersion:
       return "unsupported version";
     case ReplayError::BadSize:

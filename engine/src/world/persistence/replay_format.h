@@ -124,7 +124,13 @@ enum class JointValue : std::uint8_t {
   Count
 };
 
+// The large-world build writes positions as doubles: its files have their own magic, so neither build
+// misreads the other's (Replay::Load: BadMagic).
+#if defined(MK_LARGE_WORLDS)
+inline constexpr char kReplayMagic[8] = {'M', 'K', 'R', 'E', 'P', 'L', 'Y', 'W'};
+#else
 inline constexpr char kReplayMagic[8] = {'M', 'K', 'R', 'E', 'P', 'L', 'A', 'Y'};
+#endif
 /// magic, version, reserved, body size, checksum.
 inline constexpr std::size_t kReplayHeaderBytes = 8 + 4 + 4 + 8 + 8;
 
@@ -153,6 +159,11 @@ class ReplayWriter {
   void operator()(const std::int32_t& v) { (*this)(static_cast<std::uint32_t>(v)); }
   void operator()(const float& v) { (*this)(std::bit_cast<std::uint32_t>(v)); }
   void operator()(const Vec2& v) { (*this)(v.x), (*this)(v.y); }
+#if defined(MK_LARGE_WORLDS)
+  void operator()(const Pos& p) {
+    (*this)(std::bit_cast<std::uint64_t>(p.x)), (*this)(std::bit_cast<std::uint64_t>(p.y));
+  }
+#endif
   template <class E>
   requires std::is_enum_v<E>
   void operator()(const E& v) {
@@ -211,6 +222,13 @@ class ReplayReader {
   void operator()(std::int32_t& v) { v = static_cast<std::int32_t>(GetLittleEndian(4)); }
   void operator()(float& v) { v = std::bit_cast<float>(static_cast<std::uint32_t>(GetLittleEndian(4))); }
   void operator()(Vec2& v) { (*this)(v.x), (*this)(v.y); }
+#if defined(MK_LARGE_WORLDS)
+  void operator()(Pos& p) {
+    std::uint64_t x = 0, y = 0;
+    (*this)(x), (*this)(y);
+    p = {std::bit_cast<double>(x), std::bit_cast<double>(y)};
+  }
+#endif
   template <class E>
   requires std::is_enum_v<E>
   void operator()(E& v) {
@@ -447,7 +465,11 @@ void Fields(IO& io, ReplayField<IO, ExplosionDef>& d) {
 }
 
 // A new field in a recorded definition changes its size: this fails until Fields above records it.
-#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu && defined(MK_LARGE_WORLDS)
+static_assert(
+    sizeof(BodyDef) == 72 && sizeof(MouseJointDef) == 56 && sizeof(ExplosionDef) == 40,
+    "a recorded definition changed: record its new fields (replay_format.h) and raise kReplayVersion");
+#elif UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 static_assert(
     sizeof(BodyDef) == 64 && sizeof(ShapeDef) == 80 && sizeof(SolverSettings) == 76 &&
         sizeof(RevoluteJointDef) == 120 && sizeof(PrismaticJointDef) == 120 &&

@@ -60,15 +60,21 @@ static_assert(
 // When one of these fails, a field was added: it is saved automatically (the struct is copied as
 // bytes); add a check to the validation (snapshot_validate.cpp) if the engine indexes with it or needs it
 // finite, then update the size here. (Sizes of the 64-bit builds, x86-64 / AArch64, and of the 32-bit
-// WebAssembly one, the browser sandbox: its 4-byte pointers make Body, Shape and Joint smaller.)
+// WebAssembly one, the browser sandbox: its 4-byte pointers make Body, Shape and Joint smaller. The
+// large-world build's positions are doubles: Body::xf, center, center0 and Joint::target.)
 constexpr bool kPointers64 = sizeof(void*) == 8;
+#if defined(MK_LARGE_WORLDS)
+static_assert(!kPointers64 || sizeof(Body) == 208, "Body changed: review ValidBody in snapshot_validate.cpp");
+static_assert(!kPointers64 || sizeof(Joint) == 216, "Joint changed: review ValidJoint in snapshot_validate.cpp");
+#else
 static_assert(sizeof(Body) == (kPointers64 ? 184 : 172),
               "Body changed: review ValidBody in snapshot_validate.cpp");
+static_assert(sizeof(Joint) == (kPointers64 ? 208 : 200),
+              "Joint changed: review ValidJoint in snapshot_validate.cpp");
+#endif
 static_assert(sizeof(Shape) == (kPointers64 ? 120 : 112),
               "Shape changed: review ValidShape in snapshot_validate.cpp");
 static_assert(sizeof(Contact) == 212, "Contact changed: review ValidContact in snapshot_validate.cpp");
-static_assert(sizeof(Joint) == (kPointers64 ? 208 : 200),
-              "Joint changed: review ValidJoint in snapshot_validate.cpp");
 
 // A hash of the sizes of everything copied as bytes: a snapshot from a build whose structs differ
 // (another engine version, compiler or platform) is refused as LayoutMismatch rather than misread.
@@ -179,6 +185,9 @@ std::size_t World::SaveSnapshot(Span<std::byte> bytes) const {
   out.resize(sizeof(Header));
   ByteWriter w(out);
   w.Put(s.gravity);
+#if defined(MK_LARGE_WORLDS)
+  w.Put(s.origin);
+#endif
   w.Put(s.settings);
   w.Put(s.counters);
   for (const IdPool* pool :
@@ -310,6 +319,9 @@ void RetagPair(std::vector<Event>& events, std::uint32_t tag) {
 
 SnapshotResult Parse(ByteReader& in, WorldState& t, std::vector<bool>& geometryValid) {
   in.Get(t.gravity);
+#if defined(MK_LARGE_WORLDS)
+  in.Get(t.origin);
+#endif
   in.Get(t.settings);
   in.Get(t.counters);
   if (in.Failed()) return ParseFailure(in, "settings");
@@ -391,6 +403,7 @@ SnapshotResult CheckHeader(std::span<const std::byte> bytes) {
 // is: the broadphase filter points at it), keeping what belongs to the receiver.
 void MoveIn(WorldState& world, WorldState& t) {
   world.gravity = t.gravity;
+  world.origin = t.origin;
   world.settings = t.settings;
   world.counters = t.counters;
   world.broadphase = std::move(t.broadphase);

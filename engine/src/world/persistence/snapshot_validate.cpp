@@ -37,6 +37,9 @@ constexpr float kManifoldUnitTolerance = 5e-3f;
 bool Finite(float x) { return std::isfinite(x); }
 bool Within(float x, float bound) { return std::fabs(x) <= bound; }  // false for NaN
 bool Within(Vec2 v, float bound) { return Within(v.x, bound) && Within(v.y, bound); }
+#if defined(MK_LARGE_WORLDS)
+bool Within(Pos p, float bound) { return std::fabs(p.x) <= bound && std::fabs(p.y) <= bound; }
+#endif
 bool InRange(float x, float lo, float hi) { return x >= lo && x <= hi; }
 bool Unit(float c, float s, float tolerance = kUnitTolerance) {
   return Within(c * c + s * s - 1.0f, tolerance);
@@ -105,6 +108,7 @@ class Validator {
     // Any finite gravity, as World::SetGravity takes (a world stepping under 1e30 m/s^2 must save a
     // snapshot that restores: the world fuzzer's check after every step).
     if (!IsFinite(t_.gravity)) return Invalid("gravity");
+    if (!Within(t_.origin, kMaxCoordinate)) return Invalid("origin");
     return true;
   }
 
@@ -147,9 +151,10 @@ class Validator {
     // The solver moves the centre of mass and places the origin from it (xf.p = center - R localCenter):
     // the two must agree up to that rounding. A centre elsewhere put every contact's lever arm off by
     // the difference, and fuzz_snapshot stepped such a world to NaN.
-    const Vec2 expected = TransformPoint(b.xf, b.localCenter);
-    const float tolerance = 1e-4f * (1.0f + std::fabs(b.center.x) + std::fabs(b.center.y) +
-                                     std::fabs(b.localCenter.x) + std::fabs(b.localCenter.y));
+    const Pos expected = TransformPoint(b.xf, b.localCenter);
+    const float tolerance =
+        1e-4f * (1.0f + static_cast<float>(std::fabs(b.center.x) + std::fabs(b.center.y)) +
+                 std::fabs(b.localCenter.x) + std::fabs(b.localCenter.y));
     if (!Within(b.center - expected, tolerance)) return Inconsistent("body centre and origin");
     if (!motion) return Invalid("body velocity or force");
     if (!mass || !params) return Invalid("body mass or parameter");

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+// The large-world build (MK_LARGE_WORLDS, docs/design.md "Large worlds"): scenes moved millions of
+// metres from the origin behave as they do at the origin, the queries answer there to the precision
+// they have at the origin, and what the world saves round-trips. Built and run only in that build
+// (mk_large_world_tests, label large_world); the oracle of each test is the same world at the origin,
+// or an analytic answer.
+#include "minkowski/replay.h"
+#include "minkowski/world.h"
+#include "minkowski/world_vector.h"
+#include "quiet_asserts.h"
+#include "scene_figures.h"
+#include "scenes.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace mk;
+using scenes::SceneFigures;
+using scenes::SceneInfo;
+using scenes::SceneRun;
+
+static_assert(kLargeWorlds, "mk_large_world_tests is built only with MK_LARGE_WORLDS");
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+// The two placements: a few thousand kilometres off, and 10,000 km off on both axes (a float's
+// spacing there is 1 m; a double's 2 nm).
+const Pos kOffsets[] = {{1e6, -3e6}, {1e7, 1e7}};
+
+bool IsRaceOrHardCase(const SceneInfo& info) {
+  const std::string_view c = info.category;
+  return c == "benchmark" || c == "stacking" || c == "robustness" || c == "continuous";
+}
+
+// Figures agree when each is within 1% of the origin run's, or within an absolute floor for figures
+// near zero (0.1 mm of length, 1 mm/s of speed, 1% of the run's steps for the sleep step).
+bool Near(float origin, float far, float floor) {
+  return std::fabs(origin - far) <= 0.01f * std::max(std::fabs(origin), std::fabs(far)) + floor;
+}
+
+void CheckSameFigures(const SceneFigures& origin, const SceneFigures& far) {
+  CHECK(Near(origin.maxPenetration, far.maxPenetration, 1e-4f));
+  CHECK(Near(origin.finalPenetration, far.finalPenetration, 1e-4f));
+  CHECK(Near(origin.topDrift, far.topDrift, 1e-4f));
+  CHECK(Near(origin.sideDrift, far.sideDrift, 1e-4f));
+  CHECK(origin.escaped == far.escaped);
+  CHECK(Near(origin.jointError, far.jointError, 1e-4f));
+  CHECK(Near(static_cast<float>(origin.sleepStep), static_cast<float>(far.sleepStep),
+             0.01f * static_cast<float>(origin.steps)));
+  CHECK(Near(origin.finalMaxSpeed, far.finalMaxSpeed, 1e-3f));
+  CHECK(Near(origin.energyKept, far.energyKept, 1e-3f));
+}
+
+// Every race scene and hard case, `steps` steps (0: its full length), at the origin and at each offset
+// with the world's float frame left at zero (WorldDef::origin): positions far from it are doubles, the
+// broadphase's boxes coarse floats.
+void CheckScenesFarFromTheFrame(int maxSteps) {
+  int compared = 0;
+  for (const SceneInfo& info : scenes::SceneTable()) {
+    if (!IsRaceOrHardCase(info)) continue;
+    const int steps = maxSteps > 0 ? std::min(maxSteps, info.defaultSteps) : info.defaultSteps;
+    SceneRun atOrigin(info);
+    const SceneFigures origin = scenes::MeasureFigures(atOrigin, steps);
+    for (const Pos& offset : kOffsets) {
+      const std::string scene =
+          std::string(info.name) + " at (" + std::to_string(offset.x) + ", " + std::to_string(offset.y) + ")";
+      CAPTURE(scene);
+      SceneRun far(info, {}, false, {.offset = offset, .originAtOffset = false});
+      CheckSameFigures(origin, scenes::MeasureFigures(far, steps));
+      ++compared;
+    }
+  }
+  CHECK(compared >= 60);
+}
+
+// The same with the float frame at the scene (WorldDef::origin = offset): the world keeps its
+// positions relative to it, so every step is the origin run's to the bit (the state hash, which hashes
+// those relative positions), and the positions the API reports are the origin run's plus the offset.
+void CheckScenesAtTheirFrame(int maxSteps) {
+  int compared = 0;
+  for (const SceneInfo& info : scenes::SceneTable()) {
+    if (!IsRaceOrHardCase(info)) continue;
+    const int steps = maxSteps > 0 ? std::min(maxSteps, info.defaultSteps) : info.defaultSteps;
+    for (const Pos& offset : kOffsets) {
+      const std::string scene =
+          std::string(info.name) + " at (" + std::to_string(offset.x) + ", " + std::to_string(offset.y) + ")";
+      CAPTURE(scene);
+      SceneRun atOrigin(info);
+      SceneRun far(info, {}, false, {.offset = offset});
+      int firstDifferent = -1;
+      for (int i = 0; i < steps && firstDifferent < 0; ++i) {
+        atOrigin.Step();
+        far.Step();
+        if (atOrigin.GetWorld().StateHash() != far.GetWorld().StateHash()) firstDifferent = i;
+      }
+      CHECK(firstDifferent == -1);
+      for (std::size_t i = 0; i < std::min<std::size_t>(atOrigin.State().bodies.size(), 8); ++i) {
+        const Pos p0 = atOrigin.GetWorld().GetPosition(atOrigin.State().bodies[i]);
+        const Pos p1 = far.GetWorld().GetPosition(far.State().bodies[i]);
+        CHECK(p1.x == p0.x + offset.x);
+        CHECK(p1.y == p0.y + offset.y);
+      }
+      ++compared;
+    }
+  }
+  CHECK(compared >= 60);
+}
+
+// A box resting on a wide static box at `at` (m): the box's body.
+BodyId BoxOnGround(World& world, Pos at) {
+  const BodyId ground = world.CreateBody({.position = at});
+  world.CreateShape(ground, {}, MakeBox(50.0f, 0.5f).value);
+  const BodyId box = world.CreateBody({.type = BodyType::Dynamic, .position = at + Vec2{0.0f, 1.0f}});
+  world.CreateShape(box, {}, MakeBox(0.5f, 0.5f).value);
+  return box;
+}
+
+std::vector<std::byte> ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return static_cast<std::byte>(c); });
+  return bytes;
+}
+
+}  // namespace
+
+TEST_SUITE("large_world") {
+
+TEST_CASE("a position converts to a float displacement exactly as far from the origin as near it") {
+  const Pos far{1e7 + 0.25, -3e6 - 0.125};
+  const Pos near = far + Vec2{0.001f, -0.002f};
+  const Vec2 d = near - far;
+  CHECK(d.x == doctest::Approx(0.001f).epsilon(1e-6));
+  CHECK(d.y == doctest::Approx(-0.002f).epsilon(1e-6));
+  // In float the two would be the same point: 1e7's spacing is 1 m.
+  CHECK(ToVec2(near).x == ToVec2(far).x);
+}
+
+TEST_CASE("the pyramid stands 10000 km away as it stands at the origin") {
+  const SceneInfo& info = *scenes::FindScene("large_pyramid");
+  const int steps = 300;
+  SceneRun atOrigin(info);
+  for (int i = 0; i < steps; ++i) atOrigin.Step();
+  const BodyId topAtOrigin = atOrigin.State().bodies.back();
+  const Pos top0 = atOrigin.GetWorld().GetPosition(topAtOrigin);
+  for (const Pos& offset : kOffsets) {
+    CAPTURE(offset.x);
+    // The frame left at zero: the hard case (with it at the scene every step is the origin's).
+    SceneRun far(info, {}, false, {.offset = offset, .originAtOffset = false});
+    for (int i = 0; i < steps; ++i) far.Step();
+    const Vec2 top = far.GetWorld().GetPosition(far.State().bodies.back()) - offset;
+    CHECK(std::fabs(top.y - static_cast<float>(top0.y)) < 1e-3f);  // the bar: 1 mm
+    CHECK(std::fabs(top.x - static_cast<float>(top0.x)) < 1e-3f);
+    CHECK(far.GetWorld().IsAwake(far.State().bodies.back()) == atOrigin.GetWorld().IsAwake(topAtOrigin));
+  }
+}
+
+TEST_CASE("every race scene and hard case steps bit for bit as at the origin with the frame at the scene") {
+  CheckScenesAtTheirFrame(60);
+}
+
+TEST_CASE("every race scene and hard case steps bit for bit as at the origin over its full run" *
+          doctest::test_suite("long")) {
+  CheckScenesAtTheirFrame(0);
+}
+
+TEST_CASE("every race scene and hard case far from the float frame measures the origin's figures" *
+          doctest::test_suite("long")) {
+  CheckScenesFarFromTheFrame(0);
+}
+
+// Box2D v3's large-world cases (its test_large_world.c), asked of our API: a manifold, a shape's box, a
+// bullet and queries, 10,000 km from the origin.
+TEST_CASE("a box resting 10000 km away has the manifold it has at the origin") {
+  for (const Pos at : {Pos{0.0, 0.0}, Pos{1e7, 1e7}})
+    for (const bool frameAtScene : {false, true}) {
+      CAPTURE(at.x);
+      CAPTURE(frameAtScene);
+      World world({.origin = frameAtScene ? at : Pos{}});
+      const BodyId box = BoxOnGround(world, at);
+      for (int i = 0; i < 120; ++i) world.Step(kDt);
+      int points = 0;
+      world.ForEachTouchingContact([&](const ContactView& view) {
+        CHECK(view.manifold.normal.y == doctest::Approx(1.0f).epsilon(1e-4));
+        for (int i = 0; i < view.manifold.pointCount; ++i) {
+          CHECK(std::fabs(view.manifold.points[i].separation) < 0.01f);  // resting: within the slop
+          ++points;
+        }
+      });
+      CHECK(points == 2);
+      const Vec2 rest = world.GetPosition(box) - at;
+      CHECK(rest.y == doctest::Approx(1.0f).epsilon(0.01));
+      CHECK(std::fabs(rest.x) < 1e-4f);
+      CHECK(!world.IsAwake(box));
+    }
+}
+
+TEST_CASE("a shape's box 10000 km away holds the shape and is at most a float spacing wider") {
+  World world;  // the float frame at zero: the box is rounded to 1 m steps there
+  const Pos at{1e7 + 0.3, -1e7 + 0.7};
+  const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = at, .angle = 0.4f});
+  const ShapeId shape = world.CreateShape(body, {}, MakeBox(0.5f, 0.25f).value);
+  const AABB box = world.GetAABB(shape);
+  const AABB local = ComputeAABB(MakeBox(0.5f, 0.25f).value, Transform{Vec2{0.0f, 0.0f}, MakeRot(0.4f)});
+  // Outward rounding: the float box holds the exact one.
+  CHECK(static_cast<double>(box.lower.x) <= at.x + local.lower.x);
+  CHECK(static_cast<double>(box.lower.y) <= at.y + local.lower.y);
+  CHECK(static_cast<double>(box.upper.x) >= at.x + local.upper.x);
+  CHECK(static_cast<double>(box.upper.y) >= at.y + local.upper.y);
+  // ... and grows by less than a spacing (1 m at 1e7) on each side.
+  CHECK(static_cast<double>(box.upper.x - box.lower.x) <= local.upper.x - local.lower.x + 2.0);
+  CHECK(static_cast<double>(box.upper.y - box.lower.y) <= local.upper.y - local.lower.y + 2.0);
+}
+
+TEST_CASE("a bullet 10000 km away stops at a thin wall as it does at the origin") {
+  for (const Pos at : {Pos{0.0, 0.0}, Pos{1e7, 1e7}})
+    for (const bool frameAtScene : {false, true}) {
+      CAPTURE(at.x);
+      CAPTURE(frameAtScene);
+      World world({.gravity = {0.0f, 0.0f}, .origin = frameAtScene ? at : Pos{}});
+      const BodyId wall = world.CreateBody({.position = at + Vec2{10.0f, 0.0f}});
+      world.CreateShape(wall, {}, MakeBox(0.05f, 2.0f).value);
+      const BodyId bullet = world.CreateBody(
+          {.type = BodyType::Dynamic, .position = at, .linearVelocity = {300.0f, 0.0f}, .isBullet = true});
+      world.CreateShape(bullet, {}, MakeCircle({0.0f, 0.0f}, 0.1f).value);
+      for (int i = 0; i < 60; ++i) world.Step(kDt);
+      const Vec2 p = world.GetPosition(bullet) - at;
+      CHECK(p.x < 10.0f);  // on the near side of the wall
+      CHECK(p.x > 9.0f);   // and at it (300 m/s is 5 m a step)
+    }
+}
+
+TEST_CASE("ray casts 10000 km away hit where they hit at the origin") {
+  for (const Pos at : {Pos{0.0, 0.0}, Pos{1e7, 1e7}, Pos{-3e7, 5e7}})
+    for (const bool frameAtScene : {false, true}) {
+      CAPTURE(at.x);
+      CAPTURE(frameAtScene);
+      World world({.origin = frameAtScene ? at : Pos{}});
+      const BodyId body = world.CreateBody({.position = at + Vec2{5.0f, 0.0f}});
+      const ShapeId shape = world.CreateShape(body, {}, MakeBox(1.0f, 1.0f).value);
+      // From 0.3 m above the centre line, along +x: enters the box's left face at x = 4.
+      const CastHit hit = world.CastRayClosest(at + Vec2{0.0f, 0.3f}, {10.0f, 0.0f});
+      REQUIRE(hit.hit);
+      CHECK(hit.shape == shape);
+      const Vec2 point = hit.point - at;
+      CHECK(point.x == doctest::Approx(4.0f).epsilon(1e-5));
+      CHECK(point.y == doctest::Approx(0.3f).epsilon(1e-5));
+      CHECK(hit.normal.x == doctest::Approx(-1.0f));
+      CHECK(hit.fraction == doctest::Approx(0.4f).epsilon(1e-5));
+      // A ray 1.01 m above the centre passes over it, though a float would not tell 1.01 from 1.
+      CHECK(!world.CastRayClosest(at + Vec2{0.0f, 1.01f}, {10.0f, 0.0f}).hit);
+    }
+}
+
+TEST_CASE("point overlap closest point and shape cast queries 10000 km away match the origin's") {
+  for (const Pos at : {Pos{0.0, 0.0}, Pos{1e7, 1e7}})
+    for (const bool frameAtScene : {false, true}) {
+      CAPTURE(at.x);
+      CAPTURE(frameAtScene);
+      World world({.origin = frameAtScene ? at : Pos{}});
+      const BodyId body = world.CreateBody({.position = at});
+      const ShapeId shape = world.CreateShape(body, {}, MakeCircle({0.0f, 0.0f}, 1.0f).value);
+      CHECK(world.TestPoint(shape, at + Vec2{0.7f, 0.7f}));
+      CHECK(!world.TestPoint(shape, at + Vec2{0.71f, 0.71f}));
+      int found = 0;
+      world.OverlapPoint(at + Vec2{0.0f, 0.99f}, {}, [&](ShapeId) { return ++found, true; });
+      CHECK(found == 1);
+      found = 0;
+      world.OverlapPoint(at + Vec2{0.0f, 1.01f}, {}, [&](ShapeId) { return ++found, true; });
+      CHECK(found == 0);
+      const Vec2 closest = world.GetClosestPoint(shape, at + Vec2{3.0f, 4.0f}) - at;
+      CHECK(closest.x == doctest::Approx(0.6f).epsilon(1e-5));
+      CHECK(closest.y == doctest::Approx(0.8f).epsilon(1e-5));
+      // A 0.5 m box cast down onto the circle from 3 m above touches at 1.5 m of travel.
+      const CastHit cast = world.CastShapeClosest(
+          MakeBox(0.5f, 0.5f).value, WorldTransform{at + Vec2{0.0f, 3.0f}, Rot{}}, {0.0f, -3.0f});
+      REQUIRE(cast.hit);
+      CHECK(cast.fraction == doctest::Approx(0.5f).epsilon(1e-3));
+      CHECK((cast.point - at).y == doctest::Approx(1.0f).epsilon(1e-3));
+    }
+}
+
+TEST_CASE("a world far away saves a snapshot that restores and steps on identically") {
+  const SceneInfo& info = *scenes::FindScene("card_house");
+  SceneRun run(info, {}, false, {.offset = Pos{1e7, 1e7}});
+  for (int i = 0; i < 30; ++i) run.Step();
+  const std::vector<std::byte> snapshot = mk::SaveSnapshot(run.GetWorld());
+  World restored;
+  REQUIRE(restored.RestoreSnapshot(snapshot).ok());
+  CHECK(restored.StateHash() == run.GetWorld().StateHash());
+  for (int i = 0; i < 60; ++i) {
+    run.Step();
+    restored.Step(kDt);
+  }
+  CHECK(restored.StateHash() == run.GetWorld().StateHash());
+}
+
+TEST_CASE("a recording made far away replays to the same state") {
+  World world;
+  REQUIRE(world.StartRecording());
+  const Pos at{-2e7, 3e7};
+  const BodyId box = BoxOnGround(world, at);
+  world.ApplyLinearImpulse(box, {0.5f, 0.0f}, at + Vec2{0.0f, 1.4f});
+  for (int i = 0; i < 90; ++i) world.Step(kDt);
+  const std::vector<std::byte> recording = mk::StopRecording(world);
+  Replay replay;
+  REQUIRE(Replay::Load(recording, replay) == ReplayError::None);
+  ReplayPlayer player(std::move(replay));
+  player.PlayToEnd();
+  CHECK(player.GetWorld().StateHash() == world.StateHash());
+  CHECK(player.GetWorld().GetPosition(player.GetWorld().AdoptId(box)) == world.GetPosition(box));
+}
+
+TEST_CASE("files of the default build are refused with a clear error") {
+  const std::filesystem::path fuzz = MK_FUZZ_DIR;
+  const std::vector<std::byte> snapshot = ReadFile(fuzz / "snapshot_corpus" / "mixed_world_step0");
+  REQUIRE(!snapshot.empty());
+  World world;
+  const SnapshotResult restored = world.RestoreSnapshot(snapshot);
+  CHECK(!restored.ok());
+  CHECK(restored.error == SnapshotError::LayoutMismatch);
+  const std::vector<std::byte> recording = ReadFile(fuzz / "replay_corpus" / "sample_24_steps");
+  REQUIRE(!recording.empty());
+  Replay replay;
+  CHECK(Replay::Load(recording, replay) == ReplayError::BadMagic);
+}
+
+TEST_CASE("positions are accepted out to kMaxWorldPosition and refused beyond it") {
+  test::QuietAsserts quiet;
+  World world;
+  const BodyId inside = world.CreateBody({.position = {0.99 * kMaxWorldPosition, -0.99 * kMaxWorldPosition}});
+  CHECK(world.IsValid(inside));
+  CHECK(quiet.Count() == 0);
+  const BodyId beyond = world.CreateBody({.position = {1.01 * kMaxWorldPosition, 0.0}});
+  CHECK(!world.IsValid(beyond));
+  CHECK(quiet.Count() == 1);
+  world.SetTransform(inside, Pos{0.0, 2.0 * kMaxWorldPosition}, 0.0f);
+  CHECK(quiet.Count() == 2);
+  CHECK(world.GetPosition(inside).y == doctest::Approx(-0.99 * kMaxWorldPosition));
+  const BodyId nan = world.CreateBody({.position = {std::nan(""), 0.0}});
+  CHECK(!world.IsValid(nan));
+  CHECK(quiet.Count() == 3);
+}
+
+}  // TEST_SUITE("large_world")
