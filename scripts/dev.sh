@@ -4,7 +4,8 @@
 #   bash scripts/dev.sh sandbox   install what is missing, build, open the sandbox
 #   bash scripts/dev.sh test      install what is missing, build, run the whole suite (Release, and
 #                                 its scene hashes on 4 lanes against 8 where the CPU has AVX2; the
-#                                 benchmarks with their peer; the benchmark built by clang with every
+#                                 large-world build (MK_LARGE_WORLDS) and its tests; the benchmarks
+#                                 with their peer; the benchmark built by clang with every
 #                                 scene's state hash equal to gcc's; Windows (mingw-w64 + wine64) and Linux aarch64 (qemu-user)
 #                                 cross builds, their tests and every scene's hash over its full
 #                                 length against gcc's; Debug with ASan + UBSan), fuzz the narrowphase,
@@ -317,6 +318,16 @@ build_nosimd() {
   run_ctest "Release without SIMD, without labels 'long' and 'package'" build/nosimd -LE 'long|package'
 }
 
+# The large-world build (MK_LARGE_WORLDS: double positions), whose tests are the large-world ones alone:
+# scenes 1,000 to 10,000 km out against themselves at the origin, bit for bit with the world's origin at
+# the scene, Box2D v3's large-world cases, files far away (label large_world, and its long cases).
+build_large_worlds() {
+  log "build: Release with double-precision world positions (MK_LARGE_WORLDS=ON), warnings as errors"
+  configure_and_build build/large -DCMAKE_BUILD_TYPE=Release -DMK_LARGE_WORLDS=ON -DMK_WARNINGS_AS_ERRORS=ON \
+    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  run_ctest "Release with MK_LARGE_WORLDS, all its tests" build/large
+}
+
 # ThreadSanitizer over the code that runs on several workers: the task pool and the step on 2 to 8
 # workers (label 'threads': every scene shrunk, hostile task systems). MK_TSAN builds only the engine,
 # the scenes and those tests.
@@ -338,6 +349,7 @@ cmd_test() {
   configure_and_build build/release -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON
   run_ctest "Release, all tests" build/release
   compare_simd_widths
+  build_large_worlds
   build_with_peers
   build_clang
   # Windows and aarch64 (cross builds run by an emulator), unless MK_CROSS=0. aarch64 has no SSE2, so

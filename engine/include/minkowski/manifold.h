@@ -85,7 +85,9 @@ constexpr FeatureId FlipFeatureId(FeatureId id) { return MakeFeatureId(FeatureOf
 
 /// One contact point.
 struct ManifoldPoint {
-  /// World point midway between the two surfaces (metres).
+  /// World point midway between the two surfaces (metres). In a World's contacts in the large-world
+  /// build (MK_LARGE_WORLDS) it is relative to body A's origin instead (its world point is then
+  /// OffsetPos(GetTransform(bodyA).p, anchorA)); anchorA and anchorB mean the same in both builds.
   Vec2 point{0.0f, 0.0f};
   /// `point` relative to the origin of shape A's transform (xfA.p), in world orientation (metres).
   /// The shape transform is the body transform, so this is the lever arm about the body origin; a

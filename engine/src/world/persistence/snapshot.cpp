@@ -65,7 +65,8 @@ static_assert(
 constexpr bool kPointers64 = sizeof(void*) == 8;
 #if defined(MK_LARGE_WORLDS)
 static_assert(!kPointers64 || sizeof(Body) == 208, "Body changed: review ValidBody in snapshot_validate.cpp");
-static_assert(!kPointers64 || sizeof(Joint) == 216, "Joint changed: review ValidJoint in snapshot_validate.cpp");
+static_assert(!kPointers64 || sizeof(Joint) == 216,
+              "Joint changed: review ValidJoint in snapshot_validate.cpp");
 #else
 static_assert(sizeof(Body) == (kPointers64 ? 184 : 172),
               "Body changed: review ValidBody in snapshot_validate.cpp");
