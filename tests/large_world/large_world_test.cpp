@@ -10,6 +10,7 @@
 #include "quiet_asserts.h"
 #include "scene_figures.h"
 #include "scenes.h"
+#include "world/world_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -358,11 +359,7 @@ TEST_CASE("a recording made far away replays to the same state") {
   const BodyId box = BoxOnGround(world, at);
   world.ApplyLinearImpulse(box, {0.5f, 0.0f}, at + Vec2{0.0f, 1.4f});
   for (int i = 0; i < 90; ++i) world.Step(kDt);
-  const std::vector<std::byte> recording = mk::StopRecording(world);
-  Replay replay;
-  REQUIRE(Replay::Load(recording, replay) == ReplayError::None);
-  ReplayPlayer player(std::move(replay));
-  player.PlayToEnd();
+  ReplayPlayer player = test::ReplayToEnd(world);
   CHECK(player.GetWorld().StateHash() == world.StateHash());
   CHECK(player.GetWorld().GetPosition(player.GetWorld().AdoptId(box)) == world.GetPosition(box));
 }

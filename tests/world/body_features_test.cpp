@@ -463,11 +463,7 @@ TEST_CASE("snapshots and replays keep locks thresholds mass overrides and names"
     restored.Step(kDt);
   }
   CHECK(world.StateHash() == restored.StateHash());
-  const std::vector<std::byte> recording = mk::StopRecording(world);
-  Replay replay;
-  REQUIRE(Replay::Load(recording, replay) == ReplayError::None);
-  ReplayPlayer player(std::move(replay));
-  player.PlayToEnd();
+  ReplayPlayer player = test::ReplayToEnd(world);
   CHECK(player.GetWorld().StateHash() == world.StateHash());
   CHECK(std::string(player.GetWorld().GetName(player.GetWorld().AdoptId(a))) == "locked");
 }

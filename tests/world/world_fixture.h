@@ -5,8 +5,13 @@
 #include "minkowski/assert.h"
 #include "minkowski/replay.h"
 #include "minkowski/world.h"
+#include "minkowski/world_vector.h"
 
+#include <doctest/doctest.h>
+
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace mk::test {
@@ -36,6 +41,17 @@ inline BodyId AddBox(World& world, Vec2 position, float h = 0.5f, ShapeDef shape
   BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = position});
   world.CreateShape(body, shape, MakeBox(h, h).value);
   return body;
+}
+
+/// Stops the world's recording, loads it (REQUIRE: no error) and plays it to its end: a player whose
+/// world should now equal `world`.
+inline ReplayPlayer ReplayToEnd(World& world) {
+  const std::vector<std::byte> recording = mk::StopRecording(world);
+  Replay replay;
+  REQUIRE(Replay::Load(recording, replay) == ReplayError::None);
+  ReplayPlayer player(std::move(replay));
+  player.PlayToEnd();
+  return player;
 }
 
 /// Replays step by step; the number of steps whose hash differs from the recorded one.
