@@ -55,9 +55,35 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
 bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
 const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
 
+// Far away: the scene rebuilt at (d, d) m (SceneSettings::farAway), the camera following.
+void FarAwayControl(const SceneView& view, SceneSettings& s) {
+  if (view.IsReplaying()) return;  // a replay stands where it was recorded
+  auto label = [](float d) {
+    if (d == 0.0f) return std::string("at the origin");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f km away", static_cast<double>(d) / 1000.0);
+    return std::string(text);
+  };
+  if (ImGui::BeginCombo("far away", label(s.farAway).c_str())) {
+    for (float d : kFarAwayChoices) {
+      if (d > kMaxFarAway) break;
+      if (ImGui::Selectable(label(d).c_str(), d == s.farAway)) s.farAway = d;
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(kLargeWorlds ? "The scene rebuilt at (d, d) m, drawn relative to the view:\n"
+                                     "large-world build, up to 10,000 km."
+                                   : "The scene rebuilt at (d, d) m, drawn relative to the view.\n"
+                                     "This build holds floats to 100 km: up to 10 km here;\n"
+                                     "the large-world build (MK_LARGE_WORLDS) goes to 10,000 km.");
+  }
+  if (kLargeWorlds && s.farAway != 0.0f) ImGui::Checkbox("world frame at zero", &s.farFrameAtZero);
+}
+
 const char* ScenesPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Scenes", true)) return nullptr;
-  PushLabelRoom("search");
+  PushLabelRoom("far away");  // the longest label of the section
   const char* picked = DrawScenePicker(ShownName(view));
   if (UnnamedReplay(view)) {
     ImGui::TextWrapped(
@@ -73,6 +99,7 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s) {
     ImGui::InputInt("count", &s.params.count);
     s.params = ClampKnobs(view.Info(), s.params);  // the scene's own range: spinner counts 6,076
   }
+  FarAwayControl(view, s);
   ImGui::PopItemWidth();
   return picked;
 }
