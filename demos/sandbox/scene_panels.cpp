@@ -279,14 +279,14 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
-// The World's public API has no figure for the memory it holds (nor its allocator a hook the
-// sandbox could count through): the panel says so rather than guess from the counts.
-void MemoryLine() {
-  ImGui::TextDisabled("memory held: no World API yet");
+// What the world holds on the heap (World::GetMemoryStats), its parts in the tooltip.
+void MemorySection(const World& world) {
+  const MemoryStats m = world.GetMemoryStats();
+  ImGui::TextUnformatted(MemoryLine(m).c_str());
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "The engine reports no memory figure; the counts above are what\n"
-        "the world holds. A replay shows its keyframes' bytes.");
+    std::string tip = "World::GetMemoryStats: array capacities, kept for reuse\n";
+    for (const std::string& line : MemoryPartLines(m)) tip += line + "\n";
+    ImGui::SetTooltip("%s", tip.c_str());
   }
 }
 
@@ -305,7 +305,7 @@ void ProfilePanel(SceneView& view) {
         "The step builds islands only for the sleep check: when a body has rested\n"
         "for 'time to sleep'. Until then no island is built, whatever moves.");
   }
-  MemoryLine();
+  MemorySection(world);
   ImGui::Text("broadphase pairs %d", bp.pairCount);
   ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
   ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
@@ -392,7 +392,10 @@ void DrawInspector(const SceneView& view) {
   if (!Section("Inspector", true)) return;
   if (view.Inspected().IsNull()) {
     ImGui::TextWrapped(
-        "Click a body to inspect it: its state, touching contacts and joints at the step shown.");
+        view.IsReplaying()
+            ? "Click a body to inspect it: its state, touching contacts and joints at the step shown."
+            : "Paused: click a body to inspect it (its state, touching contacts and joints); it "
+              "stays inspected when the run goes on.");
     return;
   }
   constexpr size_t kListed = 8;  // contacts and joints each: a ground can touch hundreds
@@ -413,7 +416,9 @@ const char* DrawScenePanels(SceneView& view) {
   SolverPanel(view, s);
   DrawPanel(view, s);
   ReplayPanel(view);
-  if (view.IsReplaying()) DrawInspector(view);
+  // In a replay, and in a live run while paused (a click then inspects instead of grabbing) or once
+  // a body was inspected (its figures go on changing as the run goes on).
+  if (view.IsReplaying() || view.paused || !view.Inspected().IsNull()) DrawInspector(view);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

@@ -600,6 +600,10 @@ bool SceneView::MouseDown(Vec2 point, bool shift) {
     if (!shift) inspected_ = PickBody(point);
     return !shift && !inspected_.IsNull();
   }
+  if (paused && !shift) {  // paused, a grab could not move anything: a click inspects
+    inspected_ = PickBody(point);
+    return !inspected_.IsNull();
+  }
   if (shift) {
     aiming_ = true;
     aimStart_ = aimEnd_ = point;

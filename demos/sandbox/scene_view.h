@@ -168,8 +168,9 @@ class SceneView {
   bool paused = false;
 
   /// Mouse, in view coordinates (Frame()). MouseDown grabs the dynamic body under `point` (true if it
-  /// did), or, with shift, starts aiming a bomb; in a replay a click without shift picks the body to
-  /// inspect instead (true if it found one). MouseUp releases the grab or launches the bomb.
+  /// did), or, with shift, starts aiming a bomb; in a replay, and in a live run while paused, a click
+  /// without shift picks the body to inspect instead (true if it found one; a live run keeps it
+  /// inspected when it runs on). MouseUp releases the grab or launches the bomb.
   bool MouseDown(Vec2 point, bool shift);
   void MouseMove(Vec2 point);
   void MouseUp(Vec2 point);
@@ -217,8 +218,9 @@ class SceneView {
   /// The scene-table row the replay's file names (kSceneNamePrefix), or null: not replaying, or a
   /// recording that names no scene of this table. While it is known, Info() is that row.
   const scenes::SceneInfo* ReplayedScene() const { return player_ != nullptr ? replayedScene_ : nullptr; }
-  /// The body the replay's inspector shows: in a replay, a left click picks it (PickBody: static
-  /// bodies too); null when none was picked. Cleared when a replay starts or is left.
+  /// The body the inspector shows: in a replay or while paused, a left click picks it (PickBody:
+  /// static bodies too); null when none was picked. Cleared when the scene loads, a replay starts or
+  /// is left.
   BodyId Inspected() const { return inspected_; }
   /// The inspected body's outline colour over the world's drawing.
   static constexpr Color kInspectColor{90, 220, 255, 255};
@@ -319,7 +321,7 @@ class SceneView {
   bool aiming_ = false;
   Vec2 aimStart_{0.0f, 0.0f};
   Vec2 aimEnd_{0.0f, 0.0f};
-  BodyId inspected_{};  // in a replay: the body the inspector shows
+  BodyId inspected_{};  // the body the inspector shows (picked in a replay or while paused)
   // The divergence check: recording, the body whose name carries each step's hash; replaying, the
   // same body in the player's world (found at step 0; null when the recording names none).
   BodyId hashBody_{};
