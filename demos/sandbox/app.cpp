@@ -148,7 +148,7 @@ bool WritePng(SDL_Renderer* renderer, const std::string& path, const char* progr
 class App {
  public:
   App(const Options& opts, const char* programName)
-      : options(opts), program(programName), paused(opts.paused) {}
+      : options(opts), program(programName), showUi(!opts.hidePanel), paused(opts.paused) {}
   ~App() { Shutdown(); }
   App(const App&) = delete;
   App& operator=(const App&) = delete;

@@ -81,12 +81,12 @@ void BulletLab::Fire() {
 // within the wall's height (in the wall's frame, so a pushed dynamic wall is judged where it is).
 void BulletLab::Track() {
   Shot& shot = shots_.back();
-  const Vec2 centre = world_.GetPosition(bullet_);
+  const Vec2 centre = ToVec2(world_.GetPosition(bullet_));  // the lab stands at the origin: exact
   shot.last = centre;
   for (const ContinuousRecord& record : world_.GetContinuousRecords()) {
     if (record.body == bullet_ && !shot.hasImpact) {
       shot.hasImpact = true;
-      shot.impact = record.impact.p;
+      shot.impact = ToVec2(record.impact.p);
     }
   }
   const Vec2 local = InvTransformPoint(world_.GetTransform(wall_), centre);

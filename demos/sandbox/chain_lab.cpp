@@ -72,7 +72,7 @@ void ChainLab::Restart() {
 
 bool ChainLab::Running() const {
   // The plot ends when it is full or a body nears the end of the track (beyond it, it would fall).
-  const float lead = std::max(world_.GetPosition(box_).x, world_.GetPosition(wheel_).x);
+  const float lead = std::max(ToVec2(world_.GetPosition(box_)).x, ToVec2(world_.GetPosition(wheel_)).x);
   return static_cast<int>(boxVy_.size()) < kMaxSamples && lead < kTrackEnd;
 }
 

@@ -17,7 +17,7 @@ constexpr int kFigureWidth = 9;  // "-1234.567"
 
 std::string Count(size_t n) { return Trimmed(FixedNumber(static_cast<double>(n), kIdWidth, 0)); }
 std::string Id(BodyId body) { return Count(body.index1); }
-std::string Figure(float value, int decimals = 3) { return FixedNumber(value, kFigureWidth, decimals); }
+std::string Figure(double value, int decimals = 3) { return FixedNumber(value, kFigureWidth, decimals); }
 
 InspectedContact FromBody(const World& world, BodyId body, const ContactData& data) {
   InspectedContact c;

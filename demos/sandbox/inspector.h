@@ -37,7 +37,7 @@ struct BodyInspection {
   std::string name;
   BodyType type = BodyType::Static;
   bool awake = false;
-  Vec2 position{0.0f, 0.0f};  ///< m: the body origin
+  Pos position{0.0f, 0.0f};   ///< m: the body origin (double in the large-world build)
   float angle = 0.0f;         ///< rad
   Vec2 velocity{0.0f, 0.0f};  ///< m/s: the centre of mass
   float angularVelocity = 0.0f;

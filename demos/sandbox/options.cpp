@@ -70,6 +70,13 @@ ParsedArguments ParseArguments(int argc, const char* const* argv) {
       parsed.options.printHash = true;
     } else if (arg == "--paused") {
       parsed.options.paused = true;
+    } else if (arg == "--no-panel") {
+      parsed.options.hidePanel = true;
+    } else if (arg == "--far-away") {
+      // A setting like any other (far_away=D): its range is checked with the scene's settings.
+      if (!hasValue || argv[i + 1][0] == '\0' || std::strncmp(argv[i + 1], "--", 2) == 0)
+        return fail("--far-away needs a distance in metres (e.g. 1e4)");
+      parsed.options.settings.push_back(std::string("far_away=") + argv[++i]);
     } else if (arg == "--record" || arg == "--replay") {
       if (!hasValue || argv[i + 1][0] == '\0') return fail(arg + " needs a file name");
       (arg == "--record" ? parsed.options.recordPath : parsed.options.replayPath) = argv[++i];
@@ -167,6 +174,9 @@ std::string UsageText(const char* program) {
          "  --print-hash        at exit, print the scene's state hash and its step count (the benchmark's\n"
          "                      state_hash after as many --steps)\n"
          "  --paused            start paused (headless: no steps, so frames time the drawing alone)\n"
+         "  --far-away D        build the scene moved by (D, D) m (settings key far_away): up to 1e4 m,\n"
+         "                      1e7 m in the large-world build (MK_LARGE_WORLDS)\n"
+         "  --no-panel          start with the side panel hidden (the H key)\n"
          "  --record FILE       record the scene from its start (every step, grab and bomb) and\n"
          "                      write the replay to FILE at exit\n"
          "  --replay FILE       play a replay file in the scene's place (scrub it in the panel)\n"

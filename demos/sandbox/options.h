@@ -33,6 +33,7 @@ struct Options {
   bool printFps = false;      ///< at exit, print the median frames per second (after 10 warm-up frames)
   bool printHash = false;     ///< at exit, print the world's StateHash and its step count (as the benchmark)
   bool paused = false;        ///< start paused (headless: no steps; frames measure drawing alone)
+  bool hidePanel = false;     ///< start with the side panel hidden (as the H key does)
   std::string recordPath;     ///< record the scene from its start and write the replay here at exit
   std::string replayPath;     ///< play this replay file instead of running the scene
 };
@@ -51,7 +52,8 @@ struct ParsedArguments {
 /// Parses `--headless`, `--frames N`, `--screenshot FILE`, `--scene NAME`, `--settings k=v [k=v ...]`
 /// (every following argument that does not start with "--"), `--list-scenes`, `--help`, `--window WxH`
 /// (at least kMinWindowWidth x kMinWindowHeight), `--expand-panels`, `--check-layout`, `--print-fps`,
-/// `--print-hash`, `--paused`, `--record FILE`, `--replay FILE` (not both). Headless needs
+/// `--print-hash`, `--paused`, `--no-panel`, `--far-away D` (appends the setting far_away=D),
+/// `--record FILE`, `--replay FILE` (not both). Headless needs
 /// --frames > 0 (it would otherwise never end). Whether the scene and keys exist is checked later,
 /// by the application, which knows them.
 ParsedArguments ParseArguments(int argc, const char* const* argv);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mk::sandbox {
@@ -67,6 +68,24 @@ std::string MetricsRow(const char* stage, float nowMs, float averageMs, float ma
 
 std::string MetricsWindowLine(int steps) {
   return "avg, max over the last " + Trimmed(FixedNumber(steps, 7, 0)) + " steps";
+}
+
+std::string MemoryLine(const MemoryStats& m) {
+  return "memory held " + FixedNumber(static_cast<double>(m.total) / (1024.0 * 1024.0), 9, 3) + " MiB";
+}
+
+std::vector<std::string> MemoryPartLines(const MemoryStats& m) {
+  std::vector<std::string> lines;
+  for (auto [name, bytes] : {std::pair{"bodies", m.bodies},
+                             {"shapes", m.shapes},
+                             {"contacts", m.contacts},
+                             {"joints", m.joints},
+                             {"chains", m.chains},
+                             {"broadphase", m.broadphase},
+                             {"step scratch", m.step}}) {
+    lines.push_back(PaddedTo(name, 12) + FixedNumber(static_cast<double>(bytes) / 1024.0, 10, 1) + " KiB");
+  }
+  return lines;
 }
 
 std::string IslandsLine(const Counters& c, bool sleepEnabled) {

@@ -45,6 +45,11 @@ std::vector<std::string> CountLines(const Counters& c, bool stepped, bool sleepE
 /// a count of 0 with bodies awake means "none checked", not "no islands": the line says which.
 std::string IslandsLine(const Counters& c, bool sleepEnabled);
 
+/// The memory the world holds (World::GetMemoryStats): its total in MiB, then one line per part
+/// (bodies, shapes, contacts, joints, chains, broadphase, step scratch) in KiB for the tooltip.
+std::string MemoryLine(const MemoryStats& m);
+std::vector<std::string> MemoryPartLines(const MemoryStats& m);
+
 /// The status lines at the top of the panel: the step shown (with "recording"), or the replay's step
 /// of its length; the frame rate with the real-time factor (or "paused"); the steps dropped.
 std::string StepLine(int step, bool recording);

@@ -45,7 +45,7 @@ void RayLab::Update() {
   sweep_ = {};
   if (sweepEnabled_) {
     sweep_ = world_.CastShapeClosest(MakeBox(kSweepHalfWidth, kSweepHalfHeight).value,
-                                     MakeTransform(start_, 0.0f), translation);
+                                     MakeWorldTransform(start_, 0.0f), translation);
   }
 }
 
@@ -57,16 +57,18 @@ void RayLab::Draw(DebugDraw& draw) const {
   draw.DrawPoint(start_, 8.0f, kRayColor);
   draw.DrawPoint(end_, 6.0f, kRayColor);
   for (const CastHit& hit : hits_) {
-    draw.DrawPoint(hit.point, 7.0f, colors::kContact);
-    draw.DrawSegment(hit.point, hit.point + kNormalLength * hit.normal, colors::kNormal);
+    const Vec2 point = ToVec2(hit.point);  // the lab stands at the origin: exact
+    draw.DrawPoint(point, 7.0f, colors::kContact);
+    draw.DrawSegment(point, point + kNormalLength * hit.normal, colors::kNormal);
   }
   if (sweepEnabled_) {
     const Polygon box = MakeBox(kSweepHalfWidth, kSweepHalfHeight).value;
     DrawShape(draw, box, MakeTransform(start_, 0.0f), kSweepColor);
     if (sweep_.hit) {
       DrawShape(draw, box, MakeTransform(start_ + sweep_.fraction * (end_ - start_), 0.0f), kSweepColor);
-      draw.DrawPoint(sweep_.point, 7.0f, colors::kContact);
-      draw.DrawSegment(sweep_.point, sweep_.point + kNormalLength * sweep_.normal, colors::kNormal);
+      const Vec2 point = ToVec2(sweep_.point);
+      draw.DrawPoint(point, 7.0f, colors::kContact);
+      draw.DrawSegment(point, point + kNormalLength * sweep_.normal, colors::kNormal);
     }
   }
 }

@@ -55,9 +55,35 @@ void KnobsNote(const scenes::SceneInfo& info, const scenes::SceneParams& now) {
 bool UnnamedReplay(const SceneView& view) { return view.IsReplaying() && view.ReplayedScene() == nullptr; }
 const char* ShownName(const SceneView& view) { return UnnamedReplay(view) ? "(a replay)" : view.Info().name; }
 
+// Far away: the scene rebuilt at (d, d) m (SceneSettings::farAway), the camera following.
+void FarAwayControl(const SceneView& view, SceneSettings& s) {
+  if (view.IsReplaying()) return;  // a replay stands where it was recorded
+  auto label = [](float d) {
+    if (d == 0.0f) return std::string("at the origin");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f km away", static_cast<double>(d) / 1000.0);
+    return std::string(text);
+  };
+  if (ImGui::BeginCombo("far away", label(s.farAway).c_str())) {
+    for (float d : kFarAwayChoices) {
+      if (d > kMaxFarAway) break;
+      if (ImGui::Selectable(label(d).c_str(), d == s.farAway)) s.farAway = d;
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(kLargeWorlds ? "The scene rebuilt at (d, d) m, drawn relative to the view:\n"
+                                     "large-world build, up to 10,000 km."
+                                   : "The scene rebuilt at (d, d) m, drawn relative to the view.\n"
+                                     "This build holds floats to 100 km: up to 10 km here;\n"
+                                     "the large-world build (MK_LARGE_WORLDS) goes to 10,000 km.");
+  }
+  if (kLargeWorlds && s.farAway != 0.0f) ImGui::Checkbox("world frame at zero", &s.farFrameAtZero);
+}
+
 const char* ScenesPanel(SceneView& view, SceneSettings& s) {
   if (!Section("Scenes", true)) return nullptr;
-  PushLabelRoom("search");
+  PushLabelRoom("far away");  // the longest label of the section
   const char* picked = DrawScenePicker(ShownName(view));
   if (UnnamedReplay(view)) {
     ImGui::TextWrapped(
@@ -73,6 +99,7 @@ const char* ScenesPanel(SceneView& view, SceneSettings& s) {
     ImGui::InputInt("count", &s.params.count);
     s.params = ClampKnobs(view.Info(), s.params);  // the scene's own range: spinner counts 6,076
   }
+  FarAwayControl(view, s);
   ImGui::PopItemWidth();
   return picked;
 }
@@ -252,14 +279,14 @@ void DrawPanel(const SceneView& view, SceneSettings& s) {
   if (t.broadphase && view.Settings().draw.broadphase) SweepLegend(view);
 }
 
-// The World's public API has no figure for the memory it holds (nor its allocator a hook the
-// sandbox could count through): the panel says so rather than guess from the counts.
-void MemoryLine() {
-  ImGui::TextDisabled("memory held: no World API yet");
+// What the world holds on the heap (World::GetMemoryStats), its parts in the tooltip.
+void MemorySection(const World& world) {
+  const MemoryStats m = world.GetMemoryStats();
+  ImGui::TextUnformatted(MemoryLine(m).c_str());
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "The engine reports no memory figure; the counts above are what\n"
-        "the world holds. A replay shows its keyframes' bytes.");
+    std::string tip = "World::GetMemoryStats: array capacities, kept for reuse\n";
+    for (const std::string& line : MemoryPartLines(m)) tip += line + "\n";
+    ImGui::SetTooltip("%s", tip.c_str());
   }
 }
 
@@ -278,7 +305,7 @@ void ProfilePanel(SceneView& view) {
         "The step builds islands only for the sleep check: when a body has rested\n"
         "for 'time to sleep'. Until then no island is built, whatever moves.");
   }
-  MemoryLine();
+  MemorySection(world);
   ImGui::Text("broadphase pairs %d", bp.pairCount);
   ImGui::Text("narrowphase queries/step %.0f", static_cast<double>(p.narrowphaseQueries.Latest()));
   ImGui::Text("GJK iterations/query %.2f", static_cast<double>(p.gjkIterations.Average()));
@@ -365,7 +392,10 @@ void DrawInspector(const SceneView& view) {
   if (!Section("Inspector", true)) return;
   if (view.Inspected().IsNull()) {
     ImGui::TextWrapped(
-        "Click a body to inspect it: its state, touching contacts and joints at the step shown.");
+        view.IsReplaying()
+            ? "Click a body to inspect it: its state, touching contacts and joints at the step shown."
+            : "Paused: click a body to inspect it (its state, touching contacts and joints); it "
+              "stays inspected when the run goes on.");
     return;
   }
   constexpr size_t kListed = 8;  // contacts and joints each: a ground can touch hundreds
@@ -386,7 +416,9 @@ const char* DrawScenePanels(SceneView& view) {
   SolverPanel(view, s);
   DrawPanel(view, s);
   ReplayPanel(view);
-  if (view.IsReplaying()) DrawInspector(view);
+  // In a replay, and in a live run while paused (a click then inspects instead of grabbing) or once
+  // a body was inspected (its figures go on changing as the run goes on).
+  if (view.IsReplaying() || view.paused || !view.Inspected().IsNull()) DrawInspector(view);
   ProfilePanel(view);
   HelpSection();
   EndSidePanel();

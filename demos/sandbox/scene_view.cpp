@@ -21,7 +21,26 @@
 namespace mk::sandbox {
 namespace {
 
-// The box around every shape's fat AABB (inverted when the world has none).
+// A broadphase box (measured from the world's origin, World::GetOrigin) in view coordinates (from
+// `frame`): the same floats in the large-world build with the world's frame at the scene.
+AABB BroadphaseToView(const AABB& box, Vec2 shift) { return {box.lower + shift, box.upper + shift}; }
+
+// The broadphase's proxies with their boxes and sweep intervals in view coordinates.
+std::vector<ProxyInfo> ProxiesInView(const World& world, Pos frame) {
+  std::vector<ProxyInfo> proxies;
+  mk::CollectProxies(world.GetBroadPhase(), proxies);
+  const Vec2 shift = PosDelta(frame, world.GetOrigin());
+  const float along = world.GetBroadPhase().Layout().sweepAxis == 0 ? shift.x : shift.y;
+  for (ProxyInfo& p : proxies) {
+    p.fatAABB = BroadphaseToView(p.fatAABB, shift);
+    p.sweepLower += along;
+    p.sweepUpper += along;
+  }
+  return proxies;
+}
+
+// The box around every shape's fat AABB, in the broadphase's coordinates (inverted when the world has
+// none).
 AABB ShapesBox(const World& world) {
   std::vector<ProxyInfo> proxies;
   mk::CollectProxies(world.GetBroadPhase(), proxies);
@@ -36,8 +55,12 @@ AABB ShapesBox(const World& world) {
 // Every body with a shape, by index: the World lists no bodies, but the broadphase holds every shape.
 std::vector<BodyId> BodiesWithShapes(const World& world) {
   std::vector<BodyId> bodies;
-  const AABB box = ShapesBox(world);
+  AABB box = ShapesBox(world);
   if (box.lower.x > box.upper.x) return bodies;
+  // QueryAABB takes world floats: far from zero they round (1 m at 1e7 m), so pad by more than that.
+  const Vec2 origin = ToVec2(world.GetOrigin());
+  const float pad = 1.0f + 1e-6f * std::max(std::fabs(origin.x), std::fabs(origin.y));
+  box = {box.lower + origin - Vec2{pad, pad}, box.upper + origin + Vec2{pad, pad}};
   world.QueryAABB(box, [&](ShapeId shape) {
     bodies.push_back(world.GetBody(shape));
     return true;
@@ -165,14 +188,17 @@ SceneView::SceneView(const scenes::SceneInfo& info, const SceneSettings& setting
 
 void SceneView::Load(bool record) {
   player_.reset();
-  run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params, record);
+  const scenes::Placement placement{Pos{settings_.farAway, settings_.farAway}, !settings_.farFrameAtZero};
+  run_ = std::make_unique<scenes::SceneRun>(*info_, settings_.params, record, placement);
+  frame_ = run_->State().origin;
   if (record) NameRecordedScene();
   followSeen_ = false;
   ApplyWorldSettings();
   ResetInteraction();
   // The world a bomb can leave: everything built, with as much room again on every side (a bomb
   // beyond flies on for ever and would swamp the readouts: 2.4e5 J and 2,737 m of drift for one).
-  const AABB shapes = ShapesBox(run_->GetWorld());
+  const AABB shapes =
+      BroadphaseToView(ShapesBox(run_->GetWorld()), PosDelta(frame_, run_->GetWorld().GetOrigin()));
   const Vec2 room = 0.5f * (shapes.upper - shapes.lower) + Vec2{10.0f, 10.0f};
   worldBox_ = {shapes.lower - room, shapes.upper + room};
 }
@@ -227,7 +253,8 @@ void SceneView::ApplyWorldSettings() {
 
 bool SceneView::SetSettings(const SceneSettings& settings) {
   const bool knobsChanged =
-      settings.params.size != settings_.params.size || settings.params.count != settings_.params.count;
+      settings.params.size != settings_.params.size || settings.params.count != settings_.params.count ||
+      settings.farAway != settings_.farAway || settings.farFrameAtZero != settings_.farFrameAtZero;
   if (settings.stepHertz != settings_.stepHertz) accumulator_ = 0.0f;  // time owed at the old rate
   settings_ = settings;
   realTime_.stepHertz = settings_.stepHertz;
@@ -269,7 +296,7 @@ void SceneView::StepOnce() {
     return;
   }
   if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_))
-    GetWorld().SetMouseTarget(mouseJoint_, mouseTarget_);
+    GetWorld().SetMouseTarget(mouseJoint_, ToWorld(mouseTarget_));
   run_->Step(1.0f / settings_.stepHertz);
   RecordStateHash();
   AfterStep();
@@ -458,7 +485,7 @@ bool SceneView::TakeResumeRequest() { return std::exchange(resumeRequested_, fal
 Vec2 SceneView::TakeFollowShift() {
   const BodyId body = run_->State().follow;
   if (player_ != nullptr || body.IsNull() || !run_->GetWorld().IsValid(body)) return {0.0f, 0.0f};
-  const Vec2 p = run_->GetWorld().GetPosition(body);
+  const Vec2 p = ToView(run_->GetWorld().GetPosition(body));
   const Vec2 shift = followSeen_ ? p - followLast_ : Vec2{0.0f, 0.0f};
   followSeen_ = true, followLast_ = p;
   return shift;
@@ -482,7 +509,7 @@ std::vector<BodyId> SceneView::WatchedBodies() const {
   }
   std::vector<BodyId> bodies = run_->State().bodies;
   for (BodyId bomb : bombs_) {
-    if (world.IsValid(bomb) && Contains(worldBox_, world.GetPosition(bomb))) bodies.push_back(bomb);
+    if (world.IsValid(bomb) && Contains(worldBox_, ToView(world.GetPosition(bomb)))) bodies.push_back(bomb);
   }
   return bodies;
 }
@@ -511,8 +538,9 @@ void SceneView::MeasureReadouts() {
   for (size_t i = 0; i < referenceBodies_.size(); ++i) {
     const BodyId body = referenceBodies_[i];
     // A body destroyed since, or a bomb that left the world, no longer counts.
-    if (!world.IsValid(body) || (IsBomb(body) && !Contains(worldBox_, world.GetPosition(body)))) continue;
-    drift = std::max(drift, Length(world.GetPosition(body) - referencePositions_[i]));
+    if (!world.IsValid(body) || (IsBomb(body) && !Contains(worldBox_, ToView(world.GetPosition(body)))))
+      continue;
+    drift = std::max(drift, Length(ToView(world.GetPosition(body)) - referencePositions_[i]));
   }
   readouts_.drift = drift;
 }
@@ -528,7 +556,7 @@ void SceneView::ResetDriftReference() {
   for (BodyId body : WatchedBodies()) {
     if (!world.IsValid(body)) continue;
     referenceBodies_.push_back(body);
-    referencePositions_.push_back(world.GetPosition(body));
+    referencePositions_.push_back(ToView(world.GetPosition(body)));
   }
   readouts_.referenceTime = SimulatedTime();
   readouts_.drift = 0.0f;
@@ -540,20 +568,18 @@ void SceneView::ResetDriftReference() {
 
 BodyId SceneView::PickBody(Vec2 point) {
   World& world = GetWorld();
-  constexpr float kPickHalfSize = 0.001f;  // m: the query box around the cursor
   BodyId best{};
   bool bestIsStatic = true;
-  world.QueryAABB({point - Vec2{kPickHalfSize, kPickHalfSize}, point + Vec2{kPickHalfSize, kPickHalfSize}},
-                  [&](ShapeId shape) {
-                    if (!world.TestPoint(shape, point)) return true;
-                    BodyId body = world.GetBody(shape);
-                    bool isStatic = world.GetBodyType(body) == BodyType::Static;
-                    if (best.IsNull() || (bestIsStatic && !isStatic)) {
-                      best = body;
-                      bestIsStatic = isStatic;
-                    }
-                    return bestIsStatic;  // a movable body ends the search
-                  });
+  // A world position, not a float box: exact far from the origin too.
+  world.OverlapPoint(ToWorld(point), QueryFilter{}, [&](ShapeId shape) {
+    BodyId body = world.GetBody(shape);
+    bool isStatic = world.GetBodyType(body) == BodyType::Static;
+    if (best.IsNull() || (bestIsStatic && !isStatic)) {
+      best = body;
+      bestIsStatic = isStatic;
+    }
+    return bestIsStatic;  // a movable body ends the search
+  });
   return best;
 }
 
@@ -574,6 +600,10 @@ bool SceneView::MouseDown(Vec2 point, bool shift) {
     if (!shift) inspected_ = PickBody(point);
     return !shift && !inspected_.IsNull();
   }
+  if (paused && !shift) {  // paused, a grab could not move anything: a click inspects
+    inspected_ = PickBody(point);
+    return !inspected_.IsNull();
+  }
   if (shift) {
     aiming_ = true;
     aimStart_ = aimEnd_ = point;
@@ -585,7 +615,7 @@ bool SceneView::MouseDown(Vec2 point, bool shift) {
   float weight = world.GetMass(body) * std::max(Length(settings_.gravity), 1.0f);
   mouseTarget_ = point;
   mouseJoint_ = world.CreateJoint(MouseJointDef{.body = body,
-                                                .target = point,
+                                                .target = ToWorld(point),
                                                 .hertz = 5.0f,
                                                 .dampingRatio = 0.7f,
                                                 .maxForce = kMouseForcePerWeight * weight});
@@ -599,7 +629,7 @@ void SceneView::MouseMove(Vec2 point) {
   if (aiming_) aimEnd_ = point;
   if (IsGrabbing()) {
     mouseTarget_ = point;
-    GetWorld().SetMouseTarget(mouseJoint_, point);
+    GetWorld().SetMouseTarget(mouseJoint_, ToWorld(point));
   }
 }
 
@@ -612,7 +642,7 @@ void SceneView::MouseUp(Vec2 point) {
   aiming_ = false;
   // Slingshot: the bomb starts where the drag began and flies along the drag.
   BodyId bomb = world.CreateBody({.type = BodyType::Dynamic,
-                                  .position = aimStart_,
+                                  .position = ToWorld(aimStart_),
                                   .linearVelocity = kBombSpeedPerMetre * (point - aimStart_),
                                   .isBullet = true});
   bombShapes_.push_back(world.CreateShape(bomb, {.density = kBombDensity, .friction = 0.6f},
@@ -631,8 +661,7 @@ AABB SceneView::Bounds() const {
     const AABB& view = run_->State().view;
     if (view.lower.x <= view.upper.x && view.lower.y <= view.upper.y) return view;
   }
-  std::vector<ProxyInfo> proxies;
-  mk::CollectProxies(GetWorld().GetBroadPhase(), proxies);
+  const std::vector<ProxyInfo> proxies = ProxiesInView(GetWorld(), frame_);
   // Frame what moves, with room around it: static ground often reaches far beyond the action.
   // Scenes with nothing movable frame everything.
   bool anyMoving = std::any_of(proxies.begin(), proxies.end(),
@@ -663,6 +692,7 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
   options.centersOfMass = t.centersOfMass;
   options.islandColors = t.islands;
   options.continuous = t.continuous;
+  options.origin = frame_;
   GetWorld().Draw(draw, options);
   if (t.shapes && player_ == nullptr) {
     const World& world = GetWorld();
@@ -670,7 +700,8 @@ void SceneView::Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel)
     for (const std::vector<ShapeId>* list : {&state.projectiles, &bombShapes_}) {
       for (ShapeId shape : *list) {
         if (!world.IsValid(shape)) continue;
-        DrawShape(draw, world.GetShapeGeometry(shape), world.GetTransform(world.GetBody(shape)), kBombColor);
+        DrawShape(draw, world.GetShapeGeometry(shape),
+                  RelativeTo(world.GetTransform(world.GetBody(shape)), frame_), kBombColor);
       }
     }
   }
@@ -695,7 +726,7 @@ void SceneView::DrawInspected(DebugDraw& draw) const {
   if (inspected_.IsNull() || !world.IsValid(inspected_)) return;
   std::vector<ShapeId> shapes(static_cast<size_t>(world.GetShapeCount(inspected_)));
   shapes.resize(static_cast<size_t>(world.GetShapes(inspected_, shapes)));
-  const Transform xf = world.GetTransform(inspected_);
+  const Transform xf = RelativeTo(world.GetTransform(inspected_), frame_);
   for (ShapeId shape : shapes) DrawShape(draw, world.GetShapeGeometry(shape), xf, kInspectColor);
 }
 
@@ -711,8 +742,7 @@ void SceneView::DrawBroadphase(DebugDraw& draw, const AABB& visible, float metre
   auto at = [axis](float along, float other) { return axis == 0 ? Vec2{along, other} : Vec2{other, along}; };
   auto on = [](Vec2 v, int i) { return i == 0 ? v.x : v.y; };
 
-  std::vector<ProxyInfo> proxies;
-  mk::CollectProxies(broadphase, proxies);
+  std::vector<ProxyInfo> proxies = ProxiesInView(GetWorld(), frame_);
   std::erase_if(proxies, [&](const ProxyInfo& p) { return !Overlaps(p.fatAABB, visible); });
   sweep_ = {};
   sweep_.axis = axis;

@@ -167,9 +167,10 @@ class SceneView {
 
   bool paused = false;
 
-  /// Mouse, in world coordinates. MouseDown grabs the dynamic body under `point` (true if it did),
-  /// or, with shift, starts aiming a bomb; in a replay a click without shift picks the body to
-  /// inspect instead (true if it found one). MouseUp releases the grab or launches the bomb.
+  /// Mouse, in view coordinates (Frame()). MouseDown grabs the dynamic body under `point` (true if it
+  /// did), or, with shift, starts aiming a bomb; in a replay, and in a live run while paused, a click
+  /// without shift picks the body to inspect instead (true if it found one; a live run keeps it
+  /// inspected when it runs on). MouseUp releases the grab or launches the bomb.
   bool MouseDown(Vec2 point, bool shift);
   void MouseMove(Vec2 point);
   void MouseUp(Vec2 point);
@@ -180,8 +181,9 @@ class SceneView {
   BodyId PickBody(Vec2 point);
   HoverInfo Hover(Vec2 point);
 
-  /// Draws the world with the current toggles. `visible` is the world rectangle on screen and
-  /// `metresPerPixel` the current zoom, for the screen-edge broadphase intervals.
+  /// Draws the world with the current toggles, every point relative to Frame() (DrawOptions::origin).
+  /// `visible` is the view rectangle on screen and `metresPerPixel` the current zoom, for the
+  /// screen-edge broadphase intervals.
   void Draw(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
   /// World rectangle around every shape (fat AABBs), for fit-to-view.
   AABB Bounds() const;
@@ -216,8 +218,9 @@ class SceneView {
   /// The scene-table row the replay's file names (kSceneNamePrefix), or null: not replaying, or a
   /// recording that names no scene of this table. While it is known, Info() is that row.
   const scenes::SceneInfo* ReplayedScene() const { return player_ != nullptr ? replayedScene_ : nullptr; }
-  /// The body the replay's inspector shows: in a replay, a left click picks it (PickBody: static
-  /// bodies too); null when none was picked. Cleared when a replay starts or is left.
+  /// The body the inspector shows: in a replay or while paused, a left click picks it (PickBody:
+  /// static bodies too); null when none was picked. Cleared when the scene loads, a replay starts or
+  /// is left.
   BodyId Inspected() const { return inspected_; }
   /// The inspected body's outline colour over the world's drawing.
   static constexpr Color kInspectColor{90, 220, 255, 255};
@@ -238,6 +241,15 @@ class SceneView {
   /// How far the scene's followed body (scenes::SceneState::follow) moved since the last call (m):
   /// the camera moves with it. Zero in a replay, without a followed body, and on the first call.
   Vec2 TakeFollowShift();
+
+  /// The world point the view's coordinates are measured from (m): where the scene stands, its
+  /// far-away offset (SceneSettings::farAway; zero at the origin). Every point SceneView takes and
+  /// gives as a Vec2 (the mouse, Bounds, the points it hands a DebugDraw) is relative to it, so the
+  /// camera and the drawing work in the same small floats however far away the scene is.
+  Pos Frame() const { return frame_; }
+  /// A view point as a world position, and back.
+  Pos ToWorld(Vec2 view) const { return OffsetPos(frame_, view); }
+  Vec2 ToView(Pos world) const { return PosDelta(frame_, world); }
 
   World& GetWorld() { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
   const World& GetWorld() const { return player_ != nullptr ? player_->GetWorld() : run_->GetWorld(); }
@@ -279,6 +291,7 @@ class SceneView {
 
   const scenes::SceneInfo* info_;
   SceneSettings settings_;
+  Pos frame_{};  // Frame(): the run's placement
   // The step's workers: a pool per worker count, made when first asked for and kept (idle threads
   // sleep), so that no world (the scene's, a replay's) is ever left holding a pool that is gone.
   // Declared before the worlds, so they outlive them.
@@ -308,7 +321,7 @@ class SceneView {
   bool aiming_ = false;
   Vec2 aimStart_{0.0f, 0.0f};
   Vec2 aimEnd_{0.0f, 0.0f};
-  BodyId inspected_{};  // in a replay: the body the inspector shows
+  BodyId inspected_{};  // the body the inspector shows (picked in a replay or while paused)
   // The divergence check: recording, the body whose name carries each step's hash; replaying, the
   // same body in the player's world (found at step 0; null when the recording names none).
   BodyId hashBody_{};

@@ -97,6 +97,14 @@ const std::vector<Entry>& Table() {
         "scene knob 'count' (pyramids, columns, ...), 0 = default, 0..1000 (up to its default where that is "
         "larger)",
         0, INT_MAX, [](S& s) -> int& { return s.params.count; }),
+      F("far_away",
+        kLargeWorlds ? "far away: the scene moved by (d, d) from the origin, m, 0..1e7 (0 = at the origin)"
+                     : "far away: the scene moved by (d, d) from the origin, m, 0..1e4 (0 = at the origin; "
+                       "1e7 in the large-world build)",
+        0, kMaxFarAway, [](S& s) -> float& { return s.farAway; }),
+      B("far_frame_at_zero",
+        "far away in the large-world build: the world's float frame stays at zero, not at the scene, 0/1",
+        [](S& s) -> bool& { return s.farFrameAtZero; }),
       B("draw_shapes", "draw shapes, 0/1", [](S& s) -> bool& { return s.draw.shapes; }),
       B("draw_aabbs", "draw tight AABBs, 0/1", [](S& s) -> bool& { return s.draw.aabbs; }),
       B("draw_broadphase", "draw the sweep and prune: sorted endpoints, sweep line, active set, pairs, 0/1",

@@ -35,7 +35,21 @@ struct SceneSettings {
   scenes::SceneParams params{};  ///< the scene's knobs (0 = the scene's default)
   DrawToggles draw{};
   int workers = 1;  ///< the step's workers (a TaskPool; the results do not change), 1..kMaxSandboxWorkers
+  /// Far away (m): the scene built moved by (farAway, farAway) from where its builder puts it (SceneRun's
+  /// Placement), the camera with it; 0 = at the origin. 0..kMaxFarAway.
+  float farAway = 0.0f;
+  /// Far away, the large-world build: the world's float frame (WorldDef::origin) stays at zero instead
+  /// of moving with the scene (Placement::originAtOffset false). No effect in the default build.
+  bool farFrameAtZero = false;
 };
+
+/// How far the far-away toggle moves a scene (m, on each axis). The default build holds positions
+/// within kMaxWorldPosition (1e5 m) and has a float's spacing there (1 mm at 1e4 m, 8 mm at 1e5 m): its
+/// toggle stops at 1e4 m, where a scene of a few hundred metres stays inside the bound and moves by
+/// millimetres at most. The large-world build (double positions) goes to 1e7 m, 10,000 km.
+inline constexpr float kMaxFarAway = kLargeWorlds ? 1e7f : 1e4f;
+/// The Scenes panel's choices (m), from the origin up to kMaxFarAway by powers of ten.
+inline constexpr float kFarAwayChoices[] = {0.0f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f};
 
 /// The workers slider's and `--settings workers=N`'s upper end. The browser build has no threads
 /// (Emscripten without pthreads, so the page needs no cross-origin isolation): one worker there.

@@ -91,6 +91,8 @@ bool ViewHost::Load(std::string_view name, const std::vector<std::string>& setti
     if (scene_ != nullptr) {  // how you look at a scene and run it carries over; its solver does not
       s.draw = scene_->Settings().draw;
       s.workers = scene_->Settings().workers;
+      s.farAway = scene_->Settings().farAway;  // the far-away toggle moves any scene
+      s.farFrameAtZero = scene_->Settings().farFrameAtZero;
     }
     if (!ApplyEach(settings, error,
                    [&](auto key, auto value) { return ApplySetting(s, key, value, error); }) ||

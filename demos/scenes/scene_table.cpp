@@ -234,13 +234,21 @@ bool SceneRun::Step(float timeStep) {
 // motor speeds and forces at points they read from the world, which move with it.
 void SceneRun::MoveNewBodies() {
   if (offset_ == Pos{}) return;
+  // A body still in the scene's own coordinates stands nearer the origin than half the offset: what
+  // was moved stands about the offset. Within kMaxWorldLength too, which is all that matters for the
+  // large-world offsets (1e6 m and beyond); a smaller offset (the sandbox's 1e3 and 1e4 m) must not
+  // count a body it already moved as new, or each step would move it again.
+  const double reach = std::min(
+      static_cast<double>(kMaxWorldLength),
+      0.5 * std::max(std::fabs(static_cast<double>(offset_.x)), std::fabs(static_cast<double>(offset_.y))));
   std::vector<BodyId> found;
   auto add = [&](BodyId body) {
     const Pos p = world_.GetPosition(body);
-    const bool nearOrigin = std::fabs(p.x) <= kMaxWorldLength && std::fabs(p.y) <= kMaxWorldLength;
+    const bool nearOrigin = std::fabs(p.x) <= reach && std::fabs(p.y) <= reach;
     if (nearOrigin && std::find(found.begin(), found.end(), body) == found.end()) found.push_back(body);
   };
-  const AABB nearOrigin{{-kMaxWorldLength, -kMaxWorldLength}, {kMaxWorldLength, kMaxWorldLength}};
+  const float r = static_cast<float>(reach);
+  const AABB nearOrigin{{-r, -r}, {r, r}};
   world_.QueryAABB(nearOrigin, [&](ShapeId shape) {
     add(world_.GetBody(shape));
     return true;

@@ -125,6 +125,42 @@ TEST_CASE("an empty click inspects nothing and leaving the replay forgets the bo
   CHECK(view.Inspected().IsNull());
 }
 
+TEST_CASE("a click in a paused live run inspects the body under it and grabs nothing") {
+  SceneView view = Loaded("vertical_stack");
+  for (int i = 0; i < kSteps; ++i) view.StepOnce();
+  const auto apart = RunApart("vertical_stack", kSteps);
+  const BodyId bottom = apart->State().bodies[0];
+  const Vec2 at = view.ToView(apart->GetWorld().GetPosition(bottom));
+  // Running, a click grabs (the live run's drag) and inspects nothing.
+  REQUIRE(view.MouseDown(at + Vec2{0.1f, 0.1f}, false));
+  CHECK(view.IsGrabbing());
+  CHECK(view.Inspected().IsNull());
+  view.MouseUp(at);
+  // Paused, the same click inspects: no mouse joint, the state as the world reports it.
+  view.paused = true;
+  REQUIRE(view.MouseDown(at + Vec2{0.1f, 0.1f}, false));
+  CHECK_FALSE(view.IsGrabbing());
+  REQUIRE(view.Inspected().index1 == bottom.index1);
+  const World& world = view.GetWorld();
+  const BodyInspection in = InspectBody(world, view.Inspected());
+  REQUIRE(in.valid);
+  CHECK(in.position == world.GetPosition(view.Inspected()));
+  std::set<std::uint32_t> others;
+  for (const InspectedContact& c : in.contacts) others.insert(c.other.index1);
+  CHECK(others == TouchingByWorldWalk(world, view.Inspected()));
+  CHECK_FALSE(others.empty());  // it stands on the ground and carries the box above
+  // Run on: it stays inspected, and its figures follow the world.
+  view.paused = false;
+  view.StepOnce();
+  CHECK(view.Inspected().index1 == bottom.index1);
+  CHECK(InspectBody(view.GetWorld(), view.Inspected()).position ==
+        view.GetWorld().GetPosition(view.Inspected()));
+  // A click on nothing while paused clears the inspector.
+  view.paused = true;
+  CHECK_FALSE(view.MouseDown({1000.0f, 1000.0f}, false));
+  CHECK(view.Inspected().IsNull());
+}
+
 TEST_CASE("the inspector's lines fit the panel for any figure and list at most the rows asked") {
   const float big = 3e38f, nan = std::numeric_limits<float>::quiet_NaN();
   BodyInspection in;

@@ -99,6 +99,25 @@ TEST_CASE("the count lines fit the panel for any count") {
   }
 }
 
+TEST_CASE("the memory line fits the panel and reads the world's own figure") {
+  for (std::size_t bytes :
+       {std::size_t{0}, std::size_t{1023}, std::size_t{5} << 20, std::size_t{1} << 40, ~std::size_t{0}}) {
+    const MemoryStats m{bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes};
+    CHECK_MESSAGE(MemoryLine(m).size() <= static_cast<size_t>(kPanelColumns), "'" << MemoryLine(m) << "'");
+    for (const std::string& line : MemoryPartLines(m))
+      CHECK_MESSAGE(line.size() <= static_cast<size_t>(kPanelColumns), "'" << line << "'");
+  }
+  // A scene's world: the line shows its total in MiB to the KiB.
+  const scenes::SceneInfo& info = *scenes::FindScene("large_pyramid");
+  SceneView view(info, DefaultSettings(info));
+  view.StepOnce();
+  const MemoryStats m = view.GetWorld().GetMemoryStats();
+  const std::string line = MemoryLine(m);
+  const double mib = std::stod(line.substr(line.find_first_of("0123456789")));
+  CHECK(mib == doctest::Approx(static_cast<double>(m.total) / (1024.0 * 1024.0)).epsilon(1e-3));
+  CHECK(mib > 1.0);  // 5,050 boxes: at least their body and shape records
+}
+
 // The Profile read "islands 0" with 165 bodies awake: the step builds islands only for the sleep check.
 TEST_CASE("the islands line shows a count only when the step built islands and says why otherwise") {
   const scenes::SceneInfo& info = *scenes::FindScene("vertical_stack");

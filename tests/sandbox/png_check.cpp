@@ -8,6 +8,9 @@
 //   png_check --distinct MIN_FRACTION FILE FILE...
 //                                 every two images differ in at least MIN_FRACTION of their pixels
 //                                 (same size required): no two scenes render the same picture
+//   png_check --same MAX_FRACTION FILE FILE
+//                                 the two images (same size) differ in at most MAX_FRACTION of their
+//                                 pixels (0: identical): a scene far away renders as at the origin
 #include <stb_image.h>        // declarations only: Debian's libstb contains the compiled loader
 #include <stb_image_write.h>  // likewise for the writer (self-test)
 
@@ -196,6 +199,26 @@ int Distinct(double minFraction, const std::vector<std::string>& paths) {
   return failures == 0 ? 0 : 1;
 }
 
+int Same(double maxFraction, const std::string& pathA, const std::string& pathB) {
+  Image a, b;
+  std::string error;
+  if (!Load(pathA, a, error) || !Load(pathB, b, error)) {
+    std::printf("FAIL: %s\n", error.c_str());
+    return 1;
+  }
+  if (a.width != b.width || a.height != b.height) {
+    std::printf("FAIL: %s is %dx%d, %s %dx%d\n", pathA.c_str(), a.width, a.height, pathB.c_str(), b.width,
+                b.height);
+    return 1;
+  }
+  const double f = DifferentFraction(a, b);
+  const long pixels = static_cast<long>(a.width) * a.height;
+  std::printf("%s and %s differ in %ld of %ld pixels (%.6f; at most %.6f allowed)\n", pathA.c_str(),
+              pathB.c_str(), static_cast<long>(f * static_cast<double>(pixels) + 0.5), pixels, f,
+              maxFraction);
+  return f <= maxFraction ? 0 : 1;
+}
+
 int SelfTest(const std::string& dir) {
   Requirements req;
   req.width = 320;
@@ -258,7 +281,9 @@ int SelfTest(const std::string& dir) {
 int Usage() {
   std::fprintf(stderr,
                "usage: png_check FILE --size WxH [--min-colors N] [--min-foreground F] "
-               "[--expect R,G,B,MIN_PIXELS]...\n       png_check --self-test DIR\n");
+               "[--expect R,G,B,MIN_PIXELS]...\n       png_check --self-test DIR\n"
+               "       png_check --distinct MIN_FRACTION FILE FILE...\n"
+               "       png_check --same MAX_FRACTION FILE FILE\n");
   return 2;
 }
 
@@ -270,6 +295,11 @@ int main(int argc, char** argv) {
     double minFraction = std::atof(argv[2]);
     if (!(minFraction > 0.0 && minFraction < 1.0)) return Usage();
     return Distinct(minFraction, std::vector<std::string>(argv + 3, argv + argc));
+  }
+  if (argc == 5 && std::string(argv[1]) == "--same") {
+    const double maxFraction = std::atof(argv[2]);
+    if (!(maxFraction >= 0.0 && maxFraction < 1.0)) return Usage();
+    return Same(maxFraction, argv[3], argv[4]);
   }
   if (argc < 2) return Usage();
   std::string path = argv[1];

@@ -10,6 +10,10 @@
 #                       it without --scene with every panel open and the layout checked (--replay
 #                       --check-layout), expecting the sandbox to name rain as the scene replayed,
 #                       and expect a file that is not a replay to be refused with exit code 1.
+#   -DMODE=same_picture  run the sandbox with ARGS writing OUT_DIR/NAME_origin.png, then with ARGS and
+#                       FAR_ARGS writing OUT_DIR/NAME_far.png; the first must pass CHECKER with
+#                       CHECK_ARGS (a picture, not a blank), and the two differ in at most
+#                       MAX_FRACTION of their pixels (png_check --same).
 #   -DMODE=layout_runs  run the sandbox RUNS times for every scene of SCENES ("|"-joined) with ARGS and
 #                       --check-layout, optionally under XVFB_RUN (a real window, whose live timings
 #                       differ from run to run); any failed check fails the test, naming the run.
@@ -67,6 +71,36 @@ elseif(MODE STREQUAL "screenshot")
   message(STATUS "png_check:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "png_check rejected ${PNG}")
+  endif()
+elseif(MODE STREQUAL "same_picture")
+  string(REPLACE "|" ";" ARGS "${ARGS}")
+  string(REPLACE "|" ";" FAR_ARGS "${FAR_ARGS}")
+  string(REPLACE "|" ";" CHECK_ARGS "${CHECK_ARGS}")
+  set(origin "${OUT_DIR}/${NAME}_origin.png")
+  set(far "${OUT_DIR}/${NAME}_far.png")
+  foreach(run origin far)
+    file(REMOVE "${${run}}")
+    set(extra)
+    if(run STREQUAL "far")
+      set(extra ${FAR_ARGS})
+    endif()
+    execute_process(COMMAND ${clean_env} ${SANDBOX} ${ARGS} ${extra} --screenshot ${${run}}
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+    message(STATUS "${run}: exit code ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+    if(NOT rc EQUAL 0 OR NOT EXISTS "${${run}}")
+      message(FATAL_ERROR "the ${run} run failed or wrote no ${${run}}")
+    endif()
+  endforeach()
+  execute_process(COMMAND ${CHECKER} ${origin} ${CHECK_ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "png_check:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "png_check rejected ${origin}")
+  endif()
+  execute_process(COMMAND ${CHECKER} --same ${MAX_FRACTION} ${origin} ${far}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "png_check --same:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "far away does not render the picture at the origin")
   endif()
 elseif(MODE STREQUAL "record_replay")
   set(replay "${OUT_DIR}/rain.mkreplay")

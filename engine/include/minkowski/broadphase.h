@@ -288,6 +288,10 @@ class BroadPhase {
   /// Counters.
   BroadPhaseStats Stats() const;
 
+  /// Bytes the broadphase holds on the heap: the capacities of its arrays (proxies, band lists, pairs,
+  /// reused scratch) times their element sizes (World::GetMemoryStats).
+  std::size_t MemoryBytes() const;
+
   /// Current layout (sweep axis and bands).
   BroadPhaseLayout Layout() const;
 

@@ -74,6 +74,11 @@ class World {
   /// rounded to float). Refused (MK_ASSERT, no effect) while recording (a replay could not repeat it),
   /// inside Step or a callback, or for a newOrigin beyond kMaxWorldPosition.
   void ShiftOrigin(Pos newOrigin);
+  /// The world's float frame (m, world): WorldDef::origin moved by every ShiftOrigin in the large-world
+  /// build, where the world keeps its positions relative to it; always zero in the default build, whose
+  /// ShiftOrigin moves the positions instead. The broadphase's boxes (GetBroadPhase, CollectProxies)
+  /// are measured from it in both builds.
+  Pos GetOrigin() const;
 
   /// World gravity (m/s^2). @{
   void SetGravity(Vec2 gravity);
@@ -94,6 +99,9 @@ class World {
   ///@}
 
   Counters GetCounters() const;  ///< object counts after the last Step
+  /// The bytes the world holds on the heap now (MemoryStats): capacities, not sizes, so it includes
+  /// room reserved and kept for reuse. O(1) in the number of objects; changes nothing.
+  MemoryStats GetMemoryStats() const;
   /// The lanes the solver's SIMD kernels use, 4 or 8: WorldDef::simdWidth as this CPU and build allow.
   int GetSimdWidth() const;
 

@@ -8,6 +8,7 @@
 #include "minkowski/span.h"
 #include "minkowski/task_system.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace MK_API mk {
@@ -604,6 +605,22 @@ struct Counters {
   int manifoldsReused = 0;
   int fastBodies = 0;  ///< bodies that got continuous collision in the last Step (bullets included)
   int toiHits = 0;     ///< of those, the bodies moved back to a time of impact
+};
+
+/// What a World holds on the heap (World::GetMemoryStats), in bytes: each of its arrays' capacity
+/// times its element's size, by what the arrays serve. Capacities, not live counts: the world keeps
+/// the room of destroyed objects and of its busiest step for reuse (it never shrinks while it lives).
+/// Not counted: the World object itself, memory the game's task system allocates, a recording's
+/// buffer and snapshot scratch (their sizes are the caller's: StopRecording, SaveSnapshot).
+struct MemoryStats {
+  std::size_t bodies = 0;      ///< bytes: body records, names, id pool, awake set
+  std::size_t shapes = 0;      ///< bytes: shape records, their geometries (vertices inline), id pool
+  std::size_t contacts = 0;    ///< bytes: contact records (manifolds, caches), id pool, awake set
+  std::size_t joints = 0;      ///< bytes: joint records, their body slots, id pool
+  std::size_t chains = 0;      ///< bytes: chain records and their segment lists, id pool
+  std::size_t broadphase = 0;  ///< bytes: proxies, sorted endpoints, pairs, the shape-pair map
+  std::size_t step = 0;        ///< bytes: the step's reused scratch (solver arrays, islands, events)
+  std::size_t total = 0;       ///< bytes: the sum of the above
 };
 
 }  // namespace mk

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -46,6 +47,11 @@ class IdPool {
   std::uint32_t Generation(int slot) const { return generations_[slot]; }
   int Capacity() const { return static_cast<int>(generations_.size()); }
   int LiveCount() const { return Capacity() - static_cast<int>(free_.size()); }
+  /// Bytes held on the heap (World::GetMemoryStats): generations, free list, and the live bits.
+  std::size_t MemoryBytes() const {
+    return generations_.capacity() * sizeof(std::uint32_t) + free_.capacity() * sizeof(int) +
+           (live_.capacity() + 7) / 8;
+  }
 
   // Snapshots (world/persistence/snapshot.cpp) copy the pool as it is, free heap included, so a restored
   // world hands out the same slots in the same order.

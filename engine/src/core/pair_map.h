@@ -72,6 +72,10 @@ class PairMap {
   }
 
   std::size_t Size() const { return size_; }
+  /// Bytes held on the heap (World::GetMemoryStats): the table's keys and values.
+  std::size_t MemoryBytes() const {
+    return keys_.capacity() * sizeof(std::uint64_t) + values_.capacity() * sizeof(int);
+  }
 
  private:
   std::size_t Home(std::uint64_t key) const {

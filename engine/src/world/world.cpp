@@ -260,6 +260,45 @@ void World::ShiftOrigin(Pos newOrigin) {
 const SolverSettings& World::GetSolverSettings() const { return state_->settings; }
 const Profile& World::GetProfile() const { return state_->profile; }
 Counters World::GetCounters() const { return state_->counters; }
+
+Pos World::GetOrigin() const { return state_->origin; }
+
+namespace {
+template <class T>
+std::size_t Bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+// Capacities, read from the arrays themselves: what the allocator was asked for, which is what the
+// world keeps (std::vector never gives capacity back while it lives). The contact graphs and the
+// solver's stages are left out: their batches are rebuilt every step from the contacts counted here.
+MemoryStats World::GetMemoryStats() const {
+  const WorldState& w = *state_;
+  MemoryStats m;
+  m.bodies = Bytes(w.bodies) + Bytes(w.bodyNames) + w.bodyIds.MemoryBytes() + Bytes(w.awakeBodyBits);
+  m.shapes = Bytes(w.shapes) + Bytes(w.geometries) + w.shapeIds.MemoryBytes();
+  m.contacts = Bytes(w.contacts) + w.contactIds.MemoryBytes() + Bytes(w.awakeContactBits);
+  m.joints = Bytes(w.joints) + Bytes(w.jointEnds) + w.jointIds.MemoryBytes();
+  m.chains = Bytes(w.chains) + w.chainIds.MemoryBytes();
+  for (const Chain& chain : w.chains) m.chains += Bytes(chain.shapes);
+  m.broadphase = w.broadphase.MemoryBytes() + w.contactByShapes.MemoryBytes();
+  const SolverArrays& s = w.solver;
+  m.step = Bytes(s.states) + Bytes(s.params) + Bytes(s.locks) + Bytes(s.contacts) + Bytes(s.surfaces) +
+           Bytes(s.joints) + Bytes(s.hits) + Bytes(w.solverBodies) + Bytes(w.lockedBodies) +
+           Bytes(w.fastBodies) + Bytes(w.fastBullets) + Bytes(w.contactInputs) + Bytes(w.jointInputs) +
+           Bytes(w.jointSides) + Bytes(w.sleepGroupHead) + w.sleepGroupIds.MemoryBytes() +
+           Bytes(w.islandParent) + Bytes(w.islandSleepTime) + Bytes(w.islandStack) + Bytes(w.islandMembers) +
+           Bytes(w.pendingWakes) + Bytes(w.narrowphaseSlots) + Bytes(w.narrowphaseChanges) +
+           Bytes(w.scatterFast) + Bytes(w.begunPairScratch) + Bytes(w.explosionShapes) + Bytes(w.castHits) +
+           Bytes(w.rayHits) + Bytes(w.beginEvents) + Bytes(w.endEvents) + Bytes(w.hitEvents) +
+           Bytes(w.sensorBeginEvents) + Bytes(w.sensorEndEvents) + Bytes(w.pendingEndEvents) +
+           Bytes(w.pendingSensorEndEvents) + Bytes(w.moveEvents) + Bytes(w.jointEvents) +
+           Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) + Bytes(w.jointWalk) +
+           Bytes(w.continuousRecords);
+  m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;
+  return m;
+}
 int World::GetSimdWidth() const { return state_->solver.lanes; }
 
 std::uint64_t World::StateHash() const {
