@@ -3,9 +3,11 @@
 // [SECTION] Impl: ids, filter, pair nodes, moved-proxy processing
 // [SECTION] BroadPhase: public API
 #include "broadphase/broadphase_impl.h"
+#include "core/parallel.h"
 #include "minkowski/assert.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <vector>
@@ -131,7 +133,8 @@ void BroadPhase::Impl::RemovePair(std::int32_t n) {
 // A moved proxy's pairs: keep the partners still overlapping (stamped with a fresh tag), end the
 // others, then every overlapping candidate without the tag is a new pair. A pair of two moved
 // proxies is handled by whichever comes first; the second finds it stamped.
-void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
+template <class ForEachCandidate>
+void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEachCandidate) {
   const std::uint32_t t = NextTag();
   const AABB box = fat[m];
   const bool refilter = (flags[m] & kFlagRefilter) != 0;
@@ -148,7 +151,7 @@ void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
     n = next;
   }
   stamp[m] = t;
-  ForEachOverlap(box, [&](std::int32_t other) {
+  forEachCandidate([&](std::int32_t other) {
     if (stamp[other] != t) {
       stamp[other] = t;
       if (ShouldCollide(m, other)) {
@@ -158,6 +161,55 @@ void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
     }
     return true;
   });
+}
+
+void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
+  ProcessMovedWith(m, [&](auto&& fn) { ForEachOverlap(fat[m], fn); });
+}
+
+// The search reads only what Sync left (band lists, the large list, fat boxes, `moved`) and writes
+// only its items' FoundRange and the chunks it claimed, so ranges may run on any threads in any order.
+// A range claims chunks of `found` from the shared cursor as it needs room; a proxy's candidates stay
+// contiguous (a full chunk's partial list moves to the next chunk). When the buffer cannot give room,
+// the proxy is marked (count -1) and the merge searches for it on the calling thread: the same answer.
+void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor) {
+  constexpr std::int64_t kChunk = 256;  // candidates per claim: about 30 moved proxies' worth
+  const std::int64_t capacity = static_cast<std::int64_t>(found.size());
+  std::int32_t* out = found.data();
+  std::int64_t pos = 0, chunkEnd = 0;  // the range's current chunk: [pos, chunkEnd)
+  for (int i = begin; i < end; ++i) {
+    const std::int32_t m = moved[i];
+    if (!slots[m].alive) {
+      foundRanges[i] = {0, 0};  // the merge skips it
+      continue;
+    }
+    std::int64_t start = pos;
+    bool stored = true;
+    ForEachOverlap(fat[m], [&](std::int32_t other) {
+      if (other == m) return true;  // the merge's tag would skip it
+      if (pos == chunkEnd) {
+        const std::int64_t have = pos - start;
+        const std::int64_t want = std::max(kChunk, 2 * have);
+        const std::int64_t at = cursor.fetch_add(want, std::memory_order_relaxed);
+        if (at + want > capacity) {
+          stored = false;
+          return false;
+        }
+        std::copy(out + start, out + pos, out + at);
+        start = at;
+        pos = at + have;
+        chunkEnd = at + want;
+      }
+      out[pos++] = other;
+      return true;
+    });
+    if (stored) {
+      foundRanges[i] = {static_cast<std::int32_t>(start), static_cast<std::int32_t>(pos - start)};
+    } else {
+      foundRanges[i] = {0, -1};
+      pos = chunkEnd = 0;
+    }
+  }
 }
 
 void BroadPhase::Impl::SortMoved() {
@@ -180,7 +232,7 @@ void BroadPhase::Impl::SortMoved() {
   }
 }
 
-void BroadPhase::Impl::Update() {
+void BroadPhase::Impl::Update(const TaskSystem* tasks) {
   ++updateCount;
   if (updateCount % static_cast<std::uint64_t>(reevaluateInterval) == 0) evaluateDue = true;
   begun.clear();
@@ -191,11 +243,45 @@ void BroadPhase::Impl::Update() {
   // on the drift benchmark, slower on the pile, where creation order is already spatially coherent.)
   SortMoved();
   int processed = 0;
-  for (std::int32_t proxy : moved) {
-    if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
-    flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);  // also skips duplicates of reused slots
-    ProcessMoved(proxy);
-    ++processed;
+  // Below this many moved proxies a parallel-for costs more than the searches it would share.
+  constexpr int kMinMovedForWorkers = 64;
+  constexpr int kMinMovedPerRange = 32;
+  const int movedCount = static_cast<int>(moved.size());
+  if (HasWorkers(tasks) && movedCount >= kMinMovedForWorkers) {
+    // Find on the workers, then merge here: ProcessMoved in `moved` order, as below, its query replaced
+    // by the stored candidates (same proxies, same order), so every pair node, free list link, tag and
+    // stamp, every report and every ShouldCollideFn call is the serial update's.
+    foundRanges.resize(moved.size());
+    if (found.empty()) found.resize(1024);  // small: the first updates grow it to what they claim
+    std::atomic<std::int64_t> cursor{0};
+    ParallelFor(tasks, movedCount, kMinMovedPerRange,
+                [&](int begin, int end) { FindCandidates(begin, end, cursor); });
+    bool overflowed = false;
+    for (int i = 0; i < movedCount; ++i) {
+      const std::int32_t proxy = moved[i];
+      if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
+      flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);
+      const FoundRange range = foundRanges[i];
+      if (range.count < 0) {
+        overflowed = true;
+        ProcessMoved(proxy);
+      } else {
+        const std::int32_t* candidates = found.data() + range.begin;
+        ProcessMovedWith(proxy, [&](auto&& fn) {
+          for (std::int32_t k = 0; k < range.count; ++k) fn(candidates[k]);
+        });
+      }
+      ++processed;
+    }
+    // Room for what this update claimed, so the next one (on any schedule) stores everything.
+    if (overflowed) found.resize(static_cast<std::size_t>(2 * cursor.load(std::memory_order_relaxed)));
+  } else {
+    for (std::int32_t proxy : moved) {
+      if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
+      flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);  // also skips duplicates of reused slots
+      ProcessMoved(proxy);
+      ++processed;
+    }
   }
   for (std::int32_t proxy : moved) flags[proxy] &= static_cast<std::uint8_t>(~(kFlagQueued | kFlagRefilter));
   moved.clear();
@@ -337,6 +423,8 @@ void BroadPhase::SetShouldCollide(ShouldCollideFn fn, void* context) {
 
 void BroadPhase::UpdatePairs() { impl_->Update(); }
 
+void BroadPhase::UpdatePairs(const TaskSystem& tasks) { impl_->Update(&tasks); }
+
 Span<const ProxyPair> BroadPhase::BegunPairs() const { return impl_->begun; }
 
 Span<const ProxyPair> BroadPhase::EndedPairs() const { return impl_->ended; }
@@ -411,7 +499,8 @@ std::size_t BroadPhase::CapacityBytes() const {
   std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
                       bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
                       bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.movedBits) +
-                      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap);
+                      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) +
+                      bytes(s.foundRanges) + bytes(s.found);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);
   for (const auto& list : s.spareLists) total += bytes(list);

@@ -26,6 +26,7 @@
 
 #include "minkowski/broadphase.h"
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -91,6 +92,13 @@ inline constexpr std::uint8_t kFlagQueued = 1;    ///< in `moved`: pairs recompu
 inline constexpr std::uint8_t kFlagRelocate = 2;  ///< in `relocate`: entries refreshed at Sync
 inline constexpr std::uint8_t kFlagRefilter = 4;  ///< re-run the filter on existing pairs
 
+/// Where the parallel search of UpdatePairs put one moved proxy's candidates: `found[begin, begin +
+/// count)`; count -1 when the buffer was full (the merge then searches for that proxy itself).
+struct FoundRange {
+  std::int32_t begin = 0;
+  std::int32_t count = 0;
+};
+
 struct RayItem {
   float t;
   std::int32_t proxy;
@@ -143,6 +151,9 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<ProxyPair> collectScratch;  // BroadPhase::CollectPairs sorts here, reused
   std::vector<ProxyPair> pendingEnded;    ///< pairs of proxies destroyed since the last update
   int movedLastUpdate = 0;
+  // Parallel search scratch (Update with workers), kept between updates so a step does not allocate.
+  std::vector<FoundRange> foundRanges;  ///< parallel to `moved`
+  std::vector<std::int32_t> found;      ///< candidates, in chunks that the search's ranges claim
   std::uint64_t updateCount = 0;
 
   // Ray cast scratch.
@@ -161,7 +172,17 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void AddPair(std::int32_t a, std::int32_t b);
   void RemovePair(std::int32_t node);
   void ProcessMoved(std::int32_t proxy);
-  void Update();
+  /// ProcessMoved with the query replaced by `forEachCandidate(fn)`, which calls fn(other) for the
+  /// proxies ForEachOverlap(fat[proxy], ...) would visit, in its order (duplicates and proxy itself
+  /// may be left out: the tag skips them). Defined in broadphase.cpp, its only user.
+  template <class ForEachCandidate>
+  void ProcessMovedWith(std::int32_t proxy, ForEachCandidate&& forEachCandidate);
+  /// The search half of ProcessMoved for moved[begin, end) (read only, any thread): each alive moved
+  /// proxy's overlapping proxies, in ForEachOverlap's order, into `found` at chunks claimed from
+  /// `cursor`; foundRanges[i] says where.
+  void FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor);
+  /// tasks null or without workers: the serial update.
+  void Update(const TaskSystem* tasks = nullptr);
   /// `moved` in slot order (Update's processing order), duplicates collapsed when it uses the bits.
   void SortMoved();
 

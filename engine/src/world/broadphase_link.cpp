@@ -138,7 +138,7 @@ void RefilterShape(WorldState& world, int slot) {
 }
 
 void UpdatePairs(WorldState& world) {
-  world.broadphase.UpdatePairs();
+  world.broadphase.UpdatePairs(world.tasks);  // the search for new pairs on the workers, if any
   // Ended first: a pair can end and begin again in one update only if its proxy was recreated.
   for (const ProxyPair& pair : world.broadphase.EndedPairs()) {
     int contact = world.contactByShapes.Find(
