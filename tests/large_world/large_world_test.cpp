@@ -337,6 +337,48 @@ TEST_CASE("point overlap closest point and shape cast queries 10000 km away matc
     }
 }
 
+// A float box is 1 m coarse 10,000 km out; a box given about a nearby origin (QueryAABB's and
+// OverlapAABB's origin forms, GetAABB's) is not: OverlapAABB tests the shape exactly in a frame at the
+// origin, and with the float frame at the scene the broadphase's boxes are as tight as at zero.
+TEST_CASE("box queries about an origin 10000 km away tell 1 cm apart") {
+  // Origins off the float grid (a float would put them up to 2 m away).
+  for (const Pos at : {Pos{0.0, 0.0}, Pos{1e7 + 0.3, 1e7 - 0.7}, Pos{-3e7 + 0.55, 5e7 + 0.2}})
+    for (const bool frameAtScene : {false, true}) {
+      CAPTURE(at.x);
+      CAPTURE(frameAtScene);
+      World world({.origin = frameAtScene ? at : Pos{}});
+      const BodyId body = world.CreateBody({.position = at + Vec2{5.0f, 0.0f}});
+      const ShapeId shape = world.CreateShape(body, {}, MakeBox(1.0f, 1.0f).value);  // x 4..6, y -1..1
+      auto overlaps = [&](const AABB& box) {
+        int found = 0;
+        world.OverlapAABB(at, box, {}, [&](ShapeId id) { return found += id == shape, true; });
+        return found;
+      };
+      CHECK(overlaps({{3.0f, 0.0f}, {3.99f, 0.5f}}) == 0);  // 1 cm short of the left face
+      CHECK(overlaps({{3.0f, 0.0f}, {4.01f, 0.5f}}) == 1);
+      CHECK(overlaps({{4.5f, 1.01f}, {5.5f, 2.0f}}) == 0);  // 1 cm over the top
+      CHECK(overlaps({{4.5f, 0.99f}, {5.5f, 2.0f}}) == 1);
+      // The shape's box about `at`: exact to a float of the local box when the frame is at the scene
+      // (or at zero near the origin); always holding the shape.
+      const AABB box = world.GetAABB(shape, at);
+      CHECK(box.lower.x <= 4.0f);
+      CHECK(box.upper.y >= 1.0f);
+      int queried = 0;
+      world.QueryAABB(at, {{3.0f, -0.5f}, {4.5f, 0.5f}},
+                      [&](ShapeId id) { return queried += id == shape, true; });
+      CHECK(queried == 1);
+      if (frameAtScene || at.x == 0.0) {
+        CHECK(box.lower.x == doctest::Approx(4.0f).epsilon(1e-6));
+        CHECK(box.upper.x == doctest::Approx(6.0f).epsilon(1e-6));
+        CHECK(box.lower.y == doctest::Approx(-1.0f).epsilon(1e-6));
+        queried = 0;  // a query box 1 cm short of the shape's box finds nothing
+        world.QueryAABB(at, {{3.0f, -0.5f}, {3.99f, 0.5f}},
+                        [&](ShapeId id) { return queried += id == shape, true; });
+        CHECK(queried == 0);
+      }
+    }
+}
+
 TEST_CASE("a world far away saves a snapshot that restores and steps on identically") {
   const SceneInfo& info = *scenes::FindScene("card_house");
   SceneRun run(info, {}, false, {.offset = Pos{1e7, 1e7}});

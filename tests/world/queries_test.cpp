@@ -385,6 +385,17 @@ TEST_CASE("overlaps of shapes and boxes and points equal brute force over every 
       if (ShapeDistance(in).distance <= 0.0f) expected.push_back(id);
     }
     CHECK(sorted(got) == sorted(expected));
+    // The same box given about a whole-metre origin (the origin forms): the box about it is exact, so
+    // the answers are the plain forms' (OverlapAABB's, and QueryAABB's tight-box test).
+    const Vec2 origin{std::floor(lower.x), std::floor(lower.y)};
+    const AABB about{box.lower - origin, box.upper - origin};
+    std::vector<ShapeId> aboutOrigin, plainQuery, originQuery;
+    scene.world.OverlapAABB(origin, about, filter,
+                            [&](ShapeId id) { return aboutOrigin.push_back(id), true; });
+    CHECK(sorted(aboutOrigin) == sorted(got));
+    scene.world.QueryAABB(box, [&](ShapeId id) { return plainQuery.push_back(id), true; });
+    scene.world.QueryAABB(origin, about, [&](ShapeId id) { return originQuery.push_back(id), true; });
+    CHECK(originQuery == plainQuery);
     // Point overlap: TestPoint on every shape.
     const Vec2 point = rng.InBox(22.0f);
     got.clear();

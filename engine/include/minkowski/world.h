@@ -294,6 +294,11 @@ class World {
   void SetUserData(ShapeId shape, void* userData);      ///< the game's pointer; the world only stores it
   void* GetUserData(ShapeId shape) const;               ///< ShapeDef::userData; null for a stale id, quietly
   AABB GetAABB(ShapeId shape) const;                    ///< tight world AABB as of the last step
+  /// The same box about `origin` (m, world): in the large-world build a float world box is as coarse as
+  /// a float's spacing where the shape is (1 m at 10,000 km), a box about a nearby origin is not (the
+  /// broadphase box moved by origin's offset from the world's float frame, rounded outwards). An
+  /// origin beyond kMaxWorldPosition asserts and gives AABB{}.
+  AABB GetAABB(ShapeId shape, Pos origin) const;
   // Geometry changed in place (SetCircle, ..., GetPolygon): minkowski/shape_api.h, free functions.
 
   // --- Chains (chain.cpp) --------------------------------------------------------------------------
@@ -489,6 +494,11 @@ class World {
   /// changes and queries that walk the broadphase are refused.
   template <class Visitor>
   void QueryAABB(const AABB& box, Visitor&& visit) const;
+  /// QueryAABB with the box in metres about the world point `origin` (as Box2D v3's b2World_OverlapAABB
+  /// takes one): the way to give a box far from zero in the large-world build, where a float box is as
+  /// coarse as a float's spacing there. An origin beyond kMaxWorldPosition asserts and visits nothing.
+  template <class Visitor>
+  void QueryAABB(Pos origin, const AABB& box, Visitor&& visit) const;
 
   /// True when the world point (metres) lies inside the shape or on its boundary (radius included).
   /// False for a stale id or a non-finite point.
@@ -550,6 +560,10 @@ class World {
   /// false to stop.
   template <class Visitor>
   void OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const;
+  /// OverlapAABB with the box in metres about the world point `origin` (see QueryAABB's origin form):
+  /// exact wherever the box is, as the test runs in a float frame at `origin`.
+  template <class Visitor>
+  void OverlapAABB(Pos origin, const AABB& box, const QueryFilter& filter, Visitor&& visit) const;
 
   /// Calls `bool visit(ShapeId)` for every shape that contains the world point (metres), boundary and
   /// radius included (TestPoint's answer). `visit` returns false to stop.
@@ -611,7 +625,7 @@ class World {
   friend struct JointAccess;  // the joint API (joint_api.h) records its calls
   friend struct ShapeAccess;  // so does the shape API (shape_api.h)
   std::uint32_t Tag() const;
-  void QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
+  void QueryAABBImpl(Pos origin, const AABB& box, bool (*visit)(ShapeId, void*), void* context) const;
   void CastRayImpl(Pos origin, Vec2 translation, const QueryFilter& filter,
                    float (*fn)(const CastHit&, void*), void* context) const;
   void CastShapeImpl(const ShapeGeometry& shape, const WorldTransform& xf, Vec2 translation,

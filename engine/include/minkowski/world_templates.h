@@ -24,9 +24,14 @@ void World::ForEachTouchingContact(Visitor&& visit) const {
 
 template <class Visitor>
 void World::QueryAABB(const AABB& box, Visitor&& visit) const {
+  QueryAABB(Pos{}, box, std::forward<Visitor>(visit));
+}
+
+template <class Visitor>
+void World::QueryAABB(Pos origin, const AABB& box, Visitor&& visit) const {
   using V = std::remove_reference_t<Visitor>;
-  auto thunk = [](ShapeId shape, void* context) { return (*static_cast<V*>(context))(shape); };
-  QueryAABBImpl(box, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
+  auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
+  QueryAABBImpl(origin, box, thunk, const_cast<void*>(static_cast<const void*>(&visit)));
 }
 
 template <class Fn>
@@ -54,9 +59,14 @@ void World::OverlapShape(const ShapeGeometry& shape, const WorldTransform& xf, c
 
 template <class Visitor>
 void World::OverlapAABB(const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
+  OverlapAABB(Pos{}, box, filter, std::forward<Visitor>(visit));
+}
+
+template <class Visitor>
+void World::OverlapAABB(Pos origin, const AABB& box, const QueryFilter& filter, Visitor&& visit) const {
   using V = std::remove_reference_t<Visitor>;
   auto thunk = [](ShapeId id, void* context) -> bool { return (*static_cast<V*>(context))(id); };
-  OverlapShapeImpl(nullptr, WorldTransform{}, &box, filter, thunk,
+  OverlapShapeImpl(nullptr, WorldTransform{origin, Rot{}}, &box, filter, thunk,
                    const_cast<void*>(static_cast<const void*>(&visit)));
 }
 

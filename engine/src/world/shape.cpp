@@ -310,4 +310,11 @@ AABB World::GetAABB(ShapeId id) const {
   return s ? BroadphaseBoxToWorld(s->aabb, state_->origin) : AABB{};
 }
 
+AABB World::GetAABB(ShapeId id, Pos origin) const {
+  const bool valid = ValidPosition(origin);
+  MK_ASSERT(valid);
+  const Shape* s = valid ? FindShape(*state_, id) : nullptr;
+  return s ? BroadphaseBoxAbout(s->aabb, origin, state_->origin) : AABB{};
+}
+
 }  // namespace mk

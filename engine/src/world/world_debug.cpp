@@ -201,8 +201,8 @@ void World::Draw(DebugDraw& draw, const DrawOptions& options) const {
   if (options.continuous) DrawContinuousRecords(world, draw, options.origin);
 }
 
-void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
-  const bool valid = mk::IsValid(box) && visit != nullptr;
+void World::QueryAABBImpl(Pos origin, const AABB& box, bool (*visit)(ShapeId, void*), void* context) const {
+  const bool valid = mk::IsValid(box) && ValidPosition(origin) && visit != nullptr;
   MK_ASSERT(valid);
   if (!valid || RefuseIfWalking(*state_)) return;
   const WorldLock lock(*state_, /*walk=*/true);  // visit runs inside the broadphase walk
@@ -211,7 +211,7 @@ void World::QueryAABBImpl(const AABB& box, bool (*visit)(ShapeId, void*), void* 
     AABB box;
     bool (*visit)(ShapeId, void*);
     void* context;
-  } query{state_.get(), WorldBoxToBroadphase(box, state_->origin), visit, context};
+  } query{state_.get(), WorldBoxToBroadphase(origin, box, state_->origin), visit, context};
   // The broadphase answers with fat boxes; the tight box filters out shapes only the margin reaches.
   auto onProxy = [](ProxyId, std::uint64_t userData, void* ctx) {
     const Query& q = *static_cast<const Query*>(ctx);

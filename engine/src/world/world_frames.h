@@ -148,4 +148,25 @@ inline AABB WorldBoxToBroadphase(const AABB& box, [[maybe_unused]] Pos worldOrig
 #endif
 }
 
+/// A box about the world point `boxOrigin` (World::QueryAABB's origin form) as the broadphase holds
+/// boxes: moved by the origin's offset from the world's float frame, in double and rounded outwards
+/// in the large-world build; moved in float in the default one (by zero: the box as it is).
+inline AABB WorldBoxToBroadphase(Pos boxOrigin, const AABB& box, [[maybe_unused]] Pos worldOrigin) {
+#if defined(MK_LARGE_WORLDS)
+  return MoveBoxOutwards(box, boxOrigin.x - worldOrigin.x, boxOrigin.y - worldOrigin.y);
+#else
+  return {boxOrigin + box.lower, boxOrigin + box.upper};
+#endif
+}
+
+/// A broadphase box as a box about the world point `boxOrigin` (World::GetAABB's origin form).
+inline AABB BroadphaseBoxAbout(const AABB& box, [[maybe_unused]] Pos boxOrigin,
+                               [[maybe_unused]] Pos worldOrigin) {
+#if defined(MK_LARGE_WORLDS)
+  return MoveBoxOutwards(box, worldOrigin.x - boxOrigin.x, worldOrigin.y - boxOrigin.y);
+#else
+  return {box.lower - boxOrigin, box.upper - boxOrigin};
+#endif
+}
+
 }  // namespace mk
