@@ -440,16 +440,9 @@ std::uint64_t BroadPhase::GetUserData(ProxyId id) const {
 float BroadPhase::Margin() const { return impl_->margin; }
 
 std::size_t BroadPhase::MemoryBytes() const {
-  const Impl& s = *impl_;
-  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
-                      bytes(s.bands) + bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder) +
-                      bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) + bytes(s.relocate) +
-                      bytes(s.pairs) + bytes(s.moved) + bytes(s.movedBits) + bytes(s.begun) + bytes(s.ended) +
-                      bytes(s.collectScratch) + bytes(s.pendingEnded) + bytes(s.heap);
-  for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
-  for (const std::vector<BandEntry>& list : s.spareLists) total += bytes(list);
-  return total;
+  // What CapacityBytes counts (every array a step may grow), plus CollectPairs' scratch, which only
+  // that inspection call grows (so CapacityBytes, the no-growth proof, leaves it out).
+  return CapacityBytes() + impl_->collectScratch.capacity() * sizeof(ProxyPair);
 }
 
 BroadPhaseStats BroadPhase::Stats() const {
