@@ -18,8 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-AARCH64_HASH_STEPS=${AARCH64_HASH_STEPS:-300}  # 0: every scene's full length (about 3 times as long)
+FUZZ_SECONDS=${FUZZ_SECONDS:-45}
+AARCH64_HASH_STEPS=${AARCH64_HASH_STEPS:-120}  # 0: every scene's full length (several times as long)
 
 LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
 SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"

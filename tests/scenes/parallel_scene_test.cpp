@@ -8,6 +8,7 @@
 // task systems that run the ranges backwards, all inline, one range per new thread in reverse order,
 // or with a worker index that changes every range.
 #include "alloc_counter.h"
+#include "core/simd_dispatch.h"
 #include "hostile_scheduler.h"
 #include "minkowski/task_system.h"
 #include "scene_test_util.h"
@@ -27,8 +28,10 @@ using test::Hostility;
 namespace {
 
 std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneParams params, int steps,
-                                   const TaskSystem* tasks) {
-  SceneRun run(info, params);
+                                   const TaskSystem* tasks, SimdWidth width = SimdWidth::Automatic) {
+  scenes::SceneInfo row = info;  // the scene's own WorldDef but for the SIMD width
+  if (width != SimdWidth::Automatic) row.worldDef.simdWidth = width;
+  SceneRun run(row, params);
   if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
@@ -45,19 +48,25 @@ int FirstMismatch(const std::vector<std::uint64_t>& a, const std::vector<std::ui
   return a.size() == b.size() ? -1 : static_cast<int>(std::min(a.size(), b.size()));
 }
 
-// Every scene, `steps` steps (0: its full length): each worker count and hostile scheduler gives the
-// serial digests after every step.
-void CheckEveryScene(int steps, bool small) {
+// Every scene, `steps` steps (0: its full length): each worker count gives the serial digests after
+// every step. With `alternateWidths` the serial run takes 4 lanes and the runs on 2 and 4 workers take
+// 8 (where the CPU and build have them; SimdLanes falls back to 4): one full-length pass then checks
+// the worker counts and the two SIMD widths together, which two separate passes took 2.4 times as
+// long to do (the shrunk cases of both suites tell a lane mismatch from a worker one).
+void CheckEveryScene(int steps, bool small, bool alternateWidths = false) {
   TaskPool pool2(2), pool3(3), pool4(4), pool8(8);
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
     INFO("scene " << std::string(info.name));
     const scenes::SceneParams params = small ? test::SmallParams(info) : scenes::SceneParams{};
     const int n = steps > 0 ? std::min(steps, info.defaultSteps) : info.defaultSteps;
-    const std::vector<std::uint64_t> serial = Digests(info, params, n, nullptr);
+    const SimdWidth serialWidth = alternateWidths ? SimdWidth::Lanes4 : SimdWidth::Automatic;
+    const std::vector<std::uint64_t> serial = Digests(info, params, n, nullptr, serialWidth);
     for (TaskPool* pool : {&pool2, &pool3, &pool4, &pool8}) {
-      INFO("workers " << pool->WorkerCount());
+      const bool eightLanes = alternateWidths && (pool->WorkerCount() == 2 || pool->WorkerCount() == 4);
+      const SimdWidth width = eightLanes ? SimdWidth::Lanes8 : serialWidth;
+      INFO("workers " << pool->WorkerCount() << " lanes " << SimdLanes(width));
       const TaskSystem tasks = pool->GetTaskSystem();
-      CHECK(FirstMismatch(serial, Digests(info, params, n, &tasks)) == -1);
+      CHECK(FirstMismatch(serial, Digests(info, params, n, &tasks, width)) == -1);
     }
   }
 }
@@ -122,7 +131,8 @@ TEST_CASE("no allocation in a step on 4 workers after warm-up") {
 }  // TEST_SUITE("threads")
 
 TEST_SUITE("long") {
-TEST_CASE("every scene over its full length: the same states and events on 2 to 8 workers") {
-  CheckEveryScene(0, /*small=*/false);
+TEST_CASE(
+    "every scene over its full length: the same states and events on 2 to 8 workers and 4 and 8 lanes") {
+  CheckEveryScene(0, /*small=*/false, /*alternateWidths=*/true);
 }
 }  // TEST_SUITE("long")

@@ -94,8 +94,5 @@ TEST_CASE("every scene shrunk: the same states and events on 4 and 8 lanes for 1
 }
 }  // TEST_SUITE("simd")
 
-TEST_SUITE("long") {
-TEST_CASE("every scene over its full length: the same states and events on 4 and 8 lanes") {
-  CheckEveryScene(0, /*small=*/false);
-}
-}  // TEST_SUITE("long")
+// Over every scene's full length the two widths are compared by the long case of
+// parallel_scene_test.cpp, which runs its worker counts on 4 and 8 lanes against a serial run on 4.
