@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace mk::detail::nc {
@@ -45,23 +47,39 @@ double MaxDot(const Box& b, DVec d) {
 /// LoadChain's running state: the transform, and the hints of bad input so far.
 struct LoadState {
   double cs, sn, px, py;
-  double nonFinite;  ///< sum of x * 0 over the points: NaN exactly when one is not finite
-  double shortest;   ///< least |dx| + |dy| between consecutive points
-  DVec previous;     ///< the last point loaded
+  double sum;                  ///< sum of the coordinates: not finite exactly when one is not (see LoadChain)
+  bool repeated;               ///< some input point has the magnitudes of the one before it
+  std::uint64_t previousBits;  ///< the last input point's bits, signs cleared (MagnitudeBits)
 };
 
-/// Transforms `count` points to the world frame, returns their box and updates the hints.
+/// The bits of a float point with both sign bits cleared: equal for equal points (0 and -0 included),
+/// compared as one integer, which runs beside the transform's floating-point work.
+inline std::uint64_t MagnitudeBits(Vec2 p) {
+  static_assert(sizeof(Vec2) == sizeof(std::uint64_t));
+  std::uint64_t bits;
+  std::memcpy(&bits, &p, sizeof bits);
+  return bits & 0x7fffffff7fffffffull;
+}
+
+/// One point to the world frame, with its hints.
+inline DVec LoadPoint(Vec2 p, LoadState& st) {
+  const DVec w{st.cs * p.x - st.sn * p.y + st.px, st.sn * p.x + st.cs * p.y + st.py};
+  st.sum += w.x + w.y;
+  const std::uint64_t bits = MagnitudeBits(p);
+  st.repeated |= bits == st.previousBits;
+  st.previousBits = bits;
+  return w;
+}
+
+/// Transforms `count` >= 1 points to the world frame, returns their box and updates the hints.
 inline Box LoadRun(const Vec2* in, DVec* out, int count, LoadState& st) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  Box b{{kInf, kInf}, {-kInf, -kInf}};
-  for (int k = 0; k < count; ++k) {
-    const Vec2 p = in[k];
-    const DVec w{st.cs * p.x - st.sn * p.y + st.px, st.sn * p.x + st.cs * p.y + st.py};
+  const DVec first = LoadPoint(in[0], st);
+  out[0] = first;
+  Box b{first, first};
+  for (int k = 1; k < count; ++k) {
+    const DVec w = LoadPoint(in[k], st);
     out[k] = w;
     Grow(b, w);
-    st.nonFinite += w.x * 0.0 + w.y * 0.0;
-    st.shortest = std::min(st.shortest, std::fabs(w.x - st.previous.x) + std::fabs(w.y - st.previous.y));
-    st.previous = w;
   }
   return b;
 }
@@ -80,13 +98,15 @@ bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& po
   // One sweep: leaf i holds points 4i .. 4i + 3 (the last leaf every point left), so each point is
   // transformed, checked and boxed once; the end point of a leaf's last segment, the next leaf's first
   // point, is added to it after the next leaf is transformed.
-  // The checks are hints, kept cheap and branch-free: x * 0 is NaN exactly when x is not finite, the
-  // root box catches finite points beyond kMaxWorldCoordinate, and `shortest` (the least |dx| + |dy|
-  // between consecutive world points) is 0 for every zero-length segment (equal inputs transform to
-  // equal points; distinct inputs that round to one point are a false alarm). The caller confirms any
-  // alarm with the exact checks.
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  LoadState st{xf.q.c, xf.q.s, xf.p.x, xf.p.y, 0.0, kInf, {kInf, kInf}};
+  // The checks are hints, kept cheap and branch-free (a query of 1,000 segments a side is mostly this
+  // pass): the sum of the coordinates is finite exactly when every one is (a float times a float stays
+  // below 1.2e77, so no count of finite terms reaches the double's range; one infinity or NaN stays
+  // in it), the root box catches finite points beyond kMaxWorldCoordinate, and `repeated` flags
+  // consecutive input points with equal coordinate magnitudes, which every zero-length segment has
+  // (points that differ only in signs, as the corners of a centred square, are a false alarm). The
+  // caller confirms any alarm with the exact checks, and also accepts two distinct inputs that round to
+  // one world point, as it always did.
+  LoadState st{xf.q.c, xf.q.s, xf.p.x, xf.p.y, 0.0, false, ~0ull};
   // Every leaf but the last has exactly kLeafSegments points: a fixed count the compiler unrolls.
   for (int i = 0; i + 1 < leaves; ++i) {
     const int first = i * kLeafSegments;
@@ -96,11 +116,9 @@ bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& po
   const int first = (leaves - 1) * kLeafSegments;
   leaf[leaves - 1] = LoadRun(c.points + first, out + first, n - first, st);
   if (leaves > 1) Grow(leaf[leaves - 2], out[first]);
-  const DVec previous = st.previous;
-  double nonFinite = st.nonFinite, shortest = st.shortest;
   if (c.closed) {
     Grow(leaf[leaves - 1], out[0]);  // the closing segment ends at point 0
-    shortest = std::min(shortest, std::fabs(out[0].x - previous.x) + std::fabs(out[0].y - previous.y));
+    st.repeated |= MagnitudeBits(c.points[0]) == st.previousBits;
   }
   for (int level = 1; level <= tree.top; ++level) {
     const Box* below = leaf + tree.start[level - 1];
@@ -110,7 +128,7 @@ bool LoadChain(const SegmentChain& c, const Transform& xf, std::vector<DVec>& po
   }
   tree.chain = {out, n, segments, c.closed};
   tree.boxes = leaf;
-  return nonFinite == 0.0 && shortest > 0.0 && WithinWorld(tree.Root());
+  return std::isfinite(st.sum) && !st.repeated && WithinWorld(tree.Root());
 }
 
 int TreeSupport(const OutlineTree& tree, DVec d, int hint) {
