@@ -479,6 +479,26 @@ TEST_CASE("bad input gives a documented error (neutral outputs and an assert) ne
   CHECK(asserts.Count() == 0);
   CHECK(out.distance == 2.0f);
 }
+
+// The load pass flags zero-length segments by comparing each input point's bits with its sign bits
+// cleared: 0 and -0 are equal floats, so a segment from (0, 0) to (-0, -0) has zero length, and points
+// that differ only in signs (every corner of a centred square) are a false alarm that must be accepted.
+TEST_CASE("a zero-length segment written with signed zeros is reported - sign-mirrored corners are not") {
+  NonConvexWorkspace ws;
+  const std::vector<Vec2> good = Box(0, 0, 1);  // corners (+-1, +-1): each differs from the next in signs
+  const std::vector<Vec2> signedZeros = {{1, 0}, {0, 0}, {-0.0f, -0.0f}, {0, 1}};
+  for (bool closed : {true, false}) {
+    AssertCounter asserts;
+    const NonConvexOutput out = NonConvexDistance({Chain(good), Chain(signedZeros, closed), {}, {}}, ws);
+    CHECK(asserts.Count() == 1);
+    CHECK(out.error == NonConvexError::ZeroLengthSegment);
+  }
+  AssertCounter asserts;
+  const NonConvexOutput out = NonConvexDistance({Chain(good), Chain(good), {}, {{3, 0}, {1, 0}}}, ws);
+  CHECK(asserts.Count() == 0);
+  CHECK(out.error == NonConvexError::None);
+  CHECK(out.distance == 1.0f);
+}
 }  // TEST_SUITE("nonconvex")
 
 }  // namespace mk::test

@@ -205,8 +205,16 @@ Stage1 RunPointGjk(const OutlineTree& ta, const OutlineTree& tb, double scale) {
   const WorldChain& A = ta.chain;
   const WorldChain& B = tb.chain;
   Stage1 r{};
+  // Start from the supports along the line between the root boxes' centres rather than from the first
+  // points: between separated outlines that vertex is already near the closest features, which saves a
+  // few iterations (two support searches each) on round outlines, where GJK closes in slowly.
+  const Box& rootA = ta.Root();
+  const Box& rootB = tb.Root();
+  const DVec towardB = 0.5 * ((rootB.lo + rootB.hi) - (rootA.lo + rootA.hi));
+  r.lastA = TreeSupport(ta, towardB, 0);
+  r.lastB = TreeSupport(tb, {-towardB.x, -towardB.y}, 0);
   r.simplex.count = 1;
-  r.simplex.v[0] = {A.points[0] - B.points[0], 0, 0, 1.0};
+  r.simplex.v[0] = {A.points[r.lastA] - B.points[r.lastB], r.lastA, r.lastB, 1.0};
   const double tiny = 1e-24 * scale * scale;
   for (r.iterations = 0; r.iterations < kPointGjkMaxIterations; ++r.iterations) {
     r.v = SolveSimplex(r.simplex);

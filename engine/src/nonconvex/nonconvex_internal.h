@@ -172,9 +172,10 @@ struct Slab {
 
 /// Best-first descent over pairs of nodes of the two trees (a min-heap on a lower bound of the pair's
 /// distance: its boxes' distance and, with a slab, the gap of the boxes' projections on the normal,
-/// clamped by the supports; the higher node opened), a pair dropped when its bound is at least the best
-/// so far plus `slack`; leaf pairs tested segment by segment. Ends at once on a touching pair. `best` holds
-/// the upper bound on entry and is improved in place. Debug lists are filled when `debug` is true.
+/// clamped by the supports; the node with the larger box opened, its nearer child followed at once), a pair
+/// dropped when its bound is at least the best so far plus `slack`; leaf pairs tested segment by segment.
+/// Ends at once on a touching pair. `best` holds the upper bound on entry and is improved in place. Debug
+/// lists are filled when `debug` is true.
 void DescendPairs(const OutlineTree& ta, const OutlineTree& tb, const Slab* slab, double slack,
                   BestPair& best, NonConvexWorkspace::Buffers& buffers, NonConvexStats& stats, bool debug);
 
