@@ -376,8 +376,7 @@ const char* DrawScenePicker(const char* current) {
   ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
   const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
   ImGui::PopStyleColor();
-  const std::string place = PlaceLine(current);
-  if (!place.empty()) ImGui::TextWrapped("%s   [ ] previous, next", place.c_str());
+  for (const std::string& line : PlaceLines(current, kPanelColumns)) ImGui::TextUnformatted(line.c_str());
   if (!open) return nullptr;
   const char* picked = nullptr;
   if (matches.empty()) ImGui::TextDisabled("nothing matches '%s'", query);
