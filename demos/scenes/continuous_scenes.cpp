@@ -61,8 +61,11 @@ std::unique_ptr<SceneState> BuildSpeculativeSliver(World& world, const ScenePara
 std::unique_ptr<SceneState> BuildSpeculativeGhost(World& world, const SceneParams&) {
   auto state = std::make_unique<SceneState>();
   AddSegmentRow(world, -40.0f, 80, 1.0f);
-  AddDynamic(world, *state, {.position = {-35.0f, 0.5f}, .linearVelocity = {20.0f, 0.0f}}, {},
-             MakeBox(0.5f, 0.5f).value, true);
+  const BodyId box = AddDynamic(world, *state, {.position = {-35.0f, 0.5f}, .linearVelocity = {20.0f, 0.0f}},
+                                {}, MakeBox(0.5f, 0.5f).value, true);
+  // The box crosses the 80 m row in 4 s: the camera rides along over 16 m of it, seams in view.
+  state->follow = box;
+  state->view = {{-43.0f, -3.0f}, {-27.0f, 4.0f}};
   return state;
 }
 
@@ -101,6 +104,7 @@ std::unique_ptr<SceneState> BuildBounceHouse(World& world, const SceneParams&) {
               .angularVelocity = 1.0f,
               .isBullet = true},
              def, MakeBox(2.0f, 0.1f).value, true);
+  state->view = {{-10.5f, -10.5f}, {10.5f, 10.5f}};  // the room: the box bounces all over it
   return state;
 }
 
@@ -119,6 +123,7 @@ std::unique_ptr<SceneState> BuildSensorCoins(World& world, const SceneParams&) {
   AddDynamic(world, *state, {.position = {-20.0f, 1.5f}, .linearVelocity = {80.0f, 0.0f}},
              {.enableSensorEvents = true}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f}, true);
   state->bounds = {{-25.0f, -0.5f}, {40.0f, 20.0f}};
+  state->view = {{-26.0f, -1.0f}, {41.0f, 7.0f}};  // the capsule's run, walls to wall, coins between
   return state;
 }
 
@@ -159,6 +164,7 @@ std::unique_ptr<SceneState> BuildChainSlide(World& world, const SceneParams&) {
   AddDynamic(world, *state, {.position = {-23.0f, 0.5f}, .linearVelocity = {10.0f, 0.0f}}, def,
              Circle{{0.0f, 0.0f}, 0.5f});
   state->bounds = {{-25.0f, -0.5f}, {25.0f, 30.0f}};
+  state->view = {{-26.0f, -1.0f}, {26.0f, 6.0f}};  // the whole track: the shapes slide along it
   return state;
 }
 
@@ -181,6 +187,7 @@ std::unique_ptr<SceneState> BuildSegmentSlide(World& world, const SceneParams&) 
                {.position = top + (1.0f + 2.5f * F(k)) * down + 0.5f * normal, .angle = -angle}, def,
                MakeBox(0.5f, 0.5f).value);
   }
+  state->view = {{-10.0f, -1.5f}, {21.0f, 6.5f}};  // the ramp and the row the boxes slide onto
   return state;
 }
 
@@ -199,6 +206,7 @@ std::unique_ptr<SceneState> BuildGhostBumps(World& world, const SceneParams&) {
              Circle{{0.0f, 0.0f}, 0.5f});
   AddDynamic(world, *state, {.position = {-19.0f, 0.25f}, .linearVelocity = {6.0f, 0.0f}}, def,
              Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
+  state->view = {{-20.5f, -1.5f}, {20.5f, 2.5f}};  // the whole floor: the shapes slide along it
   return state;
 }
 
