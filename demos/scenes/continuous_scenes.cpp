@@ -185,12 +185,16 @@ std::unique_ptr<SceneState> BuildSegmentSlide(World& world, const SceneParams&) 
     world.CreateShape(ground, def, Segment{top + 0.5f * F(i) * down, top + 0.5f * F(i + 1) * down});
   AddSegmentRow(world, 0.0f, 40, 0.5f, def);
   const Vec2 normal{Sin(angle), Cos(angle)};
+  BodyId lead{};
   for (int k = 0; k < 3; ++k) {
-    AddDynamic(world, *state,
-               {.position = top + (1.0f + 2.5f * F(k)) * down + 0.5f * normal, .angle = -angle}, def,
-               MakeBox(0.5f, 0.5f).value);
+    lead = AddDynamic(world, *state,
+                      {.position = top + (1.0f + 2.5f * F(k)) * down + 0.5f * normal, .angle = -angle}, def,
+                      MakeBox(0.5f, 0.5f).value);
   }
-  state->view = {{-10.0f, -1.5f}, {21.0f, 6.5f}};  // the ramp and the row the boxes slide onto
+  // The ramp, then the camera rides with the leading box along the 20 m row (framed whole, the boxes
+  // ran off its right edge; framed with the row, they were too small to tell apart from pinball).
+  state->follow = lead;
+  state->view = {{-10.0f, -1.5f}, {6.0f, 6.5f}};
   return state;
 }
 
