@@ -177,4 +177,12 @@ std::string PlaceLine(std::string_view name) {
   return std::string(category) + ", " + std::to_string(place) + " of " + std::to_string(size);
 }
 
+std::vector<std::string> PlaceLines(std::string_view name, int columns) {
+  const std::string place = PlaceLine(name);
+  if (place.empty()) return {};
+  const std::string oneLine = place + "   " + std::string(kPlaceKeysHint);
+  if (oneLine.size() <= static_cast<size_t>(columns)) return {oneLine};
+  return {place, std::string(kPlaceKeysHint)};
+}
+
 }  // namespace mk::sandbox

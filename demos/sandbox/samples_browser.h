@@ -58,5 +58,12 @@ const Sample& Adjacent(std::string_view current, int step);
 
 /// "Stacking, 3 of 12": the sample's category and its place in it ("" for an unknown name).
 std::string PlaceLine(std::string_view name);
+/// The keys that open the previous and next sample, shown after the place line.
+inline constexpr std::string_view kPlaceKeysHint = "[ ] previous, next";
+/// The place line and kPlaceKeysHint as the panel shows them, each line at most `columns` characters:
+/// one line, three spaces apart, when both fit, else the hint on a line of its own, so neither is cut
+/// mid-phrase by wrapping ("Robustness, 1 of 9   [ ] previous," then "next"). Empty for an unknown
+/// name.
+std::vector<std::string> PlaceLines(std::string_view name, int columns);
 
 }  // namespace mk::sandbox

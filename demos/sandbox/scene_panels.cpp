@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cstdint>
 #include <cstdio>
@@ -290,9 +291,34 @@ void MemorySection(const World& world) {
   }
 }
 
+// How busy each of the step's workers was in the last step (worker_load.h): the table of busy ms by
+// stage, then a bar per worker of its busy share of the step, so an idle worker shows at a glance.
+void WorkersSection(const WorkerLoad& load) {
+  if (load.workers == 0) return;  // before the first step
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("busy ms per worker, last step");
+  for (const std::string& line : WorkerLoadLines(load)) ImGui::TextUnformatted(line.c_str());
+  std::array<float, kMaxSandboxWorkers> share{};
+  for (int w = 0; w < load.workers; ++w)
+    share[static_cast<size_t>(w)] = load.stepMs > 0.0f ? load.BusyMs(w) / load.stepMs : 0.0f;
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, kPlotHeight);
+  // No text over the bars: white over ImGui's yellow bars does not read.
+  ImGui::PlotHistogram("##workers", share.data(), load.workers, 0, nullptr, 0.0f, 1.0f, size);
+  ImGui::EndGroup();
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "w0 is the thread that calls Step: busy all the step but its waits for\n"
+        "the others. w1.. are the pool's threads: busy while running the step's\n"
+        "ranges, timed by the sandbox's task system. The solver's ranges include\n"
+        "the waits between its stages. 'other': continuous, islands, events.\n"
+        "The bars: each worker's busy share of the step, w0 first.");
+  }
+}
+
 void ProfilePanel(SceneView& view) {
   if (!Section("Profile", true)) return;
   DrawMetricsTable(view.Profile());
+  WorkersSection(view.Workers());
   const ProfileHistory& p = view.Profile();
   const World& world = view.GetWorld();
   const BroadPhaseStats bp = world.GetBroadPhase().Stats();
@@ -376,8 +402,7 @@ const char* DrawScenePicker(const char* current) {
   ImGui::PushStyleColor(ImGuiCol_PopupBg, listColor);
   const bool open = ImGui::BeginCombo("scene", current, ImGuiComboFlags_HeightLarge);
   ImGui::PopStyleColor();
-  const std::string place = PlaceLine(current);
-  if (!place.empty()) ImGui::TextWrapped("%s   [ ] previous, next", place.c_str());
+  for (const std::string& line : PlaceLines(current, kPanelColumns)) ImGui::TextUnformatted(line.c_str());
   if (!open) return nullptr;
   const char* picked = nullptr;
   if (matches.empty()) ImGui::TextDisabled("nothing matches '%s'", query);

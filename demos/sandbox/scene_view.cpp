@@ -233,11 +233,13 @@ void SceneView::Restart() {
 void SceneView::ApplyWorkers(World& world) {
   const int workers = std::clamp(settings_.workers, 1, kMaxSandboxWorkers);
   if (workers == 1) {
+    activePool_ = nullptr;
     world.SetTaskSystem(TaskSystem{});
     return;
   }
-  std::unique_ptr<TaskPool>& pool = pools_[static_cast<std::size_t>(workers)];
-  if (pool == nullptr) pool = std::make_unique<TaskPool>(workers);
+  std::unique_ptr<TimedTaskPool>& pool = pools_[static_cast<std::size_t>(workers)];
+  if (pool == nullptr) pool = std::make_unique<TimedTaskPool>(workers);
+  activePool_ = pool.get();
   world.SetTaskSystem(pool->GetTaskSystem());
 }
 
@@ -287,24 +289,33 @@ int SceneView::Advance(float realSeconds) {
 }
 
 void SceneView::StepOnce() {
+  if (activePool_ != nullptr) activePool_->ClearTasks();
+  // The time each Step returns, read at once: the per-worker load dates the Step's stages from it.
+  // (A replay's step may save a keyframe after World::Step, every few hundred steps: that step's
+  // tasks then date early and may count in the stage before theirs; the totals stay right.)
   if (player_ != nullptr) {
     if (player_->AtEnd()) return;
     player_->StepTo(player_->CurrentStep() + 1);
+    const std::int64_t stepEnd = NowNs();
     CheckRecordedHash();
     ShowReplaySettings();
-    AfterStep();
+    AfterStep(stepEnd);
     return;
   }
   if (!mouseJoint_.IsNull() && GetWorld().IsValid(mouseJoint_))
     GetWorld().SetMouseTarget(mouseJoint_, ToWorld(mouseTarget_));
-  run_->Step(1.0f / settings_.stepHertz);
+  run_->Step(1.0f / settings_.stepHertz);  // World::Step is the last thing it calls
+  const std::int64_t stepEnd = NowNs();
   RecordStateHash();
-  AfterStep();
+  AfterStep(stepEnd);
 }
 
-void SceneView::AfterStep() {
+void SceneView::AfterStep(std::int64_t stepEndNs) {
   const World& world = GetWorld();
   const mk::Profile& p = world.GetProfile();
+  static const std::vector<TimedTask> kNoTasks;
+  workerLoad_ = MeasureWorkerLoad(activePool_ != nullptr ? activePool_->WorkerCount() : 1, p, stepEndNs,
+                                  activePool_ != nullptr ? activePool_->Tasks() : kNoTasks);
   profile_.step.Push(p.step);
   profile_.broadphase.Push(p.broadphase);
   profile_.narrowphase.Push(p.narrowphase);

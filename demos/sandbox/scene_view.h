@@ -10,6 +10,7 @@
 #include "minkowski/task_system.h"
 #include "scenes.h"
 #include "settings.h"
+#include "worker_load.h"
 
 #include <array>
 #include <cstddef>
@@ -260,6 +261,8 @@ class SceneView {
   }
   float SimulatedTime() const { return static_cast<float>(StepCount()) / settings_.stepHertz; }
   const ProfileHistory& Profile() const { return profile_; }
+  /// How busy each of the step's workers was in the last step, by stage (worker_load.h).
+  const WorkerLoad& Workers() const { return workerLoad_; }
   const Readouts& GetReadouts() const { return readouts_; }
   const RealTimeMeter& RealTime() const { return realTime_; }
   /// The broadphase view's figures from the last Draw with draw.broadphase on.
@@ -282,7 +285,7 @@ class SceneView {
   void ApplyWorldSettings();
   void ApplyWorkers(World& world);
   void ShowReplaySettings();
-  void AfterStep();
+  void AfterStep(std::int64_t stepEndNs);
   void MeasureReadouts();
   void DrawBroadphase(DebugDraw& draw, const AABB& visible, float metresPerPixel) const;
   void DrawInspected(DebugDraw& draw) const;
@@ -295,7 +298,8 @@ class SceneView {
   // The step's workers: a pool per worker count, made when first asked for and kept (idle threads
   // sleep), so that no world (the scene's, a replay's) is ever left holding a pool that is gone.
   // Declared before the worlds, so they outlive them.
-  std::array<std::unique_ptr<TaskPool>, kMaxSandboxWorkers + 1> pools_;
+  std::array<std::unique_ptr<TimedTaskPool>, kMaxSandboxWorkers + 1> pools_;
+  TimedTaskPool* activePool_ = nullptr;  // the pool the worlds step on; null for one worker
   std::unique_ptr<scenes::SceneRun> run_;
   std::unique_ptr<ReplayPlayer> player_;              // while replaying
   const scenes::SceneInfo* replayedScene_ = nullptr;  // the scene the replay names, if any
@@ -306,6 +310,7 @@ class SceneView {
   Vec2 followLast_{0.0f, 0.0f};
   float accumulator_ = 0.0f;
   ProfileHistory profile_;
+  WorkerLoad workerLoad_;
   Readouts readouts_;
   RealTimeMeter realTime_;
   mutable SweepView sweep_;  // written by Draw, read by the panel

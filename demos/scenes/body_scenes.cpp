@@ -108,6 +108,8 @@ std::unique_ptr<SceneState> BuildKinematic(World& world, const SceneParams&) {
   world.CreateShape(state->platform, {.friction = 1.0f}, MakeBox(2.5f, 0.2f).value);
   world.SetName(state->platform, "platform");
   for (int i = 0; i < 3; ++i) AddDynamicBox(world, {-1.5f + 1.5f * i, 4.7f}, 0.45f, *state);
+  // The whole figure of eight (x within 3 m, y 3.2..4.8 m) and the platform's 2.5 m half length.
+  state->view = {{-6.5f, -0.5f}, {6.5f, 7.0f}};
   return state;
 }
 

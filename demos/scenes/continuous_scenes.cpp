@@ -61,8 +61,11 @@ std::unique_ptr<SceneState> BuildSpeculativeSliver(World& world, const ScenePara
 std::unique_ptr<SceneState> BuildSpeculativeGhost(World& world, const SceneParams&) {
   auto state = std::make_unique<SceneState>();
   AddSegmentRow(world, -40.0f, 80, 1.0f);
-  AddDynamic(world, *state, {.position = {-35.0f, 0.5f}, .linearVelocity = {20.0f, 0.0f}}, {},
-             MakeBox(0.5f, 0.5f).value, true);
+  const BodyId box = AddDynamic(world, *state, {.position = {-35.0f, 0.5f}, .linearVelocity = {20.0f, 0.0f}},
+                                {}, MakeBox(0.5f, 0.5f).value, true);
+  // The box crosses the 80 m row in 4 s: the camera rides along over 16 m of it, seams in view.
+  state->follow = box;
+  state->view = {{-43.0f, -3.0f}, {-27.0f, 4.0f}};
   return state;
 }
 
@@ -101,6 +104,7 @@ std::unique_ptr<SceneState> BuildBounceHouse(World& world, const SceneParams&) {
               .angularVelocity = 1.0f,
               .isBullet = true},
              def, MakeBox(2.0f, 0.1f).value, true);
+  state->view = {{-10.5f, -10.5f}, {10.5f, 10.5f}};  // the room: the box bounces all over it
   return state;
 }
 
@@ -119,6 +123,7 @@ std::unique_ptr<SceneState> BuildSensorCoins(World& world, const SceneParams&) {
   AddDynamic(world, *state, {.position = {-20.0f, 1.5f}, .linearVelocity = {80.0f, 0.0f}},
              {.enableSensorEvents = true}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f}, true);
   state->bounds = {{-25.0f, -0.5f}, {40.0f, 20.0f}};
+  state->view = {{-26.0f, -1.0f}, {41.0f, 7.0f}};  // the capsule's run, walls to wall, coins between
   return state;
 }
 
@@ -152,13 +157,17 @@ std::unique_ptr<SceneState> BuildChainSlide(World& world, const SceneParams&) {
   points.push_back({-25.0f, 5.0f});
   world.CreateChain(world.CreateBody({}), {.points = points, .friction = 0.1f});
   const ShapeDef def{.friction = 0.1f};
-  AddDynamic(world, *state, {.position = {-20.0f, 0.5f}, .linearVelocity = {10.0f, 0.0f}}, def,
-             MakeBox(0.5f, 0.5f).value);
+  const BodyId box = AddDynamic(world, *state, {.position = {-20.0f, 0.5f}, .linearVelocity = {10.0f, 0.0f}},
+                                def, MakeBox(0.5f, 0.5f).value);
   AddDynamic(world, *state, {.position = {-21.5f, 0.25f}, .linearVelocity = {10.0f, 0.0f}}, def,
              Capsule{{-0.4f, 0.0f}, {0.4f, 0.0f}, 0.25f});
   AddDynamic(world, *state, {.position = {-23.0f, 0.5f}, .linearVelocity = {10.0f, 0.0f}}, def,
              Circle{{0.0f, 0.0f}, 0.5f});
   state->bounds = {{-25.0f, -0.5f}, {25.0f, 30.0f}};
+  // The camera rides with the leading box over 16 m of the 50 m track: the whole track framed the
+  // shapes a few pixels wide (and alike to other scenes' screenshots).
+  state->follow = box;
+  state->view = {{-29.0f, -2.0f}, {-13.0f, 5.0f}};
   return state;
 }
 
@@ -176,11 +185,16 @@ std::unique_ptr<SceneState> BuildSegmentSlide(World& world, const SceneParams&) 
     world.CreateShape(ground, def, Segment{top + 0.5f * F(i) * down, top + 0.5f * F(i + 1) * down});
   AddSegmentRow(world, 0.0f, 40, 0.5f, def);
   const Vec2 normal{Sin(angle), Cos(angle)};
+  BodyId lead{};
   for (int k = 0; k < 3; ++k) {
-    AddDynamic(world, *state,
-               {.position = top + (1.0f + 2.5f * F(k)) * down + 0.5f * normal, .angle = -angle}, def,
-               MakeBox(0.5f, 0.5f).value);
+    lead = AddDynamic(world, *state,
+                      {.position = top + (1.0f + 2.5f * F(k)) * down + 0.5f * normal, .angle = -angle}, def,
+                      MakeBox(0.5f, 0.5f).value);
   }
+  // The ramp, then the camera rides with the leading box along the 20 m row (framed whole, the boxes
+  // ran off its right edge; framed with the row, they were too small to tell apart from pinball).
+  state->follow = lead;
+  state->view = {{-10.0f, -1.5f}, {6.0f, 6.5f}};
   return state;
 }
 
@@ -199,6 +213,7 @@ std::unique_ptr<SceneState> BuildGhostBumps(World& world, const SceneParams&) {
              Circle{{0.0f, 0.0f}, 0.5f});
   AddDynamic(world, *state, {.position = {-19.0f, 0.25f}, .linearVelocity = {6.0f, 0.0f}}, def,
              Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
+  state->view = {{-20.5f, -1.5f}, {20.5f, 2.5f}};  // the whole floor: the shapes slide along it
   return state;
 }
 

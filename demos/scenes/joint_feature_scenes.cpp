@@ -45,6 +45,8 @@ std::unique_ptr<SceneState> BuildMotorJointFeature(World& world, const ScenePara
   state->joints.push_back(world.CreateJoint(def));
   state->bodies.push_back(platform);
   for (int i = 0; i < 4; ++i) state->bodies.push_back(AddBox(world, {-1.5f + i, 5.0f}, 0.25f, 0.25f));
+  // The whole figure of eight (x within 6 m, y 2..6 m) and the platform's 2 m half length beyond it.
+  state->view = {{-9.0f, -0.5f}, {9.0f, 8.0f}};
   return state;
 }
 

@@ -42,6 +42,7 @@ std::unique_ptr<SceneState> BuildSoftBody(World& world, const SceneParams&) {
     def.angularDampingRatio = 0.0f;
     AddPointJoint(world, *state, def);
   }
+  state->view = {{-7.0f, -0.5f}, {7.0f, 12.5f}};  // the drop and the ground it lands on
   return state;
 }
 

@@ -28,6 +28,7 @@ std::unique_ptr<SceneState> BuildConveyorBelt(World& world, const SceneParams&) 
                MakeBox(0.5f, 0.5f).value);
   }
   state->bounds = {{-16.0f, -1.0f}, {16.0f, 12.0f}};
+  state->view = {{-16.0f, -1.5f}, {16.0f, 9.0f}};  // both belts end to end: the boxes ride them
   return state;
 }
 

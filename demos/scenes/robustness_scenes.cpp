@@ -126,6 +126,7 @@ std::unique_ptr<SceneState> BuildWedge(World& world, const SceneParams&) {
   world.CreateShape(v, {}, Segment{{-1.25f, 3.0f}, {-0.25f, 0.0f}});
   world.CreateShape(v, {}, Segment{{0.25f, 0.0f}, {1.25f, 3.0f}});
   AddDynamic(world, *state, {.position = {0.0f, 4.0f}}, {}, MakeBox(0.5f, 0.5f).value);
+  state->view = {{-2.0f, -0.5f}, {2.0f, 5.0f}};  // the V the box falls into, not just its start
   return state;
 }
 

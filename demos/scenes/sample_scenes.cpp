@@ -388,6 +388,9 @@ std::unique_ptr<SceneState> BuildBodyMoveEvents(World& world, const SceneParams&
     }
   }
   state->text = "body move events last step: 0";
+  // The whole room with room above it for the text line: framed on the falling bodies, the room's top
+  // was cut off and the line ran across both walls at 900 x 560.
+  state->view = {{-7.0f, -1.5f}, {7.0f, 23.0f}};
   return state;
 }
 

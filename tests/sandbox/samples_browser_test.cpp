@@ -5,6 +5,7 @@
 
 #include "layout_check.h"
 #include "panel_harness.h"
+#include "panel_text.h"
 #include "view_host.h"
 
 #include <doctest/doctest.h>
@@ -172,6 +173,23 @@ TEST_CASE("each sample's place line counts its category from 1 to its size") {
   }
   for (const auto& [category, lines] : places) CHECK(static_cast<int>(lines.size()) == sizes[category]);
   CHECK(PlaceLine("no_such_scene").empty());
+}
+
+// Regression: "Robustness, 1 of 9   [ ] previous, next" is 39 characters; wrapped in the panel's 38 it
+// read "[ ] previous," and then "next" alone on the next line.
+TEST_CASE("each sample's place and the previous and next keys fit the panel without wrapping") {
+  for (const Sample& s : Samples()) {
+    const std::vector<std::string> lines = PlaceLines(s.name, kPanelColumns);
+    INFO(s.name);
+    REQUIRE(!lines.empty());
+    CHECK(lines.size() <= 2);
+    CHECK(lines.front().starts_with(PlaceLine(s.name)));
+    CHECK(lines.back().ends_with(kPlaceKeysHint));
+    for (const std::string& line : lines) CHECK(line.size() <= static_cast<size_t>(kPanelColumns));
+  }
+  // The short ones keep one line.
+  CHECK(PlaceLines("large_pyramid", kPanelColumns).size() == 1);
+  CHECK(PlaceLines("no_such_scene", kPanelColumns).empty());
 }
 
 TEST_CASE("the picker with its search field keeps the panel's layout at both window sizes") {
