@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <span>
 #include <vector>
@@ -30,6 +31,9 @@ struct RandomContacts {
     for (int i = 0; i < contactCount; ++i) {
       const auto [a, b] = RandomPair(rng, bodyCount, i, hubContacts);
       solver.contacts.push_back(MakeContact(rng, a, b));
+      // The key PrepareContacts would write beside it (no surface row, no restitution).
+      const auto pointCount = static_cast<std::uint8_t>(solver.contacts.back().pointCount);
+      solver.contactKeys.push_back({a, b, false, false, pointCount});
     }
   }
 
@@ -96,7 +100,7 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
     RandomContacts setup(rng, bodies, rng.Int(1, 200), trial % 4 == 0 ? 40 : 0);
     SolverArrays wide = setup.solver, scalar = setup.solver;
     ContactGraph<F> graph;
-    BuildContactGraph<F>(wide.contacts, bodies, graph);
+    BuildContactGraph<F>(wide.contacts, wide.contactKeys, bodies, graph);
     const std::vector<int> order = ColorOrder(graph);
     REQUIRE(order.size() == wide.contacts.size());
 
@@ -109,7 +113,7 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
     SolveContacts(wide, setup.context, graph.overflow);
     SolveContactGroups<F, false>(graph, wide.states, setup.context);
     RelaxContacts(wide, setup.context, graph.overflow);
-    StoreContactGroups<F>(graph, wide.contacts);
+    StoreContactGroups<F>(graph, wide.contactKeys, wide.contacts);
     // Static and empty lanes wrote the slot; it is back at rest, as a static body.
     const BodyState slot = wide.states.back();
     CHECK((slot.v.x == 0.0f && slot.v.y == 0.0f && slot.w == 0.0f));
@@ -136,7 +140,8 @@ TEST_CASE(
       RandomContacts setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
       const std::vector<ContactConstraint>& contacts = setup.solver.contacts;
       ContactGraph<F> graph;
-      BuildContactGraph(std::span<const ContactConstraint>(contacts), bodies, graph);
+      BuildContactGraph(std::span<const ContactConstraint>(contacts), setup.solver.contactKeys, bodies,
+                        graph);
 
       // Every contact exactly once, in the colour it was given.
       std::vector<int> seen(contacts.size(), 0);
@@ -219,7 +224,8 @@ TEST_CASE("a hub with more contacts than colours overflows exactly the rest") {
   RandomContacts setup(rng, 41, 40, 40);  // body 0 touches bodies 1..40 once each
   ForEachGraphWidth(/*runsKernels=*/false, [&setup]<class F>() {
     ContactGraph<F> graph;
-    BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), 41, graph);
+    BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), setup.solver.contactKeys, 41,
+                      graph);
     CHECK(graph.overflow.size() == 40 - kGraphColorCount);
     for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
   });

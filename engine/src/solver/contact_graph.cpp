@@ -66,24 +66,21 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
   }
 }
 
-}  // namespace
-
+// Gives every contact its colour (graph.colorOf, graph.colorSize) and lists the overflow. Reads the
+// compact keys alone: two passes over the 180-byte constraints would pull a cache line per contact each.
 template <class F>
-void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph) {
-  constexpr int W = F::kLanes;
-  graph.staticSlot = bodyCount;
-  graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-  graph.colorOf.resize(contacts.size());
+void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
+  graph.colorOf.resize(keys.size());
   graph.overflow.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
   // Contacts between moving bodies first, then each contact with a body that never moves in a colour
   // after its moving body's (AssignColorAfter: the static row has the final say).
   for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      const int a = contacts[i].indexA, b = contacts[i].indexB;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const int a = keys[i].indexA, b = keys[i].indexB;
       const bool againstStatic = a < 0 || b < 0;
       if (againstStatic != (pass == 1)) continue;
-      if (contacts[i].surface >= 0) {  // rolling resistance or tangent speed: the scalar code's (overflow)
+      if (keys[i].scalarOnly) {  // rolling resistance or tangent speed: the scalar code's (overflow)
         graph.colorOf[i] = -1;
         continue;
       }
@@ -93,9 +90,21 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCoun
       if (color >= 0) ++graph.colorSize[color];
     }
   }
-  for (size_t i = 0; i < contacts.size(); ++i) {
+  for (size_t i = 0; i < keys.size(); ++i) {
     if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
   }
+}
+
+}  // namespace
+
+template <class F>
+void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
+                       int bodyCount, ContactGraph<F>& graph) {
+  MK_ASSERT(keys.size() == contacts.size());
+  constexpr int W = F::kLanes;
+  graph.staticSlot = bodyCount;
+  graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
+  ColorContacts(keys, graph);
   // Groups: each colour's contacts in input order, W to a group, the last one padded.
   graph.colorGroupStart[0] = 0;
   for (int c = 0; c < kGraphColorCount; ++c)
@@ -132,12 +141,15 @@ int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
 }
 
 template <class F>
-void StoreContactGroups(const ContactGraph<F>& graph, std::span<ContactConstraint> contacts) {
+void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
+                        std::span<ContactConstraint> contacts) {
   for (const WideContactGroup<F>& g : graph.groups) {
     for (int k = 0; k < F::kLanes; ++k) {
       if (g.constraint[k] < 0) continue;
-      ContactConstraint& c = contacts[static_cast<size_t>(g.constraint[k])];
-      for (int j = 0; j < c.pointCount; ++j) {
+      const size_t i = static_cast<size_t>(g.constraint[k]);
+      ContactConstraint& c = contacts[i];
+      // The key's count: the constraint's sits on a line no impulse shares, one more miss a contact.
+      for (int j = 0; j < keys[i].pointCount; ++j) {
         c.points[j].normalImpulse = g.points[j].normalImpulse[k];
         c.points[j].tangentImpulse = g.points[j].tangentImpulse[k];
         c.points[j].maxNormalImpulse = g.points[j].maxNormalImpulse[k];
@@ -163,10 +175,12 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 // Every lane type's graph; the kernels on the baseline types (Float4 and the scalar twins the tests
 // compare with), not on Avx2Float8, whose kernels need AVX2 (contact_graph_avx2.cpp). Building,
 // storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
-#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                          \
-  template void BuildContactGraph<F>(std::span<const ContactConstraint>, int, ContactGraph<F>&); \
-  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<ContactConstraint>);     \
-  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                 \
+#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                    \
+  template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, int, \
+                                     ContactGraph<F>&);                                                    \
+  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,                 \
+                                      std::span<ContactConstraint>);                                       \
+  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                           \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)
 MK_CONTACT_KERNELS_INSTANTIATE(wide::Float4)

@@ -26,6 +26,7 @@
 namespace mk {
 
 struct ContactConstraint;  // contact_solver.h
+struct ContactKey;         // contact_solver.h
 
 /// Colours before the overflow. A body takes one colour per contact it has with another moving body,
 /// so a box in a stack uses about 6; 24 leaves room for crowds (Box2D v3 uses 24 as well).
@@ -75,9 +76,11 @@ struct ContactGraph {
 /// moving bodies first, in input order, each taking the lowest colour its bodies leave free; then
 /// contacts with a body that never moves, in input order, each taking the lowest free colour above
 /// its moving body's (AssignColorAfter), so that the static row is solved last. The overflow keeps
-/// input order. bodyCount: the step's solver bodies.
+/// input order. keys: the contacts' ContactKeys (PrepareContacts writes them, same index), which
+/// the colouring reads; only the packing reads `contacts`. bodyCount: the step's solver bodies.
 template <class F>
-void BuildContactGraph(std::span<const ContactConstraint> contacts, int bodyCount, ContactGraph<F>& graph);
+void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
+                       int bodyCount, ContactGraph<F>& graph);
 
 /// The coloured half of WarmStartContacts: every group's accumulated impulses applied. `states`: the
 /// solver bodies and then the static slot (graph.staticSlot + 1 entries; RunSubSteps appends it).
@@ -106,9 +109,10 @@ void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states,
                             int begin, int end, int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints (after the sub-steps, before
-/// restitution and StoreContactImpulses).
+/// restitution and StoreContactImpulses). keys: as for BuildContactGraph (their point counts).
 template <class F>
-void StoreContactGroups(const ContactGraph<F>& graph, std::span<ContactConstraint> contacts);
+void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
+                        std::span<ContactConstraint> contacts);
 
 /// DropCappedImpulses for the groups: lanes with a capped body restart from zero.
 template <class F>

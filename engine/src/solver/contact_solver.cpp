@@ -158,6 +158,7 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
     ContactConstraint& c = solver.contacts[i];
     const float k = c.invIA + c.invIB;
     c.surface = static_cast<int>(solver.surfaces.size());
+    solver.contactKeys[i].scalarOnly = true;
     solver.surfaces.push_back(
         {input.rollingResistance, k > 0.0f ? 1.0f / k : 0.0f, 0.0f, input.tangentSpeed});
   }
@@ -193,6 +194,8 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.softness =
         (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = manifold.pointCount;
+    solver.contactKeys[i] = {c.indexA, c.indexB, false, c.restitution != 0.0f,
+                             static_cast<std::uint8_t>(c.pointCount)};
     if constexpr (kMarkBallistic) {
       if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
       if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
@@ -234,6 +237,7 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
   // cost 40 instructions a contact (its initialisers, then the copy). Points past pointCount keep
   // whatever they held; nothing reads them.
   solver.contacts.resize(inputs.size());
+  solver.contactKeys.resize(inputs.size());
   solver.surfaces.clear();
   if (HasWorkers(context.tasks)) {
     ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange,
@@ -241,9 +245,9 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
                   PrepareContactRange<false>(inputs, solver, context, static_cast<std::size_t>(begin),
                                              static_cast<std::size_t>(end));
                 });
-    for (const ContactConstraint& c : solver.contacts) {
-      if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
-      if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
+    for (const ContactKey& key : solver.contactKeys) {  // 12 bytes a contact, not a constraint's line
+      if (key.indexA >= 0) solver.params[key.indexA].ballistic = false;
+      if (key.indexB >= 0) solver.params[key.indexB].ballistic = false;
     }
   } else {
     PrepareContactRange<true>(inputs, solver, context, 0, inputs.size());
@@ -445,8 +449,9 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   auto bounces = [threshold](const ContactConstraintPoint& cp) {
     return !(cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f);
   };
-  for (ContactConstraint& c : solver.contacts) {
-    if (c.restitution == 0.0f) continue;
+  for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
+    if (!solver.contactKeys[i].bouncy) continue;  // most contacts: skip without reading the constraint
+    ContactConstraint& c = solver.contacts[i];
     // A bouncy contact at rest (most of them, most steps) has nothing to do: skip its bodies.
     if (!bounces(c.points[0]) && (c.pointCount < 2 || !bounces(c.points[1]))) continue;
     WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
@@ -471,15 +476,16 @@ void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& so
   solver.hits.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ContactConstraint& c = solver.contacts[i];
+    const int pointCount = solver.contactKeys[i].pointCount;  // c.pointCount, off the impulses' lines
     Manifold& manifold = *inputs[i].manifold;
-    for (int j = 0; j < c.pointCount; ++j) {
+    for (int j = 0; j < pointCount; ++j) {
       manifold.points[j].normalImpulse = c.points[j].normalImpulse;
       manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
     }
     if (!inputs[i].enableHitEvents) continue;
     // The fastest approach among the points that pushed this step.
     ContactHit hit{inputs[i].id, -1, 0.0f};
-    for (int j = 0; j < c.pointCount; ++j) {
+    for (int j = 0; j < pointCount; ++j) {
       const float speed = -c.points[j].relativeVelocity;
       if (c.points[j].maxNormalImpulse > 0.0f && speed > hit.approachSpeed) {
         hit.approachSpeed = speed;

@@ -7,6 +7,7 @@
 #include "minkowski/manifold.h"
 #include "solver/solver_types.h"
 
+#include <cstdint>
 #include <span>
 
 namespace mk {
@@ -65,6 +66,19 @@ struct ContactConstraint {
   int surface = -1;
 };
 
+/// What the passes over every contact read to find the contacts they concern, written beside each
+/// constraint by PrepareContacts (SolverArrays::contactKeys, same index): BuildContactGraph's two
+/// colouring passes, ApplyRestitution, and the two stores of the impulses (for the point count, which
+/// sits on a line of the constraint that holds no impulse). From the 180-byte ContactConstraint each
+/// of those visits pulled a cache line for a few bytes, and on the large scenes that array outgrows
+/// L2, so every pass streamed it from L3 (docs/benchmarks.md, issue 31); the keys are 12 bytes.
+struct ContactKey {
+  int indexA = -1, indexB = -1;  // ContactConstraint::indexA, indexB
+  bool scalarOnly = false;       // ContactConstraint::surface >= 0: the overflow's, never a lane's
+  bool bouncy = false;           // ContactConstraint::restitution != 0
+  std::uint8_t pointCount = 0;   // ContactConstraint::pointCount
+};
+
 /// The surface row of a contact with rolling resistance or tangent speed (ContactConstraint::surface).
 struct ContactSurface {
   float rollingResistance = 0.0f;  // angular impulse bound per unit normal impulse (m)
@@ -81,8 +95,8 @@ struct ContactHit {
   float approachSpeed = 0.0f;  // m/s, > 0
 };
 
-/// Builds solver.contacts from the inputs (one constraint per input, same order) and marks their
-/// bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
+/// Builds solver.contacts and solver.contactKeys from the inputs (one constraint per input, same order)
+/// and marks their bodies non-ballistic. After the bodies were gathered (their BodyParams give the masses).
 /// `anySurface` false promises that no input has rolling resistance or tangent speed (the world knows
 /// when no shape has either): the pass that gives contacts their surface rows is then skipped.
 void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context,

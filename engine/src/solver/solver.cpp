@@ -73,10 +73,10 @@ template <class F>
 void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGraph<F>& graph,
                      HingeGraph<F>& hinges) {
   const SolverSettings& settings = context.settings;
-  BuildContactGraph(solver.contacts, static_cast<int>(solver.states.size()), graph);
+  BuildContactGraph(solver.contacts, solver.contactKeys, static_cast<int>(solver.states.size()), graph);
   if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
     solver.stages.Run(solver, context, *context.tasks);
-    StoreContactGroups(graph, solver.contacts);
+    StoreContactGroups(graph, solver.contactKeys, solver.contacts);
     return;
   }
   // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
@@ -104,7 +104,8 @@ void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGr
     }
   }
   solver.states.pop_back();
-  StoreContactGroups(graph, solver.contacts);  // the hinges' lanes are read by StoreJointImpulses
+  // The hinges' lanes are read by StoreJointImpulses.
+  StoreContactGroups(graph, solver.contactKeys, solver.contacts);
 }
 
 }  // namespace
