@@ -38,7 +38,7 @@ struct SolverArrays {
   std::vector<BodyParams> params;
   std::vector<BodyLock> locks;  // empty in a world without locked bodies: then the locks cost nothing
   std::vector<ContactConstraint> contacts;
-  std::vector<ContactKey> contactKeys;   // per contact: what colouring and restitution test (ContactKey)
+  std::vector<ContactKey> contactKeys;   // per contact: what colouring, restitution and the stores read
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<ContactHit> hits;  // StoreContactImpulses
