@@ -12,6 +12,7 @@
 #include "hostile_scheduler.h"
 #include "minkowski/task_system.h"
 #include "scene_test_util.h"
+#include "test_util.h"
 
 #include <doctest/doctest.h>
 
@@ -71,6 +72,59 @@ void CheckEveryScene(int steps, bool small, bool alternateWidths = false) {
   }
 }
 
+// A room of thin static walls with static sensor strips, 64 small bodies thrown across it at 30 to 60
+// m/s (each moves further than half its size a step, so the continuous stage sweeps all of them, on
+// the workers when there are 32 or more), eight of them in jointed pairs and two bullets (swept on
+// the calling thread in their turn), and a kinematic sensor bar moving through it.
+World FastCrowd() {
+  World world(WorldDef{.gravity = {0.0f, -10.0f}});
+  const BodyId room = world.CreateBody({});
+  for (const auto& [at, half] : {std::pair<Vec2, Vec2>{{0.0f, -10.0f}, {10.0f, 0.05f}},
+                                 {{0.0f, 10.0f}, {10.0f, 0.05f}},
+                                 {{-10.0f, 0.0f}, {0.05f, 10.0f}},
+                                 {{10.0f, 0.0f}, {0.05f, 10.0f}}}) {
+    world.CreateShape(room, {.restitution = 0.5f}, MakeOffsetBox(half.x, half.y, at, 0.0f).value);
+  }
+  for (float x : {-5.0f, 0.0f, 5.0f})
+    world.CreateShape(room, {.isSensor = true}, MakeOffsetBox(0.05f, 8.0f, {x, 0.0f}, 0.0f).value);
+  const BodyId bar = world.CreateBody(
+      {.type = BodyType::Kinematic, .position = {0.0f, -8.0f}, .linearVelocity = {0.0f, 4.0f}});
+  world.CreateShape(bar, {.isSensor = true}, MakeBox(9.0f, 0.1f).value);
+  test::Rng rng(3131);
+  std::vector<BodyId> bodies;
+  for (int i = 0; i < 64; ++i) {
+    const BodyId body = world.CreateBody({.type = BodyType::Dynamic,
+                                          .position = rng.InBox(8.0f),
+                                          .angle = rng.Uniform(-3.0f, 3.0f),
+                                          .linearVelocity = rng.Uniform(30.0f, 60.0f) * rng.Direction(),
+                                          .angularVelocity = rng.Uniform(-20.0f, 20.0f),
+                                          .isBullet = i >= 62});
+    if (i % 2 == 0) {
+      world.CreateShape(body, {}, MakeBox(0.1f, 0.15f).value);
+    } else {
+      world.CreateShape(body, {}, Circle{{0.0f, 0.0f}, 0.12f});
+    }
+    bodies.push_back(body);
+  }
+  for (int i = 0; i < 8; i += 2)
+    world.CreateJoint(RevoluteJointDef{
+        {.bodyA = bodies[static_cast<std::size_t>(i)], .bodyB = bodies[static_cast<std::size_t>(i + 1)]}});
+  return world;
+}
+
+// FastCrowd's digest after every step, and the most fast bodies any step swept.
+std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, int* mostFast = nullptr) {
+  World world = FastCrowd();
+  if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
+  std::vector<std::uint64_t> digests;
+  for (int i = 0; i < steps; ++i) {
+    world.Step(1.0f / 60.0f);
+    digests.push_back(test::StepDigest(world));
+    if (mostFast != nullptr) *mostFast = std::max(*mostFast, world.GetCounters().fastBodies);
+  }
+  return digests;
+}
+
 }  // namespace
 
 // Scenes big enough that a colour's groups span several blocks on every worker count (a block is
@@ -112,6 +166,25 @@ TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on ho
       CHECK(FirstMismatch(serial, Digests(info, scene.params, 60, &tasks)) == -1);
       CHECK(scheduler.tasksRun > 0);  // the step did hand its work to the scheduler
     }
+  }
+}
+
+TEST_CASE("continuous collision on workers: a crowd of fast bodies gives the serial states and events") {
+  int mostFast = 0;
+  const std::vector<std::uint64_t> serial = FastCrowdDigests(nullptr, 45, &mostFast);
+  CHECK(mostFast >= 40);  // the parallel pass runs (from 32 fast non-bullets)
+  TaskPool pool2(2), pool3(3), pool8(8);
+  for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
+    INFO("workers " << pool->WorkerCount());
+    const TaskSystem tasks = pool->GetTaskSystem();
+    CHECK(FirstMismatch(serial, FastCrowdDigests(&tasks, 45)) == -1);
+  }
+  for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
+                         Hostility::ShuffledWorkerIndex}) {
+    INFO("mode " << static_cast<int>(mode));
+    HostileScheduler scheduler(mode, 5);
+    const TaskSystem tasks = scheduler.System();
+    CHECK(FirstMismatch(serial, FastCrowdDigests(&tasks, 45)) == -1);
   }
 }
 

@@ -268,7 +268,8 @@ class BroadPhase {
   /// may be missed, and non-static proxies may be visited (check the type in `fn`). For a caller that
   /// interleaves MoveProxy of awake proxies with queries for static ones (the world's continuous
   /// collision, between whose moves static proxies never change): applying each move before the next
-  /// query would rebuild a band list every time.
+  /// query would rebuild a band list every time. It writes nothing inside the broadphase, so several
+  /// threads may run it at once while no other call is made; a proxy destroyed since is not visited.
   void QueryStaticAABB(const AABB& box, QueryFn fn, void* context) const;
 
   /// Visits the proxies whose fat AABB the ray segment touches, in increasing entry fraction (ties by

@@ -407,7 +407,9 @@ class World {
   /// step; so a one-way platform lets a fast body through from below. (The callback only ever sees
   /// manifolds with points: a pose without any, possible only when the sweep stopped short of contact,
   /// is not shown, and the body stops there as it would without the callback.) Those calls come after the
-  /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's.
+  /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's;
+  /// with several workers and at least 32 fast bodies, those of fast bodies without joints that are
+  /// not bullets come from the workers, at the same time and in any order, as the narrowphase's.
   ///
   /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
   /// every call that would change it is refused: the world is locked (world_callbacks.h).

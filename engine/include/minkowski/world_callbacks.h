@@ -210,7 +210,10 @@ using MixFn = float (*)(float valueA, std::uint64_t materialA, float valueB, std
 /// The custom pair filter (World::SetCustomFilterCallback, as Box2D v3's b2CustomFilterFcn): called
 /// for two shapes whose Filter bits and body rules let them collide, when one of them has
 /// ShapeDef::enableCustomFiltering, before their contact is made; false and the pair never makes a
-/// contact (asked again only when their boxes part and meet again). Read only, like MixFn.
+/// contact (asked again only when their boxes part and meet again). Read only, like MixFn. Continuous
+/// collision asks it too, for what a fast body would pass: with several workers (WorldDef::tasks)
+/// some of those calls come from the workers at the same time, so it must then be safe to call
+/// concurrently and answer the same whatever the order.
 using CustomFilterFn = bool (*)(ShapeId shapeA, ShapeId shapeB, void* context);
 
 }  // namespace mk

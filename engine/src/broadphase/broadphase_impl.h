@@ -203,7 +203,9 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// Calls fn(proxy) for every proxy whose fat box overlaps `box`, possibly more than once (a proxy
   /// in several bands); fn returns false to stop. Returns false when stopped. restingOnly skips the
   /// bands' active lists (awake moving proxies); large proxies are visited whatever their kind.
-  template <class Fn>
+  /// kOnce: each live proxy once, where it is first seen, and no entry of a destroyed one, without
+  /// stamps (below), so it writes nothing and threads may run it side by side.
+  template <bool kOnce = false, class Fn>
   bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false) const;
 
   // --- queries (broadphase_query.cpp)
@@ -220,7 +222,7 @@ int LowerBound(const std::vector<BandEntry>& list, float key);
 /// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
 float ScanKey(float queryLo, float maxExtent);
 
-template <class Fn>
+template <bool kOnce, class Fn>
 bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly) const {
   const int s = layout.axis;
   const int c = 1 - s;
@@ -234,7 +236,16 @@ bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly
         for (int i = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind])); i < n && list[i].lo <= qhi;
              ++i) {
           const BandEntry& e = list[i];
-          if (e.hi >= qlo && e.crossLo <= chi && e.crossHi >= clo && !fn(e.proxy)) return false;
+          if (e.hi >= qlo && e.crossLo <= chi && e.crossHi >= clo) {
+            if constexpr (kOnce) {
+              // A proxy has an entry, with the same box, in every band of [bandLo, bandHi] (placed at
+              // the last Sync; a later move or destruction changes neither until the next), so the
+              // query first meets it in band max(b0, bandLo): an entry in a later band is a repeat.
+              if (e.generation != generation[e.proxy]) continue;  // destroyed since the last Sync
+              if (b > b0 && slots[e.proxy].bandLo < b) continue;
+            }
+            if (!fn(e.proxy)) return false;
+          }
         }
       }
     }

@@ -47,7 +47,15 @@ void BroadPhase::QueryRestingAABB(const AABB& box, QueryFn fn, void* context) co
 }
 
 void BroadPhase::QueryStaticAABB(const AABB& box, QueryFn fn, void* context) const {
-  QueryAABBImpl(box, fn, context, /*restingOnly=*/true, /*sync=*/false);
+  const bool valid = mk::IsValid(box) && fn != nullptr;
+  MK_ASSERT(valid);
+  if (!valid) return;
+  // No Sync and no stamps: it writes nothing, so the continuous stage's sweeps may query from
+  // several workers at once.
+  const Impl& s = *impl_;
+  s.ForEachOverlap</*kOnce=*/true>(
+      box, [&](std::int32_t proxy) { return fn(s.IdOf(proxy), s.slots[proxy].userData, context); },
+      /*restingOnly=*/true);
 }
 
 void BroadPhase::QueryAABBImpl(const AABB& box, QueryFn fn, void* context, bool restingOnly,

@@ -20,8 +20,10 @@
 // that shape this step (a one-way platform). Kinematic bodies are not swept against, and bullets not
 // against each other. Sensors are not swept against either, but the sensors a fast body's path
 // crosses within the step get their sensor events (SweepSensors).
+#include "core/parallel.h"
 #include "minkowski/time_of_impact.h"
 #include "world/body_sweep.h"
+#include "world/continuous_sweep.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
@@ -37,38 +39,6 @@ namespace mk {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
-
-struct SweepContext {
-  WorldState* world = nullptr;
-  float dt = 0.0f;    // the step (s)
-  int body = kNull;   // the fast body
-  Pos origin{};       // FrameOrigin of its start centre: the sweeps' frame (the world's in the default build)
-  int shape = kNull;  // its shape being swept
-  bool bullet = false;
-  // Made when the first candidate arrives (most fast bodies meet none; the sweep costs two atan2):
-  bool sweepReady = false;  // sweep, for the body
-  bool sweptReady = false;  // swept, for `shape`
-  Sweep sweep;
-  AABB swept{};  // tight box of the swept shape over the step (with the turn's bulge and the tolerance)
-  float target = kToiDefaultTarget;
-  float fraction = 1.0f;  // earliest time of impact so far
-  int hitShape = kNull;   // the body's shape and the shape it hits at `fraction` (for the record)
-  int hitTarget = kNull;
-  // Set when a static surface holds the body at its start pose (HoldsAgainstStatic): the surface's
-  // normal there, from the surface towards the body.
-  bool held = false;
-  Vec2 holdNormal{0.0f, 0.0f};
-  // Set when the earliest time of impact is against a static shape the body already touched at the
-  // start (the inset or corner sweeps): where and along which normal (from that shape towards the
-  // body) the swept proxy reached it, for StopAtTouch.
-  bool touchStop = false;
-  Vec2 touchPoint{0.0f, 0.0f};
-  Vec2 touchNormal{0.0f, 0.0f};
-  // The sweep of the last candidate's body: neighbouring candidates are mostly shapes of one body
-  // (a static ground, a ring of segments), and each sweep costs an atan2.
-  int otherBody = kNull;
-  Sweep otherSweep;
-};
 
 // What the pre-solve callback says of the fast shape against `otherShape` at the sweeps' pose at
 // `fraction` (World::SetPreSolveCallback), shown the manifold there with the pair ordered as a
@@ -304,7 +274,7 @@ void NoteSensor(SweepContext& context, int sensorShape) {
   if (!shape.enableSensorEvents || shape.isSensor) return;
   if (!FiltersAllowPair(MakeProxyFilter(shape), MakeProxyFilter(world.shapes[sensorShape]))) return;
   if (!ShouldShapesCollide(world, context.shape, sensorShape)) return;
-  world.sweptSensors.push_back({context.shape, sensorShape});
+  context.sensors->push_back({context.shape, sensorShape});
 }
 
 bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
@@ -315,11 +285,17 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   const Shape& other = world.shapes[otherShape];
   // The broadphase matched fat boxes; the tight ones reject most neighbours before any GJK.
   if (other.body == context.body || !Overlaps(context.swept, other.aabb)) return true;
+  const Body& otherBody = world.bodies[other.body];
   if (other.isSensor) {
+    // A moving sensor's box may be moved by a fast body swept earlier in the serial order: out of
+    // order, this body's sweep is redone on the calling thread in its turn.
+    if (context.outOfOrder && otherBody.type != BodyType::Static) {
+      context.redoInOrder = true;
+      return false;
+    }
     NoteSensor(context, otherShape);
     return true;
   }
-  const Body& otherBody = world.bodies[other.body];
   const bool isStatic = otherBody.type == BodyType::Static;
   const bool sweepable =
       isStatic || (context.bullet && otherBody.type == BodyType::Dynamic && !otherBody.isBullet);
@@ -542,10 +518,11 @@ void MoveJointPartnersBack(WorldState& world, int bodySlot, float fraction, floa
   }
 }
 
-// Sweeps one fast body's shapes; returns true when it was moved back.
-bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
-  Body& body = world.bodies[bodySlot];
-  SweepContext context;
+// The sweep of one fast body's shapes into `context`, which says where its sensor pairs go. Reads the
+// world and writes nothing else, so the bodies that SolveContinuous lets out of order (non-bullets
+// without joints: static shapes and their own state are all their sweeps read) run on any thread.
+void SweepFastBody(WorldState& world, int bodySlot, float dt, SweepContext& context) {
+  const Body& body = world.bodies[bodySlot];
   context.world = &world;
   context.dt = dt;
   context.body = bodySlot;
@@ -553,7 +530,6 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
   context.bullet = body.isBullet;
   // A slop of 0 would leave the advancement creeping towards contact: 1 mm is the floor.
   context.target = std::max(world.settings.linearSlop, 0.001f);
-  world.sweptSensors.clear();
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     const Shape& shape = world.shapes[s];
     if (shape.isSensor || shape.proxy.IsNull()) continue;
@@ -570,11 +546,21 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
     } else {
       world.broadphase.QueryStaticAABB(box, SweepShapeAgainst, &context);
     }
+    if (context.redoInOrder) return;
   }
+}
+
+// Applies a fast body's sweep (SweepFastBody): its holds and stops, the sensors its path crossed, and,
+// when it hit something, its move back to the time of impact with its joint group. Returns true when
+// it was moved back.
+bool ApplyFastSweep(WorldState& world, const SweepContext& context,
+                    std::span<const std::pair<int, int>> sensors) {
+  const int bodySlot = context.body;
+  Body& body = world.bodies[bodySlot];
+  const float dt = context.dt;
   const bool stoppedBefore = body.heldAtStart;
   StopRepeatedHold(body, context.held, context.holdNormal);
-  if (!world.sweptSensors.empty() && context.fraction > 0.0f)
-    SweepSensors(world, context, world.sweptSensors);
+  if (!sensors.empty() && context.fraction > 0.0f) SweepSensors(world, context, sensors);
   if (!(context.fraction < 1.0f)) return false;
   const WorldTransform xf = FrameToWorld(GetSweepTransform(context.sweep, context.fraction), context.origin);
   if (world.recordContinuous) Record(world, context, xf);
@@ -595,13 +581,60 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
   return true;
 }
 
+// Sweeps one fast body's shapes and applies the result, on the calling thread; returns true when it
+// was moved back.
+bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
+  SweepContext context;
+  world.sweptSensors.clear();
+  context.sensors = &world.sweptSensors;
+  SweepFastBody(world, bodySlot, dt, context);
+  return ApplyFastSweep(world, context, world.sweptSensors);
+}
+
+// Below this many fast bodies a parallel-for costs more than the sweeps it would share.
+constexpr int kMinFastBodiesForWorkers = 32;
+constexpr int kMinFastBodiesPerRange = 8;
+
+// The parallel pass: the fast non-bullets without joints swept on the workers, each into its own
+// FastSweep (world.fastSweeps, parallel to world.fastBodies). What one body's sweep reads, no other
+// body's sweep or move changes (static shapes, its own state; a moving sensor sends it back to the
+// calling thread), so each outcome is the one the serial stage computes in its turn.
+void SweepFastBodiesOnWorkers(WorldState& world, float dt) {
+  const int count = static_cast<int>(world.fastBodies.size());
+  if (world.fastSweeps.size() < world.fastBodies.size()) world.fastSweeps.resize(world.fastBodies.size());
+  ParallelFor(&world.tasks, count, kMinFastBodiesPerRange, [&world, dt](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const int bodySlot = world.fastBodies[static_cast<std::size_t>(i)];
+      FastSweep& item = world.fastSweeps[static_cast<std::size_t>(i)];
+      item.swept = world.bodies[bodySlot].headJointEdge == kNull;
+      if (!item.swept) continue;
+      item.sensors.clear();
+      item.context = SweepContext{};
+      item.context.sensors = &item.sensors;
+      item.context.outOfOrder = true;
+      SweepFastBody(world, bodySlot, dt, item.context);
+      item.swept = !item.context.redoInOrder;
+    }
+  });
+}
+
 }  // namespace
 
 void SolveContinuous(WorldState& world, float dt) {
   world.continuousRecords.clear();
   int hits = 0;
   world.movedBack.clear();
-  for (int body : world.fastBodies) hits += SolveContinuousBody(world, body, dt) ? 1 : 0;
+  const bool onWorkers = HasWorkers(&world.tasks) && world.fastBodies.size() >= kMinFastBodiesForWorkers;
+  if (onWorkers) SweepFastBodiesOnWorkers(world, dt);
+  // In body order, as the serial stage: the bodies swept on the workers apply their outcome in their
+  // turn, the others (jointed ones, whose walk moves other fast bodies, and bullets, which see the
+  // bodies moved before them) sweep here.
+  for (std::size_t i = 0; i < world.fastBodies.size(); ++i) {
+    const FastSweep* swept = onWorkers && world.fastSweeps[i].swept ? &world.fastSweeps[i] : nullptr;
+    const bool movedBack = swept != nullptr ? ApplyFastSweep(world, swept->context, swept->sensors)
+                                            : SolveContinuousBody(world, world.fastBodies[i], dt);
+    hits += movedBack ? 1 : 0;
+  }
   for (int body : world.fastBullets) hits += SolveContinuousBody(world, body, dt) ? 1 : 0;
   world.movedBack.clear();
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
