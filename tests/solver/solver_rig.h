@@ -91,6 +91,7 @@ struct SolverRig {
     if (context.settings.enableRestitution) ApplyRestitution(solver, context);
     if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
     StoreContactImpulses(contactInputs, solver, context);
+    ListContactHits(contactInputs, solver, context);
     StoreJointImpulses(jointInputs, solver, context);
     for (RigBody& body : bodies) {
       if (body.index < 0) continue;

@@ -4,6 +4,7 @@
 // the baseline ones; contact_graph_avx2.cpp has the 8-lane kernels.
 #include "solver/contact_graph.h"
 
+#include "core/parallel.h"
 #include "minkowski/assert.h"
 #include "solver/body_lanes.h"
 #include "solver/contact_graph_kernels.h"
@@ -71,6 +72,7 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
 template <class F>
 void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
   graph.colorOf.resize(keys.size());
+  graph.slotOf.resize(keys.size());
   graph.overflow.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
   // Contacts between moving bodies first, then each contact with a body that never moves in a colour
@@ -87,7 +89,7 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
       const int color = againstStatic ? AssignColorAfter(graph.bodyColors, a < 0 ? b : a)
                                       : AssignColor(graph.bodyColors, a, b);
       graph.colorOf[i] = static_cast<std::int8_t>(color);
-      if (color >= 0) ++graph.colorSize[color];
+      if (color >= 0) graph.slotOf[i] = graph.colorSize[color]++;
     }
   }
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -95,11 +97,33 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
   }
 }
 
+// The contacts [begin, end) into their lanes (ColorContacts gave each its colour and slot).
+template <class F>
+void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<F>& graph, int begin,
+                      int end) {
+  constexpr int W = F::kLanes;
+  // Locals, not the graph's members: the lanes' int and float stores could alias those, which the
+  // compiler would then reload for every contact.
+  const std::int8_t* colorOf = graph.colorOf.data();
+  const int* slotOf = graph.slotOf.data();
+  WideContactGroup<F>* groups = graph.groups.data();
+  const int staticSlot = graph.staticSlot;
+  int groupStart[kGraphColorCount];
+  std::copy_n(graph.colorGroupStart, kGraphColorCount, groupStart);
+  for (int i = begin; i < end; ++i) {
+    const int color = colorOf[i];
+    if (color < 0) continue;
+    const int slot = slotOf[i];
+    PackLane(groups[groupStart[color] + slot / W], slot % W, &contacts[static_cast<size_t>(i)], i,
+             staticSlot);
+  }
+}
+
 }  // namespace
 
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
-                       int bodyCount, ContactGraph<F>& graph) {
+                       int bodyCount, ContactGraph<F>& graph, const TaskSystem* tasks) {
   MK_ASSERT(keys.size() == contacts.size());
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
@@ -110,16 +134,13 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
   for (int c = 0; c < kGraphColorCount; ++c)
     graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
   graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
-  int filled[kGraphColorCount] = {};
-  for (size_t i = 0; i < contacts.size(); ++i) {
-    const int color = graph.colorOf[i];
-    if (color < 0) continue;
-    const int slot = filled[color]++;
-    PackLane(graph.groups[static_cast<size_t>(graph.colorGroupStart[color] + slot / W)], slot % W,
-             &contacts[i], static_cast<int>(i), bodyCount);
-  }
+  // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
+  // every contact's lane is known from the colouring, so the workers share it: a range of contacts
+  // writes only its own lanes, and the groups come out the same for any split.
+  ParallelFor(tasks, static_cast<int>(contacts.size()), kMinContactsPerRange,
+              [&](int begin, int end) { PackContactRange(contacts, graph, begin, end); });
   for (int c = 0; c < kGraphColorCount; ++c) {
-    for (int slot = filled[c]; slot % W != 0; ++slot) {
+    for (int slot = graph.colorSize[c]; slot % W != 0; ++slot) {
       PackLane<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,
                   -1, bodyCount);
     }
@@ -142,20 +163,24 @@ int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
 
 template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
-                        std::span<ContactConstraint> contacts) {
-  for (const WideContactGroup<F>& g : graph.groups) {
-    for (int k = 0; k < F::kLanes; ++k) {
-      if (g.constraint[k] < 0) continue;
-      const size_t i = static_cast<size_t>(g.constraint[k]);
-      ContactConstraint& c = contacts[i];
-      // The key's count: the constraint's sits on a line no impulse shares, one more miss a contact.
-      for (int j = 0; j < keys[i].pointCount; ++j) {
-        c.points[j].normalImpulse = g.points[j].normalImpulse[k];
-        c.points[j].tangentImpulse = g.points[j].tangentImpulse[k];
-        c.points[j].maxNormalImpulse = g.points[j].maxNormalImpulse[k];
+                        std::span<ContactConstraint> contacts, const TaskSystem* tasks) {
+  // Each lane belongs to one constraint, so ranges of groups write disjoint constraints.
+  ParallelFor(tasks, static_cast<int>(graph.groups.size()), kMinGroupsPerStoreRange, [&](int begin, int end) {
+    for (int gi = begin; gi < end; ++gi) {
+      const WideContactGroup<F>& g = graph.groups[static_cast<size_t>(gi)];
+      for (int k = 0; k < F::kLanes; ++k) {
+        if (g.constraint[k] < 0) continue;
+        const size_t i = static_cast<size_t>(g.constraint[k]);
+        ContactConstraint& c = contacts[i];
+        // The key's count: the constraint's sits on a line no impulse shares, one more miss a contact.
+        for (int j = 0; j < keys[i].pointCount; ++j) {
+          c.points[j].normalImpulse = g.points[j].normalImpulse[k];
+          c.points[j].tangentImpulse = g.points[j].tangentImpulse[k];
+          c.points[j].maxNormalImpulse = g.points[j].maxNormalImpulse[k];
+        }
       }
     }
-  }
+  });
 }
 
 template <class F>
@@ -177,9 +202,9 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 // storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
 #define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                    \
   template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, int, \
-                                     ContactGraph<F>&);                                                    \
+                                     ContactGraph<F>&, const TaskSystem*);                                 \
   template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,                 \
-                                      std::span<ContactConstraint>);                                       \
+                                      std::span<ContactConstraint>, const TaskSystem*);                    \
   template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                           \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)

@@ -58,6 +58,7 @@ template <class F>
 struct ContactGraph {
   std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a contact of colour c has it
   std::vector<std::int8_t> colorOf;       // per constraint: its colour, -1 for the overflow
+  std::vector<int> slotOf;                // per coloured constraint: its place among its colour's
   std::vector<WideContactGroup<F>> groups;
   int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
   int colorSize[kGraphColorCount] = {};            // contacts per colour
@@ -77,10 +78,12 @@ struct ContactGraph {
 /// contacts with a body that never moves, in input order, each taking the lowest free colour above
 /// its moving body's (AssignColorAfter), so that the static row is solved last. The overflow keeps
 /// input order. keys: the contacts' ContactKeys (PrepareContacts writes them, same index), which
-/// the colouring reads; only the packing reads `contacts`. bodyCount: the step's solver bodies.
+/// the colouring reads; only the packing reads `contacts`. bodyCount: the step's solver bodies. The
+/// colouring runs on the calling thread; the packing is shared by `tasks`' workers when it has them
+/// (the groups are the same either way).
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
-                       int bodyCount, ContactGraph<F>& graph);
+                       int bodyCount, ContactGraph<F>& graph, const TaskSystem* tasks = nullptr);
 
 /// The coloured half of WarmStartContacts: every group's accumulated impulses applied. `states`: the
 /// solver bodies and then the static slot (graph.staticSlot + 1 entries; RunSubSteps appends it).
@@ -109,10 +112,11 @@ void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states,
                             int begin, int end, int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints (after the sub-steps, before
-/// restitution and StoreContactImpulses). keys: as for BuildContactGraph (their point counts).
+/// restitution and StoreContactImpulses). keys: as for BuildContactGraph (their point counts). Shared
+/// by `tasks`' workers when it has them.
 template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
-                        std::span<ContactConstraint> contacts);
+                        std::span<ContactConstraint> contacts, const TaskSystem* tasks = nullptr);
 
 /// DropCappedImpulses for the groups: lanes with a capped body restart from zero.
 template <class F>

@@ -472,17 +472,28 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
 
 void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
                           const StepContext& context) {
+  // Each input owns its manifold, so ranges of inputs write disjoint manifolds.
+  ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const ContactConstraint& c = solver.contacts[static_cast<size_t>(i)];
+      const int pointCount =
+          solver.contactKeys[static_cast<size_t>(i)].pointCount;  // off the impulses' lines
+      Manifold& manifold = *inputs[static_cast<size_t>(i)].manifold;
+      for (int j = 0; j < pointCount; ++j) {
+        manifold.points[j].normalImpulse = c.points[j].normalImpulse;
+        manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
+      }
+    }
+  });
+}
+
+void ListContactHits(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context) {
   const float hitThreshold = context.settings.hitEventThreshold;
   solver.hits.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const ContactConstraint& c = solver.contacts[i];
-    const int pointCount = solver.contactKeys[i].pointCount;  // c.pointCount, off the impulses' lines
-    Manifold& manifold = *inputs[i].manifold;
-    for (int j = 0; j < pointCount; ++j) {
-      manifold.points[j].normalImpulse = c.points[j].normalImpulse;
-      manifold.points[j].tangentImpulse = c.points[j].tangentImpulse;
-    }
     if (!inputs[i].enableHitEvents) continue;
+    const ContactConstraint& c = solver.contacts[i];
+    const int pointCount = solver.contactKeys[i].pointCount;
     // The fastest approach among the points that pushed this step.
     ContactHit hit{inputs[i].id, -1, 0.0f};
     for (int j = 0; j < pointCount; ++j) {

@@ -131,9 +131,14 @@ void SolveContactPositionsClassic(SolverArrays& solver, const StepContext& conte
 /// Once per step after the sub-steps: bounce where the approach was faster than the threshold.
 void ApplyRestitution(SolverArrays& solver, const StepContext& context);
 
-/// Writes each point's impulses back into its input's manifold (the next step's warm start) and
-/// lists the hits of inputs with enableHitEvents in solver.hits.
+/// Writes each point's impulses back into its input's manifold (the next step's warm start), on
+/// context.tasks' workers when it has them.
 void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
                           const StepContext& context);
+
+/// Lists the hits of inputs with enableHitEvents in solver.hits, in input order (after the
+/// sub-steps and restitution). A step whose inputs have none may skip it, leaving solver.hits
+/// cleared.
+void ListContactHits(std::span<const ContactInput> inputs, SolverArrays& solver, const StepContext& context);
 
 }  // namespace mk

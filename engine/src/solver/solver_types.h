@@ -49,9 +49,10 @@ struct StepContext {
 /// about kBlocksPerWorker per worker, so that a worker slowed by another process leaves its share to
 /// the others, and never fewer than `minBlock` items, so that a block outweighs claiming it.
 inline constexpr int kBlocksPerWorker = 4;
-inline constexpr int kMinGroupsPerBlock = 4;     // a colour's groups (16 contacts on 4 lanes)
-inline constexpr int kMinBodiesPerBlock = 64;    // the integrators' bodies
-inline constexpr int kMinContactsPerRange = 64;  // PrepareContacts and the narrowphase's parallel-fors
+inline constexpr int kMinGroupsPerBlock = 4;        // a colour's groups (16 contacts on 4 lanes)
+inline constexpr int kMinBodiesPerBlock = 64;       // the integrators' bodies
+inline constexpr int kMinContactsPerRange = 64;     // PrepareContacts, the graph's packing, the narrowphase
+inline constexpr int kMinGroupsPerStoreRange = 16;  // StoreContactGroups' groups
 inline int BlockSize(int count, int workerCount, int minBlock) {
   const int pieces = workerCount * kBlocksPerWorker;
   const int perPiece = (count + pieces - 1) / pieces;

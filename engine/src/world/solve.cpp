@@ -95,6 +95,7 @@ void GatherContacts(WorldState& world) {
   std::vector<ContactInput>& inputs = world.contactInputs;
   inputs.clear();
   const bool anySurface = world.maySurfaceShapes;
+  bool anyHitEvents = false;
   ForEachAwakeContact(world, [&](int slot) {
     Contact& contact = world.contacts[slot];
     if (contact.manifold.pointCount == 0) return;
@@ -114,7 +115,9 @@ void GatherContacts(WorldState& world) {
     }
     input.id = slot;
     input.enableHitEvents = contact.enableHitEvents;
+    anyHitEvents |= contact.enableHitEvents;
   });
+  world.contactInputsWantHits = anyHitEvents;
 }
 
 // What GatherJoints reads of a body that does not move this step (static, asleep or disabled).
@@ -271,6 +274,11 @@ void SolveStep(WorldState& world, float dt) {
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
   ApplyMotionLocks(solver);  // restitution may have moved a locked velocity
   StoreContactImpulses(world.contactInputs, solver, context);
+  if (world.contactInputsWantHits) {
+    ListContactHits(world.contactInputs, solver, context);
+  } else {
+    solver.hits.clear();  // no input asks: skip the pass over every input
+  }
   StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);
   ScatterBodies(world, context);

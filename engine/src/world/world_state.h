@@ -282,6 +282,7 @@ struct WorldState {
   bool recordContinuous = false;
   std::vector<ContinuousRecord> continuousRecords;
   std::vector<ContactInput> contactInputs;
+  bool contactInputsWantHits = false;  // GatherContacts: some input has enableHitEvents
   std::vector<JointInput> jointInputs;
   // Per body slot, what GatherJoints reads of a body, written by GatherBodies while it visits the
   // body anyway (only when the world has joints): 32 bytes in a row instead of three cache lines of
