@@ -3,6 +3,8 @@
 // was built and stepped (scenes/alloc_counter.h), and the records the world must hold for its objects.
 #include "minkowski/world.h"
 #include "scenes/alloc_counter.h"
+#include "solver/contact_graph.h"
+#include "solver/contact_solver.h"
 #include "world/world_state.h"
 
 #include <doctest/doctest.h>
@@ -47,6 +49,31 @@ TEST_CASE("the memory figure holds at least every body shape and contact record 
   CHECK(m.broadphase > 0);
   CHECK(m.step > 0);                                 // the solver's arrays for the awake boxes
   CHECK(m.joints == world.GetMemoryStats().joints);  // reading changes nothing
+}
+
+// The contact graph's packed groups are the step's largest array after the constraints; a count that
+// left them out would under-report a crowd's memory by a quarter.
+TEST_CASE("the step part holds every solver constraint and the contact graph's packed groups") {
+  World world;
+  const BodyId ground = world.CreateBody({});
+  world.CreateShape(ground, {}, MakeBox(200.0f, 0.5f).value);
+  AddBoxes(world, 500);
+  for (int i = 0; i < 10; ++i) world.Step(1.0f / 60.0f);
+  const SolverArrays& solver = world.State().solver;
+  const std::size_t constraints = solver.contacts.size();
+  REQUIRE(constraints > 0);
+  // Every coloured contact takes a lane; the groups hold at least the lanes over the lane width.
+  std::size_t groupBytes = 0;
+  if (world.GetSimdWidth() == 8) {
+    groupBytes = (constraints - solver.graph8.overflow.size()) / 8 * sizeof(WideContactGroup<wide::Float8>);
+  } else {
+    groupBytes = (constraints - solver.graph.overflow.size()) / 4 * sizeof(WideContactGroup<wide::Float4>);
+  }
+  const MemoryStats m = world.GetMemoryStats();
+  INFO("step " << m.step << " bytes, constraints " << constraints);
+  const std::size_t perContact = sizeof(ContactConstraint) + sizeof(ContactKey) + sizeof(ContactInput);
+  const std::size_t perBody = sizeof(BodyState) + sizeof(BodyParams);
+  CHECK(m.step >= constraints * perContact + solver.params.size() * perBody + groupBytes);
 }
 
 TEST_CASE("the memory figure never exceeds what the heap was asked for while the world was built") {

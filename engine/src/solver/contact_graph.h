@@ -19,6 +19,7 @@
 #include "core/wide_float.h"
 #include "solver/solver_types.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -71,6 +72,13 @@ struct ContactGraph {
   /// colorBlockSize[c] groups, and block k's lanes without a moving body use static slot
   /// staticSlot + k, so that blocks solved at the same time never write the same slot.
   int colorBlockSize[kGraphColorCount] = {};
+
+  /// Bytes held on the heap (World::GetMemoryStats).
+  std::size_t MemoryBytes() const {
+    return bodyColors.capacity() * sizeof(std::uint32_t) + colorOf.capacity() * sizeof(std::int8_t) +
+           slotOf.capacity() * sizeof(int) + groups.capacity() * sizeof(WideContactGroup<F>) +
+           overflow.capacity() * sizeof(int);
+  }
 };
 
 /// Colours the prepared contacts and packs each colour's contacts into groups. Contacts between two

@@ -16,6 +16,7 @@
 #include "solver/joint_solver.h"
 #include "solver/solver_types.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -52,6 +53,13 @@ struct HingeGraph {
   std::vector<int> scalar;                                  // joint indices solved one by one, in input order
   int staticSlot = 0;                                       // as ContactGraph::staticSlot: bodyCount
   int colorBlockSize[kGraphColorCount] = {};                // as ContactGraph::colorBlockSize
+
+  /// Bytes held on the heap (World::GetMemoryStats).
+  std::size_t MemoryBytes() const {
+    std::size_t bytes = bodyColors.capacity() * sizeof(std::uint32_t) + scalar.capacity() * sizeof(int);
+    for (const auto& color : groups) bytes += color.capacity() * sizeof(WideHingeGroup<F>);
+    return bytes;
+  }
 };
 
 /// True for a joint the graph takes: a revolute joint without spring, motor or limit between two
