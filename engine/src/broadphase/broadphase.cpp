@@ -238,7 +238,7 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
   begun.clear();
   ended.clear();
   ended.swap(pendingEnded);
-  Sync();
+  Sync(tasks);
   // Slot order: independent of the order of MoveProxy calls. (Band-then-sweep order was tried: faster
   // on the drift benchmark, slower on the pile, where creation order is already spatially coherent.)
   SortMoved();
@@ -491,9 +491,9 @@ std::size_t BroadPhase::CapacityBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
                       bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
-                      bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) + bytes(s.movedBits) +
-                      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) +
-                      bytes(s.foundRanges) + bytes(s.found);
+                      bytes(s.dirtyRuns) + bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) +
+                      bytes(s.movedBits) + bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) +
+                      bytes(s.heap) + bytes(s.foundRanges) + bytes(s.found);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);
   for (const auto& list : s.spareLists) total += bytes(list);

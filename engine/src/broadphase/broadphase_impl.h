@@ -134,6 +134,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<std::int32_t> large;
   std::vector<std::int32_t> dirtyKeys;   ///< band * 2 + list kind
   std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
+  std::vector<std::int32_t> dirtyRuns;   ///< Relocate's scratch: dirty list k's insertions start at [k]
   std::vector<std::int32_t> relocate;
   bool evaluateDue = true;
   bool layoutStale = true;  ///< a proxy was created, destroyed or relocated since the last evaluation
@@ -188,15 +189,18 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
 
   // --- structure (sweep_and_prune.cpp)
   int BandOf(float crossCoordinate) const;
-  void Sync();
+  /// Brings the lists up to date with the proxies' boxes; tasks (optional) share the list rebuilds.
+  void Sync(const TaskSystem* tasks = nullptr);
   LayoutParams IdealLayout() const;
   bool NeedsRebuild(const LayoutParams& ideal) const;
   void FullRebuild(const LayoutParams& ideal);
   void RecycleBandLists();
   void GrowList(std::vector<BandEntry>& list, std::size_t needed);
   void PlaceProxy(std::int32_t proxy);
-  void Relocate();
+  void Relocate(const TaskSystem* tasks);
   void MarkDirty(Placement placement, int bandLo, int bandHi);
+  /// Touches only list `key` (its band's entry for that kind), which must have room for its entries
+  /// and the insertions (Relocate grows it first): the rebuilds of different lists may run at once.
   void RebuildList(int key, const std::int64_t* inserted, int insertedCount);
   BandEntry MakeEntry(std::int32_t proxy) const;
 

@@ -4,6 +4,8 @@
 // [SECTION] Sync: relocating moved proxies, rebuilding dirty lists
 #include "broadphase/broadphase_impl.h"
 #include "core/float_bits.h"
+#include "core/parallel.h"
+#include "minkowski/assert.h"
 
 #include <algorithm>
 #include <cmath>
@@ -311,7 +313,7 @@ void BroadPhase::Impl::GrowList(std::vector<BandEntry>& list, std::size_t needed
 
 // Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
 // insertion for each list it joins. Lists it stays in refresh its entry during RebuildList.
-void BroadPhase::Impl::Relocate() {
+void BroadPhase::Impl::Relocate(const TaskSystem* tasks) {
   std::sort(relocate.begin(), relocate.end());
   relocate.erase(std::unique(relocate.begin(), relocate.end()), relocate.end());
   for (std::int32_t proxy : relocate) {
@@ -336,12 +338,27 @@ void BroadPhase::Impl::Relocate() {
   }
   std::sort(insertions.begin(), insertions.end());
   std::sort(dirtyKeys.begin(), dirtyKeys.end());
+  // Each dirty list's run of insertions, and room for all of it: GrowList draws on the shared pool of
+  // spare lists, so it runs here on this thread, and each rebuild below touches only its own list.
+  const int dirtyCount = static_cast<int>(dirtyKeys.size());
+  // Sized with dirtyKeys' capacity, so it grows only when that list does (never after warm-up).
+  if (dirtyRuns.capacity() < dirtyKeys.capacity() + 1) dirtyRuns.reserve(dirtyKeys.capacity() + 1);
+  dirtyRuns.resize(static_cast<std::size_t>(dirtyCount) + 1);
   std::size_t next = 0;
-  for (int key : dirtyKeys) {
-    std::size_t first = next;
+  for (int k = 0; k < dirtyCount; ++k) {
+    const int key = dirtyKeys[k];
+    dirtyRuns[k] = static_cast<std::int32_t>(next);
     while (next < insertions.size() && (insertions[next] >> 32) == key) ++next;
-    RebuildList(key, insertions.data() + first, static_cast<int>(next - first));
+    std::vector<BandEntry>& list = bands[key / 2].list[key % 2];
+    GrowList(list, list.size() + (next - static_cast<std::size_t>(dirtyRuns[k])));
   }
+  dirtyRuns[dirtyCount] = static_cast<std::int32_t>(next);
+  // A list's rebuild reads the proxies and writes its own list: the workers share the lists.
+  constexpr int kMinDirtyListsPerRange = 2;
+  ParallelFor(tasks, dirtyCount, kMinDirtyListsPerRange, [this](int begin, int end) {
+    for (int k = begin; k < end; ++k)
+      RebuildList(dirtyKeys[k], insertions.data() + dirtyRuns[k], dirtyRuns[k + 1] - dirtyRuns[k]);
+  });
   for (std::int32_t proxy : relocate) flags[proxy] &= static_cast<std::uint8_t>(~kFlagRelocate);
   relocate.clear();
   insertions.clear();
@@ -367,7 +384,7 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
     list[write++] = e;
   }
   list.resize(write);
-  GrowList(list, write + static_cast<std::size_t>(insertedCount));
+  MK_ASSERT(list.capacity() >= write + static_cast<std::size_t>(insertedCount));  // Relocate grew it
   for (int i = 0; i < insertedCount; ++i) {
     list.push_back(MakeEntry(static_cast<std::int32_t>(inserted[i] & 0xFFFFFFFF)));
   }
@@ -378,7 +395,7 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
   band.dirty[kind] = false;
 }
 
-void BroadPhase::Impl::Sync() {
+void BroadPhase::Impl::Sync(const TaskSystem* tasks) {
   // Bulk creation or destruction changes the typical spread: re-evaluate at once rather than wait.
   const bool countChanged = proxyCount > 2 * countAtRebuild + 64 || 2 * proxyCount + 64 < countAtRebuild;
   // The periodic evaluation is an O(n) pass over every proxy; when nothing was created, destroyed or
@@ -393,7 +410,7 @@ void BroadPhase::Impl::Sync() {
       return;
     }
   }
-  if (!relocate.empty() || !dirtyKeys.empty()) Relocate();
+  if (!relocate.empty() || !dirtyKeys.empty()) Relocate(tasks);
 }
 
 }  // namespace mk
