@@ -99,10 +99,12 @@ World FastCrowd() {
                                           .linearVelocity = rng.Uniform(30.0f, 60.0f) * rng.Direction(),
                                           .angularVelocity = rng.Uniform(-20.0f, 20.0f),
                                           .isBullet = i >= 62});
+    // A third report hits: the gather on the workers must pass each contact's wish on, in order.
+    const ShapeDef def{.enableHitEvents = i % 3 == 0};
     if (i % 2 == 0) {
-      world.CreateShape(body, {}, MakeBox(0.1f, 0.15f).value);
+      world.CreateShape(body, def, MakeBox(0.1f, 0.15f).value);
     } else {
-      world.CreateShape(body, {}, Circle{{0.0f, 0.0f}, 0.12f});
+      world.CreateShape(body, def, Circle{{0.0f, 0.0f}, 0.12f});
     }
     bodies.push_back(body);
   }
@@ -112,8 +114,10 @@ World FastCrowd() {
   return world;
 }
 
-// FastCrowd's digest after every step, and the most fast bodies any step swept.
-std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, int* mostFast = nullptr) {
+// FastCrowd's digest after every step (hit events included), the most fast bodies any step swept and
+// the hit events of all steps.
+std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, int* mostFast = nullptr,
+                                            std::size_t* hits = nullptr) {
   World world = FastCrowd();
   if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
   std::vector<std::uint64_t> digests;
@@ -121,6 +125,7 @@ std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, 
     world.Step(1.0f / 60.0f);
     digests.push_back(test::StepDigest(world));
     if (mostFast != nullptr) *mostFast = std::max(*mostFast, world.GetCounters().fastBodies);
+    if (hits != nullptr) *hits += world.GetContactHitEvents().size();
   }
   return digests;
 }
@@ -169,10 +174,13 @@ TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on ho
   }
 }
 
-TEST_CASE("continuous collision on workers: a crowd of fast bodies gives the serial states and events") {
+TEST_CASE(
+    "continuous collision on workers: a crowd of fast bodies gives the serial states, events and hits") {
   int mostFast = 0;
-  const std::vector<std::uint64_t> serial = FastCrowdDigests(nullptr, 45, &mostFast);
+  std::size_t hits = 0;
+  const std::vector<std::uint64_t> serial = FastCrowdDigests(nullptr, 45, &mostFast, &hits);
   CHECK(mostFast >= 40);  // the parallel pass runs (from 32 fast non-bullets)
+  CHECK(hits >= 20);      // and the digests hold hit events
   TaskPool pool2(2), pool3(3), pool8(8);
   for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
     INFO("workers " << pool->WorkerCount());

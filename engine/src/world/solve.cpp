@@ -89,9 +89,81 @@ ContactBody ContactSide(const Body& body) {
 #endif
 }
 
+// The two bodies of a contact: the edges name them (a shape never changes body) without a Shape read.
+const Body& BodyA(const WorldState& world, const Contact& contact) {
+  return world.bodies[contact.edges[0].body];
+}
+const Body& BodyB(const WorldState& world, const Contact& contact) {
+  return world.bodies[contact.edges[1].body];
+}
+
+// A touching contact (manifold points) makes a solver input when one of its bodies moves.
+bool EitherMoves(const Body& bodyA, const Body& bodyB) {
+  return bodyA.solverIndex != kNull || bodyB.solverIndex != kNull;
+}
+
+// A contact's solver input. Without surface shapes (anySurface false) it leaves the rolling
+// resistance and tangent speed as they are: 0 in a fresh input.
+void FillContactInput(ContactInput& input, Contact& contact, const Body& bodyA, const Body& bodyB, int slot,
+                      bool anySurface) {
+  input.manifold = &contact.manifold;
+  input.bodyA = ContactSide(bodyA);
+  input.bodyB = ContactSide(bodyB);
+  input.friction = contact.friction;
+  input.restitution = contact.restitution;
+  if (anySurface) {
+    input.rollingResistance = contact.rollingResistance;
+    input.tangentSpeed = contact.tangentSpeed;
+  }
+  input.id = slot;
+  input.enableHitEvents = contact.enableHitEvents;
+}
+
+// GatherContacts on the workers: which awake contacts make inputs (a byte each, the hit-event wish in
+// its second bit), their slots compacted in order here, then the inputs filled, each in its place.
+void GatherContactsOnWorkers(WorldState& world, const TaskSystem* tasks) {
+  std::vector<int>& slots = world.gatherSlots;
+  std::vector<std::uint8_t>& keep = world.gatherKeep;
+  slots.clear();
+  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  keep.resize(slots.size());
+  ParallelFor(tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const Contact& contact = world.contacts[slots[i]];
+      const bool makes =
+          contact.manifold.pointCount > 0 && EitherMoves(BodyA(world, contact), BodyB(world, contact));
+      keep[i] = static_cast<std::uint8_t>(makes ? 1 + (contact.enableHitEvents ? 2 : 0) : 0);
+    }
+  });
+  std::size_t count = 0;
+  std::uint8_t wishes = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (keep[i] == 0) continue;
+    slots[count++] = slots[i];  // count <= i: compacts in place, in slot order
+    wishes |= keep[i];
+  }
+  slots.resize(count);
+  world.contactInputsWantHits = (wishes & 2) != 0;
+  std::vector<ContactInput>& inputs = world.contactInputs;
+  inputs.resize(count);
+  const bool anySurface = world.maySurfaceShapes;
+  ParallelFor(tasks, static_cast<int>(count), kMinContactsPerRange, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k) {
+      Contact& contact = world.contacts[slots[k]];
+      inputs[k] = ContactInput{};  // kept from an earlier step: fresh, as the serial gather's are
+      FillContactInput(inputs[k], contact, BodyA(world, contact), BodyB(world, contact), slots[k],
+                       anySurface);
+    }
+  });
+}
+
 // Touching contacts (manifold points) with at least one moving body, in slot order: the awake set's
 // (a contact of two sleeping or static bodies has none).
-void GatherContacts(WorldState& world) {
+void GatherContacts(WorldState& world, const TaskSystem* tasks) {
+  if (HasWorkers(tasks)) {
+    GatherContactsOnWorkers(world, tasks);
+    return;
+  }
   std::vector<ContactInput>& inputs = world.contactInputs;
   inputs.clear();
   const bool anySurface = world.maySurfaceShapes;
@@ -99,22 +171,10 @@ void GatherContacts(WorldState& world) {
   ForEachAwakeContact(world, [&](int slot) {
     Contact& contact = world.contacts[slot];
     if (contact.manifold.pointCount == 0) return;
-    // The edges name the shapes' bodies (a shape never changes body) without a Shape read each.
-    const Body& bodyA = world.bodies[contact.edges[0].body];
-    const Body& bodyB = world.bodies[contact.edges[1].body];
-    if (bodyA.solverIndex == kNull && bodyB.solverIndex == kNull) return;
-    ContactInput& input = inputs.emplace_back();  // filled in place (see GatherJoints)
-    input.manifold = &contact.manifold;
-    input.bodyA = ContactSide(bodyA);
-    input.bodyB = ContactSide(bodyB);
-    input.friction = contact.friction;
-    input.restitution = contact.restitution;
-    if (anySurface) {  // else both stay 0, as emplace_back made them
-      input.rollingResistance = contact.rollingResistance;
-      input.tangentSpeed = contact.tangentSpeed;
-    }
-    input.id = slot;
-    input.enableHitEvents = contact.enableHitEvents;
+    const Body& bodyA = BodyA(world, contact);
+    const Body& bodyB = BodyB(world, contact);
+    if (!EitherMoves(bodyA, bodyB)) return;
+    FillContactInput(inputs.emplace_back(), contact, bodyA, bodyB, slot, anySurface);  // fresh
     anyHitEvents |= contact.enableHitEvents;
   });
   world.contactInputsWantHits = anyHitEvents;
@@ -265,7 +325,7 @@ void SolveStep(WorldState& world, float dt) {
   SolverArrays& solver = world.solver;
   WakeJointPartners(world);
   GatherBodies(world, context);
-  GatherContacts(world);
+  GatherContacts(world, context.tasks);
   GatherJoints(world);
   PrepareContacts(world.contactInputs, solver, context, world.maySurfaceShapes);
   PrepareJoints(world.jointInputs, solver, context);

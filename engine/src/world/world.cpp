@@ -290,12 +290,12 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.jointInputs) + Bytes(w.jointSides) + Bytes(w.sleepGroupHead) +
            w.sleepGroupIds.MemoryBytes() + Bytes(w.islandParent) + Bytes(w.islandSleepTime) +
            Bytes(w.islandStack) + Bytes(w.islandMembers) + Bytes(w.pendingWakes) + Bytes(w.narrowphaseSlots) +
-           Bytes(w.narrowphaseChanges) + Bytes(w.scatterFast) + Bytes(w.begunPairScratch) +
-           Bytes(w.explosionShapes) + Bytes(w.castHits) + Bytes(w.rayHits) + Bytes(w.beginEvents) +
-           Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) + Bytes(w.sensorEndEvents) +
-           Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) + Bytes(w.moveEvents) +
-           Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) +
-           Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
+           Bytes(w.gatherSlots) + Bytes(w.gatherKeep) + Bytes(w.narrowphaseChanges) + Bytes(w.scatterFast) +
+           Bytes(w.begunPairScratch) + Bytes(w.explosionShapes) + Bytes(w.castHits) + Bytes(w.rayHits) +
+           Bytes(w.beginEvents) + Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) +
+           Bytes(w.sensorEndEvents) + Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) +
+           Bytes(w.moveEvents) + Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) +
+           Bytes(w.movedBack) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
   // Both lane widths' graphs: a world whose width was overridden keeps the other's storage.
   m.step += s.graph.MemoryBytes() + s.graph8.MemoryBytes() + s.hinges.MemoryBytes() + s.hinges8.MemoryBytes();

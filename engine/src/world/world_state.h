@@ -306,6 +306,10 @@ struct WorldState {
   // The parallel narrowphase's scratch (contacts.cpp, UpdateContactsParallel): the awake contacts'
   // slots, and what changed for each, for the ordered pass after.
   std::vector<int> narrowphaseSlots;
+  // GatherContacts on the workers: the awake contacts' slots (then the kept ones, compacted) and a
+  // byte each (makes an input; wants hit events).
+  std::vector<int> gatherSlots;
+  std::vector<std::uint8_t> gatherKeep;
   std::vector<std::uint8_t> narrowphaseChanges;
   // The parallel scatter's (solve.cpp): per solver body, whether it moved fast (and is a bullet).
   std::vector<std::uint8_t> scatterFast;
