@@ -28,28 +28,15 @@ void RebuildSolverBodies(WorldState& world) {
   world.solverBodiesStale = false;
 }
 
-// The moving bodies' velocities and parameters into the solver's body arrays, by solver index. The
-// list of them persists between steps (WorldState::solverBodies) and is rebuilt only when the set
-// changed, so a step where no body sleeps, wakes, appears or goes visits nothing but that list.
-// When there are joints, notes what GatherJoints needs of each moving body (WorldState::jointSides).
-void GatherBodies(WorldState& world, const StepContext& context) {
-  if (world.solverBodiesStale) RebuildSolverBodies(world);
+// The moving bodies [begin, end)'s velocities and parameters into the solver's rows (GatherBodies);
+// with `joints`, their joint sides too (a template argument: one loop each, no test per body).
+template <bool joints>
+void GatherBodyRange(WorldState& world, const StepContext& context, int begin, int end) {
   SolverArrays& solver = world.solver;
-  const std::size_t count = world.solverBodies.size();
-  solver.states.resize(count);
-  solver.params.resize(count);
-  const bool joints = world.jointIds.LiveCount() > 0;
-  if (joints) {
-    world.jointSides.resize(world.bodies.size());
-    if (++world.gatherStamp == 0) {  // wrapped (after 2^32 steps): no old entry may look fresh
-      for (WorldState::JointSideOf& side : world.jointSides) side.stamp = 0;
-      world.gatherStamp = 1;
-    }
-  }
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
     const int slot = world.solverBodies[i];
     const Body& body = world.bodies[slot];
-    if (joints) {
+    if constexpr (joints) {
       WorldState::JointSideOf& side = world.jointSides[slot];
       side.side.q = body.xf.q;
       side.side.center = body.center;
@@ -74,6 +61,34 @@ void GatherBodies(WorldState& world, const StepContext& context) {
                               context);
     }
   }
+}
+
+// The moving bodies' velocities and parameters into the solver's body arrays, by solver index. The
+// list of them persists between steps (WorldState::solverBodies) and is rebuilt only when the set
+// changed, so a step where no body sleeps, wakes, appears or goes visits nothing but that list.
+// When there are joints, notes what GatherJoints needs of each moving body (WorldState::jointSides).
+void GatherBodies(WorldState& world, const StepContext& context) {
+  if (world.solverBodiesStale) RebuildSolverBodies(world);
+  SolverArrays& solver = world.solver;
+  const std::size_t count = world.solverBodies.size();
+  solver.states.resize(count);
+  solver.params.resize(count);
+  const bool joints = world.jointIds.LiveCount() > 0;
+  if (joints) {
+    world.jointSides.resize(world.bodies.size());
+    if (++world.gatherStamp == 0) {  // wrapped (after 2^32 steps): no old entry may look fresh
+      for (WorldState::JointSideOf& side : world.jointSides) side.stamp = 0;
+      world.gatherStamp = 1;
+    }
+  }
+  // Each body writes its own rows (and its own joint side): the workers share the bodies.
+  ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
+    if (joints) {
+      GatherBodyRange<true>(world, context, begin, end);
+    } else {
+      GatherBodyRange<false>(world, context, begin, end);
+    }
+  });
   solver.locks.clear();
   for (int slot : world.lockedBodies) {
     const Body& body = world.bodies[slot];
