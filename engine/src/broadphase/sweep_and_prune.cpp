@@ -328,7 +328,9 @@ void BroadPhase::Impl::Relocate(const TaskSystem* tasks) {
       large.push_back(proxy);
     }
     MarkDirty(oldPlacement, oldLo, oldHi);
-    MarkDirty(slot.placement, slot.bandLo, slot.bandHi);
+    // Most moves keep the placement and bands: the lists are marked already (about half the calls).
+    const bool sameLists = oldPlacement == slot.placement && oldLo == slot.bandLo && oldHi == slot.bandHi;
+    if (!sameLists) MarkDirty(slot.placement, slot.bandLo, slot.bandHi);
     if (slot.placement == Placement::Large) continue;
     const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
     for (int b = slot.bandLo; b <= slot.bandHi; ++b) {
