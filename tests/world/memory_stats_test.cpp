@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <type_traits>
 
 using namespace mk;
 
@@ -63,12 +64,10 @@ TEST_CASE("the step part holds every solver constraint and the contact graph's p
   const std::size_t constraints = solver.contacts.size();
   REQUIRE(constraints > 0);
   // Every coloured contact takes a lane; the groups hold at least the lanes over the lane width.
-  std::size_t groupBytes = 0;
-  if (world.GetSimdWidth() == 8) {
-    groupBytes = (constraints - solver.graph8.overflow.size()) / 8 * sizeof(WideContactGroup<wide::Float8>);
-  } else {
-    groupBytes = (constraints - solver.graph.overflow.size()) / 4 * sizeof(WideContactGroup<wide::Float4>);
-  }
+  const std::size_t groupBytes = WithGraphs(solver, [constraints](const auto& graph, const auto&) {
+    using Group = typename std::decay_t<decltype(graph.groups)>::value_type;
+    return (constraints - graph.overflow.size()) / Group::kLanes * sizeof(Group);
+  });
   const MemoryStats m = world.GetMemoryStats();
   INFO("step " << m.step << " bytes, constraints " << constraints);
   const std::size_t perContact = sizeof(ContactConstraint) + sizeof(ContactKey) + sizeof(ContactInput);

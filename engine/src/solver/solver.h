@@ -20,6 +20,7 @@
 #include "solver/solver_stages.h"
 #include "solver/solver_types.h"
 
+#include <cstddef>
 #include <vector>
 
 namespace mk {
@@ -57,6 +58,15 @@ struct SolverArrays {
   int lanes = SimdLanes(SimdWidth::Automatic);
   /// The soft mode's passes as stages for several workers (solver_stages.h), when the step has them.
   SolverStages stages;
+
+  /// Bytes the graphs of every lane width hold on the heap (World::GetMemoryStats).
+  std::size_t GraphBytes() const {
+    std::size_t bytes = graph.MemoryBytes() + hinges.MemoryBytes();
+#if defined(MK_HAS_FLOAT8)
+    bytes += graph8.MemoryBytes() + hinges8.MemoryBytes();
+#endif
+    return bytes;
+  }
 };
 
 /// Calls fn(graph, hinges) on the graphs of solver.lanes (the 4- or 8-lane pair), and returns what it

@@ -297,8 +297,7 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.moveEvents) + Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) +
            Bytes(w.movedBack) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
-  // Both lane widths' graphs: a world whose width was overridden keeps the other's storage.
-  m.step += s.graph.MemoryBytes() + s.graph8.MemoryBytes() + s.hinges.MemoryBytes() + s.hinges8.MemoryBytes();
+  m.step += s.GraphBytes();
   m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;
   return m;
 }
