@@ -175,7 +175,7 @@ TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on ho
 }
 
 TEST_CASE(
-    "continuous collision on workers: a crowd of fast bodies gives the serial states, events and hits") {
+    "continuous collision on workers: a crowd of fast bodies gives the serial states and events with hits") {
   int mostFast = 0;
   std::size_t hits = 0;
   const std::vector<std::uint64_t> serial = FastCrowdDigests(nullptr, 45, &mostFast, &hits);
