@@ -29,16 +29,21 @@ void AddBoxes(World& world, int n) {
   }
 }
 
+// A ground and `n` boxes on it, stepped 10 times.
+void AddSettlingPile(World& world, int n) {
+  const BodyId ground = world.CreateBody({});
+  world.CreateShape(ground, {}, MakeBox(200.0f, 0.5f).value);
+  AddBoxes(world, n);
+  for (int i = 0; i < 10; ++i) world.Step(1.0f / 60.0f);
+}
+
 }  // namespace
 
 TEST_SUITE("world.memory") {
 
 TEST_CASE("the memory figure holds at least every body shape and contact record and sums its parts") {
   World world;
-  const BodyId ground = world.CreateBody({});
-  world.CreateShape(ground, {}, MakeBox(200.0f, 0.5f).value);
-  AddBoxes(world, 500);
-  for (int i = 0; i < 10; ++i) world.Step(1.0f / 60.0f);
+  AddSettlingPile(world, 500);
   const MemoryStats m = world.GetMemoryStats();
   const Counters c = world.GetCounters();
   REQUIRE(c.bodies == 501);
@@ -56,10 +61,7 @@ TEST_CASE("the memory figure holds at least every body shape and contact record 
 // left them out would under-report a crowd's memory by a quarter.
 TEST_CASE("the step part holds every solver constraint and the contact graph's packed groups") {
   World world;
-  const BodyId ground = world.CreateBody({});
-  world.CreateShape(ground, {}, MakeBox(200.0f, 0.5f).value);
-  AddBoxes(world, 500);
-  for (int i = 0; i < 10; ++i) world.Step(1.0f / 60.0f);
+  AddSettlingPile(world, 500);
   const SolverArrays& solver = world.State().solver;
   const std::size_t constraints = solver.contacts.size();
   REQUIRE(constraints > 0);
@@ -80,10 +82,7 @@ TEST_CASE("the memory figure never exceeds what the heap was asked for while the
   std::size_t held = 0;
   {
     World world;
-    const BodyId ground = world.CreateBody({});
-    world.CreateShape(ground, {}, MakeBox(200.0f, 0.5f).value);
-    AddBoxes(world, 300);
-    for (int i = 0; i < 10; ++i) world.Step(1.0f / 60.0f);
+    AddSettlingPile(world, 300);
     held = world.GetMemoryStats().total;
     test::StopCountingAllocations();
   }
