@@ -123,7 +123,8 @@ void UpdateSensorOverlap(WorldState& world, Contact& c, const WorldTransform& xf
 // at the current poses, the normal turned with A. False (manifold untouched) when it must be computed.
 [[gnu::always_inline]] inline bool RecycleManifold(Contact& c, const Body& bodyA, const Body& bodyB,
                                                    float extentA, float extentB, float speculativeDistance) {
-  if (!c.recyclable || bodyA.isBullet || bodyB.isBullet || bodyA.movedFast || bodyB.movedFast) return false;
+  if (!c.recyclable || bodyA.isBullet || bodyB.isBullet || MovedFast(bodyA.motion) || MovedFast(bodyB.motion))
+    return false;
   const auto& xfA = ContactTransformA(bodyA.xf);
   const auto& xfB = ContactTransformB(bodyA.xf, bodyB.xf);
   const ManifoldOrigin& o = c.origin;
@@ -174,11 +175,52 @@ bool BoxesApart(const AABB& a, const AABB& b, float distance) {
          a.lower.y - b.upper.y > distance || b.lower.y - a.upper.y > distance;
 }
 
+// A body pivoting on a still shape it touches (a domino tipping over, a thin box tipping onto a
+// platform: BodyMotion::Pivoting) brings its far end down from beyond the speculative distance within
+// one step, before any point exists there, and too slowly for the continuous stage to sweep it; the
+// soft contact then meets the far end already deep (2.45 cm for 4 steps, a 2.1 m x 0.2 m box; 13.6 mm
+// in double_domino). For such a pair the manifold is computed at the distance the pair can close
+// within this step, dt (|w| turnExtent + the approach along the last normal), at most the broadphase
+// margin, so the far points exist, speculative, before the end arrives. Touching stays "a point within
+// the speculative distance": a grown manifold without one is emptied, so touching counts, begin / end
+// events and pre-solve calls are those of the base distance. It keeps no origin: a reuse could not
+// add the far points. Only still partners (static, or not moving): a pair of moving bodies would
+// count both turns and grew crowds' contacts for little gain (docs/design.md, issue 28's residuals).
+// Out of line: other pairs pay only the test in UpdateManifold. False when the pair does not grow.
+[[gnu::noinline]] bool CollidePivoting(const WorldState& world, Contact& c, const Body& bodyA,
+                                       const Body& bodyB, const ManifoldSettings& settings) {
+  const bool pivotA = Pivots(bodyA.motion);
+  const Body& moving = pivotA ? bodyA : bodyB;
+  const Body& still = pivotA ? bodyB : bodyA;
+  if (still.type == BodyType::Dynamic || still.angularVelocity != 0.0f || still.linearVelocity.x != 0.0f ||
+      still.linearVelocity.y != 0.0f)
+    return false;
+  // The manifold's normal points from A to B.
+  const float along = Dot(moving.linearVelocity, c.manifold.normal);
+  const float approach = std::max(0.0f, pivotA ? along : -along);
+  const float closing = std::fabs(moving.angularVelocity) * moving.turnExtent + approach;
+  const float distance = std::min(world.narrowphaseDt * closing, world.settings.aabbMargin);
+  if (!(distance > settings.speculativeDistance)) return false;
+  ManifoldSettings grown = settings;
+  grown.speculativeDistance = distance;
+  Manifold manifold = CollideShapes(world, c, ContactTransformA(bodyA.xf),
+                                    ContactTransformB(bodyA.xf, bodyB.xf), &c.cache, grown);
+  bool touches = false;
+  for (int i = 0; i < manifold.pointCount; ++i)
+    touches = touches || manifold.points[i].separation <= settings.speculativeDistance;
+  if (!touches) manifold.pointCount = 0;
+  CarryImpulses(c.manifold, manifold);
+  c.manifold = manifold;
+  c.recyclable = false;
+  return true;
+}
+
 // The contact's manifold at the bodies' current poses: reused, or empty when the shapes are apart by
 // more than the speculative distance, or computed (impulses of surviving feature ids carried).
 // Inlined into both narrowphase loops, with RecycleManifold, RelativeMotion and StoreManifoldOrigin: called
 // out of line (GCC's choice once it has two callers), the serial loop took 1.4% more instructions a step
 // (large_pyramid, callgrind: the calls' setup and the spills around them, per contact).
+template <bool kPivots>
 [[gnu::always_inline]] inline ManifoldUpdate UpdateManifold(const WorldState& world, Contact& c,
                                                             const Body& bodyA, const Body& bodyB,
                                                             const ManifoldSettings& settings,
@@ -197,6 +239,9 @@ bool BoxesApart(const AABB& a, const AABB& b, float distance) {
     c.manifold.pointCount = 0;  // what a computation gives; its warm-start impulses go with its points
     c.recyclable = false;
     return ManifoldUpdate::Apart;
+  }
+  if (kPivots && c.touching && (Pivots(bodyA.motion) || Pivots(bodyB.motion))) [[unlikely]] {
+    if (CollidePivoting(world, c, bodyA, bodyB, settings)) return ManifoldUpdate::Computed;
   }
   Manifold manifold = CollideShapes(world, c, ContactTransformA(bodyA.xf),
                                     ContactTransformB(bodyA.xf, bodyB.xf), &c.cache, settings);
@@ -375,11 +420,12 @@ namespace {
 // The contact's manifold (UpdateManifold), counted in `queries` (with its GJK iterations) or `reused`,
 // then the pre-solve callback's say: the game may disable the contact for this step, and it is then
 // not touching (World::SetPreSolveCallback). True when it touches. Both narrowphase loops inline it.
+template <bool kPivots>
 [[gnu::always_inline]] inline bool UpdateTouching(const WorldState& world, Contact& c, const Body& bodyA,
                                                   const Body& bodyB, const ManifoldSettings& settings,
                                                   bool recycling, int& queries, int& iterations,
                                                   int& reused) {
-  switch (UpdateManifold(world, c, bodyA, bodyB, settings, recycling)) {
+  switch (UpdateManifold<kPivots>(world, c, bodyA, bodyB, settings, recycling)) {
     case ManifoldUpdate::Computed:
       ++queries;
       iterations += c.cache.iterations;
@@ -409,6 +455,7 @@ enum ContactChange : std::uint8_t {
 
 // The contact at awake position `i`: its manifold (or sensor overlap) at the current poses, written to
 // the contact alone, and what changed, for the ordered pass. Counts queries, GJK iterations and reuses.
+template <bool kPivots>
 std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const ManifoldSettings& settings,
                               bool recycling, int counts[3]) {
   const Shape& shapeA = world.shapes[c.shapeA];
@@ -424,7 +471,7 @@ std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const Manifol
     return changed ? kSensorChanged : 0;
   }
   const bool nowTouching =
-      UpdateTouching(world, c, bodyA, bodyB, settings, recycling, counts[0], counts[1], counts[2]);
+      UpdateTouching<kPivots>(world, c, bodyA, bodyB, settings, recycling, counts[0], counts[1], counts[2]);
   std::uint8_t change = nowTouching != c.touching ? kTouchChanged : 0;
   c.touching = nowTouching;
   if (nowTouching) {  // as UpdateContacts: the wakes wait for the pass after
@@ -446,8 +493,13 @@ void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings,
   std::atomic<int> totals[3] = {0, 0, 0};  // queries, GJK iterations, reused: sums, in any order
   ParallelFor(&world.tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
     int counts[3] = {0, 0, 0};
-    for (int i = begin; i < end; ++i)
-      changes[i] = UpdateOneContact(world, world.contacts[slots[i]], settings, recycling, counts);
+    if (world.anyPivoting) {
+      for (int i = begin; i < end; ++i)
+        changes[i] = UpdateOneContact<true>(world, world.contacts[slots[i]], settings, recycling, counts);
+    } else {
+      for (int i = begin; i < end; ++i)
+        changes[i] = UpdateOneContact<false>(world, world.contacts[slots[i]], settings, recycling, counts);
+    }
     for (int k = 0; k < 3; ++k) totals[k].fetch_add(counts[k], std::memory_order_relaxed);
   });
   for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -473,23 +525,10 @@ void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings,
   world.counters.manifoldsReused = totals[2].load(std::memory_order_relaxed);
 }
 
-}  // namespace
-
-void UpdateContacts(WorldState& world) {
-  if (HasWorkers(&world.tasks)) {
-    ManifoldSettings settings;
-    settings.speculativeDistance = world.settings.speculativeDistance;
-    {
-      // Pre-solve callbacks run on the workers at once: queries, which share the broadphase's
-      // scratch, are refused from them, as from the continuous stage's calls (world.h).
-      const WorldLock walk(world, /*walk=*/true);
-      UpdateContactsParallel(world, settings, world.settings.enableContactRecycling);
-    }
-    for (int slot : world.pendingWakes) WakeBody(world, slot);
-    world.pendingWakes.clear();
-    world.counters.touchingContacts = world.touchingContactCount;
-    return;
-  }
+// UpdateContacts on the calling thread. `kPivots` (some body pivoted last step, WorldState::anyPivoting)
+// adds the pivoting test to each computed contact; without it the loop is the one it was before.
+template <bool kPivots>
+void UpdateContactsSerial(WorldState& world) {
   ManifoldSettings settings;
   settings.speculativeDistance = world.settings.speculativeDistance;
   const bool recycling = world.settings.enableContactRecycling;
@@ -509,7 +548,7 @@ void UpdateContacts(WorldState& world) {
       return;
     }
     const bool nowTouching =
-        UpdateTouching(world, c, bodyA, bodyB, settings, recycling, queries, iterations, reused);
+        UpdateTouching<kPivots>(world, c, bodyA, bodyB, settings, recycling, queries, iterations, reused);
     // The contact's slot from its address, not the loop's `slot`: keeping that live to here cost the
     // loop a spill per contact (callgrind, large_pyramid), and events are rare.
     if (nowTouching != c.touching && c.enableContactEvents) {
@@ -539,6 +578,30 @@ void UpdateContacts(WorldState& world) {
   world.counters.narrowphaseQueries = queries;
   world.counters.gjkIterations = iterations;
   world.counters.manifoldsReused = reused;
+}
+
+}  // namespace
+
+void UpdateContacts(WorldState& world) {
+  if (HasWorkers(&world.tasks)) {
+    ManifoldSettings settings;
+    settings.speculativeDistance = world.settings.speculativeDistance;
+    {
+      // Pre-solve callbacks run on the workers at once: queries, which share the broadphase's
+      // scratch, are refused from them, as from the continuous stage's calls (world.h).
+      const WorldLock walk(world, /*walk=*/true);
+      UpdateContactsParallel(world, settings, world.settings.enableContactRecycling);
+    }
+    for (int slot : world.pendingWakes) WakeBody(world, slot);
+    world.pendingWakes.clear();
+    world.counters.touchingContacts = world.touchingContactCount;
+    return;
+  }
+  if (world.anyPivoting) {
+    UpdateContactsSerial<true>(world);
+  } else {
+    UpdateContactsSerial<false>(world);
+  }
 }
 
 }  // namespace mk

@@ -242,30 +242,50 @@ void ReportHits(WorldState& world) {
   }
 }
 
-// How ScatterBody lists a body for continuous collision.
+// How ScatterBody lists a body for continuous collision (the low bits), with kPivotBit when it pivots
+// (BodyMotion::Pivoting): not listed for that, but counted for the narrowphase (anyPivoting).
 enum class Fast : std::uint8_t { No, Body, Bullet };
+inline constexpr std::uint8_t kPivotBit = 4;
 
 // Solver body i's velocities and the step's motion (dp, dq) back into its Body, its shapes' tight boxes
 // recomputed. The start pose is kept for continuous collision; a dynamic body that moved far for its
 // size this step is reported fast (one comparison per body when nothing is fast). Writes only the
 // body and its shapes' boxes, so the parallel scatter may run it for many bodies at once.
-[[gnu::always_inline]] inline Fast ScatterBody(WorldState& world, const StepContext& context, std::size_t i) {
+[[gnu::always_inline]] inline std::uint8_t ScatterBody(WorldState& world, const StepContext& context,
+                                                       std::size_t i) {
   Body& body = world.bodies[world.solverBodies[i]];
   const BodyState& state = world.solver.states[i];
   body.center0 = body.center;
   body.q0 = body.xf.q;
-  body.movedFast = false;
-  Fast fast = Fast::No;
+  body.motion = BodyMotion::Slow;
+  std::uint8_t fast = static_cast<std::uint8_t>(Fast::No);
   if (context.settings.enableContinuous && body.type == BodyType::Dynamic) {
     // A turn moves the surface by at most |w| dt times the farthest core point's distance: the
     // rounding radius turns onto itself (a wheel rolling at 7.5 m/s was listed by its rim speed).
-    const float motion = Length(state.dp) + std::fabs(state.w) * context.dt * body.turnExtent;
+    const float turn = std::fabs(state.w) * context.dt * body.turnExtent;
+    const float shift = Length(state.dp);
+    const float motion = shift + turn;
+    // Which bodies pivot (their touching still pairs grow next step, BodyMotion::Pivoting). Never one
+    // with a joint: a ring member stopped early by a grown point holds its partners back with it
+    // (soft_body's welded ring slept 104 steps later). A slow body when its turn could close the
+    // speculative distance between a far point and the touching one, which the solver holds: a
+    // translation moves both alike, a turn each by at most `turn`. A fast one only when its turn outweighs
+    // its translation: a box tipping over on a corner at 135 to 240 rad/s (the thin throws' residuals) is
+    // one; a body flying past a wall, mostly translating, is swept by the continuous stage, and growing its
+    // pairs cost spinner 1% of its step (docs/design.md, issue 28's residuals).
     if (motion > kContinuousFastFraction * body.minExtent) {
-      fast = body.isBullet ? Fast::Bullet : Fast::Body;
-      body.movedFast = true;  // its contacts are computed afresh next step (no recycling)
+      fast = static_cast<std::uint8_t>(body.isBullet ? Fast::Bullet : Fast::Body);
+      // Its contacts are computed afresh next step (no recycling).
+      const bool pivots = turn > shift && body.headJointEdge == kNull;
+      body.motion = pivots ? BodyMotion::FastPivoting : BodyMotion::Fast;
+      if (pivots) fast |= kPivotBit;
+    } else if (2.0f * turn > context.settings.speculativeDistance && body.headJointEdge == kNull) {
+      body.motion = BodyMotion::Pivoting;
+      fast = kPivotBit;
     }
   }
-  if (!body.movedFast) body.heldAtStart = false;  // a listed body's hold is decided by continuous.cpp
+  // A listed body's hold is decided by continuous.cpp.
+  if (!MovedFast(body.motion)) body.heldAtStart = false;
   body.linearVelocity = state.v;
   body.angularVelocity = state.w;
   body.center += state.dp;
@@ -279,7 +299,10 @@ enum class Fast : std::uint8_t { No, Body, Bullet };
   return fast;
 }
 
-void ListFast(WorldState& world, std::size_t i, Fast fast) {
+void ListFast(WorldState& world, std::size_t i, std::uint8_t report) {
+  if (report == 0) return;
+  if (report & kPivotBit) world.anyPivoting = true;
+  const Fast fast = static_cast<Fast>(report & ~kPivotBit);
   if (fast != Fast::No)
     (fast == Fast::Bullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
 }
@@ -288,6 +311,7 @@ void ListFast(WorldState& world, std::size_t i, Fast fast) {
 void ScatterBodies(WorldState& world, const StepContext& context) {
   world.fastBodies.clear();
   world.fastBullets.clear();
+  world.anyPivoting = false;
   const std::size_t count = world.solverBodies.size();
   if (!HasWorkers(context.tasks)) {
     for (std::size_t i = 0; i < count; ++i) {
@@ -303,12 +327,12 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
-      fast[body] = static_cast<std::uint8_t>(ScatterBody(world, context, body));
+      fast[body] = ScatterBody(world, context, body);
       ComputeBodyShapeBoxes(world, world.solverBodies[body]);
     }
   });
   for (std::size_t i = 0; i < count; ++i) {
-    ListFast(world, i, static_cast<Fast>(fast[i]));
+    ListFast(world, i, fast[i]);
     MoveBodyProxies(world, world.solverBodies[i]);
   }
 }

@@ -79,6 +79,7 @@ bool World::Step(float timeStep) {
   world.profile.broadphase = broadphase.Ms();
 
   StageTimer narrowphase;
+  world.narrowphaseDt = timeStep;
   UpdateContacts(world);  // GJK / EPA / clipping -> manifolds, begin / end events
   world.profile.narrowphase = narrowphase.Ms();
 

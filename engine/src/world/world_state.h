@@ -23,6 +23,24 @@ namespace mk {
 
 inline constexpr int kNull = -1;
 
+/// How the last step moved a body, for this step's narrowphase (decided in solve.cpp, ScatterBody).
+/// Two bits: Fast (listed for continuous collision) and Pivoting (its touching still pairs grow).
+enum class BodyMotion : std::uint8_t {
+  Slow = 0,
+  Fast = 1,  ///< listed for continuous collision: its contacts are computed afresh (not reused)
+  /// Its turn can bring a point from beyond the speculative distance into what it touches within a
+  /// step: a body tipping over on what it touches brings its far end down before any contact point
+  /// exists there. Its touching pairs with still bodies are computed at a grown distance (contacts.cpp,
+  /// CollidePivoting). Never a body with a joint (ScatterBody says why).
+  Pivoting = 2,
+  FastPivoting = 3,  ///< both: a fast body whose turn moved it further than its translation
+};
+
+/// The Fast bit of a BodyMotion.
+[[nodiscard]] inline bool MovedFast(BodyMotion m) { return (static_cast<unsigned>(m) & 1u) != 0; }
+/// The Pivoting bit of a BodyMotion.
+[[nodiscard]] inline bool Pivots(BodyMotion m) { return (static_cast<unsigned>(m) & 2u) != 0; }
+
 /// A body. `center` is the world centre of mass; `xf` places the body origin.
 struct Body {
   WorldTransform xf{};
@@ -62,7 +80,7 @@ struct Body {
   std::uint8_t locks = 0;  // MotionLocks as kLock* bits (world_internal.h); kLockAngular is fixed rotation
   bool enableSleep = true;
   bool isBullet = false;
-  bool movedFast = false;    // listed for continuous collision in the last step (ScatterBodies)
+  BodyMotion motion = BodyMotion::Slow;  // how the last step moved it (ScatterBody, solve.cpp)
   bool heldAtStart = false;  // kept at its start pose, or stopped by what it touched at the start, by
                              // continuous collision last step (continuous.cpp)
 };
@@ -303,15 +321,22 @@ struct WorldState {
   std::vector<int> islandStack;    // scratch for PutIslandToSleep
   std::vector<int> islandMembers;  // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;   // sleeping bodies touched in the contact update, woken after it
+  // The step being taken (s), for the narrowphase's grown distance of pivoting bodies (contacts.cpp,
+  // CollidePivoting); written by World::Step before the narrowphase, so a snapshot need not keep it.
+  float narrowphaseDt = 0.0f;
+  // Some body was BodyMotion::Pivoting after the last step (ScatterBodies): the narrowphase then runs
+  // its loop with the pivoting test, else the loop without it. Conservative: a loaded snapshot sets it,
+  // and both loops give the same manifolds when no body pivots.
+  bool anyPivoting = false;
   // The parallel narrowphase's scratch (contacts.cpp, UpdateContactsParallel): the awake contacts'
   // slots, and what changed for each, for the ordered pass after.
   std::vector<int> narrowphaseSlots;
+  std::vector<std::uint8_t> narrowphaseChanges;
   // GatherContacts on the workers: the awake contacts' slots (then the kept ones, compacted) and a
   // byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
-  std::vector<std::uint8_t> narrowphaseChanges;
-  // The parallel scatter's (solve.cpp): per solver body, whether it moved fast (and is a bullet).
+  // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, and kPivotBit).
   std::vector<std::uint8_t> scatterFast;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused

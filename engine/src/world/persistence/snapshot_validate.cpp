@@ -132,7 +132,7 @@ class Validator {
   bool ValidBody(Body& b) {
     const bool flags = EnumOk(b.type, 3) && BoolByteOk(b.awake) && BoolByteOk(b.enabled) &&
                        (b.locks & ~kLockAll) == 0 && BoolByteOk(b.enableSleep) && BoolByteOk(b.isBullet) &&
-                       BoolByteOk(b.heldAtStart) && BoolByteOk(b.movedFast);
+                       BoolByteOk(b.heldAtStart) && EnumOk(b.motion, 4);
     if (!flags) return Invalid("body type or flag");
     const bool pose = Within(b.xf.p, kMaxCoordinate) && Within(b.center, kMaxCoordinate) &&
                       Within(b.center0, kMaxCoordinate) && Within(b.localCenter, kMaxLocalLength) &&
