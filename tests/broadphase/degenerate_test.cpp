@@ -133,7 +133,11 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
     CHECK(r.error == BroadPhaseError::InvalidAABB);
     CHECK(r.id.IsNull());
     CHECK(bp.MoveProxy(a, box) == BroadPhaseError::InvalidAABB);
-    expectedAsserts += 2;
+    bool refitted = true;
+    CHECK(bp.RefitProxy(a, box, refitted) == BroadPhaseError::InvalidAABB);
+    CHECK_FALSE(refitted);
+    CHECK(bp.QueueRefittedProxy(a) == BroadPhaseError::None);  // nothing refitted: nothing queued
+    expectedAsserts += 3;
   }
   CHECK(asserts.Count() == expectedAsserts);
   CHECK(bp.Stats().proxyCount == 2);
@@ -194,9 +198,13 @@ TEST_CASE("destroying twice or using a stale id asserts and returns StaleId") {
   CHECK(bp.MoveProxy(a, {{0, 0}, {1, 1}}) == BroadPhaseError::StaleId);
   CHECK(bp.SetProxyAwake(a, false) == BroadPhaseError::StaleId);
   CHECK(bp.RefilterProxy(a) == BroadPhaseError::StaleId);
+  bool refitted = true;
+  CHECK(bp.RefitProxy(a, {{9, 9}, {10, 10}}, refitted) == BroadPhaseError::StaleId);
+  CHECK_FALSE(refitted);
+  CHECK(bp.QueueRefittedProxy(a) == BroadPhaseError::StaleId);
   CHECK(bp.DestroyProxy(ProxyId{}) == BroadPhaseError::StaleId);
   CHECK(bp.DestroyProxy(ProxyId{999, 1}) == BroadPhaseError::StaleId);
-  CHECK(asserts.Count() == 6);
+  CHECK(asserts.Count() == 8);
   CHECK(bp.IsValid(c));
   CHECK(bp.GetUserData(c) == 3);
   bp.UpdatePairs();

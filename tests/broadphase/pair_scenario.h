@@ -4,6 +4,7 @@
 #pragma once
 
 #include "broadphase/broadphase_oracle.h"
+#include "core/parallel.h"
 #include "minkowski/broadphase.h"
 #include "minkowski/task_system.h"
 #include "minkowski/world_vector.h"
@@ -29,6 +30,9 @@ struct ScenarioOptions {
   std::uint64_t seed = 1;
   bool shuffleMoves = false;          // call MoveProxy in a random order (results must not change)
   const TaskSystem* tasks = nullptr;  // UpdatePairs(*tasks): the candidate search on these workers
+  // Moves as RefitProxy, on `tasks` when given (last move first without), then QueueRefittedProxy in
+  // MoveProxy's order: the state must be MoveProxy's.
+  bool refitMoves = false;
 };
 
 // Random scene: moving, static, sleeping, large and zero-size proxies with random filters; coherent
@@ -182,10 +186,7 @@ class Scenario {
       for (std::size_t i = pendingMoves_.size(); i > 1; --i)
         std::swap(pendingMoves_[i - 1], pendingMoves_[shuffleRng_.Next() % i]);
     }
-    bool movesOk = true;
-    for (std::size_t i : pendingMoves_)
-      movesOk &= broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None;
-    REQUIRE(movesOk);
+    REQUIRE((options_.refitMoves ? RefitMoves() : ApplyMoves()));
     pendingMoves_.clear();
     if (options_.tasks != nullptr) {
       broadPhase_.UpdatePairs(*options_.tasks);
@@ -193,6 +194,32 @@ class Scenario {
       broadPhase_.UpdatePairs();
     }
     Verify(update);
+  }
+
+  bool ApplyMoves() {
+    bool movesOk = true;
+    for (std::size_t i : pendingMoves_)
+      movesOk &= broadPhase_.MoveProxy(model_[i].id, tight_[i]) == BroadPhaseError::None;
+    return movesOk;
+  }
+
+  // The two halves of MoveProxy: the refits in any order (on the workers, one move an item), the
+  // queueing in MoveProxy's order.
+  bool RefitMoves() {
+    const int count = static_cast<int>(pendingMoves_.size());
+    std::vector<std::uint8_t> ok(pendingMoves_.size(), 0);
+    ParallelFor(options_.tasks, count, 4, [&](int begin, int end) {
+      for (int k = end - 1; k >= begin; --k) {
+        const std::size_t i = pendingMoves_[static_cast<std::size_t>(k)];
+        bool refitted = false;
+        ok[static_cast<std::size_t>(k)] =
+            broadPhase_.RefitProxy(model_[i].id, tight_[i], refitted) == BroadPhaseError::None;
+      }
+    });
+    bool movesOk = std::all_of(ok.begin(), ok.end(), [](std::uint8_t b) { return b != 0; });
+    for (std::size_t i : pendingMoves_)
+      movesOk &= broadPhase_.QueueRefittedProxy(model_[i].id) == BroadPhaseError::None;
+    return movesOk;
   }
 
   void Verify(int update) {

@@ -105,11 +105,13 @@ bool SameReports(Span<const ProxyPair> a, Span<const ProxyPair> b) {
   return true;
 }
 
-// The serial scenario and the same one on `tasks`, update by update: the first update where the
-// parallel one differs from the serial one (or either from the oracle), or -1.
-int FirstDifference(ScenarioOptions options, const TaskSystem& tasks) {
+// The serial scenario and the same one on `tasks` (its moves as refits on the workers when
+// `refitMoves`), update by update: the first update where the parallel one differs from the serial
+// one (or either from the oracle), or -1.
+int FirstDifference(ScenarioOptions options, const TaskSystem& tasks, bool refitMoves = false) {
   Scenario serial(options);
   options.tasks = &tasks;
+  options.refitMoves = refitMoves;
   Scenario parallel(options);
   for (int update = 0; update < options.updates; ++update) {
     serial.Update(update);
@@ -156,6 +158,42 @@ TEST_CASE("the pair search on hostile task systems gives the serial pairs and re
       }
     }
   }
+}
+
+// The parallel scatter's two-phase move (BroadPhase::RefitProxy on the workers, QueueRefittedProxy in
+// order): the same state and reports as MoveProxy after every update, on a pool and hostile systems.
+TEST_CASE("proxies refitted on workers and queued in order give MoveProxy's state and reports") {
+  for (int workers : {1, 2, 4}) {
+    TaskPool pool(workers);
+    for (std::uint64_t seed = 21; seed <= 22; ++seed) {
+      INFO("workers " << workers << " seed " << seed);
+      CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = seed}, pool.GetTaskSystem(),
+                            /*refitMoves=*/true) == -1);
+    }
+  }
+  for (Hostility mode : {Hostility::Reverse, Hostility::ThreadPerRangeReversed}) {
+    HostileScheduler scheduler(mode, 3);
+    INFO("mode " << static_cast<int>(mode));
+    CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = 23}, scheduler.System(),
+                          /*refitMoves=*/true) == -1);
+  }
+}
+
+TEST_CASE("RefitProxy re-centres only a box that left its fat box and QueueRefittedProxy queues only those") {
+  BroadPhase broadphase;
+  const ProxyId a = broadphase.CreateProxy({.aabb = {{0.0f, 0.0f}, {1.0f, 1.0f}}, .userData = 1}).id;
+  const ProxyId b = broadphase.CreateProxy({.aabb = {{5.0f, 0.0f}, {6.0f, 1.0f}}, .userData = 2}).id;
+  broadphase.UpdatePairs();
+  bool refitted = true;
+  CHECK(broadphase.RefitProxy(a, {{0.01f, 0.0f}, {1.01f, 1.0f}}, refitted) == BroadPhaseError::None);
+  CHECK_FALSE(refitted);  // within the margin: nothing to do
+  CHECK(broadphase.RefitProxy(a, {{4.5f, 0.0f}, {5.5f, 1.0f}}, refitted) == BroadPhaseError::None);
+  CHECK(refitted);
+  CHECK(broadphase.QueueRefittedProxy(b) == BroadPhaseError::None);  // b was not refitted: no-op
+  CHECK(broadphase.QueueRefittedProxy(a) == BroadPhaseError::None);
+  broadphase.UpdatePairs();
+  CHECK(broadphase.BegunPairs().size() == 1);  // a now overlaps b
+  CHECK(broadphase.Stats().movedLastUpdate == 1);
 }
 
 TEST_CASE("the pair search on 4 workers allocates nothing after warm-up") {

@@ -217,6 +217,17 @@ class BroadPhase {
   /// Errors (+ MK_ASSERT): StaleId, InvalidAABB (the proxy keeps its old box).
   BroadPhaseError MoveProxy(ProxyId id, const AABB& tightAABB);
 
+  /// MoveProxy in two halves, for a caller that moves many proxies from several threads at once.
+  /// RefitProxy does the box work: when the tight box (metres) left the fat one, it re-centres the fat
+  /// box and sets `refitted`; it writes only this proxy's box and flags, so calls for distinct proxies
+  /// may run side by side while no other call is made. QueueRefittedProxy, on one thread, then queues
+  /// a refitted proxy for the next UpdatePairs (nothing for one that was not refitted). Queued in the
+  /// order MoveProxy would have been called, the broadphase's state is MoveProxy's; every refitted
+  /// proxy must be queued before the next other call. Errors as MoveProxy's (+ MK_ASSERT; refitted
+  /// stays false and the proxy keeps its box); QueueRefittedProxy: StaleId.
+  BroadPhaseError RefitProxy(ProxyId id, const AABB& tightAABB, bool& refitted);
+  BroadPhaseError QueueRefittedProxy(ProxyId id);
+
   /// Puts a moving proxy to sleep (false) or wakes it (true). A sleeping proxy costs nothing per
   /// update; its pairs persist. No effect on static proxies. Error (+ MK_ASSERT): StaleId.
   BroadPhaseError SetProxyAwake(ProxyId id, bool awake);

@@ -368,21 +368,52 @@ BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
   return BroadPhaseError::None;
 }
 
-BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
-  Impl& s = *impl_;
-  const std::int32_t proxy = s.Checked(id);
+// MoveProxy's and RefitProxy's work, with what to do for a proxy whose tight box left its fat box
+// once the fat box is re-centred: queue it now (MoveProxy) or mark it for QueueRefittedProxy.
+template <class OnRefitted>
+[[gnu::always_inline]] inline BroadPhaseError BroadPhase::Impl::Refit(ProxyId id, const AABB& tightAABB,
+                                                                      OnRefitted&& onRefitted) {
+  const std::int32_t proxy = Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
-  AABB& fat = s.fat[proxy];
+  AABB& box = fat[proxy];
   // The common case first, and cheaply: a box inside the fat box (whose bounds are finite) with lower
   // <= upper has finite bounds, so it is valid, and nothing moves. Anything else gets the full check.
-  if (Contains(fat, tightAABB) && tightAABB.lower.x <= tightAABB.upper.x &&
+  if (Contains(box, tightAABB) && tightAABB.lower.x <= tightAABB.upper.x &&
       tightAABB.lower.y <= tightAABB.upper.y) {
     return BroadPhaseError::None;
   }
   const bool valid = mk::IsValid(tightAABB);
   MK_ASSERT(valid);
   if (!valid) return BroadPhaseError::InvalidAABB;
-  fat = Inflate(tightAABB, s.margin);
+  box = Inflate(tightAABB, margin);
+  onRefitted(proxy);
+  return BroadPhaseError::None;
+}
+
+BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
+  Impl& s = *impl_;
+  return s.Refit(id, tightAABB, [&s](std::int32_t proxy) {
+    s.MarkMoved(proxy);
+    s.MarkRelocate(proxy);
+  });
+}
+
+BroadPhaseError BroadPhase::RefitProxy(ProxyId id, const AABB& tightAABB, bool& refitted) {
+  Impl& s = *impl_;
+  refitted = false;
+  // This proxy's box and flag only: the queueing waits for QueueRefittedProxy, on one thread.
+  return s.Refit(id, tightAABB, [&s, &refitted](std::int32_t proxy) {
+    s.flags[proxy] |= kFlagRefitted;
+    refitted = true;
+  });
+}
+
+BroadPhaseError BroadPhase::QueueRefittedProxy(ProxyId id) {
+  Impl& s = *impl_;
+  const std::int32_t proxy = s.Checked(id);
+  if (proxy < 0) return BroadPhaseError::StaleId;
+  if ((s.flags[proxy] & kFlagRefitted) == 0) return BroadPhaseError::None;
+  s.flags[proxy] &= static_cast<std::uint8_t>(~kFlagRefitted);
   s.MarkMoved(proxy);
   s.MarkRelocate(proxy);
   return BroadPhaseError::None;

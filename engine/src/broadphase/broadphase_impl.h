@@ -91,6 +91,7 @@ struct LayoutParams {
 inline constexpr std::uint8_t kFlagQueued = 1;    ///< in `moved`: pairs recomputed at UpdatePairs
 inline constexpr std::uint8_t kFlagRelocate = 2;  ///< in `relocate`: entries refreshed at Sync
 inline constexpr std::uint8_t kFlagRefilter = 4;  ///< re-run the filter on existing pairs
+inline constexpr std::uint8_t kFlagRefitted = 8;  ///< fat box re-centred by RefitProxy, not yet queued
 
 /// Where the parallel search of UpdatePairs put one moved proxy's candidates: `found[begin, begin +
 /// count)`; count -1 when the buffer was full (the merge then searches for that proxy itself).
@@ -168,6 +169,10 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void MarkMoved(std::int32_t proxy);
   void MarkRelocate(std::int32_t proxy);
   std::uint32_t NextTag();
+  /// MoveProxy's check and fat-box work; `onRefitted(proxy)` for a box that left its fat box
+  /// (broadphase.cpp).
+  template <class OnRefitted>
+  BroadPhaseError Refit(ProxyId id, const AABB& tightAABB, OnRefitted&& onRefitted);
   bool ShouldCollide(std::int32_t a, std::int32_t b) const;
   ProxyPair MakePair(const PairNode& node) const;
   void AddPair(std::int32_t a, std::int32_t b);

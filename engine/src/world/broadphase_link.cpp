@@ -89,16 +89,24 @@ void RemoveShapeFromBroadphase(WorldState& world, int slot) {
   shape.proxy = {};
 }
 
-void ComputeBodyShapeBoxes(WorldState& world, int bodySlot) {
+bool RefitBodyProxies(WorldState& world, int bodySlot) {
   const Body& body = world.bodies[bodySlot];
-  for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape)
-    world.shapes[s].aabb = ComputeBoxAABB(world.geometries[s], body.xf);
+  bool anyRefitted = false;
+  for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
+    Shape& shape = world.shapes[s];
+    shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
+    if (shape.proxy.IsNull()) continue;
+    bool refitted = false;
+    world.broadphase.RefitProxy(shape.proxy, shape.aabb, refitted);
+    anyRefitted = anyRefitted || refitted;
+  }
+  return anyRefitted;
 }
 
-void MoveBodyProxies(WorldState& world, int bodySlot) {
+void QueueBodyProxies(WorldState& world, int bodySlot) {
   for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
     const Shape& shape = world.shapes[s];
-    if (!shape.proxy.IsNull()) world.broadphase.MoveProxy(shape.proxy, shape.aabb);
+    if (!shape.proxy.IsNull()) world.broadphase.QueueRefittedProxy(shape.proxy);
   }
 }
 

@@ -245,7 +245,10 @@ void ReportHits(WorldState& world) {
 // How ScatterBody lists a body for continuous collision (the low bits), with kPivotBit when it pivots
 // (BodyMotion::Pivoting): not listed for that, but counted for the narrowphase (anyPivoting).
 enum class Fast : std::uint8_t { No, Body, Bullet };
+inline constexpr std::uint8_t kFastBits = 3;
 inline constexpr std::uint8_t kPivotBit = 4;
+// The parallel scatter's: some proxy of the body left its fat box (RefitBodyProxies), to be queued.
+inline constexpr std::uint8_t kRefittedBit = 8;
 
 // Solver body i's velocities and the step's motion (dp, dq) back into its Body, its shapes' tight boxes
 // recomputed. The start pose is kept for continuous collision; a dynamic body that moved far for its
@@ -302,7 +305,7 @@ inline constexpr std::uint8_t kPivotBit = 4;
 void ListFast(WorldState& world, std::size_t i, std::uint8_t report) {
   if (report == 0) return;
   if (report & kPivotBit) world.anyPivoting = true;
-  const Fast fast = static_cast<Fast>(report & ~kPivotBit);
+  const Fast fast = static_cast<Fast>(report & kFastBits);
   if (fast != Fast::No)
     (fast == Fast::Bullet ? world.fastBullets : world.fastBodies).push_back(world.solverBodies[i]);
 }
@@ -320,20 +323,22 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     }
     return;
   }
-  // On the workers: the bodies and their shapes' boxes; then, in body order, the fast lists and the
-  // broadphase moves, which share the broadphase's move list.
+  // On the workers: the bodies, their shapes' boxes and their proxies' fat boxes; then, in body order,
+  // the fast lists and the queueing of the proxies that left their fat boxes, which share the
+  // broadphase's move list (the order of UpdateBodyShapesInBroadphase's moves above).
   std::vector<std::uint8_t>& fast = world.scatterFast;
   fast.resize(count);
   ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
-      fast[body] = ScatterBody(world, context, body);
-      ComputeBodyShapeBoxes(world, world.solverBodies[body]);
+      std::uint8_t report = ScatterBody(world, context, body);
+      if (RefitBodyProxies(world, world.solverBodies[body])) report |= kRefittedBit;
+      fast[body] = report;
     }
   });
   for (std::size_t i = 0; i < count; ++i) {
     ListFast(world, i, fast[i]);
-    MoveBodyProxies(world, world.solverBodies[i]);
+    if (fast[i] & kRefittedBit) QueueBodyProxies(world, world.solverBodies[i]);
   }
 }
 

@@ -163,10 +163,13 @@ void AddShapeToBroadphase(WorldState& world, int shape);
 void RemoveShapeFromBroadphase(WorldState& world, int shape);
 /// Recomputes the AABBs of a body's shapes and moves their proxies (teleport: force a re-sort).
 void UpdateBodyShapesInBroadphase(WorldState& world, int body, bool teleport);
-/// UpdateBodyShapesInBroadphase in two halves, for the parallel scatter (solve.cpp): the body's shapes'
-/// tight boxes at its transform (writes only those shapes), then their proxies moved to them.
-void ComputeBodyShapeBoxes(WorldState& world, int body);
-void MoveBodyProxies(WorldState& world, int body);
+/// UpdateBodyShapesInBroadphase in two halves, for the parallel scatter (solve.cpp). RefitBodyProxies:
+/// the body's shapes' tight boxes at its transform and their proxies' fat boxes re-centred where they
+/// left them (BroadPhase::RefitProxy; writes only this body's shapes and proxies, so bodies may run side
+/// by side); true when some proxy was. QueueBodyProxies, on one thread in body order: those proxies
+/// queued for the next pair update, which then equals UpdateBodyShapesInBroadphase's.
+bool RefitBodyProxies(WorldState& world, int body);
+void QueueBodyProxies(WorldState& world, int body);
 /// Adds (enabled) or removes (disabled) all proxies of a body.
 void SetBodyShapesInBroadphase(WorldState& world, int body, bool enabled);
 /// Puts a body's proxies to sleep or wakes them (sleeping proxies cost the broadphase nothing).

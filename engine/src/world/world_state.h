@@ -336,7 +336,8 @@ struct WorldState {
   // byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
-  // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, and kPivotBit).
+  // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
+  // whether a proxy left its fat box (kRefittedBit).
   std::vector<std::uint8_t> scatterFast;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
