@@ -150,8 +150,13 @@ void BroadPhaseSnapshot::Save(const BroadPhase& broadphase, ByteWriter& out) {
   out.PutArray(s.fat);
   out.PutArray(s.generation);
   out.PutArray(s.flags);
-  out.PutArray(s.stamp);
-  out.Put(s.tag);
+  // The stamps and the tag only dedupe candidates inside one moved proxy's processing, and the update
+  // on workers does not use them for most proxies (broadphase.cpp, MergeMoved), so they are no part of
+  // the state: saved as zeros (a 0 stamp never matches a tag, which starts at 1), the same bytes after
+  // a serial update and a parallel one.
+  out.Put(static_cast<std::uint32_t>(s.stamp.size()));
+  for (std::size_t i = 0; i < s.stamp.size(); ++i) out.Put(std::uint32_t{0});
+  out.Put(std::uint32_t{0});
   out.Put(s.freeHead);
   out.Put(s.proxyCount);
   out.Put(s.layout);
@@ -197,6 +202,9 @@ bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint3
   in.GetArray(s.flags, maxCount);
   in.GetArray(s.stamp, maxCount);
   in.Get(s.tag);
+  // Not state (Save): an older snapshot's stamps are dropped, so every restored broadphase starts alike.
+  std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+  s.tag = 0;
   in.Get(s.freeHead);
   in.Get(s.proxyCount);
   in.Get(s.layout);
