@@ -245,11 +245,12 @@ class BroadPhase {
   /// Brings the structure up to date and computes the pairs begun and ended since the last call.
   void UpdatePairs();
 
-  /// UpdatePairs with the moved proxies' searches for candidate partners run as a parallel-for on
-  /// `tasks` (minkowski/task_system.h; its callbacks are called from this thread); the pairs are then
-  /// added and ended on the calling thread, in the order UpdatePairs() uses, so the pair set, the
-  /// reports, the internal state and the calls of ShouldCollideFn (all on the calling thread) are
-  /// those of UpdatePairs() for any worker count and any scheduling. With one worker or a null
+  /// UpdatePairs with the moved proxies' searches for candidate partners (and the tests that pick the
+  /// pairs to end and the new candidates) run as a parallel-for on `tasks` (minkowski/task_system.h;
+  /// its callbacks are called from this thread); the pairs are then added and ended on the calling
+  /// thread, in the order UpdatePairs() uses, so the pair set, the reports, the saved state and the
+  /// calls of ShouldCollideFn (all on the calling thread) are those of UpdatePairs() for any worker
+  /// count and any scheduling. With one worker or a null
   /// callback, or fewer than 64 moved proxies, it is UpdatePairs().
   void UpdatePairs(const TaskSystem& tasks);
 

@@ -58,14 +58,20 @@ std::uint32_t BroadPhase::Impl::NextTag() {
 }
 
 // Order of rules documented on ProxyFilter. The group rule follows Box2D's documented semantics.
-bool BroadPhase::Impl::ShouldCollide(std::int32_t a, std::int32_t b) const {
+bool BroadPhase::Impl::PassesFilters(std::int32_t a, std::int32_t b) const {
   const ProxySlot& pa = slots[a];
   const ProxySlot& pb = slots[b];
   if (pa.type == ProxyType::Static && pb.type == ProxyType::Static) return false;
   const ProxyFilter& fa = pa.filter;
   const ProxyFilter& fb = pb.filter;
   if (fa.bodyId != kNoBody && fa.bodyId == fb.bodyId) return false;
-  if (!FiltersAllowPair(fa, fb)) return false;
+  return FiltersAllowPair(fa, fb);
+}
+
+bool BroadPhase::Impl::ShouldCollide(std::int32_t a, std::int32_t b) const {
+  if (!PassesFilters(a, b)) return false;
+  const ProxySlot& pa = slots[a];
+  const ProxySlot& pb = slots[b];
   if (shouldCollide != nullptr) {
     // Call with the lower slot first, so the answer cannot depend on which proxy moved.
     return a < b ? shouldCollide(pa.userData, pb.userData, shouldCollideContext)
@@ -133,7 +139,7 @@ void BroadPhase::Impl::RemovePair(std::int32_t n) {
 // A moved proxy's pairs: keep the partners still overlapping (stamped with a fresh tag), end the
 // others, then every overlapping candidate without the tag is a new pair. A pair of two moved
 // proxies is handled by whichever comes first; the second finds it stamped.
-template <class ForEachCandidate>
+template <bool kRecord, class ForEachCandidate>
 void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEachCandidate) {
   const std::uint32_t t = NextTag();
   const AABB box = fat[m];
@@ -154,7 +160,9 @@ void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEa
   forEachCandidate([&](std::int32_t other) {
     if (stamp[other] != t) {
       stamp[other] = t;
-      if (ShouldCollide(m, other)) {
+      if constexpr (kRecord) {
+        OfferPair(m, other);
+      } else if (ShouldCollide(m, other)) {
         AddPair(m, other);
         begun.push_back(MakePair(pairs[slots[m].pairHead]));
       }
@@ -163,53 +171,202 @@ void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEa
   });
 }
 
+void BroadPhase::Impl::OfferPair(std::int32_t m, std::int32_t other) {
+  if (ShouldCollide(m, other)) {
+    AddPair(m, other);
+    begun.push_back(MakePair(pairs[slots[m].pairHead]));
+  } else if ((flags[other] & kFlagQueued) != 0) {
+    // other is a moved proxy still to come: the serial update would offer it the pair again.
+    rejections.push_back({m, rejectHead[other]});
+    rejectHead[other] = static_cast<std::int32_t>(rejections.size() - 1);
+  }
+}
+
+bool BroadPhase::Impl::Refused(std::int32_t first, std::int32_t m) const {
+  for (std::int32_t r = rejectHead[m]; r != -1; r = rejections[r].next)
+    if (rejections[r].proxy == first) return true;
+  return false;
+}
+
+// What the serial code would do for m, from the answer that the search split off (FindSplitAnswer): end
+// the listed pair nodes, then offer each new candidate in the query's order. A candidate ~c is a moved
+// proxy processed before m that was offered the pair first: the serial m finds it among its partners
+// (and asks nothing) unless c's ShouldCollide refused, when m asks again.
+void BroadPhase::Impl::MergeMoved(std::int32_t m, const FoundRange& range) {
+  const std::int32_t* answer = found.data() + range.begin;
+  for (std::int32_t k = 0; k < range.removed; ++k) {
+    ended.push_back(MakePair(pairs[answer[k]]));
+    RemovePair(answer[k]);
+  }
+  for (std::int32_t k = range.removed; k < range.count; ++k) {
+    const std::int32_t other = answer[k];
+    if (other >= 0) {
+      OfferPair(m, other);
+    } else if (Refused(~other, m)) {
+      OfferPair(m, ~other);
+    }
+  }
+}
+
 void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
   ProcessMovedWith(m, [&](auto&& fn) { ForEachOverlap(fat[m], fn); });
 }
 
-// The search reads only what Sync left (band lists, the large list, fat boxes, `moved`) and writes
-// only its items' FoundRange and the chunks it claimed, so ranges may run on any threads in any order.
-// A range claims chunks of `found` from the shared cursor as it needs room; a proxy's candidates stay
-// contiguous (a full chunk's partial list moves to the next chunk). When the buffer cannot give room,
-// the proxy is marked (count -1) and the merge searches for it on the calling thread: the same answer.
-void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor) {
-  constexpr std::int64_t kChunk = 256;  // candidates per claim: about 30 moved proxies' worth
-  const std::int64_t capacity = static_cast<std::int64_t>(found.size());
-  std::int32_t* out = found.data();
-  std::int64_t pos = 0, chunkEnd = 0;  // the range's current chunk: [pos, chunkEnd)
+namespace {
+
+constexpr std::int32_t kFull = -2;  // an answer did not fit in the buffer
+
+// Appends one moved proxy's answer to `found` in chunks claimed from the shared cursor as it needs
+// room; an answer stays contiguous (a full chunk's partial answer moves to the next chunk).
+class AnswerWriter {
+ public:
+  AnswerWriter(std::vector<std::int32_t>& found, std::atomic<std::int64_t>& cursor)
+      : out_(found.data()), capacity_(static_cast<std::int64_t>(found.size())), cursor_(cursor) {}
+  void Begin() { start_ = pos_; }
+  /// False when the buffer cannot give room; then Abandon.
+  bool Put(std::int32_t value) {
+    if (pos_ == chunkEnd_ && !Claim()) return false;
+    out_[pos_++] = value;
+    return true;
+  }
+  void Abandon() { pos_ = chunkEnd_ = 0; }
+  std::int32_t Start() const { return static_cast<std::int32_t>(start_); }
+  std::int32_t Count() const { return static_cast<std::int32_t>(pos_ - start_); }
+
+ private:
+  bool Claim() {
+    constexpr std::int64_t kChunk = 256;  // about 30 moved proxies' answers
+    const std::int64_t have = pos_ - start_;
+    const std::int64_t want = std::max(kChunk, 2 * have);
+    const std::int64_t at = cursor_.fetch_add(want, std::memory_order_relaxed);
+    if (at + want > capacity_) return false;
+    std::copy(out_ + start_, out_ + pos_, out_ + at);
+    start_ = at;
+    pos_ = at + have;
+    chunkEnd_ = at + want;
+    return true;
+  }
+
+  std::int32_t* out_;
+  std::int64_t capacity_;
+  std::atomic<std::int64_t>& cursor_;
+  std::int64_t start_ = 0, pos_ = 0, chunkEnd_ = 0;  // the answer [start_, pos_) in [.., chunkEnd_)
+};
+
+// A moved proxy processed before m this update: every live proxy flagged queued is in `moved`, which
+// Update takes in slot order, and the flags do not change until the merge.
+bool EarlierMoved(const BroadPhase::Impl& s, std::int32_t other, std::int32_t m) {
+  return other < m && (s.flags[other] & kFlagQueued) != 0;
+}
+
+// The query's candidates as they are (each once; the serial code's tags would skip repeats).
+bool FindRawAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w) {
+  return s.ForEachOverlap<true>(s.fat[m], [&](std::int32_t other) { return other == m || w.Put(other); });
+}
+
+// A range's dedupe stamps, as the serial code's `stamp` and `tag`: a fresh tag per moved proxy, and a
+// proxy stamped with it is a kept partner or a candidate already seen.
+class WorkerStamps {
+ public:
+  explicit WorkerStamps(StampSet& set) : set_(set) {}
+  std::uint32_t Next() {
+    if (++set_.tag == 0) {  // wrapped: clear old stamps so none can match by accident
+      std::fill(set_.stamp.begin(), set_.stamp.end(), 0u);
+      set_.tag = 1;
+    }
+    return set_.tag;
+  }
+  std::uint32_t& operator[](std::int32_t proxy) { return set_.stamp[static_cast<std::size_t>(proxy)]; }
+
+ private:
+  StampSet& set_;
+};
+
+// m's split answer: the pair nodes that m's walk will end, then the candidates that m will offer a pair
+// (MergeMoved). A pair of m and an earlier moved proxy is that one's to end or make (the serial walk of
+// the earlier one ends it when the boxes do not overlap; Overlaps is symmetric, and so is the query, so
+// the earlier one's answer holds m). Kept partners (stamped in the walk), repeats in the query's answer
+// and candidates that the filters refuse are left out. Returns how many nodes end, or kFull.
+int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w, WorkerStamps& stamp) {
+  const std::uint32_t t = stamp.Next();
+  const AABB box = s.fat[m];
+  for (std::int32_t n = s.slots[m].pairHead; n != -1;) {
+    const PairNode& node = s.pairs[n];
+    const std::int32_t other = node.a == m ? node.b : node.a;
+    if (Overlaps(box, s.fat[other])) {
+      stamp[other] = t;
+    } else if (!EarlierMoved(s, other, m) && !w.Put(n)) {
+      return kFull;
+    }
+    n = node.a == m ? node.nextA : node.nextB;
+  }
+  stamp[m] = t;
+  const std::int32_t removed = w.Count();
+  const bool stored = s.ForEachOverlap(box, [&](std::int32_t other) {
+    if (stamp[other] == t) return true;
+    stamp[other] = t;
+    if (!s.PassesFilters(m, other)) return true;
+    return w.Put(EarlierMoved(s, other, m) ? ~other : other);
+  });
+  return stored ? removed : kFull;
+}
+
+}  // namespace
+
+// The search reads only what Sync left (band lists, the large list, fat boxes, pair lists, flags,
+// `moved`) and writes only its items' FoundRange, the chunks it claimed and the stamp set it holds, so
+// ranges may run on any threads in any order. When the buffer cannot give room, the proxy is marked
+// (count -1) and the merge searches for it on the calling thread: the same answer.
+void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split) {
+  AnswerWriter w(found, cursor);
+  // A task system that runs more ranges at once than it has workers (the contract forbids it) leaves a
+  // range without a stamp set: its answers are raw, and the merge runs the serial code: the same result.
+  const int set = split ? AcquireStampSet() : -1;
+  split = set >= 0;
+  StampSet unused;
+  WorkerStamps stamps(split ? stampSets[static_cast<std::size_t>(set)] : unused);
   for (int i = begin; i < end; ++i) {
     const std::int32_t m = moved[i];
-    if (!slots[m].alive) {
-      foundRanges[i] = {0, 0};  // the merge skips it
+    // Dead, or a repeat of a reused slot (SortMoved leaves repeats side by side): the merge skips it.
+    if (!slots[m].alive || (i > 0 && moved[i - 1] == m)) {
+      foundRanges[i] = {};
       continue;
     }
-    std::int64_t start = pos;
-    bool stored = true;
-    ForEachOverlap(fat[m], [&](std::int32_t other) {
-      if (other == m) return true;  // the merge's tag would skip it
-      if (pos == chunkEnd) {
-        const std::int64_t have = pos - start;
-        const std::int64_t want = std::max(kChunk, 2 * have);
-        const std::int64_t at = cursor.fetch_add(want, std::memory_order_relaxed);
-        if (at + want > capacity) {
-          stored = false;
-          return false;
-        }
-        std::copy(out + start, out + pos, out + at);
-        start = at;
-        pos = at + have;
-        chunkEnd = at + want;
-      }
-      out[pos++] = other;
-      return true;
-    });
-    if (stored) {
-      foundRanges[i] = {static_cast<std::int32_t>(start), static_cast<std::int32_t>(pos - start)};
+    w.Begin();
+    const int removed =
+        split ? FindSplitAnswer(*this, m, w, stamps) : (FindRawAnswer(*this, m, w) ? kRawCandidates : kFull);
+    if (removed == kFull) {
+      foundRanges[i] = {0, -1, 0};
+      w.Abandon();
     } else {
-      foundRanges[i] = {0, -1};
-      pos = chunkEnd = 0;
+      foundRanges[i] = {w.Start(), w.Count(), removed};
     }
   }
+  // Release: the next range to take the set sees every stamp this one wrote.
+  if (set >= 0) stampSetBusy[static_cast<std::size_t>(set)].store(false, std::memory_order_release);
+}
+
+// On the calling thread before the search: a set of stamps (one per slot) for each worker, growing
+// only with the slots and the workers.
+void BroadPhase::Impl::SizeStampSets(int workers) {
+  const std::size_t count = static_cast<std::size_t>(workers);
+  if (stampSets.size() < count) {
+    stampSets.resize(count);
+    stampSetBusy = std::vector<std::atomic<bool>>(count);  // atomics do not move: a new array, all free
+  }
+  for (StampSet& set : stampSets) {
+    if (set.stamp.size() < slots.size()) set.stamp.resize(slots.size(), 0u);
+  }
+}
+
+int BroadPhase::Impl::AcquireStampSet() {
+  for (std::size_t i = 0; i < stampSetBusy.size(); ++i) {
+    bool expected = false;
+    // Acquire: this range sees every stamp that the set's last holder wrote.
+    if (stampSetBusy[i].compare_exchange_strong(expected, true, std::memory_order_acquire))
+      return static_cast<int>(i);
+  }
+  return -1;
 }
 
 void BroadPhase::Impl::SortMoved() {
@@ -248,14 +405,19 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
   constexpr int kMinMovedPerRange = 32;
   const int movedCount = static_cast<int>(moved.size());
   if (HasWorkers(tasks) && movedCount >= kMinMovedForWorkers) {
-    // Find on the workers, then merge here: ProcessMoved in `moved` order, as below, its query replaced
-    // by the stored candidates (same proxies, same order), so every pair node, free list link, tag and
-    // stamp, every report and every ShouldCollideFn call is the serial update's.
+    // Find on the workers, then merge here in `moved` order: the searches also do the reading part of
+    // each proxy's processing (FindSplitAnswer), the merge only the edits, so every pair node, free
+    // list link, report and ShouldCollideFn call is the serial update's. With a re-filter (its walk
+    // asks ShouldCollideFn) every proxy gets the serial code fed its stored candidates.
+    const bool split = std::none_of(moved.begin(), moved.end(),
+                                    [&](std::int32_t proxy) { return (flags[proxy] & kFlagRefilter) != 0; });
     foundRanges.resize(moved.size());
     if (found.empty()) found.resize(1024);  // small: the first updates grow it to what they claim
+    if (rejectHead.size() < slots.size()) rejectHead.resize(slots.size(), -1);
+    SizeStampSets(tasks->workerCount);
     std::atomic<std::int64_t> cursor{0};
     ParallelFor(tasks, movedCount, kMinMovedPerRange,
-                [&](int begin, int end) { FindCandidates(begin, end, cursor); });
+                [&](int begin, int end) { FindCandidates(begin, end, cursor, split); });
     bool overflowed = false;
     for (int i = 0; i < movedCount; ++i) {
       const std::int32_t proxy = moved[i];
@@ -264,15 +426,19 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
       const FoundRange range = foundRanges[i];
       if (range.count < 0) {
         overflowed = true;
-        ProcessMoved(proxy);
-      } else {
+        ProcessMovedWith<true>(proxy, [&](auto&& fn) { ForEachOverlap(fat[proxy], fn); });
+      } else if (range.removed == kRawCandidates) {
         const std::int32_t* candidates = found.data() + range.begin;
-        ProcessMovedWith(proxy, [&](auto&& fn) {
+        ProcessMovedWith<true>(proxy, [&](auto&& fn) {
           for (std::int32_t k = 0; k < range.count; ++k) fn(candidates[k]);
         });
+      } else {
+        MergeMoved(proxy, range);
       }
+      rejectHead[proxy] = -1;  // its refusals are read: none is left for the next update
       ++processed;
     }
+    rejections.clear();
     // Room for what this update claimed, so the next one (on any schedule) stores everything.
     if (overflowed) found.resize(static_cast<std::size_t>(2 * cursor.load(std::memory_order_relaxed)));
   } else {
@@ -524,7 +690,9 @@ std::size_t BroadPhase::CapacityBytes() const {
                       bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
                       bytes(s.dirtyRuns) + bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) +
                       bytes(s.movedBits) + bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) +
-                      bytes(s.heap) + bytes(s.foundRanges) + bytes(s.found);
+                      bytes(s.heap) + bytes(s.foundRanges) + bytes(s.found) + bytes(s.rejectHead) +
+                      bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
+  for (const StampSet& set : s.stampSets) total += bytes(set.stamp);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);
   for (const auto& list : s.spareLists) total += bytes(list);

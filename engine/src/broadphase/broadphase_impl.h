@@ -93,11 +93,29 @@ inline constexpr std::uint8_t kFlagRelocate = 2;  ///< in `relocate`: entries re
 inline constexpr std::uint8_t kFlagRefilter = 4;  ///< re-run the filter on existing pairs
 inline constexpr std::uint8_t kFlagRefitted = 8;  ///< fat box re-centred by RefitProxy, not yet queued
 
-/// Where the parallel search of UpdatePairs put one moved proxy's candidates: `found[begin, begin +
-/// count)`; count -1 when the buffer was full (the merge then searches for that proxy itself).
+/// Where the parallel search of UpdatePairs put one moved proxy's answer, `found[begin, begin + count)`:
+/// with `removed` >= 0 the pair nodes to end (`removed` of them) then the new candidates (a slot, or ~slot
+/// for a pair that an earlier moved proxy was offered first: see MergeMoved); with `removed` ==
+/// kRawCandidates (an update with a re-filter) the query's candidates as they are, for the serial code. count
+/// -1 when the buffer was full (the merge then searches for that proxy itself).
 struct FoundRange {
   std::int32_t begin = 0;
   std::int32_t count = 0;
+  std::int32_t removed = 0;
+};
+inline constexpr std::int32_t kRawCandidates = -1;
+
+/// A new pair that the merge's ShouldCollide refused while its other proxy was still to be processed:
+/// that proxy asks again (as the serial update does), so it finds these in its list (`rejectHead`).
+struct Rejection {
+  std::int32_t proxy = -1;  ///< the proxy processed first
+  std::int32_t next = -1;
+};
+
+/// One set of the search's dedupe stamps: a stamp per slot and the last tag given.
+struct StampSet {
+  std::vector<std::uint32_t> stamp;
+  std::uint32_t tag = 0;
 };
 
 struct RayItem {
@@ -119,7 +137,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<AABB> fat;                  ///< parallel to slots: fat AABB, metres
   std::vector<std::uint32_t> generation;  ///< parallel to slots
   std::vector<std::uint8_t> flags;        ///< parallel to slots
-  std::vector<std::uint32_t> stamp;       ///< parallel to slots: dedupe tag
+  std::vector<std::uint32_t> stamp;       ///< parallel to slots: dedupe tag (not state: saved as 0)
   std::uint32_t tag = 0;
   std::int32_t freeHead = -1;
   int proxyCount = 0;
@@ -154,8 +172,14 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<ProxyPair> pendingEnded;    ///< pairs of proxies destroyed since the last update
   int movedLastUpdate = 0;
   // Parallel search scratch (Update with workers), kept between updates so a step does not allocate.
-  std::vector<FoundRange> foundRanges;  ///< parallel to `moved`
-  std::vector<std::int32_t> found;      ///< candidates, in chunks that the search's ranges claim
+  std::vector<FoundRange> foundRanges;   ///< parallel to `moved`
+  std::vector<std::int32_t> found;       ///< candidates, in chunks that the search's ranges claim
+  std::vector<std::int32_t> rejectHead;  ///< parallel to slots: first Rejection of the proxy, -1 = none
+  /// The search's dedupe stamps (the serial `stamp` and `tag`, but ranges running at once must not share
+  /// them): one set per worker, each taken by one range at a time (`stampSetBusy`); no part of the state.
+  std::vector<StampSet> stampSets;
+  std::vector<std::atomic<bool>> stampSetBusy;  ///< parallel to stampSets
+  std::vector<Rejection> rejections;            ///< this update's, cleared at its end
   std::uint64_t updateCount = 0;
 
   // Ray cast scratch.
@@ -174,6 +198,8 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   template <class OnRefitted>
   BroadPhaseError Refit(ProxyId id, const AABB& tightAABB, OnRefitted&& onRefitted);
   bool ShouldCollide(std::int32_t a, std::int32_t b) const;
+  /// ShouldCollide's rules before the callback (static pairs, same body, filters): any thread.
+  bool PassesFilters(std::int32_t a, std::int32_t b) const;
   ProxyPair MakePair(const PairNode& node) const;
   void AddPair(std::int32_t a, std::int32_t b);
   void RemovePair(std::int32_t node);
@@ -181,12 +207,23 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// ProcessMoved with the query replaced by `forEachCandidate(fn)`, which calls fn(other) for the
   /// proxies ForEachOverlap(fat[proxy], ...) would visit, in its order (duplicates and proxy itself
   /// may be left out: the tag skips them). Defined in broadphase.cpp, its only user.
-  template <class ForEachCandidate>
+  /// kRecord: note the refused pairs of proxies still queued (Rejection), for the update on workers.
+  template <bool kRecord = false, class ForEachCandidate>
   void ProcessMovedWith(std::int32_t proxy, ForEachCandidate&& forEachCandidate);
-  /// The search half of ProcessMoved for moved[begin, end) (read only, any thread): each alive moved
-  /// proxy's overlapping proxies, in ForEachOverlap's order, into `found` at chunks claimed from
-  /// `cursor`; foundRanges[i] says where.
-  void FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor);
+  /// The search half of ProcessMoved for moved[begin, end) (any thread; it writes only its outputs and
+  /// a stamp set it holds): each alive moved
+  /// proxy's answer (FoundRange) into `found` at chunks claimed from `cursor`; foundRanges[i] says
+  /// where. split false: every answer raw (the update runs the serial code on all).
+  void FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split);
+  /// The pair edits of one moved proxy from its split answer, on the calling thread in slot order.
+  void MergeMoved(std::int32_t proxy, const FoundRange& range);
+  void SizeStampSets(int workers);
+  /// A stamp set no other range holds (any thread), or -1 when every one is taken.
+  int AcquireStampSet();
+  /// ShouldCollide(proxy, other) and the new pair when it allows it; a refusal noted when other is
+  /// still queued.
+  void OfferPair(std::int32_t proxy, std::int32_t other);
+  bool Refused(std::int32_t first, std::int32_t proxy) const;
   /// tasks null or without workers: the serial update.
   void Update(const TaskSystem* tasks = nullptr);
   /// `moved` in slot order (Update's processing order), duplicates collapsed when it uses the bits.
