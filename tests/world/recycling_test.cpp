@@ -188,10 +188,9 @@ float MinSeparation(const Manifold& m) {
 
 struct Errors {
   long reused = 0, decisionChanges = 0, points = 0;
-  float position = 0.0f;                        // m
-  float separation = 0.0f, normalRatio = 0.0f;  // error / its bound
-  double computedDepthError = 0.0;              // m, |min separation - exact| of computed manifolds
-  double depthExcess = -INFINITY;               // m, reused error - (its origin's error + bound)
+  float position = 0.0f, separation = 0.0f, normalRatio = 0.0f;  // error / its bound
+  double computedDepthError = 0.0;  // m, |min separation - exact| of computed manifolds
+  double depthExcess = -INFINITY;   // m, reused error - (its origin's error + bound)
 };
 
 // Per contact slot, the depth error (|min separation - exact separation|, m) of the manifold the world
@@ -206,10 +205,12 @@ using OriginErrors = std::vector<double>;
 //     the exact separation of the shapes, beyond the error the computation it came from had (the
 //     exact separation changes by at most d, each reused separation by at most d + |s| times the turn).
 //  2. Where the same step computing it fresh keeps the decisions it made (the same points by feature
-//     id, a normal within the turn): each point within d of the fresh one, its separation within
-//     d (1 + k), k the slope of the incident edge against the reference face (a reused point may have
-//     slid d along that edge, where the fresh point is clipped), and the normal within the turn (plus
-//     d / (rA + rB + separation) for a normal joining two rounded features).
+//     id, a normal within the turn): each point within d sqrt(1 + k^2) of the fresh one and its
+//     separation within d (1 + k), k the slope of the incident edge against the reference face (the
+//     fresh point of a clipped end is where the moved edge crosses the side plane: the edge moved at
+//     most d across that plane, so the crossing slid up to d / cos(atan k) = d sqrt(1 + k^2) along the
+//     edge), and the normal within the turn (plus d / (rA + rB + separation) for a normal joining two
+//     rounded features).
 //  Where a fresh computation changes a decision under this motion (a near tie between two reference
 //  faces or between a face and a corner, where the narrowphase itself jumps), only 1 applies; those
 //  cases must stay rare.
@@ -266,7 +267,7 @@ void CheckReused(const WorldState& state, const Snapshot& snap, OriginErrors& or
       const ManifoldPoint& p = m.points[i];
       const ManifoldPoint& q = fresh.points[counterpart[i]];
       ++e.points;
-      e.position = std::max(e.position, Distance(p.point, q.point));
+      e.position = std::max(e.position, Distance(p.point, q.point) / (d * std::sqrt(1.0f + slope * slope)));
       e.separation = std::max(e.separation, std::fabs(p.separation - q.separation) / (d * (1.0f + slope)));
     }
     e.normalRatio = std::max(e.normalRatio, Angle(m.normal, fresh.normal) / normalBound);
@@ -279,7 +280,6 @@ TEST_SUITE("world.recycling") {
 
 TEST_CASE("reused manifolds stay within the recycling bound of exact separation and of a fresh computation") {
   // Ten bins of 60 mixed bodies falling onto the floor and ramp, tumbling, sliding and settling.
-  const float d = kContactRecycleDistance;
   Errors e;
   for (std::uint64_t seed = 7; seed < 17; ++seed) {
     Bin bin;
@@ -296,12 +296,12 @@ TEST_CASE("reused manifolds stay within the recycling bound of exact separation 
       "reused " << e.reused << " manifolds (" << e.decisionChanges
                 << " where a fresh computation changed a decision): depth error of computed manifolds up to "
                 << e.computedDepthError << " m, reused ones exceed theirs plus the bound by at most "
-                << e.depthExcess << " m; " << e.points << " points compared: position error " << e.position
-                << " m, separation error up to " << e.separation << " of its bound, normal angle up to "
-                << e.normalRatio << " of its bound");
+                << e.depthExcess << " m; " << e.points << " points compared: position error up to "
+                << e.position << " of its bound, separation error up to " << e.separation
+                << " of its bound, normal angle up to " << e.normalRatio << " of its bound");
   CHECK(e.reused > 10000);  // the scenes exercise recycling
   CHECK(e.depthExcess <= 0.0);
-  CHECK(e.position <= d);
+  CHECK(e.position <= 1.0f);
   CHECK(e.separation <= 1.0f);
   CHECK(e.normalRatio <= 1.0f);
   CHECK(e.decisionChanges * 100 < e.reused);  // the narrowphase's own jumps are rare
