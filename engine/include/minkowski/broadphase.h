@@ -226,6 +226,8 @@ class BroadPhase {
   /// proxy must be queued before the next other call. Errors as MoveProxy's (+ MK_ASSERT; refitted
   /// stays false and the proxy keeps its box); QueueRefittedProxy: StaleId.
   BroadPhaseError RefitProxy(ProxyId id, const AABB& tightAABB, bool& refitted);
+  /// The second half of MoveProxy (RefitProxy says how): queues `id` for the next UpdatePairs if
+  /// RefitProxy re-centred its fat box since, else does nothing. One thread. Error: StaleId.
   BroadPhaseError QueueRefittedProxy(ProxyId id);
 
   /// Puts a moving proxy to sleep (false) or wakes it (true). A sleeping proxy costs nothing per
