@@ -129,10 +129,59 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
 
 }  // namespace
 
+// The scalar list against a greedy colouring written here: joint by joint in input order, the lowest
+// colour neither moving body holds among the scalar joints before it, or the overflow when all
+// kGraphColorCount are held. The list must be those joints sorted by (colour, input order), with the
+// colours' ranges in scalarColorStart; a colour's joints then share no moving body. Returns whether
+// the overflow holds any.
+template <class F>
+bool CheckScalarColouring(const HingeGraph<F>& graph, const std::vector<JointConstraint>& joints) {
+  std::vector<int> inputOrder = graph.scalar;
+  std::sort(inputOrder.begin(), inputOrder.end());
+  std::vector<std::set<int>> held(graph.staticSlot > 0 ? static_cast<size_t>(graph.staticSlot) : 0u);
+  std::vector<std::pair<int, int>> expected;  // (colour, joint)
+  for (int i : inputOrder) {
+    std::set<int> taken;
+    for (int body : {joints[i].indexA, joints[i].indexB})
+      if (body >= 0)
+        taken.insert(held[static_cast<size_t>(body)].begin(), held[static_cast<size_t>(body)].end());
+    int color = 0;
+    while (color < kGraphColorCount && taken.count(color) != 0) ++color;
+    if (color < kGraphColorCount)
+      for (int body : {joints[i].indexA, joints[i].indexB})
+        if (body >= 0) held[static_cast<size_t>(body)].insert(color);
+    expected.emplace_back(color, i);  // kGraphColorCount: the overflow, last
+  }
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& p, const auto& q) { return p.first < q.first; });
+  REQUIRE(expected.size() == graph.scalar.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    CHECK(graph.scalar[k] == expected[k].second);
+    const int color = expected[k].first;
+    CHECK(static_cast<int>(k) >= graph.scalarColorStart[color]);
+    CHECK(static_cast<int>(k) < graph.scalarColorStart[color + 1]);
+  }
+  CHECK(graph.scalarColorStart[0] == 0);
+  CHECK(graph.scalarColorStart[HingeGraph<F>::kScalarOverflow + 1] == static_cast<int>(graph.scalar.size()));
+  // Independently of the greedy rule: no colour's range holds a moving body twice.
+  for (int c = 0; c < HingeGraph<F>::kScalarOverflow; ++c) {
+    std::set<int> bodiesOfColor;
+    for (int k = graph.scalarColorStart[c]; k < graph.scalarColorStart[c + 1]; ++k) {
+      const JointConstraint& j = joints[static_cast<size_t>(graph.scalar[static_cast<size_t>(k)])];
+      if (j.indexA >= 0) CHECK(bodiesOfColor.insert(j.indexA).second);
+      if (j.indexB >= 0 && j.indexB != j.indexA) CHECK(bodiesOfColor.insert(j.indexB).second);
+    }
+  }
+  const int overflow = HingeGraph<F>::kScalarOverflow;
+  return graph.scalarColorStart[overflow + 1] > graph.scalarColorStart[overflow];
+}
+
 TEST_SUITE("solver.graph") {
-TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go scalar in input order") {
+TEST_CASE(
+    "hinge colouring: no colour holds a moving body twice and the rest go scalar coloured on their own") {
   ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
     Rng rng(0x41E6E);
+    int scalarOverflows = 0;
     for (int trial = 0; trial < 200; ++trial) {
       const int bodies = rng.Int(2, 80);
       RandomJoints setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
@@ -172,9 +221,8 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
         CHECK(lanesOfColor == graph.colorSize[color]);
         CHECK(graph.groups[color].size() == static_cast<size_t>((lanesOfColor + F::kLanes - 1) / F::kLanes));
       }
-      // The scalar list: every joint not in a group, once, in input order; a plain hinge there found
-      // every colour taken by its bodies.
-      CHECK(std::is_sorted(graph.scalar.begin(), graph.scalar.end()));
+      // The scalar list: every joint not in a group, once; a plain hinge there found every colour
+      // taken by its bodies.
       for (int i : graph.scalar) {
         ++seen[static_cast<size_t>(i)];
         if (!IsPlainHinge(joints[i])) continue;
@@ -185,7 +233,9 @@ TEST_CASE("hinge colouring: no colour holds a moving body twice and the rest go 
         CHECK(taken.size() == static_cast<size_t>(kGraphColorCount));
       }
       CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+      if (CheckScalarColouring(graph, joints)) ++scalarOverflows;
     }
+    CHECK(scalarOverflows > 0);  // the hubs overflowed the scalar colours too
   });
 }
 
@@ -255,9 +305,12 @@ TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the st
       PrepareJoints(rig.jointInputs, reference, rig.context, /*colorHinges=*/false);
       REQUIRE(reference.joints.size() == rig.joints.size());
       CHECK(built.staticSlot == static_cast<int>(rig.solver.states.size()));
-      std::vector<int> expectedScalar(constraints.size());  // the constraints' indices, in order
-      for (size_t k = 0; k < constraints.size(); ++k) expectedScalar[k] = static_cast<int>(k);
-      CHECK(built.scalar == expectedScalar);
+      // Every constraint once on the scalar list (in colour order), the constraints in input order.
+      std::vector<int> listed = built.scalar, everyConstraint(constraints.size());
+      std::sort(listed.begin(), listed.end());
+      for (size_t k = 0; k < constraints.size(); ++k) everyConstraint[k] = static_cast<int>(k);
+      CHECK(listed == everyConstraint);
+      for (size_t k = 1; k < constraints.size(); ++k) CHECK(constraints[k - 1].input < constraints[k].input);
       if (rig.settings.mode == SolverMode::Classic) {  // every joint one by one
         REQUIRE(constraints.size() == rig.joints.size());
         for (size_t k = 0; k < constraints.size(); ++k) CHECK(constraints[k].input == static_cast<int>(k));
@@ -268,8 +321,8 @@ TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the st
       BuildHingeGraph(std::span<const JointConstraint>(reference.joints),
                       static_cast<int>(rig.solver.states.size()), expected);
       REQUIRE(expected.scalar.size() == constraints.size());
-      for (size_t k = 0; k < constraints.size(); ++k) {
-        const JointConstraint &c = constraints[k],
+      for (size_t k = 0; k < constraints.size(); ++k) {  // the same joints in the same order
+        const JointConstraint &c = constraints[static_cast<size_t>(built.scalar[k])],
                               &r = reference.joints[static_cast<size_t>(expected.scalar[k])];
         CHECK(c.input == expected.scalar[k]);
         CHECK((SameBits(c.rA0.x, r.rA0.x) && SameBits(c.rB0.y, r.rB0.y) &&

@@ -6,12 +6,16 @@
 // plain warm start (joint_solver.h) operation for operation: on the same joint order they give the
 // same bits as the scalar path.
 //
-// Every other joint, and a hinge that finds no free colour, is solved one by one in input order
-// (HingeGraph::scalar), after the coloured hinges of the same pass. Classic mode solves every joint
-// one by one and does not use this.
+// Every other joint, and a hinge that finds no free colour, is solved one by one by the scalar code
+// (HingeGraph::scalar), after the coloured hinges of the same pass. Those are coloured too, on their
+// own (they are solved in a pass of their own): colour by colour, input order within a colour, then
+// the few that found no free colour, so that the workers can solve a colour's joints at the same time
+// (solver_stages.h) and one worker solves them in the same order. Classic mode solves every joint one
+// by one in input order and does not use this.
 #pragma once
 
 #include "core/wide_float.h"
+#include "solver/body_lanes.h"
 #include "solver/contact_graph.h"
 #include "solver/joint_solver.h"
 #include "solver/solver_types.h"
@@ -50,13 +54,24 @@ struct HingeGraph {
   std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a hinge of colour c has it
   std::vector<WideHingeGroup<F>> groups[kGraphColorCount];  // colour c's groups
   int colorSize[kGraphColorCount] = {};                     // hinges per colour
-  std::vector<int> scalar;                                  // joint indices solved one by one, in input order
   int staticSlot = 0;                                       // as ContactGraph::staticSlot: bodyCount
   int colorBlockSize[kGraphColorCount] = {};                // as ContactGraph::colorBlockSize
 
+  // The scalar path's joints (indices into SolverArrays::joints), solved one by one: after Finish,
+  // colour c's are scalar[scalarColorStart[c], scalarColorStart[c + 1]) in input order, and the last
+  // range (c = kScalarOverflow) holds those whose bodies left no colour free.
+  static constexpr int kScalarOverflow = kGraphColorCount;
+  std::vector<int> scalar;
+  int scalarColorStart[kScalarOverflow + 2] = {};
+  int scalarBlockSize[kScalarOverflow + 1] = {};  // the parallel stages' blocks (AssignHingeBlockStaticSlots)
+  std::vector<std::uint32_t> scalarBodyColors;    // as bodyColors, for the scalar joints' colours
+  std::vector<int> scalarOfColor[kScalarOverflow + 1];  // while building: each colour's, then the overflow's
+
   /// Bytes held on the heap (World::GetMemoryStats).
   std::size_t MemoryBytes() const {
-    std::size_t bytes = bodyColors.capacity() * sizeof(std::uint32_t) + scalar.capacity() * sizeof(int);
+    std::size_t bytes = (bodyColors.capacity() + scalarBodyColors.capacity()) * sizeof(std::uint32_t) +
+                        scalar.capacity() * sizeof(int);
+    for (const auto& joints : scalarOfColor) bytes += joints.capacity() * sizeof(int);
     for (const auto& color : groups) bytes += color.capacity() * sizeof(WideHingeGroup<F>);
     return bytes;
   }
@@ -80,8 +95,9 @@ HingeLane LaneOf(const JointConstraint& c);
 /// The graph built in one pass: Begin (bodyCount: the step's solver bodies), Add every joint in
 /// input order (jointIndex: its index in SolverArrays::joints), Finish. A plain hinge takes the lowest
 /// colour its moving bodies leave free (joints and contacts are solved in separate passes, so they
-/// colour separately) and the next lane of that colour; every other joint goes on `scalar`. Finish
-/// fills the colours' last groups with empty lanes.
+/// colour separately) and the next lane of that colour; every other joint goes on `scalar` with the
+/// lowest colour its bodies leave free among the scalar joints. Finish fills the colours' last groups
+/// with empty lanes and lists the scalar joints colour by colour in `scalar`.
 template <class F>
 void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph);
 template <class F>
@@ -91,6 +107,15 @@ void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& gr
 /// the hinge's JointConstraint.
 template <class F>
 bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph);
+/// Add's other half: joint `jointIndex`, between solver bodies indexA and indexB (-1: static), on the
+/// scalar list. Inline: PrepareJoints calls it for each of rain's 10,000 joints.
+template <class F>
+inline void AddScalarJoint(int indexA, int indexB, int jointIndex, HingeGraph<F>& graph) {
+  if (graph.scalarBodyColors.empty())
+    graph.scalarBodyColors.assign(static_cast<size_t>(graph.staticSlot), 0u);
+  const int color = AssignColor(graph.scalarBodyColors, indexA, indexB);
+  graph.scalarOfColor[color < 0 ? HingeGraph<F>::kScalarOverflow : color].push_back(jointIndex);
+}
 template <class F>
 void FinishHingeGraph(HingeGraph<F>& graph);
 
@@ -107,8 +132,8 @@ void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 
-/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h); returns
-/// the static slots needed.
+/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h), and the
+/// scalar colours' (scalarBlockSize; the overflow is one block); returns the static slots needed.
 template <class F>
 int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount);
 

@@ -339,7 +339,7 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
     PrepareConstraint(input, solver, worldSoftness, context, c);
     c.input = static_cast<int>(i);
     const int constraint = static_cast<int>(out.size() - 1);
-    WithGraphs(solver, [constraint](auto&, auto& hinges) { hinges.scalar.push_back(constraint); });
+    WithGraphs(solver, [&](auto&, auto& hinges) { AddScalarJoint(c.indexA, c.indexB, constraint, hinges); });
   }
   WithGraphs(solver, [](auto&, auto& hinges) { FinishHingeGraph(hinges); });
 }

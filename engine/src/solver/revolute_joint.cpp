@@ -95,6 +95,8 @@ void BeginHingeGraph(int bodyCount, HingeGraph<F>& graph) {
   graph.staticSlot = bodyCount;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
   graph.scalar.clear();
+  for (std::vector<int>& joints : graph.scalarOfColor) joints.clear();
+  graph.scalarBodyColors.clear();  // assigned by the first scalar joint: most steps have none
   for (std::vector<WideHingeGroup<F>>& groups : graph.groups) groups.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
 }
@@ -113,8 +115,24 @@ bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph)
 template <class F>
 void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph) {
   if (IsPlainHinge(c) && AddPlainHinge(LaneOf(c), jointIndex, graph)) return;
-  graph.scalar.push_back(jointIndex);
+  AddScalarJoint(c.indexA, c.indexB, jointIndex, graph);
 }
+
+namespace {
+
+// The colours' lists one after the other in `scalar`, and their ranges in scalarColorStart.
+template <class F>
+void ConcatenateScalarColors(HingeGraph<F>& graph) {
+  int* start = graph.scalarColorStart;
+  for (int c = 0; c <= HingeGraph<F>::kScalarOverflow; ++c) {
+    const std::vector<int>& joints = graph.scalarOfColor[c];
+    start[c] = static_cast<int>(graph.scalar.size());
+    graph.scalar.insert(graph.scalar.end(), joints.begin(), joints.end());
+  }
+  start[HingeGraph<F>::kScalarOverflow + 1] = static_cast<int>(graph.scalar.size());
+}
+
+}  // namespace
 
 template <class F>
 void FinishHingeGraph(HingeGraph<F>& graph) {
@@ -123,6 +141,7 @@ void FinishHingeGraph(HingeGraph<F>& graph) {
     for (int lane = graph.colorSize[c] % W; lane != 0 && lane < W; ++lane)
       PackHinge<F>(graph.groups[c].back(), lane, nullptr, -1, graph.staticSlot);
   }
+  ConcatenateScalarColors(graph);
 }
 
 template <class F>
@@ -144,6 +163,14 @@ int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount) {
       MoveToBlockStaticSlot(groups[static_cast<size_t>(i)], i, blockSize, graph.staticSlot);
     slots = std::max(slots, (count + blockSize - 1) / blockSize);
   }
+  // The scalar joints need no static slot: the scalar code keeps a static body's state on its stack.
+  for (int c = 0; c < HingeGraph<F>::kScalarOverflow; ++c) {
+    const int count = graph.scalarColorStart[c + 1] - graph.scalarColorStart[c];
+    graph.scalarBlockSize[c] = BlockSize(count, workerCount, kMinJointsPerBlock);
+  }
+  const int overflow = HingeGraph<F>::kScalarOverflow;
+  graph.scalarBlockSize[overflow] =
+      std::max(1, graph.scalarColorStart[overflow + 1] - graph.scalarColorStart[overflow]);
   return slots;
 }
 

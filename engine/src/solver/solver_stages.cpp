@@ -20,6 +20,15 @@ void SolverStages::AddBodyStage(StageKind kind, int bodyCount, int workerCount) 
   s.blockCount = std::max(1, (bodyCount + s.blockSize - 1) / s.blockSize);
 }
 
+void SolverStages::AddItemStage(StageKind kind, int color, int first, int count, int blockSize) {
+  stages_.push_back({.kind = kind,
+                     .color = color,
+                     .first = first,
+                     .itemCount = count,
+                     .blockSize = blockSize,
+                     .blockCount = (count + blockSize - 1) / blockSize});
+}
+
 // One stage per colour that has groups, in colour order, with the blocks AssignBlockStaticSlots cut.
 void SolverStages::AddColorStages(StageKind kind, const SolverArrays& solver) {
   const bool hinges =
@@ -29,23 +38,28 @@ void SolverStages::AddColorStages(StageKind kind, const SolverArrays& solver) {
       const int first = hinges ? 0 : graph.colorGroupStart[c];
       const int count =
           hinges ? static_cast<int>(hingeGraph.groups[c].size()) : graph.colorGroupStart[c + 1] - first;
-      if (count == 0) continue;
-      SolverStage& s = stages_.emplace_back();
-      s.kind = kind;
-      s.color = c;
-      s.first = first;
-      s.itemCount = count;
-      s.blockSize = hinges ? hingeGraph.colorBlockSize[c] : graph.colorBlockSize[c];
-      s.blockCount = (count + s.blockSize - 1) / s.blockSize;
+      if (count != 0)
+        AddItemStage(kind, c, first, count, hinges ? hingeGraph.colorBlockSize[c] : graph.colorBlockSize[c]);
     }
   });
 }
 
-// RunSubSteps's soft passes, in its order (solver.cpp); empty scalar passes are left out.
+// One stage per colour of scalar joints that has some, then one for those without a colour (one
+// block: they may share bodies), with the blocks AssignHingeBlockStaticSlots cut.
+void SolverStages::AddScalarJointStages(StageKind kind, const SolverArrays& solver) {
+  WithGraphs(solver, [&](const auto&, const auto& hinges) {
+    for (int c = 0; c <= hinges.kScalarOverflow; ++c) {
+      const int first = hinges.scalarColorStart[c];
+      const int count = hinges.scalarColorStart[c + 1] - first;
+      if (count != 0) AddItemStage(kind, c, first, count, hinges.scalarBlockSize[c]);
+    }
+  });
+}
+
+// RunSubSteps's soft passes, in its order (solver.cpp); empty passes are left out.
 void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount) {
   const SolverSettings& settings = context.settings;
   const int bodyCount = static_cast<int>(solver.params.size());
-  const bool scalarJoints = WithGraphs(solver, [](const auto&, const auto& h) { return !h.scalar.empty(); });
   const bool overflow = WithGraphs(solver, [](const auto& g, const auto&) { return !g.overflow.empty(); });
   auto single = [this](StageKind kind) { stages_.push_back({.kind = kind, .itemCount = 1}); };
   stages_.clear();
@@ -53,24 +67,35 @@ void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& co
     AddBodyStage(StageKind::IntegrateVelocities, bodyCount, workerCount);
     if (settings.enableWarmStarting) {
       AddColorStages(StageKind::WarmStartHinges, solver);
-      if (scalarJoints) single(StageKind::WarmStartJoints);
+      AddScalarJointStages(StageKind::WarmStartJoints, solver);
       AddColorStages(StageKind::WarmStartContacts, solver);
       if (overflow) single(StageKind::WarmStartOverflow);
     }
     AddColorStages(StageKind::SolveHinges, solver);
-    if (scalarJoints) single(StageKind::SolveJoints);
+    AddScalarJointStages(StageKind::SolveJoints, solver);
     AddColorStages(StageKind::SolveContacts, solver);
     if (overflow) single(StageKind::SolveOverflow);
     AddBodyStage(StageKind::IntegratePositions, bodyCount, workerCount);
     single(StageKind::AfterPositions);
     if (settings.enableRelax) {
       AddColorStages(StageKind::RelaxHinges, solver);
-      if (scalarJoints) single(StageKind::RelaxJoints);
+      AddScalarJointStages(StageKind::RelaxJoints, solver);
       AddColorStages(StageKind::RelaxContacts, solver);
       if (overflow) single(StageKind::RelaxOverflow);
     }
   }
 }
+
+namespace {
+
+// Entries [begin, end) of the scalar joints' list.
+template <class F>
+std::span<const int> ScalarRange(const HingeGraph<F>& hinges, int begin, int end) {
+  return std::span<const int>(hinges.scalar)
+      .subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin));
+}
+
+}  // namespace
 
 void SolverStages::RunBlock(const SolverStage& stage, int block) {
   WithGraphs(*solver_, [&](auto& graph, auto& hinges) { RunBlockOn(stage, block, graph, hinges); });
@@ -101,13 +126,13 @@ void SolverStages::RunBlockOn(const SolverStage& stage, int block, ContactGraph<
       SolveHingeGroupRange<F, false>(hinges, states, stage.color, begin, end, staticSlot);
       break;
     case StageKind::WarmStartJoints:
-      WarmStartJoints(solver, hinges.scalar);
+      WarmStartJoints(solver, ScalarRange(hinges, first + begin, first + end));
       break;
     case StageKind::SolveJoints:
-      SolveJoints(solver, context, JointPass::Biased, hinges.scalar);
+      SolveJoints(solver, context, JointPass::Biased, ScalarRange(hinges, first + begin, first + end));
       break;
     case StageKind::RelaxJoints:
-      SolveJoints(solver, context, JointPass::Relax, hinges.scalar);
+      SolveJoints(solver, context, JointPass::Relax, ScalarRange(hinges, first + begin, first + end));
       break;
     case StageKind::WarmStartContacts:
       WarmStartContactGroupRange(graph, states, first + begin, first + end, staticSlot);

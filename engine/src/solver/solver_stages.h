@@ -2,14 +2,14 @@
 // Internal: the soft step's sub-steps on several workers (issue 31; the idea of Box2D v3's solver
 // stages, Catto 2024).
 //
-// RunSubSteps's passes become a list of stages: integrate velocities, each colour of hinges, the other
-// joints, each colour of contacts, the overflow, integrate positions, ... Each stage is cut into
-// blocks (a range of bodies, of a colour's groups; the scalar joints and the overflow are one block)
-// that may run at the same time: a colour's groups share no moving body, and the integrators touch
-// one body each. Every worker runs the same loop: claim the current stage's next block, run it, and
-// the worker that finishes a stage's last block moves every worker on to the next stage. No worker
-// leads, so nobody waits for a worker the task system has not started: run one after the other, or all
-// on one thread, the first worker does every stage and the others find nothing left.
+// RunSubSteps's passes become a list of stages: integrate velocities, each colour of hinges, each
+// colour of the other joints, each colour of contacts, the overflow, integrate positions, ... Each
+// stage is cut into blocks (a range of bodies, of a colour's groups or joints; the overflows of
+// contacts and of joints are one block) that may run at the same time: a colour's groups and joints
+// share no moving body, and the integrators touch one body each. Every worker runs the same loop: claim the
+// current stage's next block, run it, and the worker that finishes a stage's last block moves every worker on
+// to the next stage. No worker leads, so nobody waits for a worker the task system has not started: run one
+// after the other, or all on one thread, the first worker does every stage and the others find nothing left.
 //
 // The results are RunSubSteps's, bit for bit, for any worker count: each body sees its constraints in
 // the same order (colour by colour, then the overflow), and a block's only shared write, the graph's
@@ -37,7 +37,7 @@ enum class StageKind : std::uint8_t {
   WarmStartHinges,
   SolveHinges,
   RelaxHinges,
-  WarmStartJoints,  // the joints the hinge graph leaves to the scalar path, and the overflow below
+  WarmStartJoints,  // a colour of the joints the hinge graph leaves to the scalar path, or their overflow
   SolveJoints,
   RelaxJoints,
   WarmStartContacts,
@@ -52,9 +52,10 @@ enum class StageKind : std::uint8_t {
 
 struct SolverStage {
   StageKind kind = StageKind::IntegrateVelocities;
-  int color = 0;      // the hinge and contact stages' colour
-  int first = 0;      // the first item: a group index of graph.groups for contacts, else 0
-  int itemCount = 0;  // bodies or groups
+  int color = 0;      // the hinge, joint and contact stages' colour
+  int first = 0;      // the first item: a group index of graph.groups for contacts, an entry of
+                      // hinges.scalar for the scalar joints, else 0
+  int itemCount = 0;  // bodies, groups or joints
   int blockSize = 1;
   int blockCount = 1;
 };
@@ -78,6 +79,8 @@ class SolverStages {
   };
 
   void BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount);
+  void AddScalarJointStages(StageKind kind, const SolverArrays& solver);
+  void AddItemStage(StageKind kind, int color, int first, int count, int blockSize);
   void AddColorStages(StageKind kind, const SolverArrays& solver);
   void AddBodyStage(StageKind kind, int bodyCount, int workerCount);
   void RunBlock(const SolverStage& stage, int block);

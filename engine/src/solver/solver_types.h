@@ -50,6 +50,7 @@ struct StepContext {
 /// the others, and never fewer than `minBlock` items, so that a block outweighs claiming it.
 inline constexpr int kBlocksPerWorker = 4;
 inline constexpr int kMinGroupsPerBlock = 4;        // a colour's groups (16 contacts on 4 lanes)
+inline constexpr int kMinJointsPerBlock = 16;       // a colour's scalar joints (hinge_graph.h)
 inline constexpr int kMinBodiesPerBlock = 64;       // the integrators' bodies
 inline constexpr int kMinContactsPerRange = 64;     // PrepareContacts, the graph's packing, the narrowphase
 inline constexpr int kMinGroupsPerStoreRange = 16;  // StoreContactGroups' groups
