@@ -281,8 +281,17 @@ build_cross() {  # label, build dir, toolchain file, scene-hash benchmark args..
     FAILED=$((FAILED + 1))
     return 0
   fi
+  if [ -n "${CROSS_WARMUP:-}" ]; then $CROSS_WARMUP >/dev/null 2>&1 || true; fi
   run_ctest "$label, without the suites ${SKIPPED_SUITES:-long} and label 'package'" "$dir" -LE 'long|package'
   compare_scene_hashes "gcc Release build against the $label build" build/release "$dir" "$@"
+}
+
+# ctest starts the two Windows test binaries at once; on a prefix not yet made, two wine processes race
+# to make it (a fresh machine's CI run: "chdir to /tmp/wine-*/server-*: No such file or directory", and
+# a test failed before it ran). So the prefix is made first, alone, and wineserver waited for.
+make_wine_prefix() {
+  local wine=${WINE_RUN##* }
+  $WINE_RUN wineboot --init && env WINEPREFIX="$ROOT/build/mingw/wineprefix" "${wine%/*}/wineserver" -w
 }
 
 # Windows x86-64: mingw-w64 (POSIX threads: doctest needs std::mutex), run by wine64 in a private,
@@ -292,7 +301,8 @@ build_windows() {
   local wine=/usr/lib/wine/wine64
   [ -x "$wine" ] || wine=$(command -v wine64 || command -v wine)
   local started=$SECONDS
-  HASH_RUNNER="env WINEPREFIX=$ROOT/build/mingw/wineprefix WINEDEBUG=-all DISPLAY= $wine" \
+  WINE_RUN="env WINEPREFIX=$ROOT/build/mingw/wineprefix WINEDEBUG=-all DISPLAY= $wine"
+  CROSS_WARMUP=make_wine_prefix HASH_RUNNER="$WINE_RUN" \
     build_cross "Windows (mingw-w64, wine64)" build/mingw mingw-w64-x86_64.cmake
   echo "Windows stage: $((SECONDS - started)) s"
 }
