@@ -163,22 +163,30 @@ void SolverStages::RunBlockOn(const SolverStage& stage, int block, ContactGraph<
   }
 }
 
-// Every worker's loop (solver_stages.h): claim a block of the current stage, run it; the worker that
-// completes a stage's last block publishes the next stage (release), which the others read (acquire),
-// so every block of a stage sees every write of the stages before it.
-void SolverStages::WorkerLoop() {
+// Takes `block` of `stage` if no worker has: a load first, so that a worker scanning past the other
+// workers' blocks does not write their lines.
+bool SolverStages::ClaimBlock(const SolverStage& stage, int block) {
+  std::atomic<int>& claim = claims_[static_cast<std::size_t>(stage.firstClaim + block)];
+  return claim.load(std::memory_order_relaxed) == 0 && claim.exchange(1, std::memory_order_relaxed) == 0;
+}
+
+// Every worker's loop (solver_stages.h): claim a block of the current stage, starting from this
+// worker's share, run it; the worker that completes a stage's last block publishes the next stage
+// (release), which the others read (acquire), so every block of a stage sees every write of the
+// stages before it. `slot`: 0 for the calling thread, 1.. for the task's items.
+void SolverStages::WorkerLoop(int slot) {
   const int stageCount = static_cast<int>(stages_.size());
   int stage = current_.load(std::memory_order_acquire);
   while (stage < stageCount) {
     Sync& sync = syncs_[static_cast<std::size_t>(stage)];
     const SolverStage& s = stages_[static_cast<std::size_t>(stage)];
-    const int block = sync.claimed.fetch_add(1, std::memory_order_relaxed);
-    if (block < s.blockCount) {
+    const int start = static_cast<int>(static_cast<long long>(slot) * s.blockCount / workerCount_);
+    for (int k = 0; k < s.blockCount; ++k) {
+      const int block = start + k < s.blockCount ? start + k : start + k - s.blockCount;
+      if (!ClaimBlock(s, block)) continue;
       RunBlock(s, block);
       if (sync.done.fetch_add(1, std::memory_order_acq_rel) + 1 == s.blockCount)
         current_.store(stage + 1, std::memory_order_release);
-      stage = current_.load(std::memory_order_acquire);
-      continue;
     }
     // Every block is taken: wait for the workers still running one to finish the stage.
     SpinWait spin;
@@ -192,7 +200,27 @@ void SolverStages::WorkerLoop() {
 }
 
 void SolverStages::WorkerTask(int begin, int end, int /*worker*/, void* context) {
-  for (int i = begin; i < end; ++i) static_cast<SolverStages*>(context)->WorkerLoop();
+  for (int i = begin; i < end; ++i) static_cast<SolverStages*>(context)->WorkerLoop(i + 1);
+}
+
+// Zeroes every stage's done count and block claims, growing their arrays when this step has more.
+void SolverStages::PrepareCounters() {
+  if (syncCapacity_ < stages_.size()) {
+    syncCapacity_ = stages_.size() + stages_.size() / 2;
+    syncs_ = std::make_unique<Sync[]>(syncCapacity_);
+  }
+  int claims = 0;
+  for (std::size_t i = 0; i < stages_.size(); ++i) {
+    syncs_[i].done.store(0, std::memory_order_relaxed);
+    stages_[i].firstClaim = claims;
+    claims += stages_[i].blockCount;
+  }
+  const auto claimCount = static_cast<std::size_t>(claims);
+  if (claimCapacity_ < claimCount) {
+    claimCapacity_ = claimCount + claimCount / 2;
+    claims_ = std::make_unique<std::atomic<int>[]>(claimCapacity_);
+  }
+  for (std::size_t i = 0; i < claimCount; ++i) claims_[i].store(0, std::memory_order_relaxed);
 }
 
 void SolverStages::Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks) {
@@ -204,14 +232,8 @@ void SolverStages::Run(SolverArrays& solver, const StepContext& context, const T
   });
   solver.states.resize(bodyCount + static_cast<std::size_t>(slots), BodyState{});
   BuildStages(solver, context, workerCount);
-  if (syncCapacity_ < stages_.size()) {
-    syncCapacity_ = stages_.size() + stages_.size() / 2;
-    syncs_ = std::make_unique<Sync[]>(syncCapacity_);
-  }
-  for (std::size_t i = 0; i < stages_.size(); ++i) {
-    syncs_[i].claimed.store(0, std::memory_order_relaxed);
-    syncs_[i].done.store(0, std::memory_order_relaxed);
-  }
+  PrepareCounters();
+  workerCount_ = workerCount;
   solver_ = &solver;
   context_ = &context;
   capped_.store(false, std::memory_order_relaxed);
@@ -219,7 +241,7 @@ void SolverStages::Run(SolverArrays& solver, const StepContext& context, const T
   // workerCount - 1 helpers, and this thread: it alone would finish the stages, so a task system that
   // runs the helpers late, serially or here inside enqueue only costs speed.
   void* task = tasks.enqueueTask(&WorkerTask, workerCount - 1, 1, this, tasks.userContext);
-  WorkerLoop();
+  WorkerLoop(0);
   if (task != nullptr) tasks.finishTask(task, tasks.userContext);
   solver.states.resize(bodyCount);
 }

@@ -6,10 +6,16 @@
 // colour of the other joints, each colour of contacts, the overflow, integrate positions, ... Each
 // stage is cut into blocks (a range of bodies, of a colour's groups or joints; the overflows of
 // contacts and of joints are one block) that may run at the same time: a colour's groups and joints
-// share no moving body, and the integrators touch one body each. Every worker runs the same loop: claim the
-// current stage's next block, run it, and the worker that finishes a stage's last block moves every worker on
-// to the next stage. No worker leads, so nobody waits for a worker the task system has not started: run one
-// after the other, or all on one thread, the first worker does every stage and the others find nothing left.
+// share no moving body, and the integrators touch one body each. Every worker runs the same loop:
+// claim a block of the current stage that no one has taken, run it, and the worker that finishes a
+// stage's last block moves every worker on to the next stage. No worker leads, so nobody waits for a
+// worker the task system has not started: run one after the other, or all on one thread, the first
+// worker does every stage and the others find nothing left.
+//
+// Worker k of n looks for blocks from the k-th n-th of each stage on (then wraps round), so that
+// without delays it takes the same share of every stage: in every sub-step and pass the same colour
+// slices, hence mostly the same bodies, whose states then stay in its core's cache instead of moving
+// between cores at each stage (Box2D v3's solver starts each worker at its own block the same way).
 //
 // The results are RunSubSteps's, bit for bit, for any worker count: each body sees its constraints in
 // the same order (colour by colour, then the overflow), and a block's only shared write, the graph's
@@ -58,6 +64,7 @@ struct SolverStage {
   int itemCount = 0;  // bodies, groups or joints
   int blockSize = 1;
   int blockCount = 1;
+  int firstClaim = 0;  // its blocks' claim flags: SolverStages::claims_[firstClaim, + blockCount)
 };
 
 /// The stage list and the workers' shared counters, reused from step to step (no allocation once the
@@ -74,8 +81,7 @@ class SolverStages {
 
  private:
   struct alignas(64) Sync {
-    std::atomic<int> claimed{0};
-    std::atomic<int> done{0};
+    std::atomic<int> done{0};  // the stage's blocks run
   };
 
   void BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount);
@@ -86,12 +92,17 @@ class SolverStages {
   void RunBlock(const SolverStage& stage, int block);
   template <class F>
   void RunBlockOn(const SolverStage& stage, int block, ContactGraph<F>& graph, HingeGraph<F>& hinges);
-  void WorkerLoop();
+  void WorkerLoop(int slot);
+  bool ClaimBlock(const SolverStage& stage, int block);
+  void PrepareCounters();
   static void WorkerTask(int begin, int end, int worker, void* context);
 
   std::vector<SolverStage> stages_;
   std::unique_ptr<Sync[]> syncs_;
   std::size_t syncCapacity_ = 0;
+  std::unique_ptr<std::atomic<int>[]> claims_;  // per block of every stage: 1 once a worker took it
+  std::size_t claimCapacity_ = 0;
+  int workerCount_ = 1;
   alignas(64) std::atomic<int> current_{0};  // the stage every worker is on; stages_.size(): done
   std::atomic<bool> capped_{false};          // an IntegratePositions block hit a speed cap
   SolverArrays* solver_ = nullptr;
