@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -24,6 +25,13 @@ namespace {
 // Ranges per worker a task is cut into (at least its minRange): enough that a worker that starts late
 // or is slowed by another process leaves its share to the others.
 constexpr int kRangesPerWorker = 4;
+
+// How long a pool thread spins for the next task before it sleeps. The step enqueues a dozen tasks
+// with serial work between them (up to a few hundred microseconds on a large world); a thread asleep
+// on the condition variable takes a futex wake and tens of microseconds to run again, each time, while
+// the calling thread works alone. Spinning through the step's gaps costs a core for this long after
+// the step's last task, once per step.
+constexpr std::chrono::microseconds kSpinBeforeSleep{1000};
 
 // The claim word: generation (bits 40..63), range count (20..39), next range (0..19). A task has at
 // most kMaxWorkers * kRangesPerWorker + 1 ranges, far below 2^20.
@@ -74,13 +82,19 @@ struct TaskPool::Impl {
     }
   }
 
-  // A pool thread: waits for a new task (spinning a little, then asleep) and runs its ranges.
+  // A pool thread: waits for a new task (spinning for up to kSpinBeforeSleep, then asleep) and runs
+  // its ranges.
   void ThreadLoop(int worker) {
     std::uint64_t seen = 0;
     for (;;) {
       SpinWait spin;
+      const auto sleepAt = std::chrono::steady_clock::now() + kSpinBeforeSleep;
       while (published.load(std::memory_order_acquire) == seen && !stopping.load(std::memory_order_acquire)) {
         if (spin.Pause()) continue;
+        if (std::chrono::steady_clock::now() < sleepAt) {  // another round of pauses
+          spin = SpinWait{};
+          continue;
+        }
         std::unique_lock<std::mutex> lock(mutex);
         wake.wait(lock, [&] {
           return published.load(std::memory_order_acquire) != seen ||
