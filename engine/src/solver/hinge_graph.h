@@ -63,8 +63,7 @@ struct HingeGraph {
   static constexpr int kScalarOverflow = kGraphColorCount;
   std::vector<int> scalar;
   int scalarColorStart[kScalarOverflow + 2] = {};
-  int scalarBlockSize[kScalarOverflow + 1] = {};  // the parallel stages' blocks (AssignHingeBlockStaticSlots)
-  std::vector<std::uint32_t> scalarBodyColors;    // as bodyColors, for the scalar joints' colours
+  std::vector<std::uint32_t> scalarBodyColors;          // as bodyColors, for the scalar joints' colours
   std::vector<int> scalarOfColor[kScalarOverflow + 1];  // while building: each colour's, then the overflow's
 
   /// Bytes held on the heap (World::GetMemoryStats).
@@ -132,8 +131,9 @@ void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 
-/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h), and the
-/// scalar colours' (scalarBlockSize; the overflow is one block); returns the static slots needed.
+/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h); returns
+/// the static slots needed. (The scalar joints need none: the scalar code keeps a static body's state
+/// on its stack.)
 template <class F>
 int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount);
 

@@ -163,14 +163,6 @@ int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount) {
       MoveToBlockStaticSlot(groups[static_cast<size_t>(i)], i, blockSize, graph.staticSlot);
     slots = std::max(slots, (count + blockSize - 1) / blockSize);
   }
-  // The scalar joints need no static slot: the scalar code keeps a static body's state on its stack.
-  for (int c = 0; c < HingeGraph<F>::kScalarOverflow; ++c) {
-    const int count = graph.scalarColorStart[c + 1] - graph.scalarColorStart[c];
-    graph.scalarBlockSize[c] = BlockSize(count, workerCount, kMinJointsPerBlock);
-  }
-  const int overflow = HingeGraph<F>::kScalarOverflow;
-  graph.scalarBlockSize[overflow] =
-      std::max(1, graph.scalarColorStart[overflow + 1] - graph.scalarColorStart[overflow]);
   return slots;
 }
 

@@ -44,14 +44,17 @@ void SolverStages::AddColorStages(StageKind kind, const SolverArrays& solver) {
   });
 }
 
-// One stage per colour of scalar joints that has some, then one for those without a colour (one
-// block: they may share bodies), with the blocks AssignHingeBlockStaticSlots cut.
-void SolverStages::AddScalarJointStages(StageKind kind, const SolverArrays& solver) {
+// One stage per colour of scalar joints that has some, cut into blocks of at least kMinJointsPerBlock,
+// then one for those without a colour (one block: they may share bodies).
+void SolverStages::AddScalarJointStages(StageKind kind, const SolverArrays& solver, int workerCount) {
   WithGraphs(solver, [&](const auto&, const auto& hinges) {
     for (int c = 0; c <= hinges.kScalarOverflow; ++c) {
       const int first = hinges.scalarColorStart[c];
       const int count = hinges.scalarColorStart[c + 1] - first;
-      if (count != 0) AddItemStage(kind, c, first, count, hinges.scalarBlockSize[c]);
+      if (count == 0) continue;
+      const bool overflow = c == hinges.kScalarOverflow;
+      AddItemStage(kind, c, first, count,
+                   overflow ? count : BlockSize(count, workerCount, kMinJointsPerBlock));
     }
   });
 }
@@ -67,19 +70,19 @@ void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& co
     AddBodyStage(StageKind::IntegrateVelocities, bodyCount, workerCount);
     if (settings.enableWarmStarting) {
       AddColorStages(StageKind::WarmStartHinges, solver);
-      AddScalarJointStages(StageKind::WarmStartJoints, solver);
+      AddScalarJointStages(StageKind::WarmStartJoints, solver, workerCount);
       AddColorStages(StageKind::WarmStartContacts, solver);
       if (overflow) single(StageKind::WarmStartOverflow);
     }
     AddColorStages(StageKind::SolveHinges, solver);
-    AddScalarJointStages(StageKind::SolveJoints, solver);
+    AddScalarJointStages(StageKind::SolveJoints, solver, workerCount);
     AddColorStages(StageKind::SolveContacts, solver);
     if (overflow) single(StageKind::SolveOverflow);
     AddBodyStage(StageKind::IntegratePositions, bodyCount, workerCount);
     single(StageKind::AfterPositions);
     if (settings.enableRelax) {
       AddColorStages(StageKind::RelaxHinges, solver);
-      AddScalarJointStages(StageKind::RelaxJoints, solver);
+      AddScalarJointStages(StageKind::RelaxJoints, solver, workerCount);
       AddColorStages(StageKind::RelaxContacts, solver);
       if (overflow) single(StageKind::RelaxOverflow);
     }

@@ -85,7 +85,7 @@ class SolverStages {
   };
 
   void BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount);
-  void AddScalarJointStages(StageKind kind, const SolverArrays& solver);
+  void AddScalarJointStages(StageKind kind, const SolverArrays& solver, int workerCount);
   void AddItemStage(StageKind kind, int color, int first, int count, int blockSize);
   void AddColorStages(StageKind kind, const SolverArrays& solver);
   void AddBodyStage(StageKind kind, int bodyCount, int workerCount);
