@@ -144,7 +144,11 @@ bool TouchesAtStart(const ToiOutput& out) {
 // velocity, as any time of impact does: the contact made at the stop pose usually holds (a 4 m box
 // falling flat at 100 m/s onto a wedge, stopped as it turned onto the wedge's low end; an impulse at
 // that end alone bounced it off the wedge).
-void StopAtTouch(Body& body, Pos origin, Vec2 point, Vec2 normal) {
+// The stop is capped like any velocity of a step (maxLinearSpeed, kMaxAngularSpeed): on a large body
+// spinning fast, the stop at a point far from its centre with the lever arm nearly along the normal is
+// mostly linear, up to w k / 2 for a radius of gyration k (libFuzzer: a 1e9 kg body turning at 754
+// rad/s left the step at 1.3e6 m/s with maxLinearSpeed 1.7 m/s; the snapshot loader refused it).
+void StopAtTouch(Body& body, Pos origin, Vec2 point, Vec2 normal, float maxLinearSpeed) {
   const Vec2 r = point - (body.center - origin);
   const float approach = Dot(body.linearVelocity + Cross(body.angularVelocity, r), normal);
   if (!(approach < 0.0f)) return;
@@ -152,8 +156,9 @@ void StopAtTouch(Body& body, Pos origin, Vec2 point, Vec2 normal) {
   const float k = body.invMass + body.invInertia * rn * rn;
   if (!(k > 0.0f)) return;
   const float impulse = -approach / k;
-  body.linearVelocity += (impulse * body.invMass) * normal;
-  body.angularVelocity += impulse * body.invInertia * rn;
+  body.linearVelocity =
+      ClampLinearSpeed(body.linearVelocity + (impulse * body.invMass) * normal, maxLinearSpeed);
+  body.angularVelocity = ClampAngularSpeed(body.angularVelocity + impulse * body.invInertia * rn);
 }
 
 // Keeps the earliest time of impact and who made it.
@@ -567,7 +572,9 @@ bool ApplyFastSweep(WorldState& world, const SweepContext& context,
   body.xf = xf;
   body.center = TransformPoint(xf, body.localCenter);
   if (context.touchStop) {
-    if (stoppedBefore) StopAtTouch(body, context.origin, context.touchPoint, context.touchNormal);
+    if (stoppedBefore)
+      StopAtTouch(body, context.origin, context.touchPoint, context.touchNormal,
+                  world.settings.maxLinearSpeed);
     body.heldAtStart = true;
   }
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);
