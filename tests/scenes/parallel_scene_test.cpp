@@ -12,7 +12,9 @@
 #include "hostile_scheduler.h"
 #include "minkowski/task_system.h"
 #include "scene_test_util.h"
+#include "solver/solver.h"
 #include "test_util.h"
+#include "world/world_state.h"
 
 #include <doctest/doctest.h>
 
@@ -194,6 +196,34 @@ TEST_CASE(
     const TaskSystem tasks = scheduler.System();
     CHECK(FirstMismatch(serial, FastCrowdDigests(&tasks, 45)) == -1);
   }
+}
+
+TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum colours") {
+  // Invariant of FuseOneBlockRuns (solver_stages.h): every maximal run of consecutive one-block stages
+  // is marked on its first stage with its length, and every other stage has runLength 1. The drum
+  // takes a colour for each of its contacts, so a pass holds a long run of one-group colours.
+  TaskPool pool(2);
+  SceneRun run(*scenes::FindScene("tumbler"), {.count = 20});
+  REQUIRE(run.GetWorld().SetTaskSystem(pool.GetTaskSystem()));
+  test::StepScene(run, 60);
+  const std::span<const SolverStage> stages = run.GetWorld().State().solver.stages.Stages();
+  REQUIRE(!stages.empty());
+  int handOvers = 0, longestRun = 0;
+  for (std::size_t i = 0; i < stages.size();) {
+    const SolverStage& first = stages[i];
+    INFO("stage " << i);
+    int oneBlockRun = 0;  // how many one-block stages follow from here, counted independently
+    while (i + static_cast<std::size_t>(oneBlockRun) < stages.size() &&
+           stages[i + static_cast<std::size_t>(oneBlockRun)].blockCount == 1)
+      ++oneBlockRun;
+    CHECK(first.runLength == std::max(oneBlockRun, 1));
+    for (int k = 1; k < first.runLength; ++k) CHECK(stages[i + static_cast<std::size_t>(k)].runLength == 1);
+    longestRun = std::max(longestRun, first.runLength);
+    ++handOvers;
+    i += static_cast<std::size_t>(std::max(first.runLength, 1));
+  }
+  CHECK(longestRun >= 10);                                 // the drum's one-contact colours
+  CHECK(handOvers * 2 < static_cast<int>(stages.size()));  // fewer than half the stages
 }
 
 TEST_CASE("no allocation in a step on 4 workers after warm-up") {

@@ -59,6 +59,20 @@ void SolverStages::AddScalarJointStages(StageKind kind, const SolverArrays& solv
   });
 }
 
+// Marks each run of consecutive one-block stages on its first (SolverStage::runLength): WorkerLoop
+// runs such a run on the worker that claims its first stage, and moves every worker past it at once.
+void SolverStages::FuseOneBlockRuns() {
+  const int count = static_cast<int>(stages_.size());
+  for (int i = 0; i < count;) {
+    int end = i + 1;
+    if (stages_[static_cast<std::size_t>(i)].blockCount == 1) {
+      while (end < count && stages_[static_cast<std::size_t>(end)].blockCount == 1) ++end;
+    }
+    stages_[static_cast<std::size_t>(i)].runLength = end - i;
+    i = end;
+  }
+}
+
 // RunSubSteps's soft passes, in its order (solver.cpp); empty passes are left out.
 void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& context, int workerCount) {
   const SolverSettings& settings = context.settings;
@@ -87,6 +101,7 @@ void SolverStages::BuildStages(const SolverArrays& solver, const StepContext& co
       if (overflow) single(StageKind::RelaxOverflow);
     }
   }
+  FuseOneBlockRuns();
 }
 
 namespace {
@@ -187,6 +202,11 @@ void SolverStages::WorkerLoop(int slot) {
     for (int k = 0; k < s.blockCount; ++k) {
       const int block = start + k < s.blockCount ? start + k : start + k - s.blockCount;
       if (!ClaimBlock(s, block)) continue;
+      if (s.runLength > 1) {  // the run's stages, each of one block, here in order (FuseOneBlockRuns)
+        for (int r = 0; r < s.runLength; ++r) RunBlock(stages_[static_cast<std::size_t>(stage + r)], 0);
+        current_.store(stage + s.runLength, std::memory_order_release);
+        break;
+      }
       RunBlock(s, block);
       if (sync.done.fetch_add(1, std::memory_order_acq_rel) + 1 == s.blockCount)
         current_.store(stage + 1, std::memory_order_release);
