@@ -408,8 +408,10 @@ class World {
   /// manifolds with points: a pose without any, possible only when the sweep stopped short of contact,
   /// is not shown, and the body stops there as it would without the callback.) Those calls come after the
   /// narrowphase's, in the order of the fast bodies (slot order, bullets last), then the broadphase's;
-  /// with several workers and at least 32 fast bodies, those of fast bodies without joints that are
-  /// not bullets come from the workers, at the same time and in any order, as the narrowphase's.
+  /// with several workers and at least 32 fast bodies, those of fast bodies that are not bullets come
+  /// from the workers, at the same time and in any order, as the narrowphase's, and a body's sweep may
+  /// be asked again in its turn on the calling thread (it met a moving sensor, or a jointed partner's
+  /// impact moved it back): answer from the arguments only, and the answers hold for any worker count.
   ///
   /// `fn` may read the world (getters, queries; not queries from the continuous stage's calls), and
   /// every call that would change it is refused: the world is locked (world_callbacks.h).

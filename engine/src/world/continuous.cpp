@@ -475,20 +475,20 @@ void Record(WorldState& world, const SweepContext& context, const WorldTransform
 
 // The fraction of this step's motion a body kept (1 when the stage has not moved it back).
 float KeptFraction(const WorldState& world, int bodySlot) {
-  for (const auto& [slot, fraction] : world.movedBack) {
-    if (slot == bodySlot) return fraction;
-  }
-  return 1.0f;
+  return world.keptFraction[static_cast<std::size_t>(bodySlot)];
 }
 
+// `fraction` < 1 (a time of impact's, or a partner's): the body is listed in movedBack the first time.
 void SetKeptFraction(WorldState& world, int bodySlot, float fraction) {
-  for (auto& [slot, kept] : world.movedBack) {
-    if (slot == bodySlot) {
-      kept = fraction;
-      return;
-    }
-  }
-  world.movedBack.emplace_back(bodySlot, fraction);
+  float& kept = world.keptFraction[static_cast<std::size_t>(bodySlot)];
+  if (kept == 1.0f) world.movedBack.push_back(bodySlot);
+  kept = fraction;
+}
+
+// Back to "nothing moved back" for the next step.
+void ClearMovedBack(WorldState& world) {
+  for (int slot : world.movedBack) world.keptFraction[static_cast<std::size_t>(slot)] = 1.0f;
+  world.movedBack.clear();
 }
 
 // A body moved back to its time of impact takes the bodies jointed to it (and theirs) back to the same
@@ -524,8 +524,8 @@ void MoveJointPartnersBack(WorldState& world, int bodySlot, float fraction, floa
 }
 
 // The sweep of one fast body's shapes into `context`, which says where its sensor pairs go. Reads the
-// world and writes nothing else, so the bodies that SolveContinuous lets out of order (non-bullets
-// without joints: static shapes and their own state are all their sweeps read) run on any thread.
+// world and writes nothing else, so the sweeps that SolveContinuous runs out of order (non-bullets:
+// static shapes and their own state are all their sweeps read) run on any thread.
 void SweepFastBody(WorldState& world, int bodySlot, float dt, SweepContext& context) {
   const Body& body = world.bodies[bodySlot];
   context.world = &world;
@@ -580,7 +580,7 @@ bool ApplyFastSweep(WorldState& world, const SweepContext& context,
   UpdateBodyShapesInBroadphase(world, bodySlot, /*teleport=*/false);
   // A first impact takes the body's joint group back with it; a body held where it already touched
   // does not (its group would be held with it, step after step). Only jointed bodies are listed in
-  // movedBack: nothing walks to a body without joints, and the list's scans stay short.
+  // movedBack: nothing walks to a body without joints.
   if (body.headJointEdge == kNull) return true;
   const float kept = KeptFraction(world, bodySlot) * context.fraction;
   SetKeptFraction(world, bodySlot, kept);
@@ -602,27 +602,33 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
 constexpr int kMinFastBodiesForWorkers = 32;
 constexpr int kMinFastBodiesPerRange = 8;
 
-// The parallel pass: the fast non-bullets without joints swept on the workers, each into its own
-// FastSweep (world.fastSweeps, parallel to world.fastBodies). What one body's sweep reads, no other
-// body's sweep or move changes (static shapes, its own state; a moving sensor sends it back to the
-// calling thread), so each outcome is the one the serial stage computes in its turn.
+// The parallel pass: every fast non-bullet swept on the workers, each into its own FastSweep
+// (world.fastSweeps, parallel to world.fastBodies). A body's sweep reads static shapes and its own
+// state only (a moving sensor sends it back to the calling thread), and no other body's sweep changes
+// them. Another body's outcome may: a jointed body hit takes its joint group back
+// (MoveJointPartnersBack), and a partner later in the order then starts from elsewhere; SolveContinuous
+// sweeps such a partner again in its turn. Every outcome applied is the one the serial stage computes.
 void SweepFastBodiesOnWorkers(WorldState& world, float dt) {
   const int count = static_cast<int>(world.fastBodies.size());
   if (world.fastSweeps.size() < world.fastBodies.size()) world.fastSweeps.resize(world.fastBodies.size());
   ParallelFor(&world.tasks, count, kMinFastBodiesPerRange, [&world, dt](int begin, int end) {
     for (int i = begin; i < end; ++i) {
-      const int bodySlot = world.fastBodies[static_cast<std::size_t>(i)];
       FastSweep& item = world.fastSweeps[static_cast<std::size_t>(i)];
-      item.swept = world.bodies[bodySlot].headJointEdge == kNull;
-      if (!item.swept) continue;
       item.sensors.clear();
       item.context = SweepContext{};
       item.context.sensors = &item.sensors;
       item.context.outOfOrder = true;
-      SweepFastBody(world, bodySlot, dt, item.context);
+      SweepFastBody(world, world.fastBodies[static_cast<std::size_t>(i)], dt, item.context);
       item.swept = !item.context.redoInOrder;
     }
   });
+}
+
+// The workers' sweep of fast body i, or null when it must be swept in its turn: not swept there, or
+// moved back by a partner's impact since (its sweep started from where it no longer is).
+const FastSweep* UsableSweep(const WorldState& world, std::size_t i) {
+  const FastSweep& item = world.fastSweeps[i];
+  return item.swept && KeptFraction(world, world.fastBodies[i]) == 1.0f ? &item : nullptr;
 }
 
 }  // namespace
@@ -630,20 +636,20 @@ void SweepFastBodiesOnWorkers(WorldState& world, float dt) {
 void SolveContinuous(WorldState& world, float dt) {
   world.continuousRecords.clear();
   int hits = 0;
-  world.movedBack.clear();
+  if (world.keptFraction.size() < world.bodies.size()) world.keptFraction.resize(world.bodies.size(), 1.0f);
   const bool onWorkers = HasWorkers(&world.tasks) && world.fastBodies.size() >= kMinFastBodiesForWorkers;
   if (onWorkers) SweepFastBodiesOnWorkers(world, dt);
   // In body order, as the serial stage: the bodies swept on the workers apply their outcome in their
-  // turn, the others (jointed ones, whose walk moves other fast bodies, and bullets, which see the
-  // bodies moved before them) sweep here.
+  // turn, the others (see UsableSweep) and the bullets, which see the bodies moved before them, sweep
+  // here.
   for (std::size_t i = 0; i < world.fastBodies.size(); ++i) {
-    const FastSweep* swept = onWorkers && world.fastSweeps[i].swept ? &world.fastSweeps[i] : nullptr;
+    const FastSweep* swept = onWorkers ? UsableSweep(world, i) : nullptr;
     const bool movedBack = swept != nullptr ? ApplyFastSweep(world, swept->context, swept->sensors)
                                             : SolveContinuousBody(world, world.fastBodies[i], dt);
     hits += movedBack ? 1 : 0;
   }
   for (int body : world.fastBullets) hits += SolveContinuousBody(world, body, dt) ? 1 : 0;
-  world.movedBack.clear();
+  ClearMovedBack(world);
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
   world.counters.toiHits = hits;
 }

@@ -291,9 +291,12 @@ struct WorldState {
   // which PublishEndEvents leaves waiting for the next step. Both empty between steps.
   std::vector<std::pair<int, int>> sweptSensors;
   std::vector<SensorEndEvent> sweptSensorEnds;
-  // Continuous collision's joint groups (continuous.cpp, MoveJointPartnersBack): the bodies moved back
-  // this step with the fraction of the step they kept, and the walk's stack. Empty between steps.
-  std::vector<std::pair<int, float>> movedBack;
+  // Continuous collision's joint groups (continuous.cpp, MoveJointPartnersBack): the slots of the
+  // bodies moved back this step, the fraction of the step each body kept (per body slot: 1 unless
+  // listed in movedBack; sized by the stage to the body slots), and the walk's stack. movedBack and
+  // jointWalk are empty between steps, keptFraction all ones.
+  std::vector<int> movedBack;
+  std::vector<float> keptFraction;
   std::vector<int> jointWalk;
   // World::SetContinuousRecording: the bodies the continuous stage moved back in the last Step.
   // Capacity kMaxContinuousRecords is reserved when recording starts; never grown by Step.
