@@ -19,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -225,6 +226,42 @@ TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum 
   }
   CHECK(longestRun >= 10);                                 // the drum's one-contact colours
   CHECK(handOvers * 2 < static_cast<int>(stages.size()));  // fewer than half the stages
+}
+
+// The joints' reaction forces and torques after every step, bit for bit (they are not in the state
+// hash: only getters read them; the store that writes them runs on the workers).
+std::vector<std::uint32_t> JointReactions(const scenes::SceneInfo& info, scenes::SceneParams params,
+                                          int steps, const TaskSystem* tasks) {
+  SceneRun run(info, params);
+  if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
+  std::vector<std::uint32_t> bits;
+  auto put = [&bits](float value) { bits.push_back(std::bit_cast<std::uint32_t>(value)); };
+  for (int i = 0; i < steps; ++i) {
+    run.Step();
+    for (JointId joint : run.State().joints) {
+      const Vec2 force = run.GetWorld().GetJointReactionForce(joint);
+      put(force.x), put(force.y), put(run.GetWorld().GetJointReactionTorque(joint));
+    }
+  }
+  return bits;
+}
+
+TEST_CASE("joint reactions: the same forces and torques on 2 3 and 8 workers as on one") {
+  TaskPool pool2(2), pool3(3), pool8(8);
+  for (const MediumScene& scene : {MediumScene{"joint_grid", {.size = 30}}, MediumScene{"ragdolls", {}}}) {
+    const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
+    INFO("scene " << std::string(scene.name));
+    const std::vector<std::uint32_t> serial = JointReactions(info, scene.params, 30, nullptr);
+    REQUIRE(serial.size() > 1000);  // hinges in lanes and scalar joints, several ranges of the store
+    std::size_t nonZero = 0;
+    for (std::uint32_t b : serial) nonZero += (b << 1) != 0 ? 1 : 0;
+    CHECK(nonZero * 2 > serial.size());  // the joints do carry load
+    for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
+      INFO("workers " << pool->WorkerCount());
+      const TaskSystem tasks = pool->GetTaskSystem();
+      CHECK(JointReactions(info, scene.params, 30, &tasks) == serial);
+    }
+  }
 }
 
 TEST_CASE("no allocation in a step on 4 workers after warm-up") {

@@ -5,6 +5,7 @@
 // and distance have their own files.
 #include "solver/joint_solver.h"
 
+#include "core/parallel.h"
 #include "solver/solver.h"
 
 #include <algorithm>
@@ -426,26 +427,30 @@ void StorePlainHinge(JointData& j, Vec2 linear, bool warmStarting, float invH) {
 
 }  // namespace
 
-void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
-                        const StepContext& context) {
-  // The coloured hinges from their lanes: their constraints' impulses were never updated.
+namespace {
+
+// The hinge lanes' impulses of `groups`, [begin, end), to their joints: their constraints' impulses
+// were never updated.
+template <class Group>
+void StoreHingeGroups(std::span<const JointInput> inputs, std::span<const Group> groups, int begin, int end,
+                      const StepContext& context) {
   const bool warmStarting = context.settings.enableWarmStarting;
-  const std::vector<int>& scalar = WithGraphs(
-      solver, [&](const auto&, const auto& hinges) -> const auto& {
-        for (const auto& groups : hinges.groups) {
-          for (const auto& g : groups) {
-            for (int k = 0; k < g.kLanes; ++k) {
-              if (g.joint[k] < 0) continue;
-              StorePlainHinge(*inputs[static_cast<size_t>(g.joint[k])].joint, {g.impulseX[k], g.impulseY[k]},
-                              warmStarting, context.invH);
-            }
-          }
-        }
-        return hinges.scalar;
-      });
+  for (int i = begin; i < end; ++i) {
+    const Group& g = groups[static_cast<size_t>(i)];
+    for (int k = 0; k < g.kLanes; ++k) {
+      if (g.joint[k] < 0) continue;
+      StorePlainHinge(*inputs[static_cast<size_t>(g.joint[k])].joint, {g.impulseX[k], g.impulseY[k]},
+                      warmStarting, context.invH);
+    }
+  }
+}
+
+// The scalar constraints' impulses and reactions, entries [begin, end) of `scalar`, to their joints.
+void StoreScalarJoints(std::span<const JointInput> inputs, const SolverArrays& solver,
+                       std::span<const int> scalar, int begin, int end, const StepContext& context) {
   const BodyState rest{};
-  for (int i : scalar) {
-    const JointConstraint& c = solver.joints[static_cast<size_t>(i)];
+  for (int k = begin; k < end; ++k) {
+    const JointConstraint& c = solver.joints[static_cast<size_t>(scalar[static_cast<size_t>(k)])];
     JointData& j = *inputs[static_cast<size_t>(c.input)].joint;
     const BodyState& a = c.indexA >= 0 ? solver.states[c.indexA] : rest;
     const BodyState& b = c.indexB >= 0 ? solver.states[c.indexB] : rest;
@@ -455,6 +460,32 @@ void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& 
     j.reactionTorque = context.invH * reaction.L;
     j.motorForce = context.invH * c.impulses.motor;
   }
+}
+
+}  // namespace
+
+// One parallel-for over the items of every hinge colour (a group each), then the scalar joints, as
+// one index space: each joint is in one lane or one scalar entry, so ranges write disjoint joints.
+void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
+                        const StepContext& context) {
+  WithGraphs(solver, [&](const auto&, const auto& hinges) {
+    using Group = typename std::decay_t<decltype(hinges.groups[0])>::value_type;
+    int start[kGraphColorCount + 1] = {};  // colour c's groups: items [start[c], start[c + 1])
+    for (int c = 0; c < kGraphColorCount; ++c)
+      start[c + 1] = start[c] + static_cast<int>(hinges.groups[c].size());
+    const int hingeItems = start[kGraphColorCount];
+    const int count = hingeItems + static_cast<int>(hinges.scalar.size());
+    ParallelFor(context.tasks, count, kMinJointsPerBlock, [&](int begin, int end) {
+      for (int c = 0; c < kGraphColorCount && begin < std::min(end, hingeItems); ++c) {
+        const int from = std::max(begin, start[c]), to = std::min(end, start[c + 1]);
+        if (from < to)
+          StoreHingeGroups<Group>(inputs, hinges.groups[c], from - start[c], to - start[c], context);
+      }
+      if (end > hingeItems)
+        StoreScalarJoints(inputs, solver, hinges.scalar, std::max(begin, hingeItems) - hingeItems,
+                          end - hingeItems, context);
+    });
+  });
 }
 
 }  // namespace mk
