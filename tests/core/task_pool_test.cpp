@@ -67,6 +67,54 @@ TEST_CASE("a pool's parallel-for runs every item once in ranges of at least minR
   }
 }
 
+namespace {
+
+// Which items each worker ran first, and whether it ran any of its own share's.
+struct ShareProbe {
+  int workerCount = 1, itemCount = 0;
+  std::atomic<int> firstBegin[kMaxWorkers];
+  std::atomic<bool> ranOwn[kMaxWorkers] = {};
+
+  ShareProbe(int workers, int items) : workerCount(workers), itemCount(items) {
+    for (std::atomic<int>& f : firstBegin) f.store(-1);
+  }
+  bool InShare(int item, int worker) const {
+    return item >= worker * itemCount / workerCount && item < (worker + 1) * itemCount / workerCount;
+  }
+  static void Task(int begin, int end, int worker, void* context) {
+    auto* self = static_cast<ShareProbe*>(context);
+    int none = -1;
+    self->firstBegin[worker].compare_exchange_strong(none, begin);
+    if (self->InShare(begin, worker)) self->ranOwn[worker].store(true);
+    volatile int spin = 0;
+    for (int k = 0; k < 300 * (end - begin); ++k) spin = spin + 1;
+  }
+};
+
+}  // namespace
+
+// TaskPool's documented schedule: worker w takes the ranges of the w-th of workerCount equal parts of
+// the items first, then helps with the others'. A worker that ran any range of its own part began
+// there (it may find its part taken by the others when it starts late, and then begins elsewhere).
+TEST_CASE("each pool worker starts with its own part of a parallel-for's items") {
+  for (int workers : {2, 3, 4}) {
+    TaskPool pool(workers);
+    const TaskSystem tasks = pool.GetTaskSystem();
+    for (int trial = 0; trial < 60; ++trial) {
+      const int items = workers * 4 * (1 + trial % 7) * 10;  // 4 ranges a worker, 10 to 70 items each
+      ShareProbe probe(workers, items);
+      void* task = tasks.enqueueTask(&ShareProbe::Task, items, 1, &probe, tasks.userContext);
+      if (task != nullptr) tasks.finishTask(task, tasks.userContext);
+      for (int w = 0; w < workers; ++w) {
+        if (!probe.ranOwn[w].load()) continue;
+        INFO("workers " << workers << ", items " << items << ", worker " << w << " began at item "
+                        << probe.firstBegin[w].load());
+        CHECK(probe.InShare(probe.firstBegin[w].load(), w));
+      }
+    }
+  }
+}
+
 TEST_CASE("a pool clamps its worker count to 1..kMaxWorkers") {
   CHECK(TaskPool(0).WorkerCount() == 1);
   CHECK(TaskPool(-5).WorkerCount() == 1);

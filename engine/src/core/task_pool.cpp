@@ -3,7 +3,12 @@
 // ranges of one task at a time. The pool threads sleep on a condition variable between tasks, after
 // spinning briefly, since the step enqueues its tasks back to back.
 //
-// Ranges are claimed from one atomic word holding the task's generation, its range count and the next
+// Each worker has a share of the task's ranges, a contiguous run of them: worker w starts with the w-th
+// share and then helps with the others' (from w + 1 on). The step's stages index the same bodies and
+// contacts from step to step and stage to stage, so a worker mostly gets back the items whose data its
+// own cache holds; with one shared queue each stage dealt them out anew.
+//
+// A share is claimed from one atomic word holding the task's generation, the share's end and its next
 // range: a thread that woke late, or still looks for work in a task that has ended, fails its claim
 // (the generation moved on) instead of reading the next task's fields while Enqueue writes them. A
 // claimed range keeps its task's fields stable, since Finish waits for every range to return.
@@ -33,27 +38,33 @@ constexpr int kRangesPerWorker = 4;
 // the step's last task, once per step.
 constexpr std::chrono::microseconds kSpinBeforeSleep{1000};
 
-// The claim word: generation (bits 40..63), range count (20..39), next range (0..19). A task has at
-// most kMaxWorkers * kRangesPerWorker + 1 ranges, far below 2^20.
-constexpr int kCountShift = 20, kGenerationShift = 40;
+// A share's claim word: generation (bits 40..63), end of the share (20..39), next range (0..19). A
+// task has at most kMaxWorkers * kRangesPerWorker + 1 ranges, far below 2^20.
+constexpr int kEndShift = 20, kGenerationShift = 40;
 constexpr std::uint64_t kFieldMask = (std::uint64_t{1} << 20) - 1;
 // The generation's bits in the word; a thread would have to sleep through 2^24 tasks to mistake one.
 constexpr std::uint64_t kGenerationMask = (std::uint64_t{1} << 24) - 1;
 
-std::uint64_t ClaimWord(std::uint64_t generation, int rangeCount) {
-  return (generation << kGenerationShift) | (static_cast<std::uint64_t>(rangeCount) << kCountShift);
+std::uint64_t ClaimWord(std::uint64_t generation, int begin, int end) {
+  return (generation << kGenerationShift) | (static_cast<std::uint64_t>(end) << kEndShift) |
+         static_cast<std::uint64_t>(begin);
 }
+
+// One worker's share, on a cache line of its own: the owner's claims do not slow the others'.
+struct alignas(64) Share {
+  std::atomic<std::uint64_t> claim{0};
+};
 
 }  // namespace
 
 struct TaskPool::Impl {
-  // The task being run: written by Enqueue while no range runs, then published by `claim`.
+  // The task being run: written by Enqueue while no range runs, then published by the shares' claims.
   TaskFn task = nullptr;
   void* taskContext = nullptr;
   int itemCount = 0;
   int rangeSize = 1;
 
-  std::atomic<std::uint64_t> claim{0};
+  Share shares[kMaxWorkers];
   std::atomic<int> rangesDone{0};
   int rangeCount = 0;                       // the caller's copy (Finish)
   std::uint64_t generation = 0;             // the caller's count of tasks
@@ -65,13 +76,22 @@ struct TaskPool::Impl {
   std::vector<std::thread> threads;
   int workerCount = 1;
 
-  // Claims and runs ranges of task `gen` until none is left or the pool has moved to another task.
+  // Claims and runs ranges of task `gen`, its own share first, until none is left or the pool has
+  // moved to another task.
   void RunRanges(std::uint64_t gen, int worker) {
+    for (int k = 0; k < workerCount; ++k) {
+      const int share = worker + k < workerCount ? worker + k : worker + k - workerCount;
+      if (!RunShare(gen, shares[share].claim, worker)) return;
+    }
+  }
+
+  // Runs the ranges of one share; false when the pool has moved past task `gen`.
+  bool RunShare(std::uint64_t gen, std::atomic<std::uint64_t>& claim, int worker) {
     std::uint64_t word = claim.load(std::memory_order_acquire);
     for (;;) {
-      if ((word >> kGenerationShift) != (gen & kGenerationMask)) return;
+      if ((word >> kGenerationShift) != (gen & kGenerationMask)) return false;
       const int next = static_cast<int>(word & kFieldMask);
-      if (next >= static_cast<int>((word >> kCountShift) & kFieldMask)) return;
+      if (next >= static_cast<int>((word >> kEndShift) & kFieldMask)) return true;
       if (!claim.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel, std::memory_order_acquire))
         continue;  // `word` reloaded
       const int begin = next * rangeSize;
@@ -141,7 +161,11 @@ void* EnqueueOnPool(TaskFn task, int itemCount, int minRange, void* taskContext,
   impl->rangeCount = (itemCount + impl->rangeSize - 1) / impl->rangeSize;
   impl->rangesDone.store(0, std::memory_order_relaxed);
   const std::uint64_t gen = ++impl->generation;
-  impl->claim.store(ClaimWord(gen & kGenerationMask, impl->rangeCount), std::memory_order_release);
+  const int workers = impl->workerCount;
+  for (int w = 0; w < workers; ++w) {  // worker w's share: ranges [w n / W, (w + 1) n / W)
+    const int begin = w * impl->rangeCount / workers, end = (w + 1) * impl->rangeCount / workers;
+    impl->shares[w].claim.store(ClaimWord(gen & kGenerationMask, begin, end), std::memory_order_release);
+  }
   if (impl->threads.empty()) {  // one worker: run it here
     impl->RunRanges(gen, 0);
     return nullptr;
