@@ -4,6 +4,7 @@
 // the scalar list in input order, and passes that give the bits of the scalar joint passes run over
 // the joints in colour order, on random joints for both kernel widths (4 lanes, and 8 where the build
 // and the CPU have them) and the scalar twins.
+#include "minkowski/task_system.h"
 #include "random_bodies.h"
 #include "solver_rig.h"
 
@@ -247,6 +248,52 @@ bool SameImpulses(const JointImpulses& p, const JointImpulses& q) {
          SameBits(p.lower, q.lower) && SameBits(p.upper, q.upper);
 }
 
+namespace {
+
+// Random bodies (2 to maxBodies, a sixth of them static) and joints between them: plain hinges,
+// welds, and hinges with a limit, a motor or a spring, with random impulses and some with their own
+// softness.
+void AddRandomJoints(SolverRig& rig, Rng& rng, int maxBodies, int minJoints, int maxJoints) {
+  const int bodies = rng.Int(2, maxBodies);
+  for (int i = 0; i < bodies; ++i) {
+    const bool isStatic = rng.Int(0, 5) == 0;
+    const int b = rig.AddBody(rng.InBox(10.0f), isStatic ? 0.0f : rng.Uniform(0.5f, 3.0f),
+                              isStatic ? 0.0f : rng.Uniform(0.1f, 2.0f));
+    rig.bodies[b].q = MakeRot(rng.Uniform(-3.0f, 3.0f));
+  }
+  for (int i = 0, n = rng.Int(minJoints, maxJoints); i < n; ++i) {
+    RigJoint j;
+    j.a = rng.Int(0, bodies - 1);
+    j.b = rng.Int(0, bodies - 1);
+    j.data.localAnchorA = rng.InBox(1.0f);
+    j.data.localAnchorB = rng.InBox(1.0f);
+    j.data.impulses.linear = rng.InBox(1.0f);
+    j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
+    j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
+    j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
+    if (rng.Int(0, 3) == 0) j.data.constraintHertz = rng.Uniform(5.0f, 200.0f);  // its own softness
+    switch (rng.Int(0, 6)) {
+      case 0:
+        j.data.type = JointType::Weld;
+        break;
+      case 1:
+        j.data.enableLimit = true, j.data.lower = -1.0f, j.data.upper = 1.0f;
+        break;
+      case 2:
+        j.data.enableMotor = true, j.data.maxMotor = 1.0f;
+        break;
+      case 3:  // a spring of 0 Hz: still a plain hinge; of 2 Hz: not
+        j.data.enableSpring = true, j.data.hertz = rng.Int(0, 1) == 0 ? 0.0f : 2.0f;
+        break;
+      default:
+        break;  // a plain hinge
+    }
+    rig.joints.push_back(j);
+  }
+}
+
+}  // namespace
+
 // PrepareJoints puts a plain hinge that finds a colour straight into a lane, without a constraint.
 // Against the reference, PrepareJoints without colouring (a constraint for every joint, in input
 // order) and BuildHingeGraph over those: the same lanes bit for bit, and the same joints left to
@@ -261,42 +308,7 @@ TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the st
       SolverRig rig;
       if (trial % 8 == 7) rig.settings.mode = SolverMode::Classic;
       if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
-      const int bodies = rng.Int(2, 40);
-      for (int i = 0; i < bodies; ++i) {
-        const bool isStatic = rng.Int(0, 5) == 0;
-        const int b = rig.AddBody(rng.InBox(10.0f), isStatic ? 0.0f : rng.Uniform(0.5f, 3.0f),
-                                  isStatic ? 0.0f : rng.Uniform(0.1f, 2.0f));
-        rig.bodies[b].q = MakeRot(rng.Uniform(-3.0f, 3.0f));
-      }
-      for (int i = 0, n = rng.Int(1, 150); i < n; ++i) {
-        RigJoint j;
-        j.a = rng.Int(0, bodies - 1);
-        j.b = rng.Int(0, bodies - 1);
-        j.data.localAnchorA = rng.InBox(1.0f);
-        j.data.localAnchorB = rng.InBox(1.0f);
-        j.data.impulses.linear = rng.InBox(1.0f);
-        j.data.impulses.angular = rng.Uniform(-1.0f, 1.0f);  // rows a joint may not use: kept or zeroed
-        j.data.impulses.motor = rng.Uniform(-1.0f, 1.0f);    // as PrepareJoints decides
-        j.data.impulses.lower = rng.Uniform(0.0f, 1.0f);
-        if (rng.Int(0, 3) == 0) j.data.constraintHertz = rng.Uniform(5.0f, 200.0f);  // its own softness
-        switch (rng.Int(0, 6)) {
-          case 0:
-            j.data.type = JointType::Weld;
-            break;
-          case 1:
-            j.data.enableLimit = true, j.data.lower = -1.0f, j.data.upper = 1.0f;
-            break;
-          case 2:
-            j.data.enableMotor = true, j.data.maxMotor = 1.0f;
-            break;
-          case 3:  // a spring of 0 Hz: still a plain hinge; of 2 Hz: not
-            j.data.enableSpring = true, j.data.hertz = rng.Int(0, 1) == 0 ? 0.0f : 2.0f;
-            break;
-          default:
-            break;  // a plain hinge
-        }
-        rig.joints.push_back(j);
-      }
+      AddRandomJoints(rig, rng, 40, 1, 150);
       rig.solver.lanes = F::kLanes;
       rig.Prepare(1.0f / 60.0f);
       const HingeGraph<F>& built = HingesOf<F>(rig.solver);
@@ -365,6 +377,69 @@ TEST_CASE("PrepareJoints' lanes and constraints equal the reference's and the st
         CHECK((SameBits(force.x, rig.context.invH * want[i].linear.x) &&
                SameBits(force.y, rig.context.invH * want[i].linear.y)));
         CHECK(SameBits(rig.joints[i].data.reactionTorque, 0.0f));
+      }
+    }
+  });
+}
+
+namespace {
+
+// Every field PrepareJoints writes into a constraint, bit for bit.
+bool SameConstraint(const JointConstraint& c, const JointConstraint& r) {
+  auto same = [](Vec2 p, Vec2 q) { return SameBits(p.x, q.x) && SameBits(p.y, q.y); };
+  auto sameSoftness = [](const Softness& p, const Softness& q) {
+    return SameBits(p.biasRate, q.biasRate) && SameBits(p.massScale, q.massScale) &&
+           SameBits(p.impulseScale, q.impulseScale);
+  };
+  return SameImpulses(c.impulses, r.impulses) && same(c.rA0, r.rA0) && same(c.rB0, r.rB0) &&
+         same(c.deltaCenter, r.deltaCenter) && same(c.axis0, r.axis0) &&
+         SameBits(c.deltaAngle, r.deltaAngle) && SameBits(c.invMassA, r.invMassA) &&
+         SameBits(c.invIB, r.invIB) && SameBits(c.angularMass, r.angularMass) &&
+         sameSoftness(c.softness, r.softness) && sameSoftness(c.springSoftness, r.springSoftness) &&
+         SameBits(c.maxMotorImpulse, r.maxMotorImpulse) && c.indexA == r.indexA && c.indexB == r.indexB &&
+         c.input == r.input && c.type == r.type && c.enableLimit == r.enableLimit &&
+         c.enableMotor == r.enableMotor && c.enableSpring == r.enableSpring;
+}
+
+}  // namespace
+
+// PrepareJoints with workers reads the joints' kinds on them, colours on the calling thread and fills
+// the lanes and constraints on them again; on one thread it does all of it joint by joint. Both must
+// give the same graph and constraints, bit for bit: random joints of several kinds, few enough bodies
+// that some hinges find no colour, more joints than one range holds.
+TEST_CASE("PrepareJoints on 2 and 3 workers gives the one-thread lanes and constraints") {
+  ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
+    Rng rng(0x41E6E5);
+    for (int workers : {2, 3}) {
+      TaskPool pool(workers);
+      const TaskSystem tasks = pool.GetTaskSystem();
+      for (int trial = 0; trial < 20; ++trial) {
+        SolverRig rig;
+        if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
+        AddRandomJoints(rig, rng, 60, 65, 400);
+        rig.solver.lanes = F::kLanes;
+        rig.Prepare(1.0f / 60.0f);  // one thread (the rig's context has no tasks)
+        SolverArrays shared = rig.solver;
+        StepContext context = rig.context;
+        context.tasks = &tasks;
+        PrepareJoints(rig.jointInputs, shared, context);
+        const HingeGraph<F>& one = HingesOf<F>(rig.solver);
+        const HingeGraph<F>& many = HingesOf<F>(shared);
+        INFO("workers " << workers << ", trial " << trial << ", joints " << rig.joints.size());
+        for (int color = 0; color < kGraphColorCount; ++color) {
+          CHECK(many.colorSize[color] == one.colorSize[color]);
+          REQUIRE(many.groups[color].size() == one.groups[color].size());
+          for (size_t g = 0; g < one.groups[color].size(); ++g)
+            CHECK(std::memcmp(&many.groups[color][g], &one.groups[color][g], sizeof(WideHingeGroup<F>)) == 0);
+        }
+        CHECK(many.scalar == one.scalar);
+        CHECK(std::equal(std::begin(many.scalarColorStart), std::end(many.scalarColorStart),
+                         std::begin(one.scalarColorStart)));
+        REQUIRE(shared.joints.size() == rig.solver.joints.size());
+        int differing = 0;
+        for (size_t k = 0; k < shared.joints.size(); ++k)
+          differing += SameConstraint(shared.joints[k], rig.solver.joints[k]) ? 0 : 1;
+        CHECK(differing == 0);
       }
     }
   });

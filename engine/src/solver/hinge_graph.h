@@ -106,6 +106,27 @@ void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& gr
 /// the hinge's JointConstraint.
 template <class F>
 bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph);
+/// Where PrepareJoints puts a joint: a plain hinge's colour and slot among its colour's hinges (lane
+/// slot % kLanes of group slot / kLanes), or colour -1 and its index in SolverArrays::joints.
+struct HingePlace {
+  int color = -1;
+  int slot = 0;
+};
+
+/// AddPlainHinge split for PrepareJoints' workers. ColorPlainHinge, in input order on one thread:
+/// the hinge's colour and the next slot of that colour, {-1, 0} and nothing changed when its bodies
+/// leave no colour free (the caller adds a group when the slot starts one). PackHingeAt: one hinge's
+/// lane, from any thread (each lane is written once). FinishHingeGraph then pads the last groups, as
+/// after AddPlainHinge.
+template <class F>
+HingePlace ColorPlainHinge(int indexA, int indexB, HingeGraph<F>& graph) {
+  const int color = AssignColor(graph.bodyColors, indexA, indexB);
+  if (color < 0) return {};
+  return {color, graph.colorSize[color]++};
+}
+template <class F>
+void PackHingeAt(HingeGraph<F>& graph, HingePlace place, const HingeLane& hinge, int jointIndex);
+
 /// Add's other half: joint `jointIndex`, between solver bodies indexA and indexB (-1: static), on the
 /// scalar list. Inline: PrepareJoints calls it for each of rain's 10,000 joints.
 template <class F>

@@ -128,7 +128,9 @@ inline float WrapAngle(float angle) {
 /// classic mode, which solves every joint one by one) a plain hinge that finds a colour goes straight
 /// into a lane of solver.hinges (hinge_graph.h) and gets no JointConstraint; every other joint gets
 /// one in solver.joints, in input order, listed in solver.hinges.scalar. After the bodies were
-/// gathered (their BodyParams give the masses).
+/// gathered (their BodyParams give the masses). The colouring runs on the calling thread, in input
+/// order; filling the lanes and constraints is shared by context.tasks' workers when it has them (the
+/// same results on any number).
 void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
                    bool colorHinges = true);
 

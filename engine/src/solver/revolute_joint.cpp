@@ -113,6 +113,13 @@ bool AddPlainHinge(const HingeLane& hinge, int jointIndex, HingeGraph<F>& graph)
 }
 
 template <class F>
+void PackHingeAt(HingeGraph<F>& graph, HingePlace place, const HingeLane& hinge, int jointIndex) {
+  constexpr int W = F::kLanes;
+  PackHinge(graph.groups[place.color][static_cast<std::size_t>(place.slot / W)], place.slot % W, &hinge,
+            jointIndex, graph.staticSlot);
+}
+
+template <class F>
 void AddToHingeGraph(const JointConstraint& c, int jointIndex, HingeGraph<F>& graph) {
   if (IsPlainHinge(c) && AddPlainHinge(LaneOf(c), jointIndex, graph)) return;
   AddScalarJoint(c.indexA, c.indexB, jointIndex, graph);
@@ -200,6 +207,7 @@ void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> par
   template void BeginHingeGraph<F>(int, HingeGraph<F>&);                                   \
   template void AddToHingeGraph<F>(const JointConstraint&, int, HingeGraph<F>&);           \
   template bool AddPlainHinge<F>(const HingeLane&, int, HingeGraph<F>&);                   \
+  template void PackHingeAt<F>(HingeGraph<F>&, HingePlace, const HingeLane&, int);         \
   template void FinishHingeGraph<F>(HingeGraph<F>&);                                       \
   template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&); \
   template void StoreHingeGroups<F>(const HingeGraph<F>&, std::span<JointConstraint>);     \

@@ -42,7 +42,8 @@ struct SolverArrays {
   std::vector<ContactKey> contactKeys;   // per contact: what colouring, restitution and the stores read
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
-  std::vector<ContactHit> hits;  // StoreContactImpulses
+  std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint
+  std::vector<ContactHit> hits;         // StoreContactImpulses
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order) and
   /// coloured plain hinges with the joints they leave to the scalar path, on 4 lanes: used when
   /// `lanes` is 4 (WithGraphs picks the pair).

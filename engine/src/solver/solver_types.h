@@ -53,6 +53,7 @@ inline constexpr int kMinGroupsPerBlock = 4;        // a colour's groups (16 con
 inline constexpr int kMinJointsPerBlock = 16;       // a colour's scalar joints (hinge_graph.h)
 inline constexpr int kMinBodiesPerBlock = 64;       // the integrators' bodies
 inline constexpr int kMinContactsPerRange = 64;     // PrepareContacts, the graph's packing, the narrowphase
+inline constexpr int kMinJointsPerRange = 64;       // PrepareJoints' fill
 inline constexpr int kMinGroupsPerStoreRange = 16;  // StoreContactGroups' groups
 inline int BlockSize(int count, int workerCount, int minBlock) {
   const int pieces = workerCount * kBlocksPerWorker;

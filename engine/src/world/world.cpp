@@ -285,9 +285,9 @@ MemoryStats World::GetMemoryStats() const {
   m.broadphase = w.broadphase.MemoryBytes() + w.contactByShapes.MemoryBytes();
   const SolverArrays& s = w.solver;
   m.step = Bytes(s.states) + Bytes(s.params) + Bytes(s.locks) + Bytes(s.contacts) + Bytes(s.contactKeys) +
-           Bytes(s.surfaces) + Bytes(s.joints) + Bytes(s.hits) + Bytes(w.solverBodies) +
-           Bytes(w.lockedBodies) + Bytes(w.fastBodies) + Bytes(w.fastBullets) + Bytes(w.contactInputs) +
-           Bytes(w.jointInputs) + Bytes(w.jointSides) + Bytes(w.sleepGroupHead) +
+           Bytes(s.surfaces) + Bytes(s.joints) + Bytes(s.jointPlaces) + Bytes(s.hits) +
+           Bytes(w.solverBodies) + Bytes(w.lockedBodies) + Bytes(w.fastBodies) + Bytes(w.fastBullets) +
+           Bytes(w.contactInputs) + Bytes(w.jointInputs) + Bytes(w.jointSides) + Bytes(w.sleepGroupHead) +
            w.sleepGroupIds.MemoryBytes() + Bytes(w.islandParent) + Bytes(w.islandSleepTime) +
            Bytes(w.islandStack) + Bytes(w.islandMembers) + Bytes(w.pendingWakes) + Bytes(w.narrowphaseSlots) +
            Bytes(w.gatherSlots) + Bytes(w.gatherKeep) + Bytes(w.narrowphaseChanges) + Bytes(w.scatterFast) +
