@@ -554,10 +554,12 @@ void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& 
     const int hingeItems = start[kGraphColorCount];
     const int count = hingeItems + static_cast<int>(hinges.scalar.size());
     ParallelFor(context.tasks, count, kMinJointsPerBlock, [&](int begin, int end) {
-      for (int c = 0; c < kGraphColorCount && begin < std::min(end, hingeItems); ++c) {
-        const int from = std::max(begin, start[c]), to = std::min(end, start[c + 1]);
-        if (from < to)
-          StoreHingeGroups<Group>(inputs, hinges.groups[c], from - start[c], to - start[c], context);
+      if (begin < hingeItems) {  // the range's part in each colour it meets
+        for (int c = 0; c < kGraphColorCount; ++c) {
+          const int from = std::max(begin, start[c]), to = std::min(end, start[c + 1]);
+          if (from < to)
+            StoreHingeGroups<Group>(inputs, hinges.groups[c], from - start[c], to - start[c], context);
+        }
       }
       if (end > hingeItems)
         StoreScalarJoints(inputs, solver, hinges.scalar, std::max(begin, hingeItems) - hingeItems,
