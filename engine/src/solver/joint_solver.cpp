@@ -312,25 +312,23 @@ float UndampedKickRate(const JointData& j, const StepContext& context) {
   }
 }
 
-// Marks a plain hinge's place before PlaceJoints colours it (with workers, PrepareJoints reads the
-// joints' kinds on them: the read of each joint's kind was three quarters of the serial colouring).
+// Marks a plain hinge's place before PlaceJoint colours it (PrepareJoints reads the joints' kinds on
+// the workers: the read of each joint's kind was three quarters of the serial colouring).
 constexpr int kPlainHinge = kGraphColorCount;
 
 // Joint i's place (SolverArrays::jointPlaces), in input order on one thread: its bodies marked
 // non-ballistic, a plain hinge's colour and slot, and for every other joint, or a hinge its bodies
 // leave no colour for, the next JointConstraint and its scalar colour. The group or constraint it
-// takes then exists (lanes unwritten; a constraint at its defaults). kindRead: places[i].color
-// already says kPlainHinge or -1 (else IsPlainHingeInput is asked here).
+// takes then exists (lanes unwritten; a constraint at its defaults). places[i].color already says
+// kPlainHinge or -1.
 template <class F>
-void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i,
-                bool colored, bool kindRead) {
+void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i) {
   const JointInput& input = inputs[static_cast<size_t>(i)];
   HingePlace& place = solver.jointPlaces[static_cast<size_t>(i)];
   const int ia = input.bodyA.index, ib = input.bodyB.index;
   if (ia >= 0) solver.params[ia].ballistic = false;
   if (ib >= 0) solver.params[ib].ballistic = false;
-  const bool plain =
-      kindRead ? place.color == kPlainHinge : colored && IsPlainHingeInput(*input.joint, ia, ib);
+  const bool plain = place.color == kPlainHinge;
   place = plain ? ColorPlainHinge(ia, ib, hinges) : HingePlace{};
   if (place.color >= 0) {
     if (place.slot % F::kLanes == 0) hinges.groups[place.color].emplace_back();
@@ -413,7 +411,7 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
       }
     });
     WithGraphs(solver, [&](auto&, auto& hinges) {
-      for (int i = 0; i < count; ++i) PlaceJoint(inputs, solver, hinges, i, colored, true);
+      for (int i = 0; i < count; ++i) PlaceJoint(inputs, solver, hinges, i);
     });
     ParallelFor(context.tasks, count, kMinJointsPerRange,
                 [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
