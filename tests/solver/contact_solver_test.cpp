@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <random>
+#include <utility>
 #include <vector>
 
 using namespace mk;
@@ -73,6 +75,48 @@ TEST_CASE(
   const float depth = -0.5f * (manifold.points[0].separation + manifold.points[1].separation);
   CHECK(depth == doctest::Approx(sag).epsilon(0.01).scale(0));
   CHECK(std::fabs(rig.bodies[scene.box].v.y) < 1e-5f);
+}
+
+// The separation the rows track through the sub-steps (CurrentSeparation) from the lever arms alone
+// must be the gap between the anchors moved rigidly with their bodies, which the oracle computes in
+// double from the rotated anchors themselves.
+TEST_CASE("a contact's tracked separation is the gap between its anchors moved with their bodies") {
+  std::mt19937 rng(20261130);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const float normalAngle = kPi * unit(rng);
+    ContactConstraint c;
+    c.normal = {std::cos(normalAngle), std::sin(normalAngle)};
+    ContactConstraintPoint cp;
+    cp.rA = {3.0f * unit(rng), 3.0f * unit(rng)};
+    cp.rB = {3.0f * unit(rng), 3.0f * unit(rng)};
+    const float separation = 0.1f * unit(rng);
+    // What PrepareContacts stores, by the fields' definitions (contact_solver.h).
+    const Vec2 tangent = RightPerp(c.normal);
+    cp.rnA = Cross(cp.rA, c.normal), cp.rnB = Cross(cp.rB, c.normal);
+    cp.rtA = Cross(cp.rA, tangent), cp.rtB = Cross(cp.rB, tangent);
+    cp.adjustedSeparation = separation - Dot(cp.rB - cp.rA, c.normal);
+    BodyState a, b;
+    const float turnA = 0.8f * unit(rng), turnB = 0.8f * unit(rng);  // up to 46 degrees in a step
+    a.dq = {std::cos(turnA), std::sin(turnA)}, b.dq = {std::cos(turnB), std::sin(turnB)};
+    a.dp = {0.5f * unit(rng), 0.5f * unit(rng)}, b.dp = {0.5f * unit(rng), 0.5f * unit(rng)};
+    // Oracle: each anchor rotated by its body's turn and carried by its shift, in double.
+    auto moved = [](const BodyState& s, Vec2 r) {
+      const double ca = s.dq.c, sa = s.dq.s;
+      return std::pair<double, double>{s.dp.x + ca * r.x - sa * r.y, s.dp.y + sa * r.x + ca * r.y};
+    };
+    const auto [ax, ay] = moved(a, cp.rA);
+    const auto [bx, by] = moved(b, cp.rB);
+    const double shiftX = (bx - ax) - (double(cp.rB.x) - cp.rA.x),
+                 shiftY = (by - ay) - (double(cp.rB.y) - cp.rA.y);
+    const double expected = separation + shiftX * c.normal.x + shiftY * c.normal.y;
+    const double error = std::fabs(CurrentSeparation(c, cp, a, b) - expected);
+    worst = std::max(worst, error);
+    CAPTURE(trial);
+    REQUIRE(error < 4e-6);  // a few float roundings of terms up to about 5 m
+  }
+  MESSAGE("worst error " << worst << " m");
 }
 
 TEST_CASE("two equal bodies meeting head-on leave with the 1D collision's velocities for restitution e") {

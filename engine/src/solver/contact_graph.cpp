@@ -50,10 +50,6 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
     auto& p = g.points[j];
     const bool used = c != nullptr && j < c->pointCount;
     const ContactConstraintPoint cp = used ? c->points[j] : ContactConstraintPoint{};
-    p.rAx[k] = cp.rA.x;
-    p.rAy[k] = cp.rA.y;
-    p.rBx[k] = cp.rB.x;
-    p.rBy[k] = cp.rB.y;
     p.rnA[k] = cp.rnA;
     p.rnB[k] = cp.rnB;
     p.rtA[k] = cp.rtA;

@@ -39,8 +39,9 @@ template <class F>
 struct WideContactGroup {
   static constexpr int kLanes = F::kLanes;
   struct Point {
-    float rAx[kLanes], rAy[kLanes], rBx[kLanes], rBy[kLanes];  // anchors from the centres of mass (m)
-    float rnA[kLanes], rnB[kLanes], rtA[kLanes], rtB[kLanes];  // r x n, r x t (m)
+    // r x n, r x t of the anchors from the centres of mass (m): all a row needs of the anchors, the
+    // separation's turn included (CurrentSeparation)
+    float rnA[kLanes], rnB[kLanes], rtA[kLanes], rtB[kLanes];
     float adjustedSeparation[kLanes];
     float normalMass[kLanes], tangentMass[kLanes];
     float normalImpulse[kLanes], tangentImpulse[kLanes], maxNormalImpulse[kLanes];

@@ -54,15 +54,16 @@ template <class F>
   b.w = b.w + m.invIB * (lambda * leverB);
 }
 
-// CurrentSeparation (contact_solver.cpp): dot(dpB - dpA + dqB rB - dqA rA, n) + adjustedSeparation.
+// CurrentSeparation (contact_solver.cpp): dot(dpB - dpA, n) + (the turns' part) + adjustedSeparation,
+// from the lever arms alone (no anchors in the lanes).
 template <class F>
 [[gnu::always_inline]] inline F CurrentSeparation(const GroupMasses<F>& m, const BodyLanes<F>& a,
                                                   const BodyLanes<F>& b,
                                                   const typename WideContactGroup<F>::Point& p) {
-  const F rAx = F::Load(p.rAx), rAy = F::Load(p.rAy), rBx = F::Load(p.rBx), rBy = F::Load(p.rBy);
-  const F dx = (b.dpx - a.dpx) + ((b.qc * rBx - b.qs * rBy) - (a.qc * rAx - a.qs * rAy));
-  const F dy = (b.dpy - a.dpy) + ((b.qs * rBx + b.qc * rBy) - (a.qs * rAx + a.qc * rAy));
-  return (dx * m.nx + dy * m.ny) + F::Load(p.adjustedSeparation);
+  const F turnB = b.qs * F::Load(p.rnB) - b.qc * F::Load(p.rtB);
+  const F turnA = a.qs * F::Load(p.rnA) - a.qc * F::Load(p.rtA);
+  return (((b.dpx - a.dpx) * m.nx + (b.dpy - a.dpy) * m.ny) + (turnB - turnA)) +
+         F::Load(p.adjustedSeparation);
 }
 
 template <class F>

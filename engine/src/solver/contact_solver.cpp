@@ -100,13 +100,6 @@ inline void SolveRolling(const ContactConstraint& c, ContactSurface& row, BodySt
   b.w += c.invIB * impulse;
 }
 
-[[gnu::always_inline]] inline float CurrentSeparation(const ContactConstraint& c,
-                                                      const ContactConstraintPoint& cp, const BodyState& a,
-                                                      const BodyState& b) {
-  Vec2 d = (b.dp - a.dp) + (Rotate(b.dq, cp.rB) - Rotate(a.dq, cp.rA));
-  return Dot(d, c.normal) + cp.adjustedSeparation;
-}
-
 // The 2x2 effective-mass matrix of a two-point manifold's normal rows: K_ij = mA + mB + iA rnA_i rnA_j
 // + iB rnB_i rnB_j. Box2D 2.x solves the block only when K is well conditioned (k11^2 < 1000 det);
 // two nearly coincident points make it singular, and then the points are solved one by one.

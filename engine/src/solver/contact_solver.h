@@ -66,6 +66,20 @@ struct ContactConstraint {
   int surface = -1;
 };
 
+/// A point's separation (m) after its bodies moved by their deltas this step (BodyState::dp, dq),
+/// without running collision again: the anchors move rigidly with their bodies. dot(dq r, n) = c (r . n)
+/// + s (r x n) = s rn - c rt (rt = r x t = -(r . n), t = RightPerp(n)), so the lever arms the rows use
+/// anyway give the turn's part, and the SIMD lanes carry no anchors (contact_graph.h: 32 of a lane's
+/// 164 bytes, which every pass streams; docs/design.md section 8). The lanes do these operations in
+/// this order.
+[[gnu::always_inline]] inline float CurrentSeparation(const ContactConstraint& c,
+                                                      const ContactConstraintPoint& cp, const BodyState& a,
+                                                      const BodyState& b) {
+  const float turnB = b.dq.s * cp.rnB - b.dq.c * cp.rtB;
+  const float turnA = a.dq.s * cp.rnA - a.dq.c * cp.rtA;
+  return (Dot(b.dp - a.dp, c.normal) + (turnB - turnA)) + cp.adjustedSeparation;
+}
+
 /// What the passes over every contact read to find the contacts they concern, written beside each
 /// constraint by PrepareContacts (SolverArrays::contactKeys, same index): BuildContactGraph's two
 /// colouring passes, ApplyRestitution, and the two stores of the impulses (for the point count, which
