@@ -27,8 +27,6 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
     // Zero masses and only the static slot: the lane's impulses stay 0 and it moves nothing.
     g.normalX[k] = g.normalY[k] = g.friction[k] = 0.0f;
     g.invMassA[k] = g.invIA[k] = g.invMassB[k] = g.invIB[k] = 0.0f;
-    g.biasRate[k] = g.impulseScale[k] = 0.0f;
-    g.massScale[k] = 1.0f;
     g.indexA[k] = g.indexB[k] = staticSlot;
     g.constraint[k] = -1;
   } else {
@@ -39,9 +37,6 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
     g.invIA[k] = c->invIA;
     g.invMassB[k] = c->invMassB;
     g.invIB[k] = c->invIB;
-    g.biasRate[k] = c->softness.biasRate;
-    g.massScale[k] = c->softness.massScale;
-    g.impulseScale[k] = c->softness.impulseScale;
     g.indexA[k] = c->indexA >= 0 ? c->indexA : staticSlot;
     g.indexB[k] = c->indexB >= 0 ? c->indexB : staticSlot;
     g.constraint[k] = constraintIndex;

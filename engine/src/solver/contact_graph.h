@@ -48,7 +48,6 @@ struct WideContactGroup {
   };
   float normalX[kLanes], normalY[kLanes], friction[kLanes];
   float invMassA[kLanes], invIA[kLanes], invMassB[kLanes], invIB[kLanes];
-  float biasRate[kLanes], massScale[kLanes], impulseScale[kLanes];  // the contact's Softness
   Point points[2];
   int indexA[kLanes], indexB[kLanes];  // solver indices; a static or asleep body, or an empty lane: the
                                        // graph's static slot

@@ -67,6 +67,26 @@ template <class F>
 }
 
 template <class F>
+struct LaneSoftness {
+  F biasRate, massScale, impulseScale;
+};
+
+// The contact's Softness as PrepareContacts chose it, from the lanes' masses: the static one when
+// either body has no mass (static, kinematic, an empty lane), else the contacts'. The lanes need not
+// carry three floats a contact that only the soft pass reads.
+template <class F>
+[[gnu::always_inline]] inline LaneSoftness<F> ContactSoftness(const GroupMasses<F>& m,
+                                                              const StepContext& context) {
+  const F zero = F::Zero();
+  const auto againstStatic = (m.invMassA == zero) | (m.invMassB == zero);
+  const mk::Softness& fixed = context.staticSoftness;
+  const mk::Softness& moving = context.contactSoftness;
+  return {Select(againstStatic, F::Splat(fixed.biasRate), F::Splat(moving.biasRate)),
+          Select(againstStatic, F::Splat(fixed.massScale), F::Splat(moving.massScale)),
+          Select(againstStatic, F::Splat(fixed.impulseScale), F::Splat(moving.impulseScale))};
+}
+
+template <class F>
 void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
   BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
   const GroupMasses<F> m = LoadMasses(g);
@@ -87,15 +107,16 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
   const F tx = m.ny, ty = Neg(m.nx);
   const F zero = F::Zero(), one = F::Splat(1.0f), invH = F::Splat(context.invH);
   const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
+  LaneSoftness<F> soft{};
+  if constexpr (useBias) soft = ContactSoftness(m, context);
   for (auto& p : g.points) {
     const F s = CurrentSeparation(m, a, b, p);
     const auto speculative = s > zero;
     F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
     if constexpr (useBias) {  // overlap: the soft spring, its push capped (SolveContact)
-      const F springScale = F::Load(g.massScale);
-      bias = Select(speculative, bias, Max(springScale * F::Load(g.biasRate) * s, Neg(pushMax)));
-      massScale = Select(speculative, one, springScale);
-      impulseScale = Select(speculative, zero, F::Load(g.impulseScale));
+      bias = Select(speculative, bias, Max(soft.massScale * soft.biasRate * s, Neg(pushMax)));
+      massScale = Select(speculative, one, soft.massScale);
+      impulseScale = Select(speculative, zero, soft.impulseScale);
     }
     const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
     const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);

@@ -69,8 +69,8 @@ struct ContactConstraint {
 /// A point's separation (m) after its bodies moved by their deltas this step (BodyState::dp, dq),
 /// without running collision again: the anchors move rigidly with their bodies. dot(dq r, n) = c (r . n)
 /// + s (r x n) = s rn - c rt (rt = r x t = -(r . n), t = RightPerp(n)), so the lever arms the rows use
-/// anyway give the turn's part, and the SIMD lanes carry no anchors (contact_graph.h: 32 of a lane's
-/// 164 bytes, which every pass streams; docs/design.md section 8). The lanes do these operations in
+/// anyway give the turn's part, and the SIMD lanes carry no anchors (contact_graph.h: 32 bytes a
+/// contact less for every pass to stream; docs/design.md section 8). The lanes do these operations in
 /// this order.
 [[gnu::always_inline]] inline float CurrentSeparation(const ContactConstraint& c,
                                                       const ContactConstraintPoint& cp, const BodyState& a,
