@@ -145,18 +145,21 @@ void PutIslandToSleep(WorldState& world, int start) {
 
 namespace {
 
-// Sleep times of the moving bodies, one step on. Returns true when some body has rested for
-// timeToSleep: without one no island can sleep (an island sleeps when all its bodies have), so the
-// islands need not be built at all.
-bool AdvanceSleepTimes(WorldState& world, float dt) {
+// Sleep times of the moving bodies, one step on, also copied by solver index into `sleepTimes` (what
+// the island pass reads: a contiguous array instead of a Body line each). Returns true when some
+// body has rested for timeToSleep: without one no island can sleep (an island sleeps when all its
+// bodies have), so the islands need not be built at all.
+bool AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTimes) {
   bool candidate = false;
-  for (int slot : world.solverBodies) {
-    Body& body = world.bodies[slot];
+  sleepTimes.resize(world.solverBodies.size());
+  for (std::size_t i = 0; i < world.solverBodies.size(); ++i) {
+    Body& body = world.bodies[world.solverBodies[i]];
     float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
     bool quiet = body.enableSleep && speed < body.sleepThreshold;
     body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
     // A moving kinematic body keeps whatever touches it awake.
     if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
+    sleepTimes[i] = body.sleepTime;
     candidate = candidate || body.sleepTime >= world.settings.timeToSleep;
   }
   return candidate;
@@ -167,19 +170,21 @@ bool AdvanceSleepTimes(WorldState& world, float dt) {
 int UpdateSleep(WorldState& world, float dt) {
   // No island work when nothing can sleep (as Box2D v3 skips its island pass then): with sleeping
   // off the sleep times stay zero (SetSolverSettings clears them when it turns sleeping off).
-  if (!world.settings.enableSleep || !AdvanceSleepTimes(world, dt)) return 0;
+  // minSleepTime[i]: body i's own sleep time, then for each root its island's least (a body that is
+  // no root is never written after this, so its entry keeps its own time while the roots gather).
+  std::vector<float>& minSleepTime = world.islandSleepTime;
+  if (!world.settings.enableSleep || !AdvanceSleepTimes(world, dt, minSleepTime)) return 0;
   const SolverArrays& s = world.solver;
   const std::vector<int>& bodies = world.solverBodies;  // solver index -> body slot
   const int n = static_cast<int>(bodies.size());
   std::vector<int>& parent = world.islandParent;
-  std::vector<float>& minSleepTime = world.islandSleepTime;
   parent.resize(n);
-  minSleepTime.assign(n, 1e30f);
   for (int i = 0; i < n; ++i) parent[i] = i;
   // Constraints between two simulated bodies: touching contacts, then joints (a joint ties its
-  // bodies into one island, so a chain sleeps and wakes as a whole).
+  // bodies into one island, so a chain sleeps and wakes as a whole). The contacts' 12-byte keys, not
+  // their 180-byte constraints: the same solver indices, a fifteenth of the lines.
   auto forEachLink = [&](auto visit) {
-    for (const ContactConstraint& c : s.contacts) visit(c.indexA, c.indexB);
+    for (const ContactKey& c : s.contactKeys) visit(c.indexA, c.indexB);
     // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
     for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
   };
@@ -192,7 +197,7 @@ int UpdateSleep(WorldState& world, float dt) {
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
     islands += root == i ? 1 : 0;
-    minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[i]].sleepTime);
+    minSleepTime[root] = std::min(minSleepTime[root], minSleepTime[i]);
   }
   // Kinematic bodies touching an island keep it awake through their contact's sleep time.
   forEachLink([&](int a, int b) {

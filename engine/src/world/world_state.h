@@ -318,12 +318,12 @@ struct WorldState {
   std::uint32_t gatherStamp = 0;  // counts GatherBodies calls; never 0 after the first
   SolverArrays solver;
   IdPool sleepGroupIds;
-  std::vector<int> sleepGroupHead;  // sleep group -> first body
-  std::vector<int> islandParent;    // union-find scratch over solver indices
-  std::vector<float> islandSleepTime;
-  std::vector<int> islandStack;    // scratch for PutIslandToSleep
-  std::vector<int> islandMembers;  // scratch for PutIslandToSleep
-  std::vector<int> pendingWakes;   // sleeping bodies touched in the contact update, woken after it
+  std::vector<int> sleepGroupHead;     // sleep group -> first body
+  std::vector<int> islandParent;       // union-find scratch over solver indices
+  std::vector<float> islandSleepTime;  // per solver index: its sleep time, then its island's least at roots
+  std::vector<int> islandStack;        // scratch for PutIslandToSleep
+  std::vector<int> islandMembers;      // scratch for PutIslandToSleep
+  std::vector<int> pendingWakes;       // sleeping bodies touched in the contact update, woken after it
   // The step being taken (s), for the narrowphase's grown distance of pivoting bodies (contacts.cpp,
   // CollidePivoting); written by World::Step before the narrowphase, so a snapshot need not keep it.
   float narrowphaseDt = 0.0f;
