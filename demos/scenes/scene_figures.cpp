@@ -106,10 +106,15 @@ float FiguresProbe::JointError(const World& world) const {
   return error;
 }
 
-void FiguresProbe::AfterStep(const SceneRun& run) {
+void FiguresProbe::AfterStep(const SceneRun& run, bool late) {
   const World& world = run.GetWorld();
   ++figures_.steps;
-  figures_.maxPenetration = std::max(figures_.maxPenetration, Penetration(world));
+  const float penetration = Penetration(world);
+  figures_.maxPenetration = std::max(figures_.maxPenetration, penetration);
+  if (late) {
+    lateSum_ += penetration;
+    ++lateSteps_;
+  }
   figures_.jointError = std::max(figures_.jointError, JointError(world));
   if (figures_.sleepStep < 0 && !state_->bodies.empty()) {
     const bool asleep = std::none_of(state_->bodies.begin(), state_->bodies.end(),
@@ -122,6 +127,7 @@ SceneFigures FiguresProbe::Finish(const SceneRun& run) const {
   const World& world = run.GetWorld();
   SceneFigures f = figures_;
   f.finalPenetration = Penetration(world);
+  f.lateMeanPenetration = lateSteps_ > 0 ? static_cast<float>(lateSum_ / lateSteps_) : f.finalPenetration;
   const AABB& bounds = state_->bounds;
   const bool hasBounds = bounds.lower.x <= bounds.upper.x && bounds.lower.y <= bounds.upper.y;
   for (std::size_t i = 0; i < state_->bodies.size(); ++i) {
@@ -142,9 +148,10 @@ SceneFigures FiguresProbe::Finish(const SceneRun& run) const {
 
 SceneFigures MeasureFigures(SceneRun& run, int steps) {
   FiguresProbe probe(run);
+  const int firstLate = steps - std::max(1, steps / 4);
   for (int i = 0; i < steps; ++i) {
     run.Step();
-    probe.AfterStep(run);
+    probe.AfterStep(run, i >= firstLate);
   }
   return probe.Finish(run);
 }

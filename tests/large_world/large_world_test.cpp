@@ -83,7 +83,12 @@ bool IsPathSensitive(std::string_view name) {
 void CheckSameQuality(const SceneFigures& origin, const SceneFigures& far) {
   CHECK(far.escaped == origin.escaped);
   CHECK(far.maxPenetration <= 1.5f * origin.maxPenetration + 2e-3f);
-  CHECK(far.finalPenetration <= 1.5f * origin.finalPenetration + 2e-3f);
+  // The overlap they end with: averaged over the last quarter of the run, not the last step's alone.
+  // That instant is one draw from a wide spread in a scene that keeps moving (measured at 300 steps
+  // over seven offsets: tumbler 0.077 to 0.189 m against 0.084 at the origin, smash 0.3 to 26 mm
+  // against 1.8 mm), which a rounding change anywhere reshuffles; the mean over 75 steps stays within
+  // 0.085 to 0.105 m and 5 to 10 mm (origin 0.087 m and 12 mm).
+  CHECK(far.lateMeanPenetration <= 1.5f * origin.lateMeanPenetration + 2e-3f);
   CHECK(far.jointError <= 1.5f * origin.jointError + 1e-3f);
   if (origin.energyKept >= 0.0f)
     CHECK(far.energyKept <= 1.1f * origin.energyKept + 0.05f);  // -1: none at start
