@@ -42,7 +42,6 @@ struct RandomContacts {
     SetBodies(c, solver, a, b);
     c.normal = rng.Direction();
     c.friction = rng.Uniform(0.0f, 1.0f);
-    c.softness = (a < 0 || b < 0) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = rng.Int(1, 2);
     const Vec2 tangent = RightPerp(c.normal);
     for (int j = 0; j < c.pointCount; ++j) {

@@ -71,7 +71,7 @@ struct LaneSoftness {
   F biasRate, massScale, impulseScale;
 };
 
-// The contact's Softness as PrepareContacts chose it, from the lanes' masses: the static one when
+// ContactSoftnessOf (contact_solver.h) on the lanes, from their inverse masses: the static spring when
 // either body has no mass (static, kinematic, an empty lane), else the contacts'. The lanes need not
 // carry three floats a contact that only the soft pass reads.
 template <class F>

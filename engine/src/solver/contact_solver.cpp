@@ -184,8 +184,6 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.friction = input.friction;
     c.restitution = input.restitution;
     c.surface = -1;  // AddSurfaceRows, below, gives the few that have one their row
-    c.softness =
-        (c.invMassA == 0.0f || c.invMassB == 0.0f) ? context.staticSoftness : context.contactSoftness;
     c.pointCount = manifold.pointCount;
     solver.contactKeys[i] = {c.indexA, c.indexB, false, c.restitution != 0.0f,
                              static_cast<std::uint8_t>(c.pointCount)};
@@ -295,9 +293,10 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
         // pushMax / (massScale biasRate) (35 cm between moving bodies at the default 30 Hz, 18 cm
         // against static ones) is pushed out at pushMax at most. docs/design.md (solver, mass
         // ratios) has the measurements behind this rule and the two it replaced.
-        bias = std::max(c.softness.massScale * c.softness.biasRate * s, -pushMax);
-        massScale = c.softness.massScale;
-        impulseScale = c.softness.impulseScale;
+        const Softness& soft = ContactSoftnessOf(c, context);
+        bias = std::max(soft.massScale * soft.biasRate * s, -pushMax);
+        massScale = soft.massScale;
+        impulseScale = soft.impulseScale;
       }
       float vn = NormalVelocity(c, cp, a, b);
       float impulse = -cp.normalMass * (massScale * vn + bias) - impulseScale * cp.normalImpulse;

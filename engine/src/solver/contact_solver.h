@@ -56,7 +56,6 @@ struct ContactConstraint {
   Vec2 normal{0.0f, 0.0f};
   float invMassA = 0.0f, invIA = 0.0f, invMassB = 0.0f, invIB = 0.0f;
   float friction = 0.0f, restitution = 0.0f;
-  Softness softness{};
   int indexA = -1, indexB = -1;  // solver indices, -1 = static
   int pointCount = 0;
   // Rolling resistance and tangent speed: its row in SolverArrays::surfaces, -1 for a contact with
@@ -65,6 +64,13 @@ struct ContactConstraint {
   // apart so that the others carry nothing more than this index (prepared and gathered each step).
   int surface = -1;
 };
+
+/// A contact's spring (MakeSoftness): the static one, stiffer, when either body has no mass (static,
+/// kinematic), else the contacts'. Derived where it is used, not stored: the SIMD lanes make the same
+/// choice from their inverse masses (ContactSoftness, contact_graph_kernels.h).
+inline const Softness& ContactSoftnessOf(const ContactConstraint& c, const StepContext& context) {
+  return c.invMassA == 0.0f || c.invMassB == 0.0f ? context.staticSoftness : context.contactSoftness;
+}
 
 /// A point's separation (m) after its bodies moved by their deltas this step (BodyState::dp, dq),
 /// without running collision again: the anchors move rigidly with their bodies. dot(dq r, n) = c (r . n)

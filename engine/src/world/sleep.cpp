@@ -182,7 +182,7 @@ int UpdateSleep(WorldState& world, float dt) {
   for (int i = 0; i < n; ++i) parent[i] = i;
   // Constraints between two simulated bodies: touching contacts, then joints (a joint ties its
   // bodies into one island, so a chain sleeps and wakes as a whole). The contacts' 12-byte keys, not
-  // their 180-byte constraints: the same solver indices, a fifteenth of the lines.
+  // their 168-byte constraints: the same solver indices, a fourteenth of the lines.
   auto forEachLink = [&](auto visit) {
     for (const ContactKey& c : s.contactKeys) visit(c.indexA, c.indexB);
     // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
