@@ -180,6 +180,7 @@ struct BroadPhaseStats {
   int movedLastUpdate = 0;  ///< proxies processed by the last UpdatePairs
   int fullRebuilds = 0;     ///< full re-sorts so far (layout changes, bulk creation)
   int largeCount = 0;       ///< proxies in the large list
+  int pairCompactions = 0;  ///< times the pair nodes were laid out again (once as many pairs changed)
 };
 
 /// What Draw shows.

@@ -25,7 +25,7 @@
 namespace MK_API mk {
 
 /// Format version of World::SaveSnapshot; RestoreSnapshot refuses any other.
-inline constexpr std::uint32_t kSnapshotVersion = 3;
+inline constexpr std::uint32_t kSnapshotVersion = 4;
 
 /// Size of the snapshot header (bytes).
 inline constexpr std::size_t kSnapshotHeaderBytes = 40;

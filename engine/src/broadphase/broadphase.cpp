@@ -10,6 +10,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace mk {
@@ -116,6 +117,7 @@ void BroadPhase::Impl::AddPair(std::int32_t a, std::int32_t b) {
   slots[a].pairHead = n;
   slots[b].pairHead = n;
   ++pairCount;
+  ++pairChurn;
 }
 
 void BroadPhase::Impl::RemovePair(std::int32_t n) {
@@ -134,6 +136,50 @@ void BroadPhase::Impl::RemovePair(std::int32_t n) {
   node.nextA = pairFree;
   pairFree = n;
   --pairCount;
+  ++pairChurn;
+}
+
+// One walk of every list numbers the nodes (each in its `a` proxy's turn, so a node is numbered once),
+// one pass over the pool moves them with their links renumbered, and the unused rest becomes the free
+// list in ascending order (new pairs then take the next nodes in memory). Node numbers are internal:
+// every list keeps its order, so the walks, reports and ShouldCollideFn calls are as before.
+void BroadPhase::Impl::CompactPairs() {
+  const std::size_t size = pairs.size();
+  pairRemap.assign(size, -1);
+  std::int32_t used = 0;
+  for (std::int32_t p = 0; p < static_cast<std::int32_t>(slots.size()); ++p) {
+    for (std::int32_t n = slots[p].pairHead; n != -1;) {
+      const PairNode& node = pairs[n];
+      if (node.a == p) {
+        pairRemap[n] = used++;
+        n = node.nextA;
+      } else {
+        n = node.nextB;
+      }
+    }
+  }
+  const auto renumber = [this](std::int32_t n) { return n == -1 ? -1 : pairRemap[n]; };
+  pairScratch.resize(size);
+  for (std::size_t n = 0; n < size; ++n) {
+    const PairNode& node = pairs[n];
+    if (node.a == -1) continue;
+    pairScratch[pairRemap[n]] = {node.a,
+                                 node.b,
+                                 renumber(node.nextA),
+                                 renumber(node.prevA),
+                                 renumber(node.nextB),
+                                 renumber(node.prevB)};
+  }
+  for (ProxySlot& slot : slots) slot.pairHead = renumber(slot.pairHead);
+  pairFree = -1;
+  for (std::int32_t n = static_cast<std::int32_t>(size) - 1; n >= used; --n) {
+    pairScratch[n] = PairNode{};
+    pairScratch[n].nextA = pairFree;
+    pairFree = n;
+  }
+  pairs.swap(pairScratch);
+  pairChurn = 0;
+  if (pairCompactions < std::numeric_limits<int>::max()) ++pairCompactions;  // a statistic: saturates
 }
 
 // A moved proxy's pairs: keep the partners still overlapping (stamped with a fresh tag), end the
@@ -452,6 +498,13 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
   for (std::int32_t proxy : moved) flags[proxy] &= static_cast<std::uint8_t>(~(kFlagQueued | kFlagRefilter));
   moved.clear();
   movedLastUpdate = processed;
+  // Compacting costs a walk of every slot and pair, so it waits until as many pairs have changed
+  // (amortised: a constant per pair made or ended). The spinner and tumbler scenes then compact every
+  // seven steps or so, rain every 38; a settled world, however many pairs it holds, never.
+  const std::int64_t compactAt =
+      std::max<std::int64_t>(pairCount, static_cast<std::int64_t>(slots.size() / 4));
+  if (pairChurn > 0 && pairChurn >= compactAt) CompactPairs();
+
   std::sort(begun.begin(), begun.end(), PairLess);
   std::sort(ended.begin(), ended.end(), PairLess);
 }
@@ -644,7 +697,8 @@ std::size_t BroadPhase::MemoryBytes() const {
 
 BroadPhaseStats BroadPhase::Stats() const {
   const Impl& s = *impl_;
-  return {s.proxyCount, s.pairCount, s.movedLastUpdate, s.fullRebuilds, static_cast<int>(s.large.size())};
+  return {s.proxyCount,     s.pairCount, s.movedLastUpdate, s.fullRebuilds, static_cast<int>(s.large.size()),
+          s.pairCompactions};
 }
 
 BroadPhaseLayout BroadPhase::Layout() const {
@@ -686,12 +740,12 @@ int BroadPhase::CollectProxies(Span<ProxyInfo> out) const {
 std::size_t BroadPhase::CapacityBytes() const {
   const Impl& s = *impl_;
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  std::size_t total = bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) +
-                      bytes(s.bands) + bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) +
-                      bytes(s.dirtyRuns) + bytes(s.relocate) + bytes(s.pairs) + bytes(s.moved) +
-                      bytes(s.movedBits) + bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) +
-                      bytes(s.heap) + bytes(s.foundRanges) + bytes(s.found) + bytes(s.rejectHead) +
-                      bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
+  std::size_t total =
+      bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) + bytes(s.bands) +
+      bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) + bytes(s.dirtyRuns) + bytes(s.relocate) +
+      bytes(s.pairs) + bytes(s.pairScratch) + bytes(s.pairRemap) + bytes(s.moved) + bytes(s.movedBits) +
+      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) + bytes(s.foundRanges) +
+      bytes(s.found) + bytes(s.rejectHead) + bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
   for (const StampSet& set : s.stampSets) total += bytes(set.stamp);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);

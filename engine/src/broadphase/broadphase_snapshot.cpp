@@ -178,6 +178,8 @@ void BroadPhaseSnapshot::Save(const BroadPhase& broadphase, ByteWriter& out) {
   out.PutArray(s.pairs);
   out.Put(s.pairFree);
   out.Put(s.pairCount);
+  out.Put(s.pairChurn);
+  out.Put(s.pairCompactions);
   out.PutArray(s.moved);
   out.PutArray(s.begun);
   out.PutArray(s.ended);
@@ -185,6 +187,10 @@ void BroadPhaseSnapshot::Save(const BroadPhase& broadphase, ByteWriter& out) {
   out.Put(s.movedLastUpdate);
   out.Put(s.updateCount);
 }
+
+// Update resets the churn once it reaches the pair count (or a quarter of the slots), so a world holds
+// far less; the bound keeps a loaded count from overflowing as pairs change.
+constexpr std::int64_t kMaxPairChurn = std::int64_t{1} << 62;
 
 bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint32_t maxCount) {
   BroadPhase::Impl& s = *broadphase.impl_;
@@ -233,6 +239,8 @@ bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint3
   in.GetArray(s.pairs, maxCount);
   in.Get(s.pairFree);
   in.Get(s.pairCount);
+  in.Get(s.pairChurn);
+  in.Get(s.pairCompactions);
   in.GetArray(s.moved, maxCount);
   in.GetArray(s.begun, maxCount);
   in.GetArray(s.ended, maxCount);
@@ -246,7 +254,8 @@ bool BroadPhaseSnapshot::Load(ByteReader& in, BroadPhase& broadphase, std::uint3
   // upper bound here would refuse what a world accepted under it reaches a step later, as
   // fuzz_snapshot found with a rebuild count at the old bound of 2^30.
   const int slotCount = static_cast<int>(s.slots.size());
-  if (s.countAtRebuild < 0 || s.countAtRebuild > slotCount || s.movedLastUpdate < 0 || s.fullRebuilds < 0)
+  if (s.countAtRebuild < 0 || s.countAtRebuild > slotCount || s.movedLastUpdate < 0 || s.fullRebuilds < 0 ||
+      s.pairChurn < 0 || s.pairChurn > kMaxPairChurn || s.pairCompactions < 0)
     return false;
   return ValidSlots(s) && ValidLayout(s) && ValidPairs(s);
 }
