@@ -30,6 +30,15 @@ class PairMap {
     }
   }
 
+  /// Asks the CPU to bring `key`'s home slot into cache: a loop over many keys that prefetches a few
+  /// ahead overlaps the table's cache misses instead of waiting on each in turn.
+  void Prefetch(std::uint64_t key) const {
+    if (keys_.empty()) return;
+    const std::size_t home = Home(key);
+    __builtin_prefetch(keys_.data() + home);
+    __builtin_prefetch(values_.data() + home);
+  }
+
   /// Inserts or overwrites.
   void Insert(std::uint64_t key, int value) {
     if (2 * (size_ + 1) > keys_.size()) Grow();
