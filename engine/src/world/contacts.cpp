@@ -445,6 +445,29 @@ template <bool kPivots>
   return manifold.pointCount > 0;
 }
 
+// Prefetches what the narrowphase reads for the contacts a few places after `i` in `slots`: a contact
+// points at its shapes and a shape at its body, in no order memory can guess, so the loop would wait
+// on each load in turn. In three waves, each reading only what the wave before brought in: the contact
+// eight ahead, its shapes and geometries four ahead, their bodies two ahead.
+[[gnu::always_inline]] inline void PrefetchContactInputs(const WorldState& world, const int* slots, int i,
+                                                         int count) {
+  if (i + 8 < count) __builtin_prefetch(&world.contacts[slots[i + 8]].shapeA);
+  if (i + 4 < count) {
+    const Contact& c = world.contacts[slots[i + 4]];
+    __builtin_prefetch(&world.shapes[c.shapeA]);
+    __builtin_prefetch(&world.shapes[c.shapeB]);
+    if (!c.recyclable) {  // to be computed, not reused: the shapes' geometry will be read too
+      __builtin_prefetch(&world.geometries[c.shapeA]);
+      __builtin_prefetch(&world.geometries[c.shapeB]);
+    }
+  }
+  if (i + 2 < count) {
+    const Contact& c = world.contacts[slots[i + 2]];
+    __builtin_prefetch(&world.bodies[world.shapes[c.shapeA].body].xf);
+    __builtin_prefetch(&world.bodies[world.shapes[c.shapeB].body].xf);
+  }
+}
+
 // What the parallel narrowphase found for one contact, for the pass after it (UpdateContactsParallel).
 enum ContactChange : std::uint8_t {
   kTouchChanged = 1,   // `touching` flipped (its new value is in the contact)
@@ -494,11 +517,15 @@ void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings,
   ParallelFor(&world.tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
     int counts[3] = {0, 0, 0};
     if (world.anyPivoting) {
-      for (int i = begin; i < end; ++i)
+      for (int i = begin; i < end; ++i) {
+        PrefetchContactInputs(world, slots.data(), i, end);
         changes[i] = UpdateOneContact<true>(world, world.contacts[slots[i]], settings, recycling, counts);
+      }
     } else {
-      for (int i = begin; i < end; ++i)
+      for (int i = begin; i < end; ++i) {
+        PrefetchContactInputs(world, slots.data(), i, end);
         changes[i] = UpdateOneContact<false>(world, world.contacts[slots[i]], settings, recycling, counts);
+      }
     }
     for (int k = 0; k < 3; ++k) totals[k].fetch_add(counts[k], std::memory_order_relaxed);
   });
@@ -534,8 +561,13 @@ void UpdateContactsSerial(WorldState& world) {
   const bool recycling = world.settings.enableContactRecycling;
   int queries = 0, iterations = 0, reused = 0;
   // Contacts of two sleeping (or static) bodies are not in the awake set: frozen as they were.
-  ForEachAwakeContact(world, [&](int slot) {
-    Contact& c = world.contacts[slot];
+  std::vector<int>& slots = world.narrowphaseSlots;
+  slots.clear();
+  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  const int count = static_cast<int>(slots.size());
+  for (int i = 0; i < count; ++i) {
+    PrefetchContactInputs(world, slots.data(), i, count);
+    Contact& c = world.contacts[slots[i]];
     const Shape& shapeA = world.shapes[c.shapeA];
     const Shape& shapeB = world.shapes[c.shapeB];
     const Body& bodyA = world.bodies[shapeA.body];
@@ -545,7 +577,7 @@ void UpdateContactsSerial(WorldState& world) {
         ++queries;
         UpdateSensorOverlap(world, c, bodyA.xf, bodyB.xf);
       }
-      return;
+      continue;
     }
     const bool nowTouching =
         UpdateTouching<kPivots>(world, c, bodyA, bodyB, settings, recycling, queries, iterations, reused);
@@ -571,7 +603,7 @@ void UpdateContactsSerial(WorldState& world) {
       if (!bodyA.awake && bodyA.type != BodyType::Static) world.pendingWakes.push_back(shapeA.body);
       if (!bodyB.awake && bodyB.type != BodyType::Static) world.pendingWakes.push_back(shapeB.body);
     }
-  });
+  }
   for (int slot : world.pendingWakes) WakeBody(world, slot);  // the body's sleep group, once
   world.pendingWakes.clear();
   world.counters.touchingContacts = world.touchingContactCount;
