@@ -159,6 +159,9 @@ void BroadPhase::Impl::CompactPairs() {
     }
   }
   const auto renumber = [this](std::int32_t n) { return n == -1 ? -1 : pairRemap[n]; };
+  // The pool's capacity, not just its size: swapped in, the scratch must grow as far as the pool could
+  // have before it needs an allocation.
+  pairScratch.reserve(pairs.capacity());
   pairScratch.resize(size);
   for (std::size_t n = 0; n < size; ++n) {
     const PairNode& node = pairs[n];
