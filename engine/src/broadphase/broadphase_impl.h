@@ -21,10 +21,10 @@
 //
 // Pairs: a pool of nodes, each in two intrusive doubly linked lists (one per proxy), so a moved
 // proxy walks only its own pairs. Pairs that begin and end scatter a proxy's nodes over the pool, and
-// the walk's next load waits on the last (a chain of cache misses: 34% of the update's time on the
-// spinner scene); once a quarter of the pairs have changed, CompactPairs lays each proxy's nodes out
-// side by side again, in list order. New pairs of a moved proxy m: stamp m's current partners with a
-// fresh tag, query the lists, and every candidate without the tag is new. No hash set needed.
+// the walk's next load waits on the last (a chain of cache misses: a third of ProcessMoved's samples
+// on the spinner scene); once as many pairs have changed as there are, CompactPairs lays each proxy's
+// nodes out side by side again, in list order. New pairs of a moved proxy m: stamp m's current partners with
+// a fresh tag, query the lists, and every candidate without the tag is new. No hash set needed.
 #pragma once
 
 #include "minkowski/broadphase.h"

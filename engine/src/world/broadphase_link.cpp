@@ -149,7 +149,7 @@ void UpdatePairs(WorldState& world) {
   world.broadphase.UpdatePairs(world.tasks);  // the search for new pairs on the workers, if any
   // Ended first: a pair can end and begin again in one update only if its proxy was recreated.
   // The pair table's slots are prefetched a few pairs ahead: each lookup is a cache miss (the table is
-  // cold after the solver), and waiting on them one after another cost tumbler ~1,100 misses a step.
+  // cold after the solver), and tumbler makes and ends about 1,100 contacts a step.
   constexpr std::size_t kLookahead = 8;
   const auto keyOf = [](const ProxyPair& pair) {
     return PairMap::Key(static_cast<int>(pair.userDataA), static_cast<int>(pair.userDataB));

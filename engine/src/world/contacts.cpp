@@ -468,6 +468,15 @@ template <bool kPivots>
   }
 }
 
+// The awake contacts' slots in slot order, in the world's reused list: both narrowphase loops walk
+// it, so each can look a few contacts ahead (PrefetchContactInputs).
+const std::vector<int>& CollectAwakeContactSlots(WorldState& world) {
+  std::vector<int>& slots = world.narrowphaseSlots;
+  slots.clear();
+  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  return slots;
+}
+
 // What the parallel narrowphase found for one contact, for the pass after it (UpdateContactsParallel).
 enum ContactChange : std::uint8_t {
   kTouchChanged = 1,   // `touching` flipped (its new value is in the contact)
@@ -508,10 +517,8 @@ std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const Manifol
 // then one pass in slot order raises the events, counts the touches and lists the wakes, so the
 // events come in the order the serial update gives, whatever the worker count.
 void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings, bool recycling) {
-  std::vector<int>& slots = world.narrowphaseSlots;
+  const std::vector<int>& slots = CollectAwakeContactSlots(world);
   std::vector<std::uint8_t>& changes = world.narrowphaseChanges;
-  slots.clear();
-  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
   changes.resize(slots.size());
   std::atomic<int> totals[3] = {0, 0, 0};  // queries, GJK iterations, reused: sums, in any order
   ParallelFor(&world.tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
@@ -561,9 +568,7 @@ void UpdateContactsSerial(WorldState& world) {
   const bool recycling = world.settings.enableContactRecycling;
   int queries = 0, iterations = 0, reused = 0;
   // Contacts of two sleeping (or static) bodies are not in the awake set: frozen as they were.
-  std::vector<int>& slots = world.narrowphaseSlots;
-  slots.clear();
-  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  const std::vector<int>& slots = CollectAwakeContactSlots(world);
   const int count = static_cast<int>(slots.size());
   for (int i = 0; i < count; ++i) {
     PrefetchContactInputs(world, slots.data(), i, count);
