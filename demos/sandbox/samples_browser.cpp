@@ -31,7 +31,7 @@ constexpr FieldRule kFieldRules[] = {{"benchmark", "Benchmark"},
 // app keeps the same ideas: friction, restitution, rolling resistance, conveyor belts, filters and
 // geometry edits under Shapes; the ragdolls under Joints. Motion locks, body types and kinematic
 // platforms are how a game moves bodies by hand, as its character does: Character (the list
-// has no Bodies category).
+// has no Bodies category). The kinematic drum is the tumbler's twin: beside it, under Benchmark.
 struct NameRule {
   std::string_view name;
   const char* category;
@@ -40,6 +40,7 @@ constexpr NameRule kNameRules[] = {
     {"friction_ramp", "Shapes"},
     {"restitution_row", "Shapes"},
     {"ragdolls", "Joints"},
+    {"kinematic_drum", "Benchmark"},
     {"conveyor_belt", "Shapes"},
     {"rolling_resistance", "Shapes"},
     {"custom_filter", "Shapes"},

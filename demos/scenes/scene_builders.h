@@ -24,6 +24,7 @@ std::unique_ptr<SceneState> BuildTopDownFriction(World& world, const SceneParams
 std::unique_ptr<SceneState> BuildJointFrames(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildManyPyramids(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params);
+std::unique_ptr<SceneState> BuildKinematicDrum(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildRain(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildJointGrid(World& world, const SceneParams& params);
 std::unique_ptr<SceneState> BuildSmash(World& world, const SceneParams& params);

@@ -54,6 +54,8 @@ const std::array kTable = {
             "", &BuildHighMassRatio},
   SceneInfo{"friction_ramp", "stress", "boxes on 30 degree ramps with friction 0, 0.2, ... 0.8", 300, kSleepOn,
             {.count = 5}, "count = ramps", &BuildFrictionRamp},
+  SceneInfo{"kinematic_drum", "stress", "kinematic box drum turning 900 small boxes", 600, kSleepOn,
+            {.count = 30}, "count = side of the grid of small boxes", &BuildKinematicDrum},
   SceneInfo{"restitution_row", "stress", "balls dropped with restitution 0, 0.1, ... 1", 300, kSleepOn,
             {.count = 11}, "count = balls", &BuildRestitutionRow},
   SceneInfo{"pendulum_chain", "joints", "chain of 20 hinged capsules released horizontally", 600, kSleepOn,

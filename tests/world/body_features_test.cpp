@@ -310,6 +310,30 @@ TEST_CASE("boxes resting on a kinematic platform driven by SetTargetTransform ri
   CHECK(std::fabs(rode.y - moved.y) < 0.02f);
 }
 
+TEST_CASE("a kinematic body turning in place keeps turning and keeps what it carries awake") {
+  // A wheel turning about its own centre has no linear velocity, and a kinematic body has no mass
+  // update, so its speed measured as maxExtent * |w| was 0: it slept after timeToSleep, its angular
+  // velocity was zeroed and the box on its rim stopped with it (found by the kinematic drum scene).
+  World world;
+  const float w = 0.8f;  // rad/s: 2.4 m/s at the 3 m rim
+  const BodyId wheel = world.CreateBody({.type = BodyType::Kinematic, .angularVelocity = w});
+  world.CreateShape(wheel, {.friction = 0.8f}, Circle{{0.0f, 0.0f}, 3.0f});
+  const BodyId box = AddBox(world, {0.0f, 3.5f}, 0.5f, {.friction = 0.8f});
+  const float timeToSleep = world.GetSolverSettings().timeToSleep;
+  const int steps = static_cast<int>(4.0f * timeToSleep / kDt);
+  for (int i = 0; i < steps; ++i) world.Step(kDt);
+  CHECK(world.IsAwake(wheel));
+  CHECK(world.GetAngularVelocity(wheel) == w);  // kinematic: exactly as set
+  // Integrated at w for every step (the solver's rotation integration, so within float rounding).
+  const float turned = static_cast<float>(steps) * kDt * w;
+  CHECK(std::fabs(Angle(InvMulRot(world.GetTransform(wheel).q, MakeRot(turned)))) < 1e-3f);
+  CHECK(world.IsAwake(box));  // touched by a moving kinematic body (or thrown off it): awake
+  // A kinematic body at rest still sleeps, as before.
+  world.SetAngularVelocity(wheel, 0.0f);
+  for (int i = 0; i < steps && world.IsAwake(wheel); ++i) world.Step(kDt);
+  CHECK_FALSE(world.IsAwake(wheel));
+}
+
 TEST_CASE("sleep threshold and WakeTouching follow their definitions") {
   World world({.gravity = {0.0f, 0.0f}});
   const BodyId slow = world.CreateBody({.type = BodyType::Dynamic, .linearVelocity = {0.5f, 0.0f}});

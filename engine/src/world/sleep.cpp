@@ -157,8 +157,12 @@ bool AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTim
     float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
     bool quiet = body.enableSleep && speed < body.sleepThreshold;
     body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
-    // A moving kinematic body keeps whatever touches it awake.
-    if (body.type == BodyType::Kinematic && speed > 0.0f) body.sleepTime = 0.0f;
+    // A moving kinematic body keeps itself and whatever touches it awake. Any velocity counts, not
+    // `speed`: a kinematic body has no mass update, so its maxExtent stays 0, and a platform turning
+    // in place (no linear velocity) slept after timeToSleep and stopped.
+    const bool moving =
+        body.linearVelocity.x != 0.0f || body.linearVelocity.y != 0.0f || body.angularVelocity != 0.0f;
+    if (body.type == BodyType::Kinematic && moving) body.sleepTime = 0.0f;
     sleepTimes[i] = body.sleepTime;
     candidate = candidate || body.sleepTime >= world.settings.timeToSleep;
   }
