@@ -121,7 +121,7 @@ std::unique_ptr<SceneState> BuildTumbler(World& world, const SceneParams& params
   return state;
 }
 
-// count = side of the grid of small boxes (30). The tumbler with a kinematic drum turning at the same
+// count = side of the grid of small boxes (20). The tumbler with a kinematic drum turning at the same
 // 25 degrees per second: a body that turns in place for ever (it found kinematic bodies falling
 // asleep, docs/design.md "Islands"), and every wall contact is with a body the solver reads and never
 // moves. The drum is not in `bodies` (the figures watch the boxes).

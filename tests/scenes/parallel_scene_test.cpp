@@ -146,7 +146,6 @@ constexpr MediumScene kMediumScenes[] = {{"large_pyramid", {.size = 40}},
                                          {"many_pyramids", {.size = 10, .count = 3}},
                                          {"joint_grid", {.size = 30}},
                                          {"tumbler", {.count = 20}},
-                                         {"kinematic_drum", {.count = 20}},
                                          {"rain", {.count = 6}},
                                          {"sensor_coins", {}},
                                          {"ragdolls", {}}};
