@@ -334,6 +334,75 @@ TEST_CASE("a kinematic body turning in place keeps turning and keeps what it car
   CHECK_FALSE(world.IsAwake(wheel));
 }
 
+TEST_CASE("a body with both linear axes locked shares its island with what it is jointed to") {
+  // A hub that can only turn, a pendulum swinging from its centre: the joint's force passes through
+  // the hub's centre, so the hub stays at rest while the bob swings. The island pass took any body
+  // with inverse mass 0 for kinematic and left the hub out of the bob's island: the hub slept alone
+  // every timeToSleep and was woken again through the joint (asleep at step 29 while the bob swung).
+  World world;
+  const BodyId hub = world.CreateBody({.type = BodyType::Dynamic,
+                                       .position = {0.0f, 5.0f},
+                                       .motionLocks = {.linearX = true, .linearY = true}});
+  world.CreateShape(hub, {}, MakeBox(0.5f, 0.5f).value);
+  const BodyId bob = AddBox(world, {0.0f, 3.0f}, 0.25f);
+  world.SetLinearVelocity(bob, {3.0f, 0.0f});
+  RevoluteJointDef def;
+  def.bodyA = hub;
+  def.bodyB = bob;
+  def.localAnchorB = {0.0f, 2.0f};  // the hub's centre
+  world.CreateJoint(def);
+  const int steps = static_cast<int>(6.0f * world.GetSolverSettings().timeToSleep / kDt);
+  int apart = 0;
+  for (int i = 0; i < steps; ++i) {
+    world.Step(kDt);
+    apart += world.IsAwake(hub) != world.IsAwake(bob) ? 1 : 0;
+  }
+  CHECK(apart == 0);
+  CHECK(world.IsAwake(hub));  // the undamped pendulum never rests
+  // A body locked on every axis cannot be moved by anything: like a static body it links no island,
+  // so two boxes resting on it sleep and wake on their own.
+  World frozen;
+  const BodyId table = frozen.CreateBody(
+      {.type = BodyType::Dynamic, .motionLocks = {.linearX = true, .linearY = true, .angularZ = true}});
+  frozen.CreateShape(table, {}, MakeBox(4.0f, 0.5f).value);
+  const BodyId left = AddBox(frozen, {-2.0f, 1.0f}), right = AddBox(frozen, {2.0f, 1.0f});
+  for (int i = 0; i < steps && (frozen.IsAwake(left) || frozen.IsAwake(right)); ++i) frozen.Step(kDt);
+  REQUIRE_FALSE(frozen.IsAwake(left));
+  REQUIRE_FALSE(frozen.IsAwake(right));
+  frozen.SetLinearVelocity(left, {0.5f, 0.0f});
+  CHECK(frozen.IsAwake(left));
+  CHECK_FALSE(frozen.IsAwake(right));
+}
+
+TEST_CASE("islands that fall asleep in the same step each sleep and wake as a whole") {
+  // Columns of 1 to 4 boxes, far enough apart never to touch, all settling at once: every column is
+  // an island of its own, so after they sleep, waking one column's top box wakes exactly that column.
+  World world;
+  AddGround(world);
+  std::mt19937 rng(31);
+  std::vector<std::vector<BodyId>> columns;
+  for (int c = 0; c < 40; ++c) {
+    const int height = 1 + static_cast<int>(rng() % 4);
+    std::vector<BodyId>& column = columns.emplace_back();
+    for (int k = 0; k < height; ++k) column.push_back(AddBox(world, {-48.0f + 2.4f * c, 0.5f + 1.0f * k}));
+  }
+  auto awakeCount = [&] {
+    int awake = 0;
+    for (const auto& column : columns)
+      for (BodyId b : column) awake += world.IsAwake(b) ? 1 : 0;
+    return awake;
+  };
+  for (int i = 0; i < 600 && awakeCount() > 0; ++i) world.Step(kDt);
+  REQUIRE(awakeCount() == 0);
+  for (int pick : {0, 17, 39, 5}) {
+    world.ApplyLinearImpulseToCenter(columns[pick].back(), {0.0f, 0.01f});
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      for (BodyId b : columns[c]) CHECK(world.IsAwake(b) == (static_cast<int>(c) == pick));
+    for (int i = 0; i < 600 && awakeCount() > 0; ++i) world.Step(kDt);
+    REQUIRE(awakeCount() == 0);
+  }
+}
+
 TEST_CASE("sleep threshold and WakeTouching follow their definitions") {
   World world({.gravity = {0.0f, 0.0f}});
   const BodyId slow = world.CreateBody({.type = BodyType::Dynamic, .linearVelocity = {0.5f, 0.0f}});

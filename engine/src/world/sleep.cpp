@@ -192,9 +192,14 @@ int UpdateSleep(WorldState& world, float dt) {
     // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
     for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
   };
+  // A body no constraint can move (kinematic, or dynamic with every axis locked: both inverse masses
+  // 0) links no island, as a static body links none: it would join islands that cannot act on each
+  // other through it. A dynamic body with only its linear axes locked still turns, so it is linked
+  // (a pinwheel and what lies on it, a hub and its pendulum, sleep and wake as one).
+  auto immovable = [&](int i) { return s.params[i].invMass == 0.0f && s.params[i].invInertia == 0.0f; };
   forEachLink([&](int a, int b) {
     if (a == kNull || b == kNull) return;
-    if (s.params[a].invMass == 0.0f || s.params[b].invMass == 0.0f) return;  // kinematic
+    if (immovable(a) || immovable(b)) return;
     Union(parent, a, b);
   });
   int islands = 0;
@@ -203,24 +208,35 @@ int UpdateSleep(WorldState& world, float dt) {
     islands += root == i ? 1 : 0;
     minSleepTime[root] = std::min(minSleepTime[root], minSleepTime[i]);
   }
-  // Kinematic bodies touching an island keep it awake through their contact's sleep time.
+  // Immovable bodies touching an island keep it awake through their own sleep time (a moving
+  // kinematic body's stays 0, AdvanceSleepTimes).
   forEachLink([&](int a, int b) {
     if (a == kNull || b == kNull) return;
     for (int k : {a, b}) {
       int other = k == a ? b : a;
-      if (s.params[k].invMass == 0.0f) {
+      if (immovable(k)) {
         int root = FindRoot(parent, other);
         minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[k]].sleepTime);
       }
     }
   });
+  // Each sleeping island's members as a list in ascending solver index, its root first (a root is
+  // its island's smallest index, Union). Walking down and inserting each member right after its root
+  // builds the lists in one pass; a scan of the bodies per sleeping island was quadratic (8,000 lone
+  // boxes falling asleep together took a 14 ms step, seven normal ones).
+  std::vector<int>& nextMember = world.islandNextMember;
+  nextMember.assign(n, kNull);
+  auto sleeps = [&](int root) { return minSleepTime[root] >= world.settings.timeToSleep; };
+  for (int j = n - 1; j >= 0; --j) {
+    const int root = FindRoot(parent, j);
+    if (root == j || !sleeps(root)) continue;
+    nextMember[j] = nextMember[root];
+    nextMember[root] = j;
+  }
   for (int i = 0; i < n; ++i) {
-    int root = FindRoot(parent, i);
-    if (root != i || minSleepTime[root] < world.settings.timeToSleep) continue;
+    if (parent[i] != i || !sleeps(i)) continue;
     SleepGroup(world, [&](auto sleep) {
-      for (int j = i; j < n; ++j) {
-        if (FindRoot(parent, j) == root) sleep(bodies[j]);
-      }
+      for (int j = i; j != kNull; j = nextMember[j]) sleep(bodies[j]);
     });
   }
   return islands;

@@ -321,6 +321,7 @@ struct WorldState {
   std::vector<int> sleepGroupHead;     // sleep group -> first body
   std::vector<int> islandParent;       // union-find scratch over solver indices
   std::vector<float> islandSleepTime;  // per solver index: its sleep time, then its island's least at roots
+  std::vector<int> islandNextMember;   // per solver index: the next member of its sleeping island, or kNull
   std::vector<int> islandStack;        // scratch for PutIslandToSleep
   std::vector<int> islandMembers;      // scratch for PutIslandToSleep
   std::vector<int> pendingWakes;       // sleeping bodies touched in the contact update, woken after it
