@@ -85,8 +85,9 @@ TEST_CASE("two workers on a big scene both work and stay within two steps of tim
     CHECK(WorkerLoadLines(load).size() == 3);  // the head and two rows
   }
   CHECK(bothBusy > 0);
-  // The pool's thread worked in the stages that run on workers, never in the serial rest.
-  CHECK(view.Workers().busyMs[1][kStageOther] == 0.0f);
+  // The pool's thread worked in the stages that run on workers; in the rest of the Step only on the
+  // move events (one parallel-for over the moved bodies), a sliver of its solver time.
+  CHECK(view.Workers().busyMs[1][kStageOther] <= 0.25f * view.Workers().busyMs[1][kStageSolver]);
 }
 
 TEST_CASE("one worker shows one row that is the profile's stages") {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace mk::test {
 
@@ -48,6 +49,14 @@ inline std::uint64_t StepDigest(const World& world) {
   for (const ContactHitEvent& e : world.GetContactHitEvents()) mix(e.contact.index1);
   for (const SensorBeginEvent& e : world.GetSensorBeginEvents()) mix(e.visitorShape.index1 + 7);
   for (const SensorEndEvent& e : world.GetSensorEndEvents()) mix(e.visitorShape.index1 + 11);
+  // The move events, written on the workers: each body's id, final transform (its bytes) and sleep.
+  for (const BodyMoveEvent& e : world.GetBodyMoveEvents()) {
+    std::uint32_t words[sizeof(WorldTransform) / 4];
+    static_assert(sizeof(WorldTransform) % 4 == 0);
+    std::memcpy(words, &e.transform, sizeof(words));
+    mix(e.body.index1 + (e.fellAsleep ? 1ull << 40 : 0));
+    for (std::uint32_t w : words) mix(w);
+  }
   mix(static_cast<std::uint64_t>(world.GetCounters().touchingContacts));
   return h;
 }

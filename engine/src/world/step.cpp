@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // World::Step: one function call per pipeline stage (docs/design.md section 1), each timed into Profile.
+#include "core/parallel.h"
 #include "minkowski/assert.h"
+#include "solver/solver_types.h"
 #include "world/persistence/recorder.h"
 #include "world/world_internal.h"
 
@@ -47,16 +49,19 @@ void PublishEndEvents(WorldState& world) {
 
 // Every body this Step simulated: the solver's body list, which UpdateSleep leaves in place (a body it
 // put to sleep is still listed, now asleep). Written after continuous collision, so the transforms are
-// final.
+// final. On the workers: a Body line per event, a load that misses for every body of a large scene
+// (joint_grid, 10,000 bodies: 2.4% of a two-worker step's samples, all on the calling thread).
 void PublishMoveEvents(WorldState& world) {
   const std::vector<int>& slots = world.solverBodies;
   world.moveEvents.resize(slots.size());
   BodyMoveEvent* out = world.moveEvents.data();
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    const int slot = slots[i];
-    const Body& body = world.bodies[slot];
-    out[i] = {world.MakeBodyId(slot), ToWorld(world, body.xf), body.userData, !body.awake};
-  }
+  ParallelFor(&world.tasks, static_cast<int>(slots.size()), kMinBodiesPerBlock, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const int slot = slots[i];
+      const Body& body = world.bodies[slot];
+      out[i] = {world.MakeBodyId(slot), ToWorld(world, body.xf), body.userData, !body.awake};
+    }
+  });
 }
 
 }  // namespace
