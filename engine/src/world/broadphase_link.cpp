@@ -89,9 +89,10 @@ void RemoveShapeFromBroadphase(WorldState& world, int slot) {
   shape.proxy = {};
 }
 
-bool RefitBodyProxies(WorldState& world, int bodySlot) {
+bool RefitBodyProxies(WorldState& world, int bodySlot, ProxyId& single) {
   const Body& body = world.bodies[bodySlot];
   bool anyRefitted = false;
+  int proxies = 0;
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     Shape& shape = world.shapes[s];
     shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
@@ -99,7 +100,10 @@ bool RefitBodyProxies(WorldState& world, int bodySlot) {
     bool refitted = false;
     world.broadphase.RefitProxy(shape.proxy, shape.aabb, refitted);
     anyRefitted = anyRefitted || refitted;
+    single = shape.proxy;
+    ++proxies;
   }
+  if (proxies != 1) single = {};
   return anyRefitted;
 }
 

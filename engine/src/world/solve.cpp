@@ -326,19 +326,29 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   // On the workers: the bodies, their shapes' boxes and their proxies' fat boxes; then, in body order,
   // the fast lists and the queueing of the proxies that left their fat boxes, which share the
   // broadphase's move list (the order of UpdateBodyShapesInBroadphase's moves above).
+  // A body with one proxy (most) hands it over in `single`, so that the queueing below need not
+  // read the body's and its shape's lines again (joint_grid, two workers: the walk was 3% of the
+  // calling thread's samples).
   std::vector<std::uint8_t>& fast = world.scatterFast;
+  std::vector<ProxyId>& single = world.scatterProxy;
   fast.resize(count);
+  single.resize(count);
   ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
       std::uint8_t report = ScatterBody(world, context, body);
-      if (RefitBodyProxies(world, world.solverBodies[body])) report |= kRefittedBit;
+      if (RefitBodyProxies(world, world.solverBodies[body], single[body])) report |= kRefittedBit;
       fast[body] = report;
     }
   });
   for (std::size_t i = 0; i < count; ++i) {
     ListFast(world, i, fast[i]);
-    if (fast[i] & kRefittedBit) QueueBodyProxies(world, world.solverBodies[i]);
+    if ((fast[i] & kRefittedBit) == 0) continue;
+    if (single[i].IsNull()) {
+      QueueBodyProxies(world, world.solverBodies[i]);
+    } else {
+      world.broadphase.QueueRefittedProxy(single[i]);
+    }
   }
 }
 

@@ -343,6 +343,7 @@ struct WorldState {
   // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
   // whether a proxy left its fat box (kRefittedBit).
   std::vector<std::uint8_t> scatterFast;
+  std::vector<ProxyId> scatterProxy;  // per solver body: its proxy when it has one (ScatterBodies)
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
   std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
