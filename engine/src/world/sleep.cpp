@@ -4,10 +4,13 @@
 // been slower than their threshold for SolverSettings::timeToSleep goes to sleep as a whole. A
 // sleeping island remembers its members (a "sleep group") so touching any of them wakes all of them,
 // and only them.
+#include "core/parallel.h"
 #include "core/union_find.h"
+#include "solver/solver_types.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -148,25 +151,34 @@ namespace {
 // Sleep times of the moving bodies, one step on, also copied by solver index into `sleepTimes` (what
 // the island pass reads: a contiguous array instead of a Body line each). Returns true when some
 // body has rested for timeToSleep: without one no island can sleep (an island sleeps when all its
-// bodies have), so the islands need not be built at all.
+// bodies have), so the islands need not be built at all. On the workers: each body writes only its
+// own times, and "some body" is an OR, the same whoever finds it (rain, two workers: this loop's
+// Body lines were about half of UpdateSleep's samples, 2.5% of the calling thread's).
 bool AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTimes) {
-  bool candidate = false;
   sleepTimes.resize(world.solverBodies.size());
-  for (std::size_t i = 0; i < world.solverBodies.size(); ++i) {
-    Body& body = world.bodies[world.solverBodies[i]];
-    float speed = std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
-    bool quiet = body.enableSleep && speed < body.sleepThreshold;
-    body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
-    // A moving kinematic body keeps itself and whatever touches it awake. Any velocity counts, not
-    // `speed`: a kinematic body has no mass update, so its maxExtent stays 0, and a platform turning
-    // in place (no linear velocity) slept after timeToSleep and stopped.
-    const bool moving =
-        body.linearVelocity.x != 0.0f || body.linearVelocity.y != 0.0f || body.angularVelocity != 0.0f;
-    if (body.type == BodyType::Kinematic && moving) body.sleepTime = 0.0f;
-    sleepTimes[i] = body.sleepTime;
-    candidate = candidate || body.sleepTime >= world.settings.timeToSleep;
-  }
-  return candidate;
+  std::atomic<bool> candidate{false};
+  ParallelFor(
+      &world.tasks, static_cast<int>(world.solverBodies.size()), kMinBodiesPerBlock, [&](int begin, int end) {
+        bool found = false;
+        for (int i = begin; i < end; ++i) {
+          Body& body = world.bodies[world.solverBodies[i]];
+          float speed =
+              std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
+          bool quiet = body.enableSleep && speed < body.sleepThreshold;
+          body.sleepTime = quiet ? body.sleepTime + dt : 0.0f;
+          // A moving kinematic body keeps itself and whatever touches it awake. Any velocity
+          // counts, not `speed`: a kinematic body has no mass update, so its maxExtent stays
+          // 0, and a platform turning in place (no linear velocity) slept after timeToSleep
+          // and stopped.
+          const bool moving =
+              body.linearVelocity.x != 0.0f || body.linearVelocity.y != 0.0f || body.angularVelocity != 0.0f;
+          if (body.type == BodyType::Kinematic && moving) body.sleepTime = 0.0f;
+          sleepTimes[i] = body.sleepTime;
+          found = found || body.sleepTime >= world.settings.timeToSleep;
+        }
+        if (found) candidate.store(true, std::memory_order_relaxed);
+      });
+  return candidate.load(std::memory_order_relaxed);
 }
 
 }  // namespace
