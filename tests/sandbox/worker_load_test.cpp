@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <sstream>
 #include <string>
@@ -85,9 +86,12 @@ TEST_CASE("two workers on a big scene both work and stay within two steps of tim
     CHECK(WorkerLoadLines(load).size() == 3);  // the head and two rows
   }
   CHECK(bothBusy > 0);
-  // The pool's thread worked in the stages that run on workers; in the rest of the Step only on the
-  // move events (one parallel-for over the moved bodies), a sliver of its solver time.
-  CHECK(view.Workers().busyMs[1][kStageOther] <= 0.25f * view.Workers().busyMs[1][kStageSolver]);
+  // The pool's thread's ranges are counted in the stage they ran in: in the rest of the Step (the
+  // sleep times and the move events are parallel-fors there) it cannot have been busy for longer
+  // than that rest lasted; its solver ranges, counted there, would be far longer.
+  const Profile& p = view.GetWorld().GetProfile();
+  const float restMs = p.step - p.broadphase - p.narrowphase - p.solver;
+  CHECK(view.Workers().busyMs[1][kStageOther] <= std::max(0.0f, restMs) + 0.01f);
 }
 
 TEST_CASE("one worker shows one row that is the profile's stages") {
