@@ -20,8 +20,8 @@ namespace mk::sandbox {
 
 /// The per-worker table's stages: the broadphase, the narrowphase and the solver, then the rest of the
 /// Step (continuous collision, whose sweeps also run on the workers when a step has 32 fast bodies or
-/// more, then islands and sleep, events: the move events are a parallel-for), which is mostly the
-/// Step's thread's.
+/// more, then islands and sleep, events: the sleep times and the move events are parallel-fors),
+/// which is mostly the Step's thread's.
 enum WorkerStage { kStageBroadphase, kStageNarrowphase, kStageSolver, kStageOther, kWorkerStageCount };
 
 /// The last Step's load: ms each worker was busy in each stage. Worker 0 is the thread that calls
