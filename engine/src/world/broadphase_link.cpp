@@ -65,6 +65,15 @@ void RefilterBodyPairs(WorldState& world, int bodySlot) {
   }
 }
 
+// The box a shape's proxy must hold: its tight box grown by the speculative distance (as Box2D v3
+// does). The fat box holds this box, so two shapes closer than the speculative distance always have
+// overlapping fat boxes and a contact; with the tight box alone, two fat boxes re-centred long ago
+// could sit a centimetre apart while their shapes were 1.85 cm apart, and the speculative point the
+// narrowphase owed that pair was missing for a step (recycling_test's oracle caught it).
+AABB ProxyBox(const WorldState& world, const Shape& shape) {
+  return Inflate(shape.aabb, world.settings.speculativeDistance);
+}
+
 void AddShapeToBroadphase(WorldState& world, int slot) {
   Shape& shape = world.shapes[slot];
   const Body& body = world.bodies[shape.body];
@@ -72,7 +81,7 @@ void AddShapeToBroadphase(WorldState& world, int slot) {
   // never moves, so setting it on every add is cheap insurance rather than a necessity.
   world.broadphase.SetShouldCollide(ShouldCollideCallback, &world);
   ProxyDef def;
-  def.aabb = shape.aabb;
+  def.aabb = ProxyBox(world, shape);
   def.userData = static_cast<std::uint64_t>(slot);
   def.type = body.type == BodyType::Static ? ProxyType::Static : ProxyType::Moving;
   def.awake = body.awake;
@@ -98,7 +107,7 @@ bool RefitBodyProxies(WorldState& world, int bodySlot, ProxyId& single) {
     shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
     if (shape.proxy.IsNull()) continue;
     bool refitted = false;
-    world.broadphase.RefitProxy(shape.proxy, shape.aabb, refitted);
+    world.broadphase.RefitProxy(shape.proxy, ProxyBox(world, shape), refitted);
     anyRefitted = anyRefitted || refitted;
     single = shape.proxy;
     ++proxies;
@@ -120,7 +129,7 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int bodySlot, bool teleport
     Shape& shape = world.shapes[s];
     shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
     if (shape.proxy.IsNull()) continue;
-    world.broadphase.MoveProxy(shape.proxy, shape.aabb);
+    world.broadphase.MoveProxy(shape.proxy, ProxyBox(world, shape));
     (void)teleport;  // MoveProxy handles any distance; the broadphase re-sorts as needed
   }
 }
