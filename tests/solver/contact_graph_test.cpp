@@ -97,9 +97,15 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
   for (int trial = 0; trial < 40; ++trial) {
     const int bodies = rng.Int(2, 60);
     RandomContacts setup(rng, bodies, rng.Int(1, 200), trial % 4 == 0 ? 40 : 0);
+    // Support levels (the relax pass's rows on a support, RelaxOnSupport) in every other trial: few
+    // levels, so that contacts between equal and unequal levels both occur.
+    if (trial % 2 == 1) {
+      setup.solver.levels.resize(static_cast<size_t>(bodies));
+      for (int& level : setup.solver.levels) level = rng.Int(0, 3) == 3 ? kUnsupported : rng.Int(0, 2);
+    }
     SolverArrays wide = setup.solver, scalar = setup.solver;
     ContactGraph<F> graph;
-    BuildContactGraph<F>(wide.contacts, wide.contactKeys, bodies, graph);
+    BuildContactGraph<F>(wide.contacts, wide.contactKeys, wide.levels, bodies, graph);
     const std::vector<int> order = ColorOrder(graph);
     REQUIRE(order.size() == wide.contacts.size());
 
@@ -139,7 +145,7 @@ TEST_CASE(
       RandomContacts setup(rng, bodies, rng.Int(1, 300), trial % 5 == 0 ? 50 : 0);
       const std::vector<ContactConstraint>& contacts = setup.solver.contacts;
       ContactGraph<F> graph;
-      BuildContactGraph(std::span<const ContactConstraint>(contacts), setup.solver.contactKeys, bodies,
+      BuildContactGraph(std::span<const ContactConstraint>(contacts), setup.solver.contactKeys, {}, bodies,
                         graph);
 
       // Every contact exactly once, in the colour it was given.
@@ -223,8 +229,8 @@ TEST_CASE("a hub with more contacts than colours overflows exactly the rest") {
   RandomContacts setup(rng, 41, 40, 40);  // body 0 touches bodies 1..40 once each
   ForEachGraphWidth(/*runsKernels=*/false, [&setup]<class F>() {
     ContactGraph<F> graph;
-    BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), setup.solver.contactKeys, 41,
-                      graph);
+    BuildContactGraph(std::span<const ContactConstraint>(setup.solver.contacts), setup.solver.contactKeys, {},
+                      41, graph);
     CHECK(graph.overflow.size() == 40 - kGraphColorCount);
     for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
   });

@@ -9,6 +9,7 @@
 #include "solver/body_lanes.h"
 #include "solver/contact_graph_kernels.h"
 #include "solver/contact_solver.h"
+#include "solver/support_levels.h"
 
 #include <algorithm>
 #include <bit>
@@ -21,8 +22,11 @@ namespace {
 
 // Lane k of group g from constraint c (an empty lane: constraint null).
 template <class F>
-void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int constraintIndex,
-              int staticSlot) {
+void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int constraintIndex, int staticSlot,
+              const int* levels = nullptr) {
+  const RelaxMoves moves = c == nullptr ? RelaxMoves{} : RelaxMovesOf(levels, c->indexA, c->indexB);
+  g.relaxMoveA[k] = moves.a;
+  g.relaxMoveB[k] = moves.b;
   if (c == nullptr) {
     // Zero masses and only the static slot: the lane's impulses stay 0 and it moves nothing.
     g.normalX[k] = g.normalY[k] = g.friction[k] = 0.0f;
@@ -90,8 +94,8 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
 
 // The contacts [begin, end) into their lanes (ColorContacts gave each its colour and slot).
 template <class F>
-void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<F>& graph, int begin,
-                      int end) {
+void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<F>& graph, int begin, int end,
+                      const int* levels) {
   constexpr int W = F::kLanes;
   // Locals, not the graph's members: the lanes' int and float stores could alias those, which the
   // compiler would then reload for every contact.
@@ -105,8 +109,8 @@ void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<
     const int color = colorOf[i];
     if (color < 0) continue;
     const int slot = slotOf[i];
-    PackLane(groups[groupStart[color] + slot / W], slot % W, &contacts[static_cast<size_t>(i)], i,
-             staticSlot);
+    PackLane(groups[groupStart[color] + slot / W], slot % W, &contacts[static_cast<size_t>(i)], i, staticSlot,
+             levels);
   }
 }
 
@@ -114,7 +118,8 @@ void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<
 
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
-                       int bodyCount, ContactGraph<F>& graph, const TaskSystem* tasks) {
+                       std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
+                       const TaskSystem* tasks) {
   MK_ASSERT(keys.size() == contacts.size());
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
@@ -128,8 +133,9 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
   // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
   // every contact's lane is known from the colouring, so the workers share it: a range of contacts
   // writes only its own lanes, and the groups come out the same for any split.
-  ParallelFor(tasks, static_cast<int>(contacts.size()), kMinContactsPerRange,
-              [&](int begin, int end) { PackContactRange(contacts, graph, begin, end); });
+  ParallelFor(tasks, static_cast<int>(contacts.size()), kMinContactsPerRange, [&](int begin, int end) {
+    PackContactRange(contacts, graph, begin, end, levels.empty() ? nullptr : levels.data());
+  });
   for (int c = 0; c < kGraphColorCount; ++c) {
     for (int slot = graph.colorSize[c]; slot % W != 0; ++slot) {
       PackLane<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,
@@ -191,12 +197,12 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 // Every lane type's graph; the kernels on the baseline types (Float4 and the scalar twins the tests
 // compare with), not on Avx2Float8, whose kernels need AVX2 (contact_graph_avx2.cpp). Building,
 // storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
-#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                    \
-  template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, int, \
-                                     ContactGraph<F>&, const TaskSystem*);                                 \
-  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,                 \
-                                      std::span<ContactConstraint>, const TaskSystem*);                    \
-  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                           \
+#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                               \
+  template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, \
+                                     std::span<const int>, int, ContactGraph<F>&, const TaskSystem*); \
+  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,            \
+                                      std::span<ContactConstraint>, const TaskSystem*);               \
+  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                      \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)
 MK_CONTACT_KERNELS_INSTANTIATE(wide::Float4)

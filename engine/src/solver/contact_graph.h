@@ -48,6 +48,7 @@ struct WideContactGroup {
   };
   float normalX[kLanes], normalY[kLanes], friction[kLanes];
   float invMassA[kLanes], invIA[kLanes], invMassB[kLanes], invIB[kLanes];
+  float relaxMoveA[kLanes], relaxMoveB[kLanes];  // 1; 0 for the supporting side in the relax pass
   Point points[2];
   int indexA[kLanes], indexB[kLanes];  // solver indices; a static or asleep body, or an empty lane: the
                                        // graph's static slot
@@ -91,7 +92,8 @@ struct ContactGraph {
 /// (the groups are the same either way).
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
-                       int bodyCount, ContactGraph<F>& graph, const TaskSystem* tasks = nullptr);
+                       std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
+                       const TaskSystem* tasks = nullptr);
 
 /// The coloured half of WarmStartContacts: every group's accumulated impulses applied. `states`: the
 /// solver bodies and then the static slot (graph.staticSlot + 1 entries; RunSubSteps appends it).

@@ -11,6 +11,7 @@
 #include "minkowski/assert.h"
 #include "solver/body_lanes.h"
 #include "solver/contact_graph.h"
+#include "solver/contact_solver.h"
 
 #include <span>
 
@@ -99,6 +100,77 @@ void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
   StoreVelocities(states, g.indexB, b);
 }
 
+// RelaxNormalRows (contact_solver.cpp) on the lanes, operation for operation: the relax pass's two
+// normal rows, one after the other between two bodies that both move, as one 2x2 block moving only
+// the upper body where the lane's contact has a support (WideContactGroup::relaxMoveA/B).
+template <class F>
+[[gnu::always_inline]] inline void RelaxNormalRows(WideContactGroup<F>& g, const GroupMasses<F>& m,
+                                                   BodyLanes<F>& a, BodyLanes<F>& b, F invH) {
+  const F zero = F::Zero(), one = F::Splat(1.0f);
+  auto& p1 = g.points[0];
+  auto& p2 = g.points[1];
+  const F rnA1 = F::Load(p1.rnA), rnB1 = F::Load(p1.rnB), rnA2 = F::Load(p2.rnA), rnB2 = F::Load(p2.rnB);
+  const F s1 = CurrentSeparation(m, a, b, p1), s2 = CurrentSeparation(m, a, b, p2);
+  // The rows' velocities plus their speculative bias (a gap may close this sub-step, no more).
+  const F vb1 = AxisVelocity(a, b, m.nx, m.ny, rnA1, rnB1) + Select(s1 > zero, s1 * invH, zero);
+  const F vb2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2) + Select(s2 > zero, s2 * invH, zero);
+  const F old1 = F::Load(p1.normalImpulse), old2 = F::Load(p2.normalImpulse);
+  const F normalMass1 = F::Load(p1.normalMass), normalMass2 = F::Load(p2.normalMass);
+  // Both bodies move: the first row, then the second, which the first's impulse changed by d1 k12.
+  const F twoSided12 = ((m.invMassA + m.invMassB) + m.invIA * rnA1 * rnA2) + m.invIB * rnB1 * rnB2;
+  const F free1 = Max(zero, old1 + Neg(normalMass1) * vb1);
+  const F freeD1 = free1 - old1;
+  const F free2 = Max(zero, old2 + Neg(normalMass2) * (vb2 + freeD1 * twoSided12));
+  F d1 = freeD1, d2 = free2 - old2;
+  GroupMasses<F> moved = m;
+  const F moveA = F::Load(g.relaxMoveA), moveB = F::Load(g.relaxMoveB);
+  const auto supported = ((moveA * moveB) < one) & (normalMass1 > zero);
+  if (wide::Any(supported)) {
+    const GroupMasses<F> held{m.nx,           m.ny, m.invMassA * moveA, m.invIA * moveA, m.invMassB * moveB,
+                              m.invIB * moveB};
+    const F linear = held.invMassA + held.invMassB;
+    const F k11 = (linear + held.invIA * rnA1 * rnA1) + held.invIB * rnB1 * rnB1;
+    const F k22 = (linear + held.invIA * rnA2 * rnA2) + held.invIB * rnB2 * rnB2;
+    const F k12 = (linear + held.invIA * rnA1 * rnA2) + held.invIB * rnB1 * rnB2;
+    const F det = k11 * k22 - k12 * k12;
+    const auto onePoint = normalMass2 <= zero;
+    const auto solvable = (k11 > zero) & (onePoint | ((k11 * k11) < (F::Splat(kMaxBlockCondition) * det)));
+    const F safeK11 = Select(k11 > zero, k11, one), safeK22 = Select(k22 > zero, k22, one);
+    const F safeDet = Select(det > zero, det, one);
+    // w = K x + c >= 0, x >= 0, x w = 0 for the new accumulated impulses x: the four active sets
+    // (SolveBlock, contact_solver.cpp), the first that holds; none (rounding): as they were.
+    const F c1 = vb1 - (k11 * old1 + k12 * old2), c2 = vb2 - (k12 * old1 + k22 * old2);
+    const F both1 = (k12 * c2 - k22 * c1) / safeDet, both2 = (k12 * c1 - k11 * c2) / safeDet;
+    const F first = Neg(c1) / safeK11, second = Neg(c2) / safeK22;
+    F new1 = old1, new2 = old2;
+    const auto neither = (c1 >= zero) & (c2 >= zero);
+    new1 = Select(neither, zero, new1), new2 = Select(neither, zero, new2);
+    const auto secondOnly = (second >= zero) & ((k12 * second + c1) >= zero);
+    new1 = Select(secondOnly, zero, new1), new2 = Select(secondOnly, second, new2);
+    const auto firstOnly = (first >= zero) & ((k12 * first + c2) >= zero);
+    new1 = Select(firstOnly, first, new1), new2 = Select(firstOnly, zero, new2);
+    const auto bothPoints = (both1 >= zero) & (both2 >= zero);
+    new1 = Select(bothPoints, both1, new1), new2 = Select(bothPoints, both2, new2);
+    new1 = Select(onePoint, Max(zero, old1 - vb1 / safeK11), new1), new2 = Select(onePoint, old2, new2);
+    const auto solved = supported & solvable;
+    d1 = Select(solved, new1 - old1, d1), d2 = Select(solved, new2 - old2, d2);
+    moved.invMassA = Select(solved, held.invMassA, m.invMassA),
+    moved.invIA = Select(solved, held.invIA, m.invIA);
+    moved.invMassB = Select(solved, held.invMassB, m.invMassB),
+    moved.invIB = Select(solved, held.invIB, m.invIB);
+    // The block's impulses are not stored (RelaxNormalRows says why).
+    wide::Store(p1.normalImpulse, Select(solved, old1, free1));
+    wide::Store(p2.normalImpulse, Select(solved, old2, free2));
+  } else {
+    wide::Store(p1.normalImpulse, free1);
+    wide::Store(p2.normalImpulse, free2);
+  }
+  wide::Store(p1.maxNormalImpulse, Max(d1, F::Load(p1.maxNormalImpulse)));
+  wide::Store(p2.maxNormalImpulse, Max(d2, F::Load(p2.maxNormalImpulse)));
+  ApplyAxisImpulse(moved, a, b, m.nx, m.ny, rnA1, rnB1, d1);
+  ApplyAxisImpulse(moved, a, b, m.nx, m.ny, rnA2, rnB2, d2);
+}
+
 // The soft pass (useBias) and the relax pass, SolveContact's lanes: the normal rows, then friction.
 template <class F, bool useBias>
 void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& context) {
@@ -109,25 +181,26 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
   const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
   LaneSoftness<F> soft{};
   if constexpr (useBias) soft = ContactSoftness(m, context);
-  for (auto& p : g.points) {
-    const F s = CurrentSeparation(m, a, b, p);
-    const auto speculative = s > zero;
-    F bias = Select(speculative, s * invH, zero), massScale = one, impulseScale = zero;
-    if constexpr (useBias) {  // overlap: the soft spring, its push capped (SolveContact)
-      bias = Select(speculative, bias, Max(soft.massScale * soft.biasRate * s, Neg(pushMax)));
-      massScale = Select(speculative, one, soft.massScale);
-      impulseScale = Select(speculative, zero, soft.impulseScale);
+  if constexpr (!useBias) {
+    RelaxNormalRows(g, m, a, b, invH);
+  } else {
+    for (auto& p : g.points) {  // overlap: the soft spring, its push capped (SolveContact)
+      const F s = CurrentSeparation(m, a, b, p);
+      const auto speculative = s > zero;
+      const F bias = Select(speculative, s * invH, Max(soft.massScale * soft.biasRate * s, Neg(pushMax)));
+      const F massScale = Select(speculative, one, soft.massScale);
+      const F impulseScale = Select(speculative, zero, soft.impulseScale);
+      const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
+      const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
+      const F oldImpulse = F::Load(p.normalImpulse);
+      const F normalMass = F::Load(p.normalMass);
+      F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
+      const F newImpulse = Max(zero, oldImpulse + impulse);
+      const F applied = newImpulse - oldImpulse;
+      wide::Store(p.normalImpulse, newImpulse);
+      wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
+      ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
     }
-    const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
-    const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
-    const F oldImpulse = F::Load(p.normalImpulse);
-    const F normalMass = F::Load(p.normalMass);
-    F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
-    const F newImpulse = Max(zero, oldImpulse + impulse);
-    const F applied = newImpulse - oldImpulse;
-    wide::Store(p.normalImpulse, newImpulse);
-    wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
-    ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
   }
   const F friction = F::Load(g.friction);
   for (auto& p : g.points) {

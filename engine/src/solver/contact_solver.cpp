@@ -13,6 +13,7 @@
 
 #include "core/parallel.h"
 #include "solver/solver.h"
+#include "solver/support_levels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,8 +51,10 @@ template <class Solve>
 }
 
 // Impulse `lambda` along a unit axis at the point: on B, minus on A; r x (lambda axis) = lambda (r x axis).
-[[gnu::always_inline]] inline void ApplyAxisImpulse(const ContactConstraint& c, BodyState& a, BodyState& b,
-                                                    Vec2 axis, float leverA, float leverB, float lambda) {
+// Masses: a ContactConstraint, or RowMasses.
+template <class Masses>
+[[gnu::always_inline]] inline void ApplyAxisImpulse(const Masses& c, BodyState& a, BodyState& b, Vec2 axis,
+                                                    float leverA, float leverB, float lambda) {
   const Vec2 p = lambda * axis;
   a.v -= c.invMassA * p;
   a.w -= c.invIA * (lambda * leverA);
@@ -103,19 +106,25 @@ inline void SolveRolling(const ContactConstraint& c, ContactSurface& row, BodySt
 // The 2x2 effective-mass matrix of a two-point manifold's normal rows: K_ij = mA + mB + iA rnA_i rnA_j
 // + iB rnB_i rnB_j. Box2D 2.x solves the block only when K is well conditioned (k11^2 < 1000 det);
 // two nearly coincident points make it singular, and then the points are solved one by one.
+// The inverse masses a row moves its bodies by: a ContactConstraint's, or the relax pass's with the
+// support held still (RelaxOnSupport).
+struct RowMasses {
+  float invMassA, invIA, invMassB, invIB;
+};
+
 struct BlockMatrix {
   float k11, k12, k22;
   bool wellConditioned;
 };
 
-inline BlockMatrix MakeBlockMatrix(const ContactConstraint& c, float rn1A, float rn1B, float rn2A,
-                                   float rn2B) {
+template <class Masses>
+inline BlockMatrix MakeBlockMatrix(const Masses& c, float rn1A, float rn1B, float rn2A, float rn2B) {
   const float m = c.invMassA + c.invMassB;
   BlockMatrix k;
   k.k11 = m + c.invIA * rn1A * rn1A + c.invIB * rn1B * rn1B;
   k.k22 = m + c.invIA * rn2A * rn2A + c.invIB * rn2B * rn2B;
   k.k12 = m + c.invIA * rn1A * rn2A + c.invIB * rn1B * rn2B;
-  k.wellConditioned = k.k11 * k.k11 < 1000.0f * (k.k11 * k.k22 - k.k12 * k.k12);
+  k.wellConditioned = k.k11 * k.k11 < kMaxBlockCondition * (k.k11 * k.k22 - k.k12 * k.k12);
   return k;
 }
 
@@ -276,13 +285,73 @@ void WarmStartContacts(SolverArrays& solver, std::span<const int> order) {
 
 namespace {
 
+// The relax pass's normal rows of one contact. Between two bodies that both move: the first row, then
+// the second (its velocity changed by the first's impulse d1 through the rows' coupling k12, so the
+// second row reads what it would read after the first's impulse was applied).
+// Between a body and its support, the relax pass from the ground up (shock propagation: Guendelman,
+// Bridson and Fedkiw, "Nonconvex rigid bodies with stacking", 2003; docs/design.md, "The relax pass
+// from the ground up"): the support is the body nearer the ground (support_levels.h), and the rows
+// move the upper body alone, both at once as one 2x2 block (one at a time, with the support held
+// still, the first point's row left the upper body turning every sub-step, and a column under a
+// heavy box leaned 4 degrees). Gauss-Seidel through a mass ratio moves the light body and barely the
+// heavy one, so without this the relax pass could not take back what the soft pass's push-out and
+// a warm start after an impact gave a heavy body resting on a light one, and it bounced (issue 28).
+// The block's impulses are not stored: the warm start applies them to both bodies, and a heavy
+// body's share thrown onto the light one below blew the pile up. Two nearly coincident points (K
+// near singular) are solved as between two moving bodies. contact_graph_kernels.h's RelaxNormalRows
+// is its lanes, operation for operation.
+void RelaxNormalRows(ContactConstraint& c, RelaxMoves moves, BodyState& a, BodyState& b, float invH) {
+  ContactConstraintPoint unused{};  // a one-point contact's second point, as the lanes see it
+  ContactConstraintPoint& cp1 = c.points[0];
+  ContactConstraintPoint& cp2 = c.pointCount > 1 ? c.points[1] : unused;
+  const float s1 = CurrentSeparation(c, cp1, a, b), s2 = CurrentSeparation(c, cp2, a, b);
+  const float vb1 = NormalVelocity(c, cp1, a, b) + (s1 > 0.0f ? s1 * invH : 0.0f);
+  const float vb2 = NormalVelocity(c, cp2, a, b) + (s2 > 0.0f ? s2 * invH : 0.0f);
+  const float old1 = cp1.normalImpulse, old2 = cp2.normalImpulse;
+  const float twoSided12 =
+      ((c.invMassA + c.invMassB) + c.invIA * cp1.rnA * cp2.rnA) + c.invIB * cp1.rnB * cp2.rnB;
+  const float free1 = std::max(old1 + -cp1.normalMass * vb1, 0.0f);
+  const float freeD1 = free1 - old1;
+  const float free2 = std::max(old2 + -cp2.normalMass * (vb2 + freeD1 * twoSided12), 0.0f);
+  float d1 = freeD1, d2 = free2 - old2;
+  RowMasses moved{c.invMassA, c.invIA, c.invMassB, c.invIB};
+  bool solved = false;
+  if (moves.a * moves.b < 1.0f && cp1.normalMass > 0.0f) {
+    const RowMasses held{c.invMassA * moves.a, c.invIA * moves.a, c.invMassB * moves.b, c.invIB * moves.b};
+    const BlockMatrix k = MakeBlockMatrix(held, cp1.rnA, cp1.rnB, cp2.rnA, cp2.rnB);
+    const bool onePoint = !(cp2.normalMass > 0.0f);
+    if (k.k11 > 0.0f && (onePoint || k.wellConditioned)) {
+      solved = true;
+      Vec2 x{old1, old2};
+      if (onePoint) {
+        x.x = std::max(old1 - vb1 / k.k11, 0.0f);
+      } else {
+        const float c1 = vb1 - (k.k11 * old1 + k.k12 * old2), c2 = vb2 - (k.k12 * old1 + k.k22 * old2);
+        if (!SolveBlock(k, c1, c2, x)) x = {old1, old2};  // no case holds (rounding): as they were
+      }
+      d1 = x.x - old1, d2 = x.y - old2;
+      moved = held;
+    }
+  }
+  cp1.normalImpulse = solved ? old1 : free1;
+  cp2.normalImpulse = solved ? old2 : free2;
+  cp1.maxNormalImpulse = std::max(cp1.maxNormalImpulse, d1);
+  cp2.maxNormalImpulse = std::max(cp2.maxNormalImpulse, d2);
+  ApplyAxisImpulse(moved, a, b, c.normal, cp1.rnA, cp1.rnB, d1);
+  ApplyAxisImpulse(moved, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
+}
+
 // One contact of the soft pass (useBias) or the relax pass: see SolveContacts and RelaxContacts. A
 // template, so each pass is compiled for its own useBias. contact_graph.cpp's SolveGroup is its lanes.
 template <bool useBias>
 void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext& context) {
   const float pushMax = context.settings.contactPushMaxSpeed;
   WithBodies(solver, c, [&](BodyState& a, BodyState& b) {
-    for (int j = 0; j < c.pointCount; ++j) {
+    if constexpr (!useBias) {
+      const int* levels = solver.levels.empty() ? nullptr : solver.levels.data();
+      RelaxNormalRows(c, RelaxMovesOf(levels, c.indexA, c.indexB), a, b, context.invH);
+    }
+    for (int j = 0; j < (useBias ? c.pointCount : 0); ++j) {
       ContactConstraintPoint& cp = c.points[j];
       float s = CurrentSeparation(c, cp, a, b);
       float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;

@@ -51,6 +51,10 @@ struct ContactConstraintPoint {
   float relativeVelocity = 0.0f;  // normal approach speed at the start of the step (m/s), for restitution
 };
 
+/// A two-point manifold's rows are solved as one 2x2 block only while k11^2 < this x det K (Box2D
+/// 2.x's bound): nearly coincident points make K singular.
+inline constexpr float kMaxBlockCondition = 1000.0f;
+
 struct ContactConstraint {
   ContactConstraintPoint points[2];
   Vec2 normal{0.0f, 0.0f};

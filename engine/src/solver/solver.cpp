@@ -73,8 +73,8 @@ template <class F>
 void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGraph<F>& graph,
                      HingeGraph<F>& hinges) {
   const SolverSettings& settings = context.settings;
-  BuildContactGraph(solver.contacts, solver.contactKeys, static_cast<int>(solver.states.size()), graph,
-                    context.tasks);
+  BuildContactGraph(solver.contacts, solver.contactKeys, solver.levels,
+                    static_cast<int>(solver.states.size()), graph, context.tasks);
   if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
     solver.stages.Run(solver, context, *context.tasks);
     StoreContactGroups(graph, solver.contactKeys, solver.contacts, context.tasks);

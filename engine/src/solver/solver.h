@@ -19,6 +19,7 @@
 #include "solver/joint_solver.h"
 #include "solver/solver_stages.h"
 #include "solver/solver_types.h"
+#include "solver/support_levels.h"
 
 #include <cstddef>
 #include <vector>
@@ -39,7 +40,11 @@ struct SolverArrays {
   std::vector<BodyParams> params;
   std::vector<BodyLock> locks;  // empty in a world without locked bodies: then the locks cost nothing
   std::vector<ContactConstraint> contacts;
-  std::vector<ContactKey> contactKeys;   // per contact: what colouring, restitution and the stores read
+  std::vector<ContactKey> contactKeys;  // per contact: what colouring, restitution and the stores read
+  /// Per solver body: its support level (ComputeSupportLevels), which the relax pass's rows go by
+  /// (RelaxOnSupport). The soft mode's sub-steps fill it; empty, every body moves in every row.
+  std::vector<int> levels;
+  SupportLevelScratch levelScratch;
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint

@@ -383,6 +383,12 @@ void SolveStep(WorldState& world, float dt) {
   GatherJoints(world);
   PrepareContacts(world.contactInputs, solver, context, world.maySurfaceShapes);
   PrepareJoints(world.jointInputs, solver, context);
+  // The relax pass's supports (RelaxNormalRows); Classic mode and a step without relax read none.
+  if (context.settings.mode == SolverMode::SoftStep && context.settings.enableRelax) {
+    ComputeSupportLevels(solver.contactKeys, solver.params, solver.levels, solver.levelScratch);
+  } else {
+    solver.levels.clear();
+  }
   RunSubSteps(solver, context);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
