@@ -97,7 +97,7 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
   for (int trial = 0; trial < 40; ++trial) {
     const int bodies = rng.Int(2, 60);
     RandomContacts setup(rng, bodies, rng.Int(1, 200), trial % 4 == 0 ? 40 : 0);
-    // Support levels (the relax pass's rows on a support, RelaxOnSupport) in every other trial: few
+    // Support levels (the relax pass's rows on a support, RelaxNormalRows) in every other trial: few
     // levels, so that contacts between equal and unequal levels both occur.
     if (trial % 2 == 1) {
       setup.solver.levels.resize(static_cast<size_t>(bodies));

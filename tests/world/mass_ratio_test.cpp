@@ -146,7 +146,7 @@ TEST_CASE("the mass-ratio sweep's first landings rebound and throw no more than 
 
 // Issue 28's strict bar: with restitution 0, a landing gives back at most 0.5 m/s, whatever the mass
 // ratio. Box2D v3 misses it from 5 m/s on (kV3Rebound: 2.4 m/s at 10:1 from 5 m/s, 10 m/s at 10:1
-// from 20 m/s); the relax pass from the ground up (RelaxOnSupport, contact_solver.cpp) meets it to
+// from 20 m/s); the relax pass from the ground up (RelaxNormalRows, contact_solver.cpp) meets it to
 // 10 m/s: before it, 10:1 from 5 m/s rebounded 2.38 m/s and 100:1 from 10 m/s threw the light box at
 // 2.1 m/s. From 20 m/s, 10:1 and 100:1 still rebound 1.0 and 0.8 m/s: a 1 m box closes 33 cm a step
 // against the 2 cm speculative margin, so the boxes overlap up to 30 cm before their contact exists,

@@ -237,7 +237,7 @@ TEST_CASE("a vertical stack of 20 boxes stands for 10 s" * doctest::test_suite("
 // 1 kg box): 1000 kg is within it (1200 kg is not: mass_ratio_test.cpp). Regression: with the cap on
 // biasRate s instead of massScale biasRate s (this engine before aa02c1b), a contact carried 6% less
 // (4.7 kN per point), and this box overshot to 0.76 m and squeezed the light box out after 9.7 s.
-// The relax pass from the ground up (RelaxOnSupport, contact_solver.cpp) takes the sinking speed out
+// The relax pass from the ground up (RelaxNormalRows, contact_solver.cpp) takes the sinking speed out
 // of the heavy box every sub-step, so it creeps down to the springs' rest instead of falling onto
 // them (it peaked near 0.5 m and swayed before): with sleeping off it is there within 10% after 60 s,
 // never beyond; with sleeping on the pair falls asleep a few cm deep, long before.

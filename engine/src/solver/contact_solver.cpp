@@ -107,7 +107,7 @@ inline void SolveRolling(const ContactConstraint& c, ContactSurface& row, BodySt
 // + iB rnB_i rnB_j. Box2D 2.x solves the block only when K is well conditioned (k11^2 < 1000 det);
 // two nearly coincident points make it singular, and then the points are solved one by one.
 // The inverse masses a row moves its bodies by: a ContactConstraint's, or the relax pass's with the
-// support held still (RelaxOnSupport).
+// support held still (RelaxNormalRows).
 struct RowMasses {
   float invMassA, invIA, invMassB, invIB;
 };

@@ -42,7 +42,7 @@ struct SolverArrays {
   std::vector<ContactConstraint> contacts;
   std::vector<ContactKey> contactKeys;  // per contact: what colouring, restitution and the stores read
   /// Per solver body: its support level (ComputeSupportLevels), which the relax pass's rows go by
-  /// (RelaxOnSupport). The soft mode's sub-steps fill it; empty, every body moves in every row.
+  /// (RelaxNormalRows). SolveStep fills it in soft mode with relax; empty, every body moves in every row.
   std::vector<int> levels;
   SupportLevelScratch levelScratch;
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
