@@ -88,10 +88,13 @@ TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm static wall in 1000 ran
 TEST_CASE("a 5 cm bullet at 300 m/s never passes a 10 cm dynamic wall in 1000 random shots") {
   ShotSetup setup{.dynamicWall = true, .isBullet = true};
   CHECK(CountPasses(setup, 1000, 11) == 0);
-  setup.isBullet = false;  // a fast non-bullet is swept against static shapes only
+  // A fast non-bullet is swept against static shapes only. Against a moving wall only the closing
+  // pair's far speculative points can stop it (contacts.cpp, CollideApproaching: 54 of these 100
+  // shots; 1 before them), not every time: the bullet flag still matters.
+  setup.isBullet = false;
   const int without = CountPasses(setup, 100, 11);
   MESSAGE("not a bullet: " << without << " of 100 pass");
-  CHECK(without > 50);
+  CHECK(without > 10);
 }
 
 TEST_CASE("a body made a bullet after creation (SetBullet) never passes a 10 cm dynamic wall at 300 m/s") {

@@ -443,11 +443,11 @@ class World {
   /// not, sensor pairs included). 0 and MK_ASSERT for a stale id.
   int GetBodyContactCapacity(BodyId body) const;
 
-  /// Writes the body's touching contacts (manifold points; the same contacts ForEachTouchingContact
-  /// visits for this body) into `out` and returns how many it wrote, at most out.size(). Walks the
-  /// body's own contact list, not the world's: most recently made contact first. Manifolds as of the
-  /// last Step (points in world coordinates, normal from shapeA to shapeB, impulses). A stale id:
-  /// MK_ASSERT and 0.
+  /// Writes the body's touching contacts (a point within the speculative distance; the same contacts
+  /// ForEachTouchingContact visits for this body) into `out` and returns how many it wrote, at most
+  /// out.size(). Walks the body's own contact list, not the world's: most recently made contact first.
+  /// Manifolds as of the last Step (points in world coordinates, normal from shapeA to shapeB, impulses). A
+  /// stale id: MK_ASSERT and 0.
   int GetBodyContactData(BodyId body, Span<ContactData> out) const;
 
   /// An upper bound on GetSensorOverlaps's count for a sensor shape: the shapes it has a sensor pair
@@ -470,7 +470,8 @@ class World {
   /// Shapes are found through the broadphase and pushed in slot order.
   void Explode(const ExplosionDef& def);
 
-  /// Calls `visit` for every contact with manifold points, in creation order.
+  /// Calls `visit` for every touching contact (a manifold point within the speculative distance; a
+  /// fast-closing pair's farther speculative points alone do not touch), in creation order.
   template <class Visitor>
   void ForEachTouchingContact(Visitor&& visit) const;
 
@@ -638,6 +639,7 @@ class World {
   void OverlapShapeImpl(const ShapeGeometry* shape, const WorldTransform& xf, const AABB* box,
                         const QueryFilter& filter, bool (*visit)(ShapeId, void*), void* context) const;
   int ContactCapacity() const;
+  // The contact at `slot` when it is live and touching (a point within the speculative distance).
   bool GetContactView(int slot, ContactView& out) const;
 
   OwnedPtr<WorldState> state_;

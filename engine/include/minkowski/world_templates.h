@@ -18,7 +18,7 @@ template <class Visitor>
 void World::ForEachTouchingContact(Visitor&& visit) const {
   for (int i = 0, n = ContactCapacity(); i < n; ++i) {
     ContactView view;
-    if (GetContactView(i, view) && view.manifold.pointCount > 0) visit(view);
+    if (GetContactView(i, view)) visit(view);
   }
 }
 

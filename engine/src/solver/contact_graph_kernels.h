@@ -100,6 +100,26 @@ void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
   StoreVelocities(states, g.indexB, b);
 }
 
+// SolveBlock (contact_solver.cpp) on the lanes: w = K x + c >= 0, x >= 0, x w = 0 by the four active
+// sets, each later one taking precedence where it holds (both points, the first alone, the second
+// alone, none), which is SolveBlock's order of trial. `x1`, `x2` hold the previous impulses and keep
+// them where no set holds (rounding). The divisors are K's, made safe where a lane's are not positive.
+template <class F>
+[[gnu::always_inline]] inline void SolveBlockLanes(F k11, F k12, F k22, F safeK11, F safeK22, F safeDet, F c1,
+                                                   F c2, F& x1, F& x2) {
+  const F zero = F::Zero();
+  const F both1 = (k12 * c2 - k22 * c1) / safeDet, both2 = (k12 * c1 - k11 * c2) / safeDet;
+  const F first = Neg(c1) / safeK11, second = Neg(c2) / safeK22;
+  const auto neither = (c1 >= zero) & (c2 >= zero);
+  x1 = Select(neither, zero, x1), x2 = Select(neither, zero, x2);
+  const auto secondOnly = (second >= zero) & ((k12 * second + c1) >= zero);
+  x1 = Select(secondOnly, zero, x1), x2 = Select(secondOnly, second, x2);
+  const auto firstOnly = (first >= zero) & ((k12 * first + c2) >= zero);
+  x1 = Select(firstOnly, first, x1), x2 = Select(firstOnly, zero, x2);
+  const auto bothPoints = (both1 >= zero) & (both2 >= zero);
+  x1 = Select(bothPoints, both1, x1), x2 = Select(bothPoints, both2, x2);
+}
+
 // RelaxNormalRows (contact_solver.cpp) on the lanes, operation for operation: the relax pass's two
 // normal rows, one after the other between two bodies that both move, as one 2x2 block moving only
 // the upper body where the lane's contact has a support (WideContactGroup::relaxMoveA/B).
@@ -140,17 +160,8 @@ template <class F>
     // w = K x + c >= 0, x >= 0, x w = 0 for the new accumulated impulses x: the four active sets
     // (SolveBlock, contact_solver.cpp), the first that holds; none (rounding): as they were.
     const F c1 = vb1 - (k11 * old1 + k12 * old2), c2 = vb2 - (k12 * old1 + k22 * old2);
-    const F both1 = (k12 * c2 - k22 * c1) / safeDet, both2 = (k12 * c1 - k11 * c2) / safeDet;
-    const F first = Neg(c1) / safeK11, second = Neg(c2) / safeK22;
     F new1 = old1, new2 = old2;
-    const auto neither = (c1 >= zero) & (c2 >= zero);
-    new1 = Select(neither, zero, new1), new2 = Select(neither, zero, new2);
-    const auto secondOnly = (second >= zero) & ((k12 * second + c1) >= zero);
-    new1 = Select(secondOnly, zero, new1), new2 = Select(secondOnly, second, new2);
-    const auto firstOnly = (first >= zero) & ((k12 * first + c2) >= zero);
-    new1 = Select(firstOnly, first, new1), new2 = Select(firstOnly, zero, new2);
-    const auto bothPoints = (both1 >= zero) & (both2 >= zero);
-    new1 = Select(bothPoints, both1, new1), new2 = Select(bothPoints, both2, new2);
+    SolveBlockLanes(k11, k12, k22, safeK11, safeK22, safeDet, c1, c2, new1, new2);
     new1 = Select(onePoint, Max(zero, old1 - vb1 / safeK11), new1), new2 = Select(onePoint, old2, new2);
     const auto solved = supported & solvable;
     d1 = Select(solved, new1 - old1, d1), d2 = Select(solved, new2 - old2, d2);
@@ -171,25 +182,87 @@ template <class F>
   ApplyAxisImpulse(moved, a, b, m.nx, m.ny, rnA2, rnB2, d2);
 }
 
+// SoftRowOf (contact_solver.cpp) on the lanes: a soft-pass row's bias, mass scale and impulse scale.
+template <class F>
+struct LaneRow {
+  F bias, massScale, impulseScale;
+};
+
+template <class F>
+[[gnu::always_inline]] inline LaneRow<F> SoftRowOf(F s, const LaneSoftness<F>& soft, F invH, F pushMax) {
+  const F zero = F::Zero(), one = F::Splat(1.0f);
+  const auto speculative = s > zero;
+  return {Select(speculative, s * invH, Max(soft.massScale * soft.biasRate * s, Neg(pushMax))),
+          Select(speculative, one, soft.massScale), Select(speculative, zero, soft.impulseScale)};
+}
+
+// SolveImpactBlock (contact_solver.cpp) on the lanes, operation for operation: the soft pass's two
+// normal rows as one 2x2 block on the lanes whose two points both close faster than the push-out
+// speed. Returns those lanes; their impulses are in new1 / new2 and their bodies in blockA / blockB,
+// for the caller to select after its rows one at a time (whose results those lanes then drop).
+template <class F>
+[[gnu::always_inline]] inline auto SolveImpactBlock(WideContactGroup<F>& g, const GroupMasses<F>& m,
+                                                    const BodyLanes<F>& a, const BodyLanes<F>& b,
+                                                    const LaneSoftness<F>& soft, F invH, F pushMax, F& new1,
+                                                    F& new2, BodyLanes<F>& blockA, BodyLanes<F>& blockB) {
+  const F zero = F::Zero(), one = F::Splat(1.0f);
+  auto& p1 = g.points[0];
+  auto& p2 = g.points[1];
+  const F rnA1 = F::Load(p1.rnA), rnB1 = F::Load(p1.rnB), rnA2 = F::Load(p2.rnA), rnB2 = F::Load(p2.rnB);
+  const F vn1 = AxisVelocity(a, b, m.nx, m.ny, rnA1, rnB1), vn2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2);
+  const auto impact = (F::Load(p2.normalMass) > zero) & (vn1 < Neg(pushMax)) & (vn2 < Neg(pushMax));
+  if (!wide::Any(impact)) return impact;
+  const F linear = m.invMassA + m.invMassB;
+  const F k11 = (linear + m.invIA * rnA1 * rnA1) + m.invIB * rnB1 * rnB1;
+  const F k22 = (linear + m.invIA * rnA2 * rnA2) + m.invIB * rnB2 * rnB2;
+  const F k12 = (linear + m.invIA * rnA1 * rnA2) + m.invIB * rnB1 * rnB2;
+  const F det = k11 * k22 - k12 * k12;
+  const auto block = impact & (k11 > zero) & ((k11 * k11) < (F::Splat(kMaxBlockCondition) * det));
+  const F safeK11 = Select(k11 > zero, k11, one), safeK22 = Select(k22 > zero, k22, one);
+  const F safeDet = Select(det > zero, det, one);
+  const LaneRow<F> r1 = SoftRowOf(CurrentSeparation(m, a, b, p1), soft, invH, pushMax);
+  const LaneRow<F> r2 = SoftRowOf(CurrentSeparation(m, a, b, p2), soft, invH, pushMax);
+  const F old1 = F::Load(p1.normalImpulse), old2 = F::Load(p2.normalImpulse);
+  const F c1 = (r1.massScale * vn1 + r1.bias) - (one - r1.impulseScale) * (k11 * old1 + k12 * old2);
+  const F c2 = (r2.massScale * vn2 + r2.bias) - (one - r2.impulseScale) * (k12 * old1 + k22 * old2);
+  new1 = old1, new2 = old2;
+  SolveBlockLanes(k11, k12, k22, safeK11, safeK22, safeDet, c1, c2, new1, new2);
+  blockA = a, blockB = b;
+  ApplyAxisImpulse(m, blockA, blockB, m.nx, m.ny, rnA1, rnB1, new1 - old1);
+  ApplyAxisImpulse(m, blockA, blockB, m.nx, m.ny, rnA2, rnB2, new2 - old2);
+  return block;
+}
+
+// Lane-wise a where `mask`, else b, for the velocities (the rest of a body's lanes is not changed by a
+// row).
+template <class F, class Mask>
+[[gnu::always_inline]] inline void SelectVelocities(Mask mask, const BodyLanes<F>& from, BodyLanes<F>& into) {
+  into.vx = Select(mask, from.vx, into.vx);
+  into.vy = Select(mask, from.vy, into.vy);
+  into.w = Select(mask, from.w, into.w);
+}
+
 // The soft pass (useBias) and the relax pass, SolveContact's lanes: the normal rows, then friction.
 template <class F, bool useBias>
 void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& context) {
   BodyLanes<F> a = LoadBodies<F>(states, g.indexA), b = LoadBodies<F>(states, g.indexB);
   const GroupMasses<F> m = LoadMasses(g);
   const F tx = m.ny, ty = Neg(m.nx);
-  const F zero = F::Zero(), one = F::Splat(1.0f), invH = F::Splat(context.invH);
+  const F zero = F::Zero(), invH = F::Splat(context.invH);
   const F pushMax = F::Splat(context.settings.contactPushMaxSpeed);
   LaneSoftness<F> soft{};
   if constexpr (useBias) soft = ContactSoftness(m, context);
   if constexpr (!useBias) {
     RelaxNormalRows(g, m, a, b, invH);
   } else {
+    F block1 = zero, block2 = zero;
+    BodyLanes<F> blockA{}, blockB{};
+    const auto block = SolveImpactBlock(g, m, a, b, soft, invH, pushMax, block1, block2, blockA, blockB);
+    const bool anyBlock = wide::Any(block);
+    int j = 0;
     for (auto& p : g.points) {  // overlap: the soft spring, its push capped (SolveContact)
-      const F s = CurrentSeparation(m, a, b, p);
-      const auto speculative = s > zero;
-      const F bias = Select(speculative, s * invH, Max(soft.massScale * soft.biasRate * s, Neg(pushMax)));
-      const F massScale = Select(speculative, one, soft.massScale);
-      const F impulseScale = Select(speculative, zero, soft.impulseScale);
+      const LaneRow<F> row = SoftRowOf(CurrentSeparation(m, a, b, p), soft, invH, pushMax);
+      const F bias = row.bias, massScale = row.massScale, impulseScale = row.impulseScale;
       const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
       const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
       const F oldImpulse = F::Load(p.normalImpulse);
@@ -197,9 +270,21 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
       F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
       const F newImpulse = Max(zero, oldImpulse + impulse);
       const F applied = newImpulse - oldImpulse;
-      wide::Store(p.normalImpulse, newImpulse);
-      wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
+      if (anyBlock) {  // the block's lanes keep the block's impulses (their bodies are selected below)
+        const F blockNew = j == 0 ? block1 : block2;
+        wide::Store(p.normalImpulse, Select(block, blockNew, newImpulse));
+        wide::Store(p.maxNormalImpulse,
+                    Max(Select(block, blockNew - oldImpulse, applied), F::Load(p.maxNormalImpulse)));
+      } else {
+        wide::Store(p.normalImpulse, newImpulse);
+        wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
+      }
       ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
+      ++j;
+    }
+    if (anyBlock) {
+      SelectVelocities(block, blockA, a);
+      SelectVelocities(block, blockB, b);
     }
   }
   const F friction = F::Load(g.friction);

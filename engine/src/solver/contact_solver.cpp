@@ -341,6 +341,61 @@ void RelaxNormalRows(ContactConstraint& c, RelaxMoves moves, BodyState& a, BodyS
   ApplyAxisImpulse(moved, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
 }
 
+// One soft-pass row's terms (SolveContact): the impulse is -normalMass (massScale vn + bias) -
+// impulseScale accumulated. A gap (s > 0) may close this sub-step and no more: a rigid row. An
+// overlap is the soft spring, its push capped.
+struct SoftRow {
+  float bias, massScale, impulseScale;
+};
+
+[[gnu::always_inline]] inline SoftRow SoftRowOf(float s, const Softness& soft, float invH, float pushMax) {
+  if (s > 0.0f) return {s * invH, 1.0f, 0.0f};
+  // The push-out cap bounds the spring's push, as Box2D v3 does: an overlap deeper than pushMax /
+  // (massScale biasRate) (35 cm between moving bodies at the default 30 Hz, 18 cm against static ones)
+  // is pushed out at pushMax at most. docs/design.md (solver, mass ratios) has the measurements behind
+  // this rule and the two it replaced.
+  return {std::max(soft.massScale * soft.biasRate * s, -pushMax), soft.massScale, soft.impulseScale};
+}
+
+// The soft pass's normal rows of a two-point contact in an impact (both points closing faster than
+// the push-out speed), solved as one 2x2 block. One row after the other, the first takes nearly all
+// of the impact when K's rows are nearly equal (a small body under a large one: k12 / k11 = 0.97 for
+// a 10 m box on a 1 m box), and the body it stops is set turning by the impulse's lever: a 100:1
+// landing at 20 m/s left the heavy box spinning at 0.49 rad/s and it tipped off (issue 28). The
+// block gives each point its share. Row i's soft update, -(massScale_i vn_i + bias_i) / k_ii -
+// impulseScale_i x_i, is the one-row case of K (x' - x) = -(massScale vn + bias) - impulseScale K x,
+// so the block solves w = K x' + c >= 0 (x' >= 0, x' w = 0) with c_i = massScale_i vn_i + bias_i -
+// (1 - impulseScale_i) (K x)_i. Resting rows (closing at a sub-step's gravity) stay one at a time,
+// as does a near-singular K. False when not solved here. contact_graph_kernels.h's SolveImpactBlock
+// is its lanes.
+bool SolveImpactBlock(ContactConstraint& c, BodyState& a, BodyState& b, const StepContext& context) {
+  if (c.pointCount < 2) return false;
+  ContactConstraintPoint& cp1 = c.points[0];
+  ContactConstraintPoint& cp2 = c.points[1];
+  const float pushMax = context.settings.contactPushMaxSpeed;
+  const float vn1 = NormalVelocity(c, cp1, a, b), vn2 = NormalVelocity(c, cp2, a, b);
+  if (!(vn1 < -pushMax && vn2 < -pushMax)) return false;
+  const RowMasses masses{c.invMassA, c.invIA, c.invMassB, c.invIB};
+  const BlockMatrix k = MakeBlockMatrix(masses, cp1.rnA, cp1.rnB, cp2.rnA, cp2.rnB);
+  if (!(k.k11 > 0.0f && k.wellConditioned)) return false;
+  const Softness& soft = ContactSoftnessOf(c, context);
+  const SoftRow r1 = SoftRowOf(CurrentSeparation(c, cp1, a, b), soft, context.invH, pushMax);
+  const SoftRow r2 = SoftRowOf(CurrentSeparation(c, cp2, a, b), soft, context.invH, pushMax);
+  const float old1 = cp1.normalImpulse, old2 = cp2.normalImpulse;
+  const float c1 = (r1.massScale * vn1 + r1.bias) - (1.0f - r1.impulseScale) * (k.k11 * old1 + k.k12 * old2);
+  const float c2 = (r2.massScale * vn2 + r2.bias) - (1.0f - r2.impulseScale) * (k.k12 * old1 + k.k22 * old2);
+  Vec2 x{old1, old2};
+  if (!SolveBlock(k, c1, c2, x)) x = {old1, old2};  // no case holds (rounding): as they were
+  const float d1 = x.x - old1, d2 = x.y - old2;
+  cp1.normalImpulse = x.x;
+  cp2.normalImpulse = x.y;
+  cp1.maxNormalImpulse = std::max(cp1.maxNormalImpulse, d1);
+  cp2.maxNormalImpulse = std::max(cp2.maxNormalImpulse, d2);
+  ApplyAxisImpulse(masses, a, b, c.normal, cp1.rnA, cp1.rnB, d1);
+  ApplyAxisImpulse(masses, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
+  return true;
+}
+
 // One contact of the soft pass (useBias) or the relax pass: see SolveContacts and RelaxContacts. A
 // template, so each pass is compiled for its own useBias. contact_graph.cpp's SolveGroup is its lanes.
 template <bool useBias>
@@ -351,22 +406,12 @@ void SolveContact(SolverArrays& solver, ContactConstraint& c, const StepContext&
       const int* levels = solver.levels.empty() ? nullptr : solver.levels.data();
       RelaxNormalRows(c, RelaxMovesOf(levels, c.indexA, c.indexB), a, b, context.invH);
     }
-    for (int j = 0; j < (useBias ? c.pointCount : 0); ++j) {
+    const bool block = useBias && SolveImpactBlock(c, a, b, context);
+    for (int j = 0; j < (useBias && !block ? c.pointCount : 0); ++j) {
       ContactConstraintPoint& cp = c.points[j];
-      float s = CurrentSeparation(c, cp, a, b);
-      float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
-      if (s > 0.0f) {
-        bias = s * context.invH;  // speculative: may close the gap, not more, this sub-step
-      } else if (useBias) {
-        // The push-out cap bounds the spring's push, as Box2D v3 does: an overlap deeper than
-        // pushMax / (massScale biasRate) (35 cm between moving bodies at the default 30 Hz, 18 cm
-        // against static ones) is pushed out at pushMax at most. docs/design.md (solver, mass
-        // ratios) has the measurements behind this rule and the two it replaced.
-        const Softness& soft = ContactSoftnessOf(c, context);
-        bias = std::max(soft.massScale * soft.biasRate * s, -pushMax);
-        massScale = soft.massScale;
-        impulseScale = soft.impulseScale;
-      }
+      const SoftRow row =
+          SoftRowOf(CurrentSeparation(c, cp, a, b), ContactSoftnessOf(c, context), context.invH, pushMax);
+      const float bias = row.bias, massScale = row.massScale, impulseScale = row.impulseScale;
       float vn = NormalVelocity(c, cp, a, b);
       float impulse = -cp.normalMass * (massScale * vn + bias) - impulseScale * cp.normalImpulse;
       float newImpulse = std::max(cp.normalImpulse + impulse, 0.0f);

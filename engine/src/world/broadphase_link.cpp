@@ -5,6 +5,7 @@
 #include "world/world_internal.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace mk {
@@ -70,8 +71,21 @@ void RefilterBodyPairs(WorldState& world, int bodySlot) {
 // overlapping fat boxes and a contact; with the tight box alone, two fat boxes re-centred long ago
 // could sit a centimetre apart while their shapes were 1.85 cm apart, and the speculative point the
 // narrowphase owed that pair was missing for a step (recycling_test's oracle caught it).
+// A body that moves further than the speculative distance a step has that box swept along its last
+// step's travel, so a pair it will close on within the next step has a contact before it arrives
+// (ApproachReach in contacts.cpp; Box2D 2.x grew its moving proxies by their displacement the same
+// way).
 AABB ProxyBox(const WorldState& world, const Shape& shape) {
-  return Inflate(shape.aabb, world.settings.speculativeDistance);
+  const AABB box = Inflate(shape.aabb, world.settings.speculativeDistance);
+  const Body& body = world.bodies[shape.body];
+  // The last step's time step; before the first, the usual 60 Hz (a body made moving fast before
+  // the world ever stepped still has its contacts in time for the first step).
+  const float dt = world.narrowphaseDt > 0.0f ? world.narrowphaseDt : 1.0f / 60.0f;
+  Vec2 travel = dt * body.linearVelocity;
+  const float speculative = world.settings.speculativeDistance;
+  const float squared = LengthSquared(travel);
+  if (!(squared > speculative * speculative) || body.type == BodyType::Static) return box;
+  return Union(box, {box.lower + travel, box.upper + travel});
 }
 
 void AddShapeToBroadphase(WorldState& world, int slot) {

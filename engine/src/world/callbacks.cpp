@@ -146,7 +146,7 @@ int World::GetBodyContactData(BodyId id, Span<ContactData> out) const {
   if (body == kNull) return 0;
   int written = 0;
   ForEachBodyContact(world, body, [&](int slot) {
-    if (world.contacts[slot].manifold.pointCount > 0 && written < static_cast<int>(out.size())) {
+    if (world.contacts[slot].touching && written < static_cast<int>(out.size())) {
       out[written++] = MakeContactView(world, slot);
     }
   });

@@ -339,7 +339,7 @@ int World::ContactCapacity() const { return state_->contactIds.Capacity(); }
 
 bool World::GetContactView(int slot, ContactView& out) const {
   const WorldState& world = *state_;
-  if (!world.contactIds.IsLive(slot)) return false;
+  if (!world.contactIds.IsLive(slot) || !world.contacts[slot].touching) return false;
   out = MakeContactView(world, slot);
   return true;
 }
