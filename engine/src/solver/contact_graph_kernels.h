@@ -209,8 +209,12 @@ template <class F>
   auto& p1 = g.points[0];
   auto& p2 = g.points[1];
   const F rnA1 = F::Load(p1.rnA), rnB1 = F::Load(p1.rnB), rnA2 = F::Load(p2.rnA), rnB2 = F::Load(p2.rnB);
-  const F vn1 = AxisVelocity(a, b, m.nx, m.ny, rnA1, rnB1), vn2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2);
-  const auto impact = (F::Load(p2.normalMass) > zero) & (vn1 < Neg(pushMax)) & (vn2 < Neg(pushMax));
+  // The first row's test alone turns away a resting group (the soft pass reads vn1 next anyway).
+  const F vn1 = AxisVelocity(a, b, m.nx, m.ny, rnA1, rnB1);
+  const auto firstCloses = vn1 < Neg(pushMax);
+  if (!wide::Any(firstCloses)) return firstCloses;
+  const F vn2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2);
+  const auto impact = (F::Load(p2.normalMass) > zero) & firstCloses & (vn2 < Neg(pushMax));
   if (!wide::Any(impact)) return impact;
   const F linear = m.invMassA + m.invMassB;
   const F k11 = (linear + m.invIA * rnA1 * rnA1) + m.invIB * rnB1 * rnB1;
@@ -242,6 +246,40 @@ template <class F, class Mask>
   into.w = Select(mask, from.w, into.w);
 }
 
+// The soft pass's normal rows one at a time (SolveContact): overlaps get the soft spring, its push
+// capped. With kBlocked, the lanes of `block` keep the impulses SolveImpactBlock gave them (`block1`,
+// `block2`) and their bodies are the caller's to select; a template, so the groups without an impact
+// (nearly all) run the loop without those selects.
+template <class F, bool kBlocked, class Mask>
+[[gnu::always_inline]] inline void SoftNormalRows(WideContactGroup<F>& g, const GroupMasses<F>& m,
+                                                  BodyLanes<F>& a, BodyLanes<F>& b,
+                                                  const LaneSoftness<F>& soft, F invH, F pushMax, Mask block,
+                                                  F block1, F block2) {
+  const F zero = F::Zero();
+  int j = 0;
+  for (auto& p : g.points) {
+    const LaneRow<F> row = SoftRowOf(CurrentSeparation(m, a, b, p), soft, invH, pushMax);
+    const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
+    const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
+    const F oldImpulse = F::Load(p.normalImpulse);
+    const F normalMass = F::Load(p.normalMass);
+    F impulse = Neg(normalMass) * (row.massScale * vn + row.bias) - row.impulseScale * oldImpulse;
+    const F newImpulse = Max(zero, oldImpulse + impulse);
+    const F applied = newImpulse - oldImpulse;
+    if constexpr (kBlocked) {
+      const F blockNew = j == 0 ? block1 : block2;
+      wide::Store(p.normalImpulse, Select(block, blockNew, newImpulse));
+      wide::Store(p.maxNormalImpulse,
+                  Max(Select(block, blockNew - oldImpulse, applied), F::Load(p.maxNormalImpulse)));
+    } else {
+      wide::Store(p.normalImpulse, newImpulse);
+      wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
+    }
+    ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
+    ++j;
+  }
+}
+
 // The soft pass (useBias) and the relax pass, SolveContact's lanes: the normal rows, then friction.
 template <class F, bool useBias>
 void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& context) {
@@ -256,35 +294,14 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
     RelaxNormalRows(g, m, a, b, invH);
   } else {
     F block1 = zero, block2 = zero;
-    BodyLanes<F> blockA{}, blockB{};
+    BodyLanes<F> blockA = a, blockB = b;
     const auto block = SolveImpactBlock(g, m, a, b, soft, invH, pushMax, block1, block2, blockA, blockB);
-    const bool anyBlock = wide::Any(block);
-    int j = 0;
-    for (auto& p : g.points) {  // overlap: the soft spring, its push capped (SolveContact)
-      const LaneRow<F> row = SoftRowOf(CurrentSeparation(m, a, b, p), soft, invH, pushMax);
-      const F bias = row.bias, massScale = row.massScale, impulseScale = row.impulseScale;
-      const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
-      const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
-      const F oldImpulse = F::Load(p.normalImpulse);
-      const F normalMass = F::Load(p.normalMass);
-      F impulse = Neg(normalMass) * (massScale * vn + bias) - impulseScale * oldImpulse;
-      const F newImpulse = Max(zero, oldImpulse + impulse);
-      const F applied = newImpulse - oldImpulse;
-      if (anyBlock) {  // the block's lanes keep the block's impulses (their bodies are selected below)
-        const F blockNew = j == 0 ? block1 : block2;
-        wide::Store(p.normalImpulse, Select(block, blockNew, newImpulse));
-        wide::Store(p.maxNormalImpulse,
-                    Max(Select(block, blockNew - oldImpulse, applied), F::Load(p.maxNormalImpulse)));
-      } else {
-        wide::Store(p.normalImpulse, newImpulse);
-        wide::Store(p.maxNormalImpulse, Max(applied, F::Load(p.maxNormalImpulse)));
-      }
-      ApplyAxisImpulse(m, a, b, m.nx, m.ny, rnA, rnB, applied);
-      ++j;
-    }
-    if (anyBlock) {
+    if (wide::Any(block)) [[unlikely]] {
+      SoftNormalRows<F, true>(g, m, a, b, soft, invH, pushMax, block, block1, block2);
       SelectVelocities(block, blockA, a);
       SelectVelocities(block, blockB, b);
+    } else {
+      SoftNormalRows<F, false>(g, m, a, b, soft, invH, pushMax, block, block1, block2);
     }
   }
   const F friction = F::Load(g.friction);

@@ -373,8 +373,10 @@ bool SolveImpactBlock(ContactConstraint& c, BodyState& a, BodyState& b, const St
   ContactConstraintPoint& cp1 = c.points[0];
   ContactConstraintPoint& cp2 = c.points[1];
   const float pushMax = context.settings.contactPushMaxSpeed;
-  const float vn1 = NormalVelocity(c, cp1, a, b), vn2 = NormalVelocity(c, cp2, a, b);
-  if (!(vn1 < -pushMax && vn2 < -pushMax)) return false;
+  const float vn1 = NormalVelocity(c, cp1, a, b);
+  if (!(vn1 < -pushMax)) return false;
+  const float vn2 = NormalVelocity(c, cp2, a, b);
+  if (!(vn2 < -pushMax)) return false;
   const RowMasses masses{c.invMassA, c.invIA, c.invMassB, c.invIB};
   const BlockMatrix k = MakeBlockMatrix(masses, cp1.rnA, cp1.rnB, cp2.rnA, cp2.rnB);
   if (!(k.k11 > 0.0f && k.wellConditioned)) return false;

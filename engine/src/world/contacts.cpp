@@ -223,9 +223,9 @@ Vec2 PointVelocity(const Body& body, Vec2 anchor) {
   return body.linearVelocity + Cross(body.angularVelocity, anchor - Rotate(body.xf.q, body.localCenter));
 }
 
-// How far two moving bodies can close within this step, when that is more than the speculative
-// distance: dt |vA - vB|. 0 otherwise. A pair closing faster than the speculative distance a step (a
-// 1 m box falling at 20 m/s onto another closes 33 cm, against 2 cm) overlaps before its contact
+// How far two moving bodies can close within this step, when that is more than kApproachFactor
+// speculative distances: dt |vA - vB|. 0 otherwise. A pair closing faster than the speculative distance a
+// step (a 1 m box falling at 20 m/s onto another closes 33 cm, against 2 cm) overlaps before its contact
 // exists, by up to what it closes in a step, and the soft contact then pushes that overlap out as a
 // rebound (issue 28: a 10:1 landing at 20 m/s rebounded 1 m/s from a 30 cm overlap). Static partners
 // are the continuous stage's (it sweeps fast bodies against them), and chain segments keep their
@@ -237,7 +237,8 @@ float ApproachReach(const WorldState& world, const Body& bodyA, const Body& body
   if (bodyA.type == BodyType::Static || bodyB.type == BodyType::Static) return 0.0f;
   const Vec2 travel = world.narrowphaseDt * (bodyA.linearVelocity - bodyB.linearVelocity);
   const float squared = LengthSquared(travel);
-  if (!(squared > speculativeDistance * speculativeDistance)) return 0.0f;  // most pairs: no root
+  const float least = kApproachFactor * speculativeDistance;
+  if (!(squared > least * least)) return 0.0f;  // most pairs: no root
   return std::sqrt(squared);
 }
 
