@@ -254,8 +254,9 @@ float ApproachReach(const WorldState& world, const Body& bodyA, const Body& body
       .hit;
 }
 
-// The manifold of a pair of moving bodies that was not touching and closes more than the speculative
-// distance this step (ApproachReach): computed out to `reach`, then each point beyond the speculative
+// The manifold of a pair of moving bodies that was not touching and closes more than kApproachFactor
+// speculative distances this step (ApproachReach) and meets within it (MeetsThisStep): computed out
+// to `reach`, then each point beyond the speculative
 // distance kept only if its bodies close that point's gap within the step (relative velocity along
 // the normal, turns included), so a pair passing by keeps no far point. The far points are ordinary
 // speculative points: the solver lets the gap close this step and no further, so the bodies meet
