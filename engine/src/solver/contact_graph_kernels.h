@@ -100,16 +100,44 @@ void WarmStartGroup(WideContactGroup<F>& g, BodyState* states) {
   StoreVelocities(states, g.indexB, b);
 }
 
+// MakeBlockMatrix (contact_solver.cpp) on the lanes: K of a contact's two normal rows for the inverse
+// masses `m`, its determinant, and the divisors made safe (1) where a lane's are not positive.
+template <class F>
+struct BlockLanes {
+  F k11, k12, k22, det, safeK11, safeK22, safeDet;
+};
+
+template <class F>
+[[gnu::always_inline]] inline BlockLanes<F> MakeBlockLanes(const GroupMasses<F>& m, F rnA1, F rnB1, F rnA2,
+                                                           F rnB2) {
+  const F zero = F::Zero(), one = F::Splat(1.0f);
+  const F linear = m.invMassA + m.invMassB;
+  BlockLanes<F> k;
+  k.k11 = (linear + m.invIA * rnA1 * rnA1) + m.invIB * rnB1 * rnB1;
+  k.k22 = (linear + m.invIA * rnA2 * rnA2) + m.invIB * rnB2 * rnB2;
+  k.k12 = (linear + m.invIA * rnA1 * rnA2) + m.invIB * rnB1 * rnB2;
+  k.det = k.k11 * k.k22 - k.k12 * k.k12;
+  k.safeK11 = Select(k.k11 > zero, k.k11, one), k.safeK22 = Select(k.k22 > zero, k.k22, one);
+  k.safeDet = Select(k.det > zero, k.det, one);
+  return k;
+}
+
+// BlockMatrix::wellConditioned on the lanes.
+template <class F>
+[[gnu::always_inline]] inline auto WellConditioned(const BlockLanes<F>& k) {
+  return (k.k11 * k.k11) < (F::Splat(kMaxBlockCondition) * k.det);
+}
+
 // SolveBlock (contact_solver.cpp) on the lanes: w = K x + c >= 0, x >= 0, x w = 0 by the four active
 // sets, each later one taking precedence where it holds (both points, the first alone, the second
 // alone, none), which is SolveBlock's order of trial. `x1`, `x2` hold the previous impulses and keep
-// them where no set holds (rounding). The divisors are K's, made safe where a lane's are not positive.
+// them where no set holds (rounding).
 template <class F>
-[[gnu::always_inline]] inline void SolveBlockLanes(F k11, F k12, F k22, F safeK11, F safeK22, F safeDet, F c1,
-                                                   F c2, F& x1, F& x2) {
+[[gnu::always_inline]] inline void SolveBlockLanes(const BlockLanes<F>& k, F c1, F c2, F& x1, F& x2) {
   const F zero = F::Zero();
-  const F both1 = (k12 * c2 - k22 * c1) / safeDet, both2 = (k12 * c1 - k11 * c2) / safeDet;
-  const F first = Neg(c1) / safeK11, second = Neg(c2) / safeK22;
+  const F k11 = k.k11, k12 = k.k12, k22 = k.k22;
+  const F both1 = (k12 * c2 - k22 * c1) / k.safeDet, both2 = (k12 * c1 - k11 * c2) / k.safeDet;
+  const F first = Neg(c1) / k.safeK11, second = Neg(c2) / k.safeK22;
   const auto neither = (c1 >= zero) & (c2 >= zero);
   x1 = Select(neither, zero, x1), x2 = Select(neither, zero, x2);
   const auto secondOnly = (second >= zero) & ((k12 * second + c1) >= zero);
@@ -148,21 +176,15 @@ template <class F>
   if (wide::Any(supported)) {
     const GroupMasses<F> held{m.nx,           m.ny, m.invMassA * moveA, m.invIA * moveA, m.invMassB * moveB,
                               m.invIB * moveB};
-    const F linear = held.invMassA + held.invMassB;
-    const F k11 = (linear + held.invIA * rnA1 * rnA1) + held.invIB * rnB1 * rnB1;
-    const F k22 = (linear + held.invIA * rnA2 * rnA2) + held.invIB * rnB2 * rnB2;
-    const F k12 = (linear + held.invIA * rnA1 * rnA2) + held.invIB * rnB1 * rnB2;
-    const F det = k11 * k22 - k12 * k12;
+    const BlockLanes<F> k = MakeBlockLanes(held, rnA1, rnB1, rnA2, rnB2);
     const auto onePoint = normalMass2 <= zero;
-    const auto solvable = (k11 > zero) & (onePoint | ((k11 * k11) < (F::Splat(kMaxBlockCondition) * det)));
-    const F safeK11 = Select(k11 > zero, k11, one), safeK22 = Select(k22 > zero, k22, one);
-    const F safeDet = Select(det > zero, det, one);
+    const auto solvable = (k.k11 > zero) & (onePoint | WellConditioned(k));
     // w = K x + c >= 0, x >= 0, x w = 0 for the new accumulated impulses x: the four active sets
     // (SolveBlock, contact_solver.cpp), the first that holds; none (rounding): as they were.
-    const F c1 = vb1 - (k11 * old1 + k12 * old2), c2 = vb2 - (k12 * old1 + k22 * old2);
+    const F c1 = vb1 - (k.k11 * old1 + k.k12 * old2), c2 = vb2 - (k.k12 * old1 + k.k22 * old2);
     F new1 = old1, new2 = old2;
-    SolveBlockLanes(k11, k12, k22, safeK11, safeK22, safeDet, c1, c2, new1, new2);
-    new1 = Select(onePoint, Max(zero, old1 - vb1 / safeK11), new1), new2 = Select(onePoint, old2, new2);
+    SolveBlockLanes(k, c1, c2, new1, new2);
+    new1 = Select(onePoint, Max(zero, old1 - vb1 / k.safeK11), new1), new2 = Select(onePoint, old2, new2);
     const auto solved = supported & solvable;
     d1 = Select(solved, new1 - old1, d1), d2 = Select(solved, new2 - old2, d2);
     moved.invMassA = Select(solved, held.invMassA, m.invMassA),
@@ -216,21 +238,15 @@ template <class F>
   const F vn2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2);
   const auto impact = (F::Load(p2.normalMass) > zero) & firstCloses & (vn2 < Neg(pushMax));
   if (!wide::Any(impact)) return impact;
-  const F linear = m.invMassA + m.invMassB;
-  const F k11 = (linear + m.invIA * rnA1 * rnA1) + m.invIB * rnB1 * rnB1;
-  const F k22 = (linear + m.invIA * rnA2 * rnA2) + m.invIB * rnB2 * rnB2;
-  const F k12 = (linear + m.invIA * rnA1 * rnA2) + m.invIB * rnB1 * rnB2;
-  const F det = k11 * k22 - k12 * k12;
-  const auto block = impact & (k11 > zero) & ((k11 * k11) < (F::Splat(kMaxBlockCondition) * det));
-  const F safeK11 = Select(k11 > zero, k11, one), safeK22 = Select(k22 > zero, k22, one);
-  const F safeDet = Select(det > zero, det, one);
+  const BlockLanes<F> k = MakeBlockLanes(m, rnA1, rnB1, rnA2, rnB2);
+  const auto block = impact & (k.k11 > zero) & WellConditioned(k);
   const LaneRow<F> r1 = SoftRowOf(CurrentSeparation(m, a, b, p1), soft, invH, pushMax);
   const LaneRow<F> r2 = SoftRowOf(CurrentSeparation(m, a, b, p2), soft, invH, pushMax);
   const F old1 = F::Load(p1.normalImpulse), old2 = F::Load(p2.normalImpulse);
-  const F c1 = (r1.massScale * vn1 + r1.bias) - (one - r1.impulseScale) * (k11 * old1 + k12 * old2);
-  const F c2 = (r2.massScale * vn2 + r2.bias) - (one - r2.impulseScale) * (k12 * old1 + k22 * old2);
+  const F c1 = (r1.massScale * vn1 + r1.bias) - (one - r1.impulseScale) * (k.k11 * old1 + k.k12 * old2);
+  const F c2 = (r2.massScale * vn2 + r2.bias) - (one - r2.impulseScale) * (k.k12 * old1 + k.k22 * old2);
   new1 = old1, new2 = old2;
-  SolveBlockLanes(k11, k12, k22, safeK11, safeK22, safeDet, c1, c2, new1, new2);
+  SolveBlockLanes(k, c1, c2, new1, new2);
   blockA = a, blockB = b;
   ApplyAxisImpulse(m, blockA, blockB, m.nx, m.ny, rnA1, rnB1, new1 - old1);
   ApplyAxisImpulse(m, blockA, blockB, m.nx, m.ny, rnA2, rnB2, new2 - old2);

@@ -285,6 +285,16 @@ void WarmStartContacts(SolverArrays& solver, std::span<const int> order) {
 
 namespace {
 
+// The end of a two-row update: each point's largest impulse of the step (the restitution pass reads
+// it), then both impulse changes applied with the inverse masses `moved`.
+void ApplyNormalPair(const RowMasses& moved, const ContactConstraint& c, ContactConstraintPoint& cp1,
+                     ContactConstraintPoint& cp2, BodyState& a, BodyState& b, float d1, float d2) {
+  cp1.maxNormalImpulse = std::max(cp1.maxNormalImpulse, d1);
+  cp2.maxNormalImpulse = std::max(cp2.maxNormalImpulse, d2);
+  ApplyAxisImpulse(moved, a, b, c.normal, cp1.rnA, cp1.rnB, d1);
+  ApplyAxisImpulse(moved, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
+}
+
 // The relax pass's normal rows of one contact. Between two bodies that both move: the first row, then
 // the second (its velocity changed by the first's impulse d1 through the rows' coupling k12, so the
 // second row reads what it would read after the first's impulse was applied).
@@ -335,10 +345,7 @@ void RelaxNormalRows(ContactConstraint& c, RelaxMoves moves, BodyState& a, BodyS
   }
   cp1.normalImpulse = solved ? old1 : free1;
   cp2.normalImpulse = solved ? old2 : free2;
-  cp1.maxNormalImpulse = std::max(cp1.maxNormalImpulse, d1);
-  cp2.maxNormalImpulse = std::max(cp2.maxNormalImpulse, d2);
-  ApplyAxisImpulse(moved, a, b, c.normal, cp1.rnA, cp1.rnB, d1);
-  ApplyAxisImpulse(moved, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
+  ApplyNormalPair(moved, c, cp1, cp2, a, b, d1, d2);
 }
 
 // One soft-pass row's terms (SolveContact): the impulse is -normalMass (massScale vn + bias) -
@@ -388,13 +395,9 @@ bool SolveImpactBlock(ContactConstraint& c, BodyState& a, BodyState& b, const St
   const float c2 = (r2.massScale * vn2 + r2.bias) - (1.0f - r2.impulseScale) * (k.k12 * old1 + k.k22 * old2);
   Vec2 x{old1, old2};
   if (!SolveBlock(k, c1, c2, x)) x = {old1, old2};  // no case holds (rounding): as they were
-  const float d1 = x.x - old1, d2 = x.y - old2;
   cp1.normalImpulse = x.x;
   cp2.normalImpulse = x.y;
-  cp1.maxNormalImpulse = std::max(cp1.maxNormalImpulse, d1);
-  cp2.maxNormalImpulse = std::max(cp2.maxNormalImpulse, d2);
-  ApplyAxisImpulse(masses, a, b, c.normal, cp1.rnA, cp1.rnB, d1);
-  ApplyAxisImpulse(masses, a, b, c.normal, cp2.rnA, cp2.rnB, d2);
+  ApplyNormalPair(masses, c, cp1, cp2, a, b, x.x - old1, x.y - old2);
   return true;
 }
 
