@@ -73,7 +73,7 @@ void RefilterBodyPairs(WorldState& world, int bodySlot) {
 // narrowphase owed that pair was missing for a step (recycling_test's oracle caught it).
 // A body that moves further than kApproachFactor speculative distances a step has that box swept
 // along its last step's travel, at most its size, so a pair it will close on within the next step
-// has a contact before it arrives (ApproachReach in contacts.cpp; Box2D 2.x grew its moving proxies
+// has a contact before it arrives (FastApproach in contacts.cpp; Box2D 2.x grew its moving proxies
 // by their displacement the same way). The cap bounds what a fast body costs the broadphase (the
 // spinner's 6,000 flung bodies, 30 steps: swept their whole travel, +0.50 G instructions; capped,
 // +0.34 G); with the fat margin ahead of it the pair is still found by the step it meets.
