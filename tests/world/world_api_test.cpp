@@ -86,6 +86,46 @@ TEST_CASE("solver settings are clamped into range and NaN keeps the old value") 
   CHECK(world.SetSolverSettings(SolverSettings{}));
 }
 
+// The contacts after one step of two resting 1 m boxes whose tight boxes are `gap` apart, in a world
+// whose margin is `margin` (from the WorldDef, or set after the world was made).
+int ContactsAcrossGap(float gap, float margin, bool setLater) {
+  WorldDef def{.gravity = {0.0f, 0.0f}};
+  if (!setLater) def.settings.aabbMargin = margin;
+  World world(def);
+  if (setLater) {
+    SolverSettings s = world.GetSolverSettings();
+    s.aabbMargin = margin;
+    REQUIRE(world.SetSolverSettings(s));
+  }
+  CHECK(world.GetBroadPhase().Margin() == margin);
+  for (float x : {0.0f, 1.0f + gap}) {
+    const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {x, 0.0f}});
+    world.CreateShape(body, {}, MakeBox(0.5f, 0.5f).value);
+  }
+  world.Step(1.0f / 60.0f);
+  return world.GetCounters().contacts;
+}
+
+// Each proxy box is the tight box grown by the speculative distance (0.02 m), its fat box that grown by
+// the margin: two proxies 0.3 m apart pair when 2 (0.02 + margin) >= 0.3.
+TEST_CASE("the aabbMargin setting is the broadphase's fat-box margin") {
+  for (bool setLater : {false, true}) {
+    INFO("set after the world was made: " << setLater);
+    CHECK(ContactsAcrossGap(0.3f, 0.1f, setLater) == 0);
+    CHECK(ContactsAcrossGap(0.3f, 0.2f, setLater) == 1);
+    CHECK(ContactsAcrossGap(0.3f, 0.0f, setLater) == 0);
+    CHECK(ContactsAcrossGap(0.03f, 0.0f, setLater) == 1);
+  }
+  World world;
+  SolverSettings s;
+  s.aabbMargin = 20.0f;  // clamped to 10 m
+  CHECK_FALSE(world.SetSolverSettings(s));
+  CHECK(world.GetBroadPhase().Margin() == 10.0f);
+  s.aabbMargin = kNaN;  // keeps the old value
+  CHECK_FALSE(world.SetSolverSettings(s));
+  CHECK(world.GetBroadPhase().Margin() == 10.0f);
+}
+
 TEST_CASE("user data of bodies and shapes and joints comes back as given and is null for stale ids") {
   World world;
   int tags[4] = {};

@@ -309,6 +309,10 @@ class BroadPhase {
 
   /// The fat AABB margin in metres.
   float Margin() const;
+  /// Sets the fat AABB margin in metres (>= 0; negative or non-finite: MK_ASSERT, unchanged). Proxies
+  /// created from now on get it, and each existing proxy gets it when it is next refitted (its box
+  /// leaves its fat box); fat boxes already made keep their size until then.
+  void SetMargin(float margin);
 
   /// Counters.
   BroadPhaseStats Stats() const;

@@ -692,6 +692,12 @@ std::uint64_t BroadPhase::GetUserData(ProxyId id) const {
 
 float BroadPhase::Margin() const { return impl_->margin; }
 
+void BroadPhase::SetMargin(float margin) {
+  const bool valid = std::isfinite(margin) && margin >= 0.0f;
+  MK_ASSERT(valid);
+  if (valid) impl_->margin = margin;
+}
+
 std::size_t BroadPhase::MemoryBytes() const {
   // What CapacityBytes counts (every array a step may grow), plus CollectPairs' scratch, which only
   // that inspection call grows (so CapacityBytes, the no-growth proof, leaves it out).

@@ -184,7 +184,9 @@ bool World::SetSolverSettings(const SolverSettings& requested) {
     WakeAllBodies(*state_);
     ClearSleepTimes(*state_);  // the step no longer advances them while sleeping is off
   }
-  return ClampSolverSettings(state_->settings, requested);
+  const bool exact = ClampSolverSettings(state_->settings, requested);
+  state_->broadphase.SetMargin(state_->settings.aabbMargin);
+  return exact;
 }
 
 bool World::SetTaskSystem(const TaskSystem& tasks) {
