@@ -5,9 +5,42 @@
 
 namespace mk {
 
+namespace {
+
+bool NeverMoves(const BodyParams& p) { return p.invMass == 0.0f && p.invInertia == 0.0f; }
+
+std::uint64_t PairOf(const ContactKey& key) {
+  return (std::uint64_t{static_cast<std::uint32_t>(key.indexA)} << 32) |
+         static_cast<std::uint32_t>(key.indexB);
+}
+
+// Copies `from` into `last` (resized to it) and says whether it was there already: the equal prefix
+// is only read, the rest written.
+template <class T, class Source, class Make>
+bool SameAsLast(const Source& from, std::vector<T>& last, Make make) {
+  std::size_t i = 0;
+  const bool sameSize = last.size() == from.size();
+  if (sameSize) {
+    while (i < from.size() && last[i] == make(from[i])) ++i;
+  }
+  last.resize(from.size());
+  const bool same = sameSize && i == from.size();
+  for (; i < from.size(); ++i) last[i] = make(from[i]);
+  return same;
+}
+
+}  // namespace
+
 void ComputeSupportLevels(std::span<const ContactKey> keys, std::span<const BodyParams> params,
                           std::vector<int>& levels, SupportLevelScratch& scratch) {
   const std::size_t bodyCount = params.size();
+  // Both are compared (and recorded) whatever the first says.
+  const bool samePairs = SameAsLast(keys, scratch.lastPairs, PairOf);
+  const bool sameBodies =
+      SameAsLast(params, scratch.lastFixed, [](const BodyParams& p) { return std::uint8_t{NeverMoves(p)}; });
+  const bool same = scratch.computed && samePairs && sameBodies && levels.size() == bodyCount;
+  scratch.computed = true;
+  if (same) return;
   levels.assign(bodyCount, kUnsupported);
   int* level = levels.data();
   // One pass over the contacts: bodies on static ground (or on sleeping bodies) are level 1, and
@@ -41,7 +74,7 @@ void ComputeSupportLevels(std::span<const ContactKey> keys, std::span<const Body
   queue.resize(bodyCount);
   int tail = 0;
   for (std::size_t i = 0; i < bodyCount; ++i) {
-    if (params[i].invMass == 0.0f && params[i].invInertia == 0.0f) {
+    if (NeverMoves(params[i])) {
       level[i] = 0;
       queue[static_cast<std::size_t>(tail++)] = static_cast<int>(i);
     }
