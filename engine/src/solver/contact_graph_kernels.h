@@ -221,18 +221,19 @@ template <class F>
 // SolveImpactBlock (contact_solver.cpp) on the lanes, operation for operation: the soft pass's two
 // normal rows as one 2x2 block on the lanes whose two points both close faster than the push-out
 // speed. Returns those lanes; their impulses are in new1 / new2 and their bodies in blockA / blockB,
-// for the caller to select after its rows one at a time (whose results those lanes then drop).
+// for the caller to select after its rows one at a time (whose results those lanes then drop). `vn1`
+// is the first row's normal velocity, which the caller computes once for this and its first row.
 template <class F>
 [[gnu::always_inline]] inline auto SolveImpactBlock(WideContactGroup<F>& g, const GroupMasses<F>& m,
                                                     const BodyLanes<F>& a, const BodyLanes<F>& b,
-                                                    const LaneSoftness<F>& soft, F invH, F pushMax, F& new1,
-                                                    F& new2, BodyLanes<F>& blockA, BodyLanes<F>& blockB) {
+                                                    const LaneSoftness<F>& soft, F invH, F pushMax, F vn1,
+                                                    F& new1, F& new2, BodyLanes<F>& blockA,
+                                                    BodyLanes<F>& blockB) {
   const F zero = F::Zero(), one = F::Splat(1.0f);
   auto& p1 = g.points[0];
   auto& p2 = g.points[1];
   const F rnA1 = F::Load(p1.rnA), rnB1 = F::Load(p1.rnB), rnA2 = F::Load(p2.rnA), rnB2 = F::Load(p2.rnB);
-  // The first row's test alone turns away a resting group (the soft pass reads vn1 next anyway).
-  const F vn1 = AxisVelocity(a, b, m.nx, m.ny, rnA1, rnB1);
+  // The first row's test alone turns away a resting group.
   const auto firstCloses = vn1 < Neg(pushMax);
   if (!wide::Any(firstCloses)) return firstCloses;
   const F vn2 = AxisVelocity(a, b, m.nx, m.ny, rnA2, rnB2);
@@ -265,18 +266,19 @@ template <class F, class Mask>
 // The soft pass's normal rows one at a time (SolveContact): overlaps get the soft spring, its push
 // capped. With kBlocked, the lanes of `block` keep the impulses SolveImpactBlock gave them (`block1`,
 // `block2`) and their bodies are the caller's to select; a template, so the groups without an impact
-// (nearly all) run the loop without those selects.
+// (nearly all) run the loop without those selects. `vn1`: the first row's normal velocity (the bodies
+// have not changed before it).
 template <class F, bool kBlocked, class Mask>
 [[gnu::always_inline]] inline void SoftNormalRows(WideContactGroup<F>& g, const GroupMasses<F>& m,
                                                   BodyLanes<F>& a, BodyLanes<F>& b,
-                                                  const LaneSoftness<F>& soft, F invH, F pushMax, Mask block,
-                                                  F block1, F block2) {
+                                                  const LaneSoftness<F>& soft, F invH, F pushMax, F vn1,
+                                                  Mask block, F block1, F block2) {
   const F zero = F::Zero();
   int j = 0;
   for (auto& p : g.points) {
     const LaneRow<F> row = SoftRowOf(CurrentSeparation(m, a, b, p), soft, invH, pushMax);
     const F rnA = F::Load(p.rnA), rnB = F::Load(p.rnB);
-    const F vn = AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
+    const F vn = j == 0 ? vn1 : AxisVelocity(a, b, m.nx, m.ny, rnA, rnB);
     const F oldImpulse = F::Load(p.normalImpulse);
     const F normalMass = F::Load(p.normalMass);
     F impulse = Neg(normalMass) * (row.massScale * vn + row.bias) - row.impulseScale * oldImpulse;
@@ -311,13 +313,14 @@ void SolveGroup(WideContactGroup<F>& g, BodyState* states, const StepContext& co
   } else {
     F block1 = zero, block2 = zero;
     BodyLanes<F> blockA = a, blockB = b;
-    const auto block = SolveImpactBlock(g, m, a, b, soft, invH, pushMax, block1, block2, blockA, blockB);
+    const F vn1 = AxisVelocity(a, b, m.nx, m.ny, F::Load(g.points[0].rnA), F::Load(g.points[0].rnB));
+    const auto block = SolveImpactBlock(g, m, a, b, soft, invH, pushMax, vn1, block1, block2, blockA, blockB);
     if (wide::Any(block)) [[unlikely]] {
-      SoftNormalRows<F, true>(g, m, a, b, soft, invH, pushMax, block, block1, block2);
+      SoftNormalRows<F, true>(g, m, a, b, soft, invH, pushMax, vn1, block, block1, block2);
       SelectVelocities(block, blockA, a);
       SelectVelocities(block, blockB, b);
     } else {
-      SoftNormalRows<F, false>(g, m, a, b, soft, invH, pushMax, block, block1, block2);
+      SoftNormalRows<F, false>(g, m, a, b, soft, invH, pushMax, vn1, block, block1, block2);
     }
   }
   const F friction = F::Load(g.friction);
