@@ -240,11 +240,11 @@ struct Approach {
 // size, a 10 cm box falling at 14 m/s onto a rolling ball still met it 8.6 cm deep).
 Approach FastApproach(const WorldState& world, const Body& bodyA, const Body& bodyB,
                       float speculativeDistance) {
-  if (bodyA.type == BodyType::Static || bodyB.type == BodyType::Static) return {};
   const Vec2 travel = world.narrowphaseDt * (bodyB.linearVelocity - bodyA.linearVelocity);
   const float squared = LengthSquared(travel);
   const float least = kApproachFactor * speculativeDistance;
-  if (!(squared > least * least)) return {};  // most pairs: no root
+  if (!(squared > least * least)) return {};  // most pairs: no root, and no look at the types
+  if (bodyA.type == BodyType::Static || bodyB.type == BodyType::Static) return {};
   return {travel, std::sqrt(squared)};
 }
 
