@@ -3,7 +3,7 @@
 // narrowphase every step while one of their bodies is awake, destroyed when the pair ends.
 #include "core/parallel.h"
 #include "minkowski/assert.h"
-#include "minkowski/ray_cast.h"
+#include "minkowski/distance.h"
 #include "world/world_internal.h"
 
 #include <algorithm>
