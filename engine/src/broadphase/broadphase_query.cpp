@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Minkowski — broadphase queries (AABB, ordered ray cast) and debug drawing.
 #include "broadphase/broadphase_impl.h"
+#include "geometry/segment_box.h"
 #include "minkowski/assert.h"
 #include "minkowski/debug_draw.h"
 
@@ -12,26 +13,6 @@
 namespace mk {
 
 namespace {
-
-// Entry fraction of the segment origin + t d, t in [0, tMax], into a closed box (slab method, Kay and
-// Kajiya 1986; Ericson, Real-Time Collision Detection, 5.3.3). Returns -1 on a miss.
-float RayEntry(Vec2 origin, Vec2 d, float tMax, const AABB& box) {
-  float tMin = 0.0f;
-  for (int k = 0; k < 2; ++k) {
-    if (d[k] == 0.0f) {
-      if (origin[k] < box.lower[k] || origin[k] > box.upper[k]) return -1.0f;
-      continue;
-    }
-    const float inv = 1.0f / d[k];
-    float t1 = (box.lower[k] - origin[k]) * inv;
-    float t2 = (box.upper[k] - origin[k]) * inv;
-    if (t1 > t2) std::swap(t1, t2);
-    tMin = std::max(tMin, t1);
-    tMax = std::min(tMax, t2);
-    if (tMin > tMax) return -1.0f;
-  }
-  return tMin;
-}
 
 // Min-heap order on (t, proxy): the visiting order, ties broken by slot for determinism.
 bool HeapAfter(const RayItem& x, const RayItem& y) { return x.t > y.t || (x.t == y.t && x.proxy > y.proxy); }
@@ -111,9 +92,9 @@ void BroadPhase::Impl::RayCast(const RayCastInput& input, Vec2 extent, RayCastFn
     if (stamp[proxy] == t) return;
     float entry;
     if constexpr (kBox) {
-      entry = RayEntry(p, d, maxFraction, AABB{fat[proxy].lower - extent, fat[proxy].upper + extent});
+      entry = SegmentEntry(p, d, maxFraction, AABB{fat[proxy].lower - extent, fat[proxy].upper + extent});
     } else {
-      entry = RayEntry(p, d, maxFraction, fat[proxy]);
+      entry = SegmentEntry(p, d, maxFraction, fat[proxy]);
     }
     if (entry < 0.0f) return;
     stamp[proxy] = t;

@@ -2,6 +2,7 @@
 // Persistent contacts: created when the broadphase reports a new pair of fat AABBs, updated by the
 // narrowphase every step while one of their bodies is awake, destroyed when the pair ends.
 #include "core/parallel.h"
+#include "geometry/segment_box.h"
 #include "minkowski/assert.h"
 #include "minkowski/distance.h"
 #include "world/world_internal.h"
@@ -249,27 +250,12 @@ Approach FastApproach(const WorldState& world, const Body& bodyA, const Body& bo
 }
 
 // Whether box `b` moved along `travel` (any fraction of it) comes within `tolerance` of box `a`: the
-// segment of b's centre against a grown by b's half extents (slab test). The shapes lie inside their
-// boxes, so when this is false no cast of b's shape along `travel` can hit a's.
+// segment of b's centre against a grown by b's half extents and the tolerance (SegmentEntry, as the
+// broadphase's box casts). The shapes lie inside their boxes, so when this is false they do not come
+// within `tolerance` of each other along `travel` either.
 bool SweptBoxMeets(const AABB& a, const AABB& b, Vec2 travel, float tolerance) {
   const Vec2 half = 0.5f * (b.upper - b.lower) + Vec2{tolerance, tolerance};
-  const Vec2 centre = 0.5f * (b.lower + b.upper);
-  float enter = 0.0f;
-  float exit = 1.0f;
-  for (int axis = 0; axis < 2; ++axis) {
-    const float low = a.lower[axis] - half[axis] - centre[axis];
-    const float high = a.upper[axis] + half[axis] - centre[axis];
-    if (travel[axis] == 0.0f) {
-      if (low > 0.0f || high < 0.0f) return false;
-      continue;
-    }
-    const float inverse = 1.0f / travel[axis];
-    const float t0 = low * inverse;
-    const float t1 = high * inverse;
-    enter = std::max(enter, std::min(t0, t1));
-    exit = std::min(exit, std::max(t0, t1));
-  }
-  return enter <= exit;
+  return SegmentEntry(0.5f * (b.lower + b.upper), travel, 1.0f, AABB{a.lower - half, a.upper + half}) >= 0.0f;
 }
 
 // Iterations of ComesWithin's advancement; a pair still undecided after them is taken as meeting (its
