@@ -291,15 +291,33 @@ TEST_CASE("static AABB queries between moves of awake proxies return every stati
   }
 }
 
+// The band scan tests its entries in batches (ScanBandList): a stop anywhere, at a batch's edge or
+// inside one, ends the query there, and what it visited is the head of the whole query's answer.
 TEST_CASE("an AABB query stops when the callback returns false") {
   test::Rng rng(5);
   BroadPhase bp;
   MakeScene(bp, rng, 300, 5.0f);
-  int calls = 0;
-  bp.QueryAABB(
-      {{-10, -10}, {10, 10}}, [](ProxyId, std::uint64_t, void* ctx) { return ++*static_cast<int*>(ctx) < 3; },
-      &calls);
-  CHECK(calls == 3);
+  bp.UpdatePairs();  // the bands are laid out: the query walks their lists
+  const AABB box{{-10, -10}, {10, 10}};
+  struct Log {
+    std::vector<std::uint64_t> seen;
+    int stopAfter = 0;
+  };
+  const auto record = [](ProxyId, std::uint64_t userData, void* ctx) {
+    Log& log = *static_cast<Log*>(ctx);
+    log.seen.push_back(userData);
+    return static_cast<int>(log.seen.size()) != log.stopAfter;
+  };
+  Log all;
+  bp.QueryAABB(box, record, &all);
+  REQUIRE(all.seen.size() == 300);
+  for (int stop : {1, 3, 31, 32, 33, 64, 65, 150, 299}) {
+    Log log;
+    log.stopAfter = stop;
+    bp.QueryAABB(box, record, &log);
+    REQUIRE(static_cast<int>(log.seen.size()) == stop);
+    CHECK(std::equal(log.seen.begin(), log.seen.end(), all.seen.begin()));
+  }
 }
 
 // Random rays (box = false, through RayCast) or boxes of random half extents (through BoxCast) in

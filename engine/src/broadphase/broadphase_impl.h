@@ -29,6 +29,7 @@
 
 #include "minkowski/broadphase.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -280,6 +281,35 @@ int LowerBound(const std::vector<BandEntry>& list, float key);
 /// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
 float ScanKey(float queryLo, float maxExtent);
 
+/// Visits, in list order, the entries of `list` from index `first` on whose sweep interval reaches
+/// qlo and starts at or before qhi and whose cross interval meets [clo, chi]; stops at the first visit
+/// that returns false, and returns false then. The entries are tested a batch at a time without
+/// branches, their indices kept when all three tests pass, and the batch's hits visited after: a
+/// moving crowd's scan passes about one entry in three, an outcome no branch predictor guesses (the
+/// spinner's moved proxies scan some 300,000 entries a step).
+template <class Visit>
+bool ScanBandList(const std::vector<BandEntry>& list, int first, float qlo, float qhi, float clo, float chi,
+                  Visit&& visit) {
+  constexpr int kBatch = 32;
+  std::int32_t hits[kBatch];
+  const int n = static_cast<int>(list.size());
+  int i = first;
+  while (i < n && list[i].lo <= qhi) {
+    const int end = std::min(n, i + kBatch);
+    int count = 0;
+    for (; i < end && list[i].lo <= qhi; ++i) {
+      const BandEntry& e = list[i];
+      hits[count] = i;
+      count += static_cast<int>(e.hi >= qlo) & static_cast<int>(e.crossLo <= chi) &
+               static_cast<int>(e.crossHi >= clo);
+    }
+    for (int k = 0; k < count; ++k) {
+      if (!visit(list[hits[k]])) return false;
+    }
+  }
+  return true;
+}
+
 template <bool kOnce, class Fn>
 bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly) const {
   const int s = layout.axis;
@@ -290,21 +320,18 @@ bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly
     for (int b = b0; b <= b1; ++b) {
       for (int kind = restingOnly ? kRestingList : kActiveList; kind < 2; ++kind) {
         const std::vector<BandEntry>& list = bands[b].list[kind];
-        const int n = static_cast<int>(list.size());
-        for (int i = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind])); i < n && list[i].lo <= qhi;
-             ++i) {
-          const BandEntry& e = list[i];
-          if (e.hi >= qlo && e.crossLo <= chi && e.crossHi >= clo) {
-            if constexpr (kOnce) {
-              // A proxy has an entry, with the same box, in every band of [bandLo, bandHi] (placed at
-              // the last Sync; a later move or destruction changes neither until the next), so the
-              // query first meets it in band max(b0, bandLo): an entry in a later band is a repeat.
-              if (e.generation != generation[e.proxy]) continue;  // destroyed since the last Sync
-              if (b > b0 && slots[e.proxy].bandLo < b) continue;
-            }
-            if (!fn(e.proxy)) return false;
+        const int first = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind]));
+        const bool whole = ScanBandList(list, first, qlo, qhi, clo, chi, [&](const BandEntry& e) {
+          if constexpr (kOnce) {
+            // A proxy has an entry, with the same box, in every band of [bandLo, bandHi] (placed at
+            // the last Sync; a later move or destruction changes neither until the next), so the
+            // query first meets it in band max(b0, bandLo): an entry in a later band is a repeat.
+            if (e.generation != generation[e.proxy]) return true;  // destroyed since the last Sync
+            if (b > b0 && slots[e.proxy].bandLo < b) return true;
           }
-        }
+          return static_cast<bool>(fn(e.proxy));
+        });
+        if (!whole) return false;
       }
     }
   }
