@@ -178,6 +178,14 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
                                 const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
   for (std::size_t i = begin; i < end; ++i) {
+    // The manifolds live in the contacts' records, scattered over the world's contact array: fetch
+    // a few ahead (their 92 bytes span two or three lines).
+    if (i + 4 < end) {
+      const Manifold* ahead = inputs[i + 4].manifold;
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(&ahead->points[1]);
+      __builtin_prefetch(&ahead->pointCount);
+    }
     const ContactInput& input = inputs[i];
     const Manifold& manifold = *input.manifold;
     const ContactBody& bodyA = input.bodyA;

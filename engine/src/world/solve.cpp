@@ -183,15 +183,28 @@ void GatherContacts(WorldState& world, const TaskSystem* tasks) {
   inputs.clear();
   const bool anySurface = world.maySurfaceShapes;
   bool anyHitEvents = false;
-  ForEachAwakeContact(world, [&](int slot) {
-    Contact& contact = world.contacts[slot];
-    if (contact.manifold.pointCount == 0) return;
+  // The slots first, so the walk can look ahead: a contact's point count, its bodies and its
+  // materials are three or four cache lines of a record among tens of thousands (the spinner's
+  // 46,000), and without the prefetch each was a wait.
+  std::vector<int>& slots = world.gatherSlots;
+  slots.clear();
+  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  const std::size_t count = slots.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i + 8 < count) {
+      const Contact& ahead = world.contacts[slots[i + 8]];
+      __builtin_prefetch(&ahead.manifold.pointCount);
+      __builtin_prefetch(&ahead.edges[0]);
+      __builtin_prefetch(&ahead.sensorOverlap);
+    }
+    Contact& contact = world.contacts[slots[i]];
+    if (contact.manifold.pointCount == 0) continue;
     const Body& bodyA = BodyA(world, contact);
     const Body& bodyB = BodyB(world, contact);
-    if (!EitherMoves(bodyA, bodyB)) return;
-    FillContactInput(inputs.emplace_back(), contact, bodyA, bodyB, slot, anySurface);  // fresh
+    if (!EitherMoves(bodyA, bodyB)) continue;
+    FillContactInput(inputs.emplace_back(), contact, bodyA, bodyB, slots[i], anySurface);  // fresh
     anyHitEvents |= contact.enableHitEvents;
-  });
+  }
   world.contactInputsWantHits = anyHitEvents;
 }
 

@@ -336,8 +336,8 @@ struct WorldState {
   // slots, and what changed for each, for the ordered pass after.
   std::vector<int> narrowphaseSlots;
   std::vector<std::uint8_t> narrowphaseChanges;
-  // GatherContacts on the workers: the awake contacts' slots (then the kept ones, compacted) and a
-  // byte each (makes an input; wants hit events).
+  // GatherContacts: the awake contacts' slots (on the workers, then the kept ones, compacted) and,
+  // on the workers, a byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
   // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
