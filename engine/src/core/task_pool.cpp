@@ -111,7 +111,12 @@ struct TaskPool::Impl {
       const auto sleepAt = std::chrono::steady_clock::now() + kSpinBeforeSleep;
       while (published.load(std::memory_order_acquire) == seen && !stopping.load(std::memory_order_acquire)) {
         if (spin.Pause()) continue;
-        if (std::chrono::steady_clock::now() < sleepAt) {  // another round of pauses
+        if (std::chrono::steady_clock::now() < sleepAt) {
+          // Another round of pauses, after giving the core away: with more threads than cores, the
+          // thread holding the task's last range may be waiting for this one's core (8 workers on 2
+          // cores ran the step at half the speed of one worker). With a core each, nothing else is
+          // ready to run and the yield returns at once.
+          std::this_thread::yield();
           spin = SpinWait{};
           continue;
         }
