@@ -587,14 +587,7 @@ template <bool kPivots>
 // eight ahead, its shapes and geometries four ahead, their bodies two ahead.
 [[gnu::always_inline]] inline void PrefetchContactInputs(const WorldState& world, const int* slots, int i,
                                                          int count) {
-  if (i + 8 < count) {
-    // A contact spans four or five cache lines (212 bytes, at any offset in a line): the loop reads
-    // its shapes and flags near the end and the manifold's point count near the middle.
-    const Contact& c = world.contacts[slots[i + 8]];
-    __builtin_prefetch(&c.shapeA);
-    __builtin_prefetch(&c.sensorOverlap);
-    __builtin_prefetch(&c.manifold.pointCount);
-  }
+  if (i + 8 < count) PrefetchContactRecord(world.contacts[slots[i + 8]]);
   if (i + 4 < count) {
     const Contact& c = world.contacts[slots[i + 4]];
     __builtin_prefetch(&world.shapes[c.shapeA]);
@@ -609,15 +602,6 @@ template <bool kPivots>
     __builtin_prefetch(&world.bodies[world.shapes[c.shapeA].body].xf);
     __builtin_prefetch(&world.bodies[world.shapes[c.shapeB].body].xf);
   }
-}
-
-// The awake contacts' slots in slot order, in the world's reused list: both narrowphase loops walk
-// it, so each can look a few contacts ahead (PrefetchContactInputs).
-const std::vector<int>& CollectAwakeContactSlots(WorldState& world) {
-  std::vector<int>& slots = world.narrowphaseSlots;
-  slots.clear();
-  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
-  return slots;
 }
 
 // What the parallel narrowphase found for one contact, for the pass after it (UpdateContactsParallel).
@@ -660,7 +644,8 @@ std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const Manifol
 // then one pass in slot order raises the events, counts the touches and lists the wakes, so the
 // events come in the order the serial update gives, whatever the worker count.
 void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings, bool recycling) {
-  const std::vector<int>& slots = CollectAwakeContactSlots(world);
+  const std::vector<int>& slots = world.narrowphaseSlots;
+  CollectAwakeContactSlots(world, world.narrowphaseSlots);
   std::vector<std::uint8_t>& changes = world.narrowphaseChanges;
   changes.resize(slots.size());
   std::atomic<int> totals[3] = {0, 0, 0};  // queries, GJK iterations, reused: sums, in any order
@@ -711,7 +696,8 @@ void UpdateContactsSerial(WorldState& world) {
   const bool recycling = world.settings.enableContactRecycling;
   int queries = 0, iterations = 0, reused = 0;
   // Contacts of two sleeping (or static) bodies are not in the awake set: frozen as they were.
-  const std::vector<int>& slots = CollectAwakeContactSlots(world);
+  const std::vector<int>& slots = world.narrowphaseSlots;
+  CollectAwakeContactSlots(world, world.narrowphaseSlots);
   const int count = static_cast<int>(slots.size());
   for (int i = 0; i < count; ++i) {
     PrefetchContactInputs(world, slots.data(), i, count);

@@ -139,8 +139,7 @@ void FillContactInput(ContactInput& input, Contact& contact, const Body& bodyA, 
 void GatherContactsOnWorkers(WorldState& world, const TaskSystem* tasks) {
   std::vector<int>& slots = world.gatherSlots;
   std::vector<std::uint8_t>& keep = world.gatherKeep;
-  slots.clear();
-  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  CollectAwakeContactSlots(world, slots);
   keep.resize(slots.size());
   ParallelFor(tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
@@ -187,16 +186,10 @@ void GatherContacts(WorldState& world, const TaskSystem* tasks) {
   // materials are three or four cache lines of a record among tens of thousands (the spinner's
   // 46,000), and without the prefetch each was a wait.
   std::vector<int>& slots = world.gatherSlots;
-  slots.clear();
-  ForEachAwakeContact(world, [&slots](int slot) { slots.push_back(slot); });
+  CollectAwakeContactSlots(world, slots);
   const std::size_t count = slots.size();
   for (std::size_t i = 0; i < count; ++i) {
-    if (i + 8 < count) {
-      const Contact& ahead = world.contacts[slots[i + 8]];
-      __builtin_prefetch(&ahead.manifold.pointCount);
-      __builtin_prefetch(&ahead.edges[0]);
-      __builtin_prefetch(&ahead.sensorOverlap);
-    }
+    if (i + 8 < count) PrefetchContactRecord(world.contacts[slots[i + 8]]);
     Contact& contact = world.contacts[slots[i]];
     if (contact.manifold.pointCount == 0) continue;
     const Body& bodyA = BodyA(world, contact);

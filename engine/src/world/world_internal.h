@@ -252,6 +252,22 @@ template <class Visit>
 void ForEachAwakeContact(const WorldState& world, Visit&& visit) {
   ForEachSetSlot(world.awakeContactBits, visit);
 }
+/// The awake set's contact slots in slot order, written to `out` (a list the world reuses): the step's
+/// walks over contacts (the narrowphase, the solver's gather) go through such a list rather than the
+/// bits, so each can look a few contacts ahead (PrefetchContactRecord).
+inline void CollectAwakeContactSlots(const WorldState& world, std::vector<int>& out) {
+  out.clear();
+  ForEachAwakeContact(world, [&out](int slot) { out.push_back(slot); });
+}
+/// Asks for the cache lines of a contact that the narrowphase and the gather read: its manifold's
+/// point count (offset 88 of 212), its body edges and shapes, its materials and flags (156 to 211).
+/// A record lies at any offset in a line, so these three addresses cover every line holding those
+/// fields: at most one line boundary falls between the edges and the last flag, 54 bytes apart.
+inline void PrefetchContactRecord(const Contact& contact) {
+  __builtin_prefetch(&contact.manifold.pointCount);
+  __builtin_prefetch(&contact.edges[0]);
+  __builtin_prefetch(&contact.sensorOverlap);
+}
 /// The manifold of two shapes (shapeA's slot first, as contacts order them) at the given transforms.
 Manifold CollideShapes(const WorldState& world, int shapeA, int shapeB, const Transform& xfA,
                        const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings);
