@@ -5,8 +5,8 @@
 #   bash scripts/dev.sh test      install what is missing, build, run the whole suite (Release, and
 #                                 its scene hashes on 4 lanes against 8 where the CPU has AVX2; the
 #                                 large-world build (MK_LARGE_WORLDS) and its tests; the benchmarks
-#                                 with their peer; the benchmark built by clang with every
-#                                 scene's state hash equal to gcc's; Windows (mingw-w64 + wine64) and Linux aarch64 (qemu-user)
+#                                 built by clang with their peer, every scene's state hash equal
+#                                 to gcc's; Windows (mingw-w64 + wine64) and Linux aarch64 (qemu-user)
 #                                 cross builds, their tests and every scene's hash over its full
 #                                 length against gcc's; Debug with ASan + UBSan), fuzz the narrowphase,
 #                                 the world API, snapshots and replays briefly, summarise. MK_CROSS=0
@@ -34,7 +34,7 @@ TOOL_PACKAGES="clang libclang-rt-14-dev clang-format doxygen"
 # Cross compilers and the emulators that run their programs here (build_windows, build_aarch64).
 WINDOWS_PACKAGES="g++-mingw-w64-x86-64-posix wine64"
 AARCH64_PACKAGES="g++-aarch64-linux-gnu qemu-user"
-# Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the peers build needs them.
+# Peers the benchmarks can time side by side (MK_COMPARE_BOX2D=ON); only the clang build needs them.
 PEER_PACKAGES="libbox2d-dev"
 
 # log (stage headings with the minutes elapsed) and install_missing PACKAGE... (scripts/common.sh).
@@ -135,21 +135,6 @@ check_docs() {
   else
     printf '%s\n' "$out"
     echo "doxygen docs/Doxyfile: $(printf '%s\n' "$out" | grep -cE ': (warning|error):') warnings (exit status $rc)"
-    FAILED=$((FAILED + 1))
-  fi
-}
-
-# The benchmarks with their peers compiled in (MK_COMPARE_BOX2D=ON), warnings as errors. The Release
-# build above is what a fresh machine gets (peers OFF, the default); this one keeps the other
-# configuration compiling, so neither depends on what happens to be installed.
-build_with_peers() {
-  install_missing $PEER_PACKAGES
-  log "build: benchmarks compared with Box2D 2.4.1 (MK_COMPARE_BOX2D=ON), warnings as errors"
-  if configure_and_build build/peers -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON \
-       -DMK_COMPARE_BOX2D=ON -DMK_BUILD_TESTS=OFF -DMK_BUILD_SANDBOX=OFF; then
-    PASSED=$((PASSED + 1))
-  else
-    echo "the peers build (MK_COMPARE_BOX2D=ON) failed"
     FAILED=$((FAILED + 1))
   fi
 }
@@ -255,18 +240,23 @@ compare_simd_widths() {
 # every scene's state hash of the gcc Release build, over each scene's full length. Where the CPU has
 # FMA, clang may use it (-mfma): the engine's -ffp-contract=off must keep it from fusing a multiply and
 # an add, or the hashes part (measured: 14 of 15 scenes differ without the flag). Only the benchmark
-# is built, to keep the stage to a few minutes; mk_tests builds and passes under clang too.
+# programs are built, to keep the stage to a few minutes; mk_tests builds and passes under clang too.
+# They are built with their peers compiled in (MK_COMPARE_BOX2D=ON: Box2D 2.4.1 timed beside the
+# narrowphase, broadphase and ray programs): the Release build above is what a fresh machine gets
+# (peers OFF, the default), this one keeps the other configuration compiling, so neither depends on
+# what happens to be installed (the world benchmark, whose hashes are compared, has no peer).
 build_clang() {
+  install_missing $PEER_PACKAGES
   local flags=""
   grep -qw fma /proc/cpuinfo 2>/dev/null && flags="-mfma"
-  log "build: the benchmark with clang, Release, CXXFLAGS '${flags}', warnings as errors"
+  log "build: the benchmarks with clang and their peer (MK_COMPARE_BOX2D=ON), Release, CXXFLAGS '${flags}', warnings as errors"
   rm -f build/clang/CMakeCache.txt
   if CXX=clang++ cmake -S "$ROOT" -B build/clang -DCMAKE_BUILD_TYPE=Release -DMK_WARNINGS_AS_ERRORS=ON \
-       -DMK_BUILD_SANDBOX=OFF -DCMAKE_CXX_FLAGS="$flags" >/dev/null &&
-     cmake --build build/clang -j "$JOBS" --target benchmark; then
+       -DMK_COMPARE_BOX2D=ON -DMK_BUILD_TESTS=OFF -DMK_BUILD_SANDBOX=OFF -DCMAKE_CXX_FLAGS="$flags" >/dev/null &&
+     cmake --build build/clang -j "$JOBS"; then
     compare_scene_hashes "gcc Release build against clang Release build" build/release build/clang
   else
-    echo "the clang build failed"
+    echo "the clang build (with MK_COMPARE_BOX2D=ON) failed"
     FAILED=$((FAILED + 1))
   fi
 }
@@ -371,7 +361,6 @@ cmd_test() {
   run_ctest "Release, all tests" build/release
   compare_simd_widths
   build_large_worlds
-  build_with_peers
   build_clang
   # Windows and aarch64 (cross builds run by an emulator), unless MK_CROSS=0. aarch64 has no SSE2, so
   # its stage also runs the kernels on the scalar lane type, what machines without SSE2 run (the twin
