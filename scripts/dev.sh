@@ -139,6 +139,17 @@ check_docs() {
   fi
 }
 
+# One fuzzer over a copy of its committed corpus: its exit status, its output in build/fuzz/fuzz-TARGET.log.
+run_one_fuzzer() {  # target (narrowphase, world, snapshot or replay)
+  local target=$1 corpus=tests/fuzz/corpus work=build/fuzz/corpus-run-$1
+  [ "$target" = world ] && corpus=tests/fuzz/world_corpus
+  [ "$target" = snapshot ] && corpus=tests/fuzz/snapshot_corpus
+  [ "$target" = replay ] && corpus=tests/fuzz/replay_corpus
+  rm -rf "$work" && mkdir -p "$work" && cp "$corpus"/* "$work"/ || return 1
+  build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$work" >build/fuzz/fuzz-$target.log 2>&1
+}
+
 run_fuzzer() {
   command -v clang++ >/dev/null || return 0
   [ -f tests/fuzz/CMakeLists.txt ] || return 0
@@ -146,21 +157,27 @@ run_fuzzer() {
   CXX=clang++ cmake -S "$ROOT" -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_BUILD_FUZZ=ON \
     -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
   cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world fuzz_snapshot fuzz_replay
-  local target corpus work
-  for target in narrowphase world snapshot replay; do
-    corpus=tests/fuzz/corpus
-    [ "$target" = world ] && corpus=tests/fuzz/world_corpus
-    [ "$target" = snapshot ] && corpus=tests/fuzz/snapshot_corpus
-    [ "$target" = replay ] && corpus=tests/fuzz/replay_corpus
-    log "fuzz: $target for ${FUZZ_SECONDS} s over the committed corpus ($corpus)"
-    work=build/fuzz/corpus-run-$target
-    rm -rf "$work" && mkdir -p "$work" && cp "$corpus"/* "$work"/
-    if build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
-         -print_final_stats=1 "$work" >build/fuzz/fuzz-$target.log 2>&1; then
-      tail -n 5 build/fuzz/fuzz-$target.log
+  # A fuzzer runs on one core: JOBS of them at a time, each for FUZZ_SECONDS, their logs shown in order.
+  local targets=(narrowphase world snapshot replay) target running=0
+  log "fuzz: ${targets[*]} for ${FUZZ_SECONDS} s each over the committed corpora (tests/fuzz/*corpus), $JOBS at a time"
+  for target in "${targets[@]}"; do
+    rm -f "build/fuzz/fuzz-$target.status"
+    (if run_one_fuzzer "$target"; then echo ok; else echo failed; fi >"build/fuzz/fuzz-$target.status") &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+  done
+  wait
+  for target in "${targets[@]}"; do
+    if [ "$(cat "build/fuzz/fuzz-$target.status" 2>/dev/null)" = ok ]; then
+      echo "fuzz_$target:"
+      tail -n 5 "build/fuzz/fuzz-$target.log"
       PASSED=$((PASSED + 1))
     else
-      tail -n 40 build/fuzz/fuzz-$target.log
+      echo "fuzz_$target failed:"
+      tail -n 40 "build/fuzz/fuzz-$target.log"
       FAILED=$((FAILED + 1))
     fi
   done
