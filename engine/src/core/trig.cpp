@@ -104,8 +104,12 @@ SinCosResult SinCos(double x) {
 
 // atan t for 0 <= t <= 1: t = c + small with c = k/8, atan t = atan c + atan((t - c) / (1 + t c)),
 // whose argument is at most 1/16, where the series converges in six terms.
-double AtanUnit(double t) {
+[[gnu::always_inline]] inline double AtanUnit(double t) {
   double k = RoundToInteger(8.0 * t);
+  // t <= 1/16, the common case (a joint's relative turn within a step, RelativeAngle): c = 0, so
+  // u = (t - 0) / (1 + t 0) = t exactly and the table's entry is 0; the kernel alone gives the same
+  // bits without the division.
+  if (k == 0.0) return AtanKernel(t);
   double c = 0.125 * k;
   double u = (t - c) / (1.0 + t * c);  // t - c is exact (Sterbenz) once k >= 1
   return kAtanEighths[static_cast<int>(k)] + AtanKernel(u);
