@@ -7,7 +7,6 @@
 # Here one `--list-test-cases --reporters=xml` gives every case with its suite (MkAddTests.cmake).
 set(MK_ADD_TESTS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/MkAddTests.cmake)
 
-#
 # `ctest -j` starts tests in order of their COST property (then in the order they were added), and a
 # fresh build has no measured times: a long case that starts last keeps one core busy alone at the
 # end. So the cases of the suite "long", and those whose names match the regular expression FIRST,
