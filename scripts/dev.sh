@@ -139,6 +139,12 @@ check_docs() {
   fi
 }
 
+# Waits until fewer than JOBS background jobs of this shell are running: a loop calls it before
+# starting each job, so JOBS of them run at a time (a job's failure is its own to report).
+wait_for_a_slot() {
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+}
+
 # One fuzzer over a copy of its committed corpus: its exit status, its output in build/fuzz/fuzz-TARGET.log.
 run_one_fuzzer() {  # target (narrowphase, world, snapshot or replay)
   local target=$1 corpus=tests/fuzz/corpus work=build/fuzz/corpus-run-$1
@@ -158,16 +164,12 @@ run_fuzzer() {
     -DMK_SANITIZE=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF >/dev/null
   cmake --build build/fuzz -j "$JOBS" --target fuzz_narrowphase fuzz_world fuzz_snapshot fuzz_replay
   # A fuzzer runs on one core: JOBS of them at a time, each for FUZZ_SECONDS, their logs shown in order.
-  local targets=(narrowphase world snapshot replay) target running=0
+  local targets=(narrowphase world snapshot replay) target
   log "fuzz: ${targets[*]} for ${FUZZ_SECONDS} s each over the committed corpora (tests/fuzz/*corpus), $JOBS at a time"
   for target in "${targets[@]}"; do
     rm -f "build/fuzz/fuzz-$target.status"
+    wait_for_a_slot
     (if run_one_fuzzer "$target"; then echo ok; else echo failed; fi >"build/fuzz/fuzz-$target.status") &
-    running=$((running + 1))
-    if [ "$running" -ge "$JOBS" ]; then
-      wait -n || true
-      running=$((running - 1))
-    fi
   done
   wait
   for target in "${targets[@]}"; do
@@ -189,7 +191,7 @@ run_fuzzer() {
 scene_hashes() {  # program, extra benchmark args...
   local program=$1
   shift
-  local dir names i running=0
+  local dir names i
   dir=$(mktemp -d)
   # shellcheck disable=SC2086 # HASH_RUNNER is a command and its arguments
   mapfile -t names < <(${HASH_RUNNER:-} "$program" --list | tr -d '\r' | cut -d, -f1)
@@ -197,13 +199,9 @@ scene_hashes() {  # program, extra benchmark args...
     # A run that fails writes "name,run failed", which compare_scene_hashes refuses on either side
     # (two builds failing alike would otherwise compare equal).
     # shellcheck disable=SC2086
+    wait_for_a_slot
     (${HASH_RUNNER:-} "$program" --scene "${names[$i]}" --runs 1 "$@" | tr -d '\r' | tail -n 1 |
       cut -d, -f1,13 >"$dir/$i" || echo "${names[$i]},run failed" >"$dir/$i") &
-    running=$((running + 1))
-    if [ "$running" -ge "$JOBS" ]; then
-      wait -n || true
-      running=$((running - 1))
-    fi
   done
   wait
   for i in "${!names[@]}"; do cat "$dir/$i"; done
