@@ -18,13 +18,6 @@ namespace mk {
 
 namespace joint {
 
-Coefficients Inequality(float C, const Softness& soft, JointPass pass, const StepContext& context) {
-  if (C > 0.0f) return {C * context.invH, 1.0f, 0.0f};  // may close the gap, not more, this sub-step
-  return Equality(C, soft, pass, context);
-}
-
-float RelativeAngle(Rot qA, Rot qB) { return Angle(InvMulRot(qA, qB)); }
-
 // The float solve overflows when the determinant does (very heavy bodies) and also when only a product
 // of K with the right-hand side does (a very light body far from its anchor: K of 1e35 times a speed
 // of 1e5); either way the double-precision solve takes over, whose exponent range holds both.
@@ -44,24 +37,6 @@ Vec2 Solve22Wide(float k11, float k12, float k22, Vec2 b) {
   if (det == 0.0 || !std::isfinite(det)) return {0.0f, 0.0f};
   return {static_cast<float>((d * b.x - c * b.y) / det), static_cast<float>((a * b.y - c * b.x) / det)};
 }
-
-template <bool kWithKick>
-float SolveAngular(const JointConstraint& c, BodyState& a, BodyState& b, float target, Coefficients k,
-                   float& accumulated, float lo, float hi) {
-  // Row Cdot = wB - wA (Jacobian [0, -1, 0, 1]), effective mass 1 / (iA + iB).
-  float cdot = b.w - a.w - target;
-  float impulse = RowImpulse<kWithKick>(k, c.angularMass, cdot, accumulated);
-  float updated = std::clamp(accumulated + impulse, lo, hi);
-  impulse = updated - accumulated;
-  accumulated = updated;
-  a.w -= c.invIA * impulse;
-  b.w += c.invIB * impulse;
-  return impulse;
-}
-template float SolveAngular<false>(const JointConstraint&, BodyState&, BodyState&, float, Coefficients,
-                                   float&, float, float);
-template float SolveAngular<true>(const JointConstraint&, BodyState&, BodyState&, float, Coefficients, float&,
-                                  float, float);
 
 void SolveWeld(JointConstraint& c, BodyState& a, BodyState& b, JointPass pass, const StepContext& context) {
   // Angle first (cheap, and the point row then sees the rotation it must follow). A weld with its
