@@ -2,9 +2,9 @@
 # Run with cmake -P by the test discovery_lists_every_case (tests/CMakeLists.txt): the CTest tests that
 # mk_discover_tests made of a doctest program (cmake/MkDiscoverTests.cmake, from its XML listing)
 # against what the program itself says in its other two forms. Every case the plain --list-test-cases
-# prints is one test of that name, and no other test runs the program; each test's command selects its
-# own case; and every 10th case's label is the suite doctest's per-case query gives (--test-case=NAME
-# --list-test-suites, what doctest's own discovery asks once per case).
+# prints is one test of that name, and no other test runs the program; for the first and every 10th
+# case, the test's own --test-case filter selects that case alone, and its label is the suite that
+# doctest's per-case query gives (--list-test-suites, what doctest's own discovery asks once per case).
 #   PROGRAM    the doctest program
 #   BUILD_DIR  the build tree whose tests ctest lists
 #   CTEST      the ctest program
@@ -48,13 +48,11 @@ foreach(i RANGE ${last})
     continue()
   endif()
   string(JSON name GET "${test}" name)
-  string(JSON argument GET "${test}" command 1)
-  string(REPLACE "," "\\," filter "${name}")
-  if(NOT argument STREQUAL "--test-case=${filter}")
-    message(FATAL_ERROR "the test '${name}' runs ${argument}")
-  endif()
   list(APPEND names "${name}")
-  # The test's label, kept under a key made of its name (any characters) for the check below.
+  # The test's case filter and label, kept under a key made of its name (any characters) for the
+  # checks below.
+  string(MD5 key "${name}")
+  string(JSON argument_${key} GET "${test}" command 1)
   set(label "")
   string(JSON property_count LENGTH "${test}" properties)
   math(EXPR last_property "${property_count} - 1")
@@ -64,7 +62,6 @@ foreach(i RANGE ${last})
       string(JSON label GET "${test}" properties ${p} value 0)
     endif()
   endforeach()
-  string(MD5 key "${name}")
   set(label_${key} "${label}")
 endforeach()
 
@@ -87,12 +84,16 @@ foreach(name IN LISTS cases)
   if(NOT index EQUAL 1 AND NOT index MATCHES "0$")  # the first, then every 10th
     continue()
   endif()
-  string(REPLACE "," "\\," filter "${name}")
-  mk_listing(suites "--test-case=${filter}" --list-test-suites)
+  # The test's own filter, as ctest passes it: doctest must select this one case with it.
   string(MD5 key "${name}")
+  mk_listing(selected "${argument_${key}}" --list-test-cases)
+  if(NOT "${selected}" STREQUAL "${name}")
+    message(FATAL_ERROR "the test '${name}' (${argument_${key}}) selects: ${selected}")
+  endif()
+  mk_listing(suites "${argument_${key}}" --list-test-suites)
   if(NOT "${suites}" STREQUAL "${label_${key}}")
     message(FATAL_ERROR "'${name}': label '${label_${key}}', doctest's suite '${suites}'")
   endif()
   math(EXPR checked "${checked} + 1")
 endforeach()
-message(STATUS "${case_count} cases, each one test of its name; ${checked} labels equal doctest's suites")
+message(STATUS "${case_count} cases, each one test of its name; ${checked} filters select their case alone, with doctest's suite as label")

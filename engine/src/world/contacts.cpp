@@ -644,8 +644,8 @@ std::uint8_t UpdateOneContact(const WorldState& world, Contact& c, const Manifol
 // then one pass in slot order raises the events, counts the touches and lists the wakes, so the
 // events come in the order the serial update gives, whatever the worker count.
 void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings, bool recycling) {
-  const std::vector<int>& slots = world.narrowphaseSlots;
-  CollectAwakeContactSlots(world, world.narrowphaseSlots);
+  std::vector<int>& slots = world.narrowphaseSlots;
+  CollectAwakeContactSlots(world, slots);
   std::vector<std::uint8_t>& changes = world.narrowphaseChanges;
   changes.resize(slots.size());
   std::atomic<int> totals[3] = {0, 0, 0};  // queries, GJK iterations, reused: sums, in any order
@@ -696,8 +696,8 @@ void UpdateContactsSerial(WorldState& world) {
   const bool recycling = world.settings.enableContactRecycling;
   int queries = 0, iterations = 0, reused = 0;
   // Contacts of two sleeping (or static) bodies are not in the awake set: frozen as they were.
-  const std::vector<int>& slots = world.narrowphaseSlots;
-  CollectAwakeContactSlots(world, world.narrowphaseSlots);
+  std::vector<int>& slots = world.narrowphaseSlots;
+  CollectAwakeContactSlots(world, slots);
   const int count = static_cast<int>(slots.size());
   for (int i = 0; i < count; ++i) {
     PrefetchContactInputs(world, slots.data(), i, count);

@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -260,9 +261,12 @@ inline void CollectAwakeContactSlots(const WorldState& world, std::vector<int>& 
   ForEachAwakeContact(world, [&out](int slot) { out.push_back(slot); });
 }
 /// Asks for the cache lines of a contact that the narrowphase and the gather read: its manifold's
-/// point count (offset 88 of 212), its body edges and shapes, its materials and flags (156 to 211).
-/// A record lies at any offset in a line, so these three addresses cover every line holding those
-/// fields: at most one line boundary falls between the edges and the last flag, 54 bytes apart.
+/// point count, and its body edges, shapes, materials and flags, which lie together at the record's
+/// end. A record lies at any offset in a line, so these three addresses cover every line holding
+/// those fields as long as the edges and the last flag are less than a line apart (at most one line
+/// boundary between them), which the assertion keeps true.
+static_assert(offsetof(Contact, sensorOverlap) - offsetof(Contact, edges) < 64,
+              "PrefetchContactRecord asks for two lines between the edges and the flags");
 inline void PrefetchContactRecord(const Contact& contact) {
   __builtin_prefetch(&contact.manifold.pointCount);
   __builtin_prefetch(&contact.edges[0]);
