@@ -75,6 +75,24 @@ void CheckEveryScene(int steps, bool small, bool alternateWidths = false) {
   }
 }
 
+// `digestsOn(tasks)` gives `serial` on pools of 2, 3 and 8 workers and on each hostile task system.
+template <class DigestsOn>
+void CheckWorkersAndHostileSchedulers(const std::vector<std::uint64_t>& serial, DigestsOn&& digestsOn) {
+  TaskPool pool2(2), pool3(3), pool8(8);
+  for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
+    INFO("workers " << pool->WorkerCount());
+    const TaskSystem tasks = pool->GetTaskSystem();
+    CHECK(FirstMismatch(serial, digestsOn(&tasks)) == -1);
+  }
+  for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
+                         Hostility::ShuffledWorkerIndex}) {
+    INFO("mode " << static_cast<int>(mode));
+    HostileScheduler scheduler(mode, 5);
+    const TaskSystem tasks = scheduler.System();
+    CHECK(FirstMismatch(serial, digestsOn(&tasks)) == -1);
+  }
+}
+
 // A room of thin static walls with static sensor strips, 64 small bodies thrown across it at 30 to 60
 // m/s (each moves further than half its size a step, so the continuous stage sweeps all of them, on
 // the workers when there are 32 or more), 32 of them in jointed pairs (an impact takes the partner
@@ -134,6 +152,77 @@ std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, 
   return digests;
 }
 
+// A chain of 1,400 hanging bodies with every case of the joint gather: hinges between moving bodies,
+// hinges to the static ground, the slots of destroyed joints, filter joints (no rows), a mouse joint, a
+// disabled body's joints, and a jointed island put to sleep (neither body moves). Over 1,024 joint
+// slots, so a step on workers gathers the joints in blocks (solve.cpp, GatherJointsOnWorkers).
+struct GatherJoint {
+  JointId id;
+  BodyId a, b;  // a null for the mouse joint
+  bool filter = false;
+};
+World JointGatherCases(std::vector<GatherJoint>* made = nullptr) {
+  World world(WorldDef{.gravity = {0.0f, -10.0f}});
+  std::vector<GatherJoint> joints;
+  const BodyId ground = world.CreateBody({});
+  std::vector<BodyId> bodies;
+  for (int i = 0; i < 1400; ++i) {
+    const Vec2 at{static_cast<float>(i % 70), -static_cast<float>(i / 70)};
+    const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = at});
+    world.CreateShape(body, {}, Circle{{0.0f, 0.0f}, 0.2f});
+    bodies.push_back(body);
+  }
+  for (int i = 0; i < 1400; ++i) {
+    const BodyId body = bodies[static_cast<std::size_t>(i)];
+    const BodyId above = i < 70 ? ground : bodies[static_cast<std::size_t>(i - 70)];
+    const Vec2 anchorA = i < 70 ? Vec2{static_cast<float>(i), 0.5f} : Vec2{0.0f, -0.5f};
+    // The last ten columns hang from nothing: ten free chains, the last of them put to sleep below.
+    if (i % 70 < 60 || i >= 70) {
+      const JointId id = world.CreateJoint(RevoluteJointDef{
+          {.bodyA = above, .bodyB = body, .localAnchorA = anchorA, .localAnchorB = {0.0f, 0.5f}}});
+      joints.push_back({id, above, body});
+    }
+    if (i % 97 == 5)
+      joints.push_back(
+          {world.CreateJoint(FilterJointDef{{.bodyA = body, .bodyB = ground}}), body, ground, true});
+  }
+  for (std::size_t k = 0; k < joints.size(); k += 13) {  // slots of destroyed joints among the live
+    REQUIRE(world.DestroyJoint(joints[k].id));
+    joints[k].id = JointId{};
+  }
+  joints.push_back({world.CreateJoint(MouseJointDef{.body = bodies[700], .target = {3.0f, -8.0f}}), BodyId{},
+                    bodies[700]});
+  world.SetEnabled(bodies[1305], false);
+  world.SetAwake(bodies[1369], false);  // column 69's chain
+  REQUIRE(!world.IsAwake(bodies[1369]));
+  if (made != nullptr) *made = joints;
+  return world;
+}
+
+// Each step's gathered joints (the joint's slot, both sides' bits) and state digest.
+std::vector<std::uint64_t> JointGatherDigests(const TaskSystem* tasks, int steps) {
+  World world = JointGatherCases();
+  if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
+  std::vector<std::uint64_t> digests;
+  for (int i = 0; i < steps; ++i) {
+    world.Step(1.0f / 60.0f);
+    const WorldState& state = world.State();
+    std::uint64_t h = test::StepDigest(world);
+    const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001b3ull; };
+    for (const JointInput& input : state.jointInputs) {
+      mix(static_cast<std::uint64_t>(input.joint - static_cast<const JointData*>(state.joints.data())));
+      for (const JointBody* side : {&input.bodyA, &input.bodyB}) {
+        for (float v :
+             {side->q.c, side->q.s, side->center.x, side->center.y, side->localCenter.x, side->localCenter.y})
+          mix(std::bit_cast<std::uint32_t>(v));
+        mix(static_cast<std::uint32_t>(side->index));
+      }
+    }
+    digests.push_back(h);
+  }
+  return digests;
+}
+
 }  // namespace
 
 // Scenes big enough that a colour's groups span several blocks on every worker count (a block is
@@ -185,19 +274,44 @@ TEST_CASE(
   const std::vector<std::uint64_t> serial = FastCrowdDigests(nullptr, 45, &mostFast, &hits);
   CHECK(mostFast >= 40);  // the parallel pass runs (from 32 fast non-bullets)
   CHECK(hits >= 20);      // and the digests hold hit events
-  TaskPool pool2(2), pool3(3), pool8(8);
-  for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
-    INFO("workers " << pool->WorkerCount());
-    const TaskSystem tasks = pool->GetTaskSystem();
-    CHECK(FirstMismatch(serial, FastCrowdDigests(&tasks, 45)) == -1);
+  CheckWorkersAndHostileSchedulers(serial,
+                                   [](const TaskSystem* tasks) { return FastCrowdDigests(tasks, 45); });
+}
+
+TEST_CASE("joints gathered on workers: the serial list in slot order with every kind of joint and body") {
+  {  // the serial list itself against the public API's view of each joint made
+    std::vector<GatherJoint> made;
+    World world = JointGatherCases(&made);
+    const auto moves = [&world](BodyId body) {
+      return !body.IsNull() && world.GetBodyType(body) == BodyType::Dynamic && world.IsAwake(body) &&
+             world.IsEnabled(body);
+    };
+    const auto enabled = [&world](BodyId body) { return body.IsNull() || world.IsEnabled(body); };
+    std::size_t expected = 0, destroyed = 0, filters = 0, asleep = 0;
+    for (const GatherJoint& joint : made) {
+      destroyed += joint.id.IsNull() ? 1 : 0;
+      filters += joint.filter && !joint.id.IsNull() ? 1 : 0;
+      if (joint.id.IsNull() || joint.filter) continue;
+      asleep += !joint.a.IsNull() && !world.IsAwake(joint.a) && !world.IsAwake(joint.b) ? 1 : 0;
+      expected += (moves(joint.a) || moves(joint.b)) && enabled(joint.a) && enabled(joint.b) ? 1 : 0;
+    }
+    CHECK(destroyed > 100);
+    CHECK(filters > 10);
+    CHECK(asleep >= 5);
+    world.Step(1.0f / 60.0f);
+    const WorldState& state = world.State();
+    REQUIRE(state.jointIds.Capacity() > 1024);  // more than one block of slots: the workers split it
+    CHECK(state.jointInputs.size() == expected);
+    const JointData* previous = nullptr;
+    for (const JointInput& input : state.jointInputs) {
+      CHECK(input.joint > previous);
+      previous = input.joint;
+      CHECK((input.bodyA.index >= 0 || input.bodyB.index >= 0));
+    }
   }
-  for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
-                         Hostility::ShuffledWorkerIndex}) {
-    INFO("mode " << static_cast<int>(mode));
-    HostileScheduler scheduler(mode, 5);
-    const TaskSystem tasks = scheduler.System();
-    CHECK(FirstMismatch(serial, FastCrowdDigests(&tasks, 45)) == -1);
-  }
+  const std::vector<std::uint64_t> serial = JointGatherDigests(nullptr, 20);
+  CheckWorkersAndHostileSchedulers(serial,
+                                   [](const TaskSystem* tasks) { return JointGatherDigests(tasks, 20); });
 }
 
 TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum colours") {

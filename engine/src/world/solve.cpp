@@ -204,36 +204,99 @@ void GatherContacts(WorldState& world, const TaskSystem* tasks) {
 // What GatherJoints reads of a body that does not move this step (static, asleep or disabled).
 JointBody StillSide(const Body& body) { return {body.xf.q, body.center, body.localCenter, kNull}; }
 
+// Whether GatherJoints lists joint `slot`: live, not a filter joint, at least one of its bodies moving
+// this step (`fresh`: GatherBodies' stamp), and no disabled body. movingA / movingB say which move.
+[[gnu::always_inline]] inline bool JointToSolve(const WorldState& world, int slot, std::uint32_t fresh,
+                                                bool& movingA, bool& movingB) {
+  if (!world.jointIds.IsLive(slot)) return false;
+  const auto [a, b] = world.jointEnds[slot];  // not the Joint's edges: a cache line less per joint
+  if (b == kNull) return false;               // a filter joint: no rows (joints.cpp, NewJoint)
+  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;  // GatherBodies wrote the moving
+  movingA = a != kNull && sides[a].stamp == fresh;
+  movingB = sides[b].stamp == fresh;
+  if (!movingA && !movingB) return false;  // neither body moves: nothing to solve
+  // A disabled body's joints do nothing.
+  return !((a != kNull && !movingA && !world.bodies[a].enabled) || (!movingB && !world.bodies[b].enabled));
+}
+
+// Joint `slot`'s input, every field written (the parallel gather fills entries left from the last step).
+// Field by field: GCC builds a braced temporary on the stack with narrow stores and copies it out with
+// wide loads, which cannot be forwarded from those stores (a stall per input; perf showed 10% of
+// joint_grid's time on those copies).
+[[gnu::always_inline]] inline void FillJointInput(WorldState& world, int slot, bool movingA, bool movingB,
+                                                  JointInput& input) {
+  const auto [a, b] = world.jointEnds[slot];
+  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;
+  Joint& j = world.joints[slot];
+  input.joint = &j;
+  if (movingA) {
+    input.bodyA = sides[a].side;
+  } else if (a != kNull) {
+    input.bodyA = StillSide(world.bodies[a]);
+  } else {  // a mouse joint: its target, as a body that does not move
+    input.bodyA.q = Rot{};
+    input.bodyA.center = j.target;
+    input.bodyA.localCenter = {0.0f, 0.0f};
+    input.bodyA.index = kNull;
+  }
+  input.bodyB = movingB ? sides[b].side : StillSide(world.bodies[b]);
+}
+
+// Joint slots per block of the gather on workers: fixed, so the blocks (and the inputs' order, slot
+// order) do not depend on the worker count.
+constexpr int kJointSlotsPerBlock = 1024;
+
+// GatherJoints on the workers: each block counts its joints, the counts become each block's first
+// input, then each block fills its inputs in slot order. Writing joint_grid's 20,000 inputs (64 bytes
+// each, a cache line written per joint) was a third of the calling thread's own solver time on two
+// workers. The inputs' size usually equals the last step's, so the resize writes nothing.
+void GatherJointsOnWorkers(WorldState& world, const TaskSystem* tasks) {
+  const std::uint32_t fresh = world.gatherStamp;
+  const int capacity = world.jointIds.Capacity();
+  const int blocks = (capacity + kJointSlotsPerBlock - 1) / kJointSlotsPerBlock;
+  std::vector<int>& firstInput = world.jointBlockFirstInput;
+  firstInput.resize(static_cast<std::size_t>(blocks) + 1);
+  const auto blockSlots = [&](int block) {
+    return std::pair{block * kJointSlotsPerBlock, std::min(capacity, (block + 1) * kJointSlotsPerBlock)};
+  };
+  ParallelFor(tasks, blocks, 1, [&](int begin, int end) {
+    for (int block = begin; block < end; ++block) {
+      int count = 0;
+      bool movingA = false, movingB = false;
+      for (auto [slot, last] = blockSlots(block); slot < last; ++slot)
+        count += JointToSolve(world, slot, fresh, movingA, movingB) ? 1 : 0;
+      firstInput[static_cast<std::size_t>(block) + 1] = count;
+    }
+  });
+  firstInput[0] = 0;
+  for (int block = 0; block < blocks; ++block) firstInput[block + 1] += firstInput[block];
+  std::vector<JointInput>& inputs = world.jointInputs;
+  inputs.resize(static_cast<std::size_t>(firstInput[blocks]));
+  ParallelFor(tasks, blocks, 1, [&](int begin, int end) {
+    for (int block = begin; block < end; ++block) {
+      JointInput* out = inputs.data() + firstInput[block];
+      bool movingA = false, movingB = false;
+      for (auto [slot, last] = blockSlots(block); slot < last; ++slot)
+        if (JointToSolve(world, slot, fresh, movingA, movingB))
+          FillJointInput(world, slot, movingA, movingB, *out++);
+    }
+  });
+}
+
 // Joints of enabled bodies with at least one moving body, in slot order. A mouse joint's body A is
 // its target.
-void GatherJoints(WorldState& world) {
+void GatherJoints(WorldState& world, const TaskSystem* tasks) {
+  if (HasWorkers(tasks) && world.jointIds.Capacity() > kJointSlotsPerBlock) {
+    GatherJointsOnWorkers(world, tasks);
+    return;
+  }
   std::vector<JointInput>& inputs = world.jointInputs;
   inputs.clear();
-  const std::vector<WorldState::JointSideOf>& sides = world.jointSides;  // GatherBodies wrote the moving
   const std::uint32_t fresh = world.gatherStamp;
   for (int slot = 0; slot < world.jointIds.Capacity(); ++slot) {
-    if (!world.jointIds.IsLive(slot)) continue;
-    const auto [a, b] = world.jointEnds[slot];  // not the Joint's edges: a cache line less per joint
-    if (b == kNull) continue;                   // a filter joint: no rows (joints.cpp, NewJoint)
-    const bool movingA = a != kNull && sides[a].stamp == fresh, movingB = sides[b].stamp == fresh;
-    if (!movingA && !movingB) continue;  // neither body moves: nothing to solve
-    // A disabled body's joints do nothing.
-    if ((a != kNull && !movingA && !world.bodies[a].enabled) || (!movingB && !world.bodies[b].enabled))
-      continue;
-    // Filled in place: GCC builds a braced temporary on the stack with narrow stores and copies it out
-    // with wide loads, which cannot be forwarded from those stores (a stall per input; perf showed
-    // 10% of joint_grid's time on those copies).
-    JointInput& input = inputs.emplace_back();
-    Joint& j = world.joints[slot];
-    input.joint = &j;
-    if (movingA) {
-      input.bodyA = sides[a].side;
-    } else if (a != kNull) {
-      input.bodyA = StillSide(world.bodies[a]);
-    } else {
-      input.bodyA.center = j.target;
-    }
-    input.bodyB = movingB ? sides[b].side : StillSide(world.bodies[b]);
+    bool movingA = false, movingB = false;
+    if (JointToSolve(world, slot, fresh, movingA, movingB))
+      FillJointInput(world, slot, movingA, movingB, inputs.emplace_back());
   }
 }
 
@@ -386,7 +449,7 @@ void SolveStep(WorldState& world, float dt) {
   WakeJointPartners(world);
   GatherBodies(world, context);
   GatherContacts(world, context.tasks);
-  GatherJoints(world);
+  GatherJoints(world, context.tasks);
   PrepareContacts(world.contactInputs, solver, context, world.maySurfaceShapes);
   PrepareJoints(world.jointInputs, solver, context);
   // The relax pass's supports (RelaxNormalRows); Classic mode and a step without relax read none.

@@ -315,7 +315,8 @@ struct WorldState {
     std::uint32_t stamp = 0;
   };
   std::vector<JointSideOf> jointSides;
-  std::uint32_t gatherStamp = 0;  // counts GatherBodies calls; never 0 after the first
+  std::uint32_t gatherStamp = 0;          // counts GatherBodies calls; never 0 after the first
+  std::vector<int> jointBlockFirstInput;  // GatherJoints on workers: per block of slots, its first input
   SolverArrays solver;
   IdPool sleepGroupIds;
   std::vector<int> sleepGroupHead;     // sleep group -> first body
