@@ -437,30 +437,46 @@ void MixMaterials(const WorldState& world, Contact& c, const Shape& a, const Sha
 
 }  // namespace
 
-void CreateContact(WorldState& world, int shapeA, int shapeB) {
+int CreateContactLinks(WorldState& world, int shapeA, int shapeB) {
   // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
   if (shapeB < shapeA) std::swap(shapeA, shapeB);
   std::uint64_t key = PairMap::Key(shapeA, shapeB);
-  if (world.contactByShapes.Find(key) != -1) return;
+  if (world.contactByShapes.Find(key) != -1) return kNull;
   int slot = world.contactIds.Allocate();
   if (slot >= static_cast<int>(world.contacts.size())) world.contacts.resize(slot + 1);
   Contact& c = world.contacts[slot];
-  c = Contact{};
-  const Shape& a = world.shapes[shapeA];
-  const Shape& b = world.shapes[shapeB];
   c.shapeA = shapeA;
   c.shapeB = shapeB;
-  MixMaterials(world, c, a, b);
-  c.enableContactEvents = a.enableContactEvents || b.enableContactEvents;
-  c.enableHitEvents = a.enableHitEvents || b.enableHitEvents;
-  c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
-  c.edges[0].body = a.body;
-  c.edges[1].body = b.body;
+  c.edges[0].body = world.shapes[shapeA].body;
+  c.edges[1].body = world.shapes[shapeB].body;
   LinkContact(world, slot);
   world.contactByShapes.Insert(key, slot);
   const std::size_t words = static_cast<std::size_t>(slot) / 64 + 1;
   if (world.awakeContactBits.size() < words) world.awakeContactBits.resize(words, 0);
   SetContactAwake(world, slot);
+  return slot;
+}
+
+void FillNewContact(WorldState& world, int slot) {
+  Contact& c = world.contacts[slot];
+  const BodyEdge edges[2] = {c.edges[0], c.edges[1]};
+  const int shapeA = c.shapeA, shapeB = c.shapeB;
+  c = Contact{};  // every other field at its default, whatever the slot held before
+  c.edges[0] = edges[0];
+  c.edges[1] = edges[1];
+  c.shapeA = shapeA;
+  c.shapeB = shapeB;
+  const Shape& a = world.shapes[shapeA];
+  const Shape& b = world.shapes[shapeB];
+  MixMaterials(world, c, a, b);
+  c.enableContactEvents = a.enableContactEvents || b.enableContactEvents;
+  c.enableHitEvents = a.enableHitEvents || b.enableHitEvents;
+  c.sensorEvents = a.isSensor != b.isSensor && (a.isSensor ? b.enableSensorEvents : a.enableSensorEvents);
+}
+
+void CreateContact(WorldState& world, int shapeA, int shapeB) {
+  const int slot = CreateContactLinks(world, shapeA, shapeB);
+  if (slot != kNull) FillNewContact(world, slot);
 }
 
 void DestroyContact(WorldState& world, int slot, bool raiseEndEvent) {

@@ -225,6 +225,12 @@ inline float ShapeExtent(const ShapeGeometry& geometry) {
 
 // Contacts (contacts.cpp)
 void CreateContact(WorldState& world, int shapeA, int shapeB);
+/// CreateContact in two halves, so that the step can fill many new records on its workers: the first
+/// (one thread, in order) makes the contact for the pair unless it exists, with only its shapes and
+/// body edges set, linked into its bodies' lists, the pair map and the awake set, and returns its slot
+/// (kNull when the pair had one); the second (any thread, one per slot) sets every other field.
+int CreateContactLinks(WorldState& world, int shapeA, int shapeB);
+void FillNewContact(WorldState& world, int slot);
 void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& world, int shape);
 /// A contact's mixed surface within what MixMaterials can give (a snapshot's contact is checked).

@@ -346,6 +346,7 @@ struct WorldState {
   std::vector<std::uint8_t> scatterFast;
   std::vector<ProxyId> scatterProxy;  // per solver body: its proxy when it has one (ScatterBodies)
   std::vector<std::uint64_t> begunPairScratch;
+  std::vector<int> pairContactScratch;     // UpdatePairs: the contacts to destroy, then those it made
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
   std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
   std::vector<CastHit> rayHits;            // CastRayAll's hits, sorted before they are copied out, reused
