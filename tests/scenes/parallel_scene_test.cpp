@@ -314,6 +314,83 @@ TEST_CASE("joints gathered on workers: the serial list in slot order with every 
                                    [](const TaskSystem* tasks) { return JointGatherDigests(tasks, 20); });
 }
 
+// Boxes on a plank (a body with more contacts than colours: its contacts overflow), bouncing balls
+// (restitution), and a speed cap low enough that the falling bodies reach it (their impulses dropped).
+World ImpulseStoreCases(BodyId& sled) {
+  SolverSettings settings;
+  settings.maxLinearSpeed = 6.0f;
+  World world(WorldDef{.gravity = {0.0f, -10.0f}, .settings = settings});
+  const BodyId ground = world.CreateBody({});
+  world.CreateShape(ground, {}, MakeOffsetBox(30.0f, 0.5f, {0.0f, -0.5f}, 0.0f).value);
+  const BodyId plank = world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 0.3f}});
+  world.CreateShape(plank, {}, MakeBox(16.0f, 0.3f).value);
+  for (int i = 0; i < 40; ++i) {
+    const BodyId box =
+        world.CreateBody({.type = BodyType::Dynamic,
+                          .position = {-15.6f + 0.8f * static_cast<float>(i), 0.95f + 0.01f * (i % 3)}});
+    world.CreateShape(box, {}, MakeBox(0.35f, 0.35f).value);
+  }
+  for (int i = 0; i < 12; ++i) {
+    const BodyId ball =
+        world.CreateBody({.type = BodyType::Dynamic,
+                          .position = {-22.0f + 0.9f * static_cast<float>(i % 4), 2.0f + 1.5f * (i / 4)}});
+    world.CreateShape(ball, {.restitution = 0.8f}, Circle{{0.0f, 0.0f}, 0.3f});
+  }
+  // A box on the ground under a ball that bounces ten times its approach: the restitution pass throws
+  // the box past the cap after the sub-steps, so its ground contact's impulses are dropped after the
+  // lanes were stored.
+  const BodyId anvil = world.CreateBody({.type = BodyType::Dynamic, .position = {24.0f, 0.35f}});
+  world.CreateShape(anvil, {}, MakeBox(0.35f, 0.35f).value);
+  const BodyId hammer = world.CreateBody({.type = BodyType::Dynamic, .position = {24.0f, 3.0f}});
+  world.CreateShape(hammer, {.restitution = 10.0f}, Circle{{0.0f, 0.0f}, 0.3f});
+  // Pushed along the ground past the cap every step (the test below): capped with contacts.
+  sled = world.CreateBody({.type = BodyType::Dynamic, .position = {18.0f, 0.35f}});
+  world.CreateShape(sled, {}, MakeBox(0.35f, 0.35f).value);
+  return world;
+}
+
+TEST_CASE("after every step each contact's manifold holds its constraint's final impulses") {
+  // Invariant: the next step warm-starts from the manifolds, so they must hold what the solver ended
+  // with, after restitution and the speed cap, whichever way the impulses were stored (the coloured
+  // contacts' from their lanes during the sub-steps, the others afterwards).
+  TaskPool pool2(2);
+  const TaskSystem tasks = pool2.GetTaskSystem();
+  for (const TaskSystem* system : {static_cast<const TaskSystem*>(nullptr), &tasks}) {
+    INFO("workers " << (system == nullptr ? 1 : 2));
+    BodyId sled;
+    World world = ImpulseStoreCases(sled);
+    if (system != nullptr) REQUIRE(world.SetTaskSystem(*system));
+    std::size_t compared = 0, overflowed = 0, bounced = 0, nonZero = 0, capped = 0;
+    for (int step = 0; step < 90; ++step) {
+      world.ApplyForceToCenter(sled, {step % 20 < 10 ? 2000.0f : -2000.0f, 0.0f});
+      world.Step(1.0f / 60.0f);
+      capped += std::fabs(world.GetLinearVelocity(sled).x) >= 5.9f ? 1 : 0;
+      const WorldState& state = world.State();
+      const SolverArrays& solver = state.solver;
+      REQUIRE(solver.contacts.size() == state.contactInputs.size());
+      overflowed += WithGraphs(solver, [](auto& graph, auto&) { return graph.overflow.size(); });
+      for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
+        const ContactConstraint& c = solver.contacts[i];
+        const Manifold& manifold = *state.contactInputs[i].manifold;
+        bounced += solver.contactKeys[i].bouncy ? 1 : 0;
+        for (int j = 0; j < c.pointCount; ++j) {
+          CHECK(std::bit_cast<std::uint32_t>(manifold.points[j].normalImpulse) ==
+                std::bit_cast<std::uint32_t>(c.points[j].normalImpulse));
+          CHECK(std::bit_cast<std::uint32_t>(manifold.points[j].tangentImpulse) ==
+                std::bit_cast<std::uint32_t>(c.points[j].tangentImpulse));
+          nonZero += c.points[j].normalImpulse != 0.0f ? 1 : 0;
+          ++compared;
+        }
+      }
+    }
+    CHECK(compared > 2000);
+    CHECK(nonZero * 2 > compared);  // the contacts carry load
+    CHECK(overflowed > 100);        // the plank's contacts beyond the colours
+    CHECK(bounced > 50);            // the balls' contacts
+    CHECK(capped > 30);             // the sled at the cap, on the ground
+  }
+}
+
 TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum colours") {
   // Invariant of FuseOneBlockRuns (solver_stages.h): every maximal run of consecutive one-block stages
   // is marked on its first stage with its length, and every other stage has runLength 1. The drum

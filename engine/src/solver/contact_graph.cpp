@@ -160,9 +160,10 @@ int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount) {
 
 template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
-                        std::span<ContactConstraint> contacts, const TaskSystem* tasks) {
-  // Each lane belongs to one constraint, so ranges of groups write disjoint constraints.
-  ParallelFor(tasks, static_cast<int>(graph.groups.size()), kMinGroupsPerStoreRange, [&](int begin, int end) {
+                        std::span<ContactConstraint> contacts, const TaskSystem* tasks,
+                        std::span<const ContactInput> inputs) {
+  // Each lane belongs to one constraint (and one input), so ranges of groups write disjoint ones.
+  const auto store = [&](auto toManifolds, int begin, int end) {
     for (int gi = begin; gi < end; ++gi) {
       const WideContactGroup<F>& g = graph.groups[static_cast<size_t>(gi)];
       for (int k = 0; k < F::kLanes; ++k) {
@@ -170,12 +171,27 @@ void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey
         const size_t i = static_cast<size_t>(g.constraint[k]);
         ContactConstraint& c = contacts[i];
         // The key's count: the constraint's sits on a line no impulse shares, one more miss a contact.
-        for (int j = 0; j < keys[i].pointCount; ++j) {
+        const int pointCount = keys[i].pointCount;
+        for (int j = 0; j < pointCount; ++j) {
           c.points[j].normalImpulse = g.points[j].normalImpulse[k];
           c.points[j].tangentImpulse = g.points[j].tangentImpulse[k];
           c.points[j].maxNormalImpulse = g.points[j].maxNormalImpulse[k];
         }
+        if constexpr (decltype(toManifolds)::value) {
+          Manifold& manifold = *inputs[i].manifold;
+          for (int j = 0; j < pointCount; ++j) {
+            manifold.points[j].normalImpulse = g.points[j].normalImpulse[k];
+            manifold.points[j].tangentImpulse = g.points[j].tangentImpulse[k];
+          }
+        }
       }
+    }
+  };
+  ParallelFor(tasks, static_cast<int>(graph.groups.size()), kMinGroupsPerStoreRange, [&](int begin, int end) {
+    if (inputs.empty()) {
+      store(std::false_type{}, begin, end);
+    } else {
+      store(std::true_type{}, begin, end);
     }
   });
 }
@@ -201,7 +217,8 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
   template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, \
                                      std::span<const int>, int, ContactGraph<F>&, const TaskSystem*); \
   template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,            \
-                                      std::span<ContactConstraint>, const TaskSystem*);               \
+                                      std::span<ContactConstraint>, const TaskSystem*,                \
+                                      std::span<const ContactInput>);                                 \
   template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int);                                      \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)

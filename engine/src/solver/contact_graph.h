@@ -28,6 +28,7 @@ namespace mk {
 
 struct ContactConstraint;  // contact_solver.h
 struct ContactKey;         // contact_solver.h
+struct ContactInput;       // contact_solver.h
 
 /// Colours before the overflow. A body takes one colour per contact it has with another moving body,
 /// so a box in a stack uses about 6; 24 leaves room for crowds (Box2D v3 uses 24 as well).
@@ -122,11 +123,13 @@ void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states,
                             int begin, int end, int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints (after the sub-steps, before
-/// restitution and StoreContactImpulses). keys: as for BuildContactGraph (their point counts). Shared
-/// by `tasks`' workers when it has them.
+/// restitution and StoreContactImpulses), and with `inputs` (one per constraint) into their manifolds
+/// as well, which StoreContactImpulses then need not do again. keys: as for BuildContactGraph (their
+/// point counts). Shared by `tasks`' workers when it has them.
 template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
-                        std::span<ContactConstraint> contacts, const TaskSystem* tasks = nullptr);
+                        std::span<ContactConstraint> contacts, const TaskSystem* tasks = nullptr,
+                        std::span<const ContactInput> inputs = {});
 
 /// DropCappedImpulses for the groups: lanes with a capped body restart from zero.
 template <class F>

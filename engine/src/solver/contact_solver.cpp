@@ -591,9 +591,16 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
 
 void StoreContactImpulses(std::span<const ContactInput> inputs, SolverArrays& solver,
                           const StepContext& context) {
-  // Each input owns its manifold, so ranges of inputs write disjoint manifolds.
+  // Each input owns its manifold, so ranges of inputs write disjoint manifolds. When the lanes' store
+  // already wrote the coloured contacts' manifolds (many_pyramids: this pass re-read each constraint's
+  // impulse lines, 7% of a one-worker step), only the overflow's and the bouncy ones (restitution may
+  // have changed their normal impulses) are left.
+  const bool onlyOthers = solver.manifoldsHoldLaneImpulses;
+  solver.manifoldsHoldLaneImpulses = false;
+  const std::int8_t* colorOf = WithGraphs(solver, [](auto& graph, auto&) { return graph.colorOf.data(); });
   ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
+      if (onlyOthers && colorOf[i] >= 0 && !solver.contactKeys[static_cast<size_t>(i)].bouncy) continue;
       const ContactConstraint& c = solver.contacts[static_cast<size_t>(i)];
       const int pointCount =
           solver.contactKeys[static_cast<size_t>(i)].pointCount;  // off the impulses' lines

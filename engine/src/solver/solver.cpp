@@ -62,6 +62,7 @@ void DropCappedImpulses(SolverArrays& solver) {
     DropCappedHingeGroups(hinges, solver.params);
   });
   for (BodyParams& p : solver.params) p.capped = false;
+  solver.manifoldsHoldLaneImpulses = false;  // the lanes' impulses stored there are cut: store all again
 }
 
 namespace {
@@ -71,13 +72,14 @@ namespace {
 // PrepareJoints), then the other joints.
 template <class F>
 void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGraph<F>& graph,
-                     HingeGraph<F>& hinges) {
+                     HingeGraph<F>& hinges, std::span<const ContactInput> inputs) {
   const SolverSettings& settings = context.settings;
   BuildContactGraph(solver.contacts, solver.contactKeys, solver.levels,
                     static_cast<int>(solver.states.size()), graph, context.tasks);
   if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
     solver.stages.Run(solver, context, *context.tasks);
-    StoreContactGroups(graph, solver.contactKeys, solver.contacts, context.tasks);
+    StoreContactGroups(graph, solver.contactKeys, solver.contacts, context.tasks, inputs);
+    solver.manifoldsHoldLaneImpulses = !inputs.empty();
     return;
   }
   // The graph's static slot (contact_graph.h), after the bodies while the passes run: the integrators
@@ -106,14 +108,15 @@ void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGr
   }
   solver.states.pop_back();
   // The hinges' lanes are read by StoreJointImpulses.
-  StoreContactGroups(graph, solver.contactKeys, solver.contacts);
+  StoreContactGroups(graph, solver.contactKeys, solver.contacts, nullptr, inputs);
+  solver.manifoldsHoldLaneImpulses = !inputs.empty();
 }
 
 }  // namespace
 
 // Joints go before contacts in every pass: contacts, solved last, then have the final say on
 // non-penetration, which is the error players notice first.
-void RunSubSteps(SolverArrays& solver, const StepContext& context) {
+void RunSubSteps(SolverArrays& solver, const StepContext& context, std::span<const ContactInput> inputs) {
   const SolverSettings& settings = context.settings;
   if (settings.mode == SolverMode::Classic) {
     IntegrateVelocities(solver, context);
@@ -133,7 +136,8 @@ void RunSubSteps(SolverArrays& solver, const StepContext& context) {
     ApplyMotionLocks(solver);
     return;
   }
-  WithGraphs(solver, [&](auto& graph, auto& hinges) { RunSoftSubSteps(solver, context, graph, hinges); });
+  WithGraphs(solver,
+             [&](auto& graph, auto& hinges) { RunSoftSubSteps(solver, context, graph, hinges, inputs); });
 }
 
 }  // namespace mk

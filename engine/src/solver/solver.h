@@ -49,6 +49,10 @@ struct SolverArrays {
   std::vector<JointConstraint> joints;
   std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint
   std::vector<ContactHit> hits;         // StoreContactImpulses
+  /// RunSubSteps stored the coloured contacts' impulses into their inputs' manifolds as well (it was
+  /// given the inputs): StoreContactImpulses then stores only the others and the bouncy ones, unless
+  /// DropCappedImpulses cleared it. StoreContactImpulses clears it.
+  bool manifoldsHoldLaneImpulses = false;
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order) and
   /// coloured plain hinges with the joints they leave to the scalar path, on 4 lanes: used when
   /// `lanes` is 4 (WithGraphs picks the pair).
@@ -91,7 +95,9 @@ decltype(auto) WithGraphs(Solver& solver, Fn&& fn) {
 void DropCappedImpulses(SolverArrays& solver);
 
 /// The sub-steps of one step (Classic mode: its one step of velocity iterations and position passes),
-/// on prepared constraints. Joints go before contacts in every pass.
-void RunSubSteps(SolverArrays& solver, const StepContext& context);
+/// on prepared constraints. Joints go before contacts in every pass. With the contacts' inputs (those
+/// PrepareContacts was given), soft mode also writes the coloured contacts' impulses into their
+/// manifolds on the way out of the lanes (SolverArrays::manifoldsHoldLaneImpulses).
+void RunSubSteps(SolverArrays& solver, const StepContext& context, std::span<const ContactInput> inputs = {});
 
 }  // namespace mk

@@ -458,7 +458,7 @@ void SolveStep(WorldState& world, float dt) {
   } else {
     solver.levels.clear();
   }
-  RunSubSteps(solver, context);
+  RunSubSteps(solver, context, world.contactInputs);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
   ApplyMotionLocks(solver);  // restitution may have moved a locked velocity
