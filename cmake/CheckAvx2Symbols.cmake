@@ -28,8 +28,8 @@ set(allowed)
 set(bad)
 foreach(line IN LISTS lines)
   # "archive:member:address type name" (the archive path may hold colons: take the member before the
-  # last ':' that precedes the address).
-  if(NOT line MATCHES "^(.*):([^:]+):[0-9a-fA-F]+ (.) (.*)$")
+  # last ':' that precedes the address). LLVM's nm puts a space before the address.
+  if(NOT line MATCHES "^(.*):([^:]+): ?[0-9a-fA-F]+ (.) (.*)$")
     continue()
   endif()
   set(member "${CMAKE_MATCH_2}")
