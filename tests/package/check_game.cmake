@@ -9,6 +9,7 @@
 #                       which the game finds through CMAKE_PREFIX_PATH
 #   MK_GAME_ARGS        extra configure arguments for the game (a list)
 #   MK_BUILD_TYPE       the game's CMAKE_BUILD_TYPE; unset leaves it unset
+#   MK_CONFIGURE_ONLY   when ON, stop after the game's configure step (its CMakeLists makes the checks)
 #   MK_TARGET           the target to build (default: all)
 #   MK_RUN              the program to run afterwards, relative to the game's build folder
 #   MK_EXPECT_OUTPUT    regex its output must match
@@ -65,6 +66,10 @@ if(MK_BUILD_DIR)
 endif()
 
 run_step(${CMAKE_COMMAND} -S "${MK_GAME_SOURCE}" -B "${build}" ${configure_args})
+if(MK_CONFIGURE_ONLY)
+  message(STATUS "configured: ${MK_GAME_SOURCE}")
+  return()
+endif()
 set(build_args)
 if(MK_TARGET)
   set(build_args --target ${MK_TARGET})
