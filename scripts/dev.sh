@@ -349,6 +349,10 @@ build_large_worlds() {
   run_ctest "Release with MK_LARGE_WORLDS, all its tests" build/large
 }
 
+# The sanitized builds' RelWithDebInfo flags: line tables only (-g1), all a sanitizer's stack traces
+# read, instead of full debug information (-g): a sixth less compile time (a test file: 6.6 -> 5.5 s).
+SANITIZER_BUILD_FLAGS="-O2 -g1 -DNDEBUG"
+
 # AddressSanitizer + UndefinedBehaviorSanitizer: clang, optimised (RelWithDebInfo), warnings as errors,
 # the tests and the fuzz targets in one build (run_fuzzer runs those): the engine carries the fuzzers'
 # coverage instrumentation (-fsanitize=fuzzer-no-link), which the tests, without the fuzzer's runtime,
@@ -358,7 +362,8 @@ build_large_worlds() {
 build_sanitized() {
   log "build: clang with AddressSanitizer + UndefinedBehaviorSanitizer, the tests and the fuzz targets"
   rm -f build/asan/CMakeCache.txt  # a build dir made by gcc keeps its compiler
-  CXX=clang++ configure_and_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_SANITIZE=ON \
+  CXX=clang++ configure_and_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$SANITIZER_BUILD_FLAGS" -DMK_SANITIZE=ON \
     -DMK_BUILD_FUZZ=ON -DMK_WARNINGS_AS_ERRORS=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
   run_ctest "ASan + UBSan (clang), without labels 'long' and 'package'" build/asan -LE 'long|package'
 }
@@ -368,8 +373,8 @@ build_sanitized() {
 # the scenes and those tests.
 build_tsan() {
   log "build: ThreadSanitizer, the thread tests"
-  configure_and_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMK_TSAN=ON -DMK_WARNINGS_AS_ERRORS=ON \
-    -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
+  configure_and_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$SANITIZER_BUILD_FLAGS" \
+    -DMK_TSAN=ON -DMK_WARNINGS_AS_ERRORS=ON -DMK_BUILD_SANDBOX=OFF -DMK_BUILD_BENCHMARK=OFF
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
     run_ctest "ThreadSanitizer, label 'threads'" build/tsan -L threads
 }
