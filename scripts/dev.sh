@@ -356,7 +356,7 @@ SANITIZER_BUILD_FLAGS="-O2 -g1 -DNDEBUG"
 # AddressSanitizer + UndefinedBehaviorSanitizer: clang, optimised (RelWithDebInfo), warnings as errors,
 # the tests and the fuzz targets in one build (run_fuzzer runs those): the engine carries the fuzzers'
 # coverage instrumentation (-fsanitize=fuzzer-no-link), which the tests, without the fuzzer's runtime,
-# leave to the sanitizer runtime's no-op hooks. Every case but the labels 'long' and 'package' runs (1.3
+# leave to the sanitizer runtime's no-op hooks. Every case but the labels 'long' and 'package' runs (1.8
 # min on 2 cores; the gcc -O0 build this replaced took 3.6 min for fewer cases, and a second engine
 # build, 2.5 min, for the fuzzers). It is also the one build of mk_tests by clang.
 build_sanitized() {
