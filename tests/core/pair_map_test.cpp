@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // PairMap: an open-addressing map with backward-shift deletion, checked against std::unordered_map
-// on random inserts, overwrites, finds and erases (dense keys, so probe runs collide and wrap).
+// on random inserts, overwrites, emplaces, finds and erases (dense keys, so probe runs collide and wrap).
 #include "core/pair_map.h"
 
 #include "test_util.h"
@@ -28,7 +28,7 @@ TEST_CASE("an empty map finds nothing and erases nothing") {
   CHECK(map.Size() == 0);
 }
 
-TEST_CASE("random inserts and overwrites and finds and erases match std::unordered_map") {
+TEST_CASE("random inserts and overwrites and emplaces and finds and erases match std::unordered_map") {
   for (int shapes : {12, 40, 300}) {  // key space: pairs of `shapes` shape indices
     CAPTURE(shapes);
     test::Rng rng(static_cast<std::uint64_t>(shapes) * 7919u);
@@ -38,10 +38,17 @@ TEST_CASE("random inserts and overwrites and finds and erases match std::unorder
       const int a = rng.Int(0, shapes - 1), b = rng.Int(0, shapes - 1);
       const std::uint64_t key = PairMap::Key(a, b);
       const int kind = rng.Int(0, 9);
-      if (kind < 4) {
+      if (kind < 3) {
         const int value = rng.Int(0, 1000000);
         map.Insert(key, value);
         oracle[key] = value;
+      } else if (kind < 4) {  // Emplace: adds -1 when absent, else returns the present value
+        bool added = false;
+        int& value = map.Emplace(key, added);
+        const auto [it, inserted] = oracle.try_emplace(key, -1);
+        REQUIRE(added == inserted);
+        REQUIRE(value == it->second);
+        if (added) value = it->second = rng.Int(0, 1000000);
       } else if (kind < 8) {
         REQUIRE(map.Erase(key) == (oracle.erase(key) == 1));
       } else {

@@ -440,9 +440,11 @@ void MixMaterials(const WorldState& world, Contact& c, const Shape& a, const Sha
 int CreateContactLinks(WorldState& world, int shapeA, int shapeB) {
   // Order the pair by shape slot so A/B (and the manifold normal) do not depend on report order.
   if (shapeB < shapeA) std::swap(shapeA, shapeB);
-  std::uint64_t key = PairMap::Key(shapeA, shapeB);
-  if (world.contactByShapes.Find(key) != -1) return kNull;
-  int slot = world.contactIds.Allocate();
+  bool added = false;
+  int& entry = world.contactByShapes.Emplace(PairMap::Key(shapeA, shapeB), added);
+  if (!added) return kNull;
+  const int slot = world.contactIds.Allocate();
+  entry = slot;  // before anything else can insert into the table
   if (slot >= static_cast<int>(world.contacts.size())) world.contacts.resize(slot + 1);
   Contact& c = world.contacts[slot];
   c.shapeA = shapeA;
@@ -450,7 +452,6 @@ int CreateContactLinks(WorldState& world, int shapeA, int shapeB) {
   c.edges[0].body = world.shapes[shapeA].body;
   c.edges[1].body = world.shapes[shapeB].body;
   LinkContact(world, slot);
-  world.contactByShapes.Insert(key, slot);
   const std::size_t words = static_cast<std::size_t>(slot) / 64 + 1;
   if (world.awakeContactBits.size() < words) world.awakeContactBits.resize(words, 0);
   SetContactAwake(world, slot);

@@ -255,8 +255,10 @@ class Validator {
     // other shapes; only its count is bounded here.
     if (c.cache.count > 3) return Invalid("contact simplex cache");
     const std::uint64_t key = PairMap::Key(c.shapeA, c.shapeB);
-    if (t_.contactByShapes.Find(key) != -1) return Inconsistent("two contacts for one shape pair");
-    t_.contactByShapes.Insert(key, slot);
+    bool added = false;
+    int& entry = t_.contactByShapes.Emplace(key, added);
+    if (!added) return Inconsistent("two contacts for one shape pair");
+    entry = slot;
     return true;
   }
 
