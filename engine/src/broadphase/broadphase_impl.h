@@ -124,6 +124,14 @@ struct alignas(64) StampSet {
   std::uint32_t tag = 0;
 };
 
+/// SortPairs' buffers (broadphase.cpp), kept so that sorting the reports allocates nothing once they
+/// have held the busiest update's.
+struct PairSortScratch {
+  std::vector<std::uint64_t> keys;       ///< a pair's indices over its position
+  std::vector<std::uint64_t> otherKeys;  ///< the radix passes' other buffer
+  std::vector<ProxyPair> pairs;          ///< the pairs gathered in order
+};
+
 struct RayItem {
   float t;
   std::int32_t proxy;
@@ -179,6 +187,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<ProxyPair> begun;
   std::vector<ProxyPair> ended;
   std::vector<ProxyPair> collectScratch;  // BroadPhase::CollectPairs sorts here, reused
+  PairSortScratch pairSortScratch;        // SortPairs' buffers (begun, ended, CollectPairs)
   std::vector<ProxyPair> pendingEnded;    ///< pairs of proxies destroyed since the last update
   int movedLastUpdate = 0;
   // Parallel search scratch (Update with workers), kept between updates so a step does not allocate.
