@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 using namespace mk;
@@ -97,6 +98,59 @@ TEST_CASE("random allocations and frees match a brute-force model of slots and g
       }
     }
   }
+}
+
+// Past 4,096 slots the free bits' summary has more than one word: frees far below and far above the
+// lowest free slot, and runs of allocations that empty whole words, against a set of free slots.
+TEST_CASE("a pool of 20000 slots reuses the lowest free slot as a set of free slots does") {
+  test::Rng rng(77031);
+  IdPool pool;
+  std::set<int> free;  // model
+  int capacity = 0;
+  for (int i = 0; i < 20000; ++i) REQUIRE(pool.Allocate() == capacity++);
+  for (int round = 0; round < 200; ++round) {
+    const int frees = rng.Int(0, 300);
+    for (int k = 0; k < frees; ++k) {
+      // Half the frees in one 64-slot word picked for the round, so words empty and fill whole.
+      const int slot =
+          k % 2 == 0 ? rng.Int(0, capacity - 1) : (round * 97 % (capacity / 64)) * 64 + rng.Int(0, 63);
+      if (!pool.IsLive(slot)) continue;
+      pool.Free(slot);
+      free.insert(slot);
+    }
+    const int allocations = rng.Int(0, 320);
+    for (int k = 0; k < allocations; ++k) {
+      int expected = capacity;
+      if (!free.empty()) {
+        expected = *free.begin();
+        free.erase(free.begin());
+      } else {
+        ++capacity;
+      }
+      REQUIRE(pool.Allocate() == expected);
+    }
+    REQUIRE(pool.Capacity() == capacity);
+    REQUIRE(pool.LiveCount() == capacity - static_cast<int>(free.size()));
+    REQUIRE(pool.FreeSlots() == std::vector<int>(free.begin(), free.end()));
+  }
+}
+
+TEST_CASE("Assign rebuilds the free slots and refuses out-of-range and repeated and non-heap lists") {
+  IdPool pool;
+  CHECK(pool.Assign(std::vector<std::uint32_t>(5000, 3u), {7, 4100, 4099}));  // a min-heap
+  CHECK(pool.LiveCount() == 4997);
+  CHECK_FALSE(pool.IsLive(4100));
+  CHECK(pool.IsLive(4098));
+  CHECK(pool.Allocate() == 7);
+  CHECK(pool.Allocate() == 4099);
+  CHECK(pool.Allocate() == 4100);
+  CHECK(pool.Allocate() == 5000);
+  CHECK(pool.Generation(4099) == 3u);
+  IdPool other;
+  CHECK_FALSE(other.Assign(std::vector<std::uint32_t>(10, 1u), {10}));    // out of range
+  CHECK_FALSE(other.Assign(std::vector<std::uint32_t>(10, 1u), {2, 2}));  // listed twice
+  CHECK_FALSE(other.Assign(std::vector<std::uint32_t>(10, 1u), {5, 1}));  // not a min-heap
+  CHECK(other.Capacity() == 0);                                           // unchanged
 }
 
 }  // TEST_SUITE("core.id_pool")
