@@ -262,9 +262,16 @@ void ForEachAwakeContact(const WorldState& world, Visit&& visit) {
 /// The awake set's contact slots in slot order, written to `out` (a list the world reuses): the step's
 /// walks over contacts (the narrowphase, the solver's gather) go through such a list rather than the
 /// bits, so each can look a few contacts ahead (PrefetchContactRecord).
+/// Counted first, then written through a pointer: push_back's capacity check and size update in the
+/// loop cost 0.2% of the tumbler's and spinner's one-worker steps (callgrind model cycles; it runs twice
+/// a step).
 inline void CollectAwakeContactSlots(const WorldState& world, std::vector<int>& out) {
-  out.clear();
-  ForEachAwakeContact(world, [&out](int slot) { out.push_back(slot); });
+  std::size_t count = 0;
+  for (const std::uint64_t word : world.awakeContactBits)
+    count += static_cast<std::size_t>(std::popcount(word));
+  out.resize(count);
+  int* next = out.data();
+  ForEachAwakeContact(world, [&next](int slot) { *next++ = slot; });
 }
 /// Asks for the cache lines of a contact that the narrowphase and the gather read: its manifold's
 /// point count, and its body edges, shapes, materials and flags, which lie together at the record's
