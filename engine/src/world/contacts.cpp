@@ -681,9 +681,20 @@ void UpdateContactsParallel(WorldState& world, const ManifoldSettings& settings,
     }
     for (int k = 0; k < 3; ++k) totals[k].fetch_add(counts[k], std::memory_order_relaxed);
   });
+  // The changed positions first, then their records, each asked for a few ahead: a changed contact's
+  // record is cold after the workers wrote it, and the spinner changes thousands a step (this pass
+  // waiting on each record was 1.1% of its two-worker samples, perf).
+  std::vector<int>& changed = world.narrowphaseChanged;
+  changed.clear();
   for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (changes[i] != 0) changed.push_back(static_cast<int>(i));
+  }
+  constexpr std::size_t kLookahead = 8;
+  for (std::size_t k = 0; k < changed.size(); ++k) {
+    if (k + kLookahead < changed.size())
+      PrefetchContactRecord(world.contacts[static_cast<std::size_t>(slots[changed[k + kLookahead]])]);
+    const std::size_t i = static_cast<std::size_t>(changed[k]);
     const std::uint8_t change = changes[i];
-    if (change == 0) continue;
     const Contact& c = world.contacts[slots[i]];
     if (change & kSensorChanged) ReportSensorChange(world, c, c.sensorOverlap);  // already the new value
     if ((change & kTouchChanged) && c.enableContactEvents) {

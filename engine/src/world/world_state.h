@@ -337,6 +337,7 @@ struct WorldState {
   // slots, and what changed for each, for the ordered pass after.
   std::vector<int> narrowphaseSlots;
   std::vector<std::uint8_t> narrowphaseChanges;
+  std::vector<int> narrowphaseChanged;  // positions in narrowphaseSlots whose change is not 0
   // GatherContacts: the awake contacts' slots (on the workers, then the kept ones, compacted) and,
   // on the workers, a byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
