@@ -18,9 +18,11 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 using namespace mk;
@@ -140,12 +142,29 @@ bool LogAndRefuseThirds(std::uint64_t a, std::uint64_t b, void* context) {
   return (a + b) % 3 != 0;
 }
 
+// The same rule as a pure filter (SetShouldCollide's `pure`): it only counts the calls made off the
+// thread that runs the test, which a pure filter may receive.
+struct OffThreadCalls {
+  std::thread::id testThread = std::this_thread::get_id();
+  std::atomic<int> count{0};
+};
+
+bool RefuseThirdsCountingThreads(std::uint64_t a, std::uint64_t b, void* context) {
+  auto& calls = *static_cast<OffThreadCalls*>(context);
+  if (std::this_thread::get_id() != calls.testThread) calls.count.fetch_add(1, std::memory_order_relaxed);
+  return (a + b) % 3 != 0;
+}
+
 class MovingGrid {
  public:
   static constexpr int kSide = 14;
 
-  MovingGrid() {
-    broadphase_.SetShouldCollide(LogAndRefuseThirds, &log_);
+  explicit MovingGrid(OffThreadCalls* pureFilterCalls = nullptr) {
+    if (pureFilterCalls != nullptr) {
+      broadphase_.SetShouldCollide(RefuseThirdsCountingThreads, pureFilterCalls, /*pure=*/true);
+    } else {
+      broadphase_.SetShouldCollide(LogAndRefuseThirds, &log_);
+    }
     for (int i = 0; i < kSide * kSide; ++i) ids_.push_back(Create(i, 0));
     bar_ = broadphase_.CreateProxy({.aabb = BarAt(0), .userData = 1000}).id;
   }
@@ -195,15 +214,18 @@ class MovingGrid {
   ProxyId bar_{};
 };
 
-// The grid serially and on `tasks`, update by update: the first update that differs, or -1.
-int FirstGridDifference(const TaskSystem& tasks) {
-  MovingGrid serial, parallel;
+// The grid serially and on `tasks`, update by update: the first update that differs, or -1. With
+// `pureFilterCalls`, the parallel grid's filter is the same rule set as pure (its calls are not
+// compared: a pure filter is asked on the workers, in no set order).
+int FirstGridDifference(const TaskSystem& tasks, OffThreadCalls* pureFilterCalls = nullptr) {
+  MovingGrid serial, parallel(pureFilterCalls);
   for (int step = 1; step <= 60; ++step) {
     serial.Update(step, nullptr);
     parallel.Update(step, &tasks);
     const BroadPhase& a = serial.GetBroadPhase();
     const BroadPhase& b = parallel.GetBroadPhase();
-    if (serial.Calls() != parallel.Calls() || !SameReports(a.BegunPairs(), b.BegunPairs()) ||
+    const bool sameCalls = pureFilterCalls != nullptr || serial.Calls() == parallel.Calls();
+    if (!sameCalls || !SameReports(a.BegunPairs(), b.BegunPairs()) ||
         !SameReports(a.EndedPairs(), b.EndedPairs()) || !SameState(a, b))
       return step;
   }
@@ -293,6 +315,24 @@ TEST_CASE("a grid of moving boxes on workers makes the serial pairs with the ser
     HostileScheduler scheduler(mode, 3);
     CHECK(FirstGridDifference(scheduler.System()) == -1);
     CHECK(scheduler.tasksRun > 0);
+  }
+}
+
+TEST_CASE("a pure ShouldCollideFn is asked on the workers and gives the serial pairs and reports and state") {
+  for (int workers : {2, 3, 8}) {
+    INFO("workers " << workers);
+    TaskPool pool(workers);
+    OffThreadCalls calls;
+    CHECK(FirstGridDifference(pool.GetTaskSystem(), &calls) == -1);
+  }
+  for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
+                         Hostility::ShuffledWorkerIndex}) {
+    INFO("mode " << static_cast<int>(mode));
+    HostileScheduler scheduler(mode, 3);
+    OffThreadCalls calls;
+    CHECK(FirstGridDifference(scheduler.System(), &calls) == -1);
+    // Each range on a thread of its own: the searches, not the merge, asked the filter.
+    if (mode == Hostility::ThreadPerRangeReversed) CHECK(calls.count.load() > 0);
   }
 }
 

@@ -243,7 +243,11 @@ class BroadPhase {
   BroadPhaseError RefilterProxy(ProxyId id);
 
   /// Replaces the extra filter. Existing pairs are not re-filtered; call RefilterProxy for that.
-  void SetShouldCollide(ShouldCollideFn fn, void* context);
+  /// `pure`: fn's answer depends only on its arguments and on state that does not change during an
+  /// UpdatePairs call, and fn may be called from any thread, at the same time, in any order. Then
+  /// UpdatePairs(tasks) asks it in the searches on the workers rather than in the merge on the calling
+  /// thread; the pair set, the reports and the saved state are the same either way.
+  void SetShouldCollide(ShouldCollideFn fn, void* context, bool pure = false);
 
   /// Brings the structure up to date and computes the pairs begun and ended since the last call.
   void UpdatePairs();
@@ -253,7 +257,8 @@ class BroadPhase {
   /// its callbacks are called from this thread); the pairs are then added and ended on the calling
   /// thread, in the order UpdatePairs() uses, so the pair set, the reports, the saved state and the
   /// calls of ShouldCollideFn (all on the calling thread) are those of UpdatePairs() for any worker
-  /// count and any scheduling. With one worker or a null
+  /// count and any scheduling. A filter set as pure (SetShouldCollide) is asked on the workers
+  /// instead, once for each new candidate pair, in no set order. With one worker or a null
   /// callback, or fewer than 64 moved proxies, it is UpdatePairs().
   void UpdatePairs(const TaskSystem& tasks);
 

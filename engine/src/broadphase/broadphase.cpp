@@ -303,7 +303,10 @@ void BroadPhase::Impl::MergeMoved(std::int32_t m, const FoundRange& range) {
   }
   for (std::int32_t k = range.removed; k < range.count; ++k) {
     const std::int32_t other = answer[k];
-    if (other >= 0) {
+    if (shouldCollidePure) {  // FindSplitAnswer asked every filter already
+      AddPair(m, other);
+      begun.push_back(MakePair(pairs[slots[m].pairHead]));
+    } else if (other >= 0) {
       OfferPair(m, other);
     } else if (Refused(~other, m)) {
       OfferPair(m, ~other);
@@ -389,7 +392,8 @@ class WorkerStamps {
 // (MergeMoved). A pair of m and an earlier moved proxy is that one's to end or make (the serial walk of
 // the earlier one ends it when the boxes do not overlap; Overlaps is symmetric, and so is the query, so
 // the earlier one's answer holds m). Kept partners (stamped in the walk), repeats in the query's answer
-// and candidates that the filters refuse are left out. Returns how many nodes end, or kFull.
+// and candidates that the filters refuse are left out; with a pure ShouldCollideFn, so are candidates it
+// refuses and earlier moved ones. Returns how many nodes end, or kFull.
 int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w, WorkerStamps& stamp) {
   const std::uint32_t t = stamp.Next();
   const AABB box = s.fat[m];
@@ -408,6 +412,12 @@ int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w, 
   const bool stored = s.ForEachOverlap(box, [&](std::int32_t other) {
     if (stamp[other] == t) return true;
     stamp[other] = t;
+    if (s.shouldCollidePure) {
+      // The earlier proxy's answer holds m (as above): it makes the pair, or the filter refuses it and
+      // would refuse m too. Any other candidate the filter passes, the merge only adds.
+      if (EarlierMoved(s, other, m) || !s.ShouldCollide(m, other)) return true;
+      return w.Put(other);
+    }
     if (!s.PassesFilters(m, other)) return true;
     return w.Put(EarlierMoved(s, other, m) ? ~other : other);
   });
@@ -510,7 +520,8 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
   if (HasWorkers(tasks) && movedCount >= kMinMovedForWorkers) {
     // Find on the workers, then merge here in `moved` order: the searches also do the reading part of
     // each proxy's processing (FindSplitAnswer), the merge only the edits, so every pair node, free
-    // list link, report and ShouldCollideFn call is the serial update's. With a re-filter (its walk
+    // list link, report and ShouldCollideFn call is the serial update's (a pure ShouldCollideFn is
+    // asked in the searches instead: the same answers, so the same edits). With a re-filter (its walk
     // asks ShouldCollideFn) every proxy gets the serial code fed its stored candidates.
     const bool split = std::none_of(moved.begin(), moved.end(),
                                     [&](std::int32_t proxy) { return (flags[proxy] & kFlagRefilter) != 0; });
@@ -723,9 +734,10 @@ BroadPhaseError BroadPhase::RefilterProxy(ProxyId id) {
   return BroadPhaseError::None;
 }
 
-void BroadPhase::SetShouldCollide(ShouldCollideFn fn, void* context) {
+void BroadPhase::SetShouldCollide(ShouldCollideFn fn, void* context, bool pure) {
   impl_->shouldCollide = fn;
   impl_->shouldCollideContext = context;
+  impl_->shouldCollidePure = pure;
 }
 
 void BroadPhase::UpdatePairs() { impl_->Update(); }

@@ -145,6 +145,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   int reevaluateInterval = 32;
   ShouldCollideFn shouldCollide = nullptr;
   void* shouldCollideContext = nullptr;
+  bool shouldCollidePure = false;  // SetShouldCollide's `pure`: the searches on the workers ask it
 
   // Proxies.
   std::vector<ProxySlot> slots;

@@ -115,6 +115,7 @@ void World::SetCustomFilterCallback(CustomFilterFn fn, void* context) {
   if (RefuseIfLocked(*state_)) return;
   state_->customFilterFn = fn;
   state_->customFilterContext = fn != nullptr ? context : nullptr;
+  AttachBroadphaseFilter(*state_);  // whether the pair search on the workers may ask the filter
 }
 
 void World::SetUserData(void* userData) {
