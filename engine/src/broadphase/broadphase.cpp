@@ -172,6 +172,7 @@ void BroadPhase::Impl::AddPair(std::int32_t a, std::int32_t b) {
   slots[b].pairHead = n;
   ++pairCount;
   ++pairChurn;
+  begun.push_back(MakePair(node));
 }
 
 void BroadPhase::Impl::RemovePair(std::int32_t n) {
@@ -267,7 +268,6 @@ void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEa
         OfferPair(m, other);
       } else if (ShouldCollide(m, other)) {
         AddPair(m, other);
-        begun.push_back(MakePair(pairs[slots[m].pairHead]));
       }
     }
     return true;
@@ -277,7 +277,6 @@ void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEa
 void BroadPhase::Impl::OfferPair(std::int32_t m, std::int32_t other) {
   if (ShouldCollide(m, other)) {
     AddPair(m, other);
-    begun.push_back(MakePair(pairs[slots[m].pairHead]));
   } else if ((flags[other] & kFlagQueued) != 0) {
     // other is a moved proxy still to come: the serial update would offer it the pair again.
     rejections.push_back({m, rejectHead[other]});
@@ -305,7 +304,6 @@ void BroadPhase::Impl::MergeMoved(std::int32_t m, const FoundRange& range) {
     const std::int32_t other = answer[k];
     if (shouldCollidePure) {  // FindSplitAnswer asked every filter already
       AddPair(m, other);
-      begun.push_back(MakePair(pairs[slots[m].pairHead]));
     } else if (other >= 0) {
       OfferPair(m, other);
     } else if (Refused(~other, m)) {

@@ -221,7 +221,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// ShouldCollide's rules before the callback (static pairs, same body, filters): any thread.
   bool PassesFilters(std::int32_t a, std::int32_t b) const;
   ProxyPair MakePair(const PairNode& node) const;
-  void AddPair(std::int32_t a, std::int32_t b);
+  void AddPair(std::int32_t a, std::int32_t b);  ///< links a new pair node and reports it begun
   void RemovePair(std::int32_t node);
   /// Renumbers the pair nodes so that each proxy's nodes where it is `a` are adjacent, in its list's
   /// order, the free nodes after them: the lists' order (the walks' order) is unchanged.
