@@ -3,6 +3,7 @@
 // after every API call and every step of random churn, bit `slot` is set exactly for the live
 // contacts with an awake body, and the count equals the live contacts that touch. The same for the
 // awake body set (WorldState::awakeBodyBits): live, not static, awake, enabled. And the joints' ends.
+#include "minkowski/task_system.h"
 #include "minkowski/world.h"
 #include "minkowski/world_vector.h"
 #include "test_util.h"
@@ -79,6 +80,21 @@ int CountBodyMismatches(const WorldState& world) {
     }
   }
   return mismatches;
+}
+
+// A wall of 0.5 m boxes standing on the ground (test::AddGround) from x = 0, bottom row first.
+std::vector<BodyId> AddWall(World& world, int rows, int columns, bool awake) {
+  std::vector<BodyId> wall;
+  for (int row = 0; row < rows; ++row)
+    for (int column = 0; column < columns; ++column) {
+      const BodyId b = world.CreateBody(
+          {.type = BodyType::Dynamic,
+           .position = {0.5f * static_cast<float>(column), 0.25f + 0.5f * static_cast<float>(row)},
+           .isAwake = awake});
+      world.CreateShape(b, {}, MakeBox(0.25f, 0.25f).value);
+      wall.push_back(b);
+    }
+  return wall;
 }
 
 }  // namespace
@@ -225,16 +241,7 @@ TEST_CASE("each live joint's ends equal its edges through joint churn and a rest
 TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are updated") {
   World world;
   test::AddGround(world);
-  std::vector<BodyId> wall;
-  for (int row = 0; row < 10; ++row)
-    for (int column = 0; column < 10; ++column) {
-      const BodyId b = world.CreateBody(
-          {.type = BodyType::Dynamic,
-           .position = {0.5f * static_cast<float>(column), 0.25f + 0.5f * static_cast<float>(row)},
-           .isAwake = false});
-      world.CreateShape(b, {}, MakeBox(0.25f, 0.25f).value);
-      wall.push_back(b);
-    }
+  const std::vector<BodyId> wall = AddWall(world, 10, 10, /*awake=*/false);
   world.Step(1.0f / 60.0f);
   const WorldState& state = world.State();
   CHECK(CountMismatches(state) == 0);
@@ -252,6 +259,42 @@ TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are up
     awakeBefore = awake > awakeBefore ? awake : awakeBefore;
   }
   CHECK(awakeBefore > 0);  // the hit woke the wall
+}
+
+// The solver's gather takes the touching contacts from what the narrowphase recorded while the awake
+// set is the one the narrowphase walked (CollectTouchingContactSlots). A wall asleep on the ground
+// and hit by a ball wakes after the narrowphase (the touch is found there), so its resting contacts
+// join the awake set between the narrowphase and the solver: they must still be solved that step, or
+// the whole wall falls freely for one step (-g dt = -0.16 m/s).
+TEST_CASE("a wall woken by the narrowphase's touch has its resting contacts solved in that step") {
+  for (const int workers : {1, 2}) {
+    CAPTURE(workers);
+    TaskPool pool(workers);
+    World world;
+    world.SetTaskSystem(pool.GetTaskSystem());
+    test::AddGround(world);
+    const std::vector<BodyId> wall = AddWall(world, 8, 6, /*awake=*/true);
+    // Settled, then asleep (an island at rest keeps its contacts' manifolds while it sleeps).
+    for (int step = 0; step < 60; ++step) world.Step(1.0f / 60.0f);
+    for (const BodyId b : wall) world.SetAwake(b, false);
+    world.Step(1.0f / 60.0f);
+    const BodyId ball = world.CreateBody(
+        {.type = BodyType::Dynamic, .position = {-1.5f, 0.25f}, .linearVelocity = {12.0f, 0.0f}});
+    world.CreateShape(ball, {.density = 2.0f}, MakeCircle({0.0f, 0.0f}, 0.2f).value);
+    int wokenSteps = 0;
+    float slowestFall = 0.0f;  // the most negative vertical speed of a box far from the ball
+    for (int step = 0; step < 60 && wokenSteps == 0; ++step) {
+      const bool asleep = !world.IsAwake(wall.back());
+      world.Step(1.0f / 60.0f);
+      if (!asleep || !world.IsAwake(wall.back())) continue;
+      ++wokenSteps;
+      // The top row, far from the ball's row: held by its contacts, not falling.
+      for (std::size_t i = wall.size() - 6; i < wall.size(); ++i)
+        slowestFall = std::min(slowestFall, world.GetLinearVelocity(wall[i]).y);
+    }
+    CHECK(wokenSteps == 1);
+    CHECK(slowestFall > -0.02f);
+  }
 }
 
 }  // TEST_SUITE("world.awake_contacts")

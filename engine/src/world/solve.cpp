@@ -6,6 +6,7 @@
 #include "solver/solver.h"
 #include "world/world_internal.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -134,41 +135,48 @@ void FillContactInput(ContactInput& input, Contact& contact, const Body& bodyA, 
   input.enableHitEvents = contact.enableHitEvents;
 }
 
-// GatherContacts on the workers: which awake contacts make inputs (a byte each, the hit-event wish in
-// its second bit), their slots compacted in order here, then the inputs filled, each in its place.
+// GatherContacts on the workers: each touching contact's input filled in its place, in one pass that
+// also marks the contacts without a moving body (a byte each, the hit-event wish in its second bit);
+// those are rare (a touching contact is awake, so one of its bodies is), and only then are the inputs
+// compacted here, in order. Two passes (mark, then fill the kept) read every record twice.
 void GatherContactsOnWorkers(WorldState& world, const TaskSystem* tasks) {
   std::vector<int>& slots = world.gatherSlots;
   std::vector<std::uint8_t>& keep = world.gatherKeep;
-  CollectAwakeContactSlots(world, slots);
-  keep.resize(slots.size());
-  ParallelFor(tasks, static_cast<int>(slots.size()), kMinContactsPerRange, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      const Contact& contact = world.contacts[slots[i]];
-      const bool makes =
-          contact.manifold.pointCount > 0 && EitherMoves(BodyA(world, contact), BodyB(world, contact));
-      keep[i] = static_cast<std::uint8_t>(makes ? 1 + (contact.enableHitEvents ? 2 : 0) : 0);
-    }
-  });
-  std::size_t count = 0;
-  std::uint8_t wishes = 0;
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (keep[i] == 0) continue;
-    slots[count++] = slots[i];  // count <= i: compacts in place, in slot order
-    wishes |= keep[i];
-  }
-  slots.resize(count);
-  world.contactInputsWantHits = (wishes & 2) != 0;
+  CollectTouchingContactSlots(world, slots);
+  const std::size_t count = slots.size();
+  keep.resize(count);
   std::vector<ContactInput>& inputs = world.contactInputs;
   inputs.resize(count);
   const bool anySurface = world.maySurfaceShapes;
+  std::atomic<bool> anyDropped{false};
+  std::atomic<std::uint8_t> wishes{0};
   ParallelFor(tasks, static_cast<int>(count), kMinContactsPerRange, [&](int begin, int end) {
+    bool dropped = false;
+    std::uint8_t rangeWishes = 0;
     for (int k = begin; k < end; ++k) {
       Contact& contact = world.contacts[slots[k]];
+      const Body& bodyA = BodyA(world, contact);
+      const Body& bodyB = BodyB(world, contact);
+      const bool makes = EitherMoves(bodyA, bodyB);
+      keep[k] = static_cast<std::uint8_t>(makes ? 1 + (contact.enableHitEvents ? 2 : 0) : 0);
+      dropped = dropped || !makes;
+      rangeWishes |= keep[k];
+      if (!makes) continue;
       inputs[k] = ContactInput{};  // kept from an earlier step: fresh, as the serial gather's are
-      FillContactInput(inputs[k], contact, BodyA(world, contact), BodyB(world, contact), slots[k],
-                       anySurface);
+      FillContactInput(inputs[k], contact, bodyA, bodyB, slots[k], anySurface);
     }
+    if (dropped) anyDropped.store(true, std::memory_order_relaxed);
+    wishes.fetch_or(rangeWishes, std::memory_order_relaxed);
   });
+  world.contactInputsWantHits = (wishes.load(std::memory_order_relaxed) & 2) != 0;
+  if (!anyDropped.load(std::memory_order_relaxed)) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (keep[i] == 0) continue;
+    if (kept != i) inputs[kept] = inputs[i];  // kept <= i: compacts in place, in slot order
+    ++kept;
+  }
+  inputs.resize(kept);
 }
 
 // Touching contacts (manifold points) with at least one moving body, in slot order: the awake set's
@@ -182,16 +190,15 @@ void GatherContacts(WorldState& world, const TaskSystem* tasks) {
   inputs.clear();
   const bool anySurface = world.maySurfaceShapes;
   bool anyHitEvents = false;
-  // The slots first, so the walk can look ahead: a contact's point count, its bodies and its
-  // materials are three or four cache lines of a record among tens of thousands (the spinner's
-  // 46,000), and without the prefetch each was a wait.
+  // The slots first, so the walk can look ahead: a contact's bodies and its materials are three or
+  // four cache lines of a record among tens of thousands (the spinner's 46,000), and without the
+  // prefetch each was a wait.
   std::vector<int>& slots = world.gatherSlots;
-  CollectAwakeContactSlots(world, slots);
+  CollectTouchingContactSlots(world, slots);
   const std::size_t count = slots.size();
   for (std::size_t i = 0; i < count; ++i) {
     if (i + 8 < count) PrefetchContactRecord(world.contacts[slots[i + 8]]);
     Contact& contact = world.contacts[slots[i]];
-    if (contact.manifold.pointCount == 0) continue;
     const Body& bodyA = BodyA(world, contact);
     const Body& bodyB = BodyB(world, contact);
     if (!EitherMoves(bodyA, bodyB)) continue;

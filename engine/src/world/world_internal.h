@@ -294,6 +294,10 @@ bool WantsPreSolve(const WorldState& world, int shapeA, int shapeB);
 bool PreSolveAllows(const WorldState& world, int shapeA, int shapeB, const Manifold& manifold);
 /// Narrowphase: new manifolds for every contact with an awake body, touching transitions, events.
 void UpdateContacts(WorldState& world);
+/// The awake contacts whose manifold has points, in slot order, written to `out`. Right after the
+/// narrowphase it takes them from what the narrowphase recorded, without reading the records of the
+/// contacts without points; if the awake set changed since (a wake), it reads every awake record.
+void CollectTouchingContactSlots(const WorldState& world, std::vector<int>& out);
 /// A pair of moving bodies whose closing in one step is more than this many speculative distances
 /// gets speculative points out to that closing (contacts.cpp, CollideApproaching), and a body moving
 /// that far a step has its proxy box swept along its travel (broadphase_link.cpp, ProxyBox). Below

@@ -335,10 +335,14 @@ struct WorldState {
   bool anyPivoting = false;
   // The parallel narrowphase's scratch (contacts.cpp, UpdateContactsParallel): the awake contacts'
   // slots, and what changed for each, for the ordered pass after.
+  // Both narrowphase loops also mark, in each position's byte, the contacts whose manifold has points,
+  // and keep the awake set they walked: the solver's gather then reads only those contacts' records
+  // while the set is unchanged (CollectTouchingContactSlots).
   std::vector<int> narrowphaseSlots;
   std::vector<std::uint8_t> narrowphaseChanges;
   std::vector<int> narrowphaseChanged;  // positions in narrowphaseSlots whose change is not 0
-  // GatherContacts: the awake contacts' slots (on the workers, then the kept ones, compacted) and,
+  std::vector<std::uint64_t> narrowphaseAwakeBits;
+  // GatherContacts: the touching contacts' slots (on the workers, then the kept ones, compacted) and,
   // on the workers, a byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
