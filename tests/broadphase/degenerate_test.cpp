@@ -18,6 +18,20 @@ using mk::test::ModelProxy;
 
 namespace {
 
+// Updates the pairs and checks them, and the begun and ended lists against `previous` (the oracle's
+// pairs at the update before, replaced by this update's), against the brute-force oracle.
+void UpdateAndCheck(BroadPhase& bp, const std::vector<ModelProxy>& model,
+                    std::vector<std::uint64_t>& previous) {
+  bp.UpdatePairs();
+  std::vector<std::uint64_t> oracle = test::OraclePairs(model, nullptr, nullptr);
+  std::vector<ProxyPair> pairs;
+  mk::CollectPairs(bp, pairs);
+  REQUIRE(test::KeysOf(pairs) == oracle);
+  REQUIRE(test::KeysOf(bp.BegunPairs()) == test::Difference(oracle, previous));
+  REQUIRE(test::KeysOf(bp.EndedPairs()) == test::Difference(previous, oracle));
+  previous = std::move(oracle);
+}
+
 // Creates proxies from `boxes`, moves them by `motion(i, step)` for a few updates, and checks the pair
 // set (and begun/ended) against the oracle after each update.
 template <class Motion>
@@ -42,14 +56,7 @@ void CheckAgainstOracle(const BroadPhaseDef& def, const std::vector<AABB>& boxes
         if (!Contains(model[i].fat, tight)) model[i].fat = Inflate(tight, bp.Margin());
       }
     }
-    bp.UpdatePairs();
-    std::vector<std::uint64_t> oracle = test::OraclePairs(model, nullptr, nullptr);
-    std::vector<ProxyPair> pairs;
-    mk::CollectPairs(bp, pairs);
-    REQUIRE(test::KeysOf(pairs) == oracle);
-    REQUIRE(test::KeysOf(bp.BegunPairs()) == test::Difference(oracle, previous));
-    REQUIRE(test::KeysOf(bp.EndedPairs()) == test::Difference(previous, oracle));
-    previous = std::move(oracle);
+    UpdateAndCheck(bp, model, previous);
   }
 }
 
@@ -162,6 +169,73 @@ TEST_CASE("NaN and infinite boxes are rejected with an error and the structure i
       },
       &visits);
   CHECK(visits == 0);
+}
+
+// ProxyDef::margin and the margin of MoveProxy / RefitProxy: each proxy's fat box is its tight box grown
+// by its own margin (the broadphase's when negative), checked box by box and through the pairs against
+// the brute-force oracle, for random boxes on a random walk, half of the moves made by RefitProxy.
+TEST_CASE("a margin per proxy: fat boxes and pairs equal the oracle's") {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    CAPTURE(seed);
+    test::Rng rng(seed);
+    BroadPhase bp;
+    std::vector<ModelProxy> model;
+    std::vector<float> margins;
+    std::vector<AABB> boxes;
+    for (int i = 0; i < 300; ++i) {
+      const Vec2 lower{rng.Uniform(-20.0f, 20.0f), rng.Uniform(-20.0f, 20.0f)};
+      const float size = rng.Uniform(0.05f, 1.0f);
+      boxes.push_back({lower, lower + Vec2{size, size}});
+      margins.push_back(i % 4 == 0 ? -1.0f : rng.Uniform(0.0f, 0.3f));
+      ModelProxy m;
+      m.userData = static_cast<std::uint64_t>(i) + 1;
+      m.type = i % 7 == 0 ? ProxyType::Static : ProxyType::Moving;
+      m.id = bp.CreateProxy(
+                   {.aabb = boxes.back(), .userData = m.userData, .type = m.type, .margin = margins.back()})
+                 .id;
+      m.fat = Inflate(boxes.back(), margins.back() < 0.0f ? bp.Margin() : margins.back());
+      model.push_back(m);
+    }
+    std::vector<std::uint64_t> previous;
+    int refits = 0;
+    for (int step = 0; step < 40; ++step) {
+      for (std::size_t i = 0; i < model.size(); ++i) {
+        if (model[i].type == ProxyType::Static) continue;
+        const Vec2 d{rng.Uniform(-0.2f, 0.2f), rng.Uniform(-0.2f, 0.2f)};
+        boxes[i] = Shift(boxes[i], d);
+        if (i % 2 == 0) {
+          REQUIRE(bp.MoveProxy(model[i].id, boxes[i], margins[i]) == BroadPhaseError::None);
+        } else {
+          bool refitted = false;
+          REQUIRE(bp.RefitProxy(model[i].id, boxes[i], margins[i], refitted) == BroadPhaseError::None);
+          REQUIRE(bp.QueueRefittedProxy(model[i].id) == BroadPhaseError::None);
+          refits += refitted ? 1 : 0;
+        }
+        if (!Contains(model[i].fat, boxes[i]))
+          model[i].fat = Inflate(boxes[i], margins[i] < 0.0f ? bp.Margin() : margins[i]);
+        REQUIRE(bp.GetFatAABB(model[i].id).lower == model[i].fat.lower);
+        REQUIRE(bp.GetFatAABB(model[i].id).upper == model[i].fat.upper);
+      }
+      UpdateAndCheck(bp, model, previous);
+    }
+    CHECK(refits > 1000);  // the refitted half did re-centre boxes with their own margins
+  }
+}
+
+TEST_CASE("a NaN or infinite proxy margin asserts and takes the broadphase's") {
+  test::QuietAsserts asserts;
+  BroadPhase bp;
+  const AABB box{{0, 0}, {1, 1}};
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+  for (const float margin : bad) {
+    const ProxyId id = bp.CreateProxy({.aabb = box, .margin = margin}).id;
+    REQUIRE(bp.IsValid(id));
+    CHECK(bp.GetFatAABB(id).upper == Vec2{1.0f + bp.Margin(), 1.0f + bp.Margin()});
+    const AABB moved = Shift(box, {5.0f, 0.0f});
+    CHECK(bp.MoveProxy(id, moved, margin) == BroadPhaseError::None);
+    CHECK(bp.GetFatAABB(id).lower == Vec2{5.0f - bp.Margin(), -bp.Margin()});
+  }
+  CHECK(asserts.Count() == 4);
 }
 
 // Found by fuzz_snapshot (a snapshot's maxBands is the def's): an unbounded band limit let two far

@@ -86,9 +86,9 @@ TEST_CASE("solver settings are clamped into range and NaN keeps the old value") 
   CHECK(world.SetSolverSettings(SolverSettings{}));
 }
 
-// The contacts after one step of two resting 1 m boxes whose tight boxes are `gap` apart, in a world
-// whose margin is `margin` (from the WorldDef, or set after the world was made).
-int ContactsAcrossGap(float gap, float margin, bool setLater) {
+// The contacts after one step of two resting boxes of half-size `half` whose tight boxes are `gap`
+// apart, in a world whose margin is `margin` (from the WorldDef, or set after the world was made).
+int ContactsAcrossGap(float gap, float margin, bool setLater, float half = 1.5f) {
   WorldDef def{.gravity = {0.0f, 0.0f}};
   if (!setLater) def.settings.aabbMargin = margin;
   World world(def);
@@ -98,23 +98,30 @@ int ContactsAcrossGap(float gap, float margin, bool setLater) {
     REQUIRE(world.SetSolverSettings(s));
   }
   CHECK(world.GetBroadPhase().Margin() == margin);
-  for (float x : {0.0f, 1.0f + gap}) {
+  for (float x : {0.0f, 2.0f * half + gap}) {
     const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {x, 0.0f}});
-    world.CreateShape(body, {}, MakeBox(0.5f, 0.5f).value);
+    world.CreateShape(body, {}, MakeBox(half, half).value);
   }
   world.Step(1.0f / 60.0f);
   return world.GetCounters().contacts;
 }
 
 // Each proxy box is the tight box grown by the speculative distance (0.02 m), its fat box that grown by
-// the margin: two proxies 0.3 m apart pair when 2 (0.02 + margin) >= 0.3.
-TEST_CASE("the aabbMargin setting is the broadphase's fat-box margin") {
+// the shape's margin: the smaller of aabbMargin and an eighth of the shape's reach from its body origin
+// (a box's half diagonal). Two 3 m boxes (reach 2.12 m: the setting decides up to 0.265 m) 0.3 m apart
+// pair when 2 (0.02 + margin) >= 0.3. Two 0.25 m boxes (reach 0.177 m) take 0.0221 m whatever the
+// setting above it: they pair up to 2 (0.02 + 0.0221) = 0.084 m apart.
+TEST_CASE("the aabbMargin setting is the broadphase's fat-box margin, at most an eighth of a shape's reach") {
   for (bool setLater : {false, true}) {
     INFO("set after the world was made: " << setLater);
     CHECK(ContactsAcrossGap(0.3f, 0.1f, setLater) == 0);
     CHECK(ContactsAcrossGap(0.3f, 0.2f, setLater) == 1);
     CHECK(ContactsAcrossGap(0.3f, 0.0f, setLater) == 0);
     CHECK(ContactsAcrossGap(0.03f, 0.0f, setLater) == 1);
+    CHECK(ContactsAcrossGap(0.080f, 0.1f, setLater, 0.125f) == 1);
+    CHECK(ContactsAcrossGap(0.088f, 0.1f, setLater, 0.125f) == 0);
+    CHECK(ContactsAcrossGap(0.088f, 0.0f, setLater, 0.125f) == 0);
+    CHECK(ContactsAcrossGap(0.030f, 0.0f, setLater, 0.125f) == 1);  // the speculative distance alone
   }
   World world;
   SolverSettings s;

@@ -87,6 +87,10 @@ struct ProxyDef {
   ProxyType type = ProxyType::Moving;  ///< static or moving
   bool awake = true;                   ///< moving proxies only: false creates it asleep
   ProxyFilter filter{};                ///< pair filter
+  /// This proxy's fat margin (m): its fat box is its tight box grown by this much, here and whenever
+  /// MoveProxy / RefitProxy re-centre it without a margin of their own. Negative (the default): the
+  /// broadphase's margin (BroadPhaseDef::margin, SetMargin). Not finite: MK_ASSERT, and the default.
+  float margin = -1.0f;
 };
 
 /// Why a call was refused. A refused call leaves the structure unchanged.
@@ -217,6 +221,10 @@ class BroadPhase {
   /// box; otherwise the fat box is re-centred and the proxy is processed at the next UpdatePairs.
   /// Errors (+ MK_ASSERT): StaleId, InvalidAABB (the proxy keeps its old box).
   BroadPhaseError MoveProxy(ProxyId id, const AABB& tightAABB);
+  /// MoveProxy with this proxy's margin (m) for a re-centred fat box; negative: the broadphase's. A
+  /// caller whose objects differ in size gives small ones a small margin: a crowd of small proxies
+  /// then keeps far fewer pairs that never touch (the world does, WorldSettings::aabbMargin).
+  BroadPhaseError MoveProxy(ProxyId id, const AABB& tightAABB, float margin);
 
   /// MoveProxy in two halves, for a caller that moves many proxies from several threads at once.
   /// RefitProxy does the box work: when the tight box (metres) left the fat one, it re-centres the fat
@@ -227,6 +235,8 @@ class BroadPhase {
   /// proxy must be queued before the next other call. Errors as MoveProxy's (+ MK_ASSERT; refitted
   /// stays false and the proxy keeps its box); QueueRefittedProxy: StaleId.
   BroadPhaseError RefitProxy(ProxyId id, const AABB& tightAABB, bool& refitted);
+  /// RefitProxy with this proxy's margin (m), as MoveProxy's.
+  BroadPhaseError RefitProxy(ProxyId id, const AABB& tightAABB, float margin, bool& refitted);
   /// The second half of MoveProxy (RefitProxy says how): queues `id` for the next UpdatePairs if
   /// RefitProxy re-centred its fat box since, else does nothing. One thread. Error: StaleId.
   BroadPhaseError QueueRefittedProxy(ProxyId id);

@@ -615,7 +615,7 @@ ProxyResult BroadPhase::CreateProxy(const ProxyDef& def) {
   }
   ProxySlot& slot = s.slots[proxy];
   slot = ProxySlot{};
-  s.fat[proxy] = Inflate(def.aabb, s.margin);
+  s.fat[proxy] = Inflate(def.aabb, s.MarginOr(def.margin));
   slot.userData = def.userData;
   slot.filter = def.filter;
   slot.type = def.type;
@@ -657,6 +657,7 @@ BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
 // once the fat box is re-centred: queue it now (MoveProxy) or mark it for QueueRefittedProxy.
 template <class OnRefitted>
 [[gnu::always_inline]] inline BroadPhaseError BroadPhase::Impl::Refit(ProxyId id, const AABB& tightAABB,
+                                                                      float proxyMargin,
                                                                       OnRefitted&& onRefitted) {
   const std::int32_t proxy = Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
@@ -670,24 +671,32 @@ template <class OnRefitted>
   const bool valid = mk::IsValid(tightAABB);
   MK_ASSERT(valid);
   if (!valid) return BroadPhaseError::InvalidAABB;
-  box = Inflate(tightAABB, margin);
+  box = Inflate(tightAABB, MarginOr(proxyMargin));
   onRefitted(proxy);
   return BroadPhaseError::None;
 }
 
 BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB) {
+  return MoveProxy(id, tightAABB, -1.0f);
+}
+
+BroadPhaseError BroadPhase::MoveProxy(ProxyId id, const AABB& tightAABB, float margin) {
   Impl& s = *impl_;
-  return s.Refit(id, tightAABB, [&s](std::int32_t proxy) {
+  return s.Refit(id, tightAABB, margin, [&s](std::int32_t proxy) {
     s.MarkMoved(proxy);
     s.MarkRelocate(proxy);
   });
 }
 
 BroadPhaseError BroadPhase::RefitProxy(ProxyId id, const AABB& tightAABB, bool& refitted) {
+  return RefitProxy(id, tightAABB, -1.0f, refitted);
+}
+
+BroadPhaseError BroadPhase::RefitProxy(ProxyId id, const AABB& tightAABB, float margin, bool& refitted) {
   Impl& s = *impl_;
   refitted = false;
   // This proxy's box and flag only: the queueing waits for QueueRefittedProxy, on one thread.
-  return s.Refit(id, tightAABB, [&s, &refitted](std::int32_t proxy) {
+  return s.Refit(id, tightAABB, margin, [&s, &refitted](std::int32_t proxy) {
     s.flags[proxy] |= kFlagRefitted;
     refitted = true;
   });

@@ -27,10 +27,12 @@
 // a fresh tag, query the lists, and every candidate without the tag is new. No hash set needed.
 #pragma once
 
+#include "minkowski/assert.h"
 #include "minkowski/broadphase.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -216,7 +218,14 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// MoveProxy's check and fat-box work; `onRefitted(proxy)` for a box that left its fat box
   /// (broadphase.cpp).
   template <class OnRefitted>
-  BroadPhaseError Refit(ProxyId id, const AABB& tightAABB, OnRefitted&& onRefitted);
+  BroadPhaseError Refit(ProxyId id, const AABB& tightAABB, float proxyMargin, OnRefitted&& onRefitted);
+  /// A proxy's own margin (ProxyDef::margin, MoveProxy's), or the broadphase's when it is negative or
+  /// not finite (MK_ASSERT for the latter).
+  float MarginOr(float proxyMargin) const {
+    if (proxyMargin >= 0.0f && std::isfinite(proxyMargin)) return proxyMargin;
+    MK_ASSERT(std::isfinite(proxyMargin));  // negative: the default; NaN or infinite: refused
+    return margin;
+  }
   bool ShouldCollide(std::int32_t a, std::int32_t b) const;
   /// ShouldCollide's rules before the callback (static pairs, same body, filters): any thread.
   bool PassesFilters(std::int32_t a, std::int32_t b) const;

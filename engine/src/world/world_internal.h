@@ -300,11 +300,20 @@ void UpdateContacts(WorldState& world);
 void CollectTouchingContactSlots(const WorldState& world, std::vector<int>& out);
 /// A pair of moving bodies whose closing in one step is more than this many speculative distances
 /// gets speculative points out to that closing (contacts.cpp, CollideApproaching), and a body moving
-/// that far a step has its proxy box swept along its travel (broadphase_link.cpp, ProxyBox). Below
+/// that far a step has its proxy box swept along its travel (broadphase_link.cpp, FitProxy). Below
 /// it the overlap a pair can reach before its contact exists is a few centimetres, which the soft
 /// contact takes out without a rebound, and the crowds of a tumbler or spinner (most pairs closing
 /// at 1 to 5 m/s) pay nothing.
 inline constexpr float kApproachFactor = 4.0f;
+/// A shape's fat margin is at most this fraction of its reach (Shape::extent), and at most
+/// WorldSettings::aabbMargin (broadphase_link.cpp, FitProxy).
+inline constexpr float kMarginPerExtent = 0.125f;
+/// What a shape's proxy holds (its tight box grown by the speculative distance, swept when its body is
+/// fast) and the fat margin around it (broadphase_link.cpp).
+struct ProxyFit {
+  AABB box;
+  float margin;
+};
 
 // Joints (joints.cpp)
 /// Destroys a joint: unlinks it from its bodies, wakes them, lets their shapes collide again.
