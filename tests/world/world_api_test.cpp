@@ -111,7 +111,8 @@ int ContactsAcrossGap(float gap, float margin, bool setLater, float half = 1.5f)
 // (a box's half diagonal). Two 3 m boxes (reach 2.12 m: the setting decides up to 0.265 m) 0.3 m apart
 // pair when 2 (0.02 + margin) >= 0.3. Two 0.25 m boxes (reach 0.177 m) take 0.0221 m whatever the
 // setting above it: they pair up to 2 (0.02 + 0.0221) = 0.084 m apart.
-TEST_CASE("the aabbMargin setting is the broadphase's fat-box margin, at most an eighth of a shape's reach") {
+TEST_CASE(
+    "the aabbMargin setting is the broadphase's fat-box margin and at most an eighth of a shape's reach") {
   for (bool setLater : {false, true}) {
     INFO("set after the world was made: " << setLater);
     CHECK(ContactsAcrossGap(0.3f, 0.1f, setLater) == 0);

@@ -74,7 +74,7 @@ TEST_CASE("a ball with restitution 0.5 dropped from 1 m rebounds to 0.25 m and w
 // eighth of their reach alone (0.009 m) the pair was found a step late and the boxes met 1 to 9 cm
 // deep. (Closing slower, between 1 and 4 speculative distances a step, a pair can still meet up to
 // 4 cm deep, with either margin: points come only within the speculative distance.)
-TEST_CASE("small bodies closing fast, each below the sweep speed, meet without a deep overlap") {
+TEST_CASE("small bodies closing fast but each below the sweep speed meet without a deep overlap") {
   for (const float speed : {2.5f, 3.0f, 4.0f, 4.5f}) {
     for (const float start : {0.5f, 0.53f, 0.57f, 0.61f}) {  // the gap's phase against the step
       CAPTURE(speed);
