@@ -791,7 +791,8 @@ void UpdateContactsSerial(WorldState& world) {
 
 // In a moving crowd most awake contacts are near misses without points (the tumbler's 11,000 against
 // about 4,000 with points; 17,000 before the margins scaled with the shapes), and reading each one's
-// record again for its point count was most of the solver's gather. Branch-free: whether a contact has points does not follow a pattern.
+// record again for its point count was most of the solver's gather. Branch-free: whether a contact
+// has points does not follow a pattern.
 void CollectTouchingContactSlots(const WorldState& world, std::vector<int>& out) {
   const std::vector<int>& slots = world.narrowphaseSlots;
   const std::size_t count = slots.size();
