@@ -11,13 +11,16 @@
 // descheduled).
 //
 // Also timed: the circle-circle shortcut (CollideCircles, what the pair table uses) against the
-// general path (CollideGeneral on the same two circles), on 10,000 random circle pairs in contact;
-// manifold_property_test.cpp shows the two equal. The shortcut stays only while it is faster.
+// general path (CollideGeneral on the same two circles), on 10,000 random circle pairs in contact, and
+// the polygon-circle shortcut (CollidePolygonAndCircle) against the general path on each pair's
+// octagon A with a circle in contact; manifold_property_test.cpp shows them equal. A shortcut stays
+// only while it is faster.
 //
 //   ./manifold_benchmark                      (prints a table; shapes from small pools)
 //   ./manifold_benchmark --per-pair-shapes    (every pair owns its two polygons: memory-bound)
 //   ./manifold_benchmark --only=warm          (one variant, for callgrind: cold, warm, gjk-cold, sat,
-//                                              box2d, circles or circles-general)
+//                                              box2d, circles, circles-general, box-circle or
+//                                              box-circle-general)
 //
 // Instruction counts: the polygon passes are out-of-line functions named *Pass, e.g.
 //   valgrind --tool=callgrind --toggle-collect='*ColdPass*' ./manifold_benchmark --only=cold
@@ -208,6 +211,55 @@ int main(int argc, char** argv) {
     });
   }
 
+  // A circle against each pair's octagon A (radius 0.1 .. 0.5 m), placed as the circle pairs: its
+  // centre along a random direction from the octagon's centre, at the distance that gives a separation
+  // of -5 cm .. +2 cm to the octagon's vertex or face there (found with the general path), for the
+  // polygon-circle shortcut (CollidePolygonAndCircle: no GJK) against the general path.
+  struct BoxCirclePair {
+    const Polygon* a;
+    Circle b;
+    Transform xfA;
+    Transform xfB;
+  };
+  std::vector<BoxCirclePair> boxCircles(kPairs);
+  for (int i = 0; i < kPairs; ++i) {
+    BoxCirclePair& c = boxCircles[i];
+    c.a = &shapesA[pairs[i].a];
+    c.b = {{0.0f, 0.0f}, rng.Uniform(0.1f, 0.5f)};
+    c.xfA = pairs[i].xfA;
+    const float direction = rng.Uniform(-kPi, kPi);
+    const Vec2 u{std::cos(direction), std::sin(direction)};
+    const float target = rng.Uniform(-0.05f, 0.02f);
+    // Start 3 m out and step in by the separation the general path reports (at most a few steps).
+    float reach = 3.0f;
+    for (int k = 0; k < 8; ++k) {
+      c.xfB = MakeTransform(c.xfA.p + reach * u, 0.0f);
+      const Manifold m = CollideGeneral(MakeProxy(*c.a), c.xfA, MakeProxy(c.b), c.xfB, nullptr,
+                                        ManifoldSettings{.speculativeDistance = 10.0f});
+      if (m.pointCount == 0) break;
+      reach -= m.points[0].separation - target;
+    }
+  }
+  int boxCircleContacts = 0;
+  for (const BoxCirclePair& c : boxCircles)
+    boxCircleContacts += CollidePolygonAndCircle(*c.a, c.xfA, c.b, c.xfB, nullptr).pointCount;
+  if (wanted("box-circle")) {
+    passes.Add("box-circle", [&] {
+      float sum = 0.0f;
+      for (const BoxCirclePair& c : boxCircles)
+        sum += CollidePolygonAndCircle(*c.a, c.xfA, c.b, c.xfB, nullptr).normal.x;
+      gSink = sum;
+    });
+  }
+  if (wanted("box-circle-general")) {
+    passes.Add("box-circle-general", [&] {
+      float sum = 0.0f;
+      for (const BoxCirclePair& c : boxCircles)
+        sum += CollideGeneral(MakeProxy(*c.a), c.xfA, MakeProxy(c.b), c.xfB, nullptr).normal.x;
+      gSink = sum;
+    });
+  }
+
 #ifdef MK_HAVE_BOX2D
   const int shapeCount = static_cast<int>(shapesA.size());
   std::vector<b2PolygonShape> b2ShapesA(shapeCount), b2ShapesB(shapeCount);
@@ -288,6 +340,8 @@ int main(int argc, char** argv) {
 #endif
   std::printf("| circles: CollideCircles (shortcut)    | %11.1f |\n", passes.Get("circles"));
   std::printf("| circles: CollideGeneral (GJK path)    | %11.1f |\n", passes.Get("circles-general"));
+  std::printf("| octagon-circle: shortcut (no GJK)     | %11.1f |\n", passes.Get("box-circle"));
+  std::printf("| octagon-circle: CollideGeneral (GJK)  | %11.1f |\n", passes.Get("box-circle-general"));
 #ifdef MK_HAVE_BOX2D
   std::printf(
       "\nratios (Box2D b2CollidePolygons / ours, > 1 = we are faster; target >= 1): new contact %.2f, "
@@ -305,5 +359,7 @@ int main(int argc, char** argv) {
 #endif
   std::printf("circle-circle shortcut speed-up over the general path: %.2fx\n",
               passes.Get("circles-general") / passes.Get("circles"));
+  std::printf("octagon-circle shortcut speed-up over the general path: %.2fx (%d of %d pairs with a point)\n",
+              passes.Get("box-circle-general") / passes.Get("box-circle"), boxCircleContacts, kPairs);
   return 0;
 }

@@ -388,41 +388,50 @@ TEST_CASE("sleeping: a touch wakes the touched body only - and the wake spreads 
 }
 
 TEST_CASE("the GJK iteration counter sums the narrowphase's iterations and drops once contacts are warm") {
-  World world;
-  test::AddGround(world);
-  const Polygon ground = MakeBox(50.0f, 1.0f).value;
+  // Circles resting on a polygon need no GJK (the face of largest separation and its ends): ten balls
+  // on a box ground, ten queries and no iteration.
+  World onBox;
+  test::AddGround(onBox);
+  // Circles on a chain run GJK (the chain's one-sided rules start from the closest points), cold on
+  // the first step.
+  World onChain;
+  const Vec2 chainPoints[] = {{30.0f, 0.0f}, {25.0f, 0.0f}, {-25.0f, 0.0f}, {-30.0f, 0.0f}};  // normal +y
+  ChainDef chain;
+  chain.points = chainPoints;
+  onChain.CreateChain(onChain.CreateBody({}), chain);
   const Circle ball{{0.0f, 0.0f}, 0.5f};
-  // Circles and boxes 2 cm above the ground: within the speculative distance, so every pair is
-  // queried from the first step, cold.
   std::vector<Vec2> ballPositions;
   for (int i = 0; i < 10; ++i) {
-    test::AddBox(world, {-20.0f + 4.0f * static_cast<float>(i), 0.52f});
-    Vec2 p{-18.0f + 4.0f * static_cast<float>(i), 0.52f};
-    BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = p});
-    world.CreateShape(body, {}, ball);
+    // 2 cm above the ground: within the speculative distance, so every pair is queried from the first step.
+    const Vec2 p{-18.0f + 4.0f * static_cast<float>(i), 0.52f};
+    for (World* world : {&onBox, &onChain}) {
+      world->CreateShape(world->CreateBody({.type = BodyType::Dynamic, .position = p}), {}, ball);
+    }
     ballPositions.push_back(p);
   }
-  world.Step(kDt);
-  Counters first = world.GetCounters();
-  REQUIRE(first.narrowphaseQueries == 20);
-  // A new box contact finds its reference face by SAT (ManifoldMethod::Auto), which runs no GJK
-  // iteration; a circle contact always runs GJK, cold on the first step. So the first step's sum is
-  // exactly the cold iterations of the ten ground-circle queries, asked here of ShapeDistance.
+  onBox.Step(kDt);
+  CHECK(onBox.GetCounters().narrowphaseQueries == 10);
+  CHECK(onBox.GetCounters().gjkIterations == 0);
+
+  onChain.Step(kDt);
+  Counters first = onChain.GetCounters();
+  REQUIRE(first.narrowphaseQueries == 10);
+  // The first step's sum is exactly the cold iterations of the ten segment-circle queries, asked here
+  // of ShapeDistance.
   int expected = 0;
-  const Transform groundXf = MakeTransform({0.0f, -1.0f}, 0.0f);
+  const Segment middle{chainPoints[1], chainPoints[2]};
   for (Vec2 p : ballPositions) {
     expected +=
-        ShapeDistance({MakeProxy(ground), MakeProxy(ball), groundXf, MakeTransform(p, 0.0f)}).iterations;
+        ShapeDistance({MakeProxy(middle), MakeProxy(ball), Transform{}, MakeTransform(p, 0.0f)}).iterations;
   }
-  CHECK(expected >= 10);  // a cold polygon-circle query needs at least one support query
+  CHECK(expected >= 10);  // a cold segment-circle query needs at least one support query
   CHECK(first.gjkIterations == expected);
   long later = 0;
   for (int i = 0; i < 30; ++i) {
-    world.Step(kDt);
-    later += world.GetCounters().gjkIterations;
+    onChain.Step(kDt);
+    later += onChain.GetCounters().gjkIterations;
   }
-  // Resting contacts re-query from their caches (the circles' own, the boxes' seeded by SAT): far
-  // fewer iterations per step than the circles' cold start alone.
+  // Resting contacts re-query from their caches: far fewer iterations per step than the cold start.
   CHECK(later < 30L * first.gjkIterations / 2);
 }
 

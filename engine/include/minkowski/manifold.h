@@ -115,7 +115,9 @@ struct Manifold {
 };
 
 /// How pairs whose cores both have 2 or more points (polygons, capsules, segments) find the reference
-/// face. A pair with a 1-point core (a circle) always takes the GJK path, whatever the method.
+/// face. A pair with a circle takes no method: against another circle or a segment, capsule or
+/// polygon it is analytic (CollideCircles, CollidePolygonAndCircle, ...), and CollideGeneral gives it
+/// the GJK path whatever the method.
 enum class ManifoldMethod : std::uint8_t {
   Auto,  ///< The default: Gjk when the caller's cache holds a usable simplex (a persisting contact:
          ///< warm GJK is the cheapest exact query), Sat otherwise (a new contact or no cache: SAT's
@@ -174,15 +176,17 @@ Manifold CollideCircles(const Circle& a, const Transform& xfA, const Circle& b, 
 Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapeProxy& b, const Transform& xfB,
                         SimplexCache* cache, const ManifoldSettings& settings = {});
 
-/// Capsule A and circle B.
+/// Capsule A and circle B: analytic (the capsule's side or end facing the centre), at most 1 point.
 Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings = {});
 
-/// Segment A and circle B.
+/// Segment A and circle B: analytic, as CollideCapsuleAndCircle.
 Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings = {});
 
-/// Polygon A (sharp or rounded) and circle B.
+/// Polygon A (sharp or rounded) and circle B: analytic (the face the centre is farthest above, or a
+/// vertex at its end), at most 1 point. `cache` is not used (kept for the signature's sake: it may be
+/// nullptr, and a cache passed is left as it was).
 Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, SimplexCache* cache,
                                  const ManifoldSettings& settings = {});

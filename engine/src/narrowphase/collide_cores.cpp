@@ -200,7 +200,61 @@ LocalManifold CollideSat(const Core& a, const Core& bLocal, const Transform& bTo
   return fallback;
 }
 
+// A circle beyond the end vertex `index` of a's face: one point along the direction from it.
+LocalManifold VertexAndCircle(const Core& a, int index, Vec2 center, float radiusB, float margin) {
+  LocalManifold out;
+  const Vec2 offset = center - a.points[index];
+  const float distance = Length(offset);
+  const float separation = distance - a.radius - radiusB;
+  if (separation > margin) return out;
+  const Vec2 normal = (1.0f / distance) * offset;  // distance > kCoreOverlapDistance: a direction
+  out.normal = normal;
+  out.count = 1;
+  out.points[0].point = 0.5f * ((a.points[index] + a.radius * normal) + (center - radiusB * normal));
+  out.points[0].separation = separation;
+  out.points[0].id = MakeFeatureId(VertexFeature(index), VertexFeature(0));
+  return out;
+}
+
 }  // namespace
+
+LocalManifold CollideCoreAndCircle(const Core& a, Vec2 center, float radiusB, float margin) {
+  // The face whose plane the centre is farthest above. For a 2-point core (segment, capsule) its two
+  // faces are the segment seen from either side.
+  int face = 0;
+  float height = Dot(a.normals[0], center - a.points[0]);
+  for (int i = 1; i < a.count; ++i) {
+    const float h = Dot(a.normals[i], center - a.points[i]);
+    if (h > height) {
+      height = h;
+      face = i;
+    }
+  }
+  LocalManifold out;
+  if (!(height - a.radius - radiusB <= margin)) return out;  // apart (or NaN: no contact)
+  const int next = face + 1 == a.count ? 0 : face + 1;
+  // Beyond an end of the face, the closest feature is that vertex: for a centre outside a polygon's
+  // core, and for any centre against a segment's (one on its line beyond an end is above neither face).
+  // A centre within kCoreOverlapDistance of the core takes the face, as CollideCores' SAT does.
+  if (height > kCoreOverlapDistance || a.count == 2) {
+    const Vec2 edge = a.points[next] - a.points[face];
+    const int vertex = Dot(center - a.points[face], edge) <= 0.0f   ? face
+                       : Dot(center - a.points[next], edge) >= 0.0f ? next
+                                                                    : -1;
+    const float reach = kCoreOverlapDistance;
+    if (vertex >= 0 && LengthSquared(center - a.points[vertex]) > reach * reach)
+      return VertexAndCircle(a, vertex, center, radiusB, margin);
+  }
+  // The face's region, or a centre within the core (the face of least penetration), as the clip of
+  // a 1-point core against a reference face gives it.
+  const Vec2 normal = a.normals[face];
+  out.normal = normal;
+  out.count = 1;
+  out.points[0].point = center + (0.5f * (a.radius - radiusB - height)) * normal;
+  out.points[0].separation = height - a.radius - radiusB;
+  out.points[0].id = MakeFeatureId(EdgeFeature(face), VertexFeature(0));
+  return out;
+}
 
 LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                            const ManifoldSettings& settings) {

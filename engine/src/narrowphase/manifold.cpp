@@ -92,7 +92,7 @@ Core CoreOf(const Polygon& polygon, CoreBuffer&) {
   return {polygon.vertices, polygon.normals, polygon.count, polygon.radius};
 }
 
-// Every typed function but circle-circle: both cores through the general path. Typed shapes are
+// Every typed function without a circle: both cores through the general path. Typed shapes are
 // not turned into ShapeGeometry here, as a large polygon's would allocate.
 template <class A, class B>
 Manifold CollideTyped(const A& a, const Transform& xfA, const B& b, const Transform& xfB, SimplexCache* cache,
@@ -149,21 +149,34 @@ Manifold CollideGeneral(const ShapeProxy& a, const Transform& xfA, const ShapePr
   return CollideLocalCores(makeCore(a, bufferA), xfA, makeCore(b, bufferB), xfB, cache, settings);
 }
 
-// The capsule-circle and segment-circle functions have no cache parameter: their GJK always starts cold.
+namespace {
+
+// A core against a circle (CollideCoreAndCircle): the circle's centre taken into A's frame.
+Manifold CollideWithCircle(const Core& a, const Transform& xfA, Vec2 centerB, float radiusB,
+                           const Transform& xfB, const ManifoldSettings& settings) {
+  const Vec2 center = TransformPoint(InvMulTransforms(xfA, xfB), centerB);
+  return ToWorld(CollideCoreAndCircle(a, center, radiusB, settings.speculativeDistance), xfA, xfB);
+}
+
+}  // namespace
+
+// The circle functions need no GJK (CollideCoreAndCircle), so no cache: the polygon's is left as is.
 Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings) {
-  return CollideTyped(a, xfA, b, xfB, nullptr, settings);
+  CoreBuffer buffer;
+  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
 }
 
 Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings) {
-  return CollideTyped(a, xfA, b, xfB, nullptr, settings);
+  CoreBuffer buffer;
+  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
 }
 
 Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b,
-                                 const Transform& xfB, SimplexCache* cache,
-                                 const ManifoldSettings& settings) {
-  return CollideTyped(a, xfA, b, xfB, cache, settings);
+                                 const Transform& xfB, SimplexCache*, const ManifoldSettings& settings) {
+  CoreBuffer buffer;
+  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
 }
 
 Manifold CollideCapsules(const Capsule& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
@@ -241,24 +254,32 @@ Core CoreOf(const ShapeGeometry& shape) {
   return {shape.Points(), shape.Normals(), shape.Count(), shape.Radius()};
 }
 
-// The table's three kinds of entry, on the cores of the two geometries. `kCached` = the pair's typed
-// function takes a cache (capsule-circle and segment-circle do not). Swapped: the typed function exists only
-// for (B, A), so the entry computes that and flips the result back, exactly as the typed call would.
+// The table's entries, on the cores of the two geometries. Swapped: the typed function exists only for
+// (B, A), so the entry computes that and flips the result back, exactly as the typed call would.
 Manifold CirclesEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
                       const Transform& xfB, SimplexCache*, const ManifoldSettings& settings) {
   return CollideCircles(a.AsCircle(), xfA, b.AsCircle(), xfB, settings);
 }
 
-template <bool kCached>
 Manifold CoresEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
                     const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
-  return CollideLocalCores(CoreOf(a), xfA, CoreOf(b), xfB, kCached ? cache : nullptr, settings);
+  return CollideLocalCores(CoreOf(a), xfA, CoreOf(b), xfB, cache, settings);
 }
 
-template <bool kCached>
+// A segment, capsule or polygon A against a circle B, and the same swapped (CollideCoreAndCircle).
+Manifold CircleEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                     const Transform& xfB, SimplexCache*, const ManifoldSettings& settings) {
+  return CollideWithCircle(CoreOf(a), xfA, b.Points()[0], b.Radius(), xfB, settings);
+}
+
+Manifold SwappedCircleEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                            const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
+  return FlipManifold(CircleEntry(b, xfB, a, xfA, cache, settings));
+}
+
 Manifold SwappedEntry(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
                       const Transform& xfB, SimplexCache* cache, const ManifoldSettings& settings) {
-  return FlipManifold(CollideLocalCores(CoreOf(b), xfB, CoreOf(a), xfA, kCached ? cache : nullptr, settings));
+  return FlipManifold(CollideLocalCores(CoreOf(b), xfB, CoreOf(a), xfA, cache, settings));
 }
 
 // A chain segment A against a circle, capsule or polygon B, and the same swapped.
@@ -287,10 +308,10 @@ constexpr int kTypeCount = static_cast<int>(ShapeType::Count);
 // ChainSegment). The typed functions put chain segments first, then segments, then polygons, then
 // capsules, then circles; below the diagonal of that order an entry is swapped.
 constexpr CollideFunction kPairTable[kTypeCount][kTypeCount] = {
-    {CirclesEntry, SwappedEntry<false>, SwappedEntry<false>, SwappedEntry<true>, SwappedChainEntry},
-    {CoresEntry<false>, CoresEntry<true>, SwappedEntry<true>, SwappedEntry<true>, SwappedChainEntry},
-    {CoresEntry<false>, CoresEntry<true>, CoresEntry<true>, CoresEntry<true>, NoContactEntry},
-    {CoresEntry<true>, CoresEntry<true>, SwappedEntry<true>, CoresEntry<true>, SwappedChainEntry},
+    {CirclesEntry, SwappedCircleEntry, SwappedCircleEntry, SwappedCircleEntry, SwappedChainEntry},
+    {CircleEntry, CoresEntry, SwappedEntry, SwappedEntry, SwappedChainEntry},
+    {CircleEntry, CoresEntry, CoresEntry, CoresEntry, NoContactEntry},
+    {CircleEntry, CoresEntry, SwappedEntry, CoresEntry, SwappedChainEntry},
     {ChainEntry, ChainEntry, NoContactEntry, ChainEntry, NoContactEntry},
 };
 

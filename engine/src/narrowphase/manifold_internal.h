@@ -109,6 +109,14 @@ CoreDistance ComputeCoreDistance(const Core& a, const Core& bLocal, const Transf
 LocalManifold CollideCores(const Core& a, const Core& bLocal, const Transform& bToA, SimplexCache* cache,
                            const ManifoldSettings& settings);
 
+/// A segment, capsule or polygon core `a` (2 or more points) against a circle of `radiusB` centred at
+/// `center` (A's frame), without GJK: the face of largest separation, then its end vertices' regions
+/// (the closest feature of a convex core to a point is that face or one of its ends). The same
+/// manifold as CollideCores gives (face normal and edge id inside a face's region or for a centre
+/// within the core, the vertex direction and vertex id beyond a face's end), to float rounding.
+/// Result in A's frame.
+LocalManifold CollideCoreAndCircle(const Core& a, Vec2 center, float radiusB, float margin);
+
 /// A chain segment (`chain`, type ChainSegment, A's frame) against core `bLocal` placed by `bToA`:
 /// one-sided, with the ghost vertices shaping the normal at the segment's ends (chain_segment.cpp).
 /// Result in A's frame; normal from the segment to B.
