@@ -418,9 +418,13 @@ TEST_CASE("the shape-circle shortcut equals the general path for segments capsul
       ++contacts;
       CHECK(fast.pointCount == 1);
       CHECK(std::fabs(fast.points[0].separation - general.points[0].separation) <= kSeparationTol);
-      CHECK(test::Near(fast.normal, general.normal, 2e-3f));
-      CHECK(test::Near(fast.points[0].point, general.points[0].point, 2e-3f));
-      differentIds += fast.points[0].id != general.points[0].id;
+      // The same feature: the same normal and point to rounding. Named otherwise (the boundary zones
+      // above, where a vertex direction and a face normal are nearly the same): close.
+      const bool sameFeature = fast.points[0].id == general.points[0].id;
+      const float tolerance = sameFeature ? 1e-4f : 2e-3f;
+      CHECK(test::Near(fast.normal, general.normal, tolerance));
+      CHECK(test::Near(fast.points[0].point, general.points[0].point, tolerance));
+      differentIds += !sameFeature;
       // The swapped entry is the same computation flipped.
       CHECK(swapped.normal == fast.normal);
       CHECK(swapped.points[0].point == fast.points[0].point);

@@ -158,25 +158,30 @@ Manifold CollideWithCircle(const Core& a, const Transform& xfA, Vec2 centerB, fl
   return ToWorld(CollideCoreAndCircle(a, center, radiusB, settings.speculativeDistance), xfA, xfB);
 }
 
+// A typed shape against a circle.
+template <class A>
+Manifold CollideTypedWithCircle(const A& a, const Transform& xfA, const Circle& b, const Transform& xfB,
+                                const ManifoldSettings& settings) {
+  CoreBuffer buffer;
+  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
+}
+
 }  // namespace
 
 // The circle functions need no GJK (CollideCoreAndCircle), so no cache: the polygon's is left as is.
 Manifold CollideCapsuleAndCircle(const Capsule& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings) {
-  CoreBuffer buffer;
-  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
+  return CollideTypedWithCircle(a, xfA, b, xfB, settings);
 }
 
 Manifold CollideSegmentAndCircle(const Segment& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, const ManifoldSettings& settings) {
-  CoreBuffer buffer;
-  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
+  return CollideTypedWithCircle(a, xfA, b, xfB, settings);
 }
 
 Manifold CollidePolygonAndCircle(const Polygon& a, const Transform& xfA, const Circle& b,
                                  const Transform& xfB, SimplexCache*, const ManifoldSettings& settings) {
-  CoreBuffer buffer;
-  return CollideWithCircle(CoreOf(a, buffer), xfA, b.center, b.radius, xfB, settings);
+  return CollideTypedWithCircle(a, xfA, b, xfB, settings);
 }
 
 Manifold CollideCapsules(const Capsule& a, const Transform& xfA, const Capsule& b, const Transform& xfB,
