@@ -271,6 +271,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void RecycleBandLists();
   void GrowList(std::vector<BandEntry>& list, std::size_t needed);
   void PlaceProxy(std::int32_t proxy);
+  void ListRelocateInOrder();
   void Relocate(const TaskSystem* tasks);
   void MarkDirty(Placement placement, int bandLo, int bandHi);
   /// Touches only list `key` (its band's entry for that kind), which must have room for its entries
