@@ -68,26 +68,35 @@ template <class F>
 void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
   graph.colorOf.resize(keys.size());
   graph.slotOf.resize(keys.size());
-  graph.overflow.clear();
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
   // Contacts between moving bodies first, then each contact with a body that never moves in a colour
-  // after its moving body's (AssignColorAfter: the static row has the final say).
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const int a = keys[i].indexA, b = keys[i].indexB;
-      const bool againstStatic = a < 0 || b < 0;
-      if (againstStatic != (pass == 1)) continue;
-      if (keys[i].scalarOnly) {  // rolling resistance or tangent speed: the scalar code's (overflow)
-        graph.colorOf[i] = -1;
-        continue;
-      }
-      const int color = againstStatic ? AssignColorAfter(graph.bodyColors, a < 0 ? b : a)
-                                      : AssignColor(graph.bodyColors, a, b);
-      graph.colorOf[i] = static_cast<std::int8_t>(color);
-      if (color >= 0) graph.slotOf[i] = graph.colorSize[color]++;
+  // after its moving body's (AssignColorAfter: the static row has the final say). The second pass
+  // takes its contacts from a list the first made (kept in `overflow` until the overflow's own list
+  // below), not from a second walk over every key: the colouring is serial, and a pyramid's contacts
+  // with the ground are a few in a hundred. A scalarOnly contact (rolling resistance or tangent speed)
+  // is the scalar code's: the overflow.
+  std::vector<int>& againstStatic = graph.overflow;
+  againstStatic.clear();
+  const auto colorAs = [&graph](std::size_t i, int color) {
+    graph.colorOf[i] = static_cast<std::int8_t>(color);
+    if (color >= 0) graph.slotOf[i] = graph.colorSize[color]++;
+  };
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const int a = keys[i].indexA, b = keys[i].indexB;
+    if (a < 0 || b < 0) {
+      againstStatic.push_back(static_cast<int>(i));
+    } else {
+      colorAs(i, keys[i].scalarOnly ? -1 : AssignColor(graph.bodyColors, a, b));
     }
   }
-  for (size_t i = 0; i < keys.size(); ++i) {
+  for (const int i : againstStatic) {
+    const ContactKey& key = keys[static_cast<std::size_t>(i)];
+    colorAs(
+        static_cast<std::size_t>(i),
+        key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, key.indexA < 0 ? key.indexB : key.indexA));
+  }
+  graph.overflow.clear();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
     if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
   }
 }
