@@ -170,10 +170,8 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
 
 namespace {
 
-// The constraints of inputs [begin, end). kMarkBallistic: clear each moving body's
-// BodyParams::ballistic here; the parallel form leaves that to one pass after, since two contacts of
-// one body would write its flag at once.
-template <bool kMarkBallistic>
+// The constraints of inputs [begin, end), and their bodies marked constrained (MarkConstrained).
+template <bool kShared>
 inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
                                 const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
@@ -204,10 +202,8 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.pointCount = manifold.pointCount;
     solver.contactKeys[i] = {c.indexA, c.indexB, false, c.restitution != 0.0f,
                              static_cast<std::uint8_t>(c.pointCount)};
-    if constexpr (kMarkBallistic) {
-      if (c.indexA >= 0) solver.params[c.indexA].ballistic = false;
-      if (c.indexB >= 0) solver.params[c.indexB].ballistic = false;
-    }
+    MarkConstrained<kShared>(solver.params, c.indexA);
+    MarkConstrained<kShared>(solver.params, c.indexB);
     Vec2 tangent = RightPerp(c.normal);
     for (int j = 0; j < c.pointCount; ++j) {
       const ManifoldPoint& mp = manifold.points[j];
@@ -250,15 +246,11 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
   if (HasWorkers(context.tasks)) {
     ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange,
                 [&](int begin, int end) {
-                  PrepareContactRange<false>(inputs, solver, context, static_cast<std::size_t>(begin),
-                                             static_cast<std::size_t>(end));
+                  PrepareContactRange<true>(inputs, solver, context, static_cast<std::size_t>(begin),
+                                            static_cast<std::size_t>(end));
                 });
-    for (const ContactKey& key : solver.contactKeys) {  // 12 bytes a contact, not a constraint's line
-      if (key.indexA >= 0) solver.params[key.indexA].ballistic = false;
-      if (key.indexB >= 0) solver.params[key.indexB].ballistic = false;
-    }
   } else {
-    PrepareContactRange<true>(inputs, solver, context, 0, inputs.size());
+    PrepareContactRange<false>(inputs, solver, context, 0, inputs.size());
   }
   if (anySurface) AddSurfaceRows(inputs, solver);
 }

@@ -291,18 +291,16 @@ float UndampedKickRate(const JointData& j, const StepContext& context) {
 // the workers: the read of each joint's kind was three quarters of the serial colouring).
 constexpr int kPlainHinge = kGraphColorCount;
 
-// Joint i's place (SolverArrays::jointPlaces), in input order on one thread: its bodies marked
-// non-ballistic, a plain hinge's colour and slot, and for every other joint, or a hinge its bodies
-// leave no colour for, the next JointConstraint and its scalar colour. The group or constraint it
-// takes then exists (lanes unwritten; a constraint at its defaults). places[i].color already says
-// kPlainHinge or -1.
+// Joint i's place (SolverArrays::jointPlaces), in input order on one thread: a plain hinge's colour and
+// slot, and for every other joint, or a hinge its bodies leave no colour for, the next JointConstraint
+// and its scalar colour. The group or constraint it takes then exists (lanes unwritten; a constraint
+// at its defaults). places[i].color already says kPlainHinge or -1, and the bodies are marked
+// constrained (the workers' pass before it).
 template <class F>
 void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i) {
   const JointInput& input = inputs[static_cast<size_t>(i)];
   HingePlace& place = solver.jointPlaces[static_cast<size_t>(i)];
   const int ia = input.bodyA.index, ib = input.bodyB.index;
-  if (ia >= 0) solver.params[ia].ballistic = false;
-  if (ib >= 0) solver.params[ib].ballistic = false;
   const bool plain = place.color == kPlainHinge;
   place = plain ? ColorPlainHinge(ia, ib, hinges) : HingePlace{};
   if (place.color >= 0) {
@@ -343,8 +341,8 @@ void PrepareJointsInOrder(std::span<const JointInput> inputs, SolverArrays& solv
   for (size_t i = 0; i < inputs.size(); ++i) {
     const JointInput& input = inputs[i];
     const int ia = input.bodyA.index, ib = input.bodyB.index;
-    if (ia >= 0) solver.params[ia].ballistic = false;
-    if (ib >= 0) solver.params[ib].ballistic = false;
+    MarkConstrained<false>(solver.params, ia);
+    MarkConstrained<false>(solver.params, ib);
     // A plain hinge goes straight into a lane: the 19,800 of joint_grid then never write the
     // 170 bytes of a constraint they would not read again.
     if (colored && IsPlainHingeInput(*input.joint, ia, ib)) {
@@ -383,6 +381,8 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
         const JointInput& input = inputs[static_cast<size_t>(i)];
         const bool plain = colored && IsPlainHingeInput(*input.joint, input.bodyA.index, input.bodyB.index);
         solver.jointPlaces[static_cast<size_t>(i)].color = plain ? kPlainHinge : -1;
+        MarkConstrained<true>(solver.params, input.bodyA.index);
+        MarkConstrained<true>(solver.params, input.bodyB.index);
       }
     });
     WithGraphs(solver, [&](auto&, auto& hinges) {
