@@ -5,9 +5,11 @@
 // static slot after the bodies (contact_graph.h), which is not a body.
 #include "solver/body_integrator.h"
 
+#include "core/parallel.h"
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace mk {
@@ -109,11 +111,16 @@ void ApplyMotionLocks(SolverArrays& solver) {
 bool CapSpeeds(SolverArrays& solver, const StepContext& context) {
   const float maxSpeed = context.settings.maxLinearSpeed;
   const float maxAngularSpeed = MaxAngularSpeed(context);
-  bool anyCapped = false;
-  for (size_t i = 0; i < solver.params.size(); ++i) {
-    anyCapped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || anyCapped;
-  }
-  return anyCapped;
+  // Each body its own state and cap bit, "some body capped" an OR: the same result on any workers.
+  std::atomic<bool> anyCapped{false};
+  ParallelFor(context.tasks, static_cast<int>(solver.params.size()), kMinBodiesPerBlock,
+              [&](int begin, int end) {
+                bool capped = false;
+                for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i)
+                  capped = CapSpeed(solver.states[i], solver.params[i], maxSpeed, maxAngularSpeed) || capped;
+                if (capped) anyCapped.store(true, std::memory_order_relaxed);
+              });
+  return anyCapped.load(std::memory_order_relaxed);
 }
 
 }  // namespace mk
