@@ -16,6 +16,7 @@
 #include "solver/support_levels.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <span>
 
@@ -171,10 +172,12 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
 namespace {
 
 // The constraints of inputs [begin, end), and their bodies marked constrained (MarkConstrained).
+// Returns whether one of them is bouncy (restitution above 0).
 template <bool kShared>
-inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
+inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
                                 const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
+  bool anyBouncy = false;
   for (std::size_t i = begin; i < end; ++i) {
     // The manifolds live in the contacts' records, scattered over the world's contact array: fetch
     // a few ahead (their 92 bytes span two or three lines).
@@ -202,6 +205,7 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.pointCount = manifold.pointCount;
     solver.contactKeys[i] = {c.indexA, c.indexB, false, c.restitution != 0.0f,
                              static_cast<std::uint8_t>(c.pointCount)};
+    anyBouncy = anyBouncy || c.restitution != 0.0f;
     MarkConstrained<kShared>(solver.params, c.indexA);
     MarkConstrained<kShared>(solver.params, c.indexB);
     Vec2 tangent = RightPerp(c.normal);
@@ -231,6 +235,7 @@ inline void PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
       cp.relativeVelocity = Dot(vB - vA, c.normal);
     }
   }
+  return anyBouncy;
 }
 
 }  // namespace
@@ -244,13 +249,16 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
   solver.contactKeys.resize(inputs.size());
   solver.surfaces.clear();
   if (HasWorkers(context.tasks)) {
+    std::atomic<bool> anyBouncy{false};  // an OR: the same whichever range finds one
     ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange,
                 [&](int begin, int end) {
-                  PrepareContactRange<true>(inputs, solver, context, static_cast<std::size_t>(begin),
-                                            static_cast<std::size_t>(end));
+                  if (PrepareContactRange<true>(inputs, solver, context, static_cast<std::size_t>(begin),
+                                                static_cast<std::size_t>(end)))
+                    anyBouncy.store(true, std::memory_order_relaxed);
                 });
+    solver.anyBouncy = anyBouncy.load(std::memory_order_relaxed);
   } else {
-    PrepareContactRange<false>(inputs, solver, context, 0, inputs.size());
+    solver.anyBouncy = PrepareContactRange<false>(inputs, solver, context, 0, inputs.size());
   }
   if (anySurface) AddSurfaceRows(inputs, solver);
 }
@@ -560,6 +568,8 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   auto bounces = [threshold](const ContactConstraintPoint& cp) {
     return !(cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f);
   };
+  // Without a bouncy contact (the pyramids), not even a walk over the keys: this pass is serial.
+  if (!solver.anyBouncy) return;
   for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
     if (!solver.contactKeys[i].bouncy) continue;  // most contacts: skip without reading the constraint
     ContactConstraint& c = solver.contacts[i];

@@ -53,6 +53,9 @@ struct SolverArrays {
   /// given the inputs): StoreContactImpulses then stores only the others and the bouncy ones, unless
   /// DropCappedImpulses cleared it. StoreContactImpulses clears it.
   bool manifoldsHoldLaneImpulses = false;
+  /// Some contact has restitution (ContactKey::bouncy): PrepareContacts sets it, ApplyRestitution
+  /// reads it.
+  bool anyBouncy = false;
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order) and
   /// coloured plain hinges with the joints they leave to the scalar path, on 4 lanes: used when
   /// `lanes` is 4 (WithGraphs picks the pair).
