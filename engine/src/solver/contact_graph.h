@@ -109,9 +109,9 @@ void SolveContactGroups(ContactGraph<F>& graph, std::span<BodyState> states, con
 /// For the parallel stages (solver_stages.h): cuts each colour's groups into blocks (BlockSize, about
 /// kBlocksPerWorker per worker) and gives block k's static lanes slot staticSlot + k. Returns how many
 /// static slots the states then need after the bodies (the largest block count, at least 1). The
-/// results do not change: every static slot is a body at rest.
+/// results do not change: every static slot is a body at rest. `tasks`' workers share the groups.
 template <class F>
-int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount);
+int AssignBlockStaticSlots(ContactGraph<F>& graph, int workerCount, const TaskSystem* tasks = nullptr);
 
 /// One block of the passes above: the groups [begin, end) of one colour, restoring `staticSlot`
 /// (the block's own) after each. `states`: the bodies and every static slot.

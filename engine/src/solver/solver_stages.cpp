@@ -249,8 +249,8 @@ void SolverStages::PrepareCounters() {
 void SolverStages::Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks) {
   const int workerCount = tasks.workerCount;
   const std::size_t bodyCount = solver.params.size();
-  const int slots = WithGraphs(solver, [workerCount](auto& graph, auto& hinges) {
-    return std::max(AssignBlockStaticSlots(graph, workerCount),
+  const int slots = WithGraphs(solver, [workerCount, &tasks](auto& graph, auto& hinges) {
+    return std::max(AssignBlockStaticSlots(graph, workerCount, &tasks),
                     AssignHingeBlockStaticSlots(hinges, workerCount));
   });
   solver.states.resize(bodyCount + static_cast<std::size_t>(slots), BodyState{});
