@@ -148,19 +148,35 @@ void PutIslandToSleep(WorldState& world, int start) {
 
 namespace {
 
+// A solver body no constraint can move: kinematic, or dynamic with every axis locked (both inverse
+// masses 0). It links no island, as a static body links none: it would join islands that cannot act
+// on each other through it. A dynamic body with only its linear axes locked still turns, so it is
+// linked (a pinwheel and what lies on it, a hub and its pendulum, sleep and wake as one).
+bool Immovable(const SolverArrays& solver, int i) {
+  const BodyParams& p = solver.params[static_cast<std::size_t>(i)];
+  return p.invMass == 0.0f && p.invInertia == 0.0f;
+}
+
+struct SleepScan {
+  bool candidate = false;     // some body has rested for timeToSleep
+  bool anyImmovable = false;  // some solver body is Immovable
+};
+
 // Sleep times of the moving bodies, one step on, also copied by solver index into `sleepTimes` (what
-// the island pass reads: a contiguous array instead of a Body line each). Returns true when some
+// the island pass reads: a contiguous array instead of a Body line each). `candidate` when some
 // body has rested for timeToSleep: without one no island can sleep (an island sleeps when all its
-// bodies have), so the islands need not be built at all. On the workers: each body writes only its
-// own times, and "some body" is an OR, the same whoever finds it (rain, two workers: this loop's
-// Body lines were about half of UpdateSleep's samples, 2.5% of the calling thread's).
-bool AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTimes) {
+// bodies have), so the islands need not be built at all. `anyImmovable`: without one, the island
+// pass need not test the links' ends. On the workers: each body writes only its own times, and both
+// answers are ORs, the same whoever finds them (rain, two workers: this loop's Body lines were about
+// half of UpdateSleep's samples, 2.5% of the calling thread's).
+SleepScan AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTimes) {
   sleepTimes.resize(world.solverBodies.size());
-  std::atomic<bool> candidate{false};
+  std::atomic<bool> candidate{false}, anyImmovable{false};
   ParallelFor(
       &world.tasks, static_cast<int>(world.solverBodies.size()), kMinBodiesPerBlock, [&](int begin, int end) {
-        bool found = false;
+        bool found = false, immovable = false;
         for (int i = begin; i < end; ++i) {
+          immovable = immovable || Immovable(world.solver, i);
           Body& body = world.bodies[world.solverBodies[i]];
           float speed =
               std::max(Length(body.linearVelocity), body.maxExtent * std::fabs(body.angularVelocity));
@@ -177,8 +193,9 @@ bool AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sleepTim
           found = found || body.sleepTime >= world.settings.timeToSleep;
         }
         if (found) candidate.store(true, std::memory_order_relaxed);
+        if (immovable) anyImmovable.store(true, std::memory_order_relaxed);
       });
-  return candidate.load(std::memory_order_relaxed);
+  return {candidate.load(std::memory_order_relaxed), anyImmovable.load(std::memory_order_relaxed)};
 }
 
 }  // namespace
@@ -189,7 +206,9 @@ int UpdateSleep(WorldState& world, float dt) {
   // minSleepTime[i]: body i's own sleep time, then for each root its island's least (a body that is
   // no root is never written after this, so its entry keeps its own time while the roots gather).
   std::vector<float>& minSleepTime = world.islandSleepTime;
-  if (!world.settings.enableSleep || !AdvanceSleepTimes(world, dt, minSleepTime)) return 0;
+  if (!world.settings.enableSleep) return 0;
+  const SleepScan scan = AdvanceSleepTimes(world, dt, minSleepTime);
+  if (!scan.candidate) return 0;
   const SolverArrays& s = world.solver;
   const std::vector<int>& bodies = world.solverBodies;  // solver index -> body slot
   const int n = static_cast<int>(bodies.size());
@@ -204,16 +223,19 @@ int UpdateSleep(WorldState& world, float dt) {
     // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
     for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
   };
-  // A body no constraint can move (kinematic, or dynamic with every axis locked: both inverse masses
-  // 0) links no island, as a static body links none: it would join islands that cannot act on each
-  // other through it. A dynamic body with only its linear axes locked still turns, so it is linked
-  // (a pinwheel and what lies on it, a hub and its pendulum, sleep and wake as one).
-  auto immovable = [&](int i) { return s.params[i].invMass == 0.0f && s.params[i].invInertia == 0.0f; };
-  forEachLink([&](int a, int b) {
-    if (a == kNull || b == kNull) return;
-    if (immovable(a) || immovable(b)) return;
-    Union(parent, a, b);
-  });
+  // An Immovable body links no island. Without one (most worlds), the links' ends are not read.
+  auto immovable = [&](int i) { return Immovable(s, i); };
+  if (scan.anyImmovable) {
+    forEachLink([&](int a, int b) {
+      if (a == kNull || b == kNull) return;
+      if (immovable(a) || immovable(b)) return;
+      Union(parent, a, b);
+    });
+  } else {
+    forEachLink([&](int a, int b) {
+      if (a != kNull && b != kNull) Union(parent, a, b);
+    });
+  }
   int islands = 0;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
@@ -222,16 +244,17 @@ int UpdateSleep(WorldState& world, float dt) {
   }
   // Immovable bodies touching an island keep it awake through their own sleep time (a moving
   // kinematic body's stays 0, AdvanceSleepTimes).
-  forEachLink([&](int a, int b) {
-    if (a == kNull || b == kNull) return;
-    for (int k : {a, b}) {
-      int other = k == a ? b : a;
-      if (immovable(k)) {
-        int root = FindRoot(parent, other);
-        minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[k]].sleepTime);
+  if (scan.anyImmovable)
+    forEachLink([&](int a, int b) {
+      if (a == kNull || b == kNull) return;
+      for (int k : {a, b}) {
+        int other = k == a ? b : a;
+        if (immovable(k)) {
+          int root = FindRoot(parent, other);
+          minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[k]].sleepTime);
+        }
       }
-    }
-  });
+    });
   // Each sleeping island's members as a list in ascending solver index, its root first (a root is
   // its island's smallest index, Union). Walking down and inserting each member right after its root
   // builds the lists in one pass; a scan of the bodies per sleeping island was quadratic (8,000 lone
