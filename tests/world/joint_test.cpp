@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Joints: each test checks a number against an analytic answer (pendulum period, spring sag, motor
 // speed, reaction force) or an invariant (anchor separation, axis distance, limits, sleep islands).
+#include "minkowski/task_system.h"
 #include "minkowski/world.h"
 #include "test_util.h"
 #include "world/world_state.h"
@@ -600,6 +601,46 @@ TEST_CASE("a body put to sleep while jointed to a moving kinematic body wakes at
   for (int i = 0; i < 30; ++i) world.Step(kDt);
   // Carried along rigidly at the mover's 1 m/s: 31 steps move it about 0.5 m.
   CHECK(world.GetPosition(rider).x - before.x == doctest::Approx(31.0f * kDt).epsilon(0.1));
+}
+
+// With workers, WakeJointPartners asks them first whether any joint would wake a body and runs its
+// serial pass only then (more joints than one range, so the read is split). A rider put to sleep among
+// 100 jointed to moving kinematic bodies must wake at the next Step on any worker count, and every
+// rider's path must be the one-thread path, bit for bit.
+TEST_CASE("a rider put to sleep among many jointed ones wakes at the next step on 1 2 and 3 workers") {
+  constexpr int kRiders = 100;
+  std::vector<Vec2> serialPositions;
+  for (const int workers : {1, 2, 3}) {
+    CAPTURE(workers);
+    TaskPool pool(workers);
+    World world({.gravity = {0.0f, 0.0f}});
+    world.SetTaskSystem(pool.GetTaskSystem());
+    std::vector<BodyId> riders;
+    for (int i = 0; i < kRiders; ++i) {
+      const Vec2 at{3.0f * static_cast<float>(i), 0.0f};
+      BodyId mover =
+          world.CreateBody({.type = BodyType::Kinematic, .position = at, .linearVelocity = {1.0f, 0.0f}});
+      riders.push_back(AddBall(world, at + Vec2{0.0f, -1.0f}, 0.2f));
+      world.CreateJoint(WeldJointDef{{.bodyA = mover, .bodyB = riders.back(), .localAnchorB = {0.0f, 1.0f}}});
+    }
+    for (int i = 0; i < 3; ++i) world.Step(kDt);
+    const BodyId sleeper = riders[70];
+    REQUIRE(world.IsAwake(sleeper));
+    world.SetAwake(sleeper, false);
+    REQUIRE(!world.IsAwake(sleeper));
+    world.Step(kDt);
+    CHECK(world.IsAwake(sleeper));
+    for (int i = 0; i < 30; ++i) world.Step(kDt);
+    std::vector<Vec2> positions;
+    for (const BodyId rider : riders) positions.push_back(world.GetPosition(rider));
+    if (workers == 1) {
+      serialPositions = positions;
+      continue;
+    }
+    int differing = 0;
+    for (int i = 0; i < kRiders; ++i) differing += positions[i] == serialPositions[i] ? 0 : 1;
+    CHECK(differing == 0);
+  }
 }
 
 TEST_CASE("classic (PGS) mode: a revolute chain holds together and a hanging one sits still") {
