@@ -311,13 +311,12 @@ void BroadPhase::Impl::GrowList(std::vector<BandEntry>& list, std::size_t needed
   list = std::move(grown);
 }
 
-// Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
-// insertion for each list it joins. Lists it stays in refresh its entry during RebuildList.
 // The relocate queue in ascending proxy order, each proxy once (a slot destroyed and reused since the
 // last update is queued twice), so that the slots are read in memory order. The queue holds exactly
 // the proxies flagged for it, so a long one is listed again from the flags, one byte a proxy read in
-// order, which costs less than sorting it: rain relocates about a third of its proxies a step, and its
-// sort was 0.8% of the one-worker step, on the calling thread with workers too.
+// order, which costs less than sorting it: rain relocates more than half of its proxies an update
+// (5,700 of 10,400 on average over its first 400 steps; tumbler and spinner nearly all), and the sort
+// was 0.8% of its one-worker step, on the calling thread with workers too.
 void BroadPhase::Impl::ListRelocateInOrder() {
   constexpr std::size_t kProxiesPerQueuedToScan = 8;
   if (relocate.size() * kProxiesPerQueuedToScan < flags.size()) {
@@ -331,6 +330,8 @@ void BroadPhase::Impl::ListRelocateInOrder() {
   }
 }
 
+// Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
+// insertion for each list it joins. Lists it stays in refresh its entry during RebuildList.
 void BroadPhase::Impl::Relocate(const TaskSystem* tasks) {
   ListRelocateInOrder();
   for (std::int32_t proxy : relocate) {
