@@ -293,11 +293,12 @@ constexpr int kPlainHinge = kGraphColorCount;
 
 // Joint i's place (SolverArrays::jointPlaces), in input order on one thread: a plain hinge's colour and
 // slot, and for every other joint, or a hinge its bodies leave no colour for, the next JointConstraint
-// and its scalar colour. The group or constraint it takes then exists (lanes unwritten; a constraint
-// at its defaults). places[i].color already says kPlainHinge or -1, and the bodies are marked
-// constrained (the workers' pass before it).
+// index (`scalarCount`, counted up) and its scalar colour. The group a hinge takes then exists (lanes
+// unwritten); the constraints are made by the caller and filled by FillJoints. places[i].color
+// already says kPlainHinge or -1, and the bodies are marked constrained (the workers' pass before it).
 template <class F>
-void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i) {
+void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i,
+                int& scalarCount) {
   const JointInput& input = inputs[static_cast<size_t>(i)];
   HingePlace& place = solver.jointPlaces[static_cast<size_t>(i)];
   const int ia = input.bodyA.index, ib = input.bodyB.index;
@@ -306,8 +307,7 @@ void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeG
   if (place.color >= 0) {
     if (place.slot % F::kLanes == 0) hinges.groups[place.color].emplace_back();
   } else {
-    place.slot = static_cast<int>(solver.joints.size());
-    solver.joints.emplace_back();
+    place.slot = scalarCount++;
     AddScalarJoint(ia, ib, place.slot, hinges);
   }
 }
@@ -325,7 +325,10 @@ void FillJoints(std::span<const JointInput> inputs, SolverArrays& solver, const 
       const HingeLane lane = PrepareHingeLane(input, solver, worldSoftness, context);
       WithGraphs(solver, [&](auto&, auto& hinges) { PackHingeAt(hinges, place, lane, i); });
     } else {
+      // Reset here, on the workers: 170 bytes a joint, which the calling thread wrote for each of
+      // rain's 10,000 ragdoll joints while it placed them (the constraints are kept from step to step).
       JointConstraint& c = solver.joints[static_cast<size_t>(place.slot)];
+      c = JointConstraint{};
       PrepareConstraint(input, solver, worldSoftness, context, c);
       c.input = i;
     }
@@ -369,7 +372,6 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   const bool colored = colorHinges && settings.mode != SolverMode::Classic;
   const int count = static_cast<int>(inputs.size());
   solver.jointPlaces.resize(inputs.size());
-  solver.joints.clear();
   WithGraphs(solver,
              [&](auto&, auto& hinges) { BeginHingeGraph(static_cast<int>(solver.states.size()), hinges); });
   if (HasWorkers(context.tasks) && count > kMinJointsPerRange) {
@@ -385,12 +387,15 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
         MarkConstrained<true>(solver.params, input.bodyB.index);
       }
     });
+    int scalarCount = 0;
     WithGraphs(solver, [&](auto&, auto& hinges) {
-      for (int i = 0; i < count; ++i) PlaceJoint(inputs, solver, hinges, i);
+      for (int i = 0; i < count; ++i) PlaceJoint(inputs, solver, hinges, i, scalarCount);
     });
+    solver.joints.resize(static_cast<size_t>(scalarCount));  // constructs only past last step's count
     ParallelFor(context.tasks, count, kMinJointsPerRange,
                 [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
   } else {
+    solver.joints.clear();
     PrepareJointsInOrder(inputs, solver, worldSoftness, context, colored);
   }
   WithGraphs(solver, [](auto&, auto& hinges) { FinishHingeGraph(hinges); });
