@@ -480,23 +480,31 @@ int BroadPhase::Impl::AcquireStampSet() {
   return -1;
 }
 
-void BroadPhase::Impl::SortMoved() {
-  const std::size_t capacity = slots.size();
-  // A comparison sort costs about log2(n) compares per entry; one bit per slot and a scan of the
-  // words costs capacity / 64 words plus the entries. When most proxies move (a swinging net, a
-  // falling pile) the bits win by far. Duplicates (a slot freed and reused while queued) collapse
-  // into one entry, which Update would skip anyway once the first has cleared kFlagQueued.
-  if (moved.size() < 64 || capacity / 64 > moved.size() * 4) {
-    std::sort(moved.begin(), moved.end());
-    return;
-  }
-  movedBits.assign((capacity + 63) / 64, 0);
-  for (std::int32_t proxy : moved) movedBits[static_cast<std::size_t>(proxy) / 64] |= 1ull << (proxy % 64);
-  moved.clear();
-  for (std::size_t word = 0; word < movedBits.size(); ++word) {
-    for (std::uint64_t bits = movedBits[word]; bits != 0; bits &= bits - 1)
-      moved.push_back(
+// A comparison sort costs about log2(n) compares per entry; one bit per slot and a scan of the words
+// costs capacity / 64 words plus the entries. When most proxies are queued (a swinging net, a falling
+// pile, rain's relocations: 5,700 of 10,400 proxies an update) the bits win by far.
+bool BroadPhase::Impl::QueueWantsBits(std::size_t queued) const {
+  return queued >= 64 && slots.size() / 64 <= queued * 4;
+}
+
+void BroadPhase::Impl::ListQueueByBits(std::vector<std::int32_t>& queue) {
+  queueBits.assign((slots.size() + 63) / 64, 0);
+  for (std::int32_t proxy : queue) queueBits[static_cast<std::size_t>(proxy) / 64] |= 1ull << (proxy % 64);
+  queue.clear();
+  for (std::size_t word = 0; word < queueBits.size(); ++word) {
+    for (std::uint64_t bits = queueBits[word]; bits != 0; bits &= bits - 1)
+      queue.push_back(
           static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+  }
+}
+
+// Duplicates (a slot freed and reused while queued) collapse into one entry with the bits, and stay
+// side by side with the sort, which Update skips once the first has cleared kFlagQueued.
+void BroadPhase::Impl::SortMoved() {
+  if (QueueWantsBits(moved.size())) {
+    ListQueueByBits(moved);
+  } else {
+    std::sort(moved.begin(), moved.end());
   }
 }
 
@@ -825,7 +833,7 @@ std::size_t BroadPhase::CapacityBytes() const {
   std::size_t total =
       bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) + bytes(s.bands) +
       bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) + bytes(s.dirtyRuns) + bytes(s.relocate) +
-      bytes(s.pairs) + bytes(s.pairScratch) + bytes(s.pairRemap) + bytes(s.moved) + bytes(s.movedBits) +
+      bytes(s.pairs) + bytes(s.pairScratch) + bytes(s.pairRemap) + bytes(s.moved) + bytes(s.queueBits) +
       bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) + bytes(s.foundRanges) +
       bytes(s.found) + bytes(s.rejectHead) + bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
   for (const StampSet& set : s.stampSets) total += bytes(set.stamp);

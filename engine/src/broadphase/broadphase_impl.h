@@ -186,7 +186,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<PairNode> pairScratch;    ///< CompactPairs' scratch (the pool's last layout)
   std::vector<std::int32_t> pairRemap;  ///< CompactPairs' scratch: old node -> new node
   std::vector<std::int32_t> moved;
-  std::vector<std::uint64_t> movedBits;  ///< scratch of SortMoved: one bit per slot
+  std::vector<std::uint64_t> queueBits;  ///< scratch of ListQueueByBits: one bit per slot
   std::vector<ProxyPair> begun;
   std::vector<ProxyPair> ended;
   std::vector<ProxyPair> collectScratch;  // BroadPhase::CollectPairs sorts here, reused
@@ -258,6 +258,10 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   bool Refused(std::int32_t first, std::int32_t proxy) const;
   /// tasks null or without workers: the serial update.
   void Update(const TaskSystem* tasks = nullptr);
+  /// Whether a queue of `queued` proxies is put in order faster by ListQueueByBits than by a sort.
+  bool QueueWantsBits(std::size_t queued) const;
+  /// A queue of proxies in ascending order, each once, through one bit per slot (`queueBits`).
+  void ListQueueByBits(std::vector<std::int32_t>& queue);
   /// `moved` in slot order (Update's processing order), duplicates collapsed when it uses the bits.
   void SortMoved();
 
@@ -271,7 +275,6 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void RecycleBandLists();
   void GrowList(std::vector<BandEntry>& list, std::size_t needed);
   void PlaceProxy(std::int32_t proxy);
-  void ListRelocateInOrder();
   void Relocate(const TaskSystem* tasks);
   void MarkDirty(Placement placement, int bandLo, int bandHi);
   /// Touches only list `key` (its band's entry for that kind), which must have room for its entries

@@ -86,15 +86,8 @@ bool ValidLayout(const BroadPhase::Impl& s) {
   for (std::int32_t key : s.dirtyKeys) {
     if (key < 0 || key >= 2 * l.count) return false;
   }
-  // The relocate queue holds exactly the proxies flagged for it (a reused slot's twice at most):
-  // Relocate may list them again from the flags.
-  std::vector<bool> queued(static_cast<std::size_t>(n), false);
   for (std::int32_t p : s.relocate) {
-    if (p < 0 || p >= n || (s.flags[p] & kFlagRelocate) == 0) return false;
-    queued[p] = true;
-  }
-  for (std::int32_t p = 0; p < n; ++p) {
-    if ((s.flags[p] & kFlagRelocate) != 0 && !queued[p]) return false;
+    if (p < 0 || p >= n) return false;
   }
   for (std::int32_t p : s.moved) {
     if (p < 0 || p >= n) return false;

@@ -105,6 +105,9 @@ struct BodyParams {
   bool capped = false;    // a speed cap bit (IntegratePositions, CapSpeeds); DropCappedImpulses clears it
 };
 
+/// A body no constraint can move: kinematic, or dynamic with every axis locked (both inverse masses 0).
+inline bool NeverMoves(const BodyParams& p) { return p.invMass == 0.0f && p.invInertia == 0.0f; }
+
 /// Clears body `index`'s BodyParams::ballistic (a static side, index < 0, has none). kShared: ranges
 /// on several workers, where two constraints of one body may clear its flag at once: a relaxed atomic
 /// store of the same value, the same result in any order, made only while the flag is still set, so

@@ -7,8 +7,6 @@ namespace mk {
 
 namespace {
 
-bool NeverMoves(const BodyParams& p) { return p.invMass == 0.0f && p.invInertia == 0.0f; }
-
 std::uint64_t PairOf(const ContactKey& key) {
   return (std::uint64_t{static_cast<std::uint32_t>(key.indexA)} << 32) |
          static_cast<std::uint32_t>(key.indexB);

@@ -148,13 +148,12 @@ void PutIslandToSleep(WorldState& world, int start) {
 
 namespace {
 
-// A solver body no constraint can move: kinematic, or dynamic with every axis locked (both inverse
-// masses 0). It links no island, as a static body links none: it would join islands that cannot act
-// on each other through it. A dynamic body with only its linear axes locked still turns, so it is
-// linked (a pinwheel and what lies on it, a hub and its pendulum, sleep and wake as one).
+// Solver body i is immovable (NeverMoves). It links no island, as a static body links none: it would
+// join islands that cannot act on each other through it. A dynamic body with only its linear axes
+// locked still turns, so it is linked (a pinwheel and what lies on it, a hub and its pendulum, sleep
+// and wake as one).
 bool Immovable(const SolverArrays& solver, int i) {
-  const BodyParams& p = solver.params[static_cast<std::size_t>(i)];
-  return p.invMass == 0.0f && p.invInertia == 0.0f;
+  return NeverMoves(solver.params[static_cast<std::size_t>(i)]);
 }
 
 struct SleepScan {
@@ -224,11 +223,10 @@ int UpdateSleep(WorldState& world, float dt) {
     for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
   };
   // An Immovable body links no island. Without one (most worlds), the links' ends are not read.
-  auto immovable = [&](int i) { return Immovable(s, i); };
   if (scan.anyImmovable) {
     forEachLink([&](int a, int b) {
       if (a == kNull || b == kNull) return;
-      if (immovable(a) || immovable(b)) return;
+      if (Immovable(s, a) || Immovable(s, b)) return;
       Union(parent, a, b);
     });
   } else {
@@ -249,7 +247,7 @@ int UpdateSleep(WorldState& world, float dt) {
       if (a == kNull || b == kNull) return;
       for (int k : {a, b}) {
         int other = k == a ? b : a;
-        if (immovable(k)) {
+        if (Immovable(s, k)) {
           int root = FindRoot(parent, other);
           minSleepTime[root] = std::min(minSleepTime[root], world.bodies[bodies[k]].sleepTime);
         }
