@@ -97,11 +97,16 @@ void GatherBodies(WorldState& world, const StepContext& context) {
   }
 }
 
-ContactBody ContactSide(const Body& body) {
+// Field by field, into the input in place: g++ 12 built a returned ContactBody on the stack with
+// narrow stores and copied it out with wide loads, and each wide load waited for the narrow stores
+// (a failed store-to-load forward, some 12 cycles): 8% of many_pyramids' step.
+void SetContactSide(ContactBody& side, const Body& body) {
+  side.center = body.center;
+  side.linearVelocity = body.linearVelocity;
+  side.angularVelocity = body.angularVelocity;
+  side.index = body.solverIndex;
 #if defined(MK_LARGE_WORLDS)
-  return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex, body.center - body.xf.p};
-#else
-  return {body.center, body.linearVelocity, body.angularVelocity, body.solverIndex};
+  side.originToCenter = body.center - body.xf.p;
 #endif
 }
 
@@ -123,8 +128,8 @@ bool EitherMoves(const Body& bodyA, const Body& bodyB) {
 void FillContactInput(ContactInput& input, Contact& contact, const Body& bodyA, const Body& bodyB, int slot,
                       bool anySurface) {
   input.manifold = &contact.manifold;
-  input.bodyA = ContactSide(bodyA);
-  input.bodyB = ContactSide(bodyB);
+  SetContactSide(input.bodyA, bodyA);
+  SetContactSide(input.bodyB, bodyB);
   input.friction = contact.friction;
   input.restitution = contact.restitution;
   if (anySurface) {
