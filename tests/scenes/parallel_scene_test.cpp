@@ -325,68 +325,90 @@ TEST_CASE("joints gathered on workers: the serial list in slot order with every 
 
 // Boxes on a plank (a body with more contacts than colours: its contacts overflow), bouncing balls
 // (restitution), and a speed cap low enough that the falling bodies reach it (their impulses dropped).
-World ImpulseStoreCases(BodyId& sled) {
+// hitEvents: every shape asks for hit events.
+World ImpulseStoreCases(BodyId& sled, bool hitEvents) {
+  ShapeDef plain;
+  plain.enableHitEvents = hitEvents;
+  const auto withRestitution = [&plain](float restitution) {
+    ShapeDef def = plain;
+    def.restitution = restitution;
+    return def;
+  };
   SolverSettings settings;
   settings.maxLinearSpeed = 6.0f;
   World world(WorldDef{.gravity = {0.0f, -10.0f}, .settings = settings});
   const BodyId ground = world.CreateBody({});
-  world.CreateShape(ground, {}, MakeOffsetBox(30.0f, 0.5f, {0.0f, -0.5f}, 0.0f).value);
+  world.CreateShape(ground, plain, MakeOffsetBox(30.0f, 0.5f, {0.0f, -0.5f}, 0.0f).value);
   const BodyId plank = world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 0.3f}});
-  world.CreateShape(plank, {}, MakeBox(16.0f, 0.3f).value);
+  world.CreateShape(plank, plain, MakeBox(16.0f, 0.3f).value);
   for (int i = 0; i < 40; ++i) {
     const BodyId box =
         world.CreateBody({.type = BodyType::Dynamic,
                           .position = {-15.6f + 0.8f * static_cast<float>(i), 0.95f + 0.01f * (i % 3)}});
-    world.CreateShape(box, {}, MakeBox(0.35f, 0.35f).value);
+    world.CreateShape(box, plain, MakeBox(0.35f, 0.35f).value);
   }
   for (int i = 0; i < 12; ++i) {
     const BodyId ball =
         world.CreateBody({.type = BodyType::Dynamic,
                           .position = {-22.0f + 0.9f * static_cast<float>(i % 4), 2.0f + 1.5f * (i / 4)}});
-    world.CreateShape(ball, {.restitution = 0.8f}, Circle{{0.0f, 0.0f}, 0.3f});
+    world.CreateShape(ball, withRestitution(0.8f), Circle{{0.0f, 0.0f}, 0.3f});
   }
   // A box on the ground under a ball that bounces ten times its approach: the restitution pass throws
   // the box past the cap after the sub-steps, so its ground contact's impulses are dropped after the
   // lanes were stored.
   const BodyId anvil = world.CreateBody({.type = BodyType::Dynamic, .position = {24.0f, 0.35f}});
-  world.CreateShape(anvil, {}, MakeBox(0.35f, 0.35f).value);
+  world.CreateShape(anvil, plain, MakeBox(0.35f, 0.35f).value);
   const BodyId hammer = world.CreateBody({.type = BodyType::Dynamic, .position = {24.0f, 3.0f}});
-  world.CreateShape(hammer, {.restitution = 10.0f}, Circle{{0.0f, 0.0f}, 0.3f});
+  world.CreateShape(hammer, withRestitution(10.0f), Circle{{0.0f, 0.0f}, 0.3f});
   // Pushed along the ground past the cap every step (the test below): capped with contacts.
   sled = world.CreateBody({.type = BodyType::Dynamic, .position = {18.0f, 0.35f}});
-  world.CreateShape(sled, {}, MakeBox(0.35f, 0.35f).value);
+  world.CreateShape(sled, plain, MakeBox(0.35f, 0.35f).value);
   return world;
 }
 
 TEST_CASE("after every step each contact's manifold holds its constraint's final impulses") {
   // Invariant: the next step warm-starts from the manifolds, so they must hold what the solver ended
   // with, after restitution and the speed cap, whichever way the impulses were stored (the coloured
-  // contacts' from their lanes during the sub-steps, the others afterwards).
+  // contacts' from their lanes during the sub-steps, the others afterwards). The constraints keep
+  // them only where a later pass reads them (restitution, hit events). So a witness world whose
+  // shapes all ask for hit events keeps every constraint's: there each manifold must equal its
+  // constraint, and in the world without hit events each manifold must equal the witness's, bit for
+  // bit (hit events change no impulse).
   TaskPool pool2(2);
   const TaskSystem tasks = pool2.GetTaskSystem();
+  const auto bits = [](float value) { return std::bit_cast<std::uint32_t>(value); };
   for (const TaskSystem* system : {static_cast<const TaskSystem*>(nullptr), &tasks}) {
     INFO("workers " << (system == nullptr ? 1 : 2));
-    BodyId sled;
-    World world = ImpulseStoreCases(sled);
+    BodyId sled, witnessSled;
+    World world = ImpulseStoreCases(sled, false);
+    World witness = ImpulseStoreCases(witnessSled, true);
     if (system != nullptr) REQUIRE(world.SetTaskSystem(*system));
+    if (system != nullptr) REQUIRE(witness.SetTaskSystem(*system));
     std::size_t compared = 0, overflowed = 0, bounced = 0, nonZero = 0, capped = 0;
     for (int step = 0; step < 90; ++step) {
-      world.ApplyForceToCenter(sled, {step % 20 < 10 ? 2000.0f : -2000.0f, 0.0f});
+      const Vec2 push{step % 20 < 10 ? 2000.0f : -2000.0f, 0.0f};
+      world.ApplyForceToCenter(sled, push);
+      witness.ApplyForceToCenter(witnessSled, push);
       world.Step(1.0f / 60.0f);
+      witness.Step(1.0f / 60.0f);
       capped += std::fabs(world.GetLinearVelocity(sled).x) >= 5.9f ? 1 : 0;
       const WorldState& state = world.State();
-      const SolverArrays& solver = state.solver;
-      REQUIRE(solver.contacts.size() == state.contactInputs.size());
+      const WorldState& witnessState = witness.State();
+      const SolverArrays& solver = witnessState.solver;
+      REQUIRE(solver.contacts.size() == witnessState.contactInputs.size());
+      REQUIRE(state.contactInputs.size() == witnessState.contactInputs.size());
       overflowed += WithGraphs(solver, [](auto& graph, auto&) { return graph.overflow.size(); });
       for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
         const ContactConstraint& c = solver.contacts[i];
+        const Manifold& witnessManifold = *witnessState.contactInputs[i].manifold;
         const Manifold& manifold = *state.contactInputs[i].manifold;
         bounced += solver.contactKeys[i].bouncy ? 1 : 0;
+        REQUIRE(manifold.pointCount == c.pointCount);
         for (int j = 0; j < c.pointCount; ++j) {
-          CHECK(std::bit_cast<std::uint32_t>(manifold.points[j].normalImpulse) ==
-                std::bit_cast<std::uint32_t>(c.points[j].normalImpulse));
-          CHECK(std::bit_cast<std::uint32_t>(manifold.points[j].tangentImpulse) ==
-                std::bit_cast<std::uint32_t>(c.points[j].tangentImpulse));
+          CHECK(bits(witnessManifold.points[j].normalImpulse) == bits(c.points[j].normalImpulse));
+          CHECK(bits(witnessManifold.points[j].tangentImpulse) == bits(c.points[j].tangentImpulse));
+          CHECK(bits(manifold.points[j].normalImpulse) == bits(c.points[j].normalImpulse));
+          CHECK(bits(manifold.points[j].tangentImpulse) == bits(c.points[j].tangentImpulse));
           nonZero += c.points[j].normalImpulse != 0.0f ? 1 : 0;
           ++compared;
         }

@@ -123,9 +123,11 @@ void SolveContactGroupRange(ContactGraph<F>& graph, std::span<BodyState> states,
                             int begin, int end, int staticSlot);
 
 /// The groups' accumulated impulses back into their constraints (after the sub-steps, before
-/// restitution and StoreContactImpulses), and with `inputs` (one per constraint) into their manifolds
-/// as well, which StoreContactImpulses then need not do again. keys: as for BuildContactGraph (their
-/// point counts). Shared by `tasks`' workers when it has them.
+/// restitution and StoreContactImpulses). With `inputs` (one per constraint) they go into the
+/// manifolds instead, which StoreContactImpulses then need not do again, and into the constraints
+/// only of the contacts a later pass reads them from: the bouncy ones (ApplyRestitution) and those
+/// that want hit events (ListContactHits). keys: as for BuildContactGraph (their point counts and
+/// bounciness). Shared by `tasks`' workers when it has them.
 template <class F>
 void StoreContactGroups(const ContactGraph<F>& graph, std::span<const ContactKey> keys,
                         std::span<ContactConstraint> contacts, const TaskSystem* tasks = nullptr,

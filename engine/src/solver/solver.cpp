@@ -48,11 +48,19 @@ StepContext MakeStepContext(float dt, const SolverSettings& settings) {
 // with nothing to absorb them and grow without bound (measured with the caps alone: 1e26 N s inside a
 // revolute joint between two calm-looking bodies, then NaN; 7 of 2000 random joints went non-finite,
 // none with this).
-void DropCappedImpulses(SolverArrays& solver) {
+void DropCappedImpulses(SolverArrays& solver, std::span<const ContactInput> inputs) {
   auto capped = [&solver](int index) { return index >= 0 && solver.params[index].capped; };
-  for (ContactConstraint& c : solver.contacts) {
+  // After the lanes' store the manifolds hold the coloured contacts' impulses, and their constraints
+  // do not (StoreContactGroups writes only those a later pass reads): the cut goes to both.
+  const bool inManifolds = solver.manifoldsHoldLaneImpulses && !inputs.empty();
+  for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
+    ContactConstraint& c = solver.contacts[i];
     if (!capped(c.indexA) && !capped(c.indexB)) continue;
     for (int j = 0; j < c.pointCount; ++j) c.points[j].normalImpulse = c.points[j].tangentImpulse = 0.0f;
+    if (!inManifolds) continue;
+    Manifold& manifold = *inputs[i].manifold;
+    for (int j = 0; j < c.pointCount; ++j)
+      manifold.points[j].normalImpulse = manifold.points[j].tangentImpulse = 0.0f;
   }
   for (JointConstraint& c : solver.joints) {
     if (capped(c.indexA) || capped(c.indexB)) c.impulses = {};
@@ -62,7 +70,9 @@ void DropCappedImpulses(SolverArrays& solver) {
     DropCappedHingeGroups(hinges, solver.params);
   });
   for (BodyParams& p : solver.params) p.capped = false;
-  solver.manifoldsHoldLaneImpulses = false;  // the lanes' impulses stored there are cut: store all again
+  // Before the lanes' store (a cap inside the sub-steps) the store writes the cut lanes; without the
+  // inputs the constraints hold every impulse, and StoreContactImpulses copies them all.
+  if (!inManifolds) solver.manifoldsHoldLaneImpulses = false;
 }
 
 namespace {

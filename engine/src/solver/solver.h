@@ -50,8 +50,9 @@ struct SolverArrays {
   std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint
   std::vector<ContactHit> hits;         // StoreContactImpulses
   /// RunSubSteps stored the coloured contacts' impulses into their inputs' manifolds as well (it was
-  /// given the inputs): StoreContactImpulses then stores only the others and the bouncy ones, unless
-  /// DropCappedImpulses cleared it. StoreContactImpulses clears it.
+  /// given the inputs; the constraints of those not bouncy and without hit events do not hold them):
+  /// StoreContactImpulses then stores only the others and the bouncy ones, unless DropCappedImpulses
+  /// without the inputs cleared it. StoreContactImpulses clears it.
   bool manifoldsHoldLaneImpulses = false;
   /// Some contact has restitution (ContactKey::bouncy): PrepareContacts sets it, ApplyRestitution
   /// reads it.
@@ -94,8 +95,9 @@ decltype(auto) WithGraphs(Solver& solver, Fn&& fn) {
 
 /// A speed cap bit the bodies flagged BodyParams::capped: the impulses their contacts and joints have
 /// accumulated were solved for velocities the cap has since cut, so they restart from zero. Clears the
-/// flags.
-void DropCappedImpulses(SolverArrays& solver);
+/// flags. With the contacts' inputs (after the sub-steps wrote the lanes' impulses into the
+/// manifolds, SolverArrays::manifoldsHoldLaneImpulses) it zeroes those manifolds' impulses as well.
+void DropCappedImpulses(SolverArrays& solver, std::span<const ContactInput> inputs = {});
 
 /// The sub-steps of one step (Classic mode: its one step of velocity iterations and position passes),
 /// on prepared constraints. Joints go before contacts in every pass. With the contacts' inputs (those

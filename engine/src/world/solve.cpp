@@ -472,7 +472,7 @@ void SolveStep(WorldState& world, float dt) {
   }
   RunSubSteps(solver, context, world.contactInputs);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
-  if (CapSpeeds(solver, context)) DropCappedImpulses(solver);
+  if (CapSpeeds(solver, context)) DropCappedImpulses(solver, world.contactInputs);
   ApplyMotionLocks(solver);  // restitution may have moved a locked velocity
   StoreContactImpulses(world.contactInputs, solver, context);
   if (world.contactInputsWantHits) {
