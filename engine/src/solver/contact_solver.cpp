@@ -203,8 +203,12 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.restitution = input.restitution;
     c.surface = -1;  // AddSurfaceRows, below, gives the few that have one their row
     c.pointCount = manifold.pointCount;
-    solver.contactKeys[i] = {c.indexA, c.indexB, false, c.restitution != 0.0f,
-                             static_cast<std::uint8_t>(c.pointCount)};
+    solver.contactKeys[i] = {c.indexA,
+                             c.indexB,
+                             false,
+                             c.restitution != 0.0f,
+                             static_cast<std::uint8_t>(c.pointCount),
+                             input.enableHitEvents};
     anyBouncy = anyBouncy || c.restitution != 0.0f;
     MarkConstrained<kShared>(solver.params, c.indexA);
     MarkConstrained<kShared>(solver.params, c.indexB);

@@ -101,7 +101,9 @@ struct ContactKey {
   bool scalarOnly = false;       // ContactConstraint::surface >= 0: the overflow's, never a lane's
   bool bouncy = false;           // ContactConstraint::restitution != 0
   std::uint8_t pointCount = 0;   // ContactConstraint::pointCount
+  bool hitEvents = false;        // ContactInput::enableHitEvents (ListContactHits reads the constraint)
 };
+static_assert(sizeof(ContactKey) == 12, "the keys stay 12 bytes: the flags fill the padding");
 
 /// The surface row of a contact with rolling resistance or tangent speed (ContactConstraint::surface).
 struct ContactSurface {
