@@ -59,7 +59,13 @@ void PublishMoveEvents(WorldState& world) {
     for (int i = begin; i < end; ++i) {
       const int slot = slots[i];
       const Body& body = world.bodies[slot];
-      out[i] = {world.MakeBodyId(slot), ToWorld(world, body.xf), body.userData, !body.awake};
+      // Field by field: g++ 12 built the braced event on the stack and copied it out with loads that
+      // straddled its stores (failed store-to-load forwards: three quarters of this loop's samples).
+      BodyMoveEvent& event = out[i];
+      event.body = world.MakeBodyId(slot);
+      event.transform = ToWorld(world, body.xf);
+      event.userData = body.userData;
+      event.fellAsleep = !body.awake;
     }
   });
 }
