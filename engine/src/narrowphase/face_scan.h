@@ -119,9 +119,11 @@ template <wide::LaneType F, int kGroups>
 }  // namespace detail
 
 /// Face of largest separation among `a`'s faces from `b` (none for a 1-point core), the lowest index
-/// on ties. `onB` is copied into the result.
+/// on ties. `onB` is copied into the result. Inlined into its caller: returned from a call, g++ 12
+/// packed the 12-byte result through the stack with narrow stores and wide loads, and the failed
+/// store-to-load forwards were half of this function's samples (tumbler, perf).
 template <wide::LaneType F = wide::Float4>
-SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
+[[gnu::always_inline]] inline SatResult MaxFaceSeparation(const Core& a, const Core& b, bool onB) {
   constexpr int kLanes = F::kLanes;
   const int faces = a.count < 2 ? 0 : a.count;
   // kLanes..2 kLanes faces (boxes to octagons on Float4, the common case) stay in two registers: the
