@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Support mapping and bounding boxes.
+#include "geometry/points_aabb.h"
 #include "minkowski/geometry.h"
 
 #include <algorithm>
@@ -69,29 +70,6 @@ Vec2 SupportPoint(const ShapeProxy& proxy, const Transform& xf, Vec2 worldDir) {
   return core + proxy.radius * Normalize(worldDir);
 }
 
-namespace {
-
-AABB PointsAABB(const Vec2* points, int count, const Transform& xf, float radius) {
-  // Bounds of the rotated points, translated once at the end: rounding is monotonic, so
-  // min_i fl(x_i + p) = fl(min_i x_i + p) and the box has the same bits as translating every point
-  // (two adds a point fewer; this runs for every shape of every awake body every step). Ties keep
-  // the earlier point as Min and Max do.
-  const float c = xf.q.c, s = xf.q.s;
-  float lowerX = c * points[0].x - s * points[0].y, lowerY = s * points[0].x + c * points[0].y;
-  float upperX = lowerX, upperY = lowerY;
-  for (int i = 1; i < count; ++i) {
-    const float x = c * points[i].x - s * points[i].y, y = s * points[i].x + c * points[i].y;
-    lowerX = lowerX < x ? lowerX : x;
-    lowerY = lowerY < y ? lowerY : y;
-    upperX = upperX > x ? upperX : x;
-    upperY = upperY > y ? upperY : y;
-  }
-  return {{(lowerX + xf.p.x) - radius, (lowerY + xf.p.y) - radius},
-          {(upperX + xf.p.x) + radius, (upperY + xf.p.y) + radius}};
-}
-
-}  // namespace
-
 AABB ComputeAABB(const Circle& circle, const Transform& xf) {
   return PointsAABB(&circle.center, 1, xf, circle.radius);
 }
@@ -105,8 +83,6 @@ AABB ComputeAABB(const ChainSegment& segment, const Transform& xf) {
 AABB ComputeAABB(const Polygon& polygon, const Transform& xf) {
   return PointsAABB(polygon.vertices, polygon.count, xf, polygon.radius);
 }
-AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf) {
-  return PointsAABB(shape.Points(), shape.Count(), xf, shape.Radius());
-}
+AABB ComputeAABB(const ShapeGeometry& shape, const Transform& xf) { return ShapeAABB(shape, xf); }
 
 }  // namespace mk

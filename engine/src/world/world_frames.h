@@ -9,6 +9,7 @@
 // numbers; the default build keeps its world-frame math, bit for bit (the origin is zero or absent).
 #pragma once
 
+#include "geometry/points_aabb.h"
 #include "minkowski/geometry.h"
 #include "minkowski/math.h"
 
@@ -103,10 +104,10 @@ inline AABB ComputeBoxAABB(const ShapeGeometry& geometry, const WorldTransform& 
   // About the body origin, then moved in double and rounded outwards: two shapes that touch keep
   // boxes that overlap however far from the box origin they are (rounded to nearest, each box could
   // move by half a float's spacing, 0.5 m at 10,000 km, and part).
-  const AABB local = ComputeAABB(geometry, Transform{Vec2{0.0f, 0.0f}, xf.q});
+  const AABB local = ShapeAABB(geometry, Transform{Vec2{0.0f, 0.0f}, xf.q});
   return MoveBoxOutwards(local, xf.p.x, xf.p.y);
 #else
-  return ComputeAABB(geometry, xf);
+  return ShapeAABB(geometry, xf);
 #endif
 }
 
