@@ -200,24 +200,26 @@ LocalManifold CollideSat(const Core& a, const Core& bLocal, const Transform& bTo
   return fallback;
 }
 
-// A circle beyond the end vertex `index` of a's face: one point along the direction from it.
-LocalManifold VertexAndCircle(const Core& a, int index, Vec2 center, float radiusB, float margin) {
-  LocalManifold out;
+// A circle beyond the end vertex `index` of a's face: one point along the direction from it, into
+// `out` (empty: no point within the margin).
+void VertexAndCircle(const Core& a, int index, Vec2 center, float radiusB, float margin, LocalManifold& out) {
   const Vec2 offset = center - a.points[index];
   const float distance = Length(offset);
   const float separation = distance - a.radius - radiusB;
-  if (separation > margin) return out;
+  if (separation > margin) return;
   const Vec2 normal = (1.0f / distance) * offset;  // distance > kCoreOverlapDistance: a direction
   out.normal = normal;
   out.count = 1;
   out.points[0].point = 0.5f * ((a.points[index] + a.radius * normal) + (center - radiusB * normal));
   out.points[0].separation = separation;
   out.points[0].id = MakeFeatureId(VertexFeature(index), VertexFeature(0));
-  return out;
 }
 
 }  // namespace
 
+// Every return is `out`, so the compiler builds it in the caller's result (named return value): a
+// return of another function's result made `out` a stack copy, moved out with wide loads over its
+// narrow stores (failed store-to-load forwards: a fifth of this function's samples on the spinner).
 LocalManifold CollideCoreAndCircle(const Core& a, Vec2 center, float radiusB, float margin) {
   // The face whose plane the centre is farthest above. For a 2-point core (segment, capsule) its two
   // faces are the segment seen from either side.
@@ -242,8 +244,10 @@ LocalManifold CollideCoreAndCircle(const Core& a, Vec2 center, float radiusB, fl
                        : Dot(center - a.points[next], edge) >= 0.0f ? next
                                                                     : -1;
     const float reach = kCoreOverlapDistance;
-    if (vertex >= 0 && LengthSquared(center - a.points[vertex]) > reach * reach)
-      return VertexAndCircle(a, vertex, center, radiusB, margin);
+    if (vertex >= 0 && LengthSquared(center - a.points[vertex]) > reach * reach) {
+      VertexAndCircle(a, vertex, center, radiusB, margin, out);
+      return out;
+    }
   }
   // The face's region, or a centre within the core (the face of least penetration), as the clip of
   // a 1-point core against a reference face gives it.
