@@ -14,7 +14,8 @@
 // A list is only rebuilt (refresh copies, drop stale entries, append newcomers, insertion sort) when
 // marked dirty by a proxy moving in or out, so a settled scene costs nothing and coherent motion costs
 // O(entries of touched lists + swaps). Insertion sort bails out to std::sort past a work budget: the
-// full re-sort path for teleports and bulk creation.
+// full re-sort path for teleports and bulk creation; a list that bailed sorts with std::sort at once
+// for its next few rebuilds (SortBandEntries).
 //
 // Proxies that would make scans slow (sweep extent far above typical, or spanning many bands) live in
 // one `large` list, tested directly by every moved proxy and every query.
@@ -59,6 +60,9 @@ struct Band {
   std::vector<BandEntry> list[2];
   float maxExtent[2] = {0.0f, 0.0f};  ///< conservative max (hi - lo) over the list's entries
   bool dirty[2] = {false, false};
+  /// Rebuilds left that sort the list at once (its last insertion sort gave up: sweep_and_prune.cpp).
+  /// A hint for speed only, not saved: either sort gives the same order.
+  std::uint8_t directSorts[2] = {0, 0};
 };
 
 /// Per-slot proxy data. Hot data lives in parallel arrays: `fat` (read for every pair partner and
@@ -296,6 +300,11 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   template <bool kBox>
   void RayCast(const RayCastInput& input, Vec2 extent, RayCastFn fn, void* context);
 };
+
+/// Sorts a band list by (lo, proxy). `directSorts`: the list's count of sorts left that go straight to
+/// std::sort, set when the insertion sort gives up (sweep_and_prune.cpp); the order is the same either
+/// way.
+void SortBandEntries(std::vector<BandEntry>& list, std::uint8_t& directSorts);
 
 /// Index of the first entry whose lo is >= key (binary search).
 int LowerBound(const std::vector<BandEntry>& list, float key);

@@ -31,31 +31,50 @@ constexpr double kAxisSwitchRatio = 1.5;
 // Insertion sort gives up (and std::sort finishes) past this many shifts per entry.
 constexpr std::size_t kInsertionShiftsPerEntry = 8;
 
-bool EntryLess(const BandEntry& x, const BandEntry& y) {
-  return x.lo < y.lo || (x.lo == y.lo && x.proxy < y.proxy);
-}
+// A list's order: by lo, ties by slot. A function object, not a function: std::sort given a function
+// pointer called it out of line for every comparison (the spinner re-sorts lists every step).
+struct EntryLess {
+  bool operator()(const BandEntry& x, const BandEntry& y) const {
+    return x.lo < y.lo || (x.lo == y.lo && x.proxy < y.proxy);
+  }
+};
+
+// Rebuilds of a list that go straight to std::sort after its insertion sort gave up. In a flung
+// crowd (the spinner) half the rebuilds gave up, each after its whole budget of shifts; a list that
+// churns one step churns the next. Either sort gives the same order (EntryLess is a total order).
+constexpr std::uint8_t kDirectSortsAfterGivingUp = 3;
+
+}  // namespace
 
 // Insertion sort: O(n + shifts), the cheap path for coherent motion. Past the budget (a teleport far
 // along the axis, bulk insertion) the array is still a permutation, and std::sort finishes it.
-void SortEntries(std::vector<BandEntry>& list) {
+void SortBandEntries(std::vector<BandEntry>& list, std::uint8_t& directSorts) {
+  if (directSorts > 0) {
+    --directSorts;
+    std::sort(list.begin(), list.end(), EntryLess{});
+    return;
+  }
   const std::size_t n = list.size();
   const std::size_t budget = kInsertionShiftsPerEntry * n + 64;
   std::size_t shifts = 0;
   for (std::size_t i = 1; i < n; ++i) {
     const BandEntry x = list[i];
     std::size_t j = i;
-    while (j > 0 && EntryLess(x, list[j - 1])) {
+    while (j > 0 && EntryLess{}(x, list[j - 1])) {
       list[j] = list[j - 1];
       --j;
       if (++shifts > budget) {
         list[j] = x;
-        std::sort(list.begin(), list.end(), EntryLess);
+        std::sort(list.begin(), list.end(), EntryLess{});
+        directSorts = kDirectSortsAfterGivingUp;
         return;
       }
     }
     list[j] = x;
   }
 }
+
+namespace {
 
 // Rounded up so that it bounds the exact extent hi - lo.
 float ExtentUp(const BandEntry& e) { return NextUp(e.hi - e.lo); }
@@ -242,7 +261,7 @@ void BroadPhase::Impl::FullRebuild(const LayoutParams& ideal) {
   relocate.clear();
   for (Band& band : bands) {
     for (int kind = 0; kind < 2; ++kind) {
-      std::sort(band.list[kind].begin(), band.list[kind].end(), EntryLess);
+      std::sort(band.list[kind].begin(), band.list[kind].end(), EntryLess{});
       float maxExtent = 0.0f;
       for (const BandEntry& e : band.list[kind]) maxExtent = std::max(maxExtent, ExtentUp(e));
       band.maxExtent[kind] = maxExtent;
@@ -397,7 +416,7 @@ void BroadPhase::Impl::RebuildList(int key, const std::int64_t* inserted, int in
   for (int i = 0; i < insertedCount; ++i) {
     list.push_back(MakeEntry(static_cast<std::int32_t>(inserted[i] & 0xFFFFFFFF)));
   }
-  SortEntries(list);
+  SortBandEntries(list, band.directSorts[kind]);
   float maxExtent = 0.0f;
   for (const BandEntry& e : list) maxExtent = std::max(maxExtent, ExtentUp(e));
   band.maxExtent[kind] = maxExtent;
