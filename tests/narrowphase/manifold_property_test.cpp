@@ -21,10 +21,10 @@ namespace {
 // Separations come from float geometry on coordinates of a few metres: 2e-5 m covers the rounding.
 constexpr double kSeparationTol = 2e-5;
 // The engine picks A's face as reference unless B's separates by more than 1e-4 m (so parallel faces
-// do not flicker, collide_cores.cpp kReferenceTolerance); the deepest point can then be short of the
+// do not flicker, kReferenceTolerance in manifold_internal.h); the deepest point can then be short of the
 // exact SAT value by up to that much. A designed bound, not float noise.
 constexpr double kSatTol = 1e-4 + kSeparationTol;
-// Cores closer than 1e-4 m take the SAT branch (collide_cores.cpp kCoreOverlapDistance), where a
+// Cores closer than 1e-4 m take the SAT branch (kCoreOverlapDistance, manifold_internal.h), where a
 // vertex-vertex pair gets a face axis: exactness is promised only beyond that.
 constexpr double kExactBeyond = 2e-4;
 

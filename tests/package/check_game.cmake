@@ -19,6 +19,8 @@
 #                       arguments (separated by |) and built in MK_WORK_DIR/engine, which then serves as
 #                       MK_BUILD_DIR
 #   MK_LIBRARY_FILE     the library the install must hold (default lib/libminkowski.a)
+#   MK_UNITY_BUILD      when ON, the game (and an engine built by MK_ENGINE_ARGS) is configured with
+#                       CMAKE_UNITY_BUILD=ON, as games that build in unity batches are
 #   MK_EXPORTS_FILE     a shared object (relative to the game's build folder, or absolute) whose
 #                       exported mk:: symbols are counted: at most MK_EXPORTS_MAX, none matching
 #                       MK_EXPORTS_FORBID (a regex over the demangled names)
@@ -41,12 +43,18 @@ endif()
 if(DEFINED MK_BUILD_TYPE)
   list(APPEND configure_args -DCMAKE_BUILD_TYPE=${MK_BUILD_TYPE})
 endif()
+if(MK_UNITY_BUILD)
+  list(APPEND configure_args -DCMAKE_UNITY_BUILD=ON)
+endif()
 if(MK_ENGINE_ARGS)
   set(MK_BUILD_DIR "${MK_WORK_DIR}/engine")
   string(REPLACE "|" ";" engine_args "${MK_ENGINE_ARGS}")
   list(PREPEND engine_args -DCMAKE_CXX_COMPILER=${MK_CXX_COMPILER})
   if(MK_CXX_LAUNCHER)
     list(APPEND engine_args -DCMAKE_CXX_COMPILER_LAUNCHER=${MK_CXX_LAUNCHER})
+  endif()
+  if(MK_UNITY_BUILD)
+    list(APPEND engine_args -DCMAKE_UNITY_BUILD=ON)
   endif()
   run_step(${CMAKE_COMMAND} -S "${MK_SOURCE_DIR}" -B "${MK_BUILD_DIR}" ${engine_args})
   run_step(${CMAKE_COMMAND} --build "${MK_BUILD_DIR}" --parallel 2)

@@ -78,8 +78,8 @@ bool FinishPair(Vec2 target, std::span<const CollisionPlane> planes, Take take, 
 // pair finish succeeds, or kMoverMaxIterations ran. offset(i), limit(i) and push(i) (a float&, zero
 // on entry) describe plane i.
 template <class Take, class Offset, class Limit, class Push>
-PlaneSolverResult Sweep(Vec2 target, std::span<const CollisionPlane> planes, Take take, Offset offset,
-                        Limit limit, Push push) {
+PlaneSolverResult SweepPlanes(Vec2 target, std::span<const CollisionPlane> planes, Take take, Offset offset,
+                              Limit limit, Push push) {
   PlaneSolverResult result;
   Vec2 d = target;
   const int count = static_cast<int>(planes.size());
@@ -122,7 +122,7 @@ PlaneSolverResult SolvePlanes(Vec2 targetDelta, Span<CollisionPlane> planes) {
   const auto offset = [&](int i) { return planes[static_cast<std::size_t>(i)].plane.offset; };
   const auto limit = [&](int i) { return planes[static_cast<std::size_t>(i)].pushLimit; };
   const auto push = [&](int i) -> float& { return planes[static_cast<std::size_t>(i)].push; };
-  return Sweep(targetDelta, planes, take, offset, limit, push);
+  return SweepPlanes(targetDelta, planes, take, offset, limit, push);
 }
 
 // The cone {v : Dot(n_i, v) >= 0} is, in 2D, an angle with its apex at the origin (or a half-plane,

@@ -21,10 +21,6 @@ namespace mk {
 
 namespace {
 
-// Cores closer than this (m) count as overlapping (the value collide_cores.cpp uses, for the same reason).
-constexpr float kCoreOverlap = 1e-4f;
-// A witness direction within about 1.4 mrad of the segment's normal is that normal (as in collide_cores.cpp).
-constexpr float kParallelCosine = 1e-6f;
 // A vertex whose turn has a sine below this counts as flat (it admits only the face normals), so that
 // collinear points with float noise never open a cone; 1e-4 rad is far below any visible corner.
 constexpr float kFlatSine = 1e-4f;
@@ -32,9 +28,6 @@ constexpr float kFlatSine = 1e-4f;
 // the neighbour reports the same contact there as a face contact, and a duplicate is harmless where
 // a gap would let the body in.
 constexpr float kConeSine = 0.01f;
-// SAT keeps the segment's own face as reference unless one of B's faces separates by more than this
-// (m): parallel faces then never flicker between the two (see kReferenceTolerance in collide_cores.cpp).
-constexpr float kReferenceTolerance = 1e-4f;
 
 // What the segment knows about itself and its neighbours, in its own frame.
 struct SmoothSegment {
@@ -156,7 +149,7 @@ LocalManifold CollideChainSegmentCore(const ShapeGeometry& chain, const Core& bL
   if (Dot(CoreCentroid(bLocal, bToA) - s.p1, s.normal) < 0.0f) return {};  // behind: one-sided
   const CoreDistance cd = ComputeCoreDistance(SegmentCore(chain), bLocal, bToA, cache);
   if (cd.distance - bLocal.radius > margin) return {};
-  if (cd.distance < kCoreOverlap) return CollideOverlapping(chain, s, bLocal, bToA, margin);
+  if (cd.distance < kCoreOverlapDistance) return CollideOverlapping(chain, s, bLocal, bToA, margin);
   // The witness on the segment: inside it, the contact is the face's; at an end, the vertex decides.
   const Vec2 e = s.p2 - s.p1;
   const float t = Dot(cd.pointA - s.p1, e) / Dot(e, e);

@@ -8,30 +8,15 @@ namespace mk {
 
 namespace {
 
-// Cores closer than this (metres) count as overlapping and take the SAT branch. GJK's witness
-// points carry float noise of about 1e-6 m at 10 m from the origin; this keeps the direction
-// between them meaningful while the error of using a face axis instead of the exact direction for
-// a vertex-vertex pair (at most this distance) stays far below the solver's linear slop (0.005 m).
-constexpr float kCoreOverlapDistance = 1e-4f;
-
 // A witness point is on the interior of an edge (not at a vertex) when it lies farther than this
 // fraction of the edge length from both end points. Calling a point near a vertex "vertex" is
 // harmless (it makes a one-point manifold with the exact separation), so the margin is generous
 // against GJK's noise; calling a true vertex "edge" would be wrong, and the margin prevents it.
 constexpr float kEdgeInteriorFraction = 1e-3f;
 
-// A witness direction within about 1.4 mrad of a face normal (1 - cos < 1e-6) is that face's normal.
-constexpr float kParallelCosine = 1e-6f;
-
 // How far (metres) a clipped manifold's deepest separation may exceed the exact GJK separation
 // (float rounding of the clip on coordinates of a few metres) before the clip is rejected.
 constexpr float kClipAgreement = 1e-5f;
-
-// SAT keeps A's face as reference unless B's separates by more than this (metres). Exactly parallel
-// faces then always pick A, instead of flickering with float noise (which would change the feature
-// ids every step and defeat warm starting). The reported deepest separation can be short of the
-// exact SAT value by at most this much: 1/50 of the linear slop.
-constexpr float kReferenceTolerance = 1e-4f;
 
 // True when `p` lies on the face away from both end points (see kEdgeInteriorFraction).
 bool OnFaceInterior(const ReferenceFace& face, Vec2 p) {

@@ -9,6 +9,23 @@
 
 namespace mk {
 
+/// Cores closer than this (metres) count as overlapping and take the SAT branch (collide_cores.cpp,
+/// chain_segment.cpp). GJK's witness points carry float noise of about 1e-6 m at 10 m from the origin;
+/// this keeps the direction between them meaningful while the error of using a face axis instead of
+/// the exact direction for a vertex-vertex pair (at most this distance) stays far below the solver's
+/// linear slop (0.005 m).
+inline constexpr float kCoreOverlapDistance = 1e-4f;
+
+/// A witness direction within about 1.4 mrad of a face normal (1 - cos < 1e-6) is that face's normal.
+inline constexpr float kParallelCosine = 1e-6f;
+
+/// SAT keeps A's face (a chain segment's own face) as reference unless one of B's separates by more
+/// than this (metres). Exactly parallel faces then always pick the same one, instead of flickering
+/// with float noise (which would change the feature ids every step and defeat warm starting). The
+/// reported deepest separation can be short of the exact SAT value by at most this much: 1/50 of the
+/// linear slop.
+inline constexpr float kReferenceTolerance = 1e-4f;
+
 /// A convex core as the manifold code sees it: points, the outward unit normal of every edge
 /// (edge i runs points[i] -> points[(i + 1) % count]) and the radius. A 1-point core has no edges,
 /// a 2-point core has two (the segment seen from either side).

@@ -245,14 +245,6 @@ bool World::DestroyBody(BodyId id) {
 
 bool World::IsValid(BodyId id) const { return state_->IsBody(id); }
 
-// Looks a body up, or asserts and returns nullptr for a stale id. (The World's const methods reach
-// the state through unique_ptr, which does not propagate const, so one overload serves both.)
-static Body* FindBody(WorldState& world, BodyId id) {
-  bool live = world.IsBody(id);
-  MK_ASSERT(live);
-  return live ? &world.bodies[world.BodySlot(id)] : nullptr;
-}
-
 BodyType World::GetBodyType(BodyId id) const {
   const Body* b = FindBody(*state_, id);
   return b ? b->type : BodyType::Static;

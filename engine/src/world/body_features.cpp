@@ -16,12 +16,6 @@ namespace mk {
 
 namespace {
 
-Body* FindBody(WorldState& world, BodyId id) {
-  const bool live = world.IsBody(id);
-  MK_ASSERT(live);
-  return live ? &world.bodies[world.BodySlot(id)] : nullptr;
-}
-
 // A body's joints' other bodies woken (SetType: a body that changes type changes what they hang from).
 void WakeJointPartners(WorldState& world, int slot) {
   for (int key = world.bodies[slot].headJointEdge; key != kNull;) {

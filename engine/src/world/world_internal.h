@@ -203,6 +203,15 @@ inline bool QueryAccepts(const WorldState& world, const QueryFilter& filter, int
          (filter.excludeBody.IsNull() || !(world.MakeBodyId(shape.body) == filter.excludeBody));
 }
 
+/// The body `id` names, or nullptr after an assertion for a stale id (World's body calls). The World's
+/// const methods reach the state through unique_ptr, which does not propagate const, so one overload
+/// serves both.
+inline Body* FindBody(WorldState& world, BodyId id) {
+  const bool live = world.IsBody(id);
+  MK_ASSERT(live);
+  return live ? &world.bodies[world.BodySlot(id)] : nullptr;
+}
+
 /// What World::ForEachTouchingContact and GetBodyContactData show of a live contact.
 inline ContactView MakeContactView(const WorldState& world, int contact) {
   const Contact& c = world.contacts[contact];
