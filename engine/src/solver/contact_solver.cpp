@@ -172,11 +172,14 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
 namespace {
 
 // The constraints of inputs [begin, end), and their bodies marked constrained (MarkConstrained).
-// Returns whether one of them is bouncy (restitution above 0).
+// Returns whether one of them is bouncy (ContactKey::bouncy).
 template <bool kShared>
 inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
                                 const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
+  // Restitution only ever pushes a point that approached at least this fast (ApplyRestitution).
+  const float bounceSpeed = -context.settings.restitutionThreshold;
+  const bool restitutionOn = context.settings.enableRestitution;
   bool anyBouncy = false;
   for (std::size_t i = begin; i < end; ++i) {
     // The manifolds live in the contacts' records, scattered over the world's contact array: fetch
@@ -203,13 +206,6 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     c.restitution = input.restitution;
     c.surface = -1;  // AddSurfaceRows, below, gives the few that have one their row
     c.pointCount = manifold.pointCount;
-    solver.contactKeys[i] = {c.indexA,
-                             c.indexB,
-                             false,
-                             c.restitution != 0.0f,
-                             static_cast<std::uint8_t>(c.pointCount),
-                             input.enableHitEvents};
-    anyBouncy = anyBouncy || c.restitution != 0.0f;
     MarkConstrained<kShared>(solver.params, c.indexA);
     MarkConstrained<kShared>(solver.params, c.indexB);
     Vec2 tangent = RightPerp(c.normal);
@@ -238,6 +234,14 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
       Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
       cp.relativeVelocity = Dot(vB - vA, c.normal);
     }
+    // As ApplyRestitution's test, so NaN counts as approaching there and here alike.
+    bool approaching = false;
+    for (int j = 0; j < c.pointCount; ++j)
+      approaching = approaching || !(c.points[j].relativeVelocity > bounceSpeed);
+    const bool bouncy = restitutionOn && c.restitution != 0.0f && approaching;
+    solver.contactKeys[i] = {
+        c.indexA, c.indexB, false, bouncy, static_cast<std::uint8_t>(c.pointCount), input.enableHitEvents};
+    anyBouncy = anyBouncy || bouncy;
   }
   return anyBouncy;
 }
@@ -572,10 +576,13 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   auto bounces = [threshold](const ContactConstraintPoint& cp) {
     return !(cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f);
   };
-  // Without a bouncy contact (the pyramids), not even a walk over the keys: this pass is serial.
+  // Without a bouncy contact (the pyramids, or nothing approaching fast), not even a walk over the
+  // keys: this pass is serial.
   if (!solver.anyBouncy) return;
   for (std::size_t i = 0; i < solver.contacts.size(); ++i) {
-    if (!solver.contactKeys[i].bouncy) continue;  // most contacts: skip without reading the constraint
+    // Most contacts: skip without reading the constraint. Those with restitution that approached
+    // slower than the threshold (a crowd at rest) are not bouncy either: PrepareContacts knew.
+    if (!solver.contactKeys[i].bouncy) continue;
     ContactConstraint& c = solver.contacts[i];
     // A bouncy contact at rest (most of them, most steps) has nothing to do: skip its bodies.
     if (!bounces(c.points[0]) && (c.pointCount < 2 || !bounces(c.points[1]))) continue;

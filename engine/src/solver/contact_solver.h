@@ -99,9 +99,11 @@ inline const Softness& ContactSoftnessOf(const ContactConstraint& c, const StepC
 struct ContactKey {
   int indexA = -1, indexB = -1;  // ContactConstraint::indexA, indexB
   bool scalarOnly = false;       // ContactConstraint::surface >= 0: the overflow's, never a lane's
-  bool bouncy = false;           // ContactConstraint::restitution != 0
-  std::uint8_t pointCount = 0;   // ContactConstraint::pointCount
-  bool hitEvents = false;        // ContactInput::enableHitEvents (ListContactHits reads the constraint)
+  // Restitution may push it (ApplyRestitution): enabled, ContactConstraint::restitution != 0, and a
+  // point approaching at restitutionThreshold or faster (relativeVelocity <= -threshold, or NaN).
+  bool bouncy = false;
+  std::uint8_t pointCount = 0;  // ContactConstraint::pointCount
+  bool hitEvents = false;       // ContactInput::enableHitEvents (ListContactHits reads the constraint)
 };
 static_assert(sizeof(ContactKey) == 12, "the keys stay 12 bytes: the flags fill the padding");
 

@@ -54,7 +54,7 @@ struct SolverArrays {
   /// StoreContactImpulses then stores only the others and the bouncy ones, unless DropCappedImpulses
   /// without the inputs cleared it. StoreContactImpulses clears it.
   bool manifoldsHoldLaneImpulses = false;
-  /// Some contact has restitution (ContactKey::bouncy): PrepareContacts sets it, ApplyRestitution
+  /// Some contact is bouncy (ContactKey::bouncy): PrepareContacts sets it, ApplyRestitution
   /// reads it.
   bool anyBouncy = false;
   /// The soft mode's coloured contacts (RunSubSteps builds it; Classic mode solves in input order) and
