@@ -24,6 +24,10 @@ namespace mk {
 
 namespace {
 constexpr float kClassicMaxCorrection = 0.2f;  // m: the most one position pass moves a point (Box2D 2.x)
+
+// Whether a point approached fast enough for restitution to push it: at `threshold` (m/s) or faster,
+// NaN included. PrepareContacts marks the keys by it and ApplyRestitution bounces by it.
+bool ApproachedToBounce(float relativeVelocity, float threshold) { return !(relativeVelocity > -threshold); }
 }  // namespace
 
 namespace {
@@ -177,8 +181,7 @@ template <bool kShared>
 inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
                                 const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
-  // Restitution only ever pushes a point that approached at least this fast (ApplyRestitution).
-  const float bounceSpeed = -context.settings.restitutionThreshold;
+  const float threshold = context.settings.restitutionThreshold;
   const bool restitutionOn = context.settings.enableRestitution;
   bool anyBouncy = false;
   for (std::size_t i = begin; i < end; ++i) {
@@ -209,6 +212,7 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
     MarkConstrained<kShared>(solver.params, c.indexA);
     MarkConstrained<kShared>(solver.params, c.indexB);
     Vec2 tangent = RightPerp(c.normal);
+    bool approached = false;  // a point restitution may push (ApproachedToBounce)
     for (int j = 0; j < c.pointCount; ++j) {
       const ManifoldPoint& mp = manifold.points[j];
       ContactConstraintPoint& cp = c.points[j];
@@ -233,12 +237,9 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
       Vec2 vA = bodyA.linearVelocity + Cross(bodyA.angularVelocity, cp.rA);
       Vec2 vB = bodyB.linearVelocity + Cross(bodyB.angularVelocity, cp.rB);
       cp.relativeVelocity = Dot(vB - vA, c.normal);
+      approached = approached || ApproachedToBounce(cp.relativeVelocity, threshold);
     }
-    // As ApplyRestitution's test, so NaN counts as approaching there and here alike.
-    bool approaching = false;
-    for (int j = 0; j < c.pointCount; ++j)
-      approaching = approaching || !(c.points[j].relativeVelocity > bounceSpeed);
-    const bool bouncy = restitutionOn && c.restitution != 0.0f && approaching;
+    const bool bouncy = restitutionOn && c.restitution != 0.0f && approached;
     solver.contactKeys[i] = {
         c.indexA, c.indexB, false, bouncy, static_cast<std::uint8_t>(c.pointCount), input.enableHitEvents};
     anyBouncy = anyBouncy || bouncy;
@@ -574,7 +575,7 @@ void ApplyRestitution(SolverArrays& solver, const StepContext& context) {
   const float threshold = context.settings.restitutionThreshold;
   // Only points that approached fast and actually pushed this step bounce.
   auto bounces = [threshold](const ContactConstraintPoint& cp) {
-    return !(cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0.0f);
+    return ApproachedToBounce(cp.relativeVelocity, threshold) && cp.maxNormalImpulse != 0.0f;
   };
   // Without a bouncy contact (the pyramids, or nothing approaching fast), not even a walk over the
   // keys: this pass is serial.
