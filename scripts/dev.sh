@@ -287,12 +287,22 @@ build_cross() {  # label, build dir, toolchain file, scene-hash benchmark args..
   compare_scene_hashes "gcc Release build against the $label build" build/release "$dir" "$@"
 }
 
-# ctest starts the two Windows test binaries at once; on a prefix not yet made, two wine processes race
+# ctest starts the Windows test binaries two at a time; on a prefix not yet made, two wine processes race
 # to make it (a fresh machine's CI run: "chdir to /tmp/wine-*/server-*: No such file or directory", and
 # a test failed before it ran). So the prefix is made first, alone, and wineserver waited for.
-make_wine_prefix() {
+# Then one server is started to stay for the whole stage, so that no test's wine starts or stops a
+# server while another connects: Debian's wineserver ends as soon as its last client does (-p0), and on
+# f3b0f49 a binary that ctest started as another finished failed in 0.02 s with "wine client error:0:
+# recvmsg: Connection reset by peer" (once in CI; 24 runs here did not repeat it). wineboot starts the
+# prefix's services under that server here, where their output goes nowhere: started by a test's wine,
+# they would hold its output pipe open and ctest would wait for them forever. build_windows ends the
+# server and its services after the stage.
+wineserver_of_stage() {
   local wine=${WINE_RUN##* }
-  $WINE_RUN wineboot --init && env WINEPREFIX="$ROOT/build/mingw/wineprefix" "${wine%/*}/wineserver" -w
+  env WINEPREFIX="$ROOT/build/mingw/wineprefix" "${wine%/*}/wineserver" "$@"
+}
+make_wine_prefix() {
+  $WINE_RUN wineboot --init && wineserver_of_stage -w && wineserver_of_stage -p && $WINE_RUN wineboot
 }
 
 # Windows x86-64: mingw-w64 (POSIX threads: doctest needs std::mutex), run by wine64 in a private,
@@ -305,6 +315,7 @@ build_windows() {
   WINE_RUN="env WINEPREFIX=$ROOT/build/mingw/wineprefix WINEDEBUG=-all DISPLAY= $wine"
   CROSS_WARMUP=make_wine_prefix HASH_RUNNER="$WINE_RUN" \
     build_cross "Windows (mingw-w64, wine64)" build/mingw mingw-w64-x86_64.cmake
+  wineserver_of_stage -k >/dev/null 2>&1 || true
   echo "Windows stage: $((SECONDS - started)) s"
 }
 
