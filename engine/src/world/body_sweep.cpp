@@ -91,6 +91,42 @@ bool BehindChainSegment(const ShapeGeometry& chain, const Transform& chainXf, co
   return Dot(local - chain.Points()[0], chain.Normals()[0]) <= 0.0f;
 }
 
+bool SweepClearOfSegmentLine(const StillSegment& segment, const ShapeProxy& proxy, const Sweep& sweep,
+                             Rot start, Rot end, float clearance) {
+  if (segment.core.count != 2) return false;
+  const Vec2 a = TransformPoint(segment.xf, segment.core.points[0]);
+  const Vec2 edge = TransformPoint(segment.xf, segment.core.points[1]) - a;
+  const float length = Length(edge);
+  if (!(length > 0.0f)) return false;
+  const Vec2 normal = (1.0f / length) * Vec2{edge.y, -edge.x};
+  // The core's extremes along the normal, relative to the centre of mass, at both ends of the step.
+  float low = kMaxWorldLength, high = -kMaxWorldLength, arm = 0.0f;
+  for (int i = 0; i < proxy.count; ++i) {
+    const Vec2 r = proxy.points[i] - sweep.localCenter;
+    const float atStart = Dot(normal, Rotate(start, r)), atEnd = Dot(normal, Rotate(end, r));
+    low = std::min({low, atStart, atEnd});
+    high = std::max({high, atStart, atEnd});
+    arm = std::max(arm, Dot(r, r));
+  }
+  arm = std::sqrt(arm);
+  // Between the ends each core point r turns on an arc that leaves the chord of its end positions by
+  // at most |r| (1 - cos(turn / 2)) for a turn of at most half a turn, and never goes beyond |r|; the
+  // centre of mass moves on a straight line, so it is nearest the line at an end. cos(turn / 2) from
+  // the relative rotation's cosine (no trigonometry).
+  const float turn = std::fabs(sweep.a2 - sweep.a1);
+  float bulge = arm;
+  if (turn < std::numbers::pi_v<float>) {
+    const float cosTurn = std::clamp(InvMulRot(start, end).c, -1.0f, 1.0f);
+    bulge = arm * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));
+  }
+  low = std::max(low - bulge, -arm);
+  high = std::min(high + bulge, arm);
+  const float centre1 = Dot(normal, sweep.c1 - a), centre2 = Dot(normal, sweep.c2 - a);
+  const float reach = clearance + segment.core.radius + proxy.radius;
+  // Clear of the line on the normal's side, or on the other.
+  return std::min(centre1, centre2) + low > reach || std::max(centre1, centre2) + high < -reach;
+}
+
 // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of
 // mass leaves the chord between its end positions by at most r (1 - cos(turn / 2)) (m).
 float TurnBulge(float maxExtent, float turn) { return maxExtent * (1.0f - Cos(0.5f * turn)); }

@@ -36,6 +36,20 @@ InsetProxy MakeInsetProxy(const ShapeGeometry& geometry, float depth, Vec2* poin
 bool BehindChainSegment(const ShapeGeometry& chain, const Transform& chainXf, const ShapeGeometry& geometry,
                         const Sweep& sweep);
 
+/// A segment that does not move over the step: its core (two points, in its body frame, and its
+/// radius) and its body's transform in the sweeps' frame.
+struct StillSegment {
+  ShapeProxy core;
+  Transform xf;
+};
+
+/// True when `proxy` (a shape's core in its body frame), swept by `sweep` from rotation `start` to
+/// `end` (the sweep's a1 and a2 as rotations, from the body: no trigonometry here), stays more than
+/// `clearance` (m) from the line through `segment` on one side over the whole step. A time of impact
+/// whose target and tolerance sum to less than `clearance` finds no hit then.
+bool SweepClearOfSegmentLine(const StillSegment& segment, const ShapeProxy& proxy, const Sweep& sweep,
+                             Rot start, Rot end, float clearance);
+
 /// How far (m) a point `maxExtent` from the centre of mass leaves the chord between its end
 /// positions when the body turns by `turn` (rad).
 float TurnBulge(float maxExtent, float turn);

@@ -328,6 +328,17 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
   input.maxFraction = context.fraction;
   input.target = context.target;
   input.tolerance = 0.25f * context.target;
+  // Against a static segment, a shape that stays clear of its line over the whole sweep cannot reach
+  // it: the time of impact would advance to the end and find nothing (bodies sliding along a wall
+  // ask this of its segments step after step). The body's own rotations stand for the sweep's (equal
+  // up to rounding); one more tolerance covers that and the rounding of both tests.
+  const Body& body = world.bodies[context.body];
+  const StillSegment segment{input.proxyA, RelativeTo(otherBody.xf, context.origin)};
+  const float clearance = input.target + 2.0f * input.tolerance;
+  const auto clearOfSegment = [&](const ShapeProxy& proxy) {
+    return isStatic && SweepClearOfSegmentLine(segment, proxy, input.sweepB, body.q0, body.xf.q, clearance);
+  };
+  if (clearOfSegment(input.proxyB)) return context.fraction > 0.0f;
   ToiOutput out = TimeOfImpact(input);
   if (!TouchesAtStart(out)) {
     TakeIfStops(context, otherShape, input, out, askPreSolve);
@@ -342,6 +353,7 @@ bool SweepShapeAgainst(ProxyId, std::uint64_t userData, void* contextPtr) {
     const InsetProxy inset = MakeInsetProxy(geometry, depth, insetPoints);
     if (!(inset.depth > context.target + input.tolerance)) break;
     input.proxyB = inset.proxy;
+    if (clearOfSegment(input.proxyB)) return context.fraction > 0.0f;
     out = TimeOfImpact(input);
     input.proxyB = MakeProxy(geometry);
     // A sweep that starts barely above its target creeps when the body turns fast (the advancement
