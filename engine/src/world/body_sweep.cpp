@@ -99,11 +99,13 @@ bool SweepClearOfSegmentLine(const StillSegment& segment, const ShapeProxy& prox
   const float length = Length(edge);
   if (!(length > 0.0f)) return false;
   const Vec2 normal = (1.0f / length) * Vec2{edge.y, -edge.x};
-  // The core's extremes along the normal, relative to the centre of mass, at both ends of the step.
+  // The core's extremes along the normal, relative to the centre of mass, at both ends of the step
+  // (the normal turned into the body frame at each end: n.(q r) = (q^T n).r).
+  const Vec2 normalAtStart = InvRotate(start, normal), normalAtEnd = InvRotate(end, normal);
   float low = kMaxWorldLength, high = -kMaxWorldLength, arm = 0.0f;
   for (int i = 0; i < proxy.count; ++i) {
     const Vec2 r = proxy.points[i] - sweep.localCenter;
-    const float atStart = Dot(normal, Rotate(start, r)), atEnd = Dot(normal, Rotate(end, r));
+    const float atStart = Dot(normalAtStart, r), atEnd = Dot(normalAtEnd, r);
     low = std::min({low, atStart, atEnd});
     high = std::max({high, atStart, atEnd});
     arm = std::max(arm, Dot(r, r));
