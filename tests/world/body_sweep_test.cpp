@@ -111,7 +111,8 @@ TEST_CASE("a sweep across a segment's line or along it within the clearance is n
   const StillSegment still{ShapeProxy{segment, 2, 0.0f}, Transform{{0.0f, 0.0f}, MakeRot(0.0f)}};
   for (int trial = 0; trial < 2000; ++trial) {
     SweptBox box = RandomSweptBox(rng);
-    // Its centre of mass from above the line to below it: it crosses the line.
+    // Its centre of mass in the box's middle, from above the line to below it: the box crosses it.
+    box.sweep.localCenter = 0.25f * (box.points[0] + box.points[1] + box.points[2] + box.points[3]);
     box.sweep.c1.y = rng.Uniform(0.0f, 3.0f);
     box.sweep.c2.y = -rng.Uniform(0.0f, 3.0f);
     CHECK_FALSE(SweepClearOfSegmentLine(still, box.proxy, box.sweep, MakeRot(box.sweep.a1),
