@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -100,5 +101,30 @@ TEST_CASE("band lists sort by lo then slot whether the insertion sort finishes o
   }
   CHECK(gaveUp > 200);
   CHECK(skipped >= gaveUp);
+}
+
+// LowerBound (branch-free) against a count: in a list sorted by lo, the first entry with lo >= key is
+// at the number of entries whose lo is below the key. Lists of 0 to 99 entries with ties; keys on the
+// entries' grid (equal to some lo), between it, beyond both ends, infinite and NaN (index 0, as
+// std::lower_bound gives).
+TEST_CASE("a band list's lower bound is the count of entries below the key") {
+  std::mt19937 random(20261203);
+  std::uniform_real_distribution<float> offGrid(-1.0f, 30.0f);
+  int checked = 0;
+  for (int n = 0; n < 100; ++n) {
+    const std::vector<BandEntry> list = Expected(RandomEntries(n, random));
+    std::vector<float> keys = {-std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::infinity(), -1.0f, 1e6f};
+    for (int k = 0; k < 40; ++k)
+      keys.push_back(k % 2 == 0 ? 0.25f * static_cast<float>(k / 2) : offGrid(random));
+    for (float key : keys) {
+      const auto below =
+          std::count_if(list.begin(), list.end(), [key](const BandEntry& e) { return e.lo < key; });
+      CHECK(LowerBound(list, key) == static_cast<int>(below));
+      ++checked;
+    }
+    CHECK(LowerBound(list, std::numeric_limits<float>::quiet_NaN()) == 0);
+  }
+  CHECK(checked == 100 * 44);
 }
 }  // TEST_SUITE("broadphase.pairs")
