@@ -103,7 +103,7 @@ TEST_CASE("band lists sort by lo then slot whether the insertion sort finishes o
   CHECK(skipped >= gaveUp);
 }
 
-// LowerBound (branch-free) against a count: in a list sorted by lo, the first entry with lo >= key is
+// LowerBound against a count: in a list sorted by lo, the first entry with lo >= key is
 // at the number of entries whose lo is below the key. Lists of 0 to 99 entries with ties; keys on the
 // entries' grid (equal to some lo), between it, beyond both ends, infinite and NaN (index 0, as
 // std::lower_bound gives).
