@@ -114,19 +114,20 @@ bool SweepClearOfSegmentLine(const StillSegment& segment, const ShapeProxy& prox
   // Between the ends each core point r turns on an arc that leaves the chord of its end positions by
   // at most |r| (1 - cos(turn / 2)) for a turn of at most half a turn, and never goes beyond |r|; the
   // centre of mass moves on a straight line, so it is nearest the line at an end. cos(turn / 2) from
-  // the relative rotation's cosine (no trigonometry).
+  // the relative rotation's cosine (ChordBulge).
   const float turn = std::fabs(sweep.a2 - sweep.a1);
-  float bulge = arm;
-  if (turn < std::numbers::pi_v<float>) {
-    const float cosTurn = std::clamp(InvMulRot(start, end).c, -1.0f, 1.0f);
-    bulge = arm * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));
-  }
+  const float bulge = turn < std::numbers::pi_v<float> ? ChordBulge(arm, start, end) : arm;
   low = std::max(low - bulge, -arm);
   high = std::min(high + bulge, arm);
   const float centre1 = Dot(normal, sweep.c1 - a), centre2 = Dot(normal, sweep.c2 - a);
   const float reach = clearance + segment.core.radius + proxy.radius;
   // Clear of the line on the normal's side, or on the other.
   return std::min(centre1, centre2) + low > reach || std::max(centre1, centre2) + high < -reach;
+}
+
+float ChordBulge(float arm, Rot start, Rot end) {
+  const float cosTurn = std::clamp(InvMulRot(start, end).c, -1.0f, 1.0f);
+  return arm * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));
 }
 
 // The end poses' boxes miss what a turning shape sweeps between them: a point r from the centre of

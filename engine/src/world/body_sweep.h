@@ -50,6 +50,11 @@ struct StillSegment {
 bool SweepClearOfSegmentLine(const StillSegment& segment, const ShapeProxy& proxy, const Sweep& sweep,
                              Rot start, Rot end, float clearance);
 
+/// How far (m) a point `arm` from the centre of mass leaves the chord between its end positions when
+/// the body turns from `start` to `end` by at most half a turn: arm (1 - cos(turn / 2)), cos(turn / 2)
+/// from the relative rotation's cosine (no trigonometry).
+float ChordBulge(float arm, Rot start, Rot end);
+
 /// How far (m) a point `maxExtent` from the centre of mass leaves the chord between its end
 /// positions when the body turns by `turn` (rad).
 float TurnBulge(float maxExtent, float turn);

@@ -198,11 +198,9 @@ AABB QueryBox(const SweepContext& context) {
   const Body& body = world.bodies[context.body];
   const Shape& shape = world.shapes[context.shape];
   const Transform start{(body.center0 - context.origin) - Rotate(body.q0, body.localCenter), body.q0};
-  const float cosTurn = std::clamp(InvMulRot(body.q0, body.xf.q).c, -1.0f, 1.0f);
   // 1 - cos(turn / 2); a body that may have turned half a turn or more (StepTurn) gets the whole arm.
   const bool halfTurn = std::fabs(body.angularVelocity * context.dt) > 0.75f * kPi;
-  const float bulge =
-      halfTurn ? body.maxExtent : body.maxExtent * (1.0f - std::sqrt(0.5f * (1.0f + cosTurn)));
+  const float bulge = halfTurn ? body.maxExtent : ChordBulge(body.maxExtent, body.q0, body.xf.q);
   // The boxes' rounding grows with their coordinates (the internal frame's, world/world_frames.h).
   const float scale = std::max({static_cast<float>(std::fabs(body.center0.x)),
                                 static_cast<float>(std::fabs(body.center0.y)), body.maxExtent});
