@@ -312,10 +312,6 @@ void BroadPhase::Impl::MergeMoved(std::int32_t m, const FoundRange& range) {
   }
 }
 
-void BroadPhase::Impl::ProcessMoved(std::int32_t m) {
-  ProcessMovedWith(m, [&](auto&& fn) { ForEachOverlap(fat[m], fn); });
-}
-
 namespace {
 
 constexpr std::int32_t kFull = -2;  // an answer did not fit in the buffer
@@ -392,7 +388,8 @@ class WorkerStamps {
 // the earlier one's answer holds m). Kept partners (stamped in the walk), repeats in the query's answer
 // and candidates that the filters refuse are left out; with a pure ShouldCollideFn, so are candidates it
 // refuses and earlier moved ones. Returns how many nodes end, or kFull.
-int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w, WorkerStamps& stamp) {
+int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, const ScanStarts& starts, AnswerWriter& w,
+                    WorkerStamps& stamp) {
   const std::uint32_t t = stamp.Next();
   const AABB box = s.fat[m];
   for (std::int32_t n = s.slots[m].pairHead; n != -1;) {
@@ -407,18 +404,21 @@ int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, AnswerWriter& w, 
   }
   stamp[m] = t;
   const std::int32_t removed = w.Count();
-  const bool stored = s.ForEachOverlap(box, [&](std::int32_t other) {
-    if (stamp[other] == t) return true;
-    stamp[other] = t;
-    if (s.shouldCollidePure) {
-      // The earlier proxy's answer holds m (as above): it makes the pair, or the filter refuses it and
-      // would refuse m too. Any other candidate the filter passes, the merge only adds.
-      if (EarlierMoved(s, other, m) || !s.ShouldCollide(m, other)) return true;
-      return w.Put(other);
-    }
-    if (!s.PassesFilters(m, other)) return true;
-    return w.Put(EarlierMoved(s, other, m) ? ~other : other);
-  });
+  const bool stored = s.ForEachOverlap(
+      box,
+      [&](std::int32_t other) {
+        if (stamp[other] == t) return true;
+        stamp[other] = t;
+        if (s.shouldCollidePure) {
+          // The earlier proxy's answer holds m (as above): it makes the pair, or the filter refuses it and
+          // would refuse m too. Any other candidate the filter passes, the merge only adds.
+          if (EarlierMoved(s, other, m) || !s.ShouldCollide(m, other)) return true;
+          return w.Put(other);
+        }
+        if (!s.PassesFilters(m, other)) return true;
+        return w.Put(EarlierMoved(s, other, m) ? ~other : other);
+      },
+      false, &starts);
   return stored ? removed : kFull;
 }
 
@@ -436,16 +436,19 @@ void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64
   split = set >= 0;
   StampSet unused;
   WorkerStamps stamps(split ? stampSets[static_cast<std::size_t>(set)] : unused);
+  ScanStarts next = begin < end ? FindScanStarts(fat[moved[begin]]) : ScanStarts{};
   for (int i = begin; i < end; ++i) {
     const std::int32_t m = moved[i];
+    const ScanStarts starts = next;  // the next proxy's searches start now (see UpdatePairs)
+    if (i + 1 < end) next = FindScanStarts(fat[moved[i + 1]]);
     // Dead, or a repeat of a reused slot (SortMoved leaves repeats side by side): the merge skips it.
     if (!slots[m].alive || (i > 0 && moved[i - 1] == m)) {
       foundRanges[i] = {};
       continue;
     }
     w.Begin();
-    const int removed =
-        split ? FindSplitAnswer(*this, m, w, stamps) : (FindRawAnswer(*this, m, w) ? kRawCandidates : kFull);
+    const int removed = split ? FindSplitAnswer(*this, m, starts, w, stamps)
+                              : (FindRawAnswer(*this, m, w) ? kRawCandidates : kFull);
     if (removed == kFull) {
       foundRanges[i] = {0, -1, 0};
       w.Abandon();
@@ -562,10 +565,19 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
     // Room for what this update claimed, so the next one (on any schedule) stores everything.
     if (overflowed) found.resize(static_cast<std::size_t>(2 * cursor.load(std::memory_order_relaxed)));
   } else {
-    for (std::int32_t proxy : moved) {
+    // Software pipelining: the binary searches that start the next proxy's scans are issued before
+    // this proxy's walk and scans. They are branch-free chains of loads whose latency, each level
+    // waiting on the last, the processor now hides under this proxy's work (which mispredicts too
+    // often to let it look that far ahead on its own). Measured on the spinner, one worker: the
+    // update's share of the cycles fell from 17.5-18.6% to 15.8-17.6% (perf record).
+    ScanStarts next = movedCount > 0 ? FindScanStarts(fat[moved[0]]) : ScanStarts{};
+    for (int i = 0; i < movedCount; ++i) {
+      const std::int32_t proxy = moved[i];
+      const ScanStarts starts = next;
+      if (i + 1 < movedCount) next = FindScanStarts(fat[moved[i + 1]]);
       if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
       flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);  // also skips duplicates of reused slots
-      ProcessMoved(proxy);
+      ProcessMovedWith(proxy, [&](auto&& fn) { ForEachOverlap(fat[proxy], fn, false, &starts); });
       ++processed;
     }
   }

@@ -22,12 +22,13 @@
 //
 // Pairs: a pool of nodes, each in two intrusive doubly linked lists (one per proxy), so a moved
 // proxy walks only its own pairs. Pairs that begin and end scatter a proxy's nodes over the pool, and
-// the walk's next load waits on the last (a chain of cache misses: a third of ProcessMoved's samples
+// the walk's next load waits on the last (a chain of cache misses: a third of the moved proxies' samples
 // on the spinner scene); once as many pairs have changed as there are, CompactPairs lays each proxy's
 // nodes out side by side again, in list order. New pairs of a moved proxy m: stamp m's current partners with
 // a fresh tag, query the lists, and every candidate without the tag is new. No hash set needed.
 #pragma once
 
+#include "core/float_bits.h"
 #include "minkowski/assert.h"
 #include "minkowski/broadphase.h"
 
@@ -48,6 +49,29 @@ struct BandEntry {
   std::int32_t proxy = -1;
   std::uint32_t generation = 0;
 };
+
+/// Index of the first entry whose lo is >= key (0 for a NaN key). A binary search whose step is a
+/// conditional move, not a branch. The moved proxies' keys fall anywhere in their lists, so each
+/// halving was a coin toss for the branch predictor: the search, some 7,000 a step on the spinner,
+/// took 3.3% of its one-worker cycles (perf record) for 0.45% of its instructions. Branch-free, it
+/// waits on its loads instead, one level after another, but nothing flushes it, so the update issues
+/// the next proxy's searches ahead of this one's work and the processor hides the wait (UpdatePairs).
+inline int LowerBound(const std::vector<BandEntry>& list, float key) {
+  const BandEntry* base = list.data();
+  std::size_t n = list.size();
+  if (n == 0) return 0;
+  // The answer lies in [base, base + n]: halve that range until one entry is left to compare.
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    base = base[half].lo < key ? base + half : base;
+    n -= half;
+  }
+  return static_cast<int>(base - list.data()) + static_cast<int>(base->lo < key);
+}
+
+/// Conservative scan start for a window starting at `queryLo`: every entry whose interval reaches
+/// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
+inline float ScanKey(float queryLo, float maxExtent) { return NextDown(queryLo - maxExtent); }
 
 /// Where a proxy's entries live.
 enum class Placement : std::uint8_t { None = 0, Active, Resting, Large };
@@ -95,6 +119,13 @@ struct LayoutParams {
   double height = 1.0;
   int count = 0;              ///< 0 = not built yet
   float largeExtent = 1e30f;  ///< sweep extent above which a proxy goes to the large list
+};
+
+/// Where a query's scans of its first band begin, one index per list kind (FindScanStarts). `band` -1:
+/// none found (no layout yet).
+struct ScanStarts {
+  int band = -1;
+  int first[2] = {0, 0};
 };
 
 /// Per-slot flag bits.
@@ -239,14 +270,14 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// Renumbers the pair nodes so that each proxy's nodes where it is `a` are adjacent, in its list's
   /// order, the free nodes after them: the lists' order (the walks' order) is unchanged.
   void CompactPairs();
-  void ProcessMoved(std::int32_t proxy);
-  /// ProcessMoved with the query replaced by `forEachCandidate(fn)`, which calls fn(other) for the
-  /// proxies ForEachOverlap(fat[proxy], ...) would visit, in its order (duplicates and proxy itself
-  /// may be left out: the tag skips them). Defined in broadphase.cpp, its only user.
+  /// A moved proxy's processing (its pairs kept or ended, the new ones made) with the candidates from
+  /// `forEachCandidate(fn)`, which calls fn(other) for the proxies ForEachOverlap(fat[proxy], ...)
+  /// would visit, in its order (duplicates and proxy itself may be left out: the tag skips them).
+  /// Defined in broadphase.cpp, its only user.
   /// kRecord: note the refused pairs of proxies still queued (Rejection), for the update on workers.
   template <bool kRecord = false, class ForEachCandidate>
   void ProcessMovedWith(std::int32_t proxy, ForEachCandidate&& forEachCandidate);
-  /// The search half of ProcessMoved for moved[begin, end) (any thread; it writes only its outputs and
+  /// The search half of ProcessMovedWith for moved[begin, end) (any thread; it writes only its outputs and
   /// a stamp set it holds): each alive moved
   /// proxy's answer (FoundRange) into `found` at chunks claimed from `cursor`; foundRanges[i] says
   /// where. split false: every answer raw (the update runs the serial code on all).
@@ -270,7 +301,16 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void SortMoved();
 
   // --- structure (sweep_and_prune.cpp)
-  int BandOf(float crossCoordinate) const;
+  /// The band of a cross-axis coordinate. Monotonic in the coordinate (one double expression), so a
+  /// box's band range always contains the band of every point inside it, and overlapping boxes share a
+  /// band. Out-of-range coordinates clamp to the end bands, which is still correct, only slower.
+  /// Inline: every moved proxy's query asks it twice.
+  int BandOf(float crossCoordinate) const {
+    const double t = (static_cast<double>(crossCoordinate) - layout.origin) / layout.height;
+    if (!(t >= 0.0)) return 0;
+    if (t >= static_cast<double>(layout.count)) return layout.count - 1;
+    return static_cast<int>(t);
+  }
   /// Brings the lists up to date with the proxies' boxes; tasks (optional) share the list rebuilds.
   void Sync(const TaskSystem* tasks = nullptr);
   LayoutParams IdealLayout() const;
@@ -290,9 +330,23 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// in several bands); fn returns false to stop. Returns false when stopped. restingOnly skips the
   /// bands' active lists (awake moving proxies); large proxies are visited whatever their kind.
   /// kOnce: each live proxy once, where it is first seen, and no entry of a destroyed one, without
-  /// stamps (below), so it writes nothing and threads may run it side by side.
+  /// stamps (below), so it writes nothing and threads may run it side by side. `starts`: where the
+  /// scans of the box's first band begin, found ahead of time by FindScanStarts(box) (else searched
+  /// here).
   template <bool kOnce = false, class Fn>
-  bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false) const;
+  bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false,
+                      const ScanStarts* starts = nullptr) const;
+  /// Where ForEachOverlap(box) starts its scans of the box's first band.
+  ScanStarts FindScanStarts(const AABB& box) const {
+    ScanStarts starts;
+    if (layout.count == 0) return starts;
+    const int c = 1 - layout.axis;
+    starts.band = BandOf(box.lower[c]);
+    const Band& band = bands[starts.band];
+    for (int kind = 0; kind < 2; ++kind)
+      starts.first[kind] = LowerBound(band.list[kind], ScanKey(box.lower[layout.axis], band.maxExtent[kind]));
+    return starts;
+  }
 
   // --- queries (broadphase_query.cpp)
   /// The ray cast's band walk; kBox: a box cast of half extents `extent` (ignored for a ray, so the
@@ -305,13 +359,6 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
 /// std::sort, set when the insertion sort gives up (sweep_and_prune.cpp); the order is the same either
 /// way.
 void SortBandEntries(std::vector<BandEntry>& list, std::uint8_t& directSorts);
-
-/// Index of the first entry whose lo is >= key (binary search).
-int LowerBound(const std::vector<BandEntry>& list, float key);
-
-/// Conservative scan start for a window starting at `queryLo`: every entry whose interval reaches
-/// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
-float ScanKey(float queryLo, float maxExtent);
 
 /// Visits, in list order, the entries of `list` from index `first` on whose sweep interval reaches
 /// qlo and starts at or before qhi and whose cross interval meets [clo, chi]; stops at the first visit
@@ -343,7 +390,8 @@ bool ScanBandList(const std::vector<BandEntry>& list, int first, float qlo, floa
 }
 
 template <bool kOnce, class Fn>
-bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly) const {
+bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly,
+                                      const ScanStarts* starts) const {
   const int s = layout.axis;
   const int c = 1 - s;
   const float qlo = box.lower[s], qhi = box.upper[s], clo = box.lower[c], chi = box.upper[c];
@@ -352,7 +400,9 @@ bool BroadPhase::Impl::ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly
     for (int b = b0; b <= b1; ++b) {
       for (int kind = restingOnly ? kRestingList : kActiveList; kind < 2; ++kind) {
         const std::vector<BandEntry>& list = bands[b].list[kind];
-        const int first = LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind]));
+        const int first = starts != nullptr && b == starts->band
+                              ? starts->first[kind]
+                              : LowerBound(list, ScanKey(qlo, bands[b].maxExtent[kind]));
         const bool whole = ScanBandList(list, first, qlo, qhi, clo, chi, [&](const BandEntry& e) {
           if constexpr (kOnce) {
             // A proxy has an entry, with the same box, in every band of [bandLo, bandHi] (placed at

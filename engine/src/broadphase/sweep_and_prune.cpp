@@ -81,27 +81,9 @@ float ExtentUp(const BandEntry& e) { return NextUp(e.hi - e.lo); }
 
 }  // namespace
 
-int LowerBound(const std::vector<BandEntry>& list, float key) {
-  auto it =
-      std::lower_bound(list.begin(), list.end(), key, [](const BandEntry& e, float k) { return e.lo < k; });
-  return static_cast<int>(it - list.begin());
-}
-
-float ScanKey(float queryLo, float maxExtent) { return NextDown(queryLo - maxExtent); }
-
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Layout: axis by spread, band height by typical size
 // ---------------------------------------------------------------------------------------------
-
-// Monotonic in the coordinate (one double expression), so a box's band range always contains the band
-// of every point inside it, and overlapping boxes share a band. Out-of-range coordinates clamp to the
-// end bands, which is still correct, only slower.
-int BroadPhase::Impl::BandOf(float crossCoordinate) const {
-  const double t = (static_cast<double>(crossCoordinate) - layout.origin) / layout.height;
-  if (!(t >= 0.0)) return 0;
-  if (t >= static_cast<double>(layout.count)) return layout.count - 1;
-  return static_cast<int>(t);
-}
 
 // One O(n) pass for the spread (variance of centres per axis) and the typical size (mean extent,
 // trimmed of boxes over 4x the mean so a few grounds do not inflate it). Cheap enough to run every
