@@ -127,4 +127,53 @@ TEST_CASE("a band list's lower bound is the count of entries below the key") {
   }
   CHECK(checked == 100 * 44);
 }
+
+// LowerBounds (the searches of a batch side by side) against LowerBound and the count: batches of 1
+// to kMaxLowerBounds searches over lists of 0 to 1,500 entries (the deepest search sets the levels of
+// all, so short lists share batches with long ones), null lists among them, keys on the grid, between
+// it, beyond both ends, infinite and NaN.
+TEST_CASE("a batch of band list searches gives each search's lower bound") {
+  std::mt19937 random(20261204);
+  std::vector<std::vector<BandEntry>> lists;
+  for (int n : {0, 1, 2, 3, 7, 8, 9, 31, 64, 100, 500, 1500})
+    lists.push_back(Expected(RandomEntries(n, random)));
+  std::uniform_int_distribution<std::size_t> pickList(0, lists.size());  // lists.size(): a null list
+  std::uniform_int_distribution<int> pickCount(1, kMaxLowerBounds);
+  const float specials[] = {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  int checked = 0, nonZero = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int count = pickCount(random);
+    const std::vector<BandEntry>* batch[kMaxLowerBounds];
+    float keys[kMaxLowerBounds];
+    int first[kMaxLowerBounds];
+    for (int k = 0; k < count; ++k) {
+      const std::size_t l = pickList(random);
+      batch[k] = l < lists.size() ? &lists[l] : nullptr;
+      // Keys over the list's own range, one past each end: on an entry's lo, between entries, outside.
+      const float top = batch[k] != nullptr && !batch[k]->empty() ? batch[k]->back().lo : 0.0f;
+      const int form = static_cast<int>(random() % 8);
+      if (form == 0) {
+        keys[k] = specials[random() % 3];
+      } else if (form < 4 && top > 0.0f) {
+        keys[k] = (*batch[k])[random() % batch[k]->size()].lo;
+      } else {
+        keys[k] = std::uniform_real_distribution<float>(-1.0f, top + 1.0f)(random);
+      }
+    }
+    LowerBounds(batch, keys, count, first);
+    for (int k = 0; k < count; ++k) {
+      const std::vector<BandEntry> empty;
+      const std::vector<BandEntry>& list = batch[k] != nullptr ? *batch[k] : empty;
+      const auto below =
+          std::count_if(list.begin(), list.end(), [&](const BandEntry& e) { return e.lo < keys[k]; });
+      CHECK(first[k] == static_cast<int>(below));
+      CHECK(first[k] == LowerBound(list, keys[k]));
+      ++checked;
+      nonZero += first[k] > 0 && first[k] < static_cast<int>(list.size());
+    }
+  }
+  CHECK(checked > 3000 * 4);  // batches of 4.5 searches on average
+  CHECK(nonZero > checked / 3);  // most answers inside their lists, not at an end
+}
 }  // TEST_SUITE("broadphase.pairs")

@@ -51,11 +51,10 @@ struct BandEntry {
 };
 
 /// Index of the first entry whose lo is >= key (0 for a NaN key). A binary search whose step is a
-/// conditional move, not a branch. The moved proxies' keys fall anywhere in their lists, so each
-/// halving was a coin toss for the branch predictor: the search, some 7,000 a step on the spinner,
-/// took 3.3% of its one-worker cycles (perf record) for 0.45% of its instructions. Branch-free, it
-/// waits on its loads instead, one level after another, but nothing flushes it, so the update issues
-/// the next proxy's searches ahead of this one's work and the processor hides the wait (UpdatePairs).
+/// conditional move, not a branch: the moved proxies' keys fall anywhere in their lists, so each
+/// halving was a coin toss for the branch predictor (the search, some 7,000 a step on the spinner, took
+/// 3.3% of its one-worker cycles for 0.45% of its instructions). Branch-free, it waits on its loads
+/// instead, one level after another; the update runs a batch of them side by side (LowerBounds).
 inline int LowerBound(const std::vector<BandEntry>& list, float key) {
   const BandEntry* base = list.data();
   std::size_t n = list.size();
@@ -68,6 +67,13 @@ inline int LowerBound(const std::vector<BandEntry>& list, float key) {
   }
   return static_cast<int>(base - list.data()) + static_cast<int>(base->lo < key);
 }
+
+/// The most searches LowerBounds takes at once.
+inline constexpr int kMaxLowerBounds = 8;
+
+/// first[k] = LowerBound(*lists[k], keys[k]) for k < count <= kMaxLowerBounds (a null list is empty),
+/// the searches run side by side so that their loads overlap (sweep_and_prune.cpp).
+void LowerBounds(const std::vector<BandEntry>* const* lists, const float* keys, int count, int* first);
 
 /// Conservative scan start for a window starting at `queryLo`: every entry whose interval reaches
 /// queryLo has lo >= this key (maxExtent is rounded up; the subtraction is rounded down).
@@ -127,6 +133,9 @@ struct ScanStarts {
   int band = -1;
   int first[2] = {0, 0};
 };
+
+/// How many queries FindScanStarts searches side by side.
+inline constexpr int kScanBatch = 8;
 
 /// Per-slot flag bits.
 inline constexpr std::uint8_t kFlagQueued = 1;    ///< in `moved`: pairs recomputed at UpdatePairs
@@ -331,22 +340,13 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// bands' active lists (awake moving proxies); large proxies are visited whatever their kind.
   /// kOnce: each live proxy once, where it is first seen, and no entry of a destroyed one, without
   /// stamps (below), so it writes nothing and threads may run it side by side. `starts`: where the
-  /// scans of the box's first band begin, found ahead of time by FindScanStarts(box) (else searched
-  /// here).
+  /// scans of the box's first band begin, if found beforehand (FindScanStarts), else searched here.
   template <bool kOnce = false, class Fn>
   bool ForEachOverlap(const AABB& box, Fn&& fn, bool restingOnly = false,
                       const ScanStarts* starts = nullptr) const;
-  /// Where ForEachOverlap(box) starts its scans of the box's first band.
-  ScanStarts FindScanStarts(const AABB& box) const {
-    ScanStarts starts;
-    if (layout.count == 0) return starts;
-    const int c = 1 - layout.axis;
-    starts.band = BandOf(box.lower[c]);
-    const Band& band = bands[starts.band];
-    for (int kind = 0; kind < 2; ++kind)
-      starts.first[kind] = LowerBound(band.list[kind], ScanKey(box.lower[layout.axis], band.maxExtent[kind]));
-    return starts;
-  }
+  /// Where ForEachOverlap(fat[proxies[q]]) starts its scans of its first band, for q < count <=
+  /// kScanBatch, into out[q]: the same answers as LowerBound, searched side by side (sweep_and_prune.cpp).
+  void FindScanStarts(const std::int32_t* proxies, int count, ScanStarts* out) const;
 
   // --- queries (broadphase_query.cpp)
   /// The ray cast's band walk; kBox: a box cast of half extents `extent` (ignored for a ray, so the

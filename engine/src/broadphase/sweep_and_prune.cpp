@@ -8,6 +8,7 @@
 #include "minkowski/assert.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -84,6 +85,58 @@ float ExtentUp(const BandEntry& e) { return NextUp(e.hi - e.lo); }
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Layout: axis by spread, band height by typical size
 // ---------------------------------------------------------------------------------------------
+
+// A level of every search at a time: each search is a chain of loads, each waiting on the one before
+// (a band list of 500 entries is 12 KB, so the deeper levels come from L2), and the chains are
+// independent, so the processor has `count` loads in flight where one search had one. A step once a
+// search is down to one entry moves nothing (half = 0), so every search runs the deepest one's count
+// of levels. An empty list searches a sentinel whose lo is above every key.
+void LowerBounds(const std::vector<BandEntry>* const* lists, const float* keys, int count, int* first) {
+  MK_ASSERT(count >= 0 && count <= kMaxLowerBounds);
+  static constexpr BandEntry kAboveAll{.lo = std::numeric_limits<float>::infinity()};
+  const BandEntry* begin[kMaxLowerBounds];
+  const BandEntry* base[kMaxLowerBounds];
+  std::size_t size[kMaxLowerBounds];
+  int levels = 0;
+  for (int k = 0; k < count; ++k) {
+    size[k] = lists[k] != nullptr ? lists[k]->size() : 0;
+    begin[k] = base[k] = size[k] > 0 ? lists[k]->data() : &kAboveAll;
+    if (size[k] > 1) levels = std::max(levels, static_cast<int>(std::bit_width(size[k] - 1)));
+  }
+  for (int level = 0; level < levels; ++level) {
+    for (int k = 0; k < count; ++k) {
+      const std::size_t half = size[k] / 2;
+      base[k] = base[k][half].lo < keys[k] ? base[k] + half : base[k];
+      size[k] -= half;
+    }
+  }
+  for (int k = 0; k < count; ++k)
+    first[k] = static_cast<int>(base[k] - begin[k]) + static_cast<int>(base[k]->lo < keys[k]);
+}
+
+// The active lists' searches apart from the resting lists': the deepest search of a batch sets its
+// levels, and the resting lists are usually far shorter.
+void BroadPhase::Impl::FindScanStarts(const std::int32_t* proxies, int count, ScanStarts* out) const {
+  MK_ASSERT(count >= 0 && count <= kScanBatch);
+  const std::vector<BandEntry>* lists[2][kScanBatch] = {};  // initialised: GCC cannot see count's bound
+  float keys[2][kScanBatch] = {};
+  int first[2][kScanBatch];
+  const int s = layout.axis, c = 1 - s;
+  for (int q = 0; q < count; ++q) {
+    const AABB& box = fat[proxies[q]];
+    out[q].band = layout.count > 0 ? BandOf(box.lower[c]) : -1;
+    if (out[q].band < 0) continue;
+    const Band& band = bands[out[q].band];
+    for (int kind = 0; kind < 2; ++kind) {
+      lists[kind][q] = &band.list[kind];
+      keys[kind][q] = ScanKey(box.lower[s], band.maxExtent[kind]);
+    }
+  }
+  for (int kind = 0; kind < 2; ++kind) {
+    LowerBounds(lists[kind], keys[kind], count, first[kind]);
+    for (int q = 0; q < count; ++q) out[q].first[kind] = first[kind][q];
+  }
+}
 
 // One O(n) pass for the spread (variance of centres per axis) and the typical size (mean extent,
 // trimmed of boxes over 4x the mean so a few grounds do not inflate it). Cheap enough to run every
