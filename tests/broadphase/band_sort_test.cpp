@@ -173,7 +173,7 @@ TEST_CASE("a batch of band list searches gives each search's lower bound") {
       nonZero += first[k] > 0 && first[k] < static_cast<int>(list.size());
     }
   }
-  CHECK(checked > 3000 * 4);  // batches of 4.5 searches on average
+  CHECK(checked > 3000 * 4);     // batches of 4.5 searches on average
   CHECK(nonZero > checked / 3);  // most answers inside their lists, not at an end
 }
 }  // TEST_SUITE("broadphase.pairs")
