@@ -439,7 +439,8 @@ void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64
   ScanStarts starts[kScanBatch];  // a batch's scan starts, as in Update
   for (int i = begin; i < end; ++i) {
     const std::int32_t m = moved[i];
-    if ((i - begin) % kScanBatch == 0)
+    // Only the split answers scan from the starts; the raw ones (a re-filtering update) walk the pairs.
+    if (split && (i - begin) % kScanBatch == 0)
       FindScanStarts(moved.data() + i, std::min(kScanBatch, end - i), starts);
     // Dead, or a repeat of a reused slot (SortMoved leaves repeats side by side): the merge skips it.
     if (!slots[m].alive || (i > 0 && moved[i - 1] == m)) {

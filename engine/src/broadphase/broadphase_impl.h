@@ -50,6 +50,19 @@ struct BandEntry {
   std::uint32_t generation = 0;
 };
 
+/// One level of the band lists' binary search (LowerBound, LowerBounds): the answer lies in [base, base + n];
+/// keeps the half of it that holds the answer. Once n is 1 a step moves nothing (half = 0).
+inline void HalveSearch(const BandEntry*& base, std::size_t& n, float key) {
+  const std::size_t half = n / 2;
+  base = base[half].lo < key ? base + half : base;
+  n -= half;
+}
+
+/// The search's answer once its range is down to the one entry at `base`.
+inline int SearchAnswer(const BandEntry* begin, const BandEntry* base, float key) {
+  return static_cast<int>(base - begin) + static_cast<int>(base->lo < key);
+}
+
 /// Index of the first entry whose lo is >= key (0 for a NaN key). A binary search whose step is a
 /// conditional move, not a branch: the moved proxies' keys fall anywhere in their lists, so each
 /// halving was a coin toss for the branch predictor (the search, some 7,000 a step on the spinner, took
@@ -59,13 +72,8 @@ inline int LowerBound(const std::vector<BandEntry>& list, float key) {
   const BandEntry* base = list.data();
   std::size_t n = list.size();
   if (n == 0) return 0;
-  // The answer lies in [base, base + n]: halve that range until one entry is left to compare.
-  while (n > 1) {
-    const std::size_t half = n / 2;
-    base = base[half].lo < key ? base + half : base;
-    n -= half;
-  }
-  return static_cast<int>(base - list.data()) + static_cast<int>(base->lo < key);
+  while (n > 1) HalveSearch(base, n, key);
+  return SearchAnswer(list.data(), base, key);
 }
 
 /// The most searches LowerBounds takes at once.

@@ -104,14 +104,9 @@ void LowerBounds(const std::vector<BandEntry>* const* lists, const float* keys, 
     if (size[k] > 1) levels = std::max(levels, static_cast<int>(std::bit_width(size[k] - 1)));
   }
   for (int level = 0; level < levels; ++level) {
-    for (int k = 0; k < count; ++k) {
-      const std::size_t half = size[k] / 2;
-      base[k] = base[k][half].lo < keys[k] ? base[k] + half : base[k];
-      size[k] -= half;
-    }
+    for (int k = 0; k < count; ++k) HalveSearch(base[k], size[k], keys[k]);
   }
-  for (int k = 0; k < count; ++k)
-    first[k] = static_cast<int>(base[k] - begin[k]) + static_cast<int>(base[k]->lo < keys[k]);
+  for (int k = 0; k < count; ++k) first[k] = SearchAnswer(begin[k], base[k], keys[k]);
 }
 
 // The active lists' searches apart from the resting lists': the deepest search of a batch sets its
