@@ -100,6 +100,49 @@ TEST_CASE("small bodies closing fast but each below the sweep speed meet without
   }
 }
 
+// Bodies fast enough to have their boxes swept (docs/design.md, "Closing pairs"): a 10 or 20 cm box
+// thrown at another, head-on or at a still one, closing 0.17 to 0.67 m a step, at twelve phases of
+// the gap against the step and two angles of the target, always squarely enough to hit it. Each must
+// meet its target: a pair whose fat boxes first overlap in the step the bodies pass each other has no
+// contact to stop them. A swept box with only the shape's small margin ahead (in place of the
+// world's) let 10 cm boxes through in 12 of these 24 throws at 40 m/s head-on and in 6 at 20 m/s
+// against a still one.
+TEST_CASE("small fast boxes thrown at each other or at a still box never pass through it") {
+  struct Throw {
+    float closing;  // m/s
+    bool still;     // the target waits; else both move, each at half the closing speed
+  };
+  for (const float half : {0.05f, 0.1f}) {
+    for (const Throw t :
+         {Throw{10, false}, Throw{20, false}, Throw{40, false}, Throw{10, true}, Throw{20, true}}) {
+      int missed = 0;
+      for (int phase = 0; phase < 12; ++phase) {
+        for (const float angle : {0.0f, 0.4f}) {
+          World world(WorldDef{.gravity = {0, 0}});
+          const float start = 1.0f + static_cast<float>(phase) * t.closing * kDt / 12.0f;
+          const float speed = t.still ? t.closing : 0.5f * t.closing;
+          const BodyId a =
+              world.CreateBody({.type = BodyType::Dynamic,
+                                .position = {-start, 0.2f * half * static_cast<float>(phase) / 12.0f},
+                                .linearVelocity = {speed, 0}});
+          const BodyId b = world.CreateBody({.type = BodyType::Dynamic,
+                                             .position = {start, 0},
+                                             .angle = angle,
+                                             .linearVelocity = {t.still ? 0.0f : -speed, 0}});
+          world.CreateShape(a, {}, MakeBox(half, half).value);
+          world.CreateShape(b, {}, MakeBox(half, half).value);
+          for (int i = 0; i < 60; ++i) world.Step(kDt);
+          if (world.GetLinearVelocity(a).x == speed) ++missed;  // flew on untouched
+        }
+      }
+      CAPTURE(half);
+      CAPTURE(t.closing);
+      CAPTURE(t.still);
+      CHECK(missed == 0);
+    }
+  }
+}
+
 TEST_CASE("a head-on collision in zero gravity conserves linear momentum") {
   World world({.gravity = {0, 0}});
   BodyId a = world.CreateBody({.type = BodyType::Dynamic, .position = {-2, 0}, .linearVelocity = {3, 0.1f}});
