@@ -119,6 +119,40 @@ TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal o
   CHECK(contacts > 10000);
 }
 
+// A face lying across a flat vertex is held by its own ends: the two segments' manifolds hold B's two
+// bottom corners and no point at the vertex (chain_segment.cpp, DropFlatVertexPoints). Boxes of random
+// width and pose across the vertex at the origin, flat or tilted by up to 0.01 rad, resting or
+// hovering within the speculative margin; the answer is analytic: the corners' x, and every point's
+// distance from the vertex at least the corner's.
+TEST_CASE("a box lying across a flat vertex is held by its two corners, with no point at the vertex") {
+  test::Rng rng(0xF1A7);
+  const Corner corner = MakeCorner({-1.0f, 0.0f});
+  int checked = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const float halfWidth = rng.Uniform(0.05f, 0.4f);
+    const float offset = rng.Uniform(-0.8f, 0.8f) * halfWidth;  // the vertex inside the bottom face
+    const float angle = rng.Uniform(-0.01f, 0.01f);
+    const ShapeGeometry box = MakeBox(halfWidth, 0.2f).value;
+    Transform xf{{offset, 0.0f}, MakeRot(angle)};
+    xf.p.y = rng.Uniform(-0.004f, 0.004f) - LowestY(box, xf);
+    CAPTURE(trial);
+    const Both m = CollideCorner(corner, box, xf);
+    const Vec2 left = TransformPoint(xf, {-halfWidth, -0.2f}), right = TransformPoint(xf, {halfWidth, -0.2f});
+    int points = 0;
+    for (const Manifold* mf : {&m.a, &m.b}) {
+      for (int k = 0; k < mf->pointCount; ++k) {
+        const float x = mf->points[k].point.x;
+        CHECK(std::fmin(std::fabs(x - left.x), std::fabs(x - right.x)) <= 1e-4f);
+        ++points;
+      }
+    }
+    CHECK(points == 2);
+    CHECK(std::fabs(Deepest(m) - LowestY(box, xf)) <= 2e-5f);
+    ++checked;
+  }
+  CHECK(checked == 2000);
+}
+
 TEST_CASE(
     "at a convex vertex every normal lies in the vertex's cone / the deepest separation is the distance") {
   test::Rng rng(92);
