@@ -124,7 +124,7 @@ TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal o
 // width and pose across the vertex at the origin, flat or tilted by up to 0.01 rad, resting or
 // hovering within the speculative margin; the answer is analytic: the corners' x, and every point's
 // distance from the vertex at least the corner's.
-TEST_CASE("a box lying across a flat vertex is held by its two corners, with no point at the vertex") {
+TEST_CASE("a box lying across a flat vertex is held by its two corners and no point at the vertex") {
   test::Rng rng(0xF1A7);
   const Corner corner = MakeCorner({-1.0f, 0.0f});
   int checked = 0;

@@ -89,7 +89,7 @@ TEST_CASE("the same on the straight top of a closed loop") {
 // the order in which the solver met the ten collinear points decided how the load moved between
 // them: towards +x the median slide rocked at 0.54 mm/s and 3 launches passed 1 mm/s, towards -x
 // 0.26 (Box2D v3, which keeps those points: 0.25 and 2.00, worst 3.37).
-TEST_CASE("a box sliding along a chain rocks as little towards -x as towards +x, never past 1 mm/s") {
+TEST_CASE("a box sliding along a chain rocks as little towards -x as towards +x and never past 1 mm/s") {
   const std::vector<Vec2> points = FloorPoints(12.5f, -12.5f, 100);
   float median[2] = {};
   for (int direction = 0; direction < 2; ++direction) {
