@@ -57,6 +57,7 @@ inline constexpr int kMinBodiesPerBlock = 64;       // the integrators' bodies
 inline constexpr int kMinContactsPerRange = 64;     // PrepareContacts, the graph's packing, the narrowphase
 inline constexpr int kMinJointsPerRange = 64;       // PrepareJoints' fill
 inline constexpr int kMinGroupsPerStoreRange = 16;  // StoreContactGroups' groups
+inline constexpr int kMaxColorSlices = 64;          // their slices across the colours (ForColorSlices)
 inline int BlockSize(int count, int workerCount, int minBlock) {
   const int pieces = workerCount * kBlocksPerWorker;
   const int perPiece = (count + pieces - 1) / pieces;
