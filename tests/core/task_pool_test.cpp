@@ -101,7 +101,7 @@ TEST_CASE("each pool worker starts with its own part of a parallel-for's items")
     TaskPool pool(workers);
     const TaskSystem tasks = pool.GetTaskSystem();
     for (int trial = 0; trial < 60; ++trial) {
-      const int items = workers * 4 * (1 + trial % 7) * 10;  // 4 ranges a worker, 10 to 70 items each
+      const int items = workers * 8 * (1 + trial % 7) * 5;  // 8 ranges a worker, 5 to 35 items each
       ShareProbe probe(workers, items);
       void* task = tasks.enqueueTask(&ShareProbe::Task, items, 1, &probe, tasks.userContext);
       if (task != nullptr) tasks.finishTask(task, tasks.userContext);

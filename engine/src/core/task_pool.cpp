@@ -28,8 +28,12 @@ namespace mk {
 namespace {
 
 // Ranges per worker a task is cut into (at least its minRange): enough that a worker that starts late
-// or is slowed by another process leaves its share to the others.
-constexpr int kRangesPerWorker = 4;
+// or is slowed by another process leaves its share to the others. A worker done first takes the next
+// range of another's share, whose items' data is in the other core's cache, so a range is also the
+// least that moves: eight rather than four took two workers' steps 1-3% down (large_pyramid 0.97,
+// many_pyramids 0.99, spinner 0.97, tumbler 0.99, rain 1.01; docs/benchmarks.md, "Two workers, one
+// data each").
+constexpr int kRangesPerWorker = 8;
 
 // How long a pool thread spins for the next task before it sleeps. The step enqueues a dozen tasks
 // with serial work between them (up to a few hundred microseconds on a large world); a thread asleep
