@@ -38,6 +38,7 @@ struct SmoothSegment {
   Vec2 normal0;  // the previous segment's normal (ghost1 -> p1)
   Vec2 normal2;  // the next segment's normal (p2 -> ghost2)
   bool convex1 = false, convex2 = false;
+  bool flat1 = false, flat2 = false;  // the chain runs straight on at p1 / p2 (a turn below kFlatSine)
 };
 
 SmoothSegment MakeSmoothSegment(const ShapeGeometry& chain) {
@@ -53,8 +54,11 @@ SmoothSegment MakeSmoothSegment(const ShapeGeometry& chain) {
   s.normal0 = RightPerp(e0);
   s.normal2 = RightPerp(e2);
   // Convex (seen from the front) = the chain turns left at the vertex, like a counter-clockwise polygon.
-  s.convex1 = Cross(e0, e1) > kFlatSine;
-  s.convex2 = Cross(e1, e2) > kFlatSine;
+  const float turn1 = Cross(e0, e1), turn2 = Cross(e1, e2);
+  s.convex1 = turn1 > kFlatSine;
+  s.convex2 = turn2 > kFlatSine;
+  s.flat1 = std::fabs(turn1) <= kFlatSine && Dot(e0, e1) > 0.0f;
+  s.flat2 = std::fabs(turn2) <= kFlatSine && Dot(e1, e2) > 0.0f;
   return s;
 }
 
@@ -160,16 +164,10 @@ constexpr float kRunOn = 1e-3f;  // m
 // (dropping it moves the contact by less than this).
 constexpr float kAtVertex = 1e-5f;  // m
 
-// The segment and its neighbour (their normals) lie on one line: a turn below kFlatSine.
-bool IsFlatTurn(Vec2 normal, Vec2 neighbourNormal) {
-  return std::fabs(Cross(normal, neighbourNormal)) <= kFlatSine && Dot(normal, neighbourNormal) > 0.0f;
-}
-
 void DropFlatVertexPoints(const SmoothSegment& s, const Core& bLocal, const Transform& bToA, float margin,
                           LocalManifold& m) {
   if (m.count != 2 || Dot(m.normal, s.normal) < 1.0f - kParallelCosine) return;
-  const bool flat1 = IsFlatTurn(s.normal, s.normal0), flat2 = IsFlatTurn(s.normal, s.normal2);
-  if (!flat1 && !flat2) return;
+  if (!s.flat1 && !s.flat2) return;
   const Vec2 e = s.p2 - s.p1;
   const float length = Length(e);
   const Vec2 along = (1.0f / length) * e;
@@ -182,7 +180,7 @@ void DropFlatVertexPoints(const SmoothSegment& s, const Core& bLocal, const Tran
     pastP1 = std::fmax(pastP1, -x);
     pastP2 = std::fmax(pastP2, x - length);
   }
-  const bool drop1 = flat1 && pastP1 > kRunOn, drop2 = flat2 && pastP2 > kRunOn;
+  const bool drop1 = s.flat1 && pastP1 > kRunOn, drop2 = s.flat2 && pastP2 > kRunOn;
   int kept = 0;
   for (int j = 0; j < m.count; ++j) {
     const float x = Dot(m.points[j].point - s.p1, along);
