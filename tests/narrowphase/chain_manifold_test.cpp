@@ -127,7 +127,6 @@ TEST_CASE("at a flat vertex two chain segments are one flat floor: face normal o
 TEST_CASE("a box lying across a flat vertex is held by its two corners and no point at the vertex") {
   test::Rng rng(0xF1A7);
   const Corner corner = MakeCorner({-1.0f, 0.0f});
-  int checked = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     const float halfWidth = rng.Uniform(0.05f, 0.4f);
     const float offset = rng.Uniform(-0.8f, 0.8f) * halfWidth;  // the vertex inside the bottom face
@@ -148,9 +147,7 @@ TEST_CASE("a box lying across a flat vertex is held by its two corners and no po
     }
     CHECK(points == 2);
     CHECK(std::fabs(Deepest(m) - LowestY(box, xf)) <= 2e-5f);
-    ++checked;
   }
-  CHECK(checked == 2000);
 }
 
 TEST_CASE(
