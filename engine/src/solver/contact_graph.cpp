@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstring>
 #include <span>
+#include <utility>
 
 namespace mk {
 
@@ -62,13 +63,32 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
   }
 }
 
-// Gives every contact its colour (graph.colorOf, graph.colorSize) and lists the overflow. Reads the
-// compact keys alone: two passes over the 180-byte constraints would pull a cache line per contact each.
+// Ranges of solver body indices ColorContacts orders each colour's slots by, for several workers.
+constexpr int kSlotBodyRanges = 64;
+
+// Gives every contact its colour (graph.colorOf, graph.colorSize) and its slot in it, and lists the
+// overflow. Reads the compact keys alone: two passes over the 180-byte constraints would pull a cache
+// line per contact each.
+//
+// The slots go in input order; with byBodyRange, in the order of the range of solver indices (at most
+// kSlotBodyRanges of them) the contact's first moving body is in, input order within a range. A
+// colour's contacts share no moving body, so their order in it changes no result. But the workers
+// split each colour by slots and the integrators by body index, and in this order worker w's part of
+// every colour touches mostly the bodies of its own part of the integrators', whose states then stay
+// in its core's cache, where in input order a tumbling crowd's contacts (slots handed out as the
+// boxes met) touch bodies anywhere (docs/benchmarks.md, "Why tumbler's solver does not scale").
 template <class F>
-void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
+void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, bool byBodyRange) {
   graph.colorOf.resize(keys.size());
   graph.slotOf.resize(keys.size());
   std::fill(std::begin(graph.colorSize), std::end(graph.colorSize), 0);
+  // Ranges of 2^shift bodies, the fewest that make at most kSlotBodyRanges (a shift, not a division,
+  // per contact: the colouring is serial).
+  int shift = 0;
+  while ((graph.bodyColors.size() >> shift) >= static_cast<std::size_t>(kSlotBodyRanges)) ++shift;
+  const auto rangeOf = [shift](int body) { return body >> shift; };
+  int rangeSlots[kGraphColorCount][kSlotBodyRanges];  // per colour and range: contacts, then next slot
+  if (byBodyRange) std::memset(rangeSlots, 0, sizeof(rangeSlots));
   // Contacts between moving bodies first, then each contact with a body that never moves in a colour
   // after its moving body's (AssignColorAfter: the static row has the final say). The second pass
   // takes its contacts from a list the first made (kept in `overflow` until the overflow's own list
@@ -77,27 +97,45 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph) {
   // is the scalar code's: the overflow.
   std::vector<int>& againstStatic = graph.overflow;
   againstStatic.clear();
-  const auto colorAs = [&graph](std::size_t i, int color) {
+  const auto colorAs = [&](std::size_t i, int color, int movingBody) {
     graph.colorOf[i] = static_cast<std::int8_t>(color);
-    if (color >= 0) graph.slotOf[i] = graph.colorSize[color]++;
+    if (color < 0) return;
+    graph.slotOf[i] = graph.colorSize[color]++;
+    if (byBodyRange) ++rangeSlots[color][rangeOf(movingBody)];
   };
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const int a = keys[i].indexA, b = keys[i].indexB;
     if (a < 0 || b < 0) {
       againstStatic.push_back(static_cast<int>(i));
     } else {
-      colorAs(i, keys[i].scalarOnly ? -1 : AssignColor(graph.bodyColors, a, b));
+      colorAs(i, keys[i].scalarOnly ? -1 : AssignColor(graph.bodyColors, a, b), a);
     }
   }
   for (const int i : againstStatic) {
     const ContactKey& key = keys[static_cast<std::size_t>(i)];
-    colorAs(
-        static_cast<std::size_t>(i),
-        key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, key.indexA < 0 ? key.indexB : key.indexA));
+    const int moving = key.indexA < 0 ? key.indexB : key.indexA;
+    colorAs(static_cast<std::size_t>(i), key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, moving),
+            moving);
   }
   graph.overflow.clear();
+  if (!byBodyRange) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
+    }
+    return;
+  }
+  for (int c = 0; c < kGraphColorCount; ++c) {  // counts to each range's first slot
+    int slot = 0;
+    for (int& r : rangeSlots[c]) slot += std::exchange(r, slot);
+  }
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
+    const int color = graph.colorOf[i];
+    if (color < 0) {
+      graph.overflow.push_back(static_cast<int>(i));
+    } else {
+      const int moving = keys[i].indexA >= 0 ? keys[i].indexA : keys[i].indexB;  // as colorAs got it
+      graph.slotOf[i] = rangeSlots[color][rangeOf(moving)]++;
+    }
   }
 }
 
@@ -155,8 +193,8 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-  ColorContacts(keys, graph);
-  // Groups: each colour's contacts in input order, W to a group, the last one padded.
+  ColorContacts(keys, graph, HasWorkers(tasks));
+  // Groups: each colour's contacts in slot order, W to a group, the last one padded.
   graph.colorGroupStart[0] = 0;
   for (int c = 0; c < kGraphColorCount; ++c)
     graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;

@@ -89,8 +89,10 @@ struct ContactGraph {
 /// its moving body's (AssignColorAfter), so that the static row is solved last. The overflow keeps
 /// input order. keys: the contacts' ContactKeys (PrepareContacts writes them, same index), which
 /// the colouring reads; only the packing reads `contacts`. bodyCount: the step's solver bodies. The
-/// colouring runs on the calling thread; the packing is shared by `tasks`' workers when it has them
-/// (the groups are the same either way).
+/// colouring runs on the calling thread; the packing is shared by `tasks`' workers when it has them.
+/// With workers, each colour's lanes go by ranges of the first moving body's solver index rather than
+/// input order (ColorContacts, contact_graph.cpp): the same colours and results, each worker's slice
+/// of a colour nearer the bodies it integrates.
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
                        std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
