@@ -92,6 +92,24 @@ void CheckSameStates(const SolverArrays& wide, const SolverArrays& scalar) {
   }
 }
 
+// The warm start, a soft pass and a relax pass on `graph`'s lanes and overflow, then the impulses
+// stored into the constraints (as RunSubSteps does them, without the integrators). Returns the static
+// slot the kernels took after the bodies, as they left it.
+template <class F>
+BodyState RunColoredPasses(SolverArrays& solver, ContactGraph<F>& graph, const StepContext& context) {
+  solver.states.push_back(BodyState{});
+  WarmStartContactGroups<F>(graph, solver.states);
+  WarmStartContacts(solver, graph.overflow);
+  SolveContactGroups<F, true>(graph, solver.states, context);
+  SolveContacts(solver, context, graph.overflow);
+  SolveContactGroups<F, false>(graph, solver.states, context);
+  RelaxContacts(solver, context, graph.overflow);
+  StoreContactGroups<F>(graph, solver.contactKeys, solver.contacts);
+  const BodyState slot = solver.states.back();
+  solver.states.pop_back();
+  return slot;
+}
+
 // Warm start, a soft pass and a relax pass, coloured against scalar in colour order.
 template <class F>
 void CheckPassesEqualScalar(std::uint64_t seed) {
@@ -113,19 +131,10 @@ void CheckPassesEqualScalar(std::uint64_t seed) {
 
     // The static slot the kernels take after the bodies (RunSubSteps appends it the same way).
     REQUIRE(graph.staticSlot == bodies);
-    wide.states.push_back(BodyState{});
-    WarmStartContactGroups<F>(graph, wide.states);
-    WarmStartContacts(wide, graph.overflow);
-    SolveContactGroups<F, true>(graph, wide.states, setup.context);
-    SolveContacts(wide, setup.context, graph.overflow);
-    SolveContactGroups<F, false>(graph, wide.states, setup.context);
-    RelaxContacts(wide, setup.context, graph.overflow);
-    StoreContactGroups<F>(graph, wide.contactKeys, wide.contacts);
+    const BodyState slot = RunColoredPasses(wide, graph, setup.context);
     // Static and empty lanes wrote the slot; it is back at rest, as a static body.
-    const BodyState slot = wide.states.back();
     CHECK((slot.v.x == 0.0f && slot.v.y == 0.0f && slot.w == 0.0f));
     CHECK((slot.dp.x == 0.0f && slot.dp.y == 0.0f && slot.dq.c == 1.0f && slot.dq.s == 0.0f));
-    wide.states.pop_back();
 
     WarmStartContacts(scalar, order);
     SolveContacts(scalar, setup.context, order);
@@ -236,21 +245,6 @@ TEST_CASE("a hub with more contacts than colours overflows exactly the rest") {
     CHECK(graph.overflow.size() == 40 - kGraphColorCount);
     for (int color = 0; color < kGraphColorCount; ++color) CHECK(graph.colorSize[color] == 1);
   });
-}
-
-// The warm start, a soft pass and a relax pass on `graph`'s lanes and overflow, then the impulses
-// stored into the constraints (as RunSubSteps does them, without the integrators).
-template <class F>
-void RunColoredPasses(SolverArrays& solver, ContactGraph<F>& graph, const StepContext& context) {
-  solver.states.push_back(BodyState{});
-  WarmStartContactGroups<F>(graph, solver.states);
-  WarmStartContacts(solver, graph.overflow);
-  SolveContactGroups<F, true>(graph, solver.states, context);
-  SolveContacts(solver, context, graph.overflow);
-  SolveContactGroups<F, false>(graph, solver.states, context);
-  RelaxContacts(solver, context, graph.overflow);
-  StoreContactGroups<F>(graph, solver.contactKeys, solver.contacts);
-  solver.states.pop_back();
 }
 
 // The contacts of colour `color` in the order of the graph's lanes.

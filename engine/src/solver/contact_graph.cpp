@@ -66,6 +66,9 @@ void PackLane(WideContactGroup<F>& g, int k, const ContactConstraint* c, int con
 // Ranges of solver body indices ColorContacts orders each colour's slots by, for several workers.
 constexpr int kSlotBodyRanges = 64;
 
+// The moving body a contact's slot goes by: A unless A is static (a contact always has one moving).
+int FirstMovingBody(const ContactKey& key) { return key.indexA >= 0 ? key.indexA : key.indexB; }
+
 // Gives every contact its colour (graph.colorOf, graph.colorSize) and its slot in it, and lists the
 // overflow. Reads the compact keys alone: two passes over the 180-byte constraints would pull a cache
 // line per contact each.
@@ -76,7 +79,7 @@ constexpr int kSlotBodyRanges = 64;
 // split each colour by slots and the integrators by body index, and in this order worker w's part of
 // every colour touches mostly the bodies of its own part of the integrators', whose states then stay
 // in its core's cache, where in input order a tumbling crowd's contacts (slots handed out as the
-// boxes met) touch bodies anywhere (docs/benchmarks.md, "Why tumbler's solver does not scale").
+// boxes met) touch bodies anywhere (docs/benchmarks.md, "A colour's lanes by body range").
 template <class F>
 void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, bool byBodyRange) {
   graph.colorOf.resize(keys.size());
@@ -97,25 +100,29 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
   // is the scalar code's: the overflow.
   std::vector<int>& againstStatic = graph.overflow;
   againstStatic.clear();
-  const auto colorAs = [&](std::size_t i, int color, int movingBody) {
+  // The slot in input order; by body range, the range's count (the slot is given below).
+  const auto colorAs = [&](std::size_t i, int color) {
     graph.colorOf[i] = static_cast<std::int8_t>(color);
     if (color < 0) return;
-    graph.slotOf[i] = graph.colorSize[color]++;
-    if (byBodyRange) ++rangeSlots[color][rangeOf(movingBody)];
+    if (byBodyRange) {
+      ++graph.colorSize[color];
+      ++rangeSlots[color][rangeOf(FirstMovingBody(keys[i]))];
+    } else {
+      graph.slotOf[i] = graph.colorSize[color]++;
+    }
   };
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const int a = keys[i].indexA, b = keys[i].indexB;
     if (a < 0 || b < 0) {
       againstStatic.push_back(static_cast<int>(i));
     } else {
-      colorAs(i, keys[i].scalarOnly ? -1 : AssignColor(graph.bodyColors, a, b), a);
+      colorAs(i, keys[i].scalarOnly ? -1 : AssignColor(graph.bodyColors, a, b));
     }
   }
   for (const int i : againstStatic) {
     const ContactKey& key = keys[static_cast<std::size_t>(i)];
-    const int moving = key.indexA < 0 ? key.indexB : key.indexA;
-    colorAs(static_cast<std::size_t>(i), key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, moving),
-            moving);
+    colorAs(static_cast<std::size_t>(i),
+            key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, FirstMovingBody(key)));
   }
   graph.overflow.clear();
   if (!byBodyRange) {
@@ -133,8 +140,7 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
     if (color < 0) {
       graph.overflow.push_back(static_cast<int>(i));
     } else {
-      const int moving = keys[i].indexA >= 0 ? keys[i].indexA : keys[i].indexB;  // as colorAs got it
-      graph.slotOf[i] = rangeSlots[color][rangeOf(moving)]++;
+      graph.slotOf[i] = rangeSlots[color][rangeOf(FirstMovingBody(keys[i]))]++;
     }
   }
 }
