@@ -14,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <span>
 #include <vector>
@@ -439,6 +440,55 @@ TEST_CASE("PrepareJoints on 2 and 3 workers gives the one-thread lanes and const
         int differing = 0;
         for (size_t k = 0; k < shared.joints.size(); ++k)
           differing += SameConstraint(shared.joints[k], rig.solver.joints[k]) ? 0 : 1;
+        CHECK(differing == 0);
+      }
+    }
+  });
+}
+
+// StoreJointImpulses with workers cuts every hinge colour and every scalar colour into slices (the part
+// of each colour a worker solved): each joint must still be stored once, with what one thread stores.
+// Random joints of several kinds, enough for several slices, with few bodies (most joints on the scalar
+// colours and their overflow) and with many (several groups a hinge colour). What every store writes
+// is poisoned between the two stores, so a joint no slice reaches keeps a NaN and fails.
+TEST_CASE("StoreJointImpulses on 2 and 3 workers stores every joint as one thread does") {
+  ForEachGraphWidth(/*runsKernels=*/true, []<class F>() {
+    Rng rng(0x41E6E7);
+    for (int workers : {2, 3}) {
+      TaskPool pool(workers);
+      const TaskSystem tasks = pool.GetTaskSystem();
+      for (int trial = 0; trial < 16; ++trial) {
+        SolverRig rig;
+        if (trial % 3 == 1) rig.settings.enableWarmStarting = false;
+        AddRandomJoints(rig, rng, trial % 2 == 0 ? 60 : 600, 300, 900);
+        rig.solver.lanes = F::kLanes;
+        rig.Prepare(1.0f / 60.0f);
+        RunSubSteps(rig.solver, rig.context);
+        StoreJointImpulses(rig.jointInputs, rig.solver, rig.context);  // one thread
+        std::vector<JointData> one;
+        for (const RigJoint& j : rig.joints) one.push_back(j.data);
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (RigJoint& j : rig.joints) {
+          // What both kinds of store write (a lane's keeps its other rows and its motor force).
+          j.data.impulses.linear = {nan, nan};
+          j.data.impulses.spring = nan;
+          j.data.reactionForce = {nan, nan};
+          j.data.reactionTorque = nan;
+        }
+        StepContext context = rig.context;
+        context.tasks = &tasks;
+        StoreJointImpulses(rig.jointInputs, rig.solver, context);
+        INFO("workers " << workers << ", trial " << trial << ", joints " << rig.joints.size());
+        int differing = 0;
+        for (size_t i = 0; i < one.size(); ++i) {
+          const JointData &many = rig.joints[i].data, &want = one[i];
+          const bool same = SameImpulses(many.impulses, want.impulses) &&
+                            SameBits(many.reactionForce.x, want.reactionForce.x) &&
+                            SameBits(many.reactionForce.y, want.reactionForce.y) &&
+                            SameBits(many.reactionTorque, want.reactionTorque) &&
+                            SameBits(many.motorForce, want.motorForce);
+          differing += same ? 0 : 1;
+        }
         CHECK(differing == 0);
       }
     }

@@ -520,28 +520,39 @@ void StoreScalarJoints(std::span<const JointInput> inputs, const SolverArrays& s
 
 }  // namespace
 
-// One parallel-for over the items of every hinge colour (a group each), then the scalar joints, as
-// one index space: each joint is in one lane or one scalar entry, so ranges write disjoint joints.
+// Each joint is in one lane or one scalar entry, so ranges write disjoint joints. The ranges are slices
+// across the colours, as StoreContactGroups' (ForColorSlices, contact_graph.cpp): slice j of S holds the
+// j-th S-th of every hinge colour's groups and of every scalar colour's joints, and the pool gives
+// worker w the w-th part of the slices, the part of each colour that SolverStages started it on, so it
+// reads the lanes and constraints its own core solved. Over all the colours as one index space, a
+// range held whole colours, half of them solved on the other core: joint_grid's store took as long on
+// two workers as on one (docs/benchmarks.md, "The joints' store by colour slices, the relocations on
+// the workers").
 void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& solver,
                         const StepContext& context) {
   WithGraphs(solver, [&](const auto&, const auto& hinges) {
     using Group = typename std::decay_t<decltype(hinges.groups[0])>::value_type;
-    int start[kGraphColorCount + 1] = {};  // colour c's groups: items [start[c], start[c + 1])
-    for (int c = 0; c < kGraphColorCount; ++c)
-      start[c + 1] = start[c] + static_cast<int>(hinges.groups[c].size());
-    const int hingeItems = start[kGraphColorCount];
-    const int count = hingeItems + static_cast<int>(hinges.scalar.size());
-    ParallelFor(context.tasks, count, kMinJointsPerBlock, [&](int begin, int end) {
-      if (begin < hingeItems) {  // the range's part in each colour it meets
-        for (int c = 0; c < kGraphColorCount; ++c) {
-          const int from = std::max(begin, start[c]), to = std::min(end, start[c + 1]);
-          if (from < to)
-            StoreHingeGroups<Group>(inputs, hinges.groups[c], from - start[c], to - start[c], context);
-        }
+    constexpr int kScalarColors = std::decay_t<decltype(hinges)>::kScalarOverflow + 1;
+    std::size_t hingeGroups = 0;
+    for (const auto& color : hinges.groups) hingeGroups += color.size();
+    const std::size_t joints = hingeGroups * Group::kLanes + hinges.scalar.size();
+    const int slices = static_cast<int>(
+        std::clamp<std::size_t>(joints / static_cast<std::size_t>(kMinJointsPerRange), 1, kMaxColorSlices));
+    // [first + count * begin / slices, first + count * end / slices): slices [begin, end) of a colour.
+    const auto part = [slices](int first, int count, int slice) {
+      return first + static_cast<int>(static_cast<long long>(count) * slice / slices);
+    };
+    ParallelFor(context.tasks, slices, 1, [&](int begin, int end) {
+      for (const auto& color : hinges.groups) {
+        const int count = static_cast<int>(color.size());
+        const int from = part(0, count, begin), to = part(0, count, end);
+        if (from < to) StoreHingeGroups<Group>(inputs, color, from, to, context);
       }
-      if (end > hingeItems)
-        StoreScalarJoints(inputs, solver, hinges.scalar, std::max(begin, hingeItems) - hingeItems,
-                          end - hingeItems, context);
+      for (int c = 0; c < kScalarColors; ++c) {
+        const int first = hinges.scalarColorStart[c], count = hinges.scalarColorStart[c + 1] - first;
+        const int from = part(first, count, begin), to = part(first, count, end);
+        if (from < to) StoreScalarJoints(inputs, solver, hinges.scalar, from, to, context);
+      }
     });
   });
 }
