@@ -232,6 +232,69 @@ int FirstGridDifference(const TaskSystem& tasks, OffThreadCalls* pureFilterCalls
   return -1;
 }
 
+// A field of boxes large enough that the relocations go to the workers (RelocateOnWorkers from 256
+// relocated proxies): every box swings across the bands each update (it leaves lists and enters
+// others); one box a row jumps between its place and a strip far above the field, whose bands it
+// alone enters (their lists are made dirty by its arrival only); and a few boxes each update are
+// stretched into large proxies and shrink back the update after (they join and leave the large list).
+class SwingingField {
+ public:
+  static constexpr int kColumns = 40, kRows = 24;
+
+  SwingingField() {
+    for (int i = 0; i < kColumns * kRows; ++i)
+      ids_.push_back(
+          broadphase_.CreateProxy({.aabb = BoxAt(i, 0), .userData = static_cast<std::uint64_t>(i + 1)}).id);
+  }
+
+  void Update(int step, const TaskSystem* tasks) {
+    for (int i = 0; i < kColumns * kRows; ++i)
+      REQUIRE(broadphase_.MoveProxy(ids_[i], BoxAt(i, step)) == BroadPhaseError::None);
+    if (tasks != nullptr) {
+      broadphase_.UpdatePairs(*tasks);
+    } else {
+      broadphase_.UpdatePairs();
+    }
+  }
+
+  const BroadPhase& GetBroadPhase() const { return broadphase_; }
+
+ private:
+  static AABB BoxAt(int i, int step) {
+    const float t = static_cast<float>(step), phase = 1.3f * static_cast<float>(i);
+    Vec2 centre{static_cast<float>(i % kColumns) + 0.6f * std::sin(0.7f * t + phase),
+                static_cast<float>(i / kColumns) + 2.5f * std::sin(0.3f * t + 0.7f * phase)};
+    // The jumpers are in the strip on even updates, from the start: the layout's bands reach it.
+    if (i % kColumns == 7 && step % 2 == 0) centre.y = static_cast<float>(kRows) + 12.0f;
+    const float half = (i + step) % 97 == 0 ? 12.0f : 0.3f;  // stretched: far past 8 typical sizes
+    return {centre - Vec2{half, half}, centre + Vec2{half, half}};
+  }
+
+  BroadPhase broadphase_;
+  std::vector<ProxyId> ids_;
+};
+
+// The field serially and on `tasks`, update by update: the first update that differs, or -1. Also
+// counts the updates that relocated enough proxies for the workers and those where the large list
+// changed, so that the test knows the paths ran.
+int FirstFieldDifference(const TaskSystem& tasks, int& busyUpdates, int& largeChanges) {
+  SwingingField serial, parallel;
+  int lastLarge = 0;
+  for (int step = 1; step <= 40; ++step) {
+    serial.Update(step, nullptr);
+    parallel.Update(step, &tasks);
+    const BroadPhase& a = serial.GetBroadPhase();
+    const BroadPhase& b = parallel.GetBroadPhase();
+    if (!SameReports(a.BegunPairs(), b.BegunPairs()) || !SameReports(a.EndedPairs(), b.EndedPairs()) ||
+        !SameState(a, b))
+      return step;
+    busyUpdates += a.Stats().movedLastUpdate >= 256 ? 1 : 0;
+    largeChanges += a.Stats().largeCount != lastLarge ? 1 : 0;
+    lastLarge = a.Stats().largeCount;
+  }
+  return -1;
+}
+
 // 400 proxies: about a hundred leave their fat boxes per update (the search goes to the workers from
 // 64), more at the bulk teleport half way, and the re-filter at a third exercises ended pairs.
 constexpr int kProxies = 400;
@@ -333,6 +396,29 @@ TEST_CASE("a pure ShouldCollideFn is asked on the workers and gives the serial p
     CHECK(FirstGridDifference(scheduler.System(), &calls) == -1);
     // Each range on a thread of its own: the searches, not the merge, asked the filter.
     if (mode == Hostility::ThreadPerRangeReversed) CHECK(calls.count.load() > 0);
+  }
+}
+
+// The relocations on the workers (RelocateOnWorkers: placements in ranges, the dirty lists and
+// insertions gathered in no order, the large list's joins and leaves applied in proxy order): the
+// serial state after every update, band lists and large list included, on a pool and hostile systems.
+TEST_CASE("proxies relocated on workers give the serial band lists and large list") {
+  const auto check = [](const TaskSystem& tasks) {
+    int busyUpdates = 0, largeChanges = 0;
+    CHECK(FirstFieldDifference(tasks, busyUpdates, largeChanges) == -1);
+    CHECK(busyUpdates >= 30);   // most updates relocate hundreds of proxies
+    CHECK(largeChanges >= 10);  // and the large list changes often
+  };
+  for (int workers : {2, 3, 8}) {
+    INFO("workers " << workers);
+    TaskPool pool(workers);
+    check(pool.GetTaskSystem());
+  }
+  for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
+                         Hostility::ShuffledWorkerIndex}) {
+    INFO("mode " << static_cast<int>(mode));
+    HostileScheduler scheduler(mode, 3);
+    check(scheduler.System());
   }
 }
 

@@ -845,9 +845,10 @@ std::size_t BroadPhase::CapacityBytes() const {
   std::size_t total =
       bytes(s.slots) + bytes(s.fat) + bytes(s.generation) + bytes(s.flags) + bytes(s.stamp) + bytes(s.bands) +
       bytes(s.large) + bytes(s.dirtyKeys) + bytes(s.insertions) + bytes(s.dirtyRuns) + bytes(s.relocate) +
-      bytes(s.pairs) + bytes(s.pairScratch) + bytes(s.pairRemap) + bytes(s.moved) + bytes(s.queueBits) +
-      bytes(s.begun) + bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) + bytes(s.foundRanges) +
-      bytes(s.found) + bytes(s.rejectHead) + bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
+      bytes(s.relocateInserted) + bytes(s.relocateDirtied) + bytes(s.relocateLarge) + bytes(s.pairs) +
+      bytes(s.pairScratch) + bytes(s.pairRemap) + bytes(s.moved) + bytes(s.queueBits) + bytes(s.begun) +
+      bytes(s.ended) + bytes(s.pendingEnded) + bytes(s.heap) + bytes(s.foundRanges) + bytes(s.found) +
+      bytes(s.rejectHead) + bytes(s.rejections) + bytes(s.stampSets) + bytes(s.stampSetBusy);
   for (const StampSet& set : s.stampSets) total += bytes(set.stamp);
   for (const Band& band : s.bands) total += bytes(band.list[0]) + bytes(band.list[1]);
   total += bytes(s.spareLists) + bytes(s.listSizes) + bytes(s.listOrder);

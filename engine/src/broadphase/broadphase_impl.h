@@ -224,6 +224,11 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   std::vector<std::int64_t> insertions;  ///< (key << 32) | proxy, sorted before use
   std::vector<std::int32_t> dirtyRuns;   ///< Relocate's scratch: dirty list k's insertions start at [k]
   std::vector<std::int32_t> relocate;
+  // RelocateOnWorkers' outputs, written through shared cursors: only grown, so that a step writes only
+  // what it finds (a resize down and up again would zero them each step).
+  std::vector<std::int64_t> relocateInserted;  ///< insertions, in no order
+  std::vector<std::int32_t> relocateDirtied;   ///< list keys the workers marked dirty, in no order
+  std::vector<std::int32_t> relocateLarge;     ///< proxies that joined or left the large list
   bool evaluateDue = true;
   bool layoutStale = true;  ///< a proxy was created, destroyed or relocated since the last evaluation
   int countAtRebuild = 0;
@@ -337,6 +342,8 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void GrowList(std::vector<BandEntry>& list, std::size_t needed);
   void PlaceProxy(std::int32_t proxy);
   void Relocate(const TaskSystem* tasks);
+  void RelocateInOrder();
+  void RelocateOnWorkers(const TaskSystem* tasks);
   void MarkDirty(Placement placement, int bandLo, int bandHi);
   /// Touches only list `key` (its band's entry for that kind), which must have room for its entries
   /// and the insertions (Relocate grows it first): the rebuilds of different lists may run at once.

@@ -8,6 +8,7 @@
 #include "minkowski/assert.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -362,6 +363,145 @@ void BroadPhase::Impl::GrowList(std::vector<BandEntry>& list, std::size_t needed
 
 // Moves each relocated proxy to its new placement: dirty the lists it leaves and joins, queue an
 // insertion for each list it joins. Lists it stays in refresh its entry during RebuildList.
+// Below this many relocated proxies the serial loop costs less than a parallel-for.
+constexpr int kMinRelocatedForWorkers = 256;
+constexpr int kMinRelocatedPerRange = 128;
+
+namespace {
+
+// One live relocated proxy: its new placement, and what that changes, through the callbacks:
+// joinedOrLeftLarge() when it joins or leaves the large list, markDirty(placement, lo, hi) for the
+// lists it leaves and for those it enters (once if they are the same), insert(entry) for each list it
+// enters. The serial and the parallel pass differ only in where these go.
+template <class OnLarge, class MarkDirtyFn, class InsertFn>
+[[gnu::always_inline]] inline void RelocateProxy(BroadPhase::Impl& s, std::int32_t proxy,
+                                                 OnLarge&& joinedOrLeftLarge, MarkDirtyFn&& markDirty,
+                                                 InsertFn&& insert) {
+  const ProxySlot& slot = s.slots[proxy];
+  const Placement oldPlacement = slot.placement;
+  const int oldLo = slot.bandLo, oldHi = slot.bandHi;
+  s.PlaceProxy(proxy);
+  if ((oldPlacement == Placement::Large) != (slot.placement == Placement::Large)) joinedOrLeftLarge();
+  markDirty(oldPlacement, oldLo, oldHi);
+  // Most moves keep the placement and bands: the lists are marked already (about half the calls).
+  const bool sameLists = oldPlacement == slot.placement && oldLo == slot.bandLo && oldHi == slot.bandHi;
+  if (!sameLists) markDirty(slot.placement, slot.bandLo, slot.bandHi);
+  if (slot.placement == Placement::Large) return;
+  const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
+  for (int b = slot.bandLo; b <= slot.bandHi; ++b) {
+    const bool stays = oldPlacement == slot.placement && b >= oldLo && b <= oldHi;
+    if (!stays) insert((static_cast<std::int64_t>(b * 2 + kind) << 32) | proxy);
+  }
+}
+
+}  // namespace
+
+// Each relocated proxy in proxy order on this thread, its shared edits made as it goes.
+void BroadPhase::Impl::RelocateInOrder() {
+  for (std::int32_t proxy : relocate) {
+    if (!slots[proxy].alive) continue;
+    RelocateProxy(
+        *this, proxy,
+        [&] {
+          if (slots[proxy].placement == Placement::Large) {
+            large.push_back(proxy);
+          } else {
+            large.erase(std::find(large.begin(), large.end(), proxy));
+          }
+        },
+        [this](Placement placement, int lo, int hi) { MarkDirty(placement, lo, hi); },
+        [this](std::int64_t entry) { insertions.push_back(entry); });
+  }
+}
+
+namespace {
+
+// A range's outputs, kept on its stack and copied out in batches at places claimed from a shared
+// cursor: one atomic add per batch, not per item (the two cores would pass the cursor's line back and
+// forth). The order of the batches is the schedule's; every output is sorted before it is used.
+template <class T>
+class BatchedOutput {
+ public:
+  BatchedOutput(std::vector<T>& out, std::atomic<std::size_t>& cursor) : out_(out), cursor_(cursor) {}
+  ~BatchedOutput() { Flush(); }
+  void Put(T value) {
+    if (count_ == kBatch) Flush();
+    batch_[count_++] = value;
+  }
+
+ private:
+  static constexpr int kBatch = 64;
+  void Flush() {
+    if (count_ == 0) return;
+    const std::size_t at = cursor_.fetch_add(static_cast<std::size_t>(count_), std::memory_order_relaxed);
+    std::copy(batch_, batch_ + count_, out_.begin() + static_cast<std::ptrdiff_t>(at));
+    count_ = 0;
+  }
+  std::vector<T>& out_;  // sized for every output beforehand
+  std::atomic<std::size_t>& cursor_;
+  T batch_[kBatch];
+  int count_ = 0;
+};
+
+}  // namespace
+
+// RelocateInOrder on the workers: the placements (each proxy's own slot) in ranges of `relocate`, which
+// mostly meet the proxies whose boxes the same worker refitted (RefitProxy, the world's scatter). The
+// shared edits become outputs in no order that give the serial loop's result once ordered: a list's
+// dirty flag is taken by the first range to mark it (an atomic exchange), which lists the key; the
+// insertions are sorted after, as the serial ones are; the large list's joins and leaves are applied
+// here in proxy order, as the serial loop makes them. On two workers the serial loop read half the
+// relocated proxies' lines from the other core (joint_grid: 0.17 ms a step on the calling thread, three
+// times its one-worker cost; docs/benchmarks.md, "The joints' store by colour slices, the relocations
+// on the workers").
+void BroadPhase::Impl::RelocateOnWorkers(const TaskSystem* tasks) {
+  const std::size_t count = relocate.size();
+  // A proxy enters at most kMaxBandsPerProxy lists (one spanning more is large) and leaves as many.
+  const std::size_t maxInserted = count * kMaxBandsPerProxy;
+  const std::size_t maxDirtied =
+      std::min(2 * count * kMaxBandsPerProxy, 2 * static_cast<std::size_t>(layout.count));
+  if (relocateInserted.size() < maxInserted) relocateInserted.resize(maxInserted);
+  if (relocateDirtied.size() < maxDirtied) relocateDirtied.resize(maxDirtied);
+  if (relocateLarge.size() < count) relocateLarge.resize(count);
+  std::atomic<std::size_t> inserted{0}, dirtied{0}, joinedOrLeft{0};
+  ParallelFor(tasks, static_cast<int>(count), kMinRelocatedPerRange, [&](int begin, int end) {
+    BatchedOutput<std::int64_t> insert(relocateInserted, inserted);
+    BatchedOutput<std::int32_t> dirty(relocateDirtied, dirtied);
+    BatchedOutput<std::int32_t> largeChange(relocateLarge, joinedOrLeft);
+    const auto markDirty = [&](Placement placement, int bandLo, int bandHi) {
+      if (placement != Placement::Active && placement != Placement::Resting) return;
+      const int kind = placement == Placement::Active ? kActiveList : kRestingList;
+      for (int b = bandLo; b <= bandHi; ++b) {
+        std::atomic_ref<bool> flag(bands[static_cast<std::size_t>(b)].dirty[kind]);
+        // A load first: the flags of a busy band are set early, and then only read.
+        if (!flag.load(std::memory_order_relaxed) && !flag.exchange(true, std::memory_order_relaxed))
+          dirty.Put(b * 2 + kind);
+      }
+    };
+    for (int i = begin; i < end; ++i) {
+      const std::int32_t proxy = relocate[static_cast<std::size_t>(i)];
+      if (!slots[proxy].alive) continue;
+      RelocateProxy(
+          *this, proxy, [&] { largeChange.Put(proxy); }, markDirty,
+          [&insert](std::int64_t entry) { insert.Put(entry); });
+    }
+  });
+  // The parallel-for's end orders every write above before these reads.
+  const auto changed = relocateLarge.begin() + static_cast<std::ptrdiff_t>(joinedOrLeft.load());
+  std::sort(relocateLarge.begin(), changed);
+  for (auto it = relocateLarge.begin(); it != changed; ++it) {
+    if (slots[*it].placement == Placement::Large) {
+      large.push_back(*it);
+    } else {
+      large.erase(std::find(large.begin(), large.end(), *it));
+    }
+  }
+  dirtyKeys.insert(dirtyKeys.end(), relocateDirtied.begin(),
+                   relocateDirtied.begin() + static_cast<std::ptrdiff_t>(dirtied.load()));
+  insertions.insert(insertions.end(), relocateInserted.begin(),
+                    relocateInserted.begin() + static_cast<std::ptrdiff_t>(inserted.load()));
+}
+
 void BroadPhase::Impl::Relocate(const TaskSystem* tasks) {
   // In ascending proxy order, each once, so that the slots are read in memory order (a slot destroyed
   // and reused since the last update is queued twice). The bits, as for the moved list: rain's sort
@@ -372,27 +512,10 @@ void BroadPhase::Impl::Relocate(const TaskSystem* tasks) {
     std::sort(relocate.begin(), relocate.end());
     relocate.erase(std::unique(relocate.begin(), relocate.end()), relocate.end());
   }
-  for (std::int32_t proxy : relocate) {
-    ProxySlot& slot = slots[proxy];
-    if (!slot.alive) continue;
-    const Placement oldPlacement = slot.placement;
-    const int oldLo = slot.bandLo, oldHi = slot.bandHi;
-    PlaceProxy(proxy);
-    if (oldPlacement == Placement::Large && slot.placement != Placement::Large) {
-      large.erase(std::find(large.begin(), large.end(), proxy));
-    } else if (oldPlacement != Placement::Large && slot.placement == Placement::Large) {
-      large.push_back(proxy);
-    }
-    MarkDirty(oldPlacement, oldLo, oldHi);
-    // Most moves keep the placement and bands: the lists are marked already (about half the calls).
-    const bool sameLists = oldPlacement == slot.placement && oldLo == slot.bandLo && oldHi == slot.bandHi;
-    if (!sameLists) MarkDirty(slot.placement, slot.bandLo, slot.bandHi);
-    if (slot.placement == Placement::Large) continue;
-    const int kind = slot.placement == Placement::Active ? kActiveList : kRestingList;
-    for (int b = slot.bandLo; b <= slot.bandHi; ++b) {
-      const bool stays = oldPlacement == slot.placement && b >= oldLo && b <= oldHi;
-      if (!stays) insertions.push_back((static_cast<std::int64_t>(b * 2 + kind) << 32) | proxy);
-    }
+  if (HasWorkers(tasks) && static_cast<int>(relocate.size()) >= kMinRelocatedForWorkers) {
+    RelocateOnWorkers(tasks);
+  } else {
+    RelocateInOrder();
   }
   std::sort(insertions.begin(), insertions.end());
   std::sort(dirtyKeys.begin(), dirtyKeys.end());
