@@ -345,6 +345,7 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   void RelocateInOrder();
   void RelocateOnWorkers(const TaskSystem* tasks);
   void MarkDirty(Placement placement, int bandLo, int bandHi);
+  void JoinOrLeaveLarge(std::int32_t proxy);
   /// Touches only list `key` (its band's entry for that kind), which must have room for its entries
   /// and the insertions (Relocate grows it first): the rebuilds of different lists may run at once.
   void RebuildList(int key, const std::int64_t* inserted, int insertedCount);

@@ -46,6 +46,15 @@ struct EntryLess {
 // churns one step churns the next. Either sort gives the same order (EntryLess is a total order).
 constexpr std::uint8_t kDirectSortsAfterGivingUp = 3;
 
+// Calls visit(band, kind) for each band list a proxy placed so has an entry in: none for a large or
+// an unplaced proxy. MarkDirty and the workers' relocation differ only in how they take the flag.
+template <class Visit>
+void ForEachList(Placement placement, int bandLo, int bandHi, Visit&& visit) {
+  if (placement != Placement::Active && placement != Placement::Resting) return;
+  const int kind = placement == Placement::Active ? kActiveList : kRestingList;
+  for (int b = bandLo; b <= bandHi; ++b) visit(b, kind);
+}
+
 }  // namespace
 
 // Insertion sort: O(n + shifts), the cheap path for coherent motion. Past the budget (a teleport far
@@ -252,13 +261,21 @@ void BroadPhase::Impl::PlaceProxy(std::int32_t proxy) {
 }
 
 void BroadPhase::Impl::MarkDirty(Placement placement, int bandLo, int bandHi) {
-  if (placement != Placement::Active && placement != Placement::Resting) return;
-  const int kind = placement == Placement::Active ? kActiveList : kRestingList;
-  for (int b = bandLo; b <= bandHi; ++b) {
+  ForEachList(placement, bandLo, bandHi, [this](int b, int kind) {
     if (!bands[b].dirty[kind]) {
       bands[b].dirty[kind] = true;
       dirtyKeys.push_back(b * 2 + kind);
     }
+  });
+}
+
+// A relocated proxy became large or stopped being large: it joins the end of the large list or leaves
+// it. Both relocation passes apply these in proxy order, so the list's order is one.
+void BroadPhase::Impl::JoinOrLeaveLarge(std::int32_t proxy) {
+  if (slots[proxy].placement == Placement::Large) {
+    large.push_back(proxy);
+  } else {
+    large.erase(std::find(large.begin(), large.end(), proxy));
   }
 }
 
@@ -401,14 +418,7 @@ void BroadPhase::Impl::RelocateInOrder() {
   for (std::int32_t proxy : relocate) {
     if (!slots[proxy].alive) continue;
     RelocateProxy(
-        *this, proxy,
-        [&] {
-          if (slots[proxy].placement == Placement::Large) {
-            large.push_back(proxy);
-          } else {
-            large.erase(std::find(large.begin(), large.end(), proxy));
-          }
-        },
+        *this, proxy, [&] { JoinOrLeaveLarge(proxy); },
         [this](Placement placement, int lo, int hi) { MarkDirty(placement, lo, hi); },
         [this](std::int64_t entry) { insertions.push_back(entry); });
   }
@@ -469,14 +479,12 @@ void BroadPhase::Impl::RelocateOnWorkers(const TaskSystem* tasks) {
     BatchedOutput<std::int32_t> dirty(relocateDirtied, dirtied);
     BatchedOutput<std::int32_t> largeChange(relocateLarge, joinedOrLeft);
     const auto markDirty = [&](Placement placement, int bandLo, int bandHi) {
-      if (placement != Placement::Active && placement != Placement::Resting) return;
-      const int kind = placement == Placement::Active ? kActiveList : kRestingList;
-      for (int b = bandLo; b <= bandHi; ++b) {
+      ForEachList(placement, bandLo, bandHi, [&](int b, int kind) {
         std::atomic_ref<bool> flag(bands[static_cast<std::size_t>(b)].dirty[kind]);
         // A load first: the flags of a busy band are set early, and then only read.
         if (!flag.load(std::memory_order_relaxed) && !flag.exchange(true, std::memory_order_relaxed))
           dirty.Put(b * 2 + kind);
-      }
+      });
     };
     for (int i = begin; i < end; ++i) {
       const std::int32_t proxy = relocate[static_cast<std::size_t>(i)];
@@ -489,13 +497,7 @@ void BroadPhase::Impl::RelocateOnWorkers(const TaskSystem* tasks) {
   // The parallel-for's end orders every write above before these reads.
   const auto changed = relocateLarge.begin() + static_cast<std::ptrdiff_t>(joinedOrLeft.load());
   std::sort(relocateLarge.begin(), changed);
-  for (auto it = relocateLarge.begin(); it != changed; ++it) {
-    if (slots[*it].placement == Placement::Large) {
-      large.push_back(*it);
-    } else {
-      large.erase(std::find(large.begin(), large.end(), *it));
-    }
-  }
+  for (auto it = relocateLarge.begin(); it != changed; ++it) JoinOrLeaveLarge(*it);
   dirtyKeys.insert(dirtyKeys.end(), relocateDirtied.begin(),
                    relocateDirtied.begin() + static_cast<std::ptrdiff_t>(dirtied.load()));
   insertions.insert(insertions.end(), relocateInserted.begin(),
