@@ -402,6 +402,29 @@ bool SameConstraint(const JointConstraint& c, const JointConstraint& r) {
          c.enableMotor == r.enableMotor && c.enableSpring == r.enableSpring;
 }
 
+// What PrepareJoints made in `many` against what it made in `one`, bit for bit: the coloured hinges'
+// groups, the scalar lists and every constraint.
+template <class F>
+void CheckSamePreparedJoints(SolverArrays& many, SolverArrays& one) {
+  const HingeGraph<F>& a = HingesOf<F>(many);
+  const HingeGraph<F>& b = HingesOf<F>(one);
+  int differing = 0;
+  for (int color = 0; color < kGraphColorCount; ++color) {
+    CHECK(a.colorSize[color] == b.colorSize[color]);
+    REQUIRE(a.groups[color].size() == b.groups[color].size());
+    for (size_t g = 0; g < b.groups[color].size(); ++g)
+      differing +=
+          std::memcmp(&a.groups[color][g], &b.groups[color][g], sizeof(WideHingeGroup<F>)) == 0 ? 0 : 1;
+  }
+  CHECK(a.scalar == b.scalar);
+  CHECK(std::equal(std::begin(a.scalarColorStart), std::end(a.scalarColorStart),
+                   std::begin(b.scalarColorStart)));
+  REQUIRE(many.joints.size() == one.joints.size());
+  for (size_t k = 0; k < many.joints.size(); ++k)
+    differing += SameConstraint(many.joints[k], one.joints[k]) ? 0 : 1;
+  CHECK(differing == 0);
+}
+
 }  // namespace
 
 // PrepareJoints with workers reads the joints' kinds on them, colours on the calling thread and fills
@@ -424,23 +447,88 @@ TEST_CASE("PrepareJoints on 2 and 3 workers gives the one-thread lanes and const
         StepContext context = rig.context;
         context.tasks = &tasks;
         PrepareJoints(rig.jointInputs, shared, context);
-        const HingeGraph<F>& one = HingesOf<F>(rig.solver);
-        const HingeGraph<F>& many = HingesOf<F>(shared);
         INFO("workers " << workers << ", trial " << trial << ", joints " << rig.joints.size());
-        for (int color = 0; color < kGraphColorCount; ++color) {
-          CHECK(many.colorSize[color] == one.colorSize[color]);
-          REQUIRE(many.groups[color].size() == one.groups[color].size());
-          for (size_t g = 0; g < one.groups[color].size(); ++g)
-            CHECK(std::memcmp(&many.groups[color][g], &one.groups[color][g], sizeof(WideHingeGroup<F>)) == 0);
+        CheckSamePreparedJoints<F>(shared, rig.solver);
+      }
+    }
+  });
+}
+
+namespace {
+
+// One change to a rig's joints or bodies between two steps, each of what the colouring reads.
+void ChangeJoints(SolverRig& rig, Rng& rng, int change) {
+  RigJoint& j = rig.joints[static_cast<size_t>(rng.Int(0, static_cast<int>(rig.joints.size()) - 1))];
+  switch (change) {
+    case 1: {  // one joint's second body: another moving body (a key's index changes)
+      const int from = rig.bodies[static_cast<size_t>(j.b)].index;
+      for (int b = 0; b < static_cast<int>(rig.bodies.size()); ++b) {
+        const int index = rig.bodies[static_cast<size_t>(b)].index;
+        if (index >= 0 && index != from && b != j.a) {
+          j.b = b;
+          break;
         }
-        CHECK(many.scalar == one.scalar);
-        CHECK(std::equal(std::begin(many.scalarColorStart), std::end(many.scalarColorStart),
-                         std::begin(one.scalarColorStart)));
-        REQUIRE(shared.joints.size() == rig.solver.joints.size());
-        int differing = 0;
-        for (size_t k = 0; k < shared.joints.size(); ++k)
-          differing += SameConstraint(shared.joints[k], rig.solver.joints[k]) ? 0 : 1;
-        CHECK(differing == 0);
+      }
+      break;
+    }
+    case 2:  // one joint's kind: a plain hinge gets a motor, any other becomes a plain hinge
+      if (j.data.type == JointType::Revolute && !j.data.enableMotor && !j.data.enableLimit &&
+          !(j.data.enableSpring && j.data.hertz > 0.0f)) {
+        j.data.enableMotor = true, j.data.maxMotor = 1.0f;
+      } else {
+        j.data.type = JointType::Revolute;
+        j.data.enableMotor = j.data.enableLimit = j.data.enableSpring = false;
+      }
+      break;
+    case 3:  // a joint fewer
+      rig.joints.pop_back();
+      break;
+    case 4:  // a moving body more, last, in no joint: only the body count changes
+      rig.AddBody({0.0f, 0.0f}, 1.0f, 1.0f);
+      break;
+    case 5:  // two joints trade places: the same keys in another order
+      std::swap(j, rig.joints.front());
+      break;
+    default:
+      break;  // nothing: the colouring is kept
+  }
+}
+
+}  // namespace
+
+// PrepareJoints on workers keeps the last step's colouring (places, groups, scalar lists) while every
+// joint's bodies and kind, the body count and the lane width stay. Step after step, with one change
+// of each kind the colouring reads between two steps or none, the pooled prepare must give the lanes
+// and constraints of a one-thread prepare from scratch, bit for bit. The pooled arrays are solved on
+// the workers in between, as the world's are (the stages move the lanes' static slots), and the bodies
+// move, so that lanes kept but not refilled would differ.
+TEST_CASE("PrepareJoints on workers keeps the last colouring only while every joint's bodies and kind stay") {
+  ForEachGraphWidth(/*runsKernels=*/true, []<class F>() {
+    Rng rng(0x41E6E9);
+    for (int workers : {2, 3}) {
+      TaskPool pool(workers);
+      const TaskSystem tasks = pool.GetTaskSystem();
+      for (int trial = 0; trial < 24; ++trial) {
+        SolverRig rig;
+        AddRandomJoints(rig, rng, trial % 2 == 0 ? 60 : 400, 200, 600);
+        rig.solver.lanes = F::kLanes;
+        SolverArrays shared;
+        shared.lanes = F::kLanes;
+        for (int step = 0; step < 4; ++step) {
+          const int change = step == 0 ? 0 : (trial + step) % 6;
+          if (step > 0) ChangeJoints(rig, rng, change);
+          rig.Prepare(1.0f / 60.0f);  // one thread, coloured from scratch
+          shared.states = rig.solver.states;
+          shared.params = rig.solver.params;
+          StepContext context = rig.context;
+          context.tasks = &tasks;
+          PrepareJoints(rig.jointInputs, shared, context);
+          INFO("workers " << workers << ", trial " << trial << ", step " << step << ", change " << change);
+          CheckSamePreparedJoints<F>(shared, rig.solver);
+          RunSubSteps(shared, context);  // what the world's workers do to the kept lanes
+          RunSubSteps(rig.solver, rig.context);
+          rig.Finish();
+        }
       }
     }
   });

@@ -113,6 +113,15 @@ struct HingePlace {
   int slot = 0;
 };
 
+/// All that PlaceJoint's colouring reads of one joint: its solver bodies (-1: static) and whether it is
+/// a plain hinge. With the same keys in the same order, the same body count and lane width, the colours,
+/// slots and scalar lists come out the same (SolverArrays::jointPlaceKeys).
+struct JointPlaceKey {
+  int indexA = -1, indexB = -1;
+  bool plain = false;
+  bool operator==(const JointPlaceKey&) const = default;
+};
+
 /// AddPlainHinge split for PrepareJoints' workers. ColorPlainHinge, in input order on one thread:
 /// the hinge's colour and the next slot of that colour, {-1, 0} and nothing changed when its bodies
 /// leave no colour free (the caller adds a group when the slot starts one). PackHingeAt: one hinge's
@@ -138,6 +147,10 @@ inline void AddScalarJoint(int indexA, int indexB, int jointIndex, HingeGraph<F>
 }
 template <class F>
 void FinishHingeGraph(HingeGraph<F>& graph);
+/// Finish's first half alone: each colour's last group's unused lanes made empty again (a graph kept
+/// from the last step, whose lanes the fill rewrites but for these).
+template <class F>
+void PadHingeGroups(HingeGraph<F>& graph);
 
 /// Begin, Add each of `joints` (jointIndex: its index there), Finish.
 template <class F>

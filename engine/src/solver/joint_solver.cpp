@@ -9,6 +9,7 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <span>
@@ -287,28 +288,20 @@ float UndampedKickRate(const JointData& j, const StepContext& context) {
   }
 }
 
-// Marks a plain hinge's place before PlaceJoint colours it (PrepareJoints reads the joints' kinds on
-// the workers: the read of each joint's kind was three quarters of the serial colouring).
-constexpr int kPlainHinge = kGraphColorCount;
-
 // Joint i's place (SolverArrays::jointPlaces), in input order on one thread: a plain hinge's colour and
 // slot, and for every other joint, or a hinge its bodies leave no colour for, the next JointConstraint
 // index (`scalarCount`, counted up) and its scalar colour. The group a hinge takes then exists (lanes
-// unwritten); the constraints are made by the caller and filled by FillJoints. places[i].color
-// already says kPlainHinge or -1, and the bodies are marked constrained (the workers' pass before it).
+// unwritten); the constraints are made by the caller and filled by FillJoints. `key`: the joint's
+// bodies and kind, which the workers read before (the read of each joint's kind from its definition
+// was three quarters of the serial colouring).
 template <class F>
-void PlaceJoint(std::span<const JointInput> inputs, SolverArrays& solver, HingeGraph<F>& hinges, int i,
-                int& scalarCount) {
-  const JointInput& input = inputs[static_cast<size_t>(i)];
-  HingePlace& place = solver.jointPlaces[static_cast<size_t>(i)];
-  const int ia = input.bodyA.index, ib = input.bodyB.index;
-  const bool plain = place.color == kPlainHinge;
-  place = plain ? ColorPlainHinge(ia, ib, hinges) : HingePlace{};
+void PlaceJoint(const JointPlaceKey& key, HingePlace& place, HingeGraph<F>& hinges, int& scalarCount) {
+  place = key.plain ? ColorPlainHinge(key.indexA, key.indexB, hinges) : HingePlace{};
   if (place.color >= 0) {
     if (place.slot % F::kLanes == 0) hinges.groups[place.color].emplace_back();
   } else {
     place.slot = scalarCount++;
-    AddScalarJoint(ia, ib, place.slot, hinges);
+    AddScalarJoint(key.indexA, key.indexB, place.slot, hinges);
   }
 }
 
@@ -362,6 +355,52 @@ void PrepareJointsInOrder(std::span<const JointInput> inputs, SolverArrays& solv
   }
 }
 
+// PrepareJoints on workers: the joints' keys (bodies and kind) read on the workers, the colouring on
+// this thread in input order (it is greedy), the lanes and constraints filled on the workers again; the
+// pool's schedule gives a worker the same joints in both passes. When every key, the body count and
+// the lane width are last step's, the colouring would come out the same, so its places, groups and
+// scalar lists are kept and only the fill runs: a net or a chain whose joints all stay awake is
+// coloured once (joint_grid: the colouring was 0.09 ms of each two-worker step, on this thread alone).
+void PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& solver,
+                            const Softness& worldSoftness, const StepContext& context, bool colored) {
+  const int count = static_cast<int>(inputs.size());
+  const SolverArrays::JointPlacing placing{static_cast<int>(solver.states.size()), solver.lanes};
+  std::vector<JointPlaceKey>& keys = solver.jointPlaceKeys;
+  std::atomic<bool> changed{keys.size() != inputs.size() || solver.jointPlacing != placing};
+  keys.resize(inputs.size());
+  ParallelFor(context.tasks, count, kMinJointsPerRange, [&](int begin, int end) {
+    bool rangeChanged = false;
+    for (int i = begin; i < end; ++i) {
+      const JointInput& input = inputs[static_cast<size_t>(i)];
+      const int ia = input.bodyA.index, ib = input.bodyB.index;
+      const JointPlaceKey key{ia, ib, colored && IsPlainHingeInput(*input.joint, ia, ib)};
+      rangeChanged |= keys[static_cast<size_t>(i)] != key;
+      keys[static_cast<size_t>(i)] = key;
+      MarkConstrained<true>(solver.params, ia);
+      MarkConstrained<true>(solver.params, ib);
+    }
+    if (rangeChanged) changed.store(true, std::memory_order_relaxed);  // stored only then: no shared line
+  });
+  const bool recolor = changed.load(std::memory_order_relaxed);  // ordered by the parallel-for's end
+  WithGraphs(solver, [&](auto&, auto& hinges) {
+    if (!recolor) return;
+    BeginHingeGraph(placing.bodyCount, hinges);
+    int scalarCount = 0;
+    for (size_t i = 0; i < keys.size(); ++i) PlaceJoint(keys[i], solver.jointPlaces[i], hinges, scalarCount);
+    solver.joints.resize(static_cast<size_t>(scalarCount));  // constructs only past last step's count
+    solver.jointPlacing = placing;
+  });
+  ParallelFor(context.tasks, count, kMinJointsPerRange,
+              [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
+  WithGraphs(solver, [&](auto&, auto& hinges) {
+    if (recolor) {
+      FinishHingeGraph(hinges);
+    } else {
+      PadHingeGroups(hinges);  // the scalar lists stand; the last groups' empty lanes are made again
+    }
+  });
+}
+
 }  // namespace
 
 void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
@@ -370,34 +409,16 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   const Softness worldSoftness = MakeSoftness(std::min(settings.jointHertz, MaxSoftHertz(context)),
                                               settings.jointDampingRatio, context.h);
   const bool colored = colorHinges && settings.mode != SolverMode::Classic;
-  const int count = static_cast<int>(inputs.size());
   solver.jointPlaces.resize(inputs.size());
+  if (HasWorkers(context.tasks) && static_cast<int>(inputs.size()) > kMinJointsPerRange) {
+    PrepareJointsOnWorkers(inputs, solver, worldSoftness, context, colored);
+    return;
+  }
+  solver.jointPlacing = {};  // coloured as it fills: nothing for the workers' next step to keep
   WithGraphs(solver,
              [&](auto&, auto& hinges) { BeginHingeGraph(static_cast<int>(solver.states.size()), hinges); });
-  if (HasWorkers(context.tasks) && count > kMinJointsPerRange) {
-    // The colouring is greedy in input order, so it stays on this thread; the reads of the joints'
-    // kinds before it and the fill after it, most of the cost (each joint's 150-byte definition), are
-    // shared by the workers. The pool's schedule gives a worker the same joints in both.
-    ParallelFor(context.tasks, count, kMinJointsPerRange, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
-        const JointInput& input = inputs[static_cast<size_t>(i)];
-        const bool plain = colored && IsPlainHingeInput(*input.joint, input.bodyA.index, input.bodyB.index);
-        solver.jointPlaces[static_cast<size_t>(i)].color = plain ? kPlainHinge : -1;
-        MarkConstrained<true>(solver.params, input.bodyA.index);
-        MarkConstrained<true>(solver.params, input.bodyB.index);
-      }
-    });
-    int scalarCount = 0;
-    WithGraphs(solver, [&](auto&, auto& hinges) {
-      for (int i = 0; i < count; ++i) PlaceJoint(inputs, solver, hinges, i, scalarCount);
-    });
-    solver.joints.resize(static_cast<size_t>(scalarCount));  // constructs only past last step's count
-    ParallelFor(context.tasks, count, kMinJointsPerRange,
-                [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
-  } else {
-    solver.joints.clear();
-    PrepareJointsInOrder(inputs, solver, worldSoftness, context, colored);
-  }
+  solver.joints.clear();
+  PrepareJointsInOrder(inputs, solver, worldSoftness, context, colored);
   WithGraphs(solver, [](auto&, auto& hinges) { FinishHingeGraph(hinges); });
 }
 

@@ -131,7 +131,8 @@ inline float WrapAngle(float angle) {
 /// one in solver.joints, in input order, listed in solver.hinges.scalar. After the bodies were
 /// gathered (their BodyParams give the masses). The colouring runs on the calling thread, in input
 /// order; filling the lanes and constraints is shared by context.tasks' workers when it has them (the
-/// same results on any number).
+/// same results on any number). With workers, the last step's colouring is kept when every joint's
+/// bodies and kind, the body count and the lane width are the same (SolverArrays::jointPlaceKeys).
 void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
                    bool colorHinges = true);
 

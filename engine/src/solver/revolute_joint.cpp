@@ -142,12 +142,17 @@ void ConcatenateScalarColors(HingeGraph<F>& graph) {
 }  // namespace
 
 template <class F>
-void FinishHingeGraph(HingeGraph<F>& graph) {
+void PadHingeGroups(HingeGraph<F>& graph) {
   constexpr int W = F::kLanes;
   for (int c = 0; c < kGraphColorCount; ++c) {
     for (int lane = graph.colorSize[c] % W; lane != 0 && lane < W; ++lane)
       PackHinge<F>(graph.groups[c].back(), lane, nullptr, -1, graph.staticSlot);
   }
+}
+
+template <class F>
+void FinishHingeGraph(HingeGraph<F>& graph) {
+  PadHingeGroups(graph);
   ConcatenateScalarColors(graph);
 }
 
@@ -209,6 +214,7 @@ void DropCappedHingeGroups(HingeGraph<F>& graph, std::span<const BodyParams> par
   template bool AddPlainHinge<F>(const HingeLane&, int, HingeGraph<F>&);                   \
   template void PackHingeAt<F>(HingeGraph<F>&, HingePlace, const HingeLane&, int);         \
   template void FinishHingeGraph<F>(HingeGraph<F>&);                                       \
+  template void PadHingeGroups<F>(HingeGraph<F>&);                                         \
   template void BuildHingeGraph<F>(std::span<const JointConstraint>, int, HingeGraph<F>&); \
   template void StoreHingeGroups<F>(const HingeGraph<F>&, std::span<JointConstraint>);     \
   template int AssignHingeBlockStaticSlots<F>(HingeGraph<F>&, int);                        \

@@ -48,7 +48,15 @@ struct SolverArrays {
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint
-  std::vector<ContactHit> hits;         // StoreContactImpulses
+  /// What PrepareJoints' colouring on workers read, per input (JointPlaceKey), and the body count and
+  /// lane width it coloured for (bodyCount -1: nothing kept; the one-thread pass keeps nothing). While
+  /// all of it stays the same, the places, the hinge groups and the scalar lists are kept.
+  std::vector<JointPlaceKey> jointPlaceKeys;
+  struct JointPlacing {
+    int bodyCount = -1, lanes = 0;
+    bool operator==(const JointPlacing&) const = default;
+  } jointPlacing;
+  std::vector<ContactHit> hits;  // StoreContactImpulses
   /// RunSubSteps stored the coloured contacts' impulses into their inputs' manifolds as well (it was
   /// given the inputs; the constraints of those not bouncy and without hit events do not hold them):
   /// StoreContactImpulses then stores only the others and the bouncy ones, unless DropCappedImpulses

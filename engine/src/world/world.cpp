@@ -302,7 +302,7 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) +
            Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
-  m.step += s.GraphBytes();
+  m.step += Bytes(s.jointPlaceKeys) + s.GraphBytes();
   m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;
   return m;
 }
