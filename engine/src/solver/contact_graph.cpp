@@ -194,17 +194,21 @@ void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& 
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
                        std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
-                       const TaskSystem* tasks) {
+                       const TaskSystem* tasks, std::uint64_t keysVersion) {
   MK_ASSERT(keys.size() == contacts.size());
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
-  graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-  ColorContacts(keys, graph, HasWorkers(tasks));
-  // Groups: each colour's contacts in slot order, W to a group, the last one padded.
-  graph.colorGroupStart[0] = 0;
-  for (int c = 0; c < kGraphColorCount; ++c)
-    graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
-  graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
+  const typename ContactGraph<F>::ColoredFrom from{keysVersion, bodyCount, HasWorkers(tasks)};
+  if (keysVersion == kColorAlways || graph.coloredFrom != from) {
+    graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
+    ColorContacts(keys, graph, from.byBodyRange);
+    // Groups: each colour's contacts in slot order, W to a group, the last one padded.
+    graph.colorGroupStart[0] = 0;
+    for (int c = 0; c < kGraphColorCount; ++c)
+      graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
+    graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
+    graph.coloredFrom = keysVersion == kColorAlways ? typename ContactGraph<F>::ColoredFrom{} : from;
+  }
   // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
   // every contact's lane is known from the colouring, so the workers share it: a range of contacts
   // writes only its own lanes, and the groups come out the same for any split.
@@ -303,7 +307,8 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 // storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
 #define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                               \
   template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, \
-                                     std::span<const int>, int, ContactGraph<F>&, const TaskSystem*); \
+                                     std::span<const int>, int, ContactGraph<F>&, const TaskSystem*,  \
+                                     std::uint64_t);                                                  \
   template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,            \
                                       std::span<ContactConstraint>, const TaskSystem*,                \
                                       std::span<const ContactInput>);                                 \

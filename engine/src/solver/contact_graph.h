@@ -74,6 +74,15 @@ struct ContactGraph {
   /// colorBlockSize[c] groups, and block k's lanes without a moving body use static slot
   /// staticSlot + k, so that blocks solved at the same time never write the same slot.
   int colorBlockSize[kGraphColorCount] = {};
+  /// What the colouring (colorOf, slotOf, colorSize, overflow, the group count) was made from: the
+  /// keys' version (SolverArrays::contactKeysVersion), the body count and the slot order. The same
+  /// again, the colouring would come out the same, and BuildContactGraph keeps it.
+  struct ColoredFrom {
+    std::uint64_t keysVersion = 0;
+    int bodyCount = -1;  // -1: nothing coloured yet
+    bool byBodyRange = false;
+    bool operator==(const ColoredFrom&) const = default;
+  } coloredFrom;
 
   /// Bytes held on the heap (World::GetMemoryStats).
   std::size_t MemoryBytes() const {
@@ -92,11 +101,15 @@ struct ContactGraph {
 /// colouring runs on the calling thread; the packing is shared by `tasks`' workers when it has them.
 /// With workers, each colour's lanes go by ranges of the first moving body's solver index rather than
 /// input order (ColorContacts, contact_graph.cpp): the same colours and results, each worker's slice
-/// of a colour nearer the bodies it integrates.
+/// of a colour nearer the bodies it integrates. keysVersion: SolverArrays::contactKeysVersion of `keys`;
+/// when the graph was coloured from the same version, body count and slot order, the colouring is kept
+/// and only the packing runs (a resting pile's contacts stay the same for many steps: the colouring is
+/// the step's largest serial piece there). kColorAlways (the default) colours every time.
+inline constexpr std::uint64_t kColorAlways = ~std::uint64_t{0};
 template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
                        std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
-                       const TaskSystem* tasks = nullptr);
+                       const TaskSystem* tasks = nullptr, std::uint64_t keysVersion = kColorAlways);
 
 /// The coloured half of WarmStartContacts: every group's accumulated impulses applied. `states`: the
 /// solver bodies and then the static slot (graph.staticSlot + 1 entries; RunSubSteps appends it).

@@ -175,15 +175,23 @@ void AddSurfaceRows(std::span<const ContactInput> inputs, SolverArrays& solver) 
 
 namespace {
 
+// What PrepareContactRange found: a bouncy contact (ContactKey::bouncy), and a key whose colouring
+// fields differ from the last prepare's (SolverArrays::contactKeysVersion).
+struct PreparedRange {
+  bool anyBouncy = false;
+  bool keysChanged = false;
+};
+
 // The constraints of inputs [begin, end), and their bodies marked constrained (MarkConstrained).
-// Returns whether one of them is bouncy (ContactKey::bouncy).
+// Each key is compared with the one it replaces, whose line is being written anyway. scalarOnly is
+// AddSurfaceRows' to set, after this pass: compared with what it will set.
 template <bool kShared>
-inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
-                                const StepContext& context, std::size_t begin, std::size_t end) {
+inline PreparedRange PrepareContactRange(std::span<const ContactInput> inputs, SolverArrays& solver,
+                                         const StepContext& context, std::size_t begin, std::size_t end) {
   const bool warm = context.settings.enableWarmStarting;
   const float threshold = context.settings.restitutionThreshold;
   const bool restitutionOn = context.settings.enableRestitution;
-  bool anyBouncy = false;
+  bool anyBouncy = false, keysChanged = false;
   for (std::size_t i = begin; i < end; ++i) {
     // The manifolds live in the contacts' records, scattered over the world's contact array: fetch
     // a few ahead (their 92 bytes span two or three lines).
@@ -240,11 +248,13 @@ inline bool PrepareContactRange(std::span<const ContactInput> inputs, SolverArra
       approached = approached || ApproachedToBounce(cp.relativeVelocity, threshold);
     }
     const bool bouncy = restitutionOn && c.restitution != 0.0f && approached;
-    solver.contactKeys[i] = {
-        c.indexA, c.indexB, false, bouncy, static_cast<std::uint8_t>(c.pointCount), input.enableHitEvents};
+    ContactKey& key = solver.contactKeys[i];
+    const bool surface = input.rollingResistance != 0.0f || input.tangentSpeed != 0.0f;
+    keysChanged |= key.indexA != c.indexA || key.indexB != c.indexB || key.scalarOnly != surface;
+    key = {c.indexA, c.indexB, false, bouncy, static_cast<std::uint8_t>(c.pointCount), input.enableHitEvents};
     anyBouncy = anyBouncy || bouncy;
   }
-  return anyBouncy;
+  return {anyBouncy, keysChanged};
 }
 
 }  // namespace
@@ -255,20 +265,27 @@ void PrepareContacts(std::span<const ContactInput> inputs, SolverArrays& solver,
   // cost 40 instructions a contact (its initialisers, then the copy). Points past pointCount keep
   // whatever they held; nothing reads them.
   solver.contacts.resize(inputs.size());
+  bool keysChanged = solver.contactKeys.size() != inputs.size();
   solver.contactKeys.resize(inputs.size());
   solver.surfaces.clear();
   if (HasWorkers(context.tasks)) {
-    std::atomic<bool> anyBouncy{false};  // an OR: the same whichever range finds one
-    ParallelFor(context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange,
-                [&](int begin, int end) {
-                  if (PrepareContactRange<true>(inputs, solver, context, static_cast<std::size_t>(begin),
-                                                static_cast<std::size_t>(end)))
-                    anyBouncy.store(true, std::memory_order_relaxed);
-                });
+    // ORs: the same whichever range finds one, and stored only then (no line passed between ranges).
+    std::atomic<bool> anyBouncy{false}, anyKeyChanged{false};
+    ParallelFor(
+        context.tasks, static_cast<int>(inputs.size()), kMinContactsPerRange, [&](int begin, int end) {
+          const PreparedRange range = PrepareContactRange<true>(
+              inputs, solver, context, static_cast<std::size_t>(begin), static_cast<std::size_t>(end));
+          if (range.anyBouncy) anyBouncy.store(true, std::memory_order_relaxed);
+          if (range.keysChanged) anyKeyChanged.store(true, std::memory_order_relaxed);
+        });
     solver.anyBouncy = anyBouncy.load(std::memory_order_relaxed);
+    keysChanged = keysChanged || anyKeyChanged.load(std::memory_order_relaxed);
   } else {
-    solver.anyBouncy = PrepareContactRange<false>(inputs, solver, context, 0, inputs.size());
+    const PreparedRange all = PrepareContactRange<false>(inputs, solver, context, 0, inputs.size());
+    solver.anyBouncy = all.anyBouncy;
+    keysChanged = keysChanged || all.keysChanged;
   }
+  if (keysChanged) ++solver.contactKeysVersion;
   if (anySurface) AddSurfaceRows(inputs, solver);
 }
 

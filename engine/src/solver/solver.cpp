@@ -85,7 +85,7 @@ void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGr
                      HingeGraph<F>& hinges, std::span<const ContactInput> inputs) {
   const SolverSettings& settings = context.settings;
   BuildContactGraph(solver.contacts, solver.contactKeys, solver.levels,
-                    static_cast<int>(solver.states.size()), graph, context.tasks);
+                    static_cast<int>(solver.states.size()), graph, context.tasks, solver.contactKeysVersion);
   if (HasWorkers(context.tasks)) {  // the same passes as below, as stages the workers share
     solver.stages.Run(solver, context, *context.tasks);
     StoreContactGroups(graph, solver.contactKeys, solver.contacts, context.tasks, inputs);

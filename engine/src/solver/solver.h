@@ -41,6 +41,10 @@ struct SolverArrays {
   std::vector<BodyLock> locks;  // empty in a world without locked bodies: then the locks cost nothing
   std::vector<ContactConstraint> contacts;
   std::vector<ContactKey> contactKeys;  // per contact: what colouring, restitution and the stores read
+  /// Counts the changes of what the contact colouring reads of the keys (each contact's solver indices
+  /// and scalarOnly, in order): PrepareContacts adds one when a contact's differs from the last
+  /// prepare's, or the count does. BuildContactGraph keeps a colouring made from the same version.
+  std::uint64_t contactKeysVersion = 0;
   /// Per solver body: its support level (ComputeSupportLevels), which the relax pass's rows go by
   /// (RelaxNormalRows). SolveStep fills it in soft mode with relax; empty, every body moves in every row.
   std::vector<int> levels;
