@@ -249,8 +249,10 @@ inline PreparedRange PrepareContactRange(std::span<const ContactInput> inputs, S
     }
     const bool bouncy = restitutionOn && c.restitution != 0.0f && approached;
     ContactKey& key = solver.contactKeys[i];
-    const bool surface = input.rollingResistance != 0.0f || input.tangentSpeed != 0.0f;
-    keysChanged |= key.indexA != c.indexA || key.indexB != c.indexB || key.scalarOnly != surface;
+    if (!keysChanged) {  // once one differs, the rest need not be compared (a crowd's first few do)
+      const bool surface = input.rollingResistance != 0.0f || input.tangentSpeed != 0.0f;
+      keysChanged = key.indexA != c.indexA || key.indexB != c.indexB || key.scalarOnly != surface;
+    }
     key = {c.indexA, c.indexB, false, bouncy, static_cast<std::uint8_t>(c.pointCount), input.enableHitEvents};
     anyBouncy = anyBouncy || bouncy;
   }
