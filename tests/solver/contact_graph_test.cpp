@@ -321,7 +321,7 @@ TEST_CASE("with workers a colour's lanes go by ranges of body index and give the
 namespace {
 
 // A step's touching contacts as the world hands them to the solver: inputs pointing at manifolds
-// (kept in a deque-like fixed array so that removing an input moves no manifold).
+// (held in an array of fixed size, so that removing an input moves no manifold).
 struct ContactStream {
   std::vector<Manifold> manifolds;
   std::vector<ContactInput> inputs;
@@ -360,7 +360,8 @@ struct ContactStream {
   }
 };
 
-// One change between two steps: to what the colouring reads, or (kinds 0, 5 and 6) not.
+// One change between two steps: to the keys the colouring reads (kinds 1-4), to the body count only
+// (6), or to nothing it reads (0, 5).
 void ChangeContacts(ContactStream& stream, SolverArrays& solver, Rng& rng, int kind) {
   const int count = static_cast<int>(stream.inputs.size());
   ContactInput& input = stream.inputs[static_cast<size_t>(rng.Int(0, count - 1))];
