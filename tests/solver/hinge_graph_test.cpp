@@ -494,6 +494,51 @@ void ChangeJoints(SolverRig& rig, Rng& rng, int change) {
   }
 }
 
+// A value no colouring writes into bodyColors (one bit a colour, of at most kGraphColorCount).
+constexpr std::uint32_t kKeptMark = 0xA5A5A5A5u;
+static_assert(kGraphColorCount <= 24);  // the mark has bit 24 set
+
+// What the joints' colouring reads, computed here from hinge_graph.h's definition of a plain hinge
+// (a revolute joint without spring, motor or limit between two different bodies; two static ones
+// count as different), not by the engine's code.
+std::vector<JointPlaceKey> PlaceKeysOf(std::span<const JointInput> inputs) {
+  std::vector<JointPlaceKey> keys;
+  for (const JointInput& input : inputs) {
+    const JointData& j = *input.joint;
+    const int a = input.bodyA.index, b = input.bodyB.index;
+    const bool spring = j.enableSpring && j.hertz > 0.0f;
+    const bool plain =
+        j.type == JointType::Revolute && !spring && !j.enableMotor && !j.enableLimit && (a != b || a < 0);
+    keys.push_back({a, b, plain});
+  }
+  return keys;
+}
+
+// A prepare on the other lane width between two steps on F's, compared with a one-thread prepare on
+// that width. A world keeps its width for life (WorldDef::simdWidth), but the solver's arrays take
+// theirs each step (SolverArrays::lanes) and the joints' places serve both: a switch must colour
+// again. False where the other width cannot run.
+template <class F>
+bool PrepareOnOtherWidth(SolverRig& rig, SolverArrays& shared, const TaskSystem& tasks) {
+#if defined(MK_HAS_FLOAT8)
+  if (!CpuHasAvx2()) return false;
+  using Other = std::conditional_t<F::kLanes == 4, wide::Float8, wide::Float4>;
+  rig.solver.lanes = shared.lanes = Other::kLanes;
+  rig.Prepare(1.0f / 60.0f);
+  shared.states = rig.solver.states;
+  shared.params = rig.solver.params;
+  StepContext context = rig.context;
+  context.tasks = &tasks;
+  PrepareJoints(rig.jointInputs, shared, context);
+  CheckSamePreparedJoints<Other>(shared, rig.solver);
+  rig.solver.lanes = shared.lanes = F::kLanes;
+  return true;
+#else
+  (void)rig, (void)shared, (void)tasks;
+  return false;
+#endif
+}
+
 }  // namespace
 
 // PrepareJoints on workers keeps the last step's colouring (places, groups, scalar lists) while every
@@ -505,6 +550,7 @@ void ChangeJoints(SolverRig& rig, Rng& rng, int change) {
 TEST_CASE("PrepareJoints on workers keeps the last colouring only while every joint's bodies and kind stay") {
   ForEachGraphWidth(/*runsKernels=*/true, []<class F>() {
     Rng rng(0x41E6E9);
+    int keptCount = 0;
     for (int workers : {2, 3}) {
       TaskPool pool(workers);
       const TaskSystem tasks = pool.GetTaskSystem();
@@ -514,6 +560,9 @@ TEST_CASE("PrepareJoints on workers keeps the last colouring only while every jo
         rig.solver.lanes = F::kLanes;
         SolverArrays shared;
         shared.lanes = F::kLanes;
+        std::vector<JointPlaceKey> lastKeys;
+        size_t lastBodyCount = 0;
+        bool otherWidthBetween = false;
         for (int step = 0; step < 4; ++step) {
           const int change = step == 0 ? 0 : (trial + step) % 6;
           if (step > 0) ChangeJoints(rig, rng, change);
@@ -522,15 +571,34 @@ TEST_CASE("PrepareJoints on workers keeps the last colouring only while every jo
           shared.params = rig.solver.params;
           StepContext context = rig.context;
           context.tasks = &tasks;
+          const std::uint64_t version = shared.jointKeysVersion;
           PrepareJoints(rig.jointInputs, shared, context);
           INFO("workers " << workers << ", trial " << trial << ", step " << step << ", change " << change);
           CheckSamePreparedJoints<F>(shared, rig.solver);
+          // The version moves exactly when the keys do, and the colouring is kept exactly when they
+          // and the body count stayed (a change may be none: a swap of two equal keys, a body with
+          // no other moving body to move to).
+          const std::vector<JointPlaceKey> keys = PlaceKeysOf(rig.jointInputs);
+          const bool keysSame = step > 0 && keys == lastKeys;
+          CHECK((shared.jointKeysVersion != version) == !keysSame);
+          std::vector<std::uint32_t>& bodyColors = HingesOf<F>(shared).bodyColors;
+          const bool kept = !bodyColors.empty() && bodyColors.front() == kKeptMark;
+          CHECK(kept == (keysSame && shared.states.size() == lastBodyCount && !otherWidthBetween));
+          keptCount += kept ? 1 : 0;
+          // Only the colouring writes bodyColors (nothing reads it after): a mark that survives the
+          // next prepare tells a kept colouring from one made again.
+          std::fill(bodyColors.begin(), bodyColors.end(), kKeptMark);
+          lastKeys = keys;
+          lastBodyCount = shared.states.size();
           RunSubSteps(shared, context);  // what the world's workers do to the kept lanes
           RunSubSteps(rig.solver, rig.context);
           rig.Finish();
+          otherWidthBetween = trial % 4 == 3 && step == 1 && PrepareOnOtherWidth<F>(rig, shared, tasks);
         }
       }
     }
+    CHECK(keptCount >
+          15);  // 25 on each width: the keep itself was exercised, not only the colouring from scratch
   });
 }
 

@@ -198,16 +198,17 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
   MK_ASSERT(keys.size() == contacts.size());
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
-  const typename ContactGraph<F>::ColoredFrom from{keysVersion, bodyCount, HasWorkers(tasks)};
+  const bool byBodyRange = HasWorkers(tasks);
+  const ColoredFrom from{keysVersion, bodyCount, /*layout=*/byBodyRange ? 1 : 0};
   if (keysVersion == kColorAlways || graph.coloredFrom != from) {
     graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-    ColorContacts(keys, graph, from.byBodyRange);
+    ColorContacts(keys, graph, byBodyRange);
     // Groups: each colour's contacts in slot order, W to a group, the last one padded.
     graph.colorGroupStart[0] = 0;
     for (int c = 0; c < kGraphColorCount; ++c)
       graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
     graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
-    graph.coloredFrom = keysVersion == kColorAlways ? typename ContactGraph<F>::ColoredFrom{} : from;
+    graph.coloredFrom = keysVersion == kColorAlways ? ColoredFrom{} : from;
   }
   // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
   // every contact's lane is known from the colouring, so the workers share it: a range of contacts

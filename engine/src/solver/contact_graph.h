@@ -74,15 +74,9 @@ struct ContactGraph {
   /// colorBlockSize[c] groups, and block k's lanes without a moving body use static slot
   /// staticSlot + k, so that blocks solved at the same time never write the same slot.
   int colorBlockSize[kGraphColorCount] = {};
-  /// What the colouring (colorOf, slotOf, colorSize, overflow, the group count) was made from: the
-  /// keys' version (SolverArrays::contactKeysVersion), the body count and the slot order. The same
-  /// again, the colouring would come out the same, and BuildContactGraph keeps it.
-  struct ColoredFrom {
-    std::uint64_t keysVersion = 0;
-    int bodyCount = -1;  // -1: nothing coloured yet
-    bool byBodyRange = false;
-    bool operator==(const ColoredFrom&) const = default;
-  } coloredFrom;
+  /// What the colouring (colorOf, slotOf, colorSize, overflow, the group count) was made from
+  /// (layout: the slot order, 1 by body range). BuildContactGraph keeps it while the same.
+  ColoredFrom coloredFrom;
 
   /// Bytes held on the heap (World::GetMemoryStats).
   std::size_t MemoryBytes() const {

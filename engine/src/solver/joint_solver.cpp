@@ -357,16 +357,15 @@ void PrepareJointsInOrder(std::span<const JointInput> inputs, SolverArrays& solv
 
 // PrepareJoints on workers: the joints' keys (bodies and kind) read on the workers, the colouring on
 // this thread in input order (it is greedy), the lanes and constraints filled on the workers again; the
-// pool's schedule gives a worker the same joints in both passes. When every key, the body count and
-// the lane width are last step's, the colouring would come out the same, so its places, groups and
-// scalar lists are kept and only the fill runs: a net or a chain whose joints all stay awake is
-// coloured once (joint_grid: the colouring was 0.09 ms of each two-worker step, on this thread alone).
+// pool's schedule gives a worker the same joints in both passes. When the keys' version, the body count
+// and the lane width are those of the last colouring, it would come out the same, so its places,
+// groups and scalar lists are kept and only the fill runs: a net or a chain whose joints all stay awake
+// is coloured once (joint_grid: the colouring was 0.09 ms of each two-worker step, on this thread alone).
 void PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& solver,
                             const Softness& worldSoftness, const StepContext& context, bool colored) {
   const int count = static_cast<int>(inputs.size());
-  const SolverArrays::JointPlacing placing{static_cast<int>(solver.states.size()), solver.lanes};
   std::vector<JointPlaceKey>& keys = solver.jointPlaceKeys;
-  std::atomic<bool> changed{keys.size() != inputs.size() || solver.jointPlacing != placing};
+  std::atomic<bool> changed{keys.size() != inputs.size()};
   keys.resize(inputs.size());
   ParallelFor(context.tasks, count, kMinJointsPerRange, [&](int begin, int end) {
     bool rangeChanged = false;
@@ -374,21 +373,26 @@ void PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& so
       const JointInput& input = inputs[static_cast<size_t>(i)];
       const int ia = input.bodyA.index, ib = input.bodyB.index;
       const JointPlaceKey key{ia, ib, colored && IsPlainHingeInput(*input.joint, ia, ib)};
-      rangeChanged |= keys[static_cast<size_t>(i)] != key;
-      keys[static_cast<size_t>(i)] = key;
+      if (keys[static_cast<size_t>(i)] != key) {  // written only then: a net's keys stay for many steps
+        keys[static_cast<size_t>(i)] = key;
+        rangeChanged = true;
+      }
       MarkConstrained<true>(solver.params, ia);
       MarkConstrained<true>(solver.params, ib);
     }
     if (rangeChanged) changed.store(true, std::memory_order_relaxed);  // stored only then: no shared line
   });
-  const bool recolor = changed.load(std::memory_order_relaxed);  // ordered by the parallel-for's end
+  if (changed.load(std::memory_order_relaxed))
+    ++solver.jointKeysVersion;  // ordered by the parallel-for's end
+  const ColoredFrom from{solver.jointKeysVersion, static_cast<int>(solver.states.size()), solver.lanes};
+  const bool recolor = solver.jointsColoredFrom != from;
   WithGraphs(solver, [&](auto&, auto& hinges) {
     if (!recolor) return;
-    BeginHingeGraph(placing.bodyCount, hinges);
+    BeginHingeGraph(from.bodyCount, hinges);
     int scalarCount = 0;
     for (size_t i = 0; i < keys.size(); ++i) PlaceJoint(keys[i], solver.jointPlaces[i], hinges, scalarCount);
     solver.joints.resize(static_cast<size_t>(scalarCount));  // constructs only past last step's count
-    solver.jointPlacing = placing;
+    solver.jointsColoredFrom = from;
   });
   ParallelFor(context.tasks, count, kMinJointsPerRange,
               [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
@@ -414,7 +418,7 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
     PrepareJointsOnWorkers(inputs, solver, worldSoftness, context, colored);
     return;
   }
-  solver.jointPlacing = {};  // coloured as it fills: nothing for the workers' next step to keep
+  solver.jointsColoredFrom = {};  // coloured as it fills: nothing for the workers' next step to keep
   WithGraphs(solver,
              [&](auto&, auto& hinges) { BeginHingeGraph(static_cast<int>(solver.states.size()), hinges); });
   solver.joints.clear();

@@ -131,8 +131,9 @@ inline float WrapAngle(float angle) {
 /// one in solver.joints, in input order, listed in solver.hinges.scalar. After the bodies were
 /// gathered (their BodyParams give the masses). The colouring runs on the calling thread, in input
 /// order; filling the lanes and constraints is shared by context.tasks' workers when it has them (the
-/// same results on any number). With workers, the last step's colouring is kept when every joint's
-/// bodies and kind, the body count and the lane width are the same (SolverArrays::jointPlaceKeys).
+/// same results on any number). With workers, the last colouring is kept while every joint's bodies
+/// and kind (SolverArrays::jointKeysVersion), the body count and the lane width stay the same
+/// (SolverArrays::jointsColoredFrom).
 void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, const StepContext& context,
                    bool colorHinges = true);
 

@@ -52,14 +52,15 @@ struct SolverArrays {
   std::vector<ContactSurface> surfaces;  // rows of the contacts with rolling resistance or tangent speed
   std::vector<JointConstraint> joints;
   std::vector<HingePlace> jointPlaces;  // PrepareJoints: per input, its hinge lane or its constraint
-  /// What PrepareJoints' colouring on workers read, per input (JointPlaceKey), and the body count and
-  /// lane width it coloured for (bodyCount -1: nothing kept; the one-thread pass keeps nothing). While
-  /// all of it stays the same, the places, the hinge groups and the scalar lists are kept.
+  /// What PrepareJoints' colouring on workers read, per input (JointPlaceKey), and the count of its
+  /// changes, as for the contacts: the workers' prepare adds one when a joint's key differs from the
+  /// last it wrote, or the count does.
   std::vector<JointPlaceKey> jointPlaceKeys;
-  struct JointPlacing {
-    int bodyCount = -1, lanes = 0;
-    bool operator==(const JointPlacing&) const = default;
-  } jointPlacing;
+  std::uint64_t jointKeysVersion = 0;
+  /// What the joints' places, hinge groups and scalar lists were coloured from (layout: the lane
+  /// width). While the same, PrepareJoints on workers keeps them; the one-thread prepare colours as it
+  /// fills and clears it (nothing to keep). Here and not in the HingeGraph: jointPlaces serve both widths.
+  ColoredFrom jointsColoredFrom;
   std::vector<ContactHit> hits;  // StoreContactImpulses
   /// RunSubSteps stored the coloured contacts' impulses into their inputs' manifolds as well (it was
   /// given the inputs; the constraints of those not bouncy and without hit events do not hold them):

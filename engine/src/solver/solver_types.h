@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <vector>
 
@@ -45,6 +46,18 @@ struct StepContext {
   /// The workers the soft mode's sub-steps may use (minkowski/task_system.h); null, or one worker: the
   /// calling thread alone.
   const TaskSystem* tasks = nullptr;
+};
+
+/// What a colouring was made from: the version of the keys it read (SolverArrays::contactKeysVersion
+/// or jointKeysVersion, which their prepares advance when a key changes), the body count, and the
+/// layout it was made for (the contacts' slot order: 1 by body range, 0 input order; the joints' lane
+/// width). With all three the same, the colouring would come out the same, so it is kept: a resting
+/// pile's contacts, or a net's joints, are coloured once while they stay.
+struct ColoredFrom {
+  std::uint64_t keysVersion = 0;
+  int bodyCount = -1;  // -1: nothing coloured yet, or nothing to keep
+  int layout = 0;
+  bool operator==(const ColoredFrom&) const = default;
 };
 
 /// The parallel stages (solver_stages.h) cut a stage's items (bodies, a colour's groups) into blocks:
