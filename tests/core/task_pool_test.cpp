@@ -9,7 +9,9 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <random>
+#include <thread>
 #include <vector>
 
 using namespace mk;
@@ -113,6 +115,55 @@ TEST_CASE("each pool worker starts with its own part of a parallel-for's items")
       }
     }
   }
+}
+
+namespace {
+
+// Which worker ran each range; the pool thread sleeps in the first range of its own share.
+struct StallProbe {
+  int itemCount = 0;
+  std::vector<std::atomic<int>> ranBy;
+  std::atomic<int> stalls{0};
+
+  explicit StallProbe(int items) : itemCount(items), ranBy(static_cast<std::size_t>(items)) {
+    for (std::atomic<int>& r : ranBy) r.store(-1);
+  }
+  static void Task(int begin, int end, int worker, void* context) {
+    auto* self = static_cast<StallProbe*>(context);
+    for (int i = begin; i < end; ++i) self->ranBy[static_cast<std::size_t>(i)].store(worker);
+    if (worker == 1 && begin == self->itemCount / 2) {  // its share's first range: stopped by the system
+      self->stalls.fetch_add(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } else if (worker == 0 && begin == 0) {  // time for the pool thread to wake and begin its share
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+};
+
+}  // namespace
+
+// A worker stopped by the system in the middle of its share does not hold the task up: the calling
+// thread, done with its own share, takes the rest of it (task_pool.cpp, kRangesPerWorker). Here the
+// pool thread sleeps 20 ms in its share's first range, while the calling thread sleeps 5 ms in its own
+// first, so that the pool thread has begun its share.
+TEST_CASE("a pool thread stopped in its share leaves the rest of it to the calling thread") {
+  TaskPool pool(2);
+  const TaskSystem tasks = pool.GetTaskSystem();
+  int stalledTrials = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const int items = 2 * 8 * 10;  // 8 ranges of 10 items a worker
+    StallProbe probe(items);
+    void* task = tasks.enqueueTask(&StallProbe::Task, items, 10, &probe, tasks.userContext);
+    if (task != nullptr) tasks.finishTask(task, tasks.userContext);
+    if (probe.stalls.load() == 0) continue;  // the calling thread took the whole share before it woke
+    ++stalledTrials;
+    int byPoolThread = 0;
+    for (int i = items / 2; i < items; ++i)
+      byPoolThread += probe.ranBy[static_cast<std::size_t>(i)].load() == 1 ? 1 : 0;
+    INFO("trial " << trial);
+    CHECK(byPoolThread == 10);  // its first range alone: the seven after it ran on the calling thread
+  }
+  CHECK(stalledTrials > 0);
 }
 
 TEST_CASE("a pool clamps its worker count to 1..kMaxWorkers") {
