@@ -597,8 +597,8 @@ TEST_CASE("PrepareJoints on workers keeps the last colouring only while every jo
         }
       }
     }
-    CHECK(keptCount >
-          15);  // 25 on each width: the keep itself was exercised, not only the colouring from scratch
+    // The keep itself was exercised, not only the colouring from scratch (25 keeps on each width).
+    CHECK(keptCount > 15);
   });
 }
 
