@@ -194,4 +194,24 @@ TEST_CASE("World::SetTaskSystem refuses a bad worker count or one callback alone
   CHECK(world.SetTaskSystem({.workerCount = 1}));
   CHECK(world.Step(1.0f / 60.0f));
 }
+
+TEST_CASE("World::SetSubStepWorkers refuses a value outside WorkerUse and keeps its choice") {
+  World world(WorldDef{.subStepWorkers = WorkerUse::CallingThread});
+  CHECK(world.GetSubStepWorkers() == WorkerUse::CallingThread);
+  test::AssertCounter asserts;
+  CHECK_FALSE(world.SetSubStepWorkers(static_cast<WorkerUse>(3)));
+  CHECK_FALSE(world.SetSubStepWorkers(static_cast<WorkerUse>(255)));
+  CHECK(asserts.Count() == 2);
+  CHECK(world.GetSubStepWorkers() == WorkerUse::CallingThread);
+  for (WorkerUse use : {WorkerUse::Measured, WorkerUse::Workers, WorkerUse::CallingThread}) {
+    CHECK(world.SetSubStepWorkers(use));
+    CHECK(world.GetSubStepWorkers() == use);
+  }
+  // Without workers the sub-steps run on the calling thread, whatever the choice.
+  CHECK(world.SetSubStepWorkers(WorkerUse::Workers));
+  const BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+  world.CreateShape(body, {}, Circle{{0.0f, 0.0f}, 0.5f});
+  CHECK(world.Step(1.0f / 60.0f));
+  CHECK(world.GetProfile().subStepWorkers == 1);
+}
 }  // TEST_SUITE("threads")

@@ -8,6 +8,7 @@
 // task systems that run the ranges backwards, all inline, one range per new thread in reverse order,
 // or with a worker index that changes every range.
 #include "alloc_counter.h"
+#include "core/measured_choice.h"
 #include "core/simd_dispatch.h"
 #include "hostile_scheduler.h"
 #include "minkowski/task_system.h"
@@ -20,8 +21,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace mk;
@@ -37,6 +40,9 @@ std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneP
   if (width != SimdWidth::Automatic) row.worldDef.simdWidth = width;
   SceneRun run(row, params);
   if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
+  // The sub-steps always on the workers: a measured choice could leave their stages to the calling
+  // thread (the same results), and these cases are what checks the stages on workers (ThreadSanitizer).
+  REQUIRE(run.GetWorld().SetSubStepWorkers(WorkerUse::Workers));
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     run.Step();
@@ -142,6 +148,7 @@ std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, 
                                             std::size_t* hits = nullptr) {
   World world = FastCrowd();
   if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
+  REQUIRE(world.SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     world.Step(1.0f / 60.0f);
@@ -203,6 +210,7 @@ World JointGatherCases(std::vector<GatherJoint>* made = nullptr) {
 std::vector<std::uint64_t> JointGatherDigests(const TaskSystem* tasks, int steps) {
   World world = JointGatherCases();
   if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
+  REQUIRE(world.SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     world.Step(1.0f / 60.0f);
@@ -465,6 +473,7 @@ std::vector<std::uint32_t> JointReactions(const scenes::SceneInfo& info, scenes:
                                           int steps, const TaskSystem* tasks) {
   SceneRun run(info, params);
   if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
+  REQUIRE(run.GetWorld().SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
   std::vector<std::uint32_t> bits;
   auto put = [&bits](float value) { bits.push_back(std::bit_cast<std::uint32_t>(value)); };
   for (int i = 0; i < steps; ++i) {
@@ -493,6 +502,110 @@ TEST_CASE("joint reactions: the same forces and torques on 2 3 and 8 workers as 
       CHECK(JointReactions(info, scene.params, 30, &tasks) == serial);
     }
   }
+}
+
+// Each step's digest with the sub-steps where `useAt(step)` says, and each step's
+// Profile::subStepWorkers.
+template <class UseAt>
+std::vector<std::uint64_t> DigestsWithSubSteps(const MediumScene& scene, int steps, const TaskSystem& tasks,
+                                               UseAt&& useAt, std::vector<int>& subStepWorkers) {
+  SceneRun run(*scenes::FindScene(scene.name), scene.params);
+  REQUIRE(run.GetWorld().SetTaskSystem(tasks));
+  std::vector<std::uint64_t> digests;
+  for (int i = 0; i < steps; ++i) {
+    REQUIRE(run.GetWorld().SetSubStepWorkers(useAt(i)));
+    run.Step();
+    digests.push_back(test::StepDigest(run.GetWorld()));
+    subStepWorkers.push_back(run.GetWorld().GetProfile().subStepWorkers);
+  }
+  return digests;
+}
+
+TEST_CASE("the sub-steps on the calling thread or on the workers or switching each step: the serial states") {
+  // WorldDef::subStepWorkers moves only who runs the sub-steps' stages: every way, and a switch between
+  // any two steps (what WorkerUse::Measured does on its own), gives the serial step's state after every
+  // step, and the profile says where they ran.
+  TaskPool pool2(2), pool3(3);
+  for (const MediumScene& scene : {kMediumScenes[0], kMediumScenes[2], kMediumScenes[3], kMediumScenes[4]}) {
+    INFO("scene " << std::string(scene.name));
+    const std::vector<std::uint64_t> serial =
+        Digests(*scenes::FindScene(scene.name), scene.params, kMediumSteps, nullptr);
+    for (TaskPool* pool : {&pool2, &pool3}) {
+      const int workers = pool->WorkerCount();
+      INFO("workers " << workers);
+      const TaskSystem tasks = pool->GetTaskSystem();
+      std::vector<int> ran;
+      const auto always = [](WorkerUse use) { return [use](int) { return use; }; };
+      CHECK(FirstMismatch(serial, DigestsWithSubSteps(scene, kMediumSteps, tasks,
+                                                      always(WorkerUse::CallingThread), ran)) == -1);
+      CHECK(std::count(ran.begin(), ran.end(), 1) == kMediumSteps);
+      ran.clear();
+      CHECK(FirstMismatch(serial, DigestsWithSubSteps(scene, kMediumSteps, tasks, always(WorkerUse::Workers),
+                                                      ran)) == -1);
+      CHECK(std::count(ran.begin(), ran.end(), workers) == kMediumSteps);
+      ran.clear();
+      const auto alternate = [](int step) {
+        return step % 2 == 0 ? WorkerUse::CallingThread : WorkerUse::Workers;
+      };
+      CHECK(FirstMismatch(serial, DigestsWithSubSteps(scene, kMediumSteps, tasks, alternate, ran)) == -1);
+      for (int i = 0; i < kMediumSteps; ++i)
+        CHECK(ran[static_cast<std::size_t>(i)] == (i % 2 == 0 ? 1 : workers));
+      ran.clear();
+      CHECK(FirstMismatch(serial, DigestsWithSubSteps(scene, kMediumSteps, tasks, always(WorkerUse::Measured),
+                                                      ran)) == -1);
+      CHECK(std::all_of(ran.begin(), ran.end(), [&](int w) { return w == 1 || w == workers; }));
+    }
+  }
+}
+
+TEST_CASE("a task system without callbacks runs the serial sub-steps whatever the choice") {
+  // Without callbacks the step runs on the calling thread exactly as without a task system: the
+  // serial solve, never the stages run at enqueue (OnCallingThread), which would cost more.
+  for (WorkerUse use : {WorkerUse::Measured, WorkerUse::Workers, WorkerUse::CallingThread}) {
+    INFO("use " << static_cast<int>(use));
+    SceneRun run(*scenes::FindScene("large_pyramid"), {.size = 12});
+    REQUIRE(run.GetWorld().SetTaskSystem({.workerCount = 2}));
+    REQUIRE(run.GetWorld().SetSubStepWorkers(use));
+    test::StepScene(run, 10);
+    CHECK(run.GetWorld().State().solver.stages.Stages().empty());
+    CHECK(run.GetWorld().GetProfile().subStepWorkers == 1);
+  }
+}
+
+// A task system of two workers whose every enqueue first waits 2 ms, then runs the ranges at once:
+// a machine on which handing work to the workers costs far more than doing it.
+void* SlowEnqueue(TaskFn task, int itemCount, int, void* taskContext, void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  task(0, itemCount, 0, taskContext);
+  return nullptr;
+}
+void FinishNothing(void*, void*) {}
+
+TEST_CASE("measured sub-steps leave workers that are slow to start for the calling thread") {
+  SceneRun run(*scenes::FindScene("large_pyramid"), {.size = 12});
+  const TaskSystem slow{.workerCount = 2, .enqueueTask = &SlowEnqueue, .finishTask = &FinishNothing};
+  REQUIRE(run.GetWorld().SetTaskSystem(slow));
+  REQUIRE(run.GetWorld().GetSubStepWorkers() == WorkerUse::Measured);  // the default
+  // Warm-up, a first usual run and three trials kFirstInterval apart: on the calling thread by then.
+  const int settle = MeasuredChoice::kWarmUpRuns + 1 +
+                     MeasuredChoice::kTrialsToSwitch * (MeasuredChoice::kFirstInterval + 1) + 2;
+  test::StepScene(run, settle);
+  int onCaller = 0;
+  constexpr int kSteps = 40;
+  for (int i = 0; i < kSteps; ++i) {
+    // The same task system set again, as a game may do every frame, keeps what was learnt.
+    REQUIRE(run.GetWorld().SetTaskSystem(slow));
+    run.Step();
+    onCaller += run.GetWorld().GetProfile().subStepWorkers == 1 ? 1 : 0;
+  }
+  // The trials back on the workers, at least kFirstInterval apart, are the only steps there.
+  CHECK(onCaller >= kSteps - kSteps / (MeasuredChoice::kFirstInterval + 1) - 1);
+  // Another task system starts again from the workers.
+  TaskSystem other = slow;
+  other.userContext = &other;
+  REQUIRE(run.GetWorld().SetTaskSystem(other));
+  run.Step();
+  CHECK(run.GetWorld().GetProfile().subStepWorkers == 2);
 }
 
 TEST_CASE("no allocation in a step on 4 workers after warm-up") {

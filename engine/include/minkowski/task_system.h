@@ -60,6 +60,20 @@ struct TaskSystem {
   void* userContext = nullptr;          ///< passed to both callbacks
 };
 
+/// Whether the solver's sub-steps (the soft step's passes, about 80 stages a sub-step, each handed from
+/// worker to worker) use the workers (WorldDef::subStepWorkers, World::SetSubStepWorkers). Every
+/// choice gives the same results, bit for bit: only who runs the work changes, and so the time. With
+/// one worker, or no task system, the sub-steps run on the calling thread whatever the choice.
+enum class WorkerUse : std::uint8_t {
+  /// The default: on the workers while that is faster than the calling thread alone, judged from the
+  /// sub-steps' own time per body and constraint, tried the other way now and then (after a few
+  /// steps, then at most every 128 steps while the answer stays clear). Where the workers' cores pass
+  /// data slowly, a small scene's sub-steps run faster on one thread (docs/design.md section 7).
+  Measured = 0,
+  Workers,        ///< always on the workers
+  CallingThread,  ///< always on the calling thread alone (the step's other stages keep the workers)
+};
+
 /// A fixed pool of threads with a parallel-for, for a game (or a test, a tool) without a job system of
 /// its own: `workerCount` workers are the thread that calls Finish and workerCount - 1 pool threads.
 /// Worker w (0: the caller) takes the ranges of the w-th of workerCount equal parts of the items first,

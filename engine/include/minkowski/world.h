@@ -97,6 +97,12 @@ class World {
   bool SetTaskSystem(const TaskSystem& tasks);
   const TaskSystem& GetTaskSystem() const;
   ///@}
+  /// Whether the solver's sub-steps use the workers (WorldDef::subStepWorkers), from the next Step on.
+  /// A value outside WorkerUse is refused (MK_ASSERT, false) and the choice kept. The results do not
+  /// change with it. Not kept by snapshots or replays. @{
+  bool SetSubStepWorkers(WorkerUse use);
+  WorkerUse GetSubStepWorkers() const;
+  ///@}
 
   Counters GetCounters() const;  ///< object counts after the last Step
   /// The bytes the world holds on the heap now (MemoryStats): capacities, not sizes, so it includes

@@ -481,6 +481,9 @@ struct WorldDef {
   void* userData = nullptr;  ///< yours (World::GetUserData()); the engine never touches it
   /// The workers Step may use (minkowski/task_system.h); the default: the calling thread alone.
   TaskSystem tasks{};
+  /// Whether the solver's sub-steps use those workers (minkowski/task_system.h, WorkerUse); the same
+  /// results every way. World::SetSubStepWorkers changes it later.
+  WorkerUse subStepWorkers = WorkerUse::Measured;
   /// The solver kernels' lane count, fixed for the world's life (World::GetSimdWidth says what was
   /// chosen). Automatic suits a game; the others are for tests and benchmarks. Not kept by snapshots
   /// or replays: a world restored or replayed chooses again, with the same results.
@@ -582,6 +585,9 @@ struct Profile {
   float islands = 0;      ///< islands and sleeping (ms)
   float solver = 0;       ///< constraints, sub-steps, restitution, hit events, transforms, proxy moves (ms)
   float continuous = 0;   ///< time of impact of fast bodies and their moves back (ms)
+  /// The workers the last Step's sub-steps ran on: 1 (the calling thread alone) or the task system's
+  /// worker count (WorldDef::subStepWorkers).
+  int subStepWorkers = 1;
   // No events entry: events have no stage of their own; each is recorded by the stage that finds it,
   // and its time counts there.
 };

@@ -15,6 +15,11 @@ inline bool HasWorkers(const TaskSystem* tasks) {
          tasks->finishTask != nullptr;
 }
 
+/// `tasks` with its worker count (so every stage cuts its work as on the workers) but run here: each
+/// enqueue runs all of its items on the calling thread before it returns, which the TaskSystem
+/// contract allows. A stage given it does the workers' work alone, with the same results.
+TaskSystem OnCallingThread(const TaskSystem& tasks);
+
 /// fn(begin, end) over the items [0, count) in ranges of at least minRange, on the workers; on the
 /// calling thread alone, as one range, without workers or when count <= minRange. Returns when every
 /// range has. fn must write only what its own items own.

@@ -6,7 +6,9 @@
 #include "solver/solver.h"
 #include "world/world_internal.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -453,6 +455,36 @@ void HoldLockedBodies(WorldState& world) {
   }
 }
 
+namespace {
+
+// Whether this step's sub-steps go to the workers (WorldDef::subStepWorkers).
+bool SubStepsOnWorkers(const WorldState& world) {
+  if (!HasWorkers(&world.tasks)) return false;
+  switch (world.subStepWorkers) {
+    case WorkerUse::Workers:
+      return true;
+    case WorkerUse::CallingThread:
+      return false;
+    case WorkerUse::Measured:
+      break;
+  }
+  return world.subStepChoice.NextOnWorkers();
+}
+
+// Measured's timing: from the sub-steps to the scatter, which reads what they wrote and so pays for
+// the lines that stayed in the other core's cache (the same stages the choice moves, and what they
+// leave to the next: docs/benchmarks.md, "The sub-steps on the calling thread while that is faster").
+void RecordSubStepTime(WorldState& world, std::chrono::steady_clock::time_point start, bool onWorkers) {
+  world.profile.subStepWorkers = onWorkers ? world.tasks.workerCount : 1;
+  if (world.subStepWorkers != WorkerUse::Measured || !HasWorkers(&world.tasks)) return;
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const std::size_t items = world.solverBodies.size() + world.contactInputs.size() + world.jointInputs.size();
+  world.subStepChoice.Record(ms, static_cast<int>(std::min<std::size_t>(items, INT32_MAX)));
+}
+
+}  // namespace
+
 // The stage list of the solver step (the sub-steps' own list is RunSubSteps, solver/solver.cpp).
 void SolveStep(WorldState& world, float dt) {
   StepContext context = MakeStepContext(dt, world.settings);
@@ -470,10 +502,17 @@ void SolveStep(WorldState& world, float dt) {
   } else {
     solver.levels.clear();
   }
+  // The sub-steps, restitution and the caps on the workers or on this thread alone (WorkerUse): the
+  // stages are cut for the workers either way, so the results are the same.
+  const bool subStepsOnWorkers = SubStepsOnWorkers(world);
+  const TaskSystem here = OnCallingThread(world.tasks);
+  if (HasWorkers(&world.tasks) && !subStepsOnWorkers) context.tasks = &here;
+  const auto start = std::chrono::steady_clock::now();
   RunSubSteps(solver, context, world.contactInputs);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
   if (CapSpeeds(solver, context)) DropCappedImpulses(solver, world.contactInputs);
   ApplyMotionLocks(solver);  // restitution may have moved a locked velocity
+  context.tasks = &world.tasks;
   StoreContactImpulses(world.contactInputs, solver, context);
   if (world.contactInputsWantHits) {
     ListContactHits(world.contactInputs, solver, context);
@@ -483,6 +522,7 @@ void SolveStep(WorldState& world, float dt) {
   StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);
   ScatterBodies(world, context);
+  RecordSubStepTime(world, start, subStepsOnWorkers);
 }
 
 }  // namespace mk

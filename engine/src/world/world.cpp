@@ -45,6 +45,7 @@ World::World(const WorldDef& def) : state_(NewWorldState()) {
   SetSolverSettings(def.settings);
   state_->userData = def.userData;
   SetTaskSystem(def.tasks);
+  SetSubStepWorkers(def.subStepWorkers);
   state_->solver.lanes = SimdLanes(def.simdWidth);
 #if defined(MK_LARGE_WORLDS)
   MK_ASSERT(ValidPosition(def.origin));
@@ -194,11 +195,29 @@ bool World::SetTaskSystem(const TaskSystem& tasks) {
   const bool valid = tasks.workerCount >= 1 && tasks.workerCount <= kMaxWorkers &&
                      (tasks.enqueueTask == nullptr) == (tasks.finishTask == nullptr);
   MK_ASSERT(valid);
-  if (valid) state_->tasks = tasks;
-  return valid;
+  if (!valid) return false;
+  const TaskSystem& old = state_->tasks;
+  // Other workers, maybe on other cores: measure again (the same system set again, as a game may do
+  // every frame, keeps what was learnt).
+  if (tasks.workerCount != old.workerCount || tasks.enqueueTask != old.enqueueTask ||
+      tasks.finishTask != old.finishTask || tasks.userContext != old.userContext)
+    state_->subStepChoice.Reset();
+  state_->tasks = tasks;
+  return true;
 }
 
 const TaskSystem& World::GetTaskSystem() const { return state_->tasks; }
+
+bool World::SetSubStepWorkers(WorkerUse use) {
+  if (RefuseIfLocked(*state_)) return false;
+  const bool valid =
+      use == WorkerUse::Measured || use == WorkerUse::Workers || use == WorkerUse::CallingThread;
+  MK_ASSERT(valid);
+  if (valid) state_->subStepWorkers = use;
+  return valid;
+}
+
+WorkerUse World::GetSubStepWorkers() const { return state_->subStepWorkers; }
 
 std::uint32_t World::Tag() const { return state_->tag; }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/id_pool.h"
+#include "core/measured_choice.h"
 #include "core/pair_map.h"
 #include "minkowski/broadphase.h"
 #include "minkowski/distance.h"
@@ -371,6 +372,8 @@ struct WorldState {
   void* customFilterContext = nullptr;
   void* userData = nullptr;  // WorldDef::userData
   TaskSystem tasks{};        // WorldDef::tasks, World::SetTaskSystem: the step's workers
+  WorkerUse subStepWorkers = WorkerUse::Measured;  // WorldDef::subStepWorkers, World::SetSubStepWorkers
+  MeasuredChoice subStepChoice;                    // Measured's timings (SolveStep); reset with `tasks`
 
   // The world lock (World's class comment; docs/design.md 6b). While lockDepth > 0 (inside Step, and
   // inside a query, Draw or other call that hands control to game code) every mutating API call fails
