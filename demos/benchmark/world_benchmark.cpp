@@ -4,7 +4,7 @@
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
 //             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y]
-//             [--origin-at-zero]
+//             [--origin-at-zero] [--substeps measured|workers|caller]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -18,6 +18,9 @@
 // calling thread alone); the state hashes must not change with it. --lanes 4|8 creates every world
 // with that SIMD width (WorldDef::simdWidth; default: the scene's, automatic); 8 on a CPU without AVX2
 // runs 4 lanes and says so on stderr. The state hashes must not change with it either.
+// --substeps sets where the solver's sub-steps run with workers (WorldDef::subStepWorkers: measured,
+// the default; workers; caller, the calling thread alone); the last column is the share of the timed
+// steps whose sub-steps ran on the workers (Profile::subStepWorkers). The hashes do not change with it.
 // --offset X,Y moves every scene that far from the origin (m; SceneRun's Placement), with the world's
 // float frame (WorldDef::origin) there, or at zero with --origin-at-zero: in the large-world build
 // (MK_LARGE_WORLDS) the figures and the instructions per step far away, docs/design.md "Large worlds".
@@ -74,15 +77,17 @@ struct Options {
   bool scrubCost = false;
   bool figures = false;
   int workers = 1;
-  mk::TaskPool* pool = nullptr;       // --workers > 1
-  int lanes = 0;                      // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
-  mk::scenes::Placement placement{};  // --offset, --origin-at-zero
+  mk::TaskPool* pool = nullptr;  // --workers > 1
+  int lanes = 0;                 // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
+  mk::WorkerUse subSteps = mk::WorkerUse::Measured;  // --substeps
+  mk::scenes::Placement placement{};                 // --offset, --origin-at-zero
 };
 
 struct RunResult {
   double msPerStep = 0.0;
   double broadphase = 0.0, narrowphase = 0.0, solver = 0.0, islands = 0.0,
-         continuous = 0.0;  // ms per timed step
+         continuous = 0.0;         // ms per timed step
+  double subStepsOnWorkers = 0.0;  // share of the timed steps
   mk::Counters counters{};
   std::uint64_t hash = 0;
 };
@@ -90,6 +95,7 @@ struct RunResult {
 RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
   mk::scenes::SceneRun run(info, options.params, false, options.placement);
   if (options.pool != nullptr) run.GetWorld().SetTaskSystem(options.pool->GetTaskSystem());
+  run.GetWorld().SetSubStepWorkers(options.subSteps);
   if (!options.recycling) {
     mk::SolverSettings settings = run.GetWorld().GetSolverSettings();
     settings.enableContactRecycling = false;
@@ -109,6 +115,7 @@ RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
     result.solver += p.solver;
     result.islands += p.islands;
     result.continuous += p.continuous;
+    if (p.subStepWorkers > 1) result.subStepsOnWorkers += 1.0;
   }
   const double timed = steps > 1 ? static_cast<double>(steps - 1) : 1.0;
   result.msPerStep = total / timed;
@@ -117,6 +124,7 @@ RunResult RunOnce(const SceneInfo& info, const Options& options, int steps) {
   result.solver /= timed;
   result.islands /= timed;
   result.continuous /= timed;
+  result.subStepsOnWorkers /= timed;
   result.counters = run.GetWorld().GetCounters();
   result.hash = run.GetWorld().StateHash();
   return result;
@@ -132,10 +140,11 @@ bool RunScene(const SceneInfo& info, const Options& options) {
   std::sort(results.begin(), results.end(),
             [](const RunResult& a, const RunResult& b) { return a.msPerStep < b.msPerStep; });
   const RunResult& m = results[results.size() / 2];  // median (upper median for even counts)
-  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s,%d,%d\n", info.name,
+  std::printf("%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%016" PRIx64 ",%s,%d,%d,%.2f\n", info.name,
               m.counters.bodies, m.counters.touchingContacts, m.counters.joints, steps, options.runs,
               m.msPerStep, m.broadphase, m.narrowphase, m.solver, m.islands, m.continuous, m.hash,
-              hashOk ? "yes" : "no", m.counters.narrowphaseQueries, m.counters.manifoldsReused);
+              hashOk ? "yes" : "no", m.counters.narrowphaseQueries, m.counters.manifoldsReused,
+              m.subStepsOnWorkers);
   std::fflush(stdout);
   return hashOk;
 }
@@ -144,7 +153,8 @@ void PrintUsage() {
   std::fprintf(
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
-      "[--list] [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y] "
+      "[--list] [--workers N] [--lanes 4|8] [--substeps measured|workers|caller] [--snapshot-cost] "
+      "[--scrub-cost] [--figures] [--offset X,Y] "
       "[--origin-at-zero]\n");
 }
 
@@ -282,6 +292,17 @@ bool Parse(int argc, char** argv, Options& options) {
       if (!mk::bench::ParseInt(argv[++i], options.workers) || options.workers < 1 ||
           options.workers > mk::kMaxWorkers)
         return false;
+    } else if (arg == "--substeps" && hasValue) {
+      const std::string_view use = argv[++i];
+      if (use == "measured") {
+        options.subSteps = mk::WorkerUse::Measured;
+      } else if (use == "workers") {
+        options.subSteps = mk::WorkerUse::Workers;
+      } else if (use == "caller") {
+        options.subSteps = mk::WorkerUse::CallingThread;
+      } else {
+        return false;
+      }
     } else if (arg == "--lanes" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.lanes) || (options.lanes != 4 && options.lanes != 8))
         return false;
@@ -357,7 +378,7 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "scene,bodies,contacts,joints,steps,runs,ms_per_step,broadphase_ms,narrowphase_ms,solver_ms,"
-      "islands_ms,continuous_ms,state_hash,hash_ok,manifold_queries,manifolds_reused\n");
+      "islands_ms,continuous_ms,state_hash,hash_ok,manifold_queries,manifolds_reused,substeps_on_workers\n");
   bool allOk = true;
   for (const SceneInfo* info : selected) allOk = RunScene(*info, options) && allOk;
   return allOk ? 0 : 2;
