@@ -117,6 +117,19 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   PushLabelRoom("bounce threshold m/s");
   // Outside the replay's lock: the worker count changes the speed, never the result.
   IntSlider("workers", "workers", s.workers);
+  if (s.workers > 1) {
+    ImGui::RadioButton("faster##substeps", &s.subStepWorkers, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("workers##substeps", &s.subStepWorkers, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("w0##substeps", &s.subStepWorkers, 2);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("sub-steps");
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive())
+      ImGui::SetTooltip(
+          "faster: the workers or w0 alone, whichever measures faster (the default).\n"
+          "The same results every way.");
+  }
   ImGui::BeginDisabled(view.IsReplaying());
   SolverSettings& v = s.solver;
   int mode = v.mode == SolverMode::Classic ? 1 : 0;
@@ -298,6 +311,7 @@ void WorkersSection(const WorkerLoad& load) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted("busy ms per worker, last step");
   for (const std::string& line : WorkerLoadLines(load)) ImGui::TextUnformatted(line.c_str());
+  if (load.workers > 1) ImGui::Text("sub-steps on %s", load.subStepWorkers > 1 ? "the workers" : "w0 alone");
   std::array<float, kMaxSandboxWorkers> share{};
   for (int w = 0; w < load.workers; ++w)
     share[static_cast<size_t>(w)] = load.stepMs > 0.0f ? load.BusyMs(w) / load.stepMs : 0.0f;

@@ -231,6 +231,7 @@ void SceneView::Restart() {
 
 // The world steps on the pool of settings_.workers workers (none for 1).
 void SceneView::ApplyWorkers(World& world) {
+  world.SetSubStepWorkers(static_cast<WorkerUse>(std::clamp(settings_.subStepWorkers, 0, 2)));
   const int workers = std::clamp(settings_.workers, 1, kMaxSandboxWorkers);
   if (workers == 1) {
     activePool_ = nullptr;
@@ -432,11 +433,12 @@ void SceneView::FindReplayedScene() {
   }
   if (replayedScene_ == nullptr || replayedScene_ == info_) return;
   const DrawToggles draw = settings_.draw;
-  const int workers = settings_.workers;
+  const int workers = settings_.workers, subStepWorkers = settings_.subStepWorkers;
   info_ = replayedScene_;
   settings_ = DefaultSettings(*info_);
   settings_.draw = draw;
   settings_.workers = workers;
+  settings_.subStepWorkers = subStepWorkers;
 }
 
 void SceneView::PlayReplay(Replay replay) {

@@ -45,6 +45,10 @@ const std::vector<Entry>& Table() {
       I("sub_steps", "sub-steps per step, 1..64", 1, 64, [](S& s) -> int& { return s.solver.subSteps; }),
       I("workers", "the step's workers (a thread pool; same results for any count), 1..16", 1,
         kMaxSandboxWorkers, [](S& s) -> int& { return s.workers; }),
+      I("substep_workers",
+        "with workers, the sub-steps: 0 where measured faster, 1 on the workers, 2 on the calling thread, "
+        "0..2",
+        0, 2, [](S& s) -> int& { return s.subStepWorkers; }),
       F("contact_hertz", "contact stiffness, Hz, 0..1000", 0, 1000,
         [](S& s) -> float& { return s.solver.contactHertz; }),
       F("contact_damping_ratio", "contact damping ratio, 0..1000", 0, 1000,

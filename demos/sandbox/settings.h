@@ -35,6 +35,9 @@ struct SceneSettings {
   scenes::SceneParams params{};  ///< the scene's knobs (0 = the scene's default)
   DrawToggles draw{};
   int workers = 1;  ///< the step's workers (a TaskPool; the results do not change), 1..kMaxSandboxWorkers
+  /// Where the sub-steps run with workers (WorldDef::subStepWorkers, as a WorkerUse's value): 0 measured,
+  /// 1 the workers, 2 the calling thread. The results do not change.
+  int subStepWorkers = 0;
   /// Far away (m): the scene built moved by (farAway, farAway) from where its builder puts it (SceneRun's
   /// Placement), the camera with it; 0 = at the origin. 0..kMaxFarAway.
   float farAway = 0.0f;

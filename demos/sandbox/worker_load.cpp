@@ -26,6 +26,7 @@ WorkerLoad MeasureWorkerLoad(int workers, const Profile& profile, std::int64_t s
   WorkerLoad load;
   load.workers = std::clamp(workers, 1, kMaxSandboxWorkers);
   load.stepMs = profile.step;
+  load.subStepWorkers = profile.subStepWorkers;
   const float stageMs[kWorkerStageCount] = {
       profile.broadphase, profile.narrowphase, profile.solver,
       std::max(0.0f, profile.step - profile.broadphase - profile.narrowphase - profile.solver)};

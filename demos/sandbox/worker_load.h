@@ -30,8 +30,9 @@ enum WorkerStage { kStageBroadphase, kStageNarrowphase, kStageSolver, kStageOthe
 /// (the solver's ranges include the time a worker waits inside them for the others to finish one of
 /// the solver's stages, since that wait is the solver's, not the pool's).
 struct WorkerLoad {
-  int workers = 0;      ///< rows; 0 before the first Step
-  float stepMs = 0.0f;  ///< the whole Step (Profile::step)
+  int workers = 0;         ///< rows; 0 before the first Step
+  float stepMs = 0.0f;     ///< the whole Step (Profile::step)
+  int subStepWorkers = 1;  ///< the workers its sub-steps ran on (Profile::subStepWorkers)
   std::array<std::array<float, kWorkerStageCount>, kMaxSandboxWorkers> busyMs{};
   float BusyMs(int worker) const;  ///< summed over the stages
 };
