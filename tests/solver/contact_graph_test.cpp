@@ -395,10 +395,6 @@ void ChangeContacts(ContactStream& stream, SolverArrays& solver, Rng& rng, int k
   }
 }
 
-// A value no colouring writes into bodyColors (it sets one bit a colour, of at most kGraphColorCount).
-constexpr std::uint32_t kKeptMark = 0xA5A5A5A5u;
-static_assert(kGraphColorCount <= 24);  // the mark has bit 24 set
-
 }  // namespace
 
 // PrepareContacts counts a new keys version exactly when what the colouring reads of the contacts
@@ -434,7 +430,7 @@ TEST_CASE("the contact colouring is kept only while the keys' version and the bo
         const int bodies = static_cast<int>(solver.states.size());
         // Kept exactly when the last colouring was made from this version, body count and slot order.
         const ColoredFrom now{solver.contactKeysVersion, bodies, workers ? 1 : 0};
-        const bool keepable = graph.coloredFrom.bodyCount >= 0 && graph.coloredFrom == now;
+        const bool keepable = graph.coloredFrom == now;  // never after none (bodyCount -1)
         BuildContactGraph<F>(solver.contacts, solver.contactKeys, {}, bodies, graph, context.tasks,
                              solver.contactKeysVersion);
         const bool kept = !graph.bodyColors.empty() && graph.bodyColors.front() == kKeptMark;

@@ -494,10 +494,6 @@ void ChangeJoints(SolverRig& rig, Rng& rng, int change) {
   }
 }
 
-// A value no colouring writes into bodyColors (one bit a colour, of at most kGraphColorCount).
-constexpr std::uint32_t kKeptMark = 0xA5A5A5A5u;
-static_assert(kGraphColorCount <= 24);  // the mark has bit 24 set
-
 // What the joints' colouring reads, computed here from hinge_graph.h's definition of a plain hinge
 // (a revolute joint without spring, motor or limit between two different bodies; two static ones
 // count as different), not by the engine's code.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Random solver bodies for the coloured-solver tests (contact_graph_test.cpp, hinge_graph_test.cpp):
-// moving, turned a little this step, with masses and inertias of any size a scene makes.
+// moving, turned a little this step, with masses and inertias of any size a scene makes; and the mark
+// those tests tell a kept colouring by.
 #pragma once
 
 #include "../test_util.h"
@@ -10,9 +11,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <utility>
 
 namespace mk::test {
+
+/// A value no colouring writes into a graph's bodyColors (it sets one bit a colour, of at most
+/// kGraphColorCount): the keep tests fill bodyColors with it, and a colouring made again overwrites it.
+inline constexpr std::uint32_t kKeptMark = 0xA5A5A5A5u;
+static_assert(kGraphColorCount <= 24);  // the mark has bit 24 set
 
 /// Appends `count` bodies to solver.states and solver.params. hugeInertiaOdds > 0: about one body in
 /// hugeInertiaOdds gets an inverse inertia of 1e30 (a joint's K then overflows float).
