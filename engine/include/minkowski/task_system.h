@@ -68,7 +68,7 @@ enum class WorkerUse : std::uint8_t {
   /// The default: on the workers while that is faster than the calling thread alone, judged from the
   /// sub-steps' own time per body and constraint, tried the other way now and then (after a few
   /// steps, then at most every 128 steps while the answer stays clear). Where the workers' cores pass
-  /// data slowly, a small scene's sub-steps run faster on one thread (docs/design.md section 7).
+  /// data slowly, a small scene's sub-steps run faster on one thread (docs/design.md section 8b).
   Measured = 0,
   Workers,        ///< always on the workers
   CallingThread,  ///< always on the calling thread alone (the step's other stages keep the workers)
