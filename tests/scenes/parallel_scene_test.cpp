@@ -34,15 +34,20 @@ using test::Hostility;
 
 namespace {
 
+// `tasks` (null: none) with the sub-steps always on the workers: a measured choice could leave their
+// stages to the calling thread (the same results), and these cases are what checks the stages on
+// workers (ThreadSanitizer).
+void SetWorkers(World& world, const TaskSystem* tasks) {
+  if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
+  REQUIRE(world.SetSubStepWorkers(WorkerUse::Workers));
+}
+
 std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneParams params, int steps,
                                    const TaskSystem* tasks, SimdWidth width = SimdWidth::Automatic) {
   scenes::SceneInfo row = info;  // the scene's own WorldDef but for the SIMD width
   if (width != SimdWidth::Automatic) row.worldDef.simdWidth = width;
   SceneRun run(row, params);
-  if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
-  // The sub-steps always on the workers: a measured choice could leave their stages to the calling
-  // thread (the same results), and these cases are what checks the stages on workers (ThreadSanitizer).
-  REQUIRE(run.GetWorld().SetSubStepWorkers(WorkerUse::Workers));
+  SetWorkers(run.GetWorld(), tasks);
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     run.Step();
@@ -147,8 +152,7 @@ World FastCrowd() {
 std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, int* mostFast = nullptr,
                                             std::size_t* hits = nullptr) {
   World world = FastCrowd();
-  if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
-  REQUIRE(world.SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
+  SetWorkers(world, tasks);
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     world.Step(1.0f / 60.0f);
@@ -209,8 +213,7 @@ World JointGatherCases(std::vector<GatherJoint>* made = nullptr) {
 // Each step's gathered joints (the joint's slot, both sides' bits) and state digest.
 std::vector<std::uint64_t> JointGatherDigests(const TaskSystem* tasks, int steps) {
   World world = JointGatherCases();
-  if (tasks != nullptr) REQUIRE(world.SetTaskSystem(*tasks));
-  REQUIRE(world.SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
+  SetWorkers(world, tasks);
   std::vector<std::uint64_t> digests;
   for (int i = 0; i < steps; ++i) {
     world.Step(1.0f / 60.0f);
@@ -472,8 +475,7 @@ TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum 
 std::vector<std::uint32_t> JointReactions(const scenes::SceneInfo& info, scenes::SceneParams params,
                                           int steps, const TaskSystem* tasks) {
   SceneRun run(info, params);
-  if (tasks != nullptr) REQUIRE(run.GetWorld().SetTaskSystem(*tasks));
-  REQUIRE(run.GetWorld().SetSubStepWorkers(WorkerUse::Workers));  // as in Digests
+  SetWorkers(run.GetWorld(), tasks);
   std::vector<std::uint32_t> bits;
   auto put = [&bits](float value) { bits.push_back(std::bit_cast<std::uint32_t>(value)); };
   for (int i = 0; i < steps; ++i) {

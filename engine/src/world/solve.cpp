@@ -457,9 +457,8 @@ void HoldLockedBodies(WorldState& world) {
 
 namespace {
 
-// Whether this step's sub-steps go to the workers (WorldDef::subStepWorkers).
+// Whether this step's sub-steps go to the workers (WorldDef::subStepWorkers); the world has workers.
 bool SubStepsOnWorkers(const WorldState& world) {
-  if (!HasWorkers(&world.tasks)) return false;
   switch (world.subStepWorkers) {
     case WorkerUse::Workers:
       return true;
@@ -474,9 +473,7 @@ bool SubStepsOnWorkers(const WorldState& world) {
 // Measured's timing: from the sub-steps to the scatter, which reads what they wrote and so pays for
 // the lines that stayed in the other core's cache (the same stages the choice moves, and what they
 // leave to the next: docs/benchmarks.md, "The sub-steps on the calling thread while that is faster").
-void RecordSubStepTime(WorldState& world, std::chrono::steady_clock::time_point start, bool onWorkers) {
-  world.profile.subStepWorkers = onWorkers ? world.tasks.workerCount : 1;
-  if (world.subStepWorkers != WorkerUse::Measured || !HasWorkers(&world.tasks)) return;
+void RecordSubStepTime(WorldState& world, std::chrono::steady_clock::time_point start) {
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const std::size_t items = world.solverBodies.size() + world.contactInputs.size() + world.jointInputs.size();
@@ -504,9 +501,10 @@ void SolveStep(WorldState& world, float dt) {
   }
   // The sub-steps, restitution and the caps on the workers or on this thread alone (WorkerUse): the
   // stages are cut for the workers either way, so the results are the same.
-  const bool subStepsOnWorkers = SubStepsOnWorkers(world);
+  const bool workers = HasWorkers(&world.tasks);
+  const bool subStepsOnWorkers = workers && SubStepsOnWorkers(world);
   const TaskSystem here = OnCallingThread(world.tasks);
-  if (HasWorkers(&world.tasks) && !subStepsOnWorkers) context.tasks = &here;
+  if (workers && !subStepsOnWorkers) context.tasks = &here;
   const auto start = std::chrono::steady_clock::now();
   RunSubSteps(solver, context, world.contactInputs);
   if (context.settings.enableRestitution) ApplyRestitution(solver, context);
@@ -522,7 +520,8 @@ void SolveStep(WorldState& world, float dt) {
   StoreJointImpulses(world.jointInputs, solver, context);
   ReportHits(world);
   ScatterBodies(world, context);
-  RecordSubStepTime(world, start, subStepsOnWorkers);
+  world.profile.subStepWorkers = subStepsOnWorkers ? world.tasks.workerCount : 1;
+  if (workers && world.subStepWorkers == WorkerUse::Measured) RecordSubStepTime(world, start);
 }
 
 }  // namespace mk
