@@ -132,7 +132,9 @@ int FirstDifference(ScenarioOptions options, const TaskSystem& tasks, bool refit
 // begin in the same update (a node freed by one proxy's walk is reused by a later one's new pair), and a
 // moving bar keeps some 50 partners. The
 // callback refuses a third of the pairs (a refused pair of two moved proxies is asked again by the
-// second) and logs every call; a re-filter and a destroyed and re-created box come every 10 updates.
+// second) and logs every call; a re-filter and a destroyed and re-created box come every 10 updates
+// (its slot is queued twice), and so does a box destroyed after its move and made again the update
+// after (a dead proxy in the queue).
 struct CallLog {
   std::vector<std::uint64_t> calls;
 };
@@ -170,14 +172,17 @@ class MovingGrid {
   }
 
   void Update(int step, const TaskSystem* tasks) {
+    const int gone = (step / 10 * 11 + 5) % (kSide * kSide);  // destroyed at ...7, made again at ...8
+    if (step % 10 == 8) ids_[gone] = Create(gone, step);
     for (int i = 0; i < kSide * kSide; ++i)
       REQUIRE(broadphase_.MoveProxy(ids_[i], BoxAt(i, step)) == BroadPhaseError::None);
     REQUIRE(broadphase_.MoveProxy(bar_, BarAt(step)) == BroadPhaseError::None);
     if (step % 10 == 3) REQUIRE(broadphase_.RefilterProxy(ids_[step % 50]) == BroadPhaseError::None);
     if (step % 10 == 7) {
+      REQUIRE(broadphase_.DestroyProxy(ids_[gone]) == BroadPhaseError::None);
       const int i = (step * 7) % (kSide * kSide);
       REQUIRE(broadphase_.DestroyProxy(ids_[i]) == BroadPhaseError::None);
-      ids_[i] = Create(i, step);
+      ids_[i] = Create(i, step);  // takes the slot it left: the free list is last in, first out
     }
     log_.calls.clear();
     if (tasks != nullptr) {

@@ -277,8 +277,10 @@ void BroadPhase::Impl::ProcessMovedWith(std::int32_t m, ForEachCandidate&& forEa
 void BroadPhase::Impl::OfferPair(std::int32_t m, std::int32_t other) {
   if (ShouldCollide(m, other)) {
     AddPair(m, other);
-  } else if ((flags[other] & kFlagQueued) != 0) {
-    // other is a moved proxy still to come: the serial update would offer it the pair again.
+  } else if (!shouldCollidePure && (flags[other] & kFlagQueued) != 0) {
+    // other is a moved proxy still to come: the serial update would offer it the pair again. Only the
+    // merge of an impure filter reads refusals (MergeMoved); a pure filter's merge skips the empty
+    // answers without clearing their flags, so `queued` would not mean "still to come" there.
     rejections.push_back({m, rejectHead[other]});
     rejectHead[other] = static_cast<std::int32_t>(rejections.size() - 1);
   }
@@ -428,7 +430,8 @@ int FindSplitAnswer(const BroadPhase::Impl& s, std::int32_t m, const ScanStarts&
 // `moved`) and writes only its items' FoundRange, the chunks it claimed and the stamp set it holds, so
 // ranges may run on any threads in any order. When the buffer cannot give room, the proxy is marked
 // (count -1) and the merge searches for it on the calling thread: the same answer.
-void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split) {
+void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split,
+                                      std::atomic<int>& answered) {
   AnswerWriter w(found, cursor);
   // A task system that runs more ranges at once than it has workers (the contract forbids it) leaves a
   // range without a stamp set: its answers are raw, and the merge runs the serial code: the same result.
@@ -437,6 +440,7 @@ void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64
   StampSet unused;
   WorkerStamps stamps(split ? stampSets[static_cast<std::size_t>(set)] : unused);
   ScanStarts starts[kScanBatch];  // a batch's scan starts, as in Update
+  int answeredHere = 0;
   for (int i = begin; i < end; ++i) {
     const std::int32_t m = moved[i];
     // Only the split answers scan from the starts; the raw ones (a re-filtering update) walk the pairs.
@@ -447,6 +451,7 @@ void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64
       foundRanges[i] = {};
       continue;
     }
+    ++answeredHere;
     w.Begin();
     const int removed = split ? FindSplitAnswer(*this, m, starts[(i - begin) % kScanBatch], w, stamps)
                               : (FindRawAnswer(*this, m, w) ? kRawCandidates : kFull);
@@ -459,6 +464,7 @@ void BroadPhase::Impl::FindCandidates(int begin, int end, std::atomic<std::int64
   }
   // Release: the next range to take the set sees every stamp this one wrote.
   if (set >= 0) stampSetBusy[static_cast<std::size_t>(set)].store(false, std::memory_order_release);
+  answered.fetch_add(answeredHere, std::memory_order_relaxed);
 }
 
 // On the calling thread before the search: a set of stamps (one per slot) for each worker, growing
@@ -540,10 +546,18 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
     if (rejectHead.size() < slots.size()) rejectHead.resize(slots.size(), -1);
     SizeStampSets(tasks->workerCount);
     std::atomic<std::int64_t> cursor{0};
+    std::atomic<int> answered{0};
     ParallelFor(tasks, movedCount, kMinMovedPerRange,
-                [&](int begin, int end) { FindCandidates(begin, end, cursor, split); });
+                [&](int begin, int end) { FindCandidates(begin, end, cursor, split, answered); });
+    // With a pure filter the merge of an empty answer edits nothing (no pair ends or begins, and no
+    // refusal is kept: OfferPair), so it is skipped without reading the proxy's slot or flags: most
+    // moved proxies keep their pairs (tumbler: 83% of 1,900 a step; joint_grid: all of 5,600, whose
+    // merge was 0.05 ms a step of reads on the calling thread). The flags are cleared below.
+    const bool skipEmpty = split && shouldCollidePure;
+    processed = answered.load(std::memory_order_relaxed);
     bool overflowed = false;
     for (int i = 0; i < movedCount; ++i) {
+      if (skipEmpty && foundRanges[i].count == 0) continue;
       const std::int32_t proxy = moved[i];
       if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
       flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);
@@ -560,7 +574,6 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
         MergeMoved(proxy, range);
       }
       rejectHead[proxy] = -1;  // its refusals are read: none is left for the next update
-      ++processed;
     }
     rejections.clear();
     // Room for what this update claimed, so the next one (on any schedule) stores everything.

@@ -302,15 +302,17 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// The search half of ProcessMovedWith for moved[begin, end) (any thread; it writes only its outputs and
   /// a stamp set it holds): each alive moved
   /// proxy's answer (FoundRange) into `found` at chunks claimed from `cursor`; foundRanges[i] says
-  /// where. split false: every answer raw (the update runs the serial code on all).
-  void FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split);
+  /// where. split false: every answer raw (the update runs the serial code on all). Adds the number of
+  /// proxies it answered for (alive, each once) to `answered`.
+  void FindCandidates(int begin, int end, std::atomic<std::int64_t>& cursor, bool split,
+                      std::atomic<int>& answered);
   /// The pair edits of one moved proxy from its split answer, on the calling thread in slot order.
   void MergeMoved(std::int32_t proxy, const FoundRange& range);
   void SizeStampSets(int workers);
   /// A stamp set no other range holds (any thread), or -1 when every one is taken.
   int AcquireStampSet();
   /// ShouldCollide(proxy, other) and the new pair when it allows it; a refusal noted when other is
-  /// still queued.
+  /// still queued and the filter is not pure (only the merge of an impure filter reads refusals).
   void OfferPair(std::int32_t proxy, std::int32_t other);
   bool Refused(std::int32_t first, std::int32_t proxy) const;
   /// tasks null or without workers: the serial update.
