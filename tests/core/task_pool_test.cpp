@@ -3,6 +3,7 @@
 // once, ranges respect minRange, worker indices are in range and never shared by two ranges running
 // at once; World::SetTaskSystem refuses what it documents.
 #include "../world/world_fixture.h"
+#include "core/parallel.h"
 #include "minkowski/task_system.h"
 #include "minkowski/world.h"
 
@@ -67,6 +68,41 @@ TEST_CASE("a pool's parallel-for runs every item once in ranges of at least minR
       CHECK(probe.shortRange.load() == 0);
     }
   }
+}
+
+// The solver's levels and colouring go through RunSideBySide: each job must run exactly once on any
+// schedule, and on two threads at once when the pool's thread takes the second (it does in most
+// trials: the first job waits up to 20 ms for the second to start, so a late pool thread still meets it).
+TEST_CASE("RunSideBySide runs each job once and side by side on a pool of two") {
+  TaskPool pool(2);
+  const TaskSystem tasks = pool.GetTaskSystem();
+  int overlapped = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::atomic<int> first{0}, second{0};
+    std::atomic<bool> secondStarted{false};
+    bool sawSecond = false;
+    RunSideBySide(
+        &tasks,
+        [&] {
+          first.fetch_add(1);
+          const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+          while (!secondStarted.load() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+          sawSecond = secondStarted.load();
+        },
+        [&] {
+          secondStarted.store(true);
+          second.fetch_add(1);
+        });
+    CHECK(first.load() == 1);
+    CHECK(second.load() == 1);
+    overlapped += sawSecond ? 1 : 0;
+  }
+  CHECK(overlapped >= 10);
+  int a = 0, b = 0;  // without a task system: one after the other, here
+  RunSideBySide(
+      nullptr, [&] { ++a; }, [&] { ++b; });
+  CHECK(a == 1);
+  CHECK(b == 1);
 }
 
 namespace {

@@ -39,4 +39,19 @@ void ParallelFor(const TaskSystem* tasks, int count, int minRange, Fn&& fn) {
   if (task != nullptr) tasks->finishTask(task, tasks->userContext);
 }
 
+/// first() and second() side by side on two workers (or one after the other on the calling thread,
+/// or in one range, as the task system chooses): two serial jobs that share no writes.
+template <class First, class Second>
+void RunSideBySide(const TaskSystem* tasks, First&& first, Second&& second) {
+  ParallelFor(tasks, 2, 1, [&](int begin, int end) {
+    for (int job = begin; job < end; ++job) {
+      if (job == 0) {
+        first();
+      } else {
+        second();
+      }
+    }
+  });
+}
+
 }  // namespace mk

@@ -191,25 +191,43 @@ void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& 
 
 }  // namespace
 
+namespace {
+
+// What a colouring of `keysVersion` for `bodyCount` bodies on `tasks` is made from
+// (ContactGraph::coloredFrom).
+ColoredFrom ColoringSource(int bodyCount, const TaskSystem* tasks, std::uint64_t keysVersion) {
+  return {keysVersion, bodyCount, /*layout=*/HasWorkers(tasks) ? 1 : 0};
+}
+
+}  // namespace
+
 template <class F>
-void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
-                       std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
+bool NeedsColoring(const ContactGraph<F>& graph, int bodyCount, const TaskSystem* tasks,
+                   std::uint64_t keysVersion) {
+  return keysVersion == kColorAlways || graph.coloredFrom != ColoringSource(bodyCount, tasks, keysVersion);
+}
+
+template <class F>
+void ColorContactGraph(std::span<const ContactKey> keys, int bodyCount, ContactGraph<F>& graph,
                        const TaskSystem* tasks, std::uint64_t keysVersion) {
-  MK_ASSERT(keys.size() == contacts.size());
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
-  const bool byBodyRange = HasWorkers(tasks);
-  const ColoredFrom from{keysVersion, bodyCount, /*layout=*/byBodyRange ? 1 : 0};
-  if (keysVersion == kColorAlways || graph.coloredFrom != from) {
-    graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
-    ColorContacts(keys, graph, byBodyRange);
-    // Groups: each colour's contacts in slot order, W to a group, the last one padded.
-    graph.colorGroupStart[0] = 0;
-    for (int c = 0; c < kGraphColorCount; ++c)
-      graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
-    graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
-    graph.coloredFrom = keysVersion == kColorAlways ? ColoredFrom{} : from;
-  }
+  if (!NeedsColoring(graph, bodyCount, tasks, keysVersion)) return;
+  graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
+  ColorContacts(keys, graph, /*byBodyRange=*/HasWorkers(tasks));
+  // Groups: each colour's contacts in slot order, W to a group, the last one padded.
+  graph.colorGroupStart[0] = 0;
+  for (int c = 0; c < kGraphColorCount; ++c)
+    graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
+  graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
+  graph.coloredFrom =
+      keysVersion == kColorAlways ? ColoredFrom{} : ColoringSource(bodyCount, tasks, keysVersion);
+}
+
+template <class F>
+void PackContactGraph(std::span<const ContactConstraint> contacts, std::span<const int> levels, int bodyCount,
+                      ContactGraph<F>& graph, const TaskSystem* tasks) {
+  constexpr int W = F::kLanes;
   // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
   // every contact's lane is known from the colouring, so the workers share it: a range of contacts
   // writes only its own lanes, and the groups come out the same for any split.
@@ -222,6 +240,15 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
                   -1, bodyCount);
     }
   }
+}
+
+template <class F>
+void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
+                       std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
+                       const TaskSystem* tasks, std::uint64_t keysVersion) {
+  MK_ASSERT(keys.size() == contacts.size());
+  ColorContactGraph(keys, bodyCount, graph, tasks, keysVersion);
+  PackContactGraph(contacts, levels, bodyCount, graph, tasks);
 }
 
 template <class F>
@@ -306,14 +333,19 @@ void DropCappedContactGroups(ContactGraph<F>& graph, std::span<const BodyParams>
 // Every lane type's graph; the kernels on the baseline types (Float4 and the scalar twins the tests
 // compare with), not on Avx2Float8, whose kernels need AVX2 (contact_graph_avx2.cpp). Building,
 // storing and dropping use no lane operation, so the 8-lane graph's are baseline code.
-#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                               \
-  template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>, \
-                                     std::span<const int>, int, ContactGraph<F>&, const TaskSystem*,  \
-                                     std::uint64_t);                                                  \
-  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,            \
-                                      std::span<ContactConstraint>, const TaskSystem*,                \
-                                      std::span<const ContactInput>);                                 \
-  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int, const TaskSystem*);                   \
+#define MK_CONTACT_GRAPH_INSTANTIATE(F)                                                                     \
+  template bool NeedsColoring<F>(const ContactGraph<F>&, int, const TaskSystem*, std::uint64_t);            \
+  template void ColorContactGraph<F>(std::span<const ContactKey>, int, ContactGraph<F>&, const TaskSystem*, \
+                                     std::uint64_t);                                                        \
+  template void PackContactGraph<F>(std::span<const ContactConstraint>, std::span<const int>, int,          \
+                                    ContactGraph<F>&, const TaskSystem*);                                   \
+  template void BuildContactGraph<F>(std::span<const ContactConstraint>, std::span<const ContactKey>,       \
+                                     std::span<const int>, int, ContactGraph<F>&, const TaskSystem*,        \
+                                     std::uint64_t);                                                        \
+  template void StoreContactGroups<F>(const ContactGraph<F>&, std::span<const ContactKey>,                  \
+                                      std::span<ContactConstraint>, const TaskSystem*,                      \
+                                      std::span<const ContactInput>);                                       \
+  template int AssignBlockStaticSlots<F>(ContactGraph<F>&, int, const TaskSystem*);                         \
   template void DropCappedContactGroups<F>(ContactGraph<F>&, std::span<const BodyParams>);
 MK_CONTACT_GRAPH_INSTANTIATE(wide::Float4)
 MK_CONTACT_KERNELS_INSTANTIATE(wide::Float4)

@@ -493,12 +493,6 @@ void SolveStep(WorldState& world, float dt) {
   GatherJoints(world, context.tasks);
   PrepareContacts(world.contactInputs, solver, context, world.maySurfaceShapes);
   PrepareJoints(world.jointInputs, solver, context);
-  // The relax pass's supports (RelaxNormalRows); Classic mode and a step without relax read none.
-  if (context.settings.mode == SolverMode::SoftStep && context.settings.enableRelax) {
-    ComputeSupportLevels(solver.contactKeys, solver.params, solver.levels, solver.levelScratch);
-  } else {
-    solver.levels.clear();
-  }
   // The sub-steps, restitution and the caps on the workers or on this thread alone (WorkerUse): the
   // stages are cut for the workers either way, so the results are the same.
   const bool workers = HasWorkers(&world.tasks);
