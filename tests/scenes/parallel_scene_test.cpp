@@ -442,7 +442,8 @@ TEST_CASE("after every step each contact's manifold holds its constraint's final
   }
 }
 
-TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum colours") {
+TEST_CASE(
+    "runs of one-block solver stages are handed over with the stage before them: tumbler's drum colours") {
   // Invariant of FuseOneBlockRuns (solver_stages.h): every maximal run of consecutive one-block stages
   // is marked on its first stage with its length, and every other stage has runLength 1. The drum
   // takes a colour for each of its contacts, so a pass holds a long run of one-group colours.
@@ -468,6 +469,18 @@ TEST_CASE("runs of one-block solver stages are handed over once: tumbler's drum 
   }
   CHECK(longestRun >= 10);                                 // the drum's one-contact colours
   CHECK(handOvers * 2 < static_cast<int>(stages.size()));  // fewer than half the stages
+  // A run that follows a stage of several blocks goes with that stage's hand-over
+  // (RunOneBlockRunAfter): the workers are moved on once per stage of several blocks, and once more
+  // only for a run the list begins with.
+  int multiBlock = 0, runsAfterMultiBlock = 0;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    multiBlock += stages[i].blockCount > 1 ? 1 : 0;
+    runsAfterMultiBlock += i > 0 && stages[i].blockCount == 1 && stages[i - 1].blockCount > 1 ? 1 : 0;
+  }
+  CHECK(runsAfterMultiBlock >= 10);  // AfterPositions every sub-step, the drum's colours every pass
+  const int expected = multiBlock + (stages[0].blockCount == 1 ? 1 : 0);
+  CHECK(run.GetWorld().State().solver.stages.HandOvers() == expected);
+  CHECK(expected == handOvers - runsAfterMultiBlock);
 }
 
 // The joints' reaction forces and torques after every step, bit for bit (they are not in the state

@@ -204,12 +204,12 @@ void SolverStages::WorkerLoop(int slot) {
       if (!ClaimBlock(s, block)) continue;
       if (s.runLength > 1) {  // the run's stages, each of one block, here in order (FuseOneBlockRuns)
         for (int r = 0; r < s.runLength; ++r) RunBlock(stages_[static_cast<std::size_t>(stage + r)], 0);
-        current_.store(stage + s.runLength, std::memory_order_release);
+        Publish(stage + s.runLength);
         break;
       }
       RunBlock(s, block);
       if (sync.done.fetch_add(1, std::memory_order_acq_rel) + 1 == s.blockCount)
-        current_.store(stage + 1, std::memory_order_release);
+        Publish(RunOneBlockRunAfter(stage));
     }
     // Every block is taken: wait for the workers still running one to finish the stage.
     SpinWait spin;
@@ -220,6 +220,25 @@ void SolverStages::WorkerLoop(int slot) {
     }
     stage = now;
   }
+}
+
+// Called by the worker that completed `stage`'s last block, which has seen every write of it (the done
+// count's acquire): when a run of one-block stages comes next, it runs the run here rather than hand
+// the run to whichever worker claims it first after a hand-over (one hand-over fewer: after each
+// sub-step's IntegratePositions, AfterPositions; on tumbler also the drum's colours after the large
+// ones). Returns the stage to publish.
+int SolverStages::RunOneBlockRunAfter(int stage) {
+  const std::size_t next = static_cast<std::size_t>(stage) + 1;
+  if (next >= stages_.size() || stages_[next].blockCount != 1) return stage + 1;
+  const int run = stages_[next].runLength;  // next is the first of its run (FuseOneBlockRuns)
+  for (int r = 0; r < run; ++r) RunBlock(stages_[next + static_cast<std::size_t>(r)], 0);
+  return stage + 1 + run;
+}
+
+// Moves every worker on to `stage` (release: its blocks see every write of the stages before).
+void SolverStages::Publish(int stage) {
+  handOvers_.store(handOvers_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  current_.store(stage, std::memory_order_release);
 }
 
 void SolverStages::WorkerTask(int begin, int end, int /*worker*/, void* context) {
@@ -260,6 +279,7 @@ void SolverStages::Run(SolverArrays& solver, const StepContext& context, const T
   solver_ = &solver;
   context_ = &context;
   capped_.store(false, std::memory_order_relaxed);
+  handOvers_.store(0, std::memory_order_relaxed);
   current_.store(0, std::memory_order_release);
   // workerCount - 1 helpers, and this thread: it alone would finish the stages, so a task system that
   // runs the helpers late, serially or here inside enqueue only costs speed.

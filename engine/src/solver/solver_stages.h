@@ -21,7 +21,9 @@
 // round one body: tumbler's drum takes a colour of its own for each of its contacts, up to 24, each a
 // stage of one group) cost a hand-over each: the worker that takes the first of a run of one-block
 // stages runs them all in order and hands over once (FuseOneBlockRuns; tumbler: 324 stages a step,
-// 232 of one block, 112 hand-overs after). The order of the work is unchanged.
+// 232 of one block, 112 hand-overs after). A run that follows a stage of several blocks is run by the
+// worker that completes that stage, before it hands over (RunOneBlockRunAfter): one hand-over for
+// both. The order of the work is unchanged.
 //
 // The results are RunSubSteps's, bit for bit, for any worker count: each body sees its constraints in
 // the same order (colour by colour, then the overflow), and a block's only shared write, the graph's
@@ -89,6 +91,8 @@ class SolverStages {
 
   /// The last Run's stages, in order (what tests and profiles read).
   std::span<const SolverStage> Stages() const { return stages_; }
+  /// How many times the last Run moved the workers on to a later stage (its hand-overs).
+  int HandOvers() const { return handOvers_.load(std::memory_order_relaxed); }
 
  private:
   struct alignas(64) Sync {
@@ -101,6 +105,8 @@ class SolverStages {
   void AddColorStages(StageKind kind, const SolverArrays& solver);
   void AddBodyStage(StageKind kind, int bodyCount, int workerCount);
   void FuseOneBlockRuns();
+  int RunOneBlockRunAfter(int stage);
+  void Publish(int stage);
   void RunBlock(const SolverStage& stage, int block);
   template <class F>
   void RunBlockOn(const SolverStage& stage, int block, ContactGraph<F>& graph, HingeGraph<F>& hinges);
@@ -116,7 +122,8 @@ class SolverStages {
   std::size_t claimCapacity_ = 0;
   int workerCount_ = 1;
   alignas(64) std::atomic<int> current_{0};  // the stage every worker is on; stages_.size(): done
-  std::atomic<bool> capped_{false};          // an IntegratePositions block hit a speed cap
+  std::atomic<int> handOvers_{0};    // beside current_: the worker that publishes holds the line already
+  std::atomic<bool> capped_{false};  // an IntegratePositions block hit a speed cap
   SolverArrays* solver_ = nullptr;
   const StepContext* context_ = nullptr;
 };
