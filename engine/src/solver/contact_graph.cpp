@@ -189,10 +189,6 @@ void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& 
   });
 }
 
-}  // namespace
-
-namespace {
-
 // What a colouring of `keysVersion` for `bodyCount` bodies on `tasks` is made from
 // (ContactGraph::coloredFrom).
 ColoredFrom ColoringSource(int bodyCount, const TaskSystem* tasks, std::uint64_t keysVersion) {
@@ -211,8 +207,6 @@ template <class F>
 void ColorContactGraph(std::span<const ContactKey> keys, int bodyCount, ContactGraph<F>& graph,
                        const TaskSystem* tasks, std::uint64_t keysVersion) {
   constexpr int W = F::kLanes;
-  graph.staticSlot = bodyCount;
-  if (!NeedsColoring(graph, bodyCount, tasks, keysVersion)) return;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
   ColorContacts(keys, graph, /*byBodyRange=*/HasWorkers(tasks));
   // Groups: each colour's contacts in slot order, W to a group, the last one padded.
@@ -228,6 +222,7 @@ template <class F>
 void PackContactGraph(std::span<const ContactConstraint> contacts, std::span<const int> levels, int bodyCount,
                       ContactGraph<F>& graph, const TaskSystem* tasks) {
   constexpr int W = F::kLanes;
+  graph.staticSlot = bodyCount;
   // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
   // every contact's lane is known from the colouring, so the workers share it: a range of contacts
   // writes only its own lanes, and the groups come out the same for any split.
@@ -247,7 +242,8 @@ void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<co
                        std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
                        const TaskSystem* tasks, std::uint64_t keysVersion) {
   MK_ASSERT(keys.size() == contacts.size());
-  ColorContactGraph(keys, bodyCount, graph, tasks, keysVersion);
+  if (NeedsColoring(graph, bodyCount, tasks, keysVersion))
+    ColorContactGraph(keys, bodyCount, graph, tasks, keysVersion);
   PackContactGraph(contacts, levels, bodyCount, graph, tasks);
 }
 

@@ -104,10 +104,11 @@ template <class F>
 void BuildContactGraph(std::span<const ContactConstraint> contacts, std::span<const ContactKey> keys,
                        std::span<const int> levels, int bodyCount, ContactGraph<F>& graph,
                        const TaskSystem* tasks = nullptr, std::uint64_t keysVersion = kColorAlways);
-/// BuildContactGraph's two halves, for a caller that runs other work beside the colouring (which
-/// reads only `keys` and writes only the graph's colouring, on whichever one thread runs it). NeedsColoring:
-/// false when the graph keeps a colouring of the same keys version, body count and slot order, and
-/// ColorContactGraph does nothing. ColorContactGraph then PackContactGraph is BuildContactGraph.
+/// BuildContactGraph's parts, for a caller that runs other work beside the colouring (which reads only
+/// `keys` and writes only the graph's colouring, on whichever one thread runs it). NeedsColoring: false
+/// when the graph keeps a colouring of the same keys version, body count and slot order. ColorContactGraph
+/// colours (call it when NeedsColoring says so); PackContactGraph packs the lanes and sets the static slot.
+/// BuildContactGraph is ColorContactGraph when needed, then PackContactGraph.
 template <class F>
 bool NeedsColoring(const ContactGraph<F>& graph, int bodyCount, const TaskSystem* tasks,
                    std::uint64_t keysVersion);

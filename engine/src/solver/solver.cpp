@@ -102,8 +102,7 @@ void RunSoftSubSteps(SolverArrays& solver, const StepContext& context, ContactGr
   if (NeedsColoring(graph, bodyCount, context.tasks, solver.contactKeysVersion)) {
     RunSideBySide(context.tasks, levels, color);
   } else {
-    levels();
-    color();  // only the static slot: the colouring is kept
+    levels();  // the colouring is kept
   }
   PackContactGraph(std::span<const ContactConstraint>(solver.contacts), std::span<const int>(solver.levels),
                    bodyCount, graph, context.tasks);
