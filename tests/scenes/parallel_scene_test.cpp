@@ -163,6 +163,46 @@ std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, 
   return digests;
 }
 
+// 48 boxes on a static floor, each pushed every step in turn: into the floor at 30 m/s (faster than
+// the contact answers in one step, so the continuous stage holds the box at its start pose, or stops it
+// at the touch), along it at 30 m/s (swept, nothing hit) or left to the solver. So the parallel sweeps
+// hold bodies that were not held the step before, and release bodies that were: the outcomes that
+// change a body although it hit nothing. After each step, the digest and the boxes' hold flags; `held`
+// counts the flags set over the run.
+std::vector<std::uint64_t> PressedCrowdDigests(const TaskSystem* tasks, int steps, int* held = nullptr,
+                                               int* mostFast = nullptr) {
+  World world(WorldDef{.gravity = {0.0f, -10.0f}});
+  const BodyId floor = world.CreateBody({.position = {0.0f, -1.0f}});
+  world.CreateShape(floor, {}, MakeBox(100.0f, 1.0f).value);
+  std::vector<BodyId> boxes;
+  for (int i = 0; i < 48; ++i) {
+    boxes.push_back(world.CreateBody(
+        {.type = BodyType::Dynamic, .position = {-70.0f + 3.0f * static_cast<float>(i), 0.25f}}));
+    world.CreateShape(boxes.back(), {}, MakeBox(0.25f, 0.25f).value);
+  }
+  SetWorkers(world, tasks);
+  std::vector<std::uint64_t> digests;
+  for (int step = 0; step < steps; ++step) {
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const int turn = (step + static_cast<int>(i)) % (i % 2 == 0 ? 2 : 3);
+      if (turn == 0) world.SetLinearVelocity(boxes[i], {1.0f, -30.0f});
+      if (turn == 1) world.SetLinearVelocity(boxes[i], {30.0f, 0.0f});
+    }
+    world.Step(1.0f / 60.0f);
+    digests.push_back(test::StepDigest(world));
+    if (mostFast != nullptr) *mostFast = std::max(*mostFast, world.GetCounters().fastBodies);
+    // The flags are state a snapshot keeps, not in the digest: one bit per box.
+    std::uint64_t heldBits = 0;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const bool flag = world.State().bodies[boxes[i].index1 - 1].heldAtStart;
+      heldBits |= std::uint64_t{flag} << i;
+      if (held != nullptr) *held += flag ? 1 : 0;
+    }
+    digests.push_back(heldBits);
+  }
+  return digests;
+}
+
 // A chain of 1,400 hanging bodies with every case of the joint gather: hinges between moving bodies,
 // hinges to the static ground, the slots of destroyed joints, filter joints (no rows), a mouse joint, a
 // disabled body's joints, and a jointed island put to sleep (neither body moves). Over 1,024 joint
@@ -296,6 +336,16 @@ TEST_CASE(
   CHECK(hits >= 20);      // and the digests hold hit events
   CheckWorkersAndHostileSchedulers(serial,
                                    [](const TaskSystem* tasks) { return FastCrowdDigests(tasks, 45); });
+}
+
+TEST_CASE(
+    "continuous collision on workers: bodies pressed into the floor are held and released as serially") {
+  int held = 0, mostFast = 0;
+  const std::vector<std::uint64_t> serial = PressedCrowdDigests(nullptr, 30, &held, &mostFast);
+  CHECK(mostFast >= 32);  // the parallel pass runs
+  CHECK(held >= 40);      // and holds (80 in this run)
+  CheckWorkersAndHostileSchedulers(serial,
+                                   [](const TaskSystem* tasks) { return PressedCrowdDigests(tasks, 30); });
 }
 
 TEST_CASE("joints gathered on workers: the serial list in slot order with every kind of joint and body") {
