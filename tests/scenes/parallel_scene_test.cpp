@@ -164,11 +164,12 @@ std::vector<std::uint64_t> FastCrowdDigests(const TaskSystem* tasks, int steps, 
 }
 
 // 48 boxes on a static floor, each pushed every step in turn: into the floor at 30 m/s (faster than
-// the contact answers in one step, so the continuous stage holds the box at its start pose, or stops it
-// at the touch), along it at 30 m/s (swept, nothing hit) or left to the solver. So the parallel sweeps
-// hold bodies that were not held the step before, and release bodies that were: the outcomes that
-// change a body although it hit nothing. After each step, the digest and the boxes' hold flags; `held`
-// counts the flags set over the run.
+// the contact answers in one step, so the continuous stage stops the box where it touches and sets its
+// hold flag, Body::heldAtStart), along it at 30 m/s (swept, nothing hit) or left to the solver. So the
+// parallel pass's outcomes set the flag on bodies that did not have it and clear it on bodies that
+// did, the latter an outcome that changes a body although its sweep hit nothing. After each step, the
+// digest and the boxes' flags (state a snapshot keeps, which the digest leaves out); `held` counts
+// the flags set over the run.
 std::vector<std::uint64_t> PressedCrowdDigests(const TaskSystem* tasks, int steps, int* held = nullptr,
                                                int* mostFast = nullptr) {
   World world(WorldDef{.gravity = {0.0f, -10.0f}});
@@ -191,7 +192,6 @@ std::vector<std::uint64_t> PressedCrowdDigests(const TaskSystem* tasks, int step
     world.Step(1.0f / 60.0f);
     digests.push_back(test::StepDigest(world));
     if (mostFast != nullptr) *mostFast = std::max(*mostFast, world.GetCounters().fastBodies);
-    // The flags are state a snapshot keeps, not in the digest: one bit per box.
     std::uint64_t heldBits = 0;
     for (std::size_t i = 0; i < boxes.size(); ++i) {
       const bool flag = world.State().bodies[boxes[i].index1 - 1].heldAtStart;

@@ -612,16 +612,6 @@ bool SolveContinuousBody(WorldState& world, int bodySlot, float dt) {
 constexpr int kMinFastBodiesForWorkers = 32;
 constexpr int kMinFastBodiesPerRange = 8;
 
-// A sweep whose outcome changes nothing (ApplyFastSweep would return at once and leave the body as it
-// is): no impact (a hold is one, at fraction 0), no hold the step before to forget, no sensor on the
-// way. Most fast bodies' outcome (rain, two workers: 5,800 fast bodies a step, 135 of them applied;
-// reading each one's sweep back on the calling thread, lines the other worker wrote, took 0.2 ms of
-// its 9). Read by the worker that swept the body, before anything is applied.
-bool IsQuietSweep(const FastSweep& item, const Body& body) {
-  const SweepContext& context = item.context;
-  return item.swept && !(context.fraction < 1.0f) && item.sensors.empty() && !body.heldAtStart;
-}
-
 // The parallel pass: every fast non-bullet swept on the workers, each into its own FastSweep
 // (world.fastSweeps, parallel to world.fastBodies). A body's sweep reads static shapes and its own
 // state only (a moving sensor sends it back to the calling thread), and no other body's sweep changes
@@ -631,7 +621,6 @@ bool IsQuietSweep(const FastSweep& item, const Body& body) {
 void SweepFastBodiesOnWorkers(WorldState& world, float dt) {
   const int count = static_cast<int>(world.fastBodies.size());
   if (world.fastSweeps.size() < world.fastBodies.size()) world.fastSweeps.resize(world.fastBodies.size());
-  world.fastSweepQuiet.resize(world.fastBodies.size());
   ParallelFor(&world.tasks, count, kMinFastBodiesPerRange, [&world, dt](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       FastSweep& item = world.fastSweeps[static_cast<std::size_t>(i)];
@@ -639,10 +628,8 @@ void SweepFastBodiesOnWorkers(WorldState& world, float dt) {
       item.context = SweepContext{};
       item.context.sensors = &item.sensors;
       item.context.outOfOrder = true;
-      const int body = world.fastBodies[static_cast<std::size_t>(i)];
-      SweepFastBody(world, body, dt, item.context);
+      SweepFastBody(world, world.fastBodies[static_cast<std::size_t>(i)], dt, item.context);
       item.swept = !item.context.redoInOrder;
-      world.fastSweepQuiet[static_cast<std::size_t>(i)] = IsQuietSweep(item, world.bodies[body]) ? 1 : 0;
     }
   });
 }
@@ -666,11 +653,6 @@ void SolveContinuous(WorldState& world, float dt) {
   // turn, the others (see UsableSweep) and the bullets, which see the bodies moved before them, sweep
   // here.
   for (std::size_t i = 0; i < world.fastBodies.size(); ++i) {
-    // A quiet sweep is skipped while no body was moved back (every kept fraction is then 1) or this
-    // one was not.
-    if (onWorkers && world.fastSweepQuiet[i] != 0 &&
-        (world.movedBack.empty() || KeptFraction(world, world.fastBodies[i]) == 1.0f))
-      continue;
     const FastSweep* swept = onWorkers ? UsableSweep(world, i) : nullptr;
     const bool movedBack = swept != nullptr ? ApplyFastSweep(world, swept->context, swept->sensors)
                                             : SolveContinuousBody(world, world.fastBodies[i], dt);

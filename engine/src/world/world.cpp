@@ -319,8 +319,7 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) + Bytes(w.sensorEndEvents) +
            Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) + Bytes(w.moveEvents) +
            Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) +
-           Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps) +
-           Bytes(w.fastSweepQuiet);
+           Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
   m.step += Bytes(s.jointPlaceKeys) + s.GraphBytes();
   m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;

@@ -285,10 +285,8 @@ struct WorldState {
   std::vector<int> fastBodies;   // continuous collision: fast non-bullet body slots of this step
   std::vector<int> fastBullets;  // and fast bullets, swept after the others have moved
   // The continuous stage's parallel pass (continuous.cpp): one sweep per fast non-bullet body, in the
-  // order of fastBodies; kept between steps (each keeps its sensor list's capacity). fastSweepQuiet, in
-  // the same order: 1 when that sweep changes nothing (IsQuietSweep).
+  // order of fastBodies; kept between steps (each keeps its sensor list's capacity).
   std::vector<FastSweep> fastSweeps;
-  std::vector<std::uint8_t> fastSweepQuiet;
   // Continuous collision's sensors (continuous.cpp, SweepSensors): the (fast shape, sensor shape) pairs
   // in one fast body's swept box, and the end events of the sensors fast bodies crossed this step,
   // which PublishEndEvents leaves waiting for the next step. Both empty between steps.
