@@ -343,7 +343,7 @@ TEST_CASE(
   int held = 0, mostFast = 0;
   const std::vector<std::uint64_t> serial = PressedCrowdDigests(nullptr, 30, &held, &mostFast);
   CHECK(mostFast >= 32);  // the parallel pass runs
-  CHECK(held >= 40);      // and holds (80 in this run)
+  CHECK(held >= 40);      // and sets hold flags (80 in this run)
   CheckWorkersAndHostileSchedulers(serial,
                                    [](const TaskSystem* tasks) { return PressedCrowdDigests(tasks, 30); });
 }
