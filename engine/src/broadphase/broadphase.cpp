@@ -553,11 +553,13 @@ void BroadPhase::Impl::Update(const TaskSystem* tasks) {
     // refusal is kept: OfferPair), so it is skipped without reading the proxy's slot or flags: most
     // moved proxies keep their pairs (tumbler: 83% of 1,900 a step; joint_grid: all of 5,600, whose
     // merge was 0.05 ms a step of reads on the calling thread). The flags are cleared below.
+    // Only a split answer: an empty raw one (a range left without a stamp set) means no proxy overlaps,
+    // and the serial code it feeds still ends the proxy's pairs.
     const bool skipEmpty = split && shouldCollidePure;
     processed = answered.load(std::memory_order_relaxed);
     bool overflowed = false;
     for (int i = 0; i < movedCount; ++i) {
-      if (skipEmpty && foundRanges[i].count == 0) continue;
+      if (skipEmpty && foundRanges[i].count == 0 && foundRanges[i].removed != kRawCandidates) continue;
       const std::int32_t proxy = moved[i];
       if (!slots[proxy].alive || (flags[proxy] & kFlagQueued) == 0) continue;
       flags[proxy] &= static_cast<std::uint8_t>(~kFlagQueued);
