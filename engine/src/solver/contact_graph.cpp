@@ -126,6 +126,7 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
   }
   graph.overflow.clear();
   if (!byBodyRange) {
+    graph.laneContact.clear();
     for (std::size_t i = 0; i < keys.size(); ++i) {
       if (graph.colorOf[i] < 0) graph.overflow.push_back(static_cast<int>(i));
     }
@@ -135,12 +136,28 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
     int slot = 0;
     for (int& r : rangeSlots[c]) slot += std::exchange(r, slot);
   }
+  // Each colour's lanes start at its first group's (the groups as ColorContactGraph lays them out);
+  // the padding lanes after its last contact hold no constraint.
+  constexpr int W = F::kLanes;
+  int laneStart[kGraphColorCount];
+  int lanes = 0;
+  for (int c = 0; c < kGraphColorCount; ++c) {
+    laneStart[c] = lanes;
+    lanes += (graph.colorSize[c] + W - 1) / W * W;
+  }
+  graph.laneContact.resize(static_cast<std::size_t>(lanes));
+  for (int c = 0; c < kGraphColorCount; ++c) {
+    std::fill(graph.laneContact.begin() + laneStart[c] + graph.colorSize[c],
+              graph.laneContact.begin() + (c + 1 < kGraphColorCount ? laneStart[c + 1] : lanes), -1);
+  }
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const int color = graph.colorOf[i];
     if (color < 0) {
       graph.overflow.push_back(static_cast<int>(i));
     } else {
-      graph.slotOf[i] = rangeSlots[color][rangeOf(FirstMovingBody(keys[i]))]++;
+      const int slot = rangeSlots[color][rangeOf(FirstMovingBody(keys[i]))]++;
+      graph.slotOf[i] = slot;
+      graph.laneContact[static_cast<std::size_t>(laneStart[color] + slot)] = static_cast<int>(i);
     }
   }
 }
@@ -167,12 +184,22 @@ void PackContactRange(std::span<const ContactConstraint> contacts, ContactGraph<
   }
 }
 
+// Asks for the constraints of a group's lanes (`lanes`: its laneContact entries) before they are read:
+// in lane order they lie anywhere in the constraint array, so each read would wait in turn.
+inline void PrefetchGroupConstraints(const ContactConstraint* constraints, const int* lanes, int laneCount) {
+  for (int k = 0; k < laneCount; ++k) {
+    if (lanes[k] < 0) continue;
+    const char* bytes = reinterpret_cast<const char*>(&constraints[lanes[k]]);
+    for (std::size_t at = 0; at < sizeof(ContactConstraint); at += 64) __builtin_prefetch(bytes + at);
+  }
+}
+
 // fn(color, begin, end) over every colour's groups on the workers, cut into slices across the
 // colours: slice j of n holds the j-th n-th of each colour's groups. A worker that takes the w-th part
-// of the slices first (TaskPool's order) then meets the groups it packed and solved (the packing goes
-// by input order, and SolverStages starts worker w at the w-th part of each colour): their lanes, and
-// the contacts behind them, are in its own core's cache. Split over all the groups at once, a range
-// held whole colours, half of them solved on the other core, and large_pyramid's and many_pyramids'
+// of the slices first (TaskPool's order) then meets the groups it packed and solved (the packing with
+// workers goes by these slices too, and SolverStages starts worker w at the w-th part of each colour):
+// their lanes, and the contacts behind them, are in its own core's cache. Split over all the groups at once,
+// a range held whole colours, half of them solved on the other core, and large_pyramid's and many_pyramids'
 // two-worker steps took 8% longer (docs/benchmarks.md, "Two workers, one data each").
 template <class F, class Fn>
 void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& fn) {
@@ -223,12 +250,31 @@ void PackContactGraph(std::span<const ContactConstraint> contacts, std::span<con
                       ContactGraph<F>& graph, const TaskSystem* tasks) {
   constexpr int W = F::kLanes;
   graph.staticSlot = bodyCount;
-  // The packing is most of the build (each contact's 180-byte constraint read, its lane written) and
-  // every contact's lane is known from the colouring, so the workers share it: a range of contacts
-  // writes only its own lanes, and the groups come out the same for any split.
-  ParallelFor(tasks, static_cast<int>(contacts.size()), kMinContactsPerRange, [&](int begin, int end) {
-    PackContactRange(contacts, graph, begin, end, levels.empty() ? nullptr : levels.data());
-  });
+  const int* levelsOrNull = levels.empty() ? nullptr : levels.data();
+  if (!graph.laneContact.empty()) {
+    // With workers, group by group: the packing is most of the build (each contact's 180-byte
+    // constraint read, its lane written), and a worker that packed contacts in input order wrote lanes
+    // all over the groups, most of whose lines the other worker wrote too; each store then waited for
+    // its line to come from the other core (tumbler: four times one worker's work, twice its time;
+    // docs/benchmarks.md, "The packing group by group"). Whole groups by colour slices are the groups
+    // the same worker then solves first; reading a constraint the other core prepared costs one miss.
+    ForColorSlices(graph, tasks, [&](int, int from, int to) {
+      const ContactConstraint* constraints = contacts.data();
+      const int* laneContact = graph.laneContact.data();
+      for (int g = from; g < to; ++g) {
+        if (g + 1 < to)
+          PrefetchGroupConstraints(constraints, laneContact + static_cast<std::size_t>(g + 1) * W, W);
+        for (int k = 0; k < W; ++k) {
+          const int i = laneContact[static_cast<std::size_t>(g) * W + static_cast<std::size_t>(k)];
+          PackLane(graph.groups[static_cast<std::size_t>(g)], k, i < 0 ? nullptr : &constraints[i], i,
+                   bodyCount, levelsOrNull);
+        }
+      }
+    });
+    return;
+  }
+  ParallelFor(tasks, static_cast<int>(contacts.size()), kMinContactsPerRange,
+              [&](int begin, int end) { PackContactRange(contacts, graph, begin, end, levelsOrNull); });
   for (int c = 0; c < kGraphColorCount; ++c) {
     for (int slot = graph.colorSize[c]; slot % W != 0; ++slot) {
       PackLane<F>(graph.groups[static_cast<size_t>(graph.colorGroupStart[c] + slot / W)], slot % W, nullptr,

@@ -62,6 +62,10 @@ struct ContactGraph {
   std::vector<std::uint32_t> bodyColors;  // per solver body: bit c set when a contact of colour c has it
   std::vector<std::int8_t> colorOf;       // per constraint: its colour, -1 for the overflow
   std::vector<int> slotOf;                // per coloured constraint: its place among its colour's
+  /// With workers (the colouring by body range): per lane of every group, group * kLanes + lane, the
+  /// constraint packed there, -1 for a padding lane. The packing goes by it, group by group, so that
+  /// each worker writes whole groups (PackContactGraph). Empty with one worker.
+  std::vector<int> laneContact;
   std::vector<WideContactGroup<F>> groups;
   int colorGroupStart[kGraphColorCount + 1] = {};  // colour c's groups: [start[c], start[c + 1])
   int colorSize[kGraphColorCount] = {};            // contacts per colour
@@ -81,8 +85,8 @@ struct ContactGraph {
   /// Bytes held on the heap (World::GetMemoryStats).
   std::size_t MemoryBytes() const {
     return bodyColors.capacity() * sizeof(std::uint32_t) + colorOf.capacity() * sizeof(std::int8_t) +
-           slotOf.capacity() * sizeof(int) + groups.capacity() * sizeof(WideContactGroup<F>) +
-           overflow.capacity() * sizeof(int);
+           slotOf.capacity() * sizeof(int) + laneContact.capacity() * sizeof(int) +
+           groups.capacity() * sizeof(WideContactGroup<F>) + overflow.capacity() * sizeof(int);
   }
 };
 
