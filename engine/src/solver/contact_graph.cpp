@@ -125,6 +125,11 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
             key.scalarOnly ? -1 : AssignColorAfter(graph.bodyColors, FirstMovingBody(key)));
   }
   graph.overflow.clear();
+  // Groups: each colour's contacts in slot order, W to a group, the last one padded.
+  constexpr int W = F::kLanes;
+  graph.colorGroupStart[0] = 0;
+  for (int c = 0; c < kGraphColorCount; ++c)
+    graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
   if (!byBodyRange) {
     graph.laneContact.clear();
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -136,19 +141,13 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
     int slot = 0;
     for (int& r : rangeSlots[c]) slot += std::exchange(r, slot);
   }
-  // Each colour's lanes start at its first group's (the groups as ColorContactGraph lays them out);
-  // the padding lanes after its last contact hold no constraint.
-  constexpr int W = F::kLanes;
-  int laneStart[kGraphColorCount];
-  int lanes = 0;
+  // Each colour's lanes start at its first group's; the padding lanes after its last contact hold no
+  // constraint.
+  const auto laneStart = [&graph](int color) { return graph.colorGroupStart[color] * W; };
+  graph.laneContact.resize(static_cast<std::size_t>(laneStart(kGraphColorCount)));
   for (int c = 0; c < kGraphColorCount; ++c) {
-    laneStart[c] = lanes;
-    lanes += (graph.colorSize[c] + W - 1) / W * W;
-  }
-  graph.laneContact.resize(static_cast<std::size_t>(lanes));
-  for (int c = 0; c < kGraphColorCount; ++c) {
-    std::fill(graph.laneContact.begin() + laneStart[c] + graph.colorSize[c],
-              graph.laneContact.begin() + (c + 1 < kGraphColorCount ? laneStart[c + 1] : lanes), -1);
+    std::fill(graph.laneContact.begin() + laneStart(c) + graph.colorSize[c],
+              graph.laneContact.begin() + laneStart(c + 1), -1);
   }
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const int color = graph.colorOf[i];
@@ -157,7 +156,7 @@ void ColorContacts(std::span<const ContactKey> keys, ContactGraph<F>& graph, boo
     } else {
       const int slot = rangeSlots[color][rangeOf(FirstMovingBody(keys[i]))]++;
       graph.slotOf[i] = slot;
-      graph.laneContact[static_cast<std::size_t>(laneStart[color] + slot)] = static_cast<int>(i);
+      graph.laneContact[static_cast<std::size_t>(laneStart(color) + slot)] = static_cast<int>(i);
     }
   }
 }
@@ -195,12 +194,13 @@ inline void PrefetchGroupConstraints(const ContactConstraint* constraints, const
 }
 
 // fn(color, begin, end) over every colour's groups on the workers, cut into slices across the
-// colours: slice j of n holds the j-th n-th of each colour's groups. A worker that takes the w-th part
-// of the slices first (TaskPool's order) then meets the groups it packed and solved (the packing with
-// workers goes by these slices too, and SolverStages starts worker w at the w-th part of each colour):
-// their lanes, and the contacts behind them, are in its own core's cache. Split over all the groups at once,
-// a range held whole colours, half of them solved on the other core, and large_pyramid's and many_pyramids'
-// two-worker steps took 8% longer (docs/benchmarks.md, "Two workers, one data each").
+// colours: slice j of n holds the j-th n-th of each colour's groups. A worker that takes the w-th
+// part of the slices first (TaskPool's order) then meets the groups it packed and solved (the packing
+// with workers goes by these slices too, and SolverStages starts worker w at the w-th part of each
+// colour): their lanes, and the contacts behind them, are in its own core's cache. Split over all the
+// groups at once, a range held whole colours, half of them solved on the other core, and
+// large_pyramid's and many_pyramids' two-worker steps took 8% longer (docs/benchmarks.md, "Two
+// workers, one data each").
 template <class F, class Fn>
 void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& fn) {
   const int total = graph.colorGroupStart[kGraphColorCount];
@@ -233,13 +233,8 @@ bool NeedsColoring(const ContactGraph<F>& graph, int bodyCount, const TaskSystem
 template <class F>
 void ColorContactGraph(std::span<const ContactKey> keys, int bodyCount, ContactGraph<F>& graph,
                        const TaskSystem* tasks, std::uint64_t keysVersion) {
-  constexpr int W = F::kLanes;
   graph.bodyColors.assign(static_cast<size_t>(bodyCount), 0u);
   ColorContacts(keys, graph, /*byBodyRange=*/HasWorkers(tasks));
-  // Groups: each colour's contacts in slot order, W to a group, the last one padded.
-  graph.colorGroupStart[0] = 0;
-  for (int c = 0; c < kGraphColorCount; ++c)
-    graph.colorGroupStart[c + 1] = graph.colorGroupStart[c] + (graph.colorSize[c] + W - 1) / W;
   graph.groups.resize(static_cast<size_t>(graph.colorGroupStart[kGraphColorCount]));
   graph.coloredFrom =
       keysVersion == kColorAlways ? ColoredFrom{} : ColoringSource(bodyCount, tasks, keysVersion);
