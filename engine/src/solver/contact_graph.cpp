@@ -69,9 +69,10 @@ constexpr int kSlotBodyRanges = 64;
 // The moving body a contact's slot goes by: A unless A is static (a contact always has one moving).
 int FirstMovingBody(const ContactKey& key) { return key.indexA >= 0 ? key.indexA : key.indexB; }
 
-// Gives every contact its colour (graph.colorOf, graph.colorSize) and its slot in it, and lists the
-// overflow. Reads the compact keys alone: two passes over the 180-byte constraints would pull a cache
-// line per contact each.
+// Gives every contact its colour (graph.colorOf, graph.colorSize) and its slot in it, lays out the
+// colours' groups (graph.colorGroupStart), lists the overflow, and with byBodyRange each lane's contact
+// (graph.laneContact). Reads the compact keys alone: two passes over the 180-byte constraints would
+// pull a cache line per contact each.
 //
 // The slots go in input order; with byBodyRange, in the order of the range of solver indices (at most
 // kSlotBodyRanges of them) the contact's first moving body is in, input order within a range. A
