@@ -647,6 +647,57 @@ TEST_CASE("StoreJointImpulses on 2 and 3 workers stores every joint as one threa
   });
 }
 
+// The parallel stages' blocks of hinge groups (AssignHingeBlockStaticSlots): every lane that held the
+// static slot before now holds its block's own, staticSlot + (group's place in its colour) / the
+// colour's block size, and no other lane changed; the returned count covers every colour's blocks.
+// With the groups shared by 2, 3 or 8 workers' slices the result must be the calling thread's, bit
+// for bit: random joints with static sides, enough of them that the slices cut every colour.
+TEST_CASE("hinge groups' block static slots on workers are each block's own and the calling thread's") {
+  ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
+    Rng rng(0x5107);
+    for (int workers : {2, 3, 8}) {
+      TaskPool pool(workers);
+      const TaskSystem tasks = pool.GetTaskSystem();
+      for (int trial = 0; trial < 12; ++trial) {
+        const int bodies = rng.Int(100, 600);
+        RandomJoints setup(rng, bodies, rng.Int(300, 2500), 0);
+        HingeGraph<F> before;
+        BuildHingeGraph(std::span<const JointConstraint>(setup.solver.joints), bodies, before);
+        HingeGraph<F> alone = before, shared = before;
+        const int slotsAlone = AssignHingeBlockStaticSlots(alone, workers, nullptr);
+        const int slotsShared = AssignHingeBlockStaticSlots(shared, workers, &tasks);
+        INFO("workers " << workers << ", trial " << trial);
+        CHECK(slotsShared == slotsAlone);
+        int staticLanes = 0, wrong = 0, differing = 0, blocks = 1;
+        for (int color = 0; color < kGraphColorCount; ++color) {
+          const int count = static_cast<int>(before.groups[color].size());
+          const int blockSize = shared.colorBlockSize[color];
+          CHECK(blockSize == BlockSize(count, workers, kMinGroupsPerBlock));
+          blocks = std::max(blocks, (count + blockSize - 1) / blockSize);
+          for (int g = 0; g < count; ++g) {
+            const WideHingeGroup<F>& was = before.groups[color][static_cast<size_t>(g)];
+            const WideHingeGroup<F>& now = shared.groups[color][static_cast<size_t>(g)];
+            const int slot = before.staticSlot + g / blockSize;
+            for (int k = 0; k < F::kLanes; ++k) {
+              for (auto side : {&WideHingeGroup<F>::indexA, &WideHingeGroup<F>::indexB}) {
+                const bool isStatic = (was.*side)[k] == before.staticSlot;
+                staticLanes += isStatic ? 1 : 0;
+                wrong += (now.*side)[k] == (isStatic ? slot : (was.*side)[k]) ? 0 : 1;
+              }
+            }
+            differing +=
+                std::memcmp(&now, &alone.groups[color][static_cast<size_t>(g)], sizeof(now)) == 0 ? 0 : 1;
+          }
+        }
+        CHECK(slotsShared == blocks);
+        CHECK(staticLanes > 0);
+        CHECK(wrong == 0);
+        CHECK(differing == 0);
+      }
+    }
+  });
+}
+
 TEST_CASE("coloured hinge passes equal the scalar joint passes in colour order: the kernels' lanes") {
   ForEachGraphWidth(/*runsKernels=*/true, []<class F>() { CheckPassesEqualScalar<F>(0x41E6E1); });
 }

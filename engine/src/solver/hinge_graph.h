@@ -165,11 +165,11 @@ void WarmStartHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 template <class F, bool useBias>
 void SolveHingeGroups(HingeGraph<F>& graph, std::span<BodyState> states);
 
-/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h); returns
-/// the static slots needed. (The scalar joints need none: the scalar code keeps a static body's state
-/// on its stack.)
+/// The parallel stages' blocks, as AssignBlockStaticSlots does for contacts (contact_graph.h), the
+/// groups shared by `tasks`' workers; returns the static slots needed. (The scalar joints need none:
+/// the scalar code keeps a static body's state on its stack.)
 template <class F>
-int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount);
+int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount, const TaskSystem* tasks);
 
 /// One block: colour `color`'s groups [begin, end), restoring `staticSlot` after each.
 template <class F>

@@ -270,7 +270,7 @@ void SolverStages::Run(SolverArrays& solver, const StepContext& context, const T
   const std::size_t bodyCount = solver.params.size();
   const int slots = WithGraphs(solver, [workerCount, &tasks](auto& graph, auto& hinges) {
     return std::max(AssignBlockStaticSlots(graph, workerCount, &tasks),
-                    AssignHingeBlockStaticSlots(hinges, workerCount));
+                    AssignHingeBlockStaticSlots(hinges, workerCount, &tasks));
   });
   solver.states.resize(bodyCount + static_cast<std::size_t>(slots), BodyState{});
   BuildStages(solver, context, workerCount);
