@@ -156,23 +156,21 @@ void RemoveShapeFromBroadphase(WorldState& world, int slot) {
   shape.proxy = {};
 }
 
-bool RefitBodyProxies(WorldState& world, int bodySlot, ProxyId& single) {
+int RefitBodyProxies(WorldState& world, int bodySlot, ScatterRefits& refitted) {
   const Body& body = world.bodies[bodySlot];
-  bool anyRefitted = false;
-  int proxies = 0;
+  int count = 0;
   for (int s = body.headShape; s != kNull; s = world.shapes[s].nextShape) {
     Shape& shape = world.shapes[s];
     shape.aabb = ComputeBoxAABB(world.geometries[s], body.xf);
     if (shape.proxy.IsNull()) continue;
-    bool refitted = false;
+    bool moved = false;
     const ProxyFit fit = FitProxy(world, shape);
-    world.broadphase.RefitProxy(shape.proxy, fit.box, fit.margin, refitted);
-    anyRefitted = anyRefitted || refitted;
-    single = shape.proxy;
-    ++proxies;
+    world.broadphase.RefitProxy(shape.proxy, fit.box, fit.margin, moved);
+    if (!moved) continue;
+    if (count < kListedRefits) refitted.proxy[count] = shape.proxy;
+    ++count;
   }
-  if (proxies != 1) single = {};
-  return anyRefitted;
+  return std::min(count, kListedRefits + 1);
 }
 
 void QueueBodyProxies(WorldState& world, int bodySlot) {

@@ -330,8 +330,9 @@ void ReportHits(WorldState& world) {
 enum class Fast : std::uint8_t { No, Body, Bullet };
 inline constexpr std::uint8_t kFastBits = 3;
 inline constexpr std::uint8_t kPivotBit = 4;
-// The parallel scatter's: some proxy of the body left its fat box (RefitBodyProxies), to be queued.
-inline constexpr std::uint8_t kRefittedBit = 8;
+// The parallel scatter's: how many of the body's proxies left their fat boxes (RefitBodyProxies, at
+// most kListedRefits + 1), to be queued.
+inline constexpr int kRefitsShift = 3;
 
 // Solver body i's velocities and the step's motion (dp, dq) back into its Body, its shapes' tight boxes
 // recomputed. The start pose is kept for continuous collision; a dynamic body that moved far for its
@@ -409,28 +410,28 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   // On the workers: the bodies, their shapes' boxes and their proxies' fat boxes; then, in body order,
   // the fast lists and the queueing of the proxies that left their fat boxes, which share the
   // broadphase's move list (the order of UpdateBodyShapesInBroadphase's moves above).
-  // A body with one proxy (most) hands it over in `single`, so that the queueing below need not
-  // read the body's and its shape's lines again (joint_grid, two workers: the walk was 3% of the
-  // calling thread's samples).
+  // A body hands over the proxies it re-centred (up to kListedRefits), so that the queueing below need
+  // not read the body's and its shapes' lines again (joint_grid, two workers: the walk was 3% of the
+  // calling thread's samples; rain's ragdolls' feet, two shapes each, walked until 2026-12-05).
   std::vector<std::uint8_t>& fast = world.scatterFast;
-  std::vector<ProxyId>& single = world.scatterProxy;
+  std::vector<ScatterRefits>& refitted = world.scatterProxy;
   fast.resize(count);
-  single.resize(count);
+  refitted.resize(count);
   ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
-      std::uint8_t report = ScatterBody(world, context, body);
-      if (RefitBodyProxies(world, world.solverBodies[body], single[body])) report |= kRefittedBit;
-      fast[body] = report;
+      const std::uint8_t report = ScatterBody(world, context, body);
+      const int refits = RefitBodyProxies(world, world.solverBodies[body], refitted[body]);
+      fast[body] = static_cast<std::uint8_t>(report | (refits << kRefitsShift));
     }
   });
   for (std::size_t i = 0; i < count; ++i) {
     ListFast(world, i, fast[i]);
-    if ((fast[i] & kRefittedBit) == 0) continue;
-    if (single[i].IsNull()) {
+    const int refits = fast[i] >> kRefitsShift;
+    if (refits > kListedRefits) {
       QueueBodyProxies(world, world.solverBodies[i]);
     } else {
-      world.broadphase.QueueRefittedProxy(single[i]);
+      for (int k = 0; k < refits; ++k) world.broadphase.QueueRefittedProxy(refitted[i].proxy[k]);
     }
   }
 }

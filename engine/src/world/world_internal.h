@@ -167,11 +167,13 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int body, bool teleport);
 /// UpdateBodyShapesInBroadphase in two halves, for the parallel scatter (solve.cpp). RefitBodyProxies:
 /// the body's shapes' tight boxes at its transform and their proxies' fat boxes re-centred where they
 /// left them (BroadPhase::RefitProxy; writes only this body's shapes and proxies, so bodies may run side
-/// by side); true when some proxy was. QueueBodyProxies, on one thread in body order: those proxies
-/// queued for the next pair update, which then equals UpdateBodyShapesInBroadphase's. RefitBodyProxies
-/// also reports the body's proxy in `single` when it has one (null when none or several): queueing
-/// that proxy alone is QueueBodyProxies without the walk over the body's and its shapes' lines.
-bool RefitBodyProxies(WorldState& world, int body, ProxyId& single);
+/// by side); it returns how many it re-centred (kListedRefits + 1 for more) and lists them in shape
+/// order in `refitted` when they are at most kListedRefits. QueueBodyProxies, on one thread in body
+/// order: those proxies queued for the next pair update, which then equals
+/// UpdateBodyShapesInBroadphase's. Queueing the listed proxies alone (BroadPhase::QueueRefittedProxy)
+/// is QueueBodyProxies without the walk over the body's and its shapes' lines, which the parallel
+/// scatter's workers wrote (a ragdoll's foot has two shapes).
+int RefitBodyProxies(WorldState& world, int body, ScatterRefits& refitted);
 void QueueBodyProxies(WorldState& world, int body);
 /// Adds (enabled) or removes (disabled) all proxies of a body.
 void SetBodyShapesInBroadphase(WorldState& world, int body, bool enabled);

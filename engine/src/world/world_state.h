@@ -206,6 +206,13 @@ struct Joint : JointData {
   bool destroyOnBreak = false;
 };
 
+/// The proxies the parallel scatter re-centred for one body, in shape order, for the calling thread to
+/// queue (RefitBodyProxies, world_internal.h).
+inline constexpr int kListedRefits = 2;
+struct ScatterRefits {
+  ProxyId proxy[kListedRefits];
+};
+
 struct WorldState {
   Vec2 gravity{0.0f, -10.0f};
   SolverSettings settings{};
@@ -350,7 +357,7 @@ struct WorldState {
   // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
   // whether a proxy left its fat box (kRefittedBit).
   std::vector<std::uint8_t> scatterFast;
-  std::vector<ProxyId> scatterProxy;  // per solver body: its proxy when it has one (ScatterBodies)
+  std::vector<ScatterRefits> scatterProxy;  // per solver body: the proxies it re-centred (ScatterBodies)
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> pairContactScratch;     // UpdatePairs: the contacts to destroy, then those it made
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
