@@ -54,4 +54,23 @@ void RunSideBySide(const TaskSystem* tasks, First&& first, Second&& second) {
   });
 }
 
+/// here() on the calling thread while beside() runs as a task of one item, which the task system may
+/// give a worker, or run on the calling thread itself (inside enqueue, before here(), or in finish,
+/// after it): two serial jobs that share no writes, the first kept on the calling thread (it may call
+/// the game back where the API promises the calling thread).
+template <class Here, class Beside>
+void RunBeside(const TaskSystem* tasks, Here&& here, Beside&& beside) {
+  if (!HasWorkers(tasks)) {
+    here();
+    beside();
+    return;
+  }
+  using B = std::remove_reference_t<Beside>;
+  const TaskFn trampoline = [](int, int, int /*worker*/, void* context) { (*static_cast<B*>(context))(); };
+  void* task = tasks->enqueueTask(trampoline, 1, 1, const_cast<void*>(static_cast<const void*>(&beside)),
+                                  tasks->userContext);
+  here();
+  if (task != nullptr) tasks->finishTask(task, tasks->userContext);
+}
+
 }  // namespace mk

@@ -643,7 +643,7 @@ const FastSweep* UsableSweep(const WorldState& world, std::size_t i) {
 
 }  // namespace
 
-void SolveContinuous(WorldState& world, float dt) {
+void SolveContinuous(WorldState& world, float dt, void (*beside)(WorldState&)) {
   world.continuousRecords.clear();
   int hits = 0;
   if (world.keptFraction.size() < world.bodies.size()) world.keptFraction.resize(world.bodies.size(), 1.0f);
@@ -651,14 +651,21 @@ void SolveContinuous(WorldState& world, float dt) {
   if (onWorkers) SweepFastBodiesOnWorkers(world, dt);
   // In body order, as the serial stage: the bodies swept on the workers apply their outcome in their
   // turn, the others (see UsableSweep) and the bullets, which see the bodies moved before them, sweep
-  // here.
-  for (std::size_t i = 0; i < world.fastBodies.size(); ++i) {
-    const FastSweep* swept = onWorkers ? UsableSweep(world, i) : nullptr;
-    const bool movedBack = swept != nullptr ? ApplyFastSweep(world, swept->context, swept->sensors)
-                                            : SolveContinuousBody(world, world.fastBodies[i], dt);
-    hits += movedBack ? 1 : 0;
+  // here, on the calling thread (world.h promises the pre-solve calls of this loop there).
+  const auto inBodyOrder = [&] {
+    for (std::size_t i = 0; i < world.fastBodies.size(); ++i) {
+      const FastSweep* swept = onWorkers ? UsableSweep(world, i) : nullptr;
+      const bool movedBack = swept != nullptr ? ApplyFastSweep(world, swept->context, swept->sensors)
+                                              : SolveContinuousBody(world, world.fastBodies[i], dt);
+      hits += movedBack ? 1 : 0;
+    }
+    for (int body : world.fastBullets) hits += SolveContinuousBody(world, body, dt) ? 1 : 0;
+  };
+  if (beside != nullptr) {
+    RunBeside(&world.tasks, inBodyOrder, [&world, beside] { beside(world); });
+  } else {
+    inBodyOrder();
   }
-  for (int body : world.fastBullets) hits += SolveContinuousBody(world, body, dt) ? 1 : 0;
   ClearMovedBack(world);
   world.counters.fastBodies = static_cast<int>(world.fastBodies.size() + world.fastBullets.size());
   world.counters.toiHits = hits;

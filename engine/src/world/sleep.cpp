@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace mk {
@@ -199,41 +200,70 @@ SleepScan AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sle
 
 }  // namespace
 
+namespace {
+
+// visit(a, b) for every link between two simulated bodies (solver indices, kNull for a static or
+// sleeping side): touching contacts, then joints (a joint ties its bodies into one island, so a chain
+// sleeps and wakes as a whole). The contacts' 12-byte keys, not their 168-byte constraints: the same
+// solver indices, a fourteenth of the lines. The joint inputs, not solver.joints: a coloured hinge has
+// no constraint there.
+template <class Visit>
+void ForEachLink(const WorldState& world, Visit&& visit) {
+  for (const ContactKey& c : world.solver.contactKeys) visit(c.indexA, c.indexB);
+  for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
+}
+
+// The islands' union-find over the solver bodies (world.islandParent). An Immovable body links no
+// island; without one (most worlds), the links' ends are not read.
+void LinkIslands(WorldState& world, bool anyImmovable) {
+  const SolverArrays& s = world.solver;
+  std::vector<int>& parent = world.islandParent;
+  parent.resize(world.solverBodies.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+  if (anyImmovable) {
+    ForEachLink(world, [&](int a, int b) {
+      if (a == kNull || b == kNull) return;
+      if (Immovable(s, a) || Immovable(s, b)) return;
+      Union(parent, a, b);
+    });
+  } else {
+    ForEachLink(world, [&](int a, int b) {
+      if (a != kNull && b != kNull) Union(parent, a, b);
+    });
+  }
+}
+
+}  // namespace
+
+bool WantsIslandsAhead(const WorldState& world) {
+  return world.settings.enableSleep && world.sleepCandidateLastStep;
+}
+
+void LinkIslandsAhead(WorldState& world) {
+  bool anyImmovable = false;
+  for (std::size_t i = 0; i < world.solver.params.size() && !anyImmovable; ++i)
+    anyImmovable = Immovable(world.solver, static_cast<int>(i));
+  LinkIslands(world, anyImmovable);
+  world.islandsLinkedAhead = true;
+}
+
 int UpdateSleep(WorldState& world, float dt) {
   // No island work when nothing can sleep (as Box2D v3 skips its island pass then): with sleeping
   // off the sleep times stay zero (SetSolverSettings clears them when it turns sleeping off).
   // minSleepTime[i]: body i's own sleep time, then for each root its island's least (a body that is
   // no root is never written after this, so its entry keeps its own time while the roots gather).
   std::vector<float>& minSleepTime = world.islandSleepTime;
+  const bool linkedAhead = std::exchange(world.islandsLinkedAhead, false);
+  world.sleepCandidateLastStep = false;
   if (!world.settings.enableSleep) return 0;
   const SleepScan scan = AdvanceSleepTimes(world, dt, minSleepTime);
+  world.sleepCandidateLastStep = scan.candidate;
   if (!scan.candidate) return 0;
   const SolverArrays& s = world.solver;
   const std::vector<int>& bodies = world.solverBodies;  // solver index -> body slot
   const int n = static_cast<int>(bodies.size());
   std::vector<int>& parent = world.islandParent;
-  parent.resize(n);
-  for (int i = 0; i < n; ++i) parent[i] = i;
-  // Constraints between two simulated bodies: touching contacts, then joints (a joint ties its
-  // bodies into one island, so a chain sleeps and wakes as a whole). The contacts' 12-byte keys, not
-  // their 168-byte constraints: the same solver indices, a fourteenth of the lines.
-  auto forEachLink = [&](auto visit) {
-    for (const ContactKey& c : s.contactKeys) visit(c.indexA, c.indexB);
-    // The joint inputs, not solver.joints: a coloured hinge has no constraint there.
-    for (const JointInput& j : world.jointInputs) visit(j.bodyA.index, j.bodyB.index);
-  };
-  // An Immovable body links no island. Without one (most worlds), the links' ends are not read.
-  if (scan.anyImmovable) {
-    forEachLink([&](int a, int b) {
-      if (a == kNull || b == kNull) return;
-      if (Immovable(s, a) || Immovable(s, b)) return;
-      Union(parent, a, b);
-    });
-  } else {
-    forEachLink([&](int a, int b) {
-      if (a != kNull && b != kNull) Union(parent, a, b);
-    });
-  }
+  if (!linkedAhead) LinkIslands(world, scan.anyImmovable);
   int islands = 0;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);
@@ -243,7 +273,7 @@ int UpdateSleep(WorldState& world, float dt) {
   // Immovable bodies touching an island keep it awake through their own sleep time (a moving
   // kinematic body's stays 0, AdvanceSleepTimes).
   if (scan.anyImmovable)
-    forEachLink([&](int a, int b) {
+    ForEachLink(world, [&](int a, int b) {
       if (a == kNull || b == kNull) return;
       for (int k : {a, b}) {
         int other = k == a ? b : a;

@@ -375,6 +375,14 @@ void PutIslandToSleep(WorldState& world, int body);
 /// Accumulates sleep time and puts quiet islands to sleep. Returns the number of awake islands, or 0
 /// when it built none because no island could sleep (sleeping off, or no body rested long enough).
 int UpdateSleep(WorldState& world, float dt);
+/// Whether the islands' links are worth making before UpdateSleep knows it needs them: sleeping is on
+/// and the last step's island pass had a body that had rested long enough (rain's resting ragdolls,
+/// every step; a tumbling crowd, never).
+bool WantsIslandsAhead(const WorldState& world);
+/// UpdateSleep's union-find of the islands (over the solver's contact keys and params and the joint
+/// inputs, none of which the continuous stage writes), made ahead beside the continuous stage's serial
+/// part; UpdateSleep then uses it instead of making it. The same parents either way.
+void LinkIslandsAhead(WorldState& world);
 
 // Solver stage (solve.cpp): gather, the solver's stages, scatter.
 void SolveStep(WorldState& world, float dt);
@@ -382,7 +390,9 @@ void SolveStep(WorldState& world, float dt);
 // Continuous collision (continuous.cpp): the fast bodies ScatterBodies listed are moved back to their
 // earliest time of impact (static shapes; bullets also non-bullet dynamic bodies), velocities kept
 // but for repeated stops against a static surface; sensor events for the sensors their paths crossed.
-// `dt`: the step (s).
-void SolveContinuous(WorldState& world, float dt);
+// `dt`: the step (s). `beside`, when not null, runs as a task beside the stage's serial part (the fast
+// bodies in body order), which stays on the calling thread: a job that shares no writes with it
+// (LinkIslandsAhead).
+void SolveContinuous(WorldState& world, float dt, void (*beside)(WorldState&) = nullptr);
 
 }  // namespace mk
