@@ -198,10 +198,6 @@ SleepScan AdvanceSleepTimes(WorldState& world, float dt, std::vector<float>& sle
   return {candidate.load(std::memory_order_relaxed), anyImmovable.load(std::memory_order_relaxed)};
 }
 
-}  // namespace
-
-namespace {
-
 // visit(a, b) for every link between two simulated bodies (solver indices, kNull for a static or
 // sleeping side): touching contacts, then joints (a joint ties its bodies into one island, so a chain
 // sleeps and wakes as a whole). The contacts' 12-byte keys, not their 168-byte constraints: the same
