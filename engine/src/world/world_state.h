@@ -357,7 +357,7 @@ struct WorldState {
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
   // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
-  // whether a proxy left its fat box (kRefittedBit).
+  // how many of its proxies left their fat boxes (above kRefitsShift).
   std::vector<std::uint8_t> scatterFast;
   std::vector<ScatterRefits> scatterProxy;  // per solver body: the proxies it re-centred (ScatterBodies)
   std::vector<std::uint64_t> begunPairScratch;
