@@ -327,15 +327,15 @@ struct WorldState {
   std::vector<int> jointBlockFirstInput;  // GatherJoints on workers: per block of slots, its first input
   SolverArrays solver;
   IdPool sleepGroupIds;
-  std::vector<int> sleepGroupHead;     // sleep group -> first body
-  std::vector<int> islandParent;       // union-find scratch over solver indices
-  bool islandsLinkedAhead = false;     // islandParent holds this step's links (LinkIslandsAhead)
+  std::vector<int> sleepGroupHead;      // sleep group -> first body
+  std::vector<int> islandParent;        // union-find scratch over solver indices
+  bool islandsLinkedAhead = false;      // islandParent holds this step's links (LinkIslandsAhead)
   bool sleepCandidateLastStep = false;  // the last island pass had a body rested long enough
-  std::vector<float> islandSleepTime;  // per solver index: its sleep time, then its island's least at roots
-  std::vector<int> islandNextMember;   // per solver index: the next member of its sleeping island, or kNull
-  std::vector<int> islandStack;        // scratch for PutIslandToSleep
-  std::vector<int> islandMembers;      // scratch for PutIslandToSleep
-  std::vector<int> pendingWakes;       // sleeping bodies touched in the contact update, woken after it
+  std::vector<float> islandSleepTime;   // per solver index: its sleep time, then its island's least at roots
+  std::vector<int> islandNextMember;    // per solver index: the next member of its sleeping island, or kNull
+  std::vector<int> islandStack;         // scratch for PutIslandToSleep
+  std::vector<int> islandMembers;       // scratch for PutIslandToSleep
+  std::vector<int> pendingWakes;        // sleeping bodies touched in the contact update, woken after it
   // The step being taken (s), for the narrowphase's grown distance of pivoting bodies (contacts.cpp,
   // CollidePivoting); written by World::Step before the narrowphase, so a snapshot need not keep it.
   float narrowphaseDt = 0.0f;
