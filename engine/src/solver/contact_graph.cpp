@@ -204,14 +204,13 @@ inline void PrefetchGroupConstraints(const ContactConstraint* constraints, const
 // workers, one data each").
 template <class F, class Fn>
 void ForColorSlices(const ContactGraph<F>& graph, const TaskSystem* tasks, Fn&& fn) {
-  const int total = graph.colorGroupStart[kGraphColorCount];
-  const int slices = std::clamp(total / kMinGroupsPerStoreRange, 1, kMaxColorSlices);
+  const int slices = ColorSliceCount(graph.colorGroupStart[kGraphColorCount], kMinGroupsPerStoreRange);
   ParallelFor(tasks, slices, 1, [&](int begin, int end) {
     for (int c = 0; c < kGraphColorCount; ++c) {
       const int first = graph.colorGroupStart[c];
-      const long long count = graph.colorGroupStart[c + 1] - first;
-      const int from = first + static_cast<int>(count * begin / slices);
-      const int to = first + static_cast<int>(count * end / slices);
+      const int count = graph.colorGroupStart[c + 1] - first;
+      const int from = ColorSliceStart(first, count, begin, slices);
+      const int to = ColorSliceStart(first, count, end, slices);
       if (from < to) fn(c, from, to);
     }
   });

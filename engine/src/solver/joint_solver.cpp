@@ -561,21 +561,18 @@ void StoreJointImpulses(std::span<const JointInput> inputs, const SolverArrays& 
     std::size_t hingeGroups = 0;
     for (const auto& color : hinges.groups) hingeGroups += color.size();
     const std::size_t joints = hingeGroups * Group::kLanes + hinges.scalar.size();
-    const int slices = static_cast<int>(
-        std::clamp<std::size_t>(joints / static_cast<std::size_t>(kMinJointsPerRange), 1, kMaxColorSlices));
-    // [first + count * begin / slices, first + count * end / slices): slices [begin, end) of a colour.
-    const auto part = [slices](int first, int count, int slice) {
-      return first + static_cast<int>(static_cast<long long>(count) * slice / slices);
-    };
+    const int slices = ColorSliceCount(static_cast<long long>(joints), kMinJointsPerRange);
     ParallelFor(context.tasks, slices, 1, [&](int begin, int end) {
       for (const auto& color : hinges.groups) {
         const int count = static_cast<int>(color.size());
-        const int from = part(0, count, begin), to = part(0, count, end);
+        const int from = ColorSliceStart(0, count, begin, slices);
+        const int to = ColorSliceStart(0, count, end, slices);
         if (from < to) StoreHingeGroups<Group>(inputs, color, from, to, context);
       }
       for (int c = 0; c < kScalarColors; ++c) {
         const int first = hinges.scalarColorStart[c], count = hinges.scalarColorStart[c + 1] - first;
-        const int from = part(first, count, begin), to = part(first, count, end);
+        const int from = ColorSliceStart(first, count, begin, slices);
+        const int to = ColorSliceStart(first, count, end, slices);
         if (from < to) StoreScalarJoints(inputs, solver, hinges.scalar, from, to, context);
       }
     });

@@ -180,15 +180,15 @@ int AssignHingeBlockStaticSlots(HingeGraph<F>& graph, int workerCount, const Tas
   // starts it on. On the calling thread alone it took about 0.02 ms of joint_grid's two-worker step
   // (its 10,000 hinges' groups) while the other worker waited (docs/benchmarks.md, "The hinge groups'
   // static slots on the workers").
-  const int slices = std::clamp(groupCount / kMinGroupsPerStoreRange, 1, kMaxColorSlices);
+  const int slices = ColorSliceCount(groupCount, kMinGroupsPerStoreRange);
   ParallelFor(tasks, slices, 1, [&](int begin, int end) {
     for (int c = 0; c < kGraphColorCount; ++c) {
       std::vector<WideHingeGroup<F>>& groups = graph.groups[c];
-      const long long count = static_cast<long long>(groups.size());
+      const int count = static_cast<int>(groups.size());
       const int blockSize = graph.colorBlockSize[c];
       const int from =
-          std::max(blockSize, static_cast<int>(count * begin / slices));  // block 0 keeps staticSlot
-      const int to = static_cast<int>(count * end / slices);
+          std::max(blockSize, ColorSliceStart(0, count, begin, slices));  // block 0 keeps staticSlot
+      const int to = ColorSliceStart(0, count, end, slices);
       for (int i = from; i < to; ++i)
         MoveToBlockStaticSlot(groups[static_cast<size_t>(i)], i, blockSize, graph.staticSlot);
     }

@@ -70,7 +70,22 @@ inline constexpr int kMinBodiesPerBlock = 64;       // the integrators' bodies
 inline constexpr int kMinContactsPerRange = 64;     // PrepareContacts, the graph's packing, the narrowphase
 inline constexpr int kMinJointsPerRange = 64;       // PrepareJoints' fill
 inline constexpr int kMinGroupsPerStoreRange = 16;  // StoreContactGroups' groups
-inline constexpr int kMaxColorSlices = 64;          // their slices across the colours (ForColorSlices)
+inline constexpr int kMaxColorSlices = 64;          // their slices across the colours (ColorSliceCount)
+
+/// Slices across the colours (ForColorSlices, StoreJointImpulses, AssignHingeBlockStaticSlots): a
+/// pass over every colour cut into `slices`, where slice j holds the j-th `slices`-th of each colour.
+/// The pool gives worker w the w-th part of the slices, the part of each colour SolverStages started it
+/// on, so it meets the lanes its own core packed and solved. ColorSliceCount is how many slices `items`
+/// make at `minPerSlice` items a slice; ColorSliceStart where slice `slice` of a colour's items
+/// [first, first + count) begins (slice `slices` is its end).
+inline int ColorSliceCount(long long items, int minPerSlice) {
+  const long long slices = items / minPerSlice;
+  return slices < 1 ? 1 : slices > kMaxColorSlices ? kMaxColorSlices : static_cast<int>(slices);
+}
+inline int ColorSliceStart(int first, int count, int slice, int slices) {
+  return first + static_cast<int>(static_cast<long long>(count) * slice / slices);
+}
+
 inline int BlockSize(int count, int workerCount, int minBlock) {
   const int pieces = workerCount * kBlocksPerWorker;
   const int perPiece = (count + pieces - 1) / pieces;

@@ -260,6 +260,7 @@ int UpdateSleep(WorldState& world, float dt) {
   const int n = static_cast<int>(bodies.size());
   std::vector<int>& parent = world.islandParent;
   if (!linkedAhead) LinkIslands(world, scan.anyImmovable);
+  world.islandPassesLinkedAhead += linkedAhead ? 1 : 0;
   int islands = 0;
   for (int i = 0; i < n; ++i) {
     int root = FindRoot(parent, i);

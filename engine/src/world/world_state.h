@@ -331,6 +331,7 @@ struct WorldState {
   std::vector<int> islandParent;        // union-find scratch over solver indices
   bool islandsLinkedAhead = false;      // islandParent holds this step's links (LinkIslandsAhead)
   bool sleepCandidateLastStep = false;  // the last island pass had a body rested long enough
+  int islandPassesLinkedAhead = 0;      // island passes that used links made ahead (tests observe it)
   std::vector<float> islandSleepTime;   // per solver index: its sleep time, then its island's least at roots
   std::vector<int> islandNextMember;    // per solver index: the next member of its sleeping island, or kNull
   std::vector<int> islandStack;         // scratch for PutIslandToSleep
