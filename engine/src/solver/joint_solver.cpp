@@ -306,12 +306,17 @@ void PlaceJoint(const JointPlaceKey& key, HingePlace& place, HingeGraph<F>& hing
 }
 
 // Inputs [begin, end) into their places: a plain hinge's lane, or its JointConstraint. Each joint
-// writes only its own, so ranges may run on any threads.
-void FillJoints(std::span<const JointInput> inputs, SolverArrays& solver, const Softness& worldSoftness,
-                const StepContext& context, int begin, int end) {
+// writes only its own, so ranges may run on any threads. Returns false when some joint's kind is not
+// the one its key says (JointPlaceKey::plain, taken from the last step when its bodies stayed): its
+// place is then wrong, and the caller places the joints again.
+bool FillJoints(std::span<const JointInput> inputs, SolverArrays& solver, const Softness& worldSoftness,
+                const StepContext& context, bool colored, int begin, int end) {
+  bool kindsHeld = true;
   for (int i = begin; i < end; ++i) {
     const JointInput& input = inputs[static_cast<size_t>(i)];
     const HingePlace place = solver.jointPlaces[static_cast<size_t>(i)];
+    const bool plain = colored && IsPlainHingeInput(*input.joint, input.bodyA.index, input.bodyB.index);
+    kindsHeld = kindsHeld && plain == solver.jointPlaceKeys[static_cast<size_t>(i)].plain;
     if (place.color >= 0) {
       // A plain hinge goes straight into a lane: the 19,800 of joint_grid then never write the
       // 170 bytes of a constraint they would not read again.
@@ -326,6 +331,7 @@ void FillJoints(std::span<const JointInput> inputs, SolverArrays& solver, const 
       c.input = i;
     }
   }
+  return kindsHeld;
 }
 
 // PrepareJoints on one thread: each joint placed and filled in turn, its definition read once (the
@@ -355,47 +361,69 @@ void PrepareJointsInOrder(std::span<const JointInput> inputs, SolverArrays& solv
   }
 }
 
-// PrepareJoints on workers: the joints' keys (bodies and kind) read on the workers, the colouring on
-// this thread in input order (it is greedy), the lanes and constraints filled on the workers again; the
-// pool's schedule gives a worker the same joints in both passes. When the keys' version, the body count
-// and the lane width are those of the last colouring, it would come out the same, so its places,
-// groups and scalar lists are kept and only the fill runs: a net or a chain whose joints all stay awake
-// is coloured once (joint_grid: the colouring was 0.09 ms of each two-worker step, on this thread alone).
-void PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& solver,
-                            const Softness& worldSoftness, const StepContext& context, bool colored) {
+// The joints' keys (bodies and kind) on the workers, and each one's bodies marked constrained; true
+// when a key changed. With `trustKinds`, a joint whose bodies are last step's keeps last step's kind
+// without reading its definition, a line missed for each of joint_grid's 19,800 joints (0.12 ms of
+// CPU a two-worker step, read again by the fill); the fill checks every kind so trusted.
+bool UpdateJointPlaceKeys(std::span<const JointInput> inputs, SolverArrays& solver,
+                          const StepContext& context, bool colored, bool trustKinds) {
   const int count = static_cast<int>(inputs.size());
   std::vector<JointPlaceKey>& keys = solver.jointPlaceKeys;
   std::atomic<bool> changed{keys.size() != inputs.size()};
+  trustKinds = trustKinds && keys.size() == inputs.size();
   keys.resize(inputs.size());
   ParallelFor(context.tasks, count, kMinJointsPerRange, [&](int begin, int end) {
     bool rangeChanged = false;
     for (int i = begin; i < end; ++i) {
       const JointInput& input = inputs[static_cast<size_t>(i)];
       const int ia = input.bodyA.index, ib = input.bodyB.index;
-      const JointPlaceKey key{ia, ib, colored && IsPlainHingeInput(*input.joint, ia, ib)};
-      if (keys[static_cast<size_t>(i)] != key) {  // written only then: a net's keys stay for many steps
-        keys[static_cast<size_t>(i)] = key;
-        rangeChanged = true;
+      JointPlaceKey& key = keys[static_cast<size_t>(i)];
+      const bool bodiesHeld = key.indexA == ia && key.indexB == ib;
+      if (!(trustKinds && bodiesHeld)) {
+        const JointPlaceKey read{ia, ib, colored && IsPlainHingeInput(*input.joint, ia, ib)};
+        if (key != read) {  // written only then: a net's keys stay for many steps
+          key = read;
+          rangeChanged = true;
+        }
       }
       MarkConstrained<true>(solver.params, ia);
       MarkConstrained<true>(solver.params, ib);
     }
     if (rangeChanged) changed.store(true, std::memory_order_relaxed);  // stored only then: no shared line
   });
-  if (changed.load(std::memory_order_relaxed))
-    ++solver.jointKeysVersion;  // ordered by the parallel-for's end
+  return changed.load(std::memory_order_relaxed);  // ordered by the parallel-for's end
+}
+
+// PrepareJoints on workers: the joints' keys read on the workers, the colouring on this thread in input
+// order (it is greedy), the lanes and constraints filled on the workers again; the pool's schedule
+// gives a worker the same joints in both passes. When the keys' version, the body count and the lane
+// width are those of the last colouring, it would come out the same, so its places, groups and scalar
+// lists are kept and only the fill runs: a net or a chain whose joints all stay awake is coloured once
+// (joint_grid: the colouring was 0.09 ms of each two-worker step, on this thread alone). Returns false,
+// the graph unfinished, when a trusted kind was wrong (UpdateJointPlaceKeys): the caller runs it again
+// with every kind read.
+bool PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& solver,
+                            const Softness& worldSoftness, const StepContext& context, bool colored,
+                            bool trustKinds) {
+  const int count = static_cast<int>(inputs.size());
+  if (UpdateJointPlaceKeys(inputs, solver, context, colored, trustKinds)) ++solver.jointKeysVersion;
   const ColoredFrom from{solver.jointKeysVersion, static_cast<int>(solver.states.size()), solver.lanes};
   const bool recolor = solver.jointsColoredFrom != from;
   WithGraphs(solver, [&](auto&, auto& hinges) {
     if (!recolor) return;
     BeginHingeGraph(from.bodyCount, hinges);
     int scalarCount = 0;
+    const std::vector<JointPlaceKey>& keys = solver.jointPlaceKeys;
     for (size_t i = 0; i < keys.size(); ++i) PlaceJoint(keys[i], solver.jointPlaces[i], hinges, scalarCount);
     solver.joints.resize(static_cast<size_t>(scalarCount));  // constructs only past last step's count
     solver.jointsColoredFrom = from;
   });
-  ParallelFor(context.tasks, count, kMinJointsPerRange,
-              [&](int begin, int end) { FillJoints(inputs, solver, worldSoftness, context, begin, end); });
+  std::atomic<bool> kindsHeld{true};
+  ParallelFor(context.tasks, count, kMinJointsPerRange, [&](int begin, int end) {
+    if (!FillJoints(inputs, solver, worldSoftness, context, colored, begin, end))
+      kindsHeld.store(false, std::memory_order_relaxed);  // stored only then: no shared line
+  });
+  if (!kindsHeld.load(std::memory_order_relaxed)) return false;
   WithGraphs(solver, [&](auto&, auto& hinges) {
     if (recolor) {
       FinishHingeGraph(hinges);
@@ -403,6 +431,7 @@ void PrepareJointsOnWorkers(std::span<const JointInput> inputs, SolverArrays& so
       PadHingeGroups(hinges);  // the scalar lists stand; the last groups' empty lanes are made again
     }
   });
+  return true;
 }
 
 }  // namespace
@@ -415,7 +444,10 @@ void PrepareJoints(std::span<const JointInput> inputs, SolverArrays& solver, con
   const bool colored = colorHinges && settings.mode != SolverMode::Classic;
   solver.jointPlaces.resize(inputs.size());
   if (HasWorkers(context.tasks) && static_cast<int>(inputs.size()) > kMinJointsPerRange) {
-    PrepareJointsOnWorkers(inputs, solver, worldSoftness, context, colored);
+    // A joint whose kind changed while its bodies stayed (a limit or motor switched on) is found by
+    // the fill; the second pass reads every kind, so it cannot fail.
+    if (!PrepareJointsOnWorkers(inputs, solver, worldSoftness, context, colored, /*trustKinds=*/true))
+      PrepareJointsOnWorkers(inputs, solver, worldSoftness, context, colored, /*trustKinds=*/false);
     return;
   }
   solver.jointsColoredFrom = {};  // coloured as it fills: nothing for the workers' next step to keep
