@@ -290,6 +290,24 @@ TEST_CASE("destroying twice or using a stale id asserts and returns StaleId") {
   CHECK(bp.BegunPairs().empty());
 }
 
+// QueueRefittedProxy tells a live refitted proxy by its refit flag and generation without reading its
+// slot; a proxy destroyed between its refit and its queueing (a broken contract, but an id must never
+// queue a dead slot) must leave no flag that its slot's next generation could match.
+TEST_CASE("QueueRefittedProxy after the refitted proxy was destroyed returns StaleId for any generation") {
+  test::QuietAsserts asserts;
+  BroadPhase bp;
+  const ProxyId a = bp.CreateProxy({.aabb = {{0, 0}, {1, 1}}}).id;
+  bool refitted = false;
+  REQUIRE(bp.RefitProxy(a, {{20, 0}, {21, 1}}, refitted) == BroadPhaseError::None);
+  REQUIRE(refitted);
+  REQUIRE(bp.DestroyProxy(a) == BroadPhaseError::None);
+  for (const std::uint32_t generation : {a.generation, a.generation + 1}) {  // + 1: the slot's next proxy's
+    CHECK(bp.QueueRefittedProxy(ProxyId{a.index1, generation}) == BroadPhaseError::StaleId);
+  }
+  CHECK(asserts.Count() == 2);
+  CHECK(bp.Stats().proxyCount == 0);
+}
+
 TEST_CASE("thousands of create/destroy cycles reuse ids and do not grow memory") {
   BroadPhase bp;
   test::Rng rng(4);
