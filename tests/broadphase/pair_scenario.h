@@ -33,6 +33,9 @@ struct ScenarioOptions {
   // Moves as RefitProxy, on `tasks` when given (last move first without), then QueueRefittedProxy in
   // MoveProxy's order: the state must be MoveProxy's.
   bool refitMoves = false;
+  // With refitMoves: each refit claimed where it ran (ClaimRefittedProxy), and the tickets queued in
+  // MoveProxy's order in pieces (QueueClaimedProxies) instead of QueueRefittedProxy.
+  bool claimMoves = false;
 };
 
 // Random scene: moving, static, sleeping, large and zero-size proxies with random filters; coherent
@@ -208,15 +211,28 @@ class Scenario {
   bool RefitMoves() {
     const int count = static_cast<int>(pendingMoves_.size());
     std::vector<std::uint8_t> ok(pendingMoves_.size(), 0);
+    std::vector<std::uint64_t> tickets(pendingMoves_.size(), 0);
     ParallelFor(options_.tasks, count, 4, [&](int begin, int end) {
       for (int k = end - 1; k >= begin; --k) {
         const std::size_t i = pendingMoves_[static_cast<std::size_t>(k)];
         bool refitted = false;
-        ok[static_cast<std::size_t>(k)] =
-            broadPhase_.RefitProxy(model_[i].id, tight_[i], refitted) == BroadPhaseError::None;
+        bool fine = broadPhase_.RefitProxy(model_[i].id, tight_[i], refitted) == BroadPhaseError::None;
+        if (options_.claimMoves)
+          fine &= broadPhase_.ClaimRefittedProxy(model_[i].id, tickets[static_cast<std::size_t>(k)]) ==
+                  BroadPhaseError::None;
+        ok[static_cast<std::size_t>(k)] = fine ? 1 : 0;
       }
     });
     bool movesOk = std::all_of(ok.begin(), ok.end(), [](std::uint8_t b) { return b != 0; });
+    if (options_.claimMoves) {
+      // In pieces of 1 to 8 tickets, zeros (proxies not refitted) among them, as a caller's ranges come.
+      for (std::size_t at = 0; at < tickets.size();) {
+        const std::size_t piece = std::min<std::size_t>(tickets.size() - at, 1 + at % 8);
+        broadPhase_.QueueClaimedProxies(Span<const std::uint64_t>(tickets.data() + at, piece));
+        at += piece;
+      }
+      return movesOk;
+    }
     for (std::size_t i : pendingMoves_)
       movesOk &= broadPhase_.QueueRefittedProxy(model_[i].id) == BroadPhaseError::None;
     return movesOk;

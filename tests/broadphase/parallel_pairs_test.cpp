@@ -111,10 +111,12 @@ bool SameReports(Span<const ProxyPair> a, Span<const ProxyPair> b) {
 // The serial scenario and the same one on `tasks` (its moves as refits on the workers when
 // `refitMoves`), update by update: the first update where the parallel one differs from the serial
 // one (or either from the oracle), or -1.
-int FirstDifference(ScenarioOptions options, const TaskSystem& tasks, bool refitMoves = false) {
+int FirstDifference(ScenarioOptions options, const TaskSystem& tasks, bool refitMoves = false,
+                    bool claimMoves = false) {
   Scenario serial(options);
   options.tasks = &tasks;
   options.refitMoves = refitMoves;
+  options.claimMoves = claimMoves;
   Scenario parallel(options);
   for (int update = 0; update < options.updates; ++update) {
     serial.Update(update);
@@ -336,22 +338,73 @@ TEST_CASE("the pair search on hostile task systems gives the serial pairs and re
 }
 
 // The parallel scatter's two-phase move (BroadPhase::RefitProxy on the workers, QueueRefittedProxy in
+// order, or the queueing's own two halves: ClaimRefittedProxy beside the refit, QueueClaimedProxies in
 // order): the same state and reports as MoveProxy after every update, on a pool and hostile systems.
 TEST_CASE("proxies refitted on workers and queued in order give MoveProxy's state and reports") {
-  for (int workers : {1, 2, 4}) {
-    TaskPool pool(workers);
-    for (std::uint64_t seed = 21; seed <= 22; ++seed) {
-      INFO("workers " << workers << " seed " << seed);
-      CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = seed}, pool.GetTaskSystem(),
-                            /*refitMoves=*/true) == -1);
+  for (const bool claim : {false, true}) {
+    for (int workers : {1, 2, 4}) {
+      TaskPool pool(workers);
+      for (std::uint64_t seed = 21; seed <= 22; ++seed) {
+        INFO("claim " << claim << " workers " << workers << " seed " << seed);
+        CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = seed}, pool.GetTaskSystem(),
+                              /*refitMoves=*/true, claim) == -1);
+      }
+    }
+    for (Hostility mode : {Hostility::Reverse, Hostility::ThreadPerRangeReversed}) {
+      HostileScheduler scheduler(mode, 3);
+      INFO("claim " << claim << " mode " << static_cast<int>(mode));
+      CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = 23}, scheduler.System(),
+                            /*refitMoves=*/true, claim) == -1);
     }
   }
-  for (Hostility mode : {Hostility::Reverse, Hostility::ThreadPerRangeReversed}) {
-    HostileScheduler scheduler(mode, 3);
-    INFO("mode " << static_cast<int>(mode));
-    CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = 23}, scheduler.System(),
-                          /*refitMoves=*/true) == -1);
+}
+
+// Moves alone (no proxy made, destroyed or woken) must still let the periodic evaluation change the
+// layout: a row of proxies along x turns into a column along y over 60 updates, so the sweep axis
+// flips. Moved by MoveProxy in one broadphase and by RefitProxy, ClaimRefittedProxy and
+// QueueClaimedProxies in the other, both must keep the same layout and reports after every update
+// (the queueing must mark the layout stale as MoveProxy does, or the second keeps sweeping along x).
+TEST_CASE("moves queued as claimed tickets let the layout follow a row turning into a column") {
+  constexpr int kProxies = 120;
+  constexpr int kTurnUpdates = 60;
+  BroadPhase moved({.reevaluateInterval = 4}), claimed({.reevaluateInterval = 4});
+  std::vector<ProxyId> idsMoved, idsClaimed;
+  const auto boxAt = [&](int i, int update) {
+    const float t = std::min(1.0f, static_cast<float>(update) / kTurnUpdates);
+    const float along = 1.5f * static_cast<float>(i);
+    const Vec2 centre{(1.0f - t) * along, t * along};
+    return AABB{centre - Vec2{0.4f, 0.4f}, centre + Vec2{0.4f, 0.4f}};
+  };
+  for (int i = 0; i < kProxies; ++i) {
+    idsMoved.push_back(
+        moved.CreateProxy({.aabb = boxAt(i, 0), .userData = static_cast<std::uint64_t>(i)}).id);
+    idsClaimed.push_back(
+        claimed.CreateProxy({.aabb = boxAt(i, 0), .userData = static_cast<std::uint64_t>(i)}).id);
   }
+  std::vector<std::uint64_t> tickets(kProxies);
+  int flips = 0;
+  for (int update = 1; update <= kTurnUpdates + 20; ++update) {
+    for (int i = 0; i < kProxies; ++i) {
+      REQUIRE(moved.MoveProxy(idsMoved[i], boxAt(i, update)) == BroadPhaseError::None);
+      bool refitted = false;
+      REQUIRE(claimed.RefitProxy(idsClaimed[i], boxAt(i, update), refitted) == BroadPhaseError::None);
+      REQUIRE(claimed.ClaimRefittedProxy(idsClaimed[i], tickets[static_cast<std::size_t>(i)]) ==
+              BroadPhaseError::None);
+      CHECK((tickets[static_cast<std::size_t>(i)] != 0) == refitted);
+    }
+    claimed.QueueClaimedProxies(tickets);
+    const int axisBefore = moved.Layout().sweepAxis;
+    moved.UpdatePairs();
+    claimed.UpdatePairs();
+    flips += moved.Layout().sweepAxis != axisBefore ? 1 : 0;
+    INFO("update " << update);
+    CHECK(claimed.Layout().sweepAxis == moved.Layout().sweepAxis);
+    CHECK(claimed.Layout().bandCount == moved.Layout().bandCount);
+    CHECK(SameReports(claimed.BegunPairs(), moved.BegunPairs()));
+    CHECK(SameReports(claimed.EndedPairs(), moved.EndedPairs()));
+  }
+  CHECK(flips >= 1);  // the scene did turn the layout
+  CHECK(moved.Layout().sweepAxis == 1);
 }
 
 TEST_CASE("RefitProxy re-centres only a box that left its fat box and QueueRefittedProxy queues only those") {

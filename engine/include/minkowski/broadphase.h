@@ -240,6 +240,15 @@ class BroadPhase {
   /// The second half of MoveProxy (RefitProxy says how): queues `id` for the next UpdatePairs if
   /// RefitProxy re-centred its fat box since, else does nothing. One thread. Error: StaleId.
   BroadPhaseError QueueRefittedProxy(ProxyId id);
+  /// QueueRefittedProxy in two halves too, for a caller that queues from several threads.
+  /// ClaimRefittedProxy (any thread; calls for distinct proxies may run side by side while no other call
+  /// is made) does what QueueRefittedProxy does to the proxy itself and sets `ticket` to what is left
+  /// to do: append it to the lists of the next UpdatePairs (0: nothing, it was not refitted).
+  /// QueueClaimedProxies, on one thread, then appends the tickets' proxies. Tickets queued in the order
+  /// QueueRefittedProxy would have been called leave its state; every ticket must be queued before the
+  /// next other call. ClaimRefittedProxy's error: StaleId (+ MK_ASSERT; ticket 0).
+  BroadPhaseError ClaimRefittedProxy(ProxyId id, std::uint64_t& ticket);
+  void QueueClaimedProxies(Span<const std::uint64_t> tickets);
 
   /// Puts a moving proxy to sleep (false) or wakes it (true). A sleeping proxy costs nothing per
   /// update; its pairs persist. No effect on static proxies. Error (+ MK_ASSERT): StaleId.

@@ -738,21 +738,48 @@ BroadPhaseError BroadPhase::RefitProxy(ProxyId id, const AABB& tightAABB, float 
   });
 }
 
-BroadPhaseError BroadPhase::QueueRefittedProxy(ProxyId id) {
+// A ticket (ClaimRefittedProxy): the proxy's index + 1 above two bits, whether it goes on `moved` and
+// whether on `relocate` (each list takes a proxy once: the flags said which still needed it).
+constexpr std::uint64_t kTicketMoved = 1, kTicketRelocate = 2;
+constexpr int kTicketShift = 2;
+
+BroadPhaseError BroadPhase::ClaimRefittedProxy(ProxyId id, std::uint64_t& ticket) {
   Impl& s = *impl_;
+  ticket = 0;
   // Only a live proxy carries kFlagRefitted (RefitProxy sets it through Checked, DestroyProxy clears
   // it), so with the flag and the generation the slot need not be read: its line, 64 bytes a proxy,
-  // was most of this call's time when the workers' scatter had refitted thousands (joint_grid).
+  // was most of the queueing's time when the workers' scatter had refitted thousands (joint_grid).
   const std::uint32_t index = id.index1 - 1;
   const bool flagged = id.index1 != 0 && index < s.slots.size() && s.generation[index] == id.generation &&
                        (s.flags[index] & kFlagRefitted) != 0;
   const std::int32_t proxy = flagged ? static_cast<std::int32_t>(index) : s.Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
-  if ((s.flags[proxy] & kFlagRefitted) == 0) return BroadPhaseError::None;
-  s.flags[proxy] &= static_cast<std::uint8_t>(~kFlagRefitted);
-  s.MarkMoved(proxy);
-  s.MarkRelocate(proxy);
+  std::uint8_t& flags = s.flags[proxy];
+  if ((flags & kFlagRefitted) == 0) return BroadPhaseError::None;
+  // MarkMoved's and MarkRelocate's flags; their appends wait for QueueClaimedProxies.
+  const std::uint64_t moved = (flags & kFlagQueued) == 0 ? kTicketMoved : 0;
+  const std::uint64_t relocate = (flags & kFlagRelocate) == 0 ? kTicketRelocate : 0;
+  flags = static_cast<std::uint8_t>((flags & ~kFlagRefitted) | kFlagQueued | kFlagRelocate);
+  ticket = (static_cast<std::uint64_t>(proxy) + 1) << kTicketShift | moved | relocate;
   return BroadPhaseError::None;
+}
+
+void BroadPhase::QueueClaimedProxies(Span<const std::uint64_t> tickets) {
+  Impl& s = *impl_;
+  for (const std::uint64_t ticket : tickets) {
+    if (ticket == 0) continue;
+    const auto proxy = static_cast<std::int32_t>((ticket >> kTicketShift) - 1);
+    if (ticket & kTicketMoved) s.moved.push_back(proxy);
+    if (ticket & kTicketRelocate) s.relocate.push_back(proxy);
+    s.layoutStale = true;  // as MarkRelocate, whether or not the proxy was listed already
+  }
+}
+
+BroadPhaseError BroadPhase::QueueRefittedProxy(ProxyId id) {
+  std::uint64_t ticket = 0;
+  const BroadPhaseError error = ClaimRefittedProxy(id, ticket);
+  if (ticket != 0) QueueClaimedProxies(Span<const std::uint64_t>(&ticket, 1));
+  return error;
 }
 
 BroadPhaseError BroadPhase::SetProxyAwake(ProxyId id, bool awake) {

@@ -330,9 +330,9 @@ void ReportHits(WorldState& world) {
 enum class Fast : std::uint8_t { No, Body, Bullet };
 inline constexpr std::uint8_t kFastBits = 3;
 inline constexpr std::uint8_t kPivotBit = 4;
-// The parallel scatter's: how many of the body's proxies left their fat boxes (RefitBodyProxies, at
-// most kListedRefits + 1), to be queued.
-inline constexpr int kRefitsShift = 3;
+// A ticket in the parallel scatter's list for a body whose proxies the calling thread walks
+// (QueueBodyProxies), its solver index below: above any broadphase ticket, whose top bit is clear.
+inline constexpr std::uint64_t kWalkBodyTicket = std::uint64_t{1} << 63;
 
 // Solver body i's velocities and the step's motion (dp, dq) back into its Body, its shapes' tight boxes
 // recomputed. The start pose is kept for continuous collision; a dynamic body that moved far for its
@@ -407,31 +407,61 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     }
     return;
   }
-  // On the workers: the bodies, their shapes' boxes and their proxies' fat boxes; then, in body order,
-  // the fast lists and the queueing of the proxies that left their fat boxes, which share the
-  // broadphase's move list (the order of UpdateBodyShapesInBroadphase's moves above).
-  // A body hands over the proxies it re-centred (up to kListedRefits), so that the queueing below need
-  // not read the body's and its shapes' lines again (joint_grid, two workers: the walk was 3% of the
-  // calling thread's samples; rain's ragdolls' feet, two shapes each, walked until 2026-12-05).
+  // On the workers: the bodies, their shapes' boxes and their proxies' fat boxes, and the claims of the
+  // proxies that left their fat boxes (flags only: BroadPhase::ClaimRefittedProxy); each range lists
+  // its fast and pivoting bodies and its tickets from its first body's place. Then, on this thread,
+  // the ranges in body order: the fast lists, and the tickets appended to the broadphase's move list in
+  // the order of UpdateBodyShapesInBroadphase's moves above. A body hands over the proxies it
+  // re-centred (up to kListedRefits), so that no thread need read the body's and its shapes' lines
+  // again (rain's ragdolls' feet, two shapes each, were walked until 2026-12-05); the claims moved to
+  // the workers on 2026-12-06 (joint_grid: the loop over every body was 0.03 ms of the calling thread
+  // alone a step).
   std::vector<std::uint8_t>& fast = world.scatterFast;
-  std::vector<ScatterRefits>& refitted = world.scatterProxy;
+  std::vector<int>& listed = world.scatterListed;
+  std::vector<std::uint64_t>& tickets = world.scatterTickets;
+  std::vector<ScatterRange>& ranges = world.scatterRanges;
   fast.resize(count);
-  refitted.resize(count);
+  listed.resize(count);
+  tickets.resize(2 * count);  // kListedRefits tickets a body, or one walk
+  ranges.resize(count);
+  static_assert(kListedRefits <= 2);
   ParallelFor(context.tasks, static_cast<int>(count), kMinBodiesPerBlock, [&](int begin, int end) {
+    ScatterRange range{end, 0, 0};
+    std::uint64_t* rangeTickets = tickets.data() + 2 * static_cast<std::size_t>(begin);
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
-      const std::uint8_t report = ScatterBody(world, context, body);
-      const int refits = RefitBodyProxies(world, world.solverBodies[body], refitted[body]);
-      fast[body] = static_cast<std::uint8_t>(report | (refits << kRefitsShift));
+      fast[body] = ScatterBody(world, context, body);
+      if (fast[body] != 0) listed[static_cast<std::size_t>(begin + range.fastBodies++)] = i;
+      ScatterRefits refitted;
+      const int refits = RefitBodyProxies(world, world.solverBodies[body], refitted);
+      if (refits > kListedRefits) {
+        rangeTickets[range.tickets++] = kWalkBodyTicket | body;
+        continue;
+      }
+      for (int k = 0; k < refits; ++k) {
+        std::uint64_t ticket = 0;
+        world.broadphase.ClaimRefittedProxy(refitted.proxy[k], ticket);
+        if (ticket != 0) rangeTickets[range.tickets++] = ticket;
+      }
     }
+    ranges[static_cast<std::size_t>(begin)] = range;
   });
-  for (std::size_t i = 0; i < count; ++i) {
-    ListFast(world, i, fast[i]);
-    const int refits = fast[i] >> kRefitsShift;
-    if (refits > kListedRefits) {
-      QueueBodyProxies(world, world.solverBodies[i]);
-    } else {
-      for (int k = 0; k < refits; ++k) world.broadphase.QueueRefittedProxy(refitted[i].proxy[k]);
+  for (std::size_t begin = 0; begin < count; begin = static_cast<std::size_t>(ranges[begin].end)) {
+    const ScatterRange& range = ranges[begin];
+    for (int k = 0; k < range.fastBodies; ++k) {
+      const std::size_t body = static_cast<std::size_t>(listed[begin + static_cast<std::size_t>(k)]);
+      ListFast(world, body, fast[body]);
+    }
+    // The tickets in runs between the bodies whose proxies are walked here.
+    const std::uint64_t* rangeTickets = tickets.data() + 2 * begin;
+    int run = 0;
+    for (int k = 0; k <= range.tickets; ++k) {
+      if (k < range.tickets && (rangeTickets[k] & kWalkBodyTicket) == 0) continue;
+      world.broadphase.QueueClaimedProxies(Span<const std::uint64_t>(rangeTickets + run, k - run));
+      if (k < range.tickets)
+        QueueBodyProxies(world,
+                         world.solverBodies[static_cast<std::size_t>(rangeTickets[k] & ~kWalkBodyTicket)]);
+      run = k + 1;
     }
   }
 }

@@ -170,9 +170,10 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int body, bool teleport);
 /// by side); it returns how many it re-centred (kListedRefits + 1 for more) and lists them in shape
 /// order in `refitted` when they are at most kListedRefits. QueueBodyProxies, on one thread in body
 /// order: those proxies queued for the next pair update, which then equals
-/// UpdateBodyShapesInBroadphase's. Queueing the listed proxies alone (BroadPhase::QueueRefittedProxy)
-/// is QueueBodyProxies without the walk over the body's and its shapes' lines, which the parallel
-/// scatter's workers wrote (a ragdoll's foot has two shapes).
+/// UpdateBodyShapesInBroadphase's. Claiming the listed proxies on the workers and queueing the tickets
+/// in body order (BroadPhase::ClaimRefittedProxy, QueueClaimedProxies) is QueueBodyProxies without the
+/// walk over the body's and its shapes' lines, which the parallel scatter's workers wrote (a ragdoll's
+/// foot has two shapes).
 int RefitBodyProxies(WorldState& world, int body, ScatterRefits& refitted);
 void QueueBodyProxies(WorldState& world, int body);
 /// Adds (enabled) or removes (disabled) all proxies of a body.

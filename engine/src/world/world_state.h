@@ -206,11 +206,19 @@ struct Joint : JointData {
   bool destroyOnBreak = false;
 };
 
-/// The proxies the parallel scatter re-centred for one body, in shape order, for the calling thread to
-/// queue (RefitBodyProxies, world_internal.h).
+/// The proxies the parallel scatter re-centred for one body, in shape order, for its worker to claim
+/// (RefitBodyProxies, world_internal.h).
 inline constexpr int kListedRefits = 2;
 struct ScatterRefits {
   ProxyId proxy[kListedRefits];
+};
+
+/// What one range [begin, end) of the parallel scatter left for the calling thread (stored at `begin`,
+/// ScatterBodies): its end, its broadphase tickets and its listed bodies, each from the range's place.
+struct ScatterRange {
+  int end = 0;
+  int tickets = 0;     // in scatterTickets from 2 * begin
+  int fastBodies = 0;  // in scatterListed from begin
 };
 
 struct WorldState {
@@ -357,10 +365,14 @@ struct WorldState {
   // on the workers, a byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
-  // The parallel scatter's (solve.cpp): per solver body, how it moved (ScatterBody: Fast, kPivotBit) and
-  // how many of its proxies left their fat boxes (above kRefitsShift).
+  // The parallel scatter's (solve.cpp), each range's part from its first body's place: per solver
+  // body, how it moved (ScatterBody: Fast, kPivotBit); the solver indices of the bodies that report a
+  // move, and the tickets of the proxies claimed (BroadPhase::ClaimRefittedProxy, or a body whose
+  // proxies the calling thread walks), in body order; per range, where it ends and how many of each.
   std::vector<std::uint8_t> scatterFast;
-  std::vector<ScatterRefits> scatterProxy;  // per solver body: the proxies it re-centred (ScatterBodies)
+  std::vector<int> scatterListed;
+  std::vector<std::uint64_t> scatterTickets;
+  std::vector<ScatterRange> scatterRanges;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> pairContactScratch;     // UpdatePairs: the contacts to destroy, then those it made
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
