@@ -244,10 +244,11 @@ class BroadPhase {
   /// ClaimRefittedProxy (any thread; calls for distinct proxies may run side by side while no other call
   /// is made) does what QueueRefittedProxy does to the proxy itself and sets `ticket` to what is left
   /// to do: append it to the lists of the next UpdatePairs (0: nothing, it was not refitted).
-  /// QueueClaimedProxies, on one thread, then appends the tickets' proxies. Tickets queued in the order
-  /// QueueRefittedProxy would have been called leave its state; every ticket must be queued before the
-  /// next other call. ClaimRefittedProxy's error: StaleId (+ MK_ASSERT; ticket 0).
+  /// QueueClaimedProxies then appends the tickets' proxies. Error: StaleId (+ MK_ASSERT; ticket 0).
   BroadPhaseError ClaimRefittedProxy(ProxyId id, std::uint64_t& ticket);
+  /// The second half of ClaimRefittedProxy, on one thread: appends the proxies of `tickets` (zeros are
+  /// skipped) for the next UpdatePairs. Tickets queued in the order QueueRefittedProxy would have been
+  /// called leave its state; every claimed ticket must be queued before the next other call.
   void QueueClaimedProxies(Span<const std::uint64_t> tickets);
 
   /// Puts a moving proxy to sleep (false) or wakes it (true). A sleeping proxy costs nothing per
