@@ -416,11 +416,9 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   // again (rain's ragdolls' feet, two shapes each, were walked until 2026-12-05); the claims moved to
   // the workers on 2026-12-06 (joint_grid: the loop over every body was 0.03 ms of the calling thread
   // alone a step).
-  std::vector<std::uint8_t>& fast = world.scatterFast;
-  std::vector<int>& listed = world.scatterListed;
+  std::vector<ListedBody>& listed = world.scatterListed;
   std::vector<std::uint64_t>& tickets = world.scatterTickets;
   std::vector<ScatterRange>& ranges = world.scatterRanges;
-  fast.resize(count);
   listed.resize(count);
   tickets.resize(2 * count);  // kListedRefits tickets a body, or one walk
   ranges.resize(count);
@@ -430,8 +428,8 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     std::uint64_t* rangeTickets = tickets.data() + 2 * static_cast<std::size_t>(begin);
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
-      fast[body] = ScatterBody(world, context, body);
-      if (fast[body] != 0) listed[static_cast<std::size_t>(begin + range.fastBodies++)] = i;
+      const std::uint8_t report = ScatterBody(world, context, body);
+      if (report != 0) listed[static_cast<std::size_t>(begin + range.fastBodies++)] = {i, report};
       ScatterRefits refitted;
       const int refits = RefitBodyProxies(world, world.solverBodies[body], refitted);
       if (refits > kListedRefits) {
@@ -449,8 +447,8 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   for (std::size_t begin = 0; begin < count; begin = static_cast<std::size_t>(ranges[begin].end)) {
     const ScatterRange& range = ranges[begin];
     for (int k = 0; k < range.fastBodies; ++k) {
-      const std::size_t body = static_cast<std::size_t>(listed[begin + static_cast<std::size_t>(k)]);
-      ListFast(world, body, fast[body]);
+      const ListedBody& entry = listed[begin + static_cast<std::size_t>(k)];
+      ListFast(world, static_cast<std::size_t>(entry.body), entry.report);
     }
     // The tickets in runs between the bodies whose proxies are walked here.
     const std::uint64_t* rangeTickets = tickets.data() + 2 * begin;

@@ -313,14 +313,14 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.islandParent) + Bytes(w.islandSleepTime) + Bytes(w.islandNextMember) +
            Bytes(w.islandStack) + Bytes(w.islandMembers) + Bytes(w.pendingWakes) + Bytes(w.narrowphaseSlots) +
            Bytes(w.gatherSlots) + Bytes(w.gatherKeep) + Bytes(w.narrowphaseChanges) +
-           Bytes(w.narrowphaseChanged) + Bytes(w.narrowphaseAwakeBits) + Bytes(w.scatterFast) +
-           Bytes(w.scatterListed) + Bytes(w.scatterTickets) + Bytes(w.scatterRanges) +
-           Bytes(w.begunPairScratch) + Bytes(w.pairContactScratch) + Bytes(w.explosionShapes) +
-           Bytes(w.castHits) + Bytes(w.rayHits) + Bytes(w.beginEvents) + Bytes(w.endEvents) +
-           Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) + Bytes(w.sensorEndEvents) +
-           Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) + Bytes(w.moveEvents) +
-           Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) +
-           Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
+           Bytes(w.narrowphaseChanged) + Bytes(w.narrowphaseAwakeBits) + Bytes(w.scatterListed) +
+           Bytes(w.scatterTickets) + Bytes(w.scatterRanges) + Bytes(w.begunPairScratch) +
+           Bytes(w.pairContactScratch) + Bytes(w.explosionShapes) + Bytes(w.castHits) + Bytes(w.rayHits) +
+           Bytes(w.beginEvents) + Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) +
+           Bytes(w.sensorEndEvents) + Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) +
+           Bytes(w.moveEvents) + Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) +
+           Bytes(w.movedBack) + Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) +
+           Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
   m.step += Bytes(s.jointPlaceKeys) + s.GraphBytes();
   m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;

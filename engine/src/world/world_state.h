@@ -221,6 +221,13 @@ struct ScatterRange {
   int fastBodies = 0;  // in scatterListed from begin
 };
 
+/// A body the parallel scatter lists: its solver index and how it moved (ScatterBody's report: Fast,
+/// kPivotBit; never 0).
+struct ListedBody {
+  int body = 0;
+  std::uint8_t report = 0;
+};
+
 struct WorldState {
   Vec2 gravity{0.0f, -10.0f};
   SolverSettings settings{};
@@ -365,12 +372,11 @@ struct WorldState {
   // on the workers, a byte each (makes an input; wants hit events).
   std::vector<int> gatherSlots;
   std::vector<std::uint8_t> gatherKeep;
-  // The parallel scatter's (solve.cpp), each range's part from its first body's place: per solver
-  // body, how it moved (ScatterBody: Fast, kPivotBit); the solver indices of the bodies that report a
-  // move, and the tickets of the proxies claimed (BroadPhase::ClaimRefittedProxy, or a body whose
-  // proxies the calling thread walks), in body order; per range, where it ends and how many of each.
-  std::vector<std::uint8_t> scatterFast;
-  std::vector<int> scatterListed;
+  // The parallel scatter's (solve.cpp), each range's part from its first body's place: the bodies
+  // that report a move (solver index and ScatterBody's report) and the tickets of the proxies claimed
+  // (BroadPhase::ClaimRefittedProxy, or a body whose proxies the calling thread walks), in body order;
+  // per range, where it ends and how many of each.
+  std::vector<ListedBody> scatterListed;
   std::vector<std::uint64_t> scatterTickets;
   std::vector<ScatterRange> scatterRanges;
   std::vector<std::uint64_t> begunPairScratch;
