@@ -308,6 +308,58 @@ TEST_CASE("QueueRefittedProxy after the refitted proxy was destroyed returns Sta
   CHECK(bp.Stats().proxyCount == 0);
 }
 
+// A proxy joins the move and relocate lists once per update however often it leaves its fat box
+// before the update, by MoveProxy or by a refit then queued (whole or claimed as a ticket): the lists'
+// storage stays what one move takes, and the pairs are the oracle's.
+TEST_CASE("a proxy moved thousands of times between updates is listed once") {
+  BroadPhase bp;
+  std::vector<ModelProxy> model(2);
+  const AABB boxes[2] = {{{0, 0}, {1, 1}}, {{0.5f, 0.5f}, {1.5f, 1.5f}}};
+  for (std::size_t i = 0; i < 2; ++i) {
+    model[i].userData = i + 1;
+    model[i].id = bp.CreateProxy({.aabb = boxes[i], .userData = model[i].userData}).id;
+    model[i].fat = Inflate(boxes[i], bp.Margin());
+  }
+  std::vector<std::uint64_t> previous;
+  UpdateAndCheck(bp, model, previous);
+  // The three ways of moving take turns putting the proxy 40 m away and back; the last move of each
+  // round leaves it apart from its partner or over it.
+  const auto moveRound = [&](int moves, float landX) {
+    for (int k = 0; k < moves; ++k) {
+      const float x = k + 1 == moves ? landX : (k % 2 == 0 ? 40.0f : 0.0f);
+      const AABB tight = Shift(boxes[0], {x, 0.0f});
+      bool refitted = false;
+      std::uint64_t ticket = 0;
+      switch (k % 3) {
+        case 0:
+          REQUIRE(bp.MoveProxy(model[0].id, tight) == BroadPhaseError::None);
+          break;
+        case 1:
+          REQUIRE(bp.RefitProxy(model[0].id, tight, refitted) == BroadPhaseError::None);
+          REQUIRE(bp.QueueRefittedProxy(model[0].id) == BroadPhaseError::None);
+          break;
+        default:
+          REQUIRE(bp.RefitProxy(model[0].id, tight, refitted) == BroadPhaseError::None);
+          REQUIRE(bp.ClaimRefittedProxy(model[0].id, ticket) == BroadPhaseError::None);
+          bp.QueueClaimedProxies(Span<const std::uint64_t>(&ticket, 1));
+          break;
+      }
+      const bool leaves = !Contains(model[0].fat, tight);
+      if (k % 3 != 0) REQUIRE(refitted == leaves);
+      if (leaves) model[0].fat = Inflate(tight, bp.Margin());
+    }
+  };
+  moveRound(3, 40.0f);  // warm-up: each list has held the proxy once
+  UpdateAndCheck(bp, model, previous);
+  const std::size_t warmBytes = bp.CapacityBytes();
+  for (const float landX : {0.0f, 40.0f, 0.2f}) {
+    moveRound(3000, landX);
+    UpdateAndCheck(bp, model, previous);
+    CHECK(bp.Stats().movedLastUpdate == 1);
+  }
+  CHECK(bp.CapacityBytes() == warmBytes);
+}
+
 TEST_CASE("thousands of create/destroy cycles reuse ids and do not grow memory") {
   BroadPhase bp;
   test::Rng rng(4);

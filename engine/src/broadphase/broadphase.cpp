@@ -37,19 +37,19 @@ ProxyId BroadPhase::Impl::IdOf(std::int32_t proxy) const {
   return {static_cast<std::uint32_t>(proxy) + 1u, generation[proxy]};
 }
 
+bool BroadPhase::Impl::SetListFlag(std::int32_t proxy, std::uint8_t flag) {
+  const bool unlisted = (flags[proxy] & flag) == 0;
+  flags[proxy] |= flag;
+  return unlisted;
+}
+
 void BroadPhase::Impl::MarkMoved(std::int32_t proxy) {
-  if ((flags[proxy] & kFlagQueued) == 0) {
-    flags[proxy] |= kFlagQueued;
-    moved.push_back(proxy);
-  }
+  if (SetListFlag(proxy, kFlagQueued)) moved.push_back(proxy);
 }
 
 void BroadPhase::Impl::MarkRelocate(std::int32_t proxy) {
   layoutStale = true;
-  if ((flags[proxy] & kFlagRelocate) == 0) {
-    flags[proxy] |= kFlagRelocate;
-    relocate.push_back(proxy);
-  }
+  if (SetListFlag(proxy, kFlagRelocate)) relocate.push_back(proxy);
 }
 
 std::uint32_t BroadPhase::Impl::NextTag() {
@@ -754,12 +754,11 @@ BroadPhaseError BroadPhase::ClaimRefittedProxy(ProxyId id, std::uint64_t& ticket
                        (s.flags[index] & kFlagRefitted) != 0;
   const std::int32_t proxy = flagged ? static_cast<std::int32_t>(index) : s.Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
-  std::uint8_t& flags = s.flags[proxy];
-  if ((flags & kFlagRefitted) == 0) return BroadPhaseError::None;
+  if ((s.flags[proxy] & kFlagRefitted) == 0) return BroadPhaseError::None;
+  s.flags[proxy] &= static_cast<std::uint8_t>(~kFlagRefitted);
   // MarkMoved's and MarkRelocate's flags; their appends wait for QueueClaimedProxies.
-  const std::uint64_t moved = (flags & kFlagQueued) == 0 ? kTicketMoved : 0;
-  const std::uint64_t relocate = (flags & kFlagRelocate) == 0 ? kTicketRelocate : 0;
-  flags = static_cast<std::uint8_t>((flags & ~kFlagRefitted) | kFlagQueued | kFlagRelocate);
+  const std::uint64_t moved = s.SetListFlag(proxy, kFlagQueued) ? kTicketMoved : 0;
+  const std::uint64_t relocate = s.SetListFlag(proxy, kFlagRelocate) ? kTicketRelocate : 0;
   ticket = (static_cast<std::uint64_t>(proxy) + 1) << kTicketShift | moved | relocate;
   return BroadPhaseError::None;
 }

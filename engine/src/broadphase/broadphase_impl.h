@@ -269,6 +269,10 @@ struct MK_HIDDEN BroadPhase::Impl {  // hidden: not part of a shared library's e
   /// Slot of a live id; -1 after an MK_ASSERT for a stale one (a programmer error).
   std::int32_t Checked(ProxyId id) const;
   ProxyId IdOf(std::int32_t proxy) const;
+  /// Sets `flag` (kFlagQueued: on `moved`; kFlagRelocate: on `relocate`); true when it was clear, so
+  /// that the proxy still needs appending to the flag's list (MarkMoved, MarkRelocate, and
+  /// ClaimRefittedProxy, whose appends wait for QueueClaimedProxies).
+  bool SetListFlag(std::int32_t proxy, std::uint8_t flag);
   void MarkMoved(std::int32_t proxy);
   void MarkRelocate(std::int32_t proxy);
   std::uint32_t NextTag();
