@@ -59,6 +59,9 @@ struct FastSweep {
   SweepContext context;
   std::vector<std::pair<int, int>> sensors;
   bool swept = false;  ///< false: the body is swept on the calling thread, in order
+  /// Swept, and applying it would change nothing: no time of impact, no hold now or at the start, no
+  /// sensor crossed (most falling bodies). Its turn skips the body's lines (SolveContinuous).
+  bool noOutcome = false;
 };
 
 }  // namespace mk
