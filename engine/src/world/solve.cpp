@@ -429,7 +429,7 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
     for (int i = begin; i < end; ++i) {
       const std::size_t body = static_cast<std::size_t>(i);
       const std::uint8_t report = ScatterBody(world, context, body);
-      if (report != 0) listed[static_cast<std::size_t>(begin + range.fastBodies++)] = {i, report};
+      if (report != 0) listed[static_cast<std::size_t>(begin + range.listed++)] = {i, report};
       ScatterRefits refitted;
       const int refits = RefitBodyProxies(world, world.solverBodies[body], refitted);
       if (refits > kListedRefits) {
@@ -446,7 +446,7 @@ void ScatterBodies(WorldState& world, const StepContext& context) {
   });
   for (std::size_t begin = 0; begin < count; begin = static_cast<std::size_t>(ranges[begin].end)) {
     const ScatterRange& range = ranges[begin];
-    for (int k = 0; k < range.fastBodies; ++k) {
+    for (int k = 0; k < range.listed; ++k) {
       const ListedBody& entry = listed[begin + static_cast<std::size_t>(k)];
       ListFast(world, static_cast<std::size_t>(entry.body), entry.report);
     }

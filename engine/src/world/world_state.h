@@ -217,8 +217,8 @@ struct ScatterRefits {
 /// ScatterBodies): its end, its broadphase tickets and its listed bodies, each from the range's place.
 struct ScatterRange {
   int end = 0;
-  int tickets = 0;     // in scatterTickets from 2 * begin
-  int fastBodies = 0;  // in scatterListed from begin
+  int tickets = 0;  // in scatterTickets from 2 * begin
+  int listed = 0;   // in scatterListed from begin: the fast and the pivoting bodies
 };
 
 /// A body the parallel scatter lists: its solver index and how it moved (ScatterBody's report: Fast,
