@@ -267,6 +267,7 @@ int UpdateSleep(WorldState& world, float dt) {
     islands += root == i ? 1 : 0;
     minSleepTime[root] = std::min(minSleepTime[root], minSleepTime[i]);
   }
+  auto sleeps = [&](int root) { return minSleepTime[root] >= world.settings.timeToSleep; };
   // Immovable bodies touching an island keep it awake through their own sleep time (a moving
   // kinematic body's stays 0, AdvanceSleepTimes).
   if (scan.anyImmovable)
@@ -280,13 +281,18 @@ int UpdateSleep(WorldState& world, float dt) {
         }
       }
     });
+  // A body that has rested long enough is often in an island that has not (rain's ragdolls land on
+  // the pile every step): then no island sleeps, and the member lists below are not made (they were
+  // a pass over every body for nothing, on the calling thread alone).
+  bool anySleeps = false;
+  for (int i = 0; i < n && !anySleeps; ++i) anySleeps = parent[i] == i && sleeps(i);
+  if (!anySleeps) return islands;
   // Each sleeping island's members as a list in ascending solver index, its root first (a root is
   // its island's smallest index, Union). Walking down and inserting each member right after its root
   // builds the lists in one pass; a scan of the bodies per sleeping island was quadratic (8,000 lone
   // boxes falling asleep together took a 14 ms step, seven normal ones).
   std::vector<int>& nextMember = world.islandNextMember;
   nextMember.assign(n, kNull);
-  auto sleeps = [&](int root) { return minSleepTime[root] >= world.settings.timeToSleep; };
   for (int j = n - 1; j >= 0; --j) {
     const int root = FindRoot(parent, j);
     if (root == j || !sleeps(root)) continue;
