@@ -267,7 +267,6 @@ int UpdateSleep(WorldState& world, float dt) {
     islands += root == i ? 1 : 0;
     minSleepTime[root] = std::min(minSleepTime[root], minSleepTime[i]);
   }
-  auto sleeps = [&](int root) { return minSleepTime[root] >= world.settings.timeToSleep; };
   // Immovable bodies touching an island keep it awake through their own sleep time (a moving
   // kinematic body's stays 0, AdvanceSleepTimes).
   if (scan.anyImmovable)
@@ -284,6 +283,7 @@ int UpdateSleep(WorldState& world, float dt) {
   // A body that has rested long enough is often in an island that has not (rain's ragdolls land on
   // the pile every step): then no island sleeps, and the member lists below are not made (they were
   // a pass over every body for nothing, on the calling thread alone).
+  auto sleeps = [&](int root) { return minSleepTime[root] >= world.settings.timeToSleep; };
   bool anySleeps = false;
   for (int i = 0; i < n && !anySleeps; ++i) anySleeps = parent[i] == i && sleeps(i);
   if (!anySleeps) return islands;
