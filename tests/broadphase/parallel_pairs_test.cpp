@@ -470,6 +470,77 @@ TEST_CASE("a pure ShouldCollideFn is asked on the workers and gives the serial p
   CHECK(differing == 0);
 }
 
+// A re-filter matters only to a proxy's pairs, and on workers any proxy flagged for one makes the
+// whole update's answers raw, merged on the calling thread by the serial code. A proxy without pairs
+// (made since the last update, as a new ragdoll's parts when its joints are made) is queued without
+// the flag, and a destroyed proxy drops it: each range on a thread of its own, a pure filter then is
+// asked off the calling thread (the split search), where a raw update asks it on the calling thread
+// alone. The pairs, reports and state are the serial broadphase's after every update.
+TEST_CASE("a re-filter of proxies without pairs, or destroyed, keeps the pair search on the workers") {
+  HostileScheduler scheduler(Hostility::ThreadPerRangeReversed, 3);
+  const TaskSystem tasks = scheduler.System();
+  OffThreadCalls calls, serialCalls;  // the serial broadphase's are all on this thread
+  BroadPhase serial, parallel;
+  serial.SetShouldCollide(RefuseThirdsCountingThreads, &serialCalls, /*pure=*/true);
+  parallel.SetShouldCollide(RefuseThirdsCountingThreads, &calls, /*pure=*/true);
+  constexpr int kCount = 12 * 12;  // above the update's threshold for workers (64 moved proxies)
+  const auto boxAt = [](int i, int step) {
+    // Odd rows slide half a box a step against even ones: every update makes and ends pairs.
+    const float slide = (i / 12) % 2 == 1 ? 0.5f * static_cast<float>(step) : 0.0f;
+    const Vec2 centre{0.8f * static_cast<float>(i % 12) + slide, 0.8f * static_cast<float>(i / 12)};
+    return AABB{centre - Vec2{0.5f, 0.5f}, centre + Vec2{0.5f, 0.5f}};
+  };
+  std::vector<ProxyId> serialIds, parallelIds;
+  const auto create = [&](int i, int step) {
+    serialIds[static_cast<std::size_t>(i)] =
+        serial.CreateProxy({.aabb = boxAt(i, step), .userData = static_cast<std::uint64_t>(i + 1)}).id;
+    parallelIds[static_cast<std::size_t>(i)] =
+        parallel.CreateProxy({.aabb = boxAt(i, step), .userData = static_cast<std::uint64_t>(i + 1)}).id;
+  };
+  serialIds.resize(kCount);
+  parallelIds.resize(kCount);
+  // One update's off-thread filter calls, after `edit` on both broadphases and every proxy moved.
+  int gone = -1;  // a destroyed proxy, not moved
+  const auto update = [&](int step, auto&& edit) {
+    edit();
+    for (int i = 0; i < kCount; ++i) {
+      if (i == gone) continue;
+      REQUIRE(serial.MoveProxy(serialIds[static_cast<std::size_t>(i)], boxAt(i, step)) ==
+              BroadPhaseError::None);
+      REQUIRE(parallel.MoveProxy(parallelIds[static_cast<std::size_t>(i)], boxAt(i, step)) ==
+              BroadPhaseError::None);
+    }
+    const int before = calls.count.load();
+    serial.UpdatePairs();
+    parallel.UpdatePairs(tasks);
+    CHECK(SameReports(serial.BegunPairs(), parallel.BegunPairs()));
+    CHECK(SameReports(serial.EndedPairs(), parallel.EndedPairs()));
+    CHECK(SameState(serial, parallel));
+    return calls.count.load() - before;
+  };
+  const auto refilter = [&](int i) {
+    REQUIRE(serial.RefilterProxy(serialIds[static_cast<std::size_t>(i)]) == BroadPhaseError::None);
+    REQUIRE(parallel.RefilterProxy(parallelIds[static_cast<std::size_t>(i)]) == BroadPhaseError::None);
+  };
+  // New proxies re-filtered before their first update: none has a pair, the search stays split.
+  const int newOnes = update(0, [&] {
+    for (int i = 0; i < kCount; ++i) create(i, 0);
+    for (int i = 0; i < kCount; i += 5) refilter(i);
+  });
+  CHECK(newOnes > 0);
+  REQUIRE(parallel.Stats().pairCount > kCount);
+  // A proxy with pairs re-filtered: the raw answers, every filter call on this thread.
+  CHECK(update(1, [&] { refilter(13); }) == 0);
+  // Re-filtered, then destroyed (its slot still free at the update): split again.
+  const int destroyed = update(2, [&] {
+    refilter(40);
+    REQUIRE(serial.DestroyProxy(serialIds[40]) == BroadPhaseError::None);
+    REQUIRE(parallel.DestroyProxy(parallelIds[40]) == BroadPhaseError::None);
+    gone = 40;
+  });
+  CHECK(destroyed > 0);
+}
+
 // The relocations on the workers (RelocateOnWorkers: placements in ranges, the dirty lists and
 // insertions gathered in no order, the large list's joins and leaves applied in proxy order): the
 // serial state after every update, band lists and large list included, on a pool and hostile systems.

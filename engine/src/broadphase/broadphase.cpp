@@ -680,7 +680,8 @@ BroadPhaseError BroadPhase::DestroyProxy(ProxyId id) {
   }
   slot.alive = false;
   slot.placement = Placement::None;
-  s.flags[proxy] &= static_cast<std::uint8_t>(~kFlagRefitted);  // a refit never queued: not a live proxy's
+  // A refit never queued is not a live proxy's; nor is a re-filter (its pairs are gone).
+  s.flags[proxy] &= static_cast<std::uint8_t>(~(kFlagRefitted | kFlagRefilter));
   s.layoutStale = true;
   slot.nextFree = s.freeHead;
   s.freeHead = proxy;
@@ -804,7 +805,11 @@ BroadPhaseError BroadPhase::RefilterProxy(ProxyId id) {
   Impl& s = *impl_;
   const std::int32_t proxy = s.Checked(id);
   if (proxy < 0) return BroadPhaseError::StaleId;
-  s.flags[proxy] |= kFlagRefilter;
+  // A proxy without pairs has none to re-filter (pairs are made only in Update, each asking the
+  // filter as it is then): queued, its query offers every candidate to the new filter. Flagged, it
+  // would turn the whole update on workers into raw answers that the calling thread merges with the
+  // serial code; rain joins the parts of new ragdolls, proxies made that step, every eighth step.
+  if (s.slots[proxy].pairHead != -1) s.flags[proxy] |= kFlagRefilter;
   s.MarkMoved(proxy);
   return BroadPhaseError::None;
 }
