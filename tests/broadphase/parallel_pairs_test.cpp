@@ -499,8 +499,8 @@ TEST_CASE("a re-filter of proxies without pairs, or destroyed, keeps the pair se
   };
   serialIds.resize(kCount);
   parallelIds.resize(kCount);
-  // One update's off-thread filter calls, after `edit` on both broadphases and every proxy moved.
   int gone = -1;  // a destroyed proxy, not moved
+  // One update's off-thread filter calls, after `edit` on both broadphases and every proxy moved.
   const auto update = [&](int step, auto&& edit) {
     edit();
     for (int i = 0; i < kCount; ++i) {

@@ -737,8 +737,7 @@ TEST_CASE("measured sub-steps leave workers that are slow to start for the calli
                          MeasuredChoice::kTrialsToSwitch * (MeasuredChoice::kFirstInterval + 1);
   const int maxSettle = 10 * idleSwitch;
   int inARow = 0;
-  int settle = 0;
-  for (; settle < maxSettle && inARow < 2; ++settle) {
+  for (int settle = 0; settle < maxSettle && inARow < 2; ++settle) {
     run.Step();
     inARow = onCallingThread() ? inARow + 1 : 0;
   }
@@ -752,7 +751,7 @@ TEST_CASE("measured sub-steps leave workers that are slow to start for the calli
     onCaller += onCallingThread() ? 1 : 0;
   }
   // The trials back on the workers, at least kFirstInterval apart, are the only steps there: a trial
-  // on the workers waits 2 ms, far above the calling thread's time, so it never looks faster.
+  // on the workers does the calling thread's work and waits 2 ms besides, so it does not look faster.
   CHECK(onCaller >= kSteps - kSteps / (MeasuredChoice::kFirstInterval + 1) - 1);
   // Another task system starts again from the workers.
   TaskSystem other = slow;
