@@ -476,7 +476,7 @@ TEST_CASE("a pure ShouldCollideFn is asked on the workers and gives the serial p
 // the flag, and a destroyed proxy drops it: each range on a thread of its own, a pure filter then is
 // asked off the calling thread (the split search), where a raw update asks it on the calling thread
 // alone. The pairs, reports and state are the serial broadphase's after every update.
-TEST_CASE("a re-filter of proxies without pairs, or destroyed, keeps the pair search on the workers") {
+TEST_CASE("a re-filter of proxies without pairs or destroyed ones keeps the pair search on the workers") {
   HostileScheduler scheduler(Hostility::ThreadPerRangeReversed, 3);
   const TaskSystem tasks = scheduler.System();
   OffThreadCalls calls, serialCalls;  // the serial broadphase's are all on this thread
