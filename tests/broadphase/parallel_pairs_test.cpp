@@ -483,11 +483,12 @@ TEST_CASE("a re-filter of proxies without pairs or destroyed ones keeps the pair
   BroadPhase serial, parallel;
   serial.SetShouldCollide(RefuseThirdsCountingThreads, &serialCalls, /*pure=*/true);
   parallel.SetShouldCollide(RefuseThirdsCountingThreads, &calls, /*pure=*/true);
-  constexpr int kCount = 12 * 12;  // above the update's threshold for workers (64 moved proxies)
+  constexpr int kSide = 12;
+  constexpr int kCount = kSide * kSide;  // above the update's threshold for workers (64 moved proxies)
   const auto boxAt = [](int i, int step) {
     // Odd rows slide half a box a step against even ones: every update makes and ends pairs.
-    const float slide = (i / 12) % 2 == 1 ? 0.5f * static_cast<float>(step) : 0.0f;
-    const Vec2 centre{0.8f * static_cast<float>(i % 12) + slide, 0.8f * static_cast<float>(i / 12)};
+    const float slide = (i / kSide) % 2 == 1 ? 0.5f * static_cast<float>(step) : 0.0f;
+    const Vec2 centre{0.8f * static_cast<float>(i % kSide) + slide, 0.8f * static_cast<float>(i / kSide)};
     return AABB{centre - Vec2{0.5f, 0.5f}, centre + Vec2{0.5f, 0.5f}};
   };
   std::vector<ProxyId> serialIds, parallelIds;
@@ -529,8 +530,10 @@ TEST_CASE("a re-filter of proxies without pairs or destroyed ones keeps the pair
   });
   CHECK(newOnes > 0);
   REQUIRE(parallel.Stats().pairCount > kCount);
-  // A proxy with pairs re-filtered: the raw answers, every filter call on this thread.
+  // A proxy with pairs re-filtered: the raw answers, every filter call on this thread (and there are
+  // some: pairs begin, each asked of the filter).
   CHECK(update(1, [&] { refilter(13); }) == 0);
+  CHECK(parallel.BegunPairs().size() > 0);
   // Re-filtered, then destroyed (its slot still free at the update): split again.
   const int destroyed = update(2, [&] {
     refilter(40);
