@@ -3,6 +3,7 @@
 // the small helpers, each against an independent answer (analytic values, a world built from scratch,
 // the bits of the state before the call).
 #include "minkowski/replay.h"
+#include "minkowski/shape_api.h"
 #include "minkowski/world.h"
 #include "minkowski/world_vector.h"
 #include "world_fixture.h"
@@ -209,6 +210,132 @@ TEST_CASE("a dynamic body made static stops and holds what rests on it and a sta
   for (int i = 0; i < 30; ++i) world.Step(kDt);
   const float t = steps * kDt;
   CHECK(world.GetPosition(platform).y == doctest::Approx(10.0f - 0.5f * 10.0f * t * t).epsilon(1e-4f));
+}
+
+namespace {
+
+// One shape of a body's history as the test made it: a box (half sizes, centre, angle) or a circle.
+struct MadeShape {
+  ShapeId id;
+  bool circle = false;
+  Vec2 center{0.0f, 0.0f};
+  float hx = 0.0f, hy = 0.0f, angle = 0.0f;  // box
+  float radius = 0.0f;                       // circle
+  float density = 1.0f;
+};
+
+ShapeId MakeShape(World& world, BodyId body, const MadeShape& s) {
+  const ShapeDef def{.density = s.density};
+  if (s.circle) return world.CreateShape(body, def, Circle{s.center, s.radius});
+  return world.CreateShape(body, def, MakeOffsetBox(s.hx, s.hy, s.center, s.angle).value);
+}
+
+MadeShape RandomShape(std::mt19937& rng) {
+  std::uniform_real_distribution<float> pos(-2.0f, 2.0f), size(0.1f, 1.0f), density(0.5f, 3.0f),
+      angle(-3.0f, 3.0f);
+  MadeShape s;
+  s.circle = rng() % 3 == 0;
+  s.center = {pos(rng), pos(rng)};
+  s.hx = size(rng), s.hy = size(rng), s.angle = angle(rng);
+  s.radius = size(rng);
+  s.density = density(rng);
+  return s;
+}
+
+// The body's mass data from the shapes in the order made, in double precision: mass, centre and
+// inertia about the centre (a box's about its own centre m (w^2 + h^2) / 12, a circle's m r^2 / 2).
+MassData AnalyticMass(const std::vector<MadeShape>& shapes) {
+  double mass = 0.0, mx = 0.0, my = 0.0, inertiaAtOrigin = 0.0;
+  for (const MadeShape& s : shapes) {
+    const double r = s.radius, hx = s.hx, hy = s.hy;
+    const double m = s.density * (s.circle ? std::numbers::pi * r * r : 4.0 * hx * hy);
+    const double own = s.circle ? 0.5 * m * r * r : m * (hx * hx + hy * hy) / 3.0;
+    mass += m;
+    mx += m * s.center.x;
+    my += m * s.center.y;
+    inertiaAtOrigin += own + m * (double{s.center.x} * s.center.x + double{s.center.y} * s.center.y);
+  }
+  const double cx = mx / mass, cy = my / mass;
+  return {static_cast<float>(mass),
+          {static_cast<float>(cx), static_cast<float>(cy)},
+          static_cast<float>(inertiaAtOrigin - mass * (cx * cx + cy * cy))};
+}
+
+}  // namespace
+
+TEST_CASE("a body's mass is its shapes' in the order made whatever happened to it before") {
+  // The world keeps each body's mass sum and adds a new shape to it (so that thousands of shapes on
+  // one body build in linear time); what it keeps must always be what a body built afresh from the
+  // same shapes, in the same order, has: after destroyed shapes, new densities and geometries, a
+  // static body's shapes made dynamic, a snapshot restored. Bit for bit against that fresh body, and
+  // within float rounding of the double-precision sum.
+  std::mt19937 rng(2026);
+  int compared = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    CAPTURE(trial);
+    World world;
+    const bool startStatic = trial % 3 == 0;
+    const BodyId body = world.CreateBody({.type = startStatic ? BodyType::Static : BodyType::Dynamic});
+    std::vector<MadeShape> live;
+    std::vector<std::byte> snapshot;
+    std::vector<MadeShape> saved;
+    for (int op = 0; op < 80; ++op) {
+      const unsigned kind = rng() % 12;
+      if (kind < 6 || live.empty()) {
+        MadeShape s = RandomShape(rng);
+        s.id = MakeShape(world, body, s);
+        REQUIRE(!s.id.IsNull());
+        live.push_back(s);
+      } else if (kind < 8) {  // any shape, not only the newest: the sum is the others' again
+        const std::size_t i = rng() % live.size();
+        REQUIRE(world.DestroyShape(live[i].id));
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (kind == 8) {
+        MadeShape& s = live[rng() % live.size()];
+        s.density = RandomShape(rng).density;
+        world.SetDensity(s.id, s.density);
+      } else if (kind == 9) {  // a new geometry of the same kind, the shape keeping its place
+        MadeShape& s = live[rng() % live.size()];
+        const MadeShape g = RandomShape(rng);
+        s.center = g.center, s.hx = g.hx, s.hy = g.hy, s.angle = g.angle, s.radius = g.radius;
+        if (s.circle) {
+          SetCircle(world, s.id, Circle{s.center, s.radius});
+        } else {
+          SetPolygon(world, s.id, MakeOffsetBox(s.hx, s.hy, s.center, s.angle).value);
+        }
+      } else if (kind == 10 && (snapshot.empty() || rng() % 2 == 0)) {
+        SaveSnapshot(world, snapshot);
+        saved = live;
+      } else if (kind == 10) {  // back to the saved shapes, whatever came since
+        REQUIRE(world.RestoreSnapshot(snapshot).ok());
+        live = saved;
+      } else {
+        world.SetType(body, BodyType::Static);
+        world.SetType(body, BodyType::Dynamic);
+      }
+      if (op % 8 != 7) continue;
+      if (world.GetBodyType(body) != BodyType::Dynamic) world.SetType(body, BodyType::Dynamic);
+      World fresh;
+      const BodyId twin = fresh.CreateBody({.type = BodyType::Dynamic});
+      for (const MadeShape& s : live) REQUIRE(!MakeShape(fresh, twin, s).IsNull());
+      const MassData got = world.GetMassData(body), want = fresh.GetMassData(twin);
+      CHECK(SameBits(got.mass, want.mass));
+      CHECK(SameBits(got.center.x, want.center.x));
+      CHECK(SameBits(got.center.y, want.center.y));
+      CHECK(SameBits(got.rotationalInertia, want.rotationalInertia));
+      ++compared;
+      if (live.empty()) {  // a dynamic body without mass weighs 1 kg (Box2D's convention)
+        CHECK(got.mass == 1.0f);
+        continue;
+      }
+      const MassData exact = AnalyticMass(live);
+      CHECK(got.mass == doctest::Approx(exact.mass).epsilon(1e-5));
+      CHECK(got.center.x == doctest::Approx(exact.center.x).epsilon(1e-4).scale(1.0));
+      CHECK(got.center.y == doctest::Approx(exact.center.y).epsilon(1e-4).scale(1.0));
+      CHECK(got.rotationalInertia == doctest::Approx(exact.rotationalInertia).epsilon(1e-4));
+    }
+  }
+  CHECK(compared == 60 * 10);
 }
 
 TEST_CASE("SetMassData gives the analytic accelerations and ApplyMassFromShapes restores the shapes") {

@@ -380,6 +380,31 @@ TEST_CASE("a shape that would make its body heavier than kMaxBodyMass or kMaxBod
   CHECK(world.GetPosition(body).y == doctest::Approx(1.0f).epsilon(0.05));
 }
 
+TEST_CASE("a new density or geometry that would make the body's shapes together too heavy is refused") {
+  // Each shape alone within kMaxBodyMass, the two together past it: the check sums the body's other
+  // shapes with the changed one's new mass (not its old one).
+  World world;
+  const BodyId body = world.CreateBody({.type = BodyType::Dynamic});
+  world.CreateShape(body, {.density = 1.5e14f}, MakeBox(1, 1).value);  // 4 m^2: 6e14 kg
+  const ShapeId light = world.CreateShape(body, {.density = 1.0f}, MakeOffsetBox(1, 1, {3, 0}, 0).value);
+  const float mass = world.GetMass(body);
+  REQUIRE(mass == doctest::Approx(6e14f));
+  test::AssertCounter asserts;
+  world.SetDensity(light, 1.5e14f);  // 6e14 kg alone, 1.2e15 kg together
+  CHECK(world.GetMass(body) == mass);
+  SetPolygon(world, light, MakeOffsetBox(3e3f, 3e3f, {3, 0}, 0).value);  // 3.6e7 m^2 at 1 kg/m^2: 3.6e7 kg
+  CHECK(world.GetMass(body) > mass);
+  world.SetDensity(light, 1.0f / 3.6e7f);  // back to 1 kg
+  SetPolygon(world, light, MakeOffsetBox(1, 1, {3, 0}, 0).value);
+  world.SetDensity(light, 1.5e14f / 4.0f);  // 1.5e14 kg: 7.5e14 together, accepted
+  CHECK(world.GetMass(body) == doctest::Approx(7.5e14f));
+  SetPolygon(world, light, MakeOffsetBox(2, 1, {3, 0}, 0).value);  // 3e14 kg: 9e14 together, accepted
+  CHECK(world.GetMass(body) == doctest::Approx(9e14f));
+  SetPolygon(world, light, MakeOffsetBox(4, 1, {3, 0}, 0).value);  // 6e14 kg: 1.2e15 together, refused
+  CHECK(world.GetMass(body) == doctest::Approx(9e14f));
+  CHECK(asserts.Count() == 2);
+}
+
 // A joint between `a` (or the ground) and `b` of each kind the solver treats differently: the point
 // constraint (revolute, weld, mouse; K's determinant scales as 1 / mass^2), the prismatic and wheel
 // rows (1 / (mass inertia)), the distance row, and revolute and prismatic with motor and limit.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace mk {
 
@@ -52,12 +53,45 @@ void BodyMassSum::Add(const MassData& data) {
   inertiaAtOrigin += data.rotationalInertia + data.mass * LengthSquared(data.center);
 }
 
-BodyMassSum SumShapeMasses(const WorldState& world, int bodySlot, int skipShape) {
+namespace {
+
+// The body's shapes in the order they were made (its list runs from the newest).
+std::vector<int> ShapesOldestFirst(const WorldState& world, int bodySlot) {
+  std::vector<int> order;
+  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape)
+    order.push_back(s);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace
+
+BodyMassSum ShapeMassSumWith(const WorldState& world, int bodySlot, int shape, const MassData& mass) {
   BodyMassSum sum;
-  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
-    if (s != skipShape) sum.Add(ShapeMass(world, s));
-  }
+  for (int s : ShapesOldestFirst(world, bodySlot)) sum.Add(s == shape ? mass : ShapeMass(world, s));
   return sum;
+}
+
+BodyMassSum ShapeMassSumOf(const WorldState& world, int bodySlot) {
+  const auto index = static_cast<std::size_t>(bodySlot);
+  if (index < world.bodyShapeMass.size() && world.bodyShapeMass[index].known)
+    return world.bodyShapeMass[index].sum;
+  BodyMassSum sum;
+  for (int s : ShapesOldestFirst(world, bodySlot)) sum.Add(ShapeMass(world, s));
+  return sum;
+}
+
+const BodyMassSum& ShapeMassSum(WorldState& world, int bodySlot) {
+  const auto index = static_cast<std::size_t>(bodySlot);
+  if (index >= world.bodyShapeMass.size()) world.bodyShapeMass.resize(index + 1);
+  KnownMassSum& cached = world.bodyShapeMass[index];
+  if (!cached.known) cached = {ShapeMassSumOf(world, bodySlot), true};
+  return cached.sum;
+}
+
+void ForgetShapeMassSum(WorldState& world, int bodySlot) {
+  const auto index = static_cast<std::size_t>(bodySlot);
+  if (index < world.bodyShapeMass.size()) world.bodyShapeMass[index].known = false;
 }
 
 // Mass, centre and inertia about it from the sum about the origin (parallel axis theorem).
@@ -122,7 +156,7 @@ void UpdateBodyMass(WorldState& world, int bodySlot) {
     body.localCenter = body.massOverride.center;
     inertia = body.massOverride.rotationalInertia;
   } else {
-    ResolveMass(SumShapeMasses(world, bodySlot, kNull), mass, body.localCenter, inertia);
+    ResolveMass(ShapeMassSum(world, bodySlot), mass, body.localCenter, inertia);
   }
   if (mass > 0.0f) {
     body.mass = mass;
@@ -190,6 +224,7 @@ BodyId World::CreateBody(const BodyDef& def) {
   if (slot >= static_cast<int>(world.bodies.size())) world.bodies.resize(slot + 1);
   Body& body = world.bodies[slot];
   body = Body{};
+  ForgetShapeMassSum(world, slot);  // the slot's last body's
   if (static_cast<std::size_t>(slot) < world.bodyNames.size()) world.bodyNames[slot] = {};
   body.type = def.type;
   body.xf = MakeWorldTransform(ToInternal(world, def.position), def.angle);

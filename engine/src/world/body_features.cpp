@@ -78,7 +78,7 @@ MassData World::GetMassData(BodyId id) const {
   if ((b->locks & kLockAngular) && b->type == BodyType::Dynamic) {
     inertia = b->massOverride.rotationalInertia;
     if (b->massOverride.mass == 0.0f) {
-      const BodyMassSum sum = SumShapeMasses(*state_, state_->BodySlot(id), kNull);
+      const BodyMassSum sum = ShapeMassSumOf(*state_, state_->BodySlot(id));
       inertia = std::max(sum.inertiaAtOrigin - sum.mass * LengthSquared(b->localCenter), 0.0f);
     }
   }

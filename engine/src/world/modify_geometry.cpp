@@ -53,8 +53,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   bool valid = ValidGeometry(geometry);
   if (valid) {  // the body's mass properties with the new geometry must stay finite
     const GeometryResult<MassData> mass = ComputeMass(geometry, shape.density);
-    BodyMassSum sum = SumShapeMasses(world, shape.body, slot);
-    sum.Add(mass.value);
+    const BodyMassSum sum = ShapeMassSumWith(world, shape.body, slot, mass.value);
     valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
   }
   MK_ASSERT(valid);
@@ -63,6 +62,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   DestroyContactsOfShape(world, slot);
   RemoveShapeFromBroadphase(world, slot);
   world.geometries[slot] = ShapeGeometry(geometry);
+  ForgetShapeMassSum(world, bodySlot);
   shape.oneSided = world.geometries[slot].Type() == ShapeType::ChainSegment;
   Body& body = world.bodies[bodySlot];
   shape.extent = ShapeExtent(world.geometries[slot]);

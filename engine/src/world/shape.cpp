@@ -62,6 +62,7 @@ void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
   int bodySlot = shape.body;
   shape.body = kNull;
   world.shapeIds.Free(shapeSlot);
+  ForgetShapeMassSum(world, bodySlot);
   if (updateMass) {
     world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
     BodyMassChanged(world, bodySlot);
@@ -134,9 +135,10 @@ bool ValidGeometry(const ChainSegment& c) {
 template <class Geometry>
 static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
   bool valid = world.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
+  BodyMassSum sum;
   if (valid) {  // the body's mass properties with this shape must stay finite
     GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
-    BodyMassSum sum = SumShapeMasses(world, world.BodySlot(bodyId), kNull);
+    sum = ShapeMassSum(world, world.BodySlot(bodyId));
     sum.Add(mass.value);
     valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
   }
@@ -144,6 +146,8 @@ static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, c
   if (!valid) return {};
   const int bodySlot = world.BodySlot(bodyId);
   const int slot = InsertShape(world, bodySlot, def, ShapeGeometry(geometry));
+  // The newest shape comes last in the sum's order: the sum checked above is the body's now, exactly.
+  world.bodyShapeMass[static_cast<std::size_t>(bodySlot)] = {sum, true};
   world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(world, bodySlot);
   return world.MakeShapeId(slot);
@@ -269,13 +273,13 @@ void World::SetDensity(ShapeId id, float density) {
   bool valid = IsFinite(density) && density >= 0.0f;
   if (valid) {  // the body's mass properties with the new density must stay finite
     const MassData mass = ComputeMass(state_->geometries[state_->ShapeSlot(id)], density).value;
-    BodyMassSum sum = SumShapeMasses(*state_, s->body, state_->ShapeSlot(id));
-    sum.Add(mass);
+    const BodyMassSum sum = ShapeMassSumWith(*state_, s->body, state_->ShapeSlot(id), mass);
     valid = MassIsUsable(mass) && sum.Finite();
   }
   MK_ASSERT(valid);
   if (!valid) return;
   s->density = density;
+  ForgetShapeMassSum(*state_, s->body);
   state_->bodies[s->body].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(*state_, s->body);
 }

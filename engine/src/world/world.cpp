@@ -297,7 +297,8 @@ std::size_t Bytes(const std::vector<T>& v) {
 MemoryStats World::GetMemoryStats() const {
   const WorldState& w = *state_;
   MemoryStats m;
-  m.bodies = Bytes(w.bodies) + Bytes(w.bodyNames) + w.bodyIds.MemoryBytes() + Bytes(w.awakeBodyBits);
+  m.bodies = Bytes(w.bodies) + Bytes(w.bodyNames) + Bytes(w.bodyShapeMass) + w.bodyIds.MemoryBytes() +
+             Bytes(w.awakeBodyBits);
   m.shapes = Bytes(w.shapes) + Bytes(w.geometries) + w.shapeIds.MemoryBytes();
   m.contacts = Bytes(w.contacts) + w.contactIds.MemoryBytes() + Bytes(w.awakeContactBits);
   m.joints = Bytes(w.joints) + Bytes(w.jointEnds) + w.jointIds.MemoryBytes();

@@ -228,6 +228,24 @@ struct ListedBody {
   std::uint8_t report = 0;
 };
 
+/// A body's shapes' mass properties summed about its origin, for UpdateBodyMass and for the checks
+/// that a new shape or density keeps them finite (the world refuses what would overflow).
+struct BodyMassSum {
+  float mass = 0.0f;
+  Vec2 moment{0.0f, 0.0f};
+  float inertiaAtOrigin = 0.0f;
+  void Add(const MassData& data);
+  /// Mass, centre, inertia and their inverses would all be finite, and within kMaxBodyMass and
+  /// kMaxBodyInertia.
+  bool Finite() const;
+};
+
+/// A body's BodyMassSum as WorldState::bodyShapeMass caches it.
+struct KnownMassSum {
+  BodyMassSum sum;
+  bool known = false;
+};
+
 struct WorldState {
   Vec2 gravity{0.0f, -10.0f};
   SolverSettings settings{};
@@ -239,6 +257,9 @@ struct WorldState {
   std::vector<Body> bodies;
   /// Per body slot, its name (World::SetName); grown only by SetName, so it may be shorter than bodies.
   std::vector<BodyName> bodyNames;
+  /// Per body slot, its shapes' mass sum (ShapeMassSum, world_internal.h) while known: derived, not
+  /// saved; any slot past the end, or marked unknown, is summed again when asked.
+  std::vector<KnownMassSum> bodyShapeMass;
   std::vector<Shape> shapes;
   /// Per shape slot, the shape's geometry (its one copy, in body coordinates): what the narrowphase,
   /// mass, bounding boxes and debug drawing read.

@@ -415,8 +415,9 @@ void MoveIn(WorldState& world, WorldState& t) {
   world.chainIds = std::move(t.chainIds);
   world.sleepGroupIds = std::move(t.sleepGroupIds);
   world.bodies.swap(t.bodies);
-  world.solverBodies.clear();  // it named the old bodies; the next Step's gather lists the new ones
-  world.anyPivoting = true;    // not saved: the narrowphase's test then finds the pivoting bodies
+  world.bodyShapeMass.clear();  // derived from the old shapes: summed again when asked
+  world.solverBodies.clear();   // it named the old bodies; the next Step's gather lists the new ones
+  world.anyPivoting = true;     // not saved: the narrowphase's test then finds the pivoting bodies
   world.shapes.swap(t.shapes);
   world.maySurfaceShapes = false;  // as SetShapeMaterial would have raised it for these shapes
   for (const Shape& shape : world.shapes)
