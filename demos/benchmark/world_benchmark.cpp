@@ -3,8 +3,8 @@
 // Box2D v3 times its benchmark scenes, and prints CSV.
 //
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
-//             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--figures] [--offset X,Y]
-//             [--origin-at-zero] [--substeps measured|workers|caller]
+//             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--build-cost] [--figures]
+//             [--offset X,Y] [--origin-at-zero] [--substeps measured|workers|caller]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -37,6 +37,10 @@
 // ms per step playing forward to the end, ms to go back one step from the end (StepTo(end - 1),
 // median of --runs), and the keyframes kept and their size. hash_ok: both players' worlds after the
 // step back equal the recorded hash.
+//
+// --build-cost instead times each scene's build (SceneRun's constructor: the world, the scene's bodies,
+// shapes and joints; no step), median of --runs, and prints the counts after the first step: what a game
+// pays to load a level of that size (docs/benchmarks.md, "Building a body of many shapes").
 //
 // --figures instead runs each scene once for its steps under a FiguresProbe (demos/scenes/
 // scene_figures.h) and prints its quality figures: penetration (max over the run, final), top and
@@ -75,6 +79,7 @@ struct Options {
   bool recycling = true;
   bool snapshotCost = false;
   bool scrubCost = false;
+  bool buildCost = false;
   bool figures = false;
   int workers = 1;
   mk::TaskPool* pool = nullptr;  // --workers > 1
@@ -154,7 +159,7 @@ void PrintUsage() {
       stderr,
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
       "[--list] [--workers N] [--lanes 4|8] [--substeps measured|workers|caller] [--snapshot-cost] "
-      "[--scrub-cost] [--figures] [--offset X,Y] "
+      "[--scrub-cost] [--build-cost] [--figures] [--offset X,Y] "
       "[--origin-at-zero]\n");
 }
 
@@ -241,6 +246,21 @@ bool ScrubCost(const SceneInfo& info, const Options& options) {
   return ok;
 }
 
+// One scene's build cost row.
+void BuildCost(const SceneInfo& info, const Options& options) {
+  std::vector<double> ms;
+  mk::Counters counters;
+  for (int r = 0; r < options.runs; ++r) {
+    const double t0 = mk::bench::NowNs();
+    mk::scenes::SceneRun run(info, options.params, false, options.placement);
+    ms.push_back((mk::bench::NowNs() - t0) / 1e6);
+    run.Step();  // untimed: the counters are the first step's
+    counters = run.GetWorld().GetCounters();
+  }
+  std::printf("%s,%d,%d,%d,%.3f\n", info.name, counters.bodies, counters.shapes, counters.joints, Median(ms));
+  std::fflush(stdout);
+}
+
 // One scene's quality figures row.
 void PrintFigures(const SceneInfo& info, const Options& options) {
   mk::scenes::SceneRun run(info, options.params, false, options.placement);
@@ -267,6 +287,8 @@ bool Parse(int argc, char** argv, Options& options) {
       options.snapshotCost = true;
     } else if (arg == "--scrub-cost") {
       options.scrubCost = true;
+    } else if (arg == "--build-cost") {
+      options.buildCost = true;
     } else if (arg == "--figures") {
       options.figures = true;
     } else if (arg == "--scene" && hasValue) {
@@ -360,6 +382,11 @@ int main(int argc, char** argv) {
     bool allOk = true;
     for (const SceneInfo* info : selected) allOk = SnapshotCost(*info, options) && allOk;
     return allOk ? 0 : 2;
+  }
+  if (options.buildCost) {
+    std::printf("scene,bodies,shapes,joints,build_ms\n");
+    for (const SceneInfo* info : selected) BuildCost(*info, options);
+    return 0;
   }
   if (options.figures) {
     std::printf(
