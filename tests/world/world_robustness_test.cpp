@@ -405,6 +405,44 @@ TEST_CASE("a new density or geometry that would make the body's shapes together 
   CHECK(asserts.Count() == 2);
 }
 
+TEST_CASE(
+    "a static or kinematic body's shapes are checked alone and it turns dynamic only if they are usable "
+    "together") {
+  // They give the body no mass, so their sum is not needed while it stays so (a level's tiles on one
+  // static body: no pass over the others for each new one). SetType checks it where it becomes a mass.
+  for (BodyType type : {BodyType::Static, BodyType::Kinematic}) {
+    CAPTURE(static_cast<int>(type));
+    World world;
+    const BodyId body = world.CreateBody({.type = type});
+    test::AssertCounter asserts;
+    CHECK(world.CreateShape(body, {.density = 3e14f}, MakeBox(1, 1).value).IsNull());  // 1.2e15 kg alone
+    CHECK(asserts.Count() == 1);
+    const ShapeId a = world.CreateShape(body, {.density = 1.5e14f}, MakeBox(1, 1).value);  // 6e14 kg
+    const ShapeId b = world.CreateShape(body, {.density = 1.5e14f}, MakeOffsetBox(1, 1, {3, 0}, 0).value);
+    REQUIRE(!a.IsNull());
+    REQUIRE(!b.IsNull());
+    world.SetDensity(b, 2e14f);  // 8e14 kg: alone usable, accepted
+    CHECK(asserts.Count() == 1);
+    world.SetType(body, BodyType::Dynamic);  // 1.4e15 kg together: refused
+    CHECK(asserts.Count() == 2);
+    CHECK(world.GetBodyType(body) == type);
+    CHECK(world.GetMass(body) == 0.0f);
+    world.SetDensity(b, 0.875e14f);  // 3.5e14 kg: 9.5e14 kg together
+    world.SetType(body, BodyType::Dynamic);
+    CHECK(world.GetBodyType(body) == BodyType::Dynamic);
+    CHECK(world.GetMass(body) == doctest::Approx(9.5e14f));
+    world.SetDensity(b, 2e14f);  // now dynamic: the sum counts, refused
+    CHECK(world.GetMass(body) == doctest::Approx(9.5e14f));
+    CHECK(asserts.Count() == 3);
+    world.SetType(body, type);
+    world.DestroyShape(a);
+    world.SetDensity(b, 2e14f);
+    world.SetType(body, BodyType::Dynamic);  // 8e14 kg alone
+    CHECK(world.GetMass(body) == doctest::Approx(8e14f));
+    CHECK(asserts.Count() == 3);
+  }
+}
+
 // A joint between `a` (or the ground) and `b` of each kind the solver treats differently: the point
 // constraint (revolute, weld, mouse; K's determinant scales as 1 / mass^2), the prismatic and wheel
 // rows (1 / (mass inertia)), the distance row, and revolute and prismatic with motor and limit.

@@ -6,8 +6,8 @@
 //
 // A setter replaces the shape's geometry (body-local, metres), which may change its type (a circle
 // shape becomes a polygon), as in v3. The geometry passes CreateShape's checks (finite, within
-// kMaxWorldLength, what its Make* constructor or ValidatePolygon requires; the body's mass with it
-// finite and within kMaxBodyMass and kMaxBodyInertia). Then:
+// kMaxWorldLength, what its Make* constructor or ValidatePolygon requires; its mass, and a dynamic
+// body's with it, finite and within kMaxBodyMass and kMaxBodyInertia). Then:
 //   - the shape's contacts are destroyed: touching ones raise their end events with the next Step
 //     and wake both bodies (a pair that still touches reports an end and a begin event, as in v3);
 //   - its broadphase proxy is made again at the new box, so the next Step makes the contacts the

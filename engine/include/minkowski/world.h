@@ -218,6 +218,9 @@ class World {
   /// against static or kinematic) are destroyed with their end events, and those it may have come
   /// from the next Step's broadphase; joints are kept. Static: velocities, forces and sleep state
   /// cleared, and the bodies it touched or is jointed to are woken. Kinematic or dynamic: awake.
+  /// A static or kinematic body's shapes give it no mass and are checked alone when made; making it
+  /// dynamic while its shapes together are heavier than kMaxBodyMass or kMaxBodyInertia is refused
+  /// (MK_ASSERT; the body keeps its type).
   void SetType(BodyId body, BodyType type);
   /// Mass (kg), centre of mass (body frame, m) and rotational inertia about that centre (kg m^2):
   /// what the solver uses (zero mass and inertia for static and kinematic bodies).

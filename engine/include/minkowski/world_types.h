@@ -133,7 +133,9 @@ inline constexpr float kMaxTimeStep = 1.0f;
 inline constexpr float kMinTimeStep = 1e-6f;
 
 /// Heaviest body the world accepts (kg) and its largest rotational inertia (kg m^2): a shape (or a
-/// density) that would make its body heavier is refused. Impulses are masses times speeds, and these
+/// density) that would make its body heavier is refused (a static or kinematic body has no mass: its
+/// shapes are held to these bounds one by one, and World::SetType refuses to make it dynamic while
+/// they are heavier together). Impulses are masses times speeds, and these
 /// bounds keep them finite at any speed the solver allows (a 1 km steel-dense box is about 1e10 kg
 /// and 1.3e15 kg m^2). They also keep the joints' 2x2 solves finite: the determinant of a point
 /// constraint (revolute, weld, mouse) is at least (1 / mass)^2 and that of a prismatic or wheel joint

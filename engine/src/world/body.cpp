@@ -89,6 +89,20 @@ const BodyMassSum& ShapeMassSum(WorldState& world, int bodySlot) {
   return cached.sum;
 }
 
+void AddToShapeMassSum(WorldState& world, int bodySlot, const MassData& mass) {
+  const auto index = static_cast<std::size_t>(bodySlot);
+  if (index < world.bodyShapeMass.size() && world.bodyShapeMass[index].known)
+    world.bodyShapeMass[index].sum.Add(mass);
+}
+
+bool SumStaysUsable(WorldState& world, int bodySlot, int shape, const MassData& mass) {
+  if (world.bodies[bodySlot].type != BodyType::Dynamic) return true;  // no mass: the shape alone counts
+  if (shape != kNull) return ShapeMassSumWith(world, bodySlot, shape, mass).Finite();
+  BodyMassSum sum = ShapeMassSum(world, bodySlot);
+  sum.Add(mass);
+  return sum.Finite();
+}
+
 void ForgetShapeMassSum(WorldState& world, int bodySlot) {
   const auto index = static_cast<std::size_t>(bodySlot);
   if (index < world.bodyShapeMass.size()) world.bodyShapeMass[index].known = false;

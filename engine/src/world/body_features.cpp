@@ -51,6 +51,11 @@ void World::SetType(BodyId id, BodyType type) {
   if (!b || type > BodyType::Dynamic || b->type == type) return;
   WorldState& world = *state_;
   const int slot = world.BodySlot(id);
+  // A static or kinematic body's shapes are checked alone (they give it no mass): their sum is
+  // checked here, where it becomes the body's mass.
+  const bool usable = type != BodyType::Dynamic || ShapeMassSum(world, slot).Finite();
+  MK_ASSERT(usable && "the body's shapes together are heavier than kMaxBodyMass or kMaxBodyInertia");
+  if (!usable) return;
   WakeBody(world, slot);
   WakeTouchingBodies(world, slot);
   WakeJointPartners(world, slot);

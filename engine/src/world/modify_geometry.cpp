@@ -53,8 +53,7 @@ void ModifyGeometry(WorldState& world, ShapeId id, const Geometry& geometry) {
   bool valid = ValidGeometry(geometry);
   if (valid) {  // the body's mass properties with the new geometry must stay finite
     const GeometryResult<MassData> mass = ComputeMass(geometry, shape.density);
-    const BodyMassSum sum = ShapeMassSumWith(world, shape.body, slot, mass.value);
-    valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
+    valid = mass.ok() && MassIsUsable(mass.value) && SumStaysUsable(world, shape.body, slot, mass.value);
   }
   MK_ASSERT(valid);
   if (!valid) return;

@@ -135,19 +135,17 @@ bool ValidGeometry(const ChainSegment& c) {
 template <class Geometry>
 static ShapeId AddShape(WorldState& world, BodyId bodyId, const ShapeDef& def, const Geometry& geometry) {
   bool valid = world.IsBody(bodyId) && ValidShapeDef(def) && ValidGeometry(geometry);
-  BodyMassSum sum;
-  if (valid) {  // the body's mass properties with this shape must stay finite
-    GeometryResult<MassData> mass = ComputeMass(geometry, def.density);
-    sum = ShapeMassSum(world, world.BodySlot(bodyId));
-    sum.Add(mass.value);
-    valid = mass.ok() && MassIsUsable(mass.value) && sum.Finite();
+  MassData mass;
+  if (valid) {  // the shape's mass usable, and a dynamic body's with it too
+    const GeometryResult<MassData> computed = ComputeMass(geometry, def.density);
+    mass = computed.value;
+    valid = computed.ok() && MassIsUsable(mass) && SumStaysUsable(world, world.BodySlot(bodyId), kNull, mass);
   }
   MK_ASSERT(valid);
   if (!valid) return {};
   const int bodySlot = world.BodySlot(bodyId);
   const int slot = InsertShape(world, bodySlot, def, ShapeGeometry(geometry));
-  // The newest shape comes last in the sum's order: the sum checked above is the body's now, exactly.
-  world.bodyShapeMass[static_cast<std::size_t>(bodySlot)] = {sum, true};
+  AddToShapeMassSum(world, bodySlot, mass);
   world.bodies[bodySlot].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   BodyMassChanged(world, bodySlot);
   return world.MakeShapeId(slot);
@@ -273,8 +271,7 @@ void World::SetDensity(ShapeId id, float density) {
   bool valid = IsFinite(density) && density >= 0.0f;
   if (valid) {  // the body's mass properties with the new density must stay finite
     const MassData mass = ComputeMass(state_->geometries[state_->ShapeSlot(id)], density).value;
-    const BodyMassSum sum = ShapeMassSumWith(*state_, s->body, state_->ShapeSlot(id), mass);
-    valid = MassIsUsable(mass) && sum.Finite();
+    valid = MassIsUsable(mass) && SumStaysUsable(*state_, s->body, state_->ShapeSlot(id), mass);
   }
   MK_ASSERT(valid);
   if (!valid) return;
