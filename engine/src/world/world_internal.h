@@ -130,9 +130,9 @@ void AddToShapeMassSum(WorldState& world, int body, const MassData& mass);
 /// `mass` (shape kNull) or with `shape`'s mass data replaced by `mass`. Static and kinematic bodies
 /// have no mass: their shapes are only checked alone (MassIsUsable), and SetType refuses to make
 /// such a body dynamic while its shapes together would not be usable. So a static body's shapes
-/// never need their sum: a level of 16,000 tiles on one static body builds in linear time, and
-/// breaking a tile and making another costs no pass over the others (summed again over every shape
-/// for each new one, the 16,000 boxes took 2.8 s to build, and 0.7 ms a tile to change).
+/// never need their sum: a level of thousands of tiles on one static body builds in linear time, and
+/// breaking a tile and making another costs no pass over the others (docs/benchmarks.md, "Building a
+/// body of many shapes").
 bool SumStaysUsable(WorldState& world, int body, int shape, const MassData& mass);
 /// ShapeMassSum without caching (a const world: GetMassData).
 BodyMassSum ShapeMassSumOf(const WorldState& world, int body);
