@@ -76,9 +76,7 @@ BodyMassSum ShapeMassSumOf(const WorldState& world, int bodySlot) {
   const auto index = static_cast<std::size_t>(bodySlot);
   if (index < world.bodyShapeMass.size() && world.bodyShapeMass[index].known)
     return world.bodyShapeMass[index].sum;
-  BodyMassSum sum;
-  for (int s : ShapesOldestFirst(world, bodySlot)) sum.Add(ShapeMass(world, s));
-  return sum;
+  return ShapeMassSumWith(world, bodySlot, kNull, MassData{});  // no shape replaced
 }
 
 const BodyMassSum& ShapeMassSum(WorldState& world, int bodySlot) {
