@@ -338,6 +338,158 @@ TEST_CASE("a body's mass is its shapes' in the order made whatever happened to i
   CHECK(compared == 60 * 10);
 }
 
+namespace {
+
+// The body's shapes as GetShapes lists them.
+std::vector<ShapeId> ListedShapes(const World& world, BodyId body) {
+  std::vector<ShapeId> out(static_cast<std::size_t>(world.GetShapeCount(body)));
+  out.resize(static_cast<std::size_t>(world.GetShapes(body, out)));
+  return out;
+}
+
+std::vector<ShapeId> Segments(const World& world, ChainId chain) {
+  std::vector<ShapeId> out(static_cast<std::size_t>(world.GetChainSegmentCount(chain)));
+  out.resize(static_cast<std::size_t>(world.GetChainSegments(chain, out)));
+  return out;
+}
+
+// The touching contacts of `shapes` (in that order, each's as GetBodyContactData lists the body's):
+// the end events that destroying those shapes one by one, in that order, raises.
+std::vector<ContactId> TouchingInShapeOrder(const World& world, BodyId body,
+                                            const std::vector<ShapeId>& shapes) {
+  std::vector<ContactData> data(static_cast<std::size_t>(world.GetBodyContactCapacity(body)));
+  data.resize(static_cast<std::size_t>(world.GetBodyContactData(body, data)));
+  std::vector<ContactId> order;
+  for (ShapeId shape : shapes) {
+    for (const ContactData& c : data)
+      if (c.shapeA == shape || c.shapeB == shape) order.push_back(c.contact);
+  }
+  return order;
+}
+
+std::vector<ContactId> EndedContacts(const World& world) {
+  std::vector<ContactId> out;
+  for (const ContactEndEvent& e : world.GetContactEndEvents()) out.push_back(e.contact);
+  return out;
+}
+
+// A static body with a row of `tiles` boxes and, below it, a chain of `points` points, and a box
+// resting on each tile and one on the chain every 1.5 m: settled, every tile and many segments touching.
+struct Terrain {
+  World world;
+  BodyId ground;
+  ChainId chain;
+  Terrain(int tiles, int points) {
+    ground = world.CreateBody({});
+    for (int i = 0; i < tiles; ++i)
+      world.CreateShape(ground, {},
+                        MakeOffsetBox(0.5f, 0.5f, {1.0f * static_cast<float>(i), 0.0f}, 0.0f).value);
+    std::vector<Vec2> p;  // right to left: a chain segment's front is to the right of p1 -> p2, up here
+    for (int i = points - 1; i >= 0; --i) p.push_back({0.5f * static_cast<float>(i), -10.0f});
+    chain = world.CreateChain(ground, {.points = {p.data(), p.size()}});
+    for (int i = 0; i < tiles; ++i) test::AddBox(world, {1.0f * static_cast<float>(i) + 0.3f, 1.0f}, 0.3f);
+    for (int i = 2; i < points - 2; i += 3) test::AddBox(world, {0.5f * static_cast<float>(i), -9.6f}, 0.3f);
+    for (int s = 0; s < 60; ++s) world.Step(kDt);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a body's shapes stay listed most recent first whatever is destroyed, chains and snapshots too") {
+  // Each shape knows the one before it in its body's list, so that it leaves the list at once (not
+  // after a walk from the head); that link is not saved, so a restored snapshot makes it again. Random
+  // histories on two bodies against a model of each list: GetShapes after every operation.
+  std::mt19937 rng(31);
+  int checked = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    CAPTURE(trial);
+    World world;
+    const BodyId bodies[2] = {world.CreateBody({}),
+                              world.CreateBody({.type = BodyType::Dynamic, .position = {0.0f, 4.0f}})};
+    std::vector<ShapeId> model[2];                // most recent first, as GetShapes
+    std::vector<std::pair<ChainId, int>> chains;  // and the body each is on
+    std::vector<std::byte> snapshot;
+    std::vector<ShapeId> savedModel[2];
+    std::vector<std::pair<ChainId, int>> savedChains;
+    std::uniform_real_distribution<float> pos(-3.0f, 3.0f);
+    for (int op = 0; op < 120; ++op) {
+      const unsigned kind = rng() % 11;
+      const int b = static_cast<int>(rng() % 2);
+      std::vector<ShapeId> loose;  // the body's shapes that are not a chain's
+      for (ShapeId s : model[b])
+        if (world.GetChain(s).IsNull()) loose.push_back(s);
+      if (kind < 4) {
+        const ShapeId s =
+            world.CreateShape(bodies[b], {}, MakeOffsetBox(0.2f, 0.2f, {pos(rng), pos(rng)}, 0.0f).value);
+        REQUIRE(!s.IsNull());
+        model[b].insert(model[b].begin(), s);
+      } else if (kind < 7 && !loose.empty()) {  // any shape of the list: head, middle or tail
+        const ShapeId s = loose[rng() % loose.size()];
+        REQUIRE(world.DestroyShape(s));
+        model[b].erase(std::find(model[b].begin(), model[b].end(), s));
+      } else if (kind == 7) {
+        std::vector<Vec2> p;
+        const Vec2 start{pos(rng), pos(rng)};
+        for (int i = 0; i < 4 + static_cast<int>(rng() % 5); ++i)
+          p.push_back({start.x + 0.5f * static_cast<float>(i), start.y});
+        const ChainId chain = world.CreateChain(bodies[b], {.points = {p.data(), p.size()}});
+        REQUIRE(!chain.IsNull());
+        const std::vector<ShapeId> segments = Segments(world, chain);
+        model[b].insert(model[b].begin(), segments.rbegin(), segments.rend());  // each made at the head
+        chains.emplace_back(chain, b);
+      } else if (kind == 8 && !chains.empty()) {
+        const std::size_t i = rng() % chains.size();
+        const std::vector<ShapeId> segments = Segments(world, chains[i].first);
+        REQUIRE(world.DestroyChain(chains[i].first));
+        std::vector<ShapeId>& list = model[chains[i].second];
+        for (ShapeId s : segments) list.erase(std::find(list.begin(), list.end(), s));
+        chains.erase(chains.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (kind == 9 && (snapshot.empty() || rng() % 2 == 0)) {
+        SaveSnapshot(world, snapshot);
+        savedModel[0] = model[0], savedModel[1] = model[1], savedChains = chains;
+      } else if (kind == 9) {  // back to the saved lists: the links made again from them
+        REQUIRE(world.RestoreSnapshot(snapshot).ok());
+        model[0] = savedModel[0], model[1] = savedModel[1], chains = savedChains;
+      } else {
+        world.Step(kDt);  // contacts between the bodies' shapes, for the destroys to end
+      }
+      for (int k = 0; k < 2; ++k) {
+        CHECK(ListedShapes(world, bodies[k]) == model[k]);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 40 * 120 * 2);
+}
+
+TEST_CASE("destroying a body or a chain ends its contacts in the order its shapes would one by one") {
+  // Both find their shapes' contacts in one walk of the body's contact list (a terrain of thousands
+  // of segments walked that list once a segment), and must still end them as destroying the shapes
+  // one at a time would: shape by shape in the order they go (a body's head first, a chain's segments
+  // in order), each shape's touching contacts as the body lists them.
+  SUBCASE("a body") {
+    Terrain t(12, 30);
+    const std::vector<ShapeId> shapes = ListedShapes(t.world, t.ground);  // the order DestroyBody takes them
+    const std::vector<ContactId> want = TouchingInShapeOrder(t.world, t.ground, shapes);
+    CHECK(want.size() >= 12 + 9);  // every tile's box (on two tiles) and the chain's
+    REQUIRE(t.world.DestroyBody(t.ground));
+    t.world.Step(kDt);
+    CHECK(EndedContacts(t.world) == want);
+  }
+  SUBCASE("a chain, the body's tiles staying") {
+    Terrain t(12, 30);
+    const std::vector<ShapeId> segments = Segments(t.world, t.chain);
+    const std::vector<ContactId> want = TouchingInShapeOrder(t.world, t.ground, segments);
+    CHECK(want.size() >= 9);  // each box on the chain touches one or two segments
+    REQUIRE(t.world.DestroyChain(t.chain));
+    for (ContactId c : want) CHECK(!t.world.IsValid(c));
+    t.world.Step(kDt);
+    CHECK(EndedContacts(t.world) == want);
+    // The tiles' contacts stay: each box still rests on its tile.
+    CHECK(TouchingInShapeOrder(t.world, t.ground, ListedShapes(t.world, t.ground)).size() >= 12);
+  }
+}
+
 TEST_CASE("SetMassData gives the analytic accelerations and ApplyMassFromShapes restores the shapes") {
   World world({.gravity = {0.0f, 0.0f}});
   const BodyId body = world.CreateBody({.type = BodyType::Dynamic, .position = {1.0f, 2.0f}, .angle = 0.5f});

@@ -113,7 +113,8 @@ bool World::DestroyChain(ChainId id) {
   MK_ASSERT(world.IsChain(id));
   if (!world.IsChain(id)) return false;
   Chain& chain = world.chains[world.ChainSlot(id)];
-  for (int shape : chain.shapes) DestroyShapeInternal(world, shape, false);
+  DestroyContactsOfShapes(world, chain.body, chain.shapes);  // as each segment's in turn, in one walk
+  for (int shape : chain.shapes) RemoveShapeWithoutContacts(world, shape, false);
   world.bodies[chain.body].massOverride = {};  // the shapes changed: their mass again (SetMassData)
   UpdateBodyMass(world, chain.body);
   chain.shapes.clear();

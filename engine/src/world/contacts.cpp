@@ -514,6 +514,36 @@ void DestroyContactsOfShape(WorldState& world, int shape) {
   }
 }
 
+void DestroyContactsOfShapes(WorldState& world, int bodySlot, std::span<const int> shapes) {
+  if (shapes.size() == 1) {
+    DestroyContactsOfShape(world, shapes[0]);
+    return;
+  }
+  std::vector<int>& rank = world.shapeRankScratch;
+  if (rank.size() < world.shapes.size()) rank.resize(world.shapes.size(), -1);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    rank[static_cast<std::size_t>(shapes[i])] = static_cast<int>(i);
+  // Each of this body's contacts whose shape goes, with the order in which one walk per shape, shape
+  // by shape, would destroy it: by the shape's place, then by the contact's place in the body's list.
+  std::vector<WorldState::RankedContact>& ranked = world.rankedContactScratch;
+  ranked.clear();
+  std::uint32_t place = 0;
+  for (int key = world.bodies[bodySlot].headContactEdge; key != kNull; ++place) {
+    const int contact = key >> 1;
+    const Contact& c = world.contacts[static_cast<std::size_t>(contact)];
+    const int shape = (key & 1) == 0 ? c.shapeA : c.shapeB;  // this body's end of the contact
+    const int r = rank[static_cast<std::size_t>(shape)];
+    if (r >= 0) ranked.push_back({(std::uint64_t{static_cast<std::uint32_t>(r)} << 32) | place, contact});
+    key = c.edges[key & 1].next;
+  }
+  for (int shape : shapes) rank[static_cast<std::size_t>(shape)] = -1;
+  std::sort(ranked.begin(), ranked.end(),
+            [](const WorldState::RankedContact& x, const WorldState::RankedContact& y) {
+              return x.order < y.order;
+            });
+  for (const WorldState::RankedContact& r : ranked) DestroyContact(world, r.contact, true);
+}
+
 bool ValidContactMix(const Contact& c) {
   // The mixed rolling resistance is a coefficient times a radius (<= kMaxWorldLength); NaN fails.
   return ValidCoefficient(c.friction) && ValidCoefficient(c.restitution) && c.rollingResistance >= 0.0f &&

@@ -45,20 +45,56 @@ SurfaceMaterial GetShapeMaterial(const Shape& s) {
   return {s.friction, s.restitution, s.rollingResistance, s.tangentSpeed, s.userMaterialId, s.customColor};
 }
 
-void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
-  Shape& shape = world.shapes[shapeSlot];
-  DestroyContactsOfShape(world, shapeSlot);
-  RemoveShapeFromBroadphase(world, shapeSlot);
-  Body& body = world.bodies[shape.body];
-  // Unlink from the body's singly linked shape list.
-  if (body.headShape == shapeSlot) {
-    body.headShape = shape.nextShape;
+namespace {
+
+// The shape at the head of its body's list.
+void LinkShape(WorldState& world, int shapeSlot) {
+  Body& body = world.bodies[world.shapes[shapeSlot].body];
+  world.shapes[shapeSlot].nextShape = body.headShape;
+  world.shapePrev[shapeSlot] = kNull;
+  if (body.headShape != kNull) world.shapePrev[body.headShape] = shapeSlot;
+  body.headShape = shapeSlot;
+}
+
+// The shape out of its body's list, its neighbours joined.
+void UnlinkShape(WorldState& world, int shapeSlot) {
+  Body& body = world.bodies[world.shapes[shapeSlot].body];
+  const int prev = world.shapePrev[shapeSlot];
+  const int next = world.shapes[shapeSlot].nextShape;
+  MK_ASSERT(prev != kNull || body.headShape == shapeSlot);
+  if (prev == kNull) {
+    body.headShape = next;
   } else {
-    int s = body.headShape;
-    while (s != kNull && world.shapes[s].nextShape != shapeSlot) s = world.shapes[s].nextShape;
-    MK_ASSERT(s != kNull);
-    if (s != kNull) world.shapes[s].nextShape = shape.nextShape;
+    world.shapes[prev].nextShape = next;
   }
+  if (next != kNull) world.shapePrev[next] = prev;
+  world.shapes[shapeSlot].nextShape = kNull;
+  world.shapePrev[shapeSlot] = kNull;
+}
+
+}  // namespace
+
+void RebuildShapePrev(WorldState& world) {
+  world.shapePrev.assign(world.shapes.size(), kNull);
+  for (std::size_t b = 0; b < world.bodies.size(); ++b) {
+    if (!world.bodyIds.IsLive(static_cast<int>(b))) continue;
+    int prev = kNull;
+    for (int s = world.bodies[b].headShape; s != kNull; s = world.shapes[s].nextShape) {
+      world.shapePrev[s] = prev;
+      prev = s;
+    }
+  }
+}
+
+void DestroyShapeInternal(WorldState& world, int shapeSlot, bool updateMass) {
+  DestroyContactsOfShape(world, shapeSlot);
+  RemoveShapeWithoutContacts(world, shapeSlot, updateMass);
+}
+
+void RemoveShapeWithoutContacts(WorldState& world, int shapeSlot, bool updateMass) {
+  Shape& shape = world.shapes[shapeSlot];
+  RemoveShapeFromBroadphase(world, shapeSlot);
+  UnlinkShape(world, shapeSlot);
   int bodySlot = shape.body;
   shape.body = kNull;
   world.shapeIds.Free(shapeSlot);
@@ -74,6 +110,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   if (slot >= static_cast<int>(world.shapes.size())) {
     world.shapes.resize(slot + 1);
     world.geometries.resize(slot + 1);
+    world.shapePrev.resize(slot + 1, kNull);
   }
   Shape& shape = world.shapes[slot];
   shape = Shape{};
@@ -92,8 +129,7 @@ int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const Shap
   shape.userData = def.userData;
   Body& body = world.bodies[bodySlot];
   shape.body = bodySlot;
-  shape.nextShape = body.headShape;
-  body.headShape = slot;
+  LinkShape(world, slot);
   shape.aabb = ComputeBoxAABB(world.geometries[slot], body.xf);
   if (body.enabled) AddShapeToBroadphase(world, slot);
   return slot;

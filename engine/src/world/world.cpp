@@ -299,7 +299,7 @@ MemoryStats World::GetMemoryStats() const {
   MemoryStats m;
   m.bodies = Bytes(w.bodies) + Bytes(w.bodyNames) + Bytes(w.bodyShapeMass) + w.bodyIds.MemoryBytes() +
              Bytes(w.awakeBodyBits);
-  m.shapes = Bytes(w.shapes) + Bytes(w.geometries) + w.shapeIds.MemoryBytes();
+  m.shapes = Bytes(w.shapes) + Bytes(w.shapePrev) + Bytes(w.geometries) + w.shapeIds.MemoryBytes();
   m.contacts = Bytes(w.contacts) + w.contactIds.MemoryBytes() + Bytes(w.awakeContactBits);
   m.joints = Bytes(w.joints) + Bytes(w.jointEnds) + w.jointIds.MemoryBytes();
   m.chains = Bytes(w.chains) + w.chainIds.MemoryBytes();
@@ -316,12 +316,12 @@ MemoryStats World::GetMemoryStats() const {
            Bytes(w.gatherSlots) + Bytes(w.gatherKeep) + Bytes(w.narrowphaseChanges) +
            Bytes(w.narrowphaseChanged) + Bytes(w.narrowphaseAwakeBits) + Bytes(w.scatterListed) +
            Bytes(w.scatterTickets) + Bytes(w.scatterRanges) + Bytes(w.begunPairScratch) +
-           Bytes(w.pairContactScratch) + Bytes(w.explosionShapes) + Bytes(w.castHits) + Bytes(w.rayHits) +
-           Bytes(w.beginEvents) + Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) +
-           Bytes(w.sensorEndEvents) + Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) +
-           Bytes(w.moveEvents) + Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) +
-           Bytes(w.movedBack) + Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) +
-           Bytes(w.fastSweeps);
+           Bytes(w.pairContactScratch) + Bytes(w.shapeRankScratch) + Bytes(w.rankedContactScratch) +
+           Bytes(w.explosionShapes) + Bytes(w.castHits) + Bytes(w.rayHits) + Bytes(w.beginEvents) +
+           Bytes(w.endEvents) + Bytes(w.hitEvents) + Bytes(w.sensorBeginEvents) + Bytes(w.sensorEndEvents) +
+           Bytes(w.pendingEndEvents) + Bytes(w.pendingSensorEndEvents) + Bytes(w.moveEvents) +
+           Bytes(w.jointEvents) + Bytes(w.sweptSensors) + Bytes(w.sweptSensorEnds) + Bytes(w.movedBack) +
+           Bytes(w.keptFraction) + Bytes(w.jointWalk) + Bytes(w.continuousRecords) + Bytes(w.fastSweeps);
   for (const FastSweep& sweep : w.fastSweeps) m.step += Bytes(sweep.sensors);
   m.step += Bytes(s.jointPlaceKeys) + s.GraphBytes();
   m.total = m.bodies + m.shapes + m.contacts + m.joints + m.chains + m.broadphase + m.step;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace mk {
@@ -141,6 +142,10 @@ BodyMassSum ShapeMassSumOf(const WorldState& world, int body);
 BodyMassSum ShapeMassSumWith(const WorldState& world, int body, int shape, const MassData& mass);
 void ForgetShapeMassSum(WorldState& world, int body);
 void DestroyShapeInternal(WorldState& world, int shape, bool updateMass);
+/// DestroyShapeInternal once the shape's contacts are gone (DestroyContactsOfShapes).
+void RemoveShapeWithoutContacts(WorldState& world, int shape, bool updateMass);
+/// WorldState::shapePrev from the bodies' lists (Body::headShape, Shape::nextShape): after a restore.
+void RebuildShapePrev(WorldState& world);
 /// Adds a validated shape to a body (slot, proxy, links), without updating the body's mass. Returns the slot.
 int InsertShape(WorldState& world, int bodySlot, const ShapeDef& def, const ShapeGeometry& geometry);
 /// CreateShape's checks and insertion, for a standalone chain segment (shape_api.h's
@@ -253,6 +258,10 @@ int CreateContactLinks(WorldState& world, int shapeA, int shapeB);
 void FillNewContact(WorldState& world, int slot);
 void DestroyContact(WorldState& world, int contact, bool raiseEndEvent);
 void DestroyContactsOfShape(WorldState& world, int shape);
+/// DestroyContactsOfShape for each of `shapes` (all of them the body's) in turn, with the same
+/// results and end events in the same order, from one walk of the body's contacts instead of one walk
+/// a shape: destroying a terrain body or chain of n segments with C contacts cost O(n C).
+void DestroyContactsOfShapes(WorldState& world, int body, std::span<const int> shapes);
 /// A contact's mixed surface within what MixMaterials can give (a snapshot's contact is checked).
 bool ValidContactMix(const Contact& contact);
 /// The shape's contacts mix their materials again (its material changed), as Box2D v3 does each step,

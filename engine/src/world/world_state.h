@@ -58,7 +58,7 @@ struct Body {
   float sleepThreshold = 0.05f;
   float sleepTime = 0.0f;  // seconds below the threshold
   void* userData = nullptr;
-  int headShape = kNull;         // singly linked through Shape::nextShape
+  int headShape = kNull;         // linked through Shape::nextShape (and WorldState::shapePrev)
   int headContactEdge = kNull;   // doubly linked contact edges: (contact << 1) | side
   int headJointEdge = kNull;     // doubly linked joint edges: (joint << 1) | side
   int solverIndex = kNull;       // index in WorldState::solverBodies while listed there, else kNull
@@ -261,6 +261,11 @@ struct WorldState {
   /// saved; any slot past the end, or marked unknown, is summed again when asked.
   std::vector<KnownMassSum> bodyShapeMass;
   std::vector<Shape> shapes;
+  /// Per shape slot, the shape before it in its body's list (kNull for the list's head): derived, not
+  /// saved (a snapshot's Shape records keep only `nextShape`; MoveIn rebuilds this from them). With it
+  /// a shape leaves its body's list at once: walking the list to its predecessor made destroying a
+  /// chain, or a level's tiles oldest first, quadratic (16,000 segments: 0.4 s; docs/benchmarks.md).
+  std::vector<int> shapePrev;
   /// Per shape slot, the shape's geometry (its one copy, in body coordinates): what the narrowphase,
   /// mass, bounding boxes and debug drawing read.
   std::vector<ShapeGeometry> geometries;
@@ -401,7 +406,15 @@ struct WorldState {
   std::vector<std::uint64_t> scatterTickets;
   std::vector<ScatterRange> scatterRanges;
   std::vector<std::uint64_t> begunPairScratch;
-  std::vector<int> pairContactScratch;     // UpdatePairs: the contacts to destroy, then those it made
+  std::vector<int> pairContactScratch;  // UpdatePairs: the contacts to destroy, then those it made
+  // DestroyContactsOfShapes: per shape slot, the shape's place among the shapes going (-1 for every
+  // other shape, as it is left after each call), and their contacts with those places.
+  struct RankedContact {
+    std::uint64_t order;  // (the shape's place) << 32 | (the contact's place in the body's list)
+    int contact;
+  };
+  std::vector<int> shapeRankScratch;
+  std::vector<RankedContact> rankedContactScratch;
   std::vector<int> explosionShapes;        // World::Explode's candidates, reused
   std::vector<CastHit> castHits;           // CastShape's hits waiting for their turn, reused (queries.cpp)
   std::vector<CastHit> rayHits;            // CastRayAll's hits, sorted before they are copied out, reused

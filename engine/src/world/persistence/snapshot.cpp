@@ -423,6 +423,7 @@ void MoveIn(WorldState& world, WorldState& t) {
   for (const Shape& shape : world.shapes)
     if (shape.rollingResistance != 0.0f || shape.tangentSpeed != 0.0f) world.maySurfaceShapes = true;
   world.geometries.swap(t.geometries);
+  RebuildShapePrev(world);  // derived: the lists' back links
   world.contacts.swap(t.contacts);
   world.joints.swap(t.joints);
   world.jointEnds.resize(world.joints.size());  // derived: each joint's body slots
