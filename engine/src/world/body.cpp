@@ -282,12 +282,11 @@ bool World::DestroyBody(BodyId id) {
   WakeBody(world, slot);
   DestroyJointsOfBody(world, slot);
   FreeChainsOfBody(world, slot);
-  // The shapes go head first, each with its contacts (DestroyShapeInternal's order), the contacts
-  // found in one walk of the body's list.
-  std::vector<int> shapes;
-  for (int s = world.bodies[slot].headShape; s != kNull; s = world.shapes[s].nextShape) shapes.push_back(s);
-  DestroyContactsOfShapes(world, slot, shapes);
-  for (int shape : shapes) RemoveShapeWithoutContacts(world, shape, false);
+  // The shapes' contacts as DestroyShapeInternal head first would end them, found in one walk of the
+  // body's contacts; then the shapes.
+  DestroyContactsOfBody(world, slot);
+  while (world.bodies[slot].headShape != kNull)
+    RemoveShapeWithoutContacts(world, world.bodies[slot].headShape, false);
   WakeTouchingBodies(world, slot);
   world.bodyIds.Free(slot);
   SetBodyAwakeBit(world, slot);

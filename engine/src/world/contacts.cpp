@@ -514,17 +514,13 @@ void DestroyContactsOfShape(WorldState& world, int shape) {
   }
 }
 
-void DestroyContactsOfShapes(WorldState& world, int bodySlot, std::span<const int> shapes) {
-  if (shapes.size() == 1) {
-    DestroyContactsOfShape(world, shapes[0]);
-    return;
-  }
-  std::vector<int>& rank = world.shapeRankScratch;
-  if (rank.size() < world.shapes.size()) rank.resize(world.shapes.size(), -1);
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    rank[static_cast<std::size_t>(shapes[i])] = static_cast<int>(i);
-  // Each of this body's contacts whose shape goes, with the order in which one walk per shape, shape
-  // by shape, would destroy it: by the shape's place, then by the contact's place in the body's list.
+namespace {
+
+// The body's contacts whose shape has a place in world.shapeRankScratch (set by the caller, -1 for
+// every other shape), destroyed in the order one walk per shape, shape by shape, would destroy them:
+// by the shape's place, then by the contact's place in the body's list.
+void DestroyRankedContacts(WorldState& world, int bodySlot) {
+  const std::vector<int>& rank = world.shapeRankScratch;
   std::vector<WorldState::RankedContact>& ranked = world.rankedContactScratch;
   ranked.clear();
   std::uint32_t place = 0;
@@ -536,12 +532,46 @@ void DestroyContactsOfShapes(WorldState& world, int bodySlot, std::span<const in
     if (r >= 0) ranked.push_back({(std::uint64_t{static_cast<std::uint32_t>(r)} << 32) | place, contact});
     key = c.edges[key & 1].next;
   }
-  for (int shape : shapes) rank[static_cast<std::size_t>(shape)] = -1;
   std::sort(ranked.begin(), ranked.end(),
             [](const WorldState::RankedContact& x, const WorldState::RankedContact& y) {
               return x.order < y.order;
             });
   for (const WorldState::RankedContact& r : ranked) DestroyContact(world, r.contact, true);
+}
+
+// world.shapeRankScratch covers every shape slot (-1 where unset).
+std::vector<int>& ShapeRanks(WorldState& world) {
+  std::vector<int>& rank = world.shapeRankScratch;
+  if (rank.size() < world.shapes.size()) rank.resize(world.shapes.size(), -1);
+  return rank;
+}
+
+}  // namespace
+
+void DestroyContactsOfShapes(WorldState& world, int bodySlot, std::span<const int> shapes) {
+  if (shapes.size() == 1) {
+    DestroyContactsOfShape(world, shapes[0]);
+    return;
+  }
+  std::vector<int>& rank = ShapeRanks(world);
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    rank[static_cast<std::size_t>(shapes[i])] = static_cast<int>(i);
+  DestroyRankedContacts(world, bodySlot);
+  for (int shape : shapes) rank[static_cast<std::size_t>(shape)] = -1;
+}
+
+void DestroyContactsOfBody(WorldState& world, int bodySlot) {
+  const int head = world.bodies[bodySlot].headShape;
+  if (head == kNull) return;
+  if (world.shapes[head].nextShape == kNull) {
+    DestroyContactsOfShape(world, head);
+    return;
+  }
+  std::vector<int>& rank = ShapeRanks(world);
+  int place = 0;
+  for (int s = head; s != kNull; s = world.shapes[s].nextShape) rank[static_cast<std::size_t>(s)] = place++;
+  DestroyRankedContacts(world, bodySlot);
+  for (int s = head; s != kNull; s = world.shapes[s].nextShape) rank[static_cast<std::size_t>(s)] = -1;
 }
 
 bool ValidContactMix(const Contact& c) {

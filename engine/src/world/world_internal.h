@@ -262,6 +262,8 @@ void DestroyContactsOfShape(WorldState& world, int shape);
 /// results and end events in the same order, from one walk of the body's contacts instead of one walk
 /// a shape: destroying a terrain body or chain of n segments with C contacts cost O(n C).
 void DestroyContactsOfShapes(WorldState& world, int body, std::span<const int> shapes);
+/// DestroyContactsOfShapes for all of the body's shapes, head first (DestroyBody's order).
+void DestroyContactsOfBody(WorldState& world, int body);
 /// A contact's mixed surface within what MixMaterials can give (a snapshot's contact is checked).
 bool ValidContactMix(const Contact& contact);
 /// The shape's contacts mix their materials again (its material changed), as Box2D v3 does each step,
