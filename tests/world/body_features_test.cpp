@@ -395,7 +395,8 @@ struct Terrain {
 
 }  // namespace
 
-TEST_CASE("a body's shapes stay listed most recent first whatever is destroyed, chains and snapshots too") {
+TEST_CASE(
+    "a body's shapes stay listed most recent first whatever is destroyed with chains and snapshots too") {
   // Each shape knows the one before it in its body's list, so that it leaves the list at once (not
   // after a walk from the head); that link is not saved, so a restored snapshot makes it again. Random
   // histories on two bodies against a model of each list: GetShapes after every operation.
@@ -462,9 +463,11 @@ TEST_CASE("a body's shapes stay listed most recent first whatever is destroyed, 
   CHECK(checked == 40 * 120 * 2);
 }
 
-TEST_CASE("destroying a body or a chain ends its contacts in the order its shapes would one by one") {
-  // Both find their shapes' contacts in one walk of the body's contact list (a terrain of thousands
-  // of segments walked that list once a segment), and must still end them as destroying the shapes
+TEST_CASE(
+    "a body destroyed or disabled or retyped and a chain destroyed end their contacts as their shapes would "
+    "one by one") {
+  // Each finds its shapes' contacts in one walk of the body's contact list (a terrain of thousands
+  // of segments walked that list once a segment), and must still end them as taking the shapes out
   // one at a time would: shape by shape in the order they go (a body's head first, a chain's segments
   // in order), each shape's touching contacts as the body lists them.
   SUBCASE("a body") {
@@ -475,6 +478,23 @@ TEST_CASE("destroying a body or a chain ends its contacts in the order its shape
     REQUIRE(t.world.DestroyBody(t.ground));
     t.world.Step(kDt);
     CHECK(EndedContacts(t.world) == want);
+  }
+  SUBCASE("a body disabled, or made dynamic: its shapes leave the broadphase with their contacts") {
+    for (const bool disable : {true, false}) {
+      CAPTURE(disable);
+      Terrain t(12, 30);
+      const std::vector<ContactId> want =
+          TouchingInShapeOrder(t.world, t.ground, ListedShapes(t.world, t.ground));
+      CHECK(want.size() >= 12 + 9);
+      if (disable) {
+        t.world.SetEnabled(t.ground, false);
+      } else {
+        t.world.SetType(t.ground, BodyType::Dynamic);
+      }
+      for (ContactId c : want) CHECK(!t.world.IsValid(c));
+      t.world.Step(kDt);
+      CHECK(EndedContacts(t.world) == want);
+    }
   }
   SUBCASE("a chain, the body's tiles staying") {
     Terrain t(12, 30);

@@ -193,12 +193,14 @@ void UpdateBodyShapesInBroadphase(WorldState& world, int bodySlot, bool teleport
 }
 
 void SetBodyShapesInBroadphase(WorldState& world, int bodySlot, bool enabled) {
+  // Taken out: the shapes' contacts first, in one walk of the body's contacts and in the order a walk
+  // a shape gave (a tile level's body made dynamic or disabled walked its contacts once a tile).
+  if (!enabled) DestroyContactsOfBody(world, bodySlot);
   for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
     if (enabled) {
       world.shapes[s].aabb = ComputeBoxAABB(world.geometries[s], world.bodies[bodySlot].xf);
       AddShapeToBroadphase(world, s);
     } else {
-      DestroyContactsOfShape(world, s);
       RemoveShapeFromBroadphase(world, s);
     }
   }
