@@ -546,32 +546,40 @@ std::vector<int>& ShapeRanks(WorldState& world) {
   return rank;
 }
 
+// Ranks the shapes forEachShape visits by the order it visits them in, destroys their contacts
+// (DestroyRankedContacts) and leaves every rank -1 again. forEachShape(visit) calls visit(shape) for
+// each shape, in the same order both times.
+template <typename ForEachShape>
+void DestroyContactsOfShapesInOrder(WorldState& world, int bodySlot, ForEachShape forEachShape) {
+  std::vector<int>& rank = ShapeRanks(world);
+  int place = 0;
+  forEachShape([&](int shape) { rank[static_cast<std::size_t>(shape)] = place++; });
+  DestroyRankedContacts(world, bodySlot);
+  forEachShape([&](int shape) { rank[static_cast<std::size_t>(shape)] = -1; });
+}
+
 }  // namespace
 
 void DestroyContactsOfShapes(WorldState& world, int bodySlot, std::span<const int> shapes) {
   if (shapes.size() == 1) {
-    DestroyContactsOfShape(world, shapes[0]);
+    DestroyContactsOfShape(world, shapes[0]);  // one walk, no sort
     return;
   }
-  std::vector<int>& rank = ShapeRanks(world);
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    rank[static_cast<std::size_t>(shapes[i])] = static_cast<int>(i);
-  DestroyRankedContacts(world, bodySlot);
-  for (int shape : shapes) rank[static_cast<std::size_t>(shape)] = -1;
+  DestroyContactsOfShapesInOrder(world, bodySlot, [&](auto visit) {
+    for (int shape : shapes) visit(shape);
+  });
 }
 
 void DestroyContactsOfBody(WorldState& world, int bodySlot) {
   const int head = world.bodies[bodySlot].headShape;
   if (head == kNull) return;
   if (world.shapes[head].nextShape == kNull) {
-    DestroyContactsOfShape(world, head);
+    DestroyContactsOfShape(world, head);  // one walk, no sort
     return;
   }
-  std::vector<int>& rank = ShapeRanks(world);
-  int place = 0;
-  for (int s = head; s != kNull; s = world.shapes[s].nextShape) rank[static_cast<std::size_t>(s)] = place++;
-  DestroyRankedContacts(world, bodySlot);
-  for (int s = head; s != kNull; s = world.shapes[s].nextShape) rank[static_cast<std::size_t>(s)] = -1;
+  DestroyContactsOfShapesInOrder(world, bodySlot, [&](auto visit) {
+    for (int s = head; s != kNull; s = world.shapes[s].nextShape) visit(s);
+  });
 }
 
 bool ValidContactMix(const Contact& c) {

@@ -63,7 +63,8 @@ void UnlinkShape(WorldState& world, int shapeSlot) {
   const int next = world.shapes[shapeSlot].nextShape;
   MK_ASSERT(prev != kNull || body.headShape == shapeSlot);
   if (prev == kNull) {
-    body.headShape = next;
+    // Only the head has no back link; a broken list is left as it is rather than cut further.
+    if (body.headShape == shapeSlot) body.headShape = next;
   } else {
     world.shapes[prev].nextShape = next;
   }

@@ -407,8 +407,8 @@ struct WorldState {
   std::vector<ScatterRange> scatterRanges;
   std::vector<std::uint64_t> begunPairScratch;
   std::vector<int> pairContactScratch;  // UpdatePairs: the contacts to destroy, then those it made
-  // DestroyContactsOfShapes: per shape slot, the shape's place among the shapes going (-1 for every
-  // other shape, as it is left after each call), and their contacts with those places.
+  // DestroyContactsOfShapes and DestroyContactsOfBody: per shape slot, the shape's place among the shapes
+  // going (-1 for every other shape, as it is left after each call), and their contacts with those places.
   struct RankedContact {
     std::uint64_t order;  // (the shape's place) << 32 | (the contact's place in the body's list)
     int contact;
