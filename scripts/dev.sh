@@ -21,7 +21,12 @@ JOBS=${JOBS:-$(nproc)}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}  # the committed corpora replay in the first seconds; the rest is a brief search
 AARCH64_HASH_STEPS=${AARCH64_HASH_STEPS:-60}  # 0: every scene's full length (many times as long)
 
-LIB_PACKAGES="build-essential cmake libglm-dev doctest-dev"
+LIB_PACKAGES="build-essential cmake ninja-build libglm-dev doctest-dev"
+# Every build tree this script makes, and those the package tests make, is a Ninja tree (an existing
+# tree keeps its generator: CMake reads CMAKE_GENERATOR only for a new one). Make builds a target's
+# objects only once the targets it links are built, so at each target's end a core waits: the Release
+# build from scratch on 2 cores took 349 s with Make and 301 s with Ninja (2026-12-06).
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 SANDBOX_PACKAGES="pkg-config libsdl2-dev libimgui-dev libstb-dev xvfb xauth"
 TOOL_PACKAGES="clang libclang-rt-14-dev clang-format doxygen"
 # Cross compilers and the emulators that run their programs here (build_windows, build_aarch64).
