@@ -2,6 +2,7 @@
 // Chains in the world: smooth sliding along open chains and loops against the analytic Coulomb
 // deceleration, no bumps at the joints (capsule, pressed box), one-sidedness, ray casts against a
 // brute-force one-sided ray-segment answer, the API (segments, ownership, destruction) and bad input.
+#include "minkowski/shape_api.h"
 #include "minkowski/world_vector.h"
 #include "test_util.h"
 #include "world/world_fixture.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 using namespace mk;
@@ -469,5 +471,68 @@ TEST_CASE(
     return true;
   });
   CHECK(seen == 0);
+}
+
+TEST_CASE("destroying a body frees its own chains and no other: random bodies chains and shapes") {
+  // A model of which chains live on which body, against IsValid, GetBody and the segment counts after
+  // every operation; the bodies carry loose shapes and standalone segments between their chains.
+  std::mt19937 rng(20261207);
+  for (int trial = 0; trial < 30; ++trial) {
+    World world;
+    struct ModelChain {
+      ChainId id;
+      BodyId body;
+      int segments;
+      bool live;
+    };
+    std::vector<ModelChain> chains;
+    std::vector<BodyId> bodies;
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    for (int op = 0; op < 80; ++op) {
+      const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+      if (bodies.empty() || kind == 0) {
+        const bool dynamic = (rng() & 1) != 0;
+        bodies.push_back(world.CreateBody(
+            {.type = dynamic ? BodyType::Dynamic : BodyType::Static, .position = {0.0f, 10.0f * op}}));
+      } else if (kind <= 4) {
+        const BodyId body = bodies[pick(bodies.size())];
+        const int points = std::uniform_int_distribution<int>(2, 6)(rng);
+        std::vector<Vec2> p;
+        for (int i = 0; i < points; ++i)
+          p.push_back({static_cast<float>(i), 0.1f * static_cast<float>(i % 2)});
+        const ChainId chain = world.CreateChain(body, {.points = {p.data(), p.size()}});
+        REQUIRE(!chain.IsNull());
+        chains.push_back({chain, body, points - 1, true});
+      } else if (kind == 5) {
+        const BodyId body = bodies[pick(bodies.size())];
+        if ((rng() & 1) != 0) {
+          world.CreateShape(body, {}, MakeBox(0.2f, 0.2f).value);
+        } else {
+          CreateChainSegmentShape(world, body, {}, {.segment = {{0.0f, 0.0f}, {1.0f, 0.0f}}});
+        }
+      } else if (kind <= 7) {
+        std::vector<std::size_t> live;
+        for (std::size_t i = 0; i < chains.size(); ++i)
+          if (chains[i].live) live.push_back(i);
+        if (live.empty()) continue;
+        ModelChain& chain = chains[live[pick(live.size())]];
+        REQUIRE(world.DestroyChain(chain.id));
+        chain.live = false;
+      } else {
+        const std::size_t b = pick(bodies.size());
+        REQUIRE(world.DestroyBody(bodies[b]));
+        for (ModelChain& chain : chains)
+          if (chain.body == bodies[b]) chain.live = false;
+        bodies.erase(bodies.begin() + static_cast<std::ptrdiff_t>(b));
+      }
+      if ((op % 10) == 9) world.Step(kDt);
+      for (const ModelChain& chain : chains) {
+        REQUIRE(world.IsValid(chain.id) == chain.live);
+        if (!chain.live) continue;
+        CHECK(world.GetBody(chain.id) == chain.body);
+        CHECK(world.GetChainSegmentCount(chain.id) == chain.segments);
+      }
+    }
+  }
 }
 }  // TEST_SUITE("world_chains")

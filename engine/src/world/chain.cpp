@@ -124,11 +124,15 @@ bool World::DestroyChain(ChainId id) {
 }
 
 void FreeChainsOfBody(WorldState& world, int bodySlot) {
-  for (int slot = 0; slot < world.chainIds.Capacity(); ++slot) {
-    if (!world.chainIds.IsLive(slot) || world.chains[slot].body != bodySlot) continue;
-    world.chains[slot].shapes.clear();
-    world.chains[slot].body = kNull;
-    world.chainIds.Free(slot);
+  // Every segment of a chain is on the chain's body, so the body's shapes name all its chains: one
+  // walk of them, not of every chain slot (a level's bodies destroyed one by one would be quadratic).
+  // The order the slots are freed in changes nothing: a new chain takes the lowest free slot.
+  for (int s = world.bodies[bodySlot].headShape; s != kNull; s = world.shapes[s].nextShape) {
+    const int chain = world.shapes[s].chain;
+    if (chain == kNull || world.chains[chain].body != bodySlot) continue;  // freed at an earlier segment
+    world.chains[chain].shapes.clear();
+    world.chains[chain].body = kNull;
+    world.chainIds.Free(chain);
   }
 }
 
