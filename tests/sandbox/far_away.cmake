@@ -4,9 +4,9 @@
 # unit tests of far_away_test.cpp, and screenshots of a scene at the origin and far away compared pixel
 # for pixel. Needs the targets sandbox, mk_sandbox_core and png_check.
 set(mk_far_dir ${PROJECT_SOURCE_DIR}/tests/sandbox)
-add_executable(sandbox_far_away_tests ${PROJECT_SOURCE_DIR}/tests/test_main.cpp ${mk_far_dir}/far_away_test.cpp)
+add_executable(sandbox_far_away_tests ${mk_far_dir}/far_away_test.cpp)
 mk_configure_target(sandbox_far_away_tests)
-target_link_libraries(sandbox_far_away_tests PRIVATE mk_sandbox_core doctest::doctest)
+target_link_libraries(sandbox_far_away_tests PRIVATE mk_sandbox_core mk_test_main)
 target_include_directories(sandbox_far_away_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 doctest_discover_tests(sandbox_far_away_tests PROPERTIES LABELS sandbox)
 
