@@ -2,7 +2,7 @@
 # The far-away toggle's tests (label `sandbox`), in the default build (from tests/sandbox) and in the
 # large-world build (tests/CMakeLists.txt, whose suite is otherwise the large-world tests alone): the
 # unit tests of far_away_test.cpp, and screenshots of a scene at the origin and far away compared pixel
-# for pixel. Needs the targets sandbox, mk_sandbox_core and png_check.
+# for pixel. Needs the targets sandbox, mk_sandbox_core, png_check and mk_test_main.
 set(mk_far_dir ${PROJECT_SOURCE_DIR}/tests/sandbox)
 add_executable(sandbox_far_away_tests ${mk_far_dir}/far_away_test.cpp)
 mk_configure_target(sandbox_far_away_tests)
