@@ -85,7 +85,10 @@ enum class WorkerUse : std::uint8_t {
 /// outlive every World that uses its TaskSystem. Not copyable.
 class TaskPool {
  public:
-  /// workerCount: clamped to 1..kMaxWorkers; 1 starts no thread.
+  /// workerCount: clamped to 1..kMaxWorkers; 1 starts no thread. Give it at most the cores the game
+  /// can spare (std::thread::hardware_concurrency() at most): workers beyond them wait for a core and
+  /// take back what the others gained (rain, 1,000 steps on 2 cores, medians of three runs: 9.35 s on
+  /// 1 worker, 6.84 on 2, 8.50 on 4, 9.29 on 8).
   explicit TaskPool(int workerCount);
   ~TaskPool();  ///< stops and joins the threads
   TaskPool(const TaskPool&) = delete;
