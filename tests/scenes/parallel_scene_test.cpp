@@ -9,6 +9,7 @@
 // or with a worker index that changes every range.
 #include "alloc_counter.h"
 #include "core/measured_choice.h"
+#include "core/parallel.h"
 #include "core/simd_dispatch.h"
 #include "hostile_scheduler.h"
 #include "minkowski/task_system.h"
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace mk;
@@ -55,6 +57,16 @@ std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneP
   }
   return digests;
 }
+
+// For its life, the engine sizes its solver's stage loop as on a machine of `threads` hardware threads
+// (core/parallel.h), so that a case can hold 8 workers in the loop on a machine of 2.
+class HardwareThreadsAs {
+ public:
+  explicit HardwareThreadsAs(int threads) { SetHardwareThreadsForTesting(threads); }
+  ~HardwareThreadsAs() { SetHardwareThreadsForTesting(0); }
+  HardwareThreadsAs(const HardwareThreadsAs&) = delete;
+  HardwareThreadsAs& operator=(const HardwareThreadsAs&) = delete;
+};
 
 // The first step whose digest differs, or -1.
 int FirstMismatch(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
@@ -306,6 +318,8 @@ TEST_CASE("every scene shrunk: the same states and events on 2 to 8 workers for 
 }
 
 TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on hostile task systems") {
+  // Every worker in the solver's stage loop, whatever this machine's thread count: 8 at once here.
+  const HardwareThreadsAs manyThreads(kMaxWorkers);
   TaskPool pool2(2), pool3(3), pool8(8);
   for (const MediumScene& scene : kMediumScenes) {
     const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
@@ -531,6 +545,80 @@ TEST_CASE(
   const int expected = multiBlock + (stages[0].blockCount == 1 ? 1 : 0);
   CHECK(run.GetWorld().State().solver.stages.HandOvers() == expected);
   CHECK(expected == handOvers - runsAfterMultiBlock);
+}
+
+// A task system that passes every task on to `inner` and keeps each enqueue's item count.
+struct EnqueueRecorder {
+  TaskSystem inner;
+  std::vector<int> itemCounts;
+
+  TaskSystem System() {
+    return {.workerCount = inner.workerCount,
+            .enqueueTask = &Enqueue,
+            .finishTask = &Finish,
+            .userContext = this};
+  }
+  static void* Enqueue(TaskFn task, int itemCount, int minRange, void* taskContext, void* user) {
+    auto* self = static_cast<EnqueueRecorder*>(user);
+    self->itemCounts.push_back(itemCount);
+    return self->inner.enqueueTask(task, itemCount, minRange, taskContext, self->inner.userContext);
+  }
+  static void Finish(void* task, void* user) {
+    auto* self = static_cast<EnqueueRecorder*>(user);
+    self->inner.finishTask(task, self->inner.userContext);
+  }
+};
+
+// The blocks of each stage of the last step's solver stage loop, in order.
+std::vector<int> StageBlocks(const SceneRun& run) {
+  std::vector<int> blocks;
+  for (const SolverStage& stage : run.GetWorld().State().solver.stages.Stages())
+    blocks.push_back(stage.blockCount);
+  return blocks;
+}
+
+TEST_CASE("the solver's stage loop holds at most the machine's hardware threads, with the serial states") {
+  // On a machine of two hardware threads, a task system of 8 workers runs the stage loop as 2 workers
+  // would: its stages are cut as for 2 (about four blocks a worker) and the loop asks the task system
+  // for one helper. With 8 threads, the cut is 8 workers'. The states are the serial step's either way.
+  const MediumScene& scene = kMediumScenes[0];  // large_pyramid of 40 rows: colours of many groups
+  const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
+  constexpr int kSteps = 20;
+  const std::vector<std::uint64_t> serial = Digests(info, scene.params, kSteps, nullptr);
+  // Each enqueue's item count, the enqueues passed on to a pool of 8. The two runs of 8 workers below
+  // step the same states, so they enqueue the same parallel-fors but for the stage loop's helpers.
+  TaskPool pool8(8);
+  EnqueueRecorder recorder{pool8.GetTaskSystem(), {}};
+  const TaskSystem recording = recorder.System();
+  const auto stepped = [&](int hardwareThreads, const TaskSystem& tasks, std::vector<int>& blocks) {
+    const HardwareThreadsAs machine(hardwareThreads);
+    SceneRun sceneRun(info, scene.params);
+    SetWorkers(sceneRun.GetWorld(), &tasks);
+    std::vector<std::uint64_t> digests;
+    for (int i = 0; i < kSteps; ++i) {
+      sceneRun.Step();
+      digests.push_back(test::StepDigest(sceneRun.GetWorld()));
+    }
+    blocks = StageBlocks(sceneRun);
+    return digests;
+  };
+  const auto enqueuesOf = [&recorder](int items) {
+    return std::count(recorder.itemCounts.begin(), recorder.itemCounts.end(), items);
+  };
+  TaskPool pool2(2);
+  std::vector<int> twoWorkers, eightOnTwoThreads, eightOnEightThreads;
+  CHECK(FirstMismatch(serial, stepped(2, pool2.GetTaskSystem(), twoWorkers)) == -1);
+  CHECK(FirstMismatch(serial, stepped(2, recording, eightOnTwoThreads)) == -1);
+  CHECK(eightOnTwoThreads == twoWorkers);
+  const auto onTwoThreads = std::pair(enqueuesOf(1), enqueuesOf(7));
+  recorder.itemCounts.clear();
+  CHECK(FirstMismatch(serial, stepped(8, recording, eightOnEightThreads)) == -1);
+  // One helper a step on two threads, seven on eight.
+  CHECK(onTwoThreads.first - enqueuesOf(1) == kSteps);
+  CHECK(enqueuesOf(7) - onTwoThreads.second == kSteps);
+  REQUIRE(eightOnEightThreads.size() == twoWorkers.size());  // the same stages, cut finer
+  CHECK(eightOnEightThreads != twoWorkers);
+  for (std::size_t i = 0; i < twoWorkers.size(); ++i) CHECK(eightOnEightThreads[i] >= twoWorkers[i]);
 }
 
 // The joints' reaction forces and torques after every step, bit for bit (they are not in the state

@@ -49,10 +49,13 @@ using FinishTaskFn = void (*)(void* userTask, void* userContext);
 ///
 /// The engine calls the callbacks only from inside World::Step, from the thread that called it, and
 /// finishes every task it enqueued before the next one starts. The solver's task holds its workers
-/// for the whole solve: each of the `workerCount` items is a worker that loops over the solver's
-/// stages, waiting (spinning, then yielding) while another worker finishes a stage. Those items
-/// should run at the same time for speed; if the task system runs them one after the other, or all on
-/// one thread, the first does all the work and the others return at once: slower, never stuck.
+/// for the whole solve: the calling thread and the task's items are workers that loop over the
+/// solver's stages, waiting (spinning, then yielding) while another worker finishes a stage. It has
+/// one item fewer than `workerCount` or than the machine's hardware threads
+/// (std::thread::hardware_concurrency()), whichever is less: workers that wait for each other lose
+/// more than they give once the system must stop some to run the others. Those items should run at
+/// the same time for speed; if the task system runs them one after the other, or all on one thread,
+/// the first does all the work and the others return at once: slower, never stuck.
 struct TaskSystem {
   int workerCount = 1;                  ///< 1..kMaxWorkers (out of range: refused, the world keeps 1)
   EnqueueTaskFn enqueueTask = nullptr;  ///< starts a parallel-for (null: no workers)

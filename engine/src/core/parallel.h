@@ -15,6 +15,15 @@ inline bool HasWorkers(const TaskSystem* tasks) {
          tasks->finishTask != nullptr;
 }
 
+/// How many threads the machine runs at once: std::thread::hardware_concurrency(), read once (kMaxWorkers
+/// when the machine does not say), or what SetHardwareThreadsForTesting set. The solver's stage loop
+/// and TaskPool's waiting threads size themselves by it; no result depends on it.
+int HardwareThreads();
+
+/// Tests: behave as on a machine of `threads` hardware threads (at most kMaxWorkers); 0 returns to the
+/// machine's own count. Read by each stage loop as it starts and by each pool thread as it is made.
+void SetHardwareThreadsForTesting(int threads);
+
 /// `tasks` with its worker count (so every stage cuts its work as on the workers) but run here: each
 /// enqueue runs all of its items on the calling thread before it returns, which the TaskSystem
 /// contract allows. A stage given it does the workers' work alone, with the same results.

@@ -2,6 +2,7 @@
 // SolverStages (solver_stages.h): RunSubSteps's soft sub-steps as stages that several workers run.
 #include "solver/solver_stages.h"
 
+#include "core/parallel.h"
 #include "core/spin_wait.h"
 #include "solver/body_integrator.h"
 #include "solver/contact_solver.h"
@@ -266,7 +267,12 @@ void SolverStages::PrepareCounters() {
 }
 
 void SolverStages::Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks) {
-  const int workerCount = tasks.workerCount;
+  // The workers wait for each other at every stage (a hundred or more a sub-step). With more of them
+  // than the machine has hardware threads, the system stops some while they hold a block, and the
+  // others wait for it: on two cores, 8 workers ran large_pyramid's step 1.5 to 1.9 times as long as
+  // 2 did, and a fifth less with this limit (docs/benchmarks.md, "More workers than cores"). So the
+  // loop holds at most HardwareThreads() workers, cut for that many; no result depends on the count.
+  const int workerCount = std::min(tasks.workerCount, HardwareThreads());
   const std::size_t bodyCount = solver.params.size();
   const int slots = WithGraphs(solver, [workerCount, &tasks](auto& graph, auto& hinges) {
     return std::max(AssignBlockStaticSlots(graph, workerCount, &tasks),
@@ -283,7 +289,8 @@ void SolverStages::Run(SolverArrays& solver, const StepContext& context, const T
   current_.store(0, std::memory_order_release);
   // workerCount - 1 helpers, and this thread: it alone would finish the stages, so a task system that
   // runs the helpers late, serially or here inside enqueue only costs speed.
-  void* task = tasks.enqueueTask(&WorkerTask, workerCount - 1, 1, this, tasks.userContext);
+  void* task =
+      workerCount > 1 ? tasks.enqueueTask(&WorkerTask, workerCount - 1, 1, this, tasks.userContext) : nullptr;
   WorkerLoop(0);
   if (task != nullptr) tasks.finishTask(task, tasks.userContext);
   solver.states.resize(bodyCount);

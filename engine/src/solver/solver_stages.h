@@ -17,6 +17,10 @@
 // slices, hence mostly the same bodies, whose states then stay in its core's cache instead of moving
 // between cores at each stage (Box2D v3's solver starts each worker at its own block the same way).
 //
+// The loop holds at most HardwareThreads() workers (core/parallel.h), however many the task system
+// has: workers that wait for each other at every stage lose more than they give when the system has
+// to stop some of them to run the others.
+//
 // A stage of one block keeps every other worker waiting while one runs it, and a run of them (a crowd
 // round one body: tumbler's drum takes a colour of its own for each of its contacts, up to 24, each a
 // stage of one group) cost a hand-over each: the worker that takes the first of a run of one-block
@@ -86,7 +90,8 @@ class SolverStages {
   SolverStages(const SolverStages&) {}
   SolverStages& operator=(const SolverStages&) { return *this; }
 
-  /// The soft mode's sub-steps (RunSubSteps) on `tasks`'s workers; the graph and hinges are built.
+  /// The soft mode's sub-steps (RunSubSteps) on `tasks`'s workers, at most HardwareThreads() of them;
+  /// the graph and hinges are built.
   void Run(SolverArrays& solver, const StepContext& context, const TaskSystem& tasks);
 
   /// The last Run's stages, in order (what tests and profiles read).
