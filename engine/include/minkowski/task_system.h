@@ -83,15 +83,16 @@ enum class WorkerUse : std::uint8_t {
 /// then helps with the others' parts: the step's stages index the same bodies and contacts from stage
 /// to stage and step to step, so each worker mostly meets items whose data is in its own cache.
 /// Between tasks a thread spins for up to 1 ms (the step's tasks come a few hundred microseconds apart
-/// at most, and a sleeping thread takes tens of microseconds to wake), then waits on a condition
+/// at most, and a sleeping thread takes tens of microseconds to wake; in a pool of more threads than
+/// the machine's hardware threads, it yields its core between looks), then waits on a condition
 /// variable, so an idle pool costs nothing. One World (or one task at a time) per pool; the pool must
 /// outlive every World that uses its TaskSystem. Not copyable.
 class TaskPool {
  public:
   /// workerCount: clamped to 1..kMaxWorkers; 1 starts no thread. Give it at most the cores the game
   /// can spare (std::thread::hardware_concurrency() at most): workers beyond them wait for a core and
-  /// take back what the others gained (rain, 1,000 steps on 2 cores, medians of three runs: 9.35 s on
-  /// 1 worker, 6.84 on 2, 8.50 on 4, 9.29 on 8).
+  /// take back part of what the others gained (on 2 cores, medians of five interleaved rounds, 8
+  /// workers took 1.1 times 2 workers' time a step on rain and joint_grid, 1.6 on large_pyramid).
   explicit TaskPool(int workerCount);
   ~TaskPool();  ///< stops and joins the threads
   TaskPool(const TaskPool&) = delete;

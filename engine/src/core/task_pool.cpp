@@ -12,6 +12,7 @@
 // range: a thread that woke late, or still looks for work in a task that has ended, fails its claim
 // (the generation moved on) instead of reading the next task's fields while Enqueue writes them. A
 // claimed range keeps its task's fields stable, since Finish waits for every range to return.
+#include "core/parallel.h"
 #include "core/spin_wait.h"
 #include "minkowski/task_system.h"
 
@@ -107,14 +108,17 @@ struct TaskPool::Impl {
   }
 
   // A pool thread: waits for a new task (spinning for up to kSpinBeforeSleep, then asleep) and runs
-  // its ranges.
-  void ThreadLoop(int worker) {
+  // its ranges. In a pool of more threads than the machine has (`oversubscribed`) it gives its core
+  // away between every two looks instead of after a round of pauses: a round is 10 to 40 us in which a
+  // thread with work may wait for this one's core (on two cores, 8 workers ran rain's step 6% and
+  // large_pyramid's 5% faster this way; docs/benchmarks.md, "More workers than cores").
+  void ThreadLoop(int worker, bool oversubscribed) {
     std::uint64_t seen = 0;
     for (;;) {
       SpinWait spin;
       const auto sleepAt = std::chrono::steady_clock::now() + kSpinBeforeSleep;
       while (published.load(std::memory_order_acquire) == seen && !stopping.load(std::memory_order_acquire)) {
-        if (spin.Pause()) continue;
+        if (!oversubscribed && spin.Pause()) continue;
         if (std::chrono::steady_clock::now() < sleepAt) {
           // Another round of pauses, after giving the core away: with more threads than cores, the
           // thread holding the task's last range may be waiting for this one's core (8 workers on 2
@@ -139,8 +143,10 @@ struct TaskPool::Impl {
 
 TaskPool::TaskPool(int workerCount) : impl_(new Impl) {
   impl_->workerCount = std::clamp(workerCount, 1, kMaxWorkers);
+  const bool oversubscribed = impl_->workerCount > HardwareThreads();
   for (int worker = 1; worker < impl_->workerCount; ++worker)
-    impl_->threads.emplace_back([this, worker] { impl_->ThreadLoop(worker); });
+    impl_->threads.emplace_back(
+        [this, worker, oversubscribed] { impl_->ThreadLoop(worker, oversubscribed); });
 }
 
 TaskPool::~TaskPool() {
