@@ -619,6 +619,13 @@ TEST_CASE("the solver's stage loop holds at most the machine's hardware threads,
   REQUIRE(eightOnEightThreads.size() == twoWorkers.size());  // the same stages, cut finer
   CHECK(eightOnEightThreads != twoWorkers);
   for (std::size_t i = 0; i < twoWorkers.size(); ++i) CHECK(eightOnEightThreads[i] >= twoWorkers[i]);
+  // One thread: the calling thread runs the stages alone and the loop asks for no helper.
+  recorder.itemCounts.clear();
+  std::vector<int> eightOnOneThread;
+  CHECK(FirstMismatch(serial, stepped(1, recording, eightOnOneThread)) == -1);
+  CHECK(onTwoThreads.first - enqueuesOf(1) == kSteps);
+  CHECK(enqueuesOf(7) == onTwoThreads.second);
+  CHECK(std::count(recorder.itemCounts.begin(), recorder.itemCounts.end(), 0) == 0);
 }
 
 // The joints' reaction forces and torques after every step, bit for bit (they are not in the state
