@@ -577,7 +577,8 @@ std::vector<int> StageBlocks(const SceneRun& run) {
   return blocks;
 }
 
-TEST_CASE("the solver's stage loop holds at most the machine's hardware threads, with the serial states") {
+TEST_CASE(
+    "the solver's stage loop holds at most the machine's hardware threads and steps the serial states") {
   // On a machine of two hardware threads, a task system of 8 workers runs the stage loop as 2 workers
   // would: its stages are cut as for 2 (about four blocks a worker) and the loop asks the task system
   // for one helper. With 8 threads, the cut is 8 workers'. The states are the serial step's either way.
