@@ -120,10 +120,10 @@ struct TaskPool::Impl {
       while (published.load(std::memory_order_acquire) == seen && !stopping.load(std::memory_order_acquire)) {
         if (!oversubscribed && spin.Pause()) continue;
         if (std::chrono::steady_clock::now() < sleepAt) {
-          // Another round of pauses, after giving the core away: with more threads than cores, the
-          // thread holding the task's last range may be waiting for this one's core (8 workers on 2
-          // cores ran the step at half the speed of one worker). With a core each, nothing else is
-          // ready to run and the yield returns at once.
+          // Another round of pauses (oversubscribed: another look), after giving the core away: with
+          // more threads than cores, the thread holding the task's last range may be waiting for this
+          // one's core (8 workers on 2 cores ran the step at half the speed of one worker). With a core
+          // each, nothing else is ready to run and the yield returns at once.
           std::this_thread::yield();
           spin = SpinWait{};
           continue;
