@@ -55,14 +55,17 @@ std::uint64_t ClaimWord(std::uint64_t generation, int begin, int end) {
          static_cast<std::uint64_t>(begin);
 }
 
-// One worker's share, on a cache line of its own: the owner's claims do not slow the others'.
-struct alignas(64) Share {
-  std::atomic<std::uint64_t> claim{0};
-};
-
 }  // namespace
 
 struct TaskPool::Impl {
+  // One worker's share, on a cache line of its own: the owner's claims do not slow the others'. Declared
+  // here, not in the file's anonymous namespace: in a unity batch (a game's CMAKE_UNITY_BUILD, or
+  // MK_UNITY_ENGINE) this file is included, and g++ warns of a named class holding a file-local type
+  // (-Wsubobject-linkage).
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> claim{0};
+  };
+
   // The task being run: written by Enqueue while no range runs, then published by the shares' claims.
   TaskFn task = nullptr;
   void* taskContext = nullptr;

@@ -17,10 +17,10 @@ namespace mk {
 // rad the other way: its corner went into the surface it spun away from, and the body was stopped at
 // 1% of the step, step after step.)
 float StepTurn(const Body& body, float dt) {
-  constexpr float kPi = std::numbers::pi_v<float>;
+  constexpr float kFullTurn = 2.0f * std::numbers::pi_v<float>;
   const float turn = Angle(InvMulRot(body.q0, body.xf.q));
-  const float wholeTurns = std::round((body.angularVelocity * dt - turn) / (2.0f * kPi));
-  return turn + 2.0f * kPi * wholeTurns;
+  const float wholeTurns = std::round((body.angularVelocity * dt - turn) / kFullTurn);
+  return turn + kFullTurn * wholeTurns;
 }
 
 Sweep MakeBodySweep(const Body& body, float dt, Pos origin) {
