@@ -5,6 +5,7 @@
 //   benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] [--list]
 //             [--workers N] [--lanes 4|8] [--snapshot-cost] [--scrub-cost] [--build-cost] [--figures]
 //             [--offset X,Y] [--origin-at-zero] [--substeps measured|workers|caller]
+//             [--pool-threads hardware|asked]
 //
 // Per run: build the scene, run step 0 untimed, time steps 1..N-1 (scene callback + World::Step),
 // ms/step = total / (N - 1). Reported: the median over runs; the per-stage times (World::GetProfile,
@@ -15,8 +16,10 @@
 // recycling off (SolverSettings::enableContactRecycling), the reference every manifold is computed in.
 // The last two columns are the last step's manifold queries and recycled manifolds (Counters).
 // --workers N steps every world on a TaskPool of N workers (minkowski/task_system.h; default 1: the
-// calling thread alone); the state hashes must not change with it. --lanes 4|8 creates every world
-// with that SIMD width (WorldDef::simdWidth; default: the scene's, automatic); 8 on a CPU without AVX2
+// calling thread alone); the state hashes must not change with it. The pool runs them on at most the
+// machine's hardware threads (PoolThreads::AtMostHardware), or with --pool-threads asked on a thread
+// each, past the cores too (PoolThreads::AsAsked: what oversubscription costs). --lanes 4|8 creates every
+// world with that SIMD width (WorldDef::simdWidth; default: the scene's, automatic); 8 on a CPU without AVX2
 // runs 4 lanes and says so on stderr. The state hashes must not change with it either.
 // --substeps sets where the solver's sub-steps run with workers (WorldDef::subStepWorkers: measured,
 // the default; workers; caller, the calling thread alone); the last column is the share of the timed
@@ -82,8 +85,9 @@ struct Options {
   bool buildCost = false;
   bool figures = false;
   int workers = 1;
-  mk::TaskPool* pool = nullptr;  // --workers > 1
-  int lanes = 0;                 // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
+  mk::TaskPool* pool = nullptr;                                   // --workers > 1
+  mk::PoolThreads poolThreads = mk::PoolThreads::AtMostHardware;  // --pool-threads
+  int lanes = 0;  // --lanes: 4 or 8; 0: the scene's own WorldDef::simdWidth
   mk::WorkerUse subSteps = mk::WorkerUse::Measured;  // --substeps
   mk::scenes::Placement placement{};                 // --offset, --origin-at-zero
 };
@@ -160,7 +164,7 @@ void PrintUsage() {
       "usage: benchmark [--scene NAME|all] [--runs N] [--steps N] [--size N] [--count N] [--no-recycling] "
       "[--list] [--workers N] [--lanes 4|8] [--substeps measured|workers|caller] [--snapshot-cost] "
       "[--scrub-cost] [--build-cost] [--figures] [--offset X,Y] "
-      "[--origin-at-zero]\n");
+      "[--origin-at-zero] [--pool-threads hardware|asked]\n");
 }
 
 double Median(std::vector<double> v) {
@@ -325,6 +329,15 @@ bool Parse(int argc, char** argv, Options& options) {
       } else {
         return false;
       }
+    } else if (arg == "--pool-threads" && hasValue) {
+      const std::string_view threads = argv[++i];
+      if (threads == "hardware") {
+        options.poolThreads = mk::PoolThreads::AtMostHardware;
+      } else if (threads == "asked") {
+        options.poolThreads = mk::PoolThreads::AsAsked;
+      } else {
+        return false;
+      }
     } else if (arg == "--lanes" && hasValue) {
       if (!mk::bench::ParseInt(argv[++i], options.lanes) || (options.lanes != 4 && options.lanes != 8))
         return false;
@@ -345,7 +358,7 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<mk::TaskPool> pool;
   if (options.workers > 1) {
-    pool = std::make_unique<mk::TaskPool>(options.workers);
+    pool = std::make_unique<mk::TaskPool>(options.workers, options.poolThreads);
     options.pool = pool.get();
   }
   if (options.list) {

@@ -117,6 +117,9 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   PushLabelRoom("bounce threshold m/s");
   // Outside the replay's lock: the worker count changes the speed, never the result.
   IntSlider("workers", "workers", s.workers);
+  // The pool holds its threads to the machine's (PoolThreads::AtMostHardware): say so when it does.
+  if (view.WorkerThreads() > 1 && view.WorkerThreads() < s.workers)
+    ImGui::Text("on %d threads, the machine's", view.WorkerThreads());
   if (s.workers > 1) {
     ImGui::RadioButton("faster##substeps", &s.subStepWorkers, 0);
     ImGui::SameLine();

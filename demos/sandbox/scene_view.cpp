@@ -315,7 +315,7 @@ void SceneView::AfterStep(std::int64_t stepEndNs) {
   const World& world = GetWorld();
   const mk::Profile& p = world.GetProfile();
   static const std::vector<TimedTask> kNoTasks;
-  workerLoad_ = MeasureWorkerLoad(activePool_ != nullptr ? activePool_->WorkerCount() : 1, p, stepEndNs,
+  workerLoad_ = MeasureWorkerLoad(activePool_ != nullptr ? activePool_->ThreadCount() : 1, p, stepEndNs,
                                   activePool_ != nullptr ? activePool_->Tasks() : kNoTasks);
   profile_.step.Push(p.step);
   profile_.broadphase.Push(p.broadphase);

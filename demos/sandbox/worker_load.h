@@ -52,7 +52,8 @@ struct TimedTask {
 std::int64_t NowNs();
 
 /// The load of the Step that returned at `stepEndNs` with `profile`, from the tasks it ran on
-/// `workers` workers. Tasks that ended before that Step began (earlier Steps) are ignored.
+/// `workers` workers (TaskPool's threads: a range runs as its thread's index). Tasks that ended
+/// before that Step began (earlier Steps) are ignored.
 ///
 /// Which stage a task belongs to: the engine's TaskSystem does not say, but Step runs its stages in a
 /// fixed order (broadphase, narrowphase, solver, continuous, islands; step.cpp) and Profile gives each
@@ -74,6 +75,9 @@ class TimedTaskPool {
   TimedTaskPool& operator=(const TimedTaskPool&) = delete;
 
   int WorkerCount() const { return pool_.WorkerCount(); }
+  /// The threads that run them: at most the machine's hardware threads (PoolThreads::AtMostHardware,
+  /// what a game's TaskPool does), so workers past them have no thread and no row in the table.
+  int ThreadCount() const { return pool_.ThreadCount(); }
   TaskSystem GetTaskSystem();
   /// The tasks enqueued since the last ClearTasks (MeasureWorkerLoad reads them), at most kMaxTasks:
   /// a replay scrubbed over thousands of steps starts the list again when it is full.

@@ -324,7 +324,7 @@ constexpr int kUpdates = 80;
 TEST_SUITE("threads") {
 TEST_CASE("the pair search on 1 to 8 workers gives the serial pairs and reports in the serial order") {
   for (int workers = 1; workers <= 8; ++workers) {
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     const TaskSystem tasks = pool.GetTaskSystem();
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       INFO("workers " << workers << " seed " << seed);
@@ -355,7 +355,7 @@ TEST_CASE("the pair search on hostile task systems gives the serial pairs and re
 TEST_CASE("proxies refitted on workers and queued in order give MoveProxy's state and reports") {
   for (const bool claim : {false, true}) {
     for (int workers : {1, 2, 4}) {
-      TaskPool pool(workers);
+      TaskPool pool(workers, PoolThreads::AsAsked);
       for (std::uint64_t seed = 21; seed <= 22; ++seed) {
         INFO("claim " << claim << " workers " << workers << " seed " << seed);
         CHECK(FirstDifference({.proxies = kProxies, .updates = kUpdates, .seed = seed}, pool.GetTaskSystem(),
@@ -439,7 +439,7 @@ TEST_CASE("RefitProxy re-centres only a box that left its fat box and QueueRefit
 TEST_CASE("a grid of moving boxes on workers makes the serial pairs with the serial ShouldCollideFn calls") {
   for (int workers : {2, 3, 8}) {
     INFO("workers " << workers);
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     CHECK(FirstGridDifference(pool.GetTaskSystem()) == -1);
   }
   for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
@@ -454,7 +454,7 @@ TEST_CASE("a grid of moving boxes on workers makes the serial pairs with the ser
 TEST_CASE("a pure ShouldCollideFn is asked on the workers and gives the serial pairs and reports and state") {
   for (int workers : {2, 3, 8}) {
     INFO("workers " << workers);
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     OffThreadCalls calls;
     CHECK(FirstGridDifference(pool.GetTaskSystem(), &calls) == -1);
   }
@@ -568,7 +568,7 @@ TEST_CASE("proxies relocated on workers give the serial band lists and large lis
   };
   for (int workers : {2, 3, 8}) {
     INFO("workers " << workers);
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     check(pool.GetTaskSystem());
   }
   for (Hostility mode : {Hostility::Reverse, Hostility::Inline, Hostility::ThreadPerRangeReversed,
@@ -583,7 +583,7 @@ TEST_CASE("the pair search on 4 workers allocates nothing after warm-up") {
   // A 30 x 30 grid of boxes, each swinging along x with a period of 16 updates (its phase from its
   // index): every update a few hundred leave their fat boxes, and the motion repeats exactly, so the
   // first periods reach every size the update needs.
-  TaskPool pool(4);
+  TaskPool pool(4, PoolThreads::AsAsked);
   const TaskSystem tasks = pool.GetTaskSystem();
   BroadPhase broadphase;
   constexpr int kSide = 30;

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 // TaskPool and the task interface (minkowski/task_system.h): every item of a parallel-for runs exactly
 // once, ranges respect minRange, worker indices are in range and never shared by two ranges running
-// at once; World::SetTaskSystem refuses what it documents.
+// at once; a pool starts at most the machine's hardware threads unless asked for a thread a worker;
+// World::SetTaskSystem refuses what it documents.
 #include "../world/world_fixture.h"
 #include "core/parallel.h"
+#include "hardware_threads_as.h"
 #include "minkowski/task_system.h"
 #include "minkowski/world.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -48,7 +53,7 @@ TEST_SUITE("threads") {
 TEST_CASE("a pool's parallel-for runs every item once in ranges of at least minRange") {
   std::mt19937 random(2026);
   for (int workers : {1, 2, 3, 8}) {
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     CHECK(pool.WorkerCount() == workers);
     const TaskSystem tasks = pool.GetTaskSystem();
     for (int trial = 0; trial < 40; ++trial) {
@@ -74,7 +79,7 @@ TEST_CASE("a pool's parallel-for runs every item once in ranges of at least minR
 // schedule, and on two threads at once when the pool's thread takes the second (it does in most
 // trials: the first job waits up to 20 ms for the second to start, so a late pool thread still meets it).
 TEST_CASE("RunSideBySide runs each job once and side by side on a pool of two") {
-  TaskPool pool(2);
+  TaskPool pool(2, PoolThreads::AsAsked);
   const TaskSystem tasks = pool.GetTaskSystem();
   int overlapped = 0;
   for (int trial = 0; trial < 20; ++trial) {
@@ -131,12 +136,13 @@ struct ShareProbe {
 
 }  // namespace
 
-// TaskPool's documented schedule: worker w takes the ranges of the w-th of workerCount equal parts of
-// the items first, then helps with the others'. A worker that ran any range of its own part began
-// there (it may find its part taken by the others when it starts late, and then begins elsewhere).
+// TaskPool's documented schedule: thread t takes the ranges of the t-th of ThreadCount() equal parts of
+// the items first, then helps with the others' (a thread for each worker here, AsAsked). A worker that ran
+// any range of its own part began there (it may find its part taken by the others when it starts late, and
+// then begins elsewhere).
 TEST_CASE("each pool worker starts with its own part of a parallel-for's items") {
   for (int workers : {2, 3, 4}) {
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     const TaskSystem tasks = pool.GetTaskSystem();
     for (int trial = 0; trial < 60; ++trial) {
       const int items = workers * 8 * (1 + trial % 7) * 5;  // 8 ranges a worker, 5 to 35 items each
@@ -183,7 +189,7 @@ struct StallProbe {
 // pool thread sleeps 20 ms in its share's first range, while the calling thread sleeps 5 ms in its own
 // first, so that the pool thread has begun its share.
 TEST_CASE("a pool thread stopped in its share leaves the rest of it to the calling thread") {
-  TaskPool pool(2);
+  TaskPool pool(2, PoolThreads::AsAsked);
   const TaskSystem tasks = pool.GetTaskSystem();
   int stalledTrials = 0;
   for (int trial = 0; trial < 10; ++trial) {
@@ -206,10 +212,84 @@ TEST_CASE("a pool clamps its worker count to 1..kMaxWorkers") {
   CHECK(TaskPool(0).WorkerCount() == 1);
   CHECK(TaskPool(-5).WorkerCount() == 1);
   CHECK(TaskPool(kMaxWorkers + 10).WorkerCount() == kMaxWorkers);
+  CHECK(TaskPool(0, PoolThreads::AsAsked).ThreadCount() == 1);
+  CHECK(TaskPool(kMaxWorkers + 10, PoolThreads::AsAsked).ThreadCount() == kMaxWorkers);
+}
+
+namespace {
+
+// The threads that ran a task's ranges and the highest worker index they were given.
+struct ThreadProbe {
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::atomic<int> highestWorker{-1};
+  std::atomic<int> items{0};
+
+  static void Task(int begin, int end, int worker, void* context) {
+    auto* self = static_cast<ThreadProbe*>(context);
+    {
+      std::lock_guard<std::mutex> lock(self->mutex);
+      self->threads.insert(std::this_thread::get_id());
+    }
+    int seen = self->highestWorker.load();
+    while (worker > seen && !self->highestWorker.compare_exchange_weak(seen, worker)) {
+    }
+    self->items.fetch_add(end - begin);
+    volatile int spin = 0;  // long enough that every thread finds ranges to run
+    for (int k = 0; k < 2000 * (end - begin); ++k) spin = spin + 1;
+  }
+};
+
+// Runs one parallel-for of `items` items on `pool` and returns what ran it.
+void RunProbe(TaskPool& pool, int items, ThreadProbe& probe) {
+  const TaskSystem tasks = pool.GetTaskSystem();
+  void* task = tasks.enqueueTask(&ThreadProbe::Task, items, 1, &probe, tasks.userContext);
+  if (task != nullptr) tasks.finishTask(task, tasks.userContext);
+}
+
+}  // namespace
+
+TEST_CASE("a pool runs its workers on at most the machine's hardware threads unless asked for each") {
+  for (int hardware : {1, 2, 3, 8}) {
+    const test::HardwareThreadsAs machine(hardware);
+    for (int workers : {1, 2, 3, 8}) {
+      INFO("hardware threads " << hardware << ", workers " << workers);
+      TaskPool held(workers);
+      CHECK(held.WorkerCount() == workers);  // declared as asked: the world cuts its work for them
+      CHECK(held.GetTaskSystem().workerCount == workers);
+      CHECK(held.ThreadCount() == std::min(workers, hardware));
+      TaskPool each(workers, PoolThreads::AsAsked);
+      CHECK(each.WorkerCount() == workers);
+      CHECK(each.ThreadCount() == workers);
+      for (TaskPool* pool : {&held, &each}) {
+        for (int trial = 0; trial < 5; ++trial) {
+          ThreadProbe probe;
+          RunProbe(*pool, 400, probe);
+          CHECK(probe.items.load() == 400);
+          // Ranges run as the threads' own indices, so never past the threads, and on no more threads.
+          CHECK(probe.highestWorker.load() < pool->ThreadCount());
+          CHECK(static_cast<int>(probe.threads.size()) <= pool->ThreadCount());
+        }
+      }
+    }
+  }
+  // The machine's own count: a pool of kMaxWorkers starts no more threads than it has.
+  const unsigned reported = std::thread::hardware_concurrency();
+  const int machine = reported == 0 ? kMaxWorkers : std::min(static_cast<int>(reported), kMaxWorkers);
+  CHECK(TaskPool(kMaxWorkers).ThreadCount() == machine);
+}
+
+TEST_CASE("a pool given a PoolThreads value outside the enum asserts and holds its threads") {
+  const test::HardwareThreadsAs machine(2);
+  test::AssertCounter asserts;
+  TaskPool pool(8, static_cast<PoolThreads>(7));
+  CHECK(asserts.Count() == 1);
+  CHECK(pool.WorkerCount() == 8);
+  CHECK(pool.ThreadCount() == 2);
 }
 
 TEST_CASE("World::SetTaskSystem refuses a bad worker count or one callback alone") {
-  TaskPool pool(3);
+  TaskPool pool(3, PoolThreads::AsAsked);
   World world;
   test::AssertCounter asserts;
   TaskSystem bad = pool.GetTaskSystem();

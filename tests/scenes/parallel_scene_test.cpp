@@ -7,6 +7,7 @@
 // on a TaskPool of 2, 3, 4 and 8 workers (more workers than this machine has cores), and on hostile
 // task systems that run the ranges backwards, all inline, one range per new thread in reverse order,
 // or with a worker index that changes every range.
+#include "../core/hardware_threads_as.h"
 #include "alloc_counter.h"
 #include "core/measured_choice.h"
 #include "core/parallel.h"
@@ -58,16 +59,6 @@ std::vector<std::uint64_t> Digests(const scenes::SceneInfo& info, scenes::SceneP
   return digests;
 }
 
-// For its life, the engine sizes its solver's stage loop as on a machine of `threads` hardware threads
-// (core/parallel.h), so that a case can hold 8 workers in the loop on a machine of 2.
-class HardwareThreadsAs {
- public:
-  explicit HardwareThreadsAs(int threads) { SetHardwareThreadsForTesting(threads); }
-  ~HardwareThreadsAs() { SetHardwareThreadsForTesting(0); }
-  HardwareThreadsAs(const HardwareThreadsAs&) = delete;
-  HardwareThreadsAs& operator=(const HardwareThreadsAs&) = delete;
-};
-
 // The first step whose digest differs, or -1.
 int FirstMismatch(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
   for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
@@ -81,7 +72,8 @@ int FirstMismatch(const std::vector<std::uint64_t>& a, const std::vector<std::ui
 // the worker counts and the two SIMD widths together, which two separate passes took 2.4 times as
 // long to do (the shrunk cases of both suites tell a lane mismatch from a worker one).
 void CheckEveryScene(int steps, bool small, bool alternateWidths = false) {
-  TaskPool pool2(2), pool3(3), pool4(4), pool8(8);
+  TaskPool pool2(2, PoolThreads::AsAsked), pool3(3, PoolThreads::AsAsked), pool4(4, PoolThreads::AsAsked),
+      pool8(8, PoolThreads::AsAsked);
   for (const scenes::SceneInfo& info : scenes::SceneTable()) {
     INFO("scene " << std::string(info.name));
     const scenes::SceneParams params = small ? test::SmallParams(info) : scenes::SceneParams{};
@@ -101,7 +93,7 @@ void CheckEveryScene(int steps, bool small, bool alternateWidths = false) {
 // `digestsOn(tasks)` gives `serial` on pools of 2, 3 and 8 workers and on each hostile task system.
 template <class DigestsOn>
 void CheckWorkersAndHostileSchedulers(const std::vector<std::uint64_t>& serial, DigestsOn&& digestsOn) {
-  TaskPool pool2(2), pool3(3), pool8(8);
+  TaskPool pool2(2, PoolThreads::AsAsked), pool3(3, PoolThreads::AsAsked), pool8(8, PoolThreads::AsAsked);
   for (TaskPool* pool : {&pool2, &pool3, &pool8}) {
     INFO("workers " << pool->WorkerCount());
     const TaskSystem tasks = pool->GetTaskSystem();
@@ -319,8 +311,8 @@ TEST_CASE("every scene shrunk: the same states and events on 2 to 8 workers for 
 
 TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on hostile task systems") {
   // Every worker in the solver's stage loop, whatever this machine's thread count: 8 at once here.
-  const HardwareThreadsAs manyThreads(kMaxWorkers);
-  TaskPool pool2(2), pool3(3), pool8(8);
+  const test::HardwareThreadsAs manyThreads(kMaxWorkers);
+  TaskPool pool2(2, PoolThreads::AsAsked), pool3(3, PoolThreads::AsAsked), pool8(8, PoolThreads::AsAsked);
   for (const MediumScene& scene : kMediumScenes) {
     const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
     INFO("scene " << std::string(scene.name));
@@ -449,7 +441,7 @@ TEST_CASE("after every step each contact's manifold holds its constraint's final
   // shapes all ask for hit events keeps every constraint's: there each manifold must equal its
   // constraint, and in the world without hit events each manifold must equal the witness's, bit for
   // bit (hit events change no impulse).
-  TaskPool pool2(2);
+  TaskPool pool2(2, PoolThreads::AsAsked);
   const TaskSystem tasks = pool2.GetTaskSystem();
   const auto bits = [](float value) { return std::bit_cast<std::uint32_t>(value); };
   for (const TaskSystem* system : {static_cast<const TaskSystem*>(nullptr), &tasks}) {
@@ -511,7 +503,7 @@ TEST_CASE(
   // Invariant of FuseOneBlockRuns (solver_stages.h): every maximal run of consecutive one-block stages
   // is marked on its first stage with its length, and every other stage has runLength 1. The drum
   // takes a colour for each of its contacts, so a pass holds a long run of one-group colours.
-  TaskPool pool(2);
+  TaskPool pool(2, PoolThreads::AsAsked);
   SceneRun run(*scenes::FindScene("tumbler"), {.count = 20});
   REQUIRE(run.GetWorld().SetTaskSystem(pool.GetTaskSystem()));
   test::StepScene(run, 60);
@@ -588,11 +580,11 @@ TEST_CASE(
   const std::vector<std::uint64_t> serial = Digests(info, scene.params, kSteps, nullptr);
   // Each enqueue's item count, the enqueues passed on to a pool of 8. The two runs of 8 workers below
   // step the same states, so they enqueue the same parallel-fors but for the stage loop's helpers.
-  TaskPool pool8(8);
+  TaskPool pool8(8, PoolThreads::AsAsked);
   EnqueueRecorder recorder{pool8.GetTaskSystem(), {}};
   const TaskSystem recording = recorder.System();
   const auto stepped = [&](int hardwareThreads, const TaskSystem& tasks, std::vector<int>& blocks) {
-    const HardwareThreadsAs machine(hardwareThreads);
+    const test::HardwareThreadsAs machine(hardwareThreads);
     SceneRun sceneRun(info, scene.params);
     SetWorkers(sceneRun.GetWorld(), &tasks);
     std::vector<std::uint64_t> digests;
@@ -606,7 +598,7 @@ TEST_CASE(
   const auto enqueuesOf = [&recorder](int items) {
     return std::count(recorder.itemCounts.begin(), recorder.itemCounts.end(), items);
   };
-  TaskPool pool2(2);
+  TaskPool pool2(2, PoolThreads::AsAsked);
   std::vector<int> twoWorkers, eightOnTwoThreads, eightOnEightThreads;
   CHECK(FirstMismatch(serial, stepped(2, pool2.GetTaskSystem(), twoWorkers)) == -1);
   CHECK(FirstMismatch(serial, stepped(2, recording, eightOnTwoThreads)) == -1);
@@ -629,6 +621,24 @@ TEST_CASE(
   CHECK(enqueuesOf(0) == 0);  // nor an empty one
 }
 
+// A game's TaskPool of more workers than the machine has threads: the pool runs them on two threads
+// (PoolThreads::AtMostHardware), the world still declares eight. The states are the serial step's.
+TEST_CASE("a default pool of 8 workers on a machine of two threads steps the serial states") {
+  const test::HardwareThreadsAs machine(2);
+  TaskPool pool8(8);
+  REQUIRE(pool8.ThreadCount() == 2);
+  const TaskSystem tasks = pool8.GetTaskSystem();
+  for (const MediumScene& scene : {kMediumScenes[0], kMediumScenes[2]}) {
+    INFO("scene " << scene.name);
+    const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
+    constexpr int kSteps = 30;
+    const std::vector<std::uint64_t> serial = Digests(info, scene.params, kSteps, nullptr);
+    const std::uint64_t rangesBefore = pool8.RangesRun();
+    CHECK(FirstMismatch(serial, Digests(info, scene.params, kSteps, &tasks)) == -1);
+    CHECK(pool8.RangesRun() > rangesBefore);  // the pool ran the parallel stages
+  }
+}
+
 // The joints' reaction forces and torques after every step, bit for bit (they are not in the state
 // hash: only getters read them; the store that writes them runs on the workers).
 std::vector<std::uint32_t> JointReactions(const scenes::SceneInfo& info, scenes::SceneParams params,
@@ -648,7 +658,7 @@ std::vector<std::uint32_t> JointReactions(const scenes::SceneInfo& info, scenes:
 }
 
 TEST_CASE("joint reactions: the same forces and torques on 2 3 and 8 workers as on one") {
-  TaskPool pool2(2), pool3(3), pool8(8);
+  TaskPool pool2(2, PoolThreads::AsAsked), pool3(3, PoolThreads::AsAsked), pool8(8, PoolThreads::AsAsked);
   for (const MediumScene& scene : {MediumScene{"joint_grid", {.size = 30}}, MediumScene{"ragdolls", {}}}) {
     const scenes::SceneInfo& info = *scenes::FindScene(scene.name);
     INFO("scene " << std::string(scene.name));
@@ -746,7 +756,7 @@ TEST_CASE("islands linked beside the continuous stage: the one-worker sleeps and
   CHECK(leftSleptAlone);
   CHECK(aheadOne == 0);  // one worker never links ahead
   for (int workers : {2, 3}) {
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     const TaskSystem tasks = pool.GetTaskSystem();
     std::vector<std::uint64_t> awake;
     int ahead = 0;
@@ -762,7 +772,7 @@ TEST_CASE("the sub-steps on the calling thread or on the workers or switching ea
   // WorldDef::subStepWorkers moves only who runs the sub-steps' stages: every way, and a switch between
   // any two steps (what WorkerUse::Measured does on its own), gives the serial step's state after every
   // step, and the profile says where they ran.
-  TaskPool pool2(2), pool3(3);
+  TaskPool pool2(2, PoolThreads::AsAsked), pool3(3, PoolThreads::AsAsked);
   for (const MediumScene& scene : {kMediumScenes[0], kMediumScenes[2], kMediumScenes[3], kMediumScenes[4]}) {
     INFO("scene " << std::string(scene.name));
     const std::vector<std::uint64_t> serial =
@@ -858,7 +868,7 @@ TEST_CASE("measured sub-steps leave workers that are slow to start for the calli
 }
 
 TEST_CASE("no allocation in a step on 4 workers after warm-up") {
-  TaskPool pool(4);
+  TaskPool pool(4, PoolThreads::AsAsked);
   SceneRun run(*scenes::FindScene("many_pyramids"), {.count = 4});
   REQUIRE(run.GetWorld().SetTaskSystem(pool.GetTaskSystem()));
   test::StepScene(run, 100);

@@ -267,7 +267,7 @@ TEST_CASE("with workers a colour's lanes go by ranges of body index and give the
   // bodies in input order, then those with a static side): the same colours and overflow as without
   // workers, the same contacts in each colour, and, since a colour's contacts share no moving body,
   // the same velocities and impulses bit for bit after the passes.
-  TaskPool pool(2);
+  TaskPool pool(2, PoolThreads::AsAsked);
   const TaskSystem tasks = pool.GetTaskSystem();
   ForEachGraphWidth(/*runsKernels=*/true, [&tasks]<class F>() {
     Rng rng(0x5107);
@@ -404,7 +404,7 @@ void ChangeContacts(ContactStream& stream, SolverArrays& solver, Rng& rng, int k
 // the kept graph must equal one coloured from scratch, lanes included: its lanes are poisoned between
 // steps, so a lane the packing did not write again fails.
 TEST_CASE("the contact colouring is kept only while the keys' version and the body count stay") {
-  TaskPool pool(2);
+  TaskPool pool(2, PoolThreads::AsAsked);
   const TaskSystem tasks = pool.GetTaskSystem();
   ForEachGraphWidth(/*runsKernels=*/false, [&tasks]<class F>() {
     Rng rng(0x5108);

@@ -435,7 +435,7 @@ TEST_CASE("PrepareJoints on 2 and 3 workers gives the one-thread lanes and const
   ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
     Rng rng(0x41E6E5);
     for (int workers : {2, 3}) {
-      TaskPool pool(workers);
+      TaskPool pool(workers, PoolThreads::AsAsked);
       const TaskSystem tasks = pool.GetTaskSystem();
       for (int trial = 0; trial < 20; ++trial) {
         SolverRig rig;
@@ -548,7 +548,7 @@ TEST_CASE("PrepareJoints on workers keeps the last colouring only while every jo
     Rng rng(0x41E6E9);
     int keptCount = 0;
     for (int workers : {2, 3}) {
-      TaskPool pool(workers);
+      TaskPool pool(workers, PoolThreads::AsAsked);
       const TaskSystem tasks = pool.GetTaskSystem();
       for (int trial = 0; trial < 24; ++trial) {
         SolverRig rig;
@@ -607,7 +607,7 @@ TEST_CASE("StoreJointImpulses on 2 and 3 workers stores every joint as one threa
   ForEachGraphWidth(/*runsKernels=*/true, []<class F>() {
     Rng rng(0x41E6E7);
     for (int workers : {2, 3}) {
-      TaskPool pool(workers);
+      TaskPool pool(workers, PoolThreads::AsAsked);
       const TaskSystem tasks = pool.GetTaskSystem();
       for (int trial = 0; trial < 16; ++trial) {
         SolverRig rig;
@@ -656,7 +656,7 @@ TEST_CASE("hinge groups' block static slots on workers are each block's own and 
   ForEachGraphWidth(/*runsKernels=*/false, []<class F>() {
     Rng rng(0x5107);
     for (int workers : {2, 3, 8}) {
-      TaskPool pool(workers);
+      TaskPool pool(workers, PoolThreads::AsAsked);
       const TaskSystem tasks = pool.GetTaskSystem();
       for (int trial = 0; trial < 12; ++trial) {
         const int bodies = rng.Int(100, 600);

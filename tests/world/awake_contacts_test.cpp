@@ -269,7 +269,7 @@ TEST_CASE("a sleeping wall hit by a box: only contacts with an awake body are up
 TEST_CASE("a wall woken by the narrowphase's touch has its resting contacts solved in that step") {
   for (const int workers : {1, 2}) {
     CAPTURE(workers);
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     World world;
     world.SetTaskSystem(pool.GetTaskSystem());
     test::AddGround(world);

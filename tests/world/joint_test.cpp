@@ -612,7 +612,7 @@ TEST_CASE("a rider put to sleep among many jointed ones wakes at the next step o
   std::vector<Vec2> serialPositions;
   for (const int workers : {1, 2, 3}) {
     CAPTURE(workers);
-    TaskPool pool(workers);
+    TaskPool pool(workers, PoolThreads::AsAsked);
     World world({.gravity = {0.0f, 0.0f}});
     world.SetTaskSystem(pool.GetTaskSystem());
     std::vector<BodyId> riders;

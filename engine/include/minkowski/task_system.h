@@ -9,7 +9,7 @@
 // must be combined (events, counters) is combined in item order afterwards. A world stepped with 1, 2
 // or 16 workers holds the same bits after every step.
 //
-//   mk::TaskPool pool(4);                      // 4 workers: the calling thread and 3 threads
+//   mk::TaskPool pool(4);                      // 4 workers: the calling thread and up to 3 threads
 //   mk::WorldDef def;
 //   def.tasks = pool.GetTaskSystem();
 //   mk::World world(def);                      // Step now uses the 4 workers
@@ -77,28 +77,46 @@ enum class WorkerUse : std::uint8_t {
   CallingThread,  ///< always on the calling thread alone (the step's other stages keep the workers)
 };
 
+/// How many threads a TaskPool runs its workers' ranges on.
+enum class PoolThreads : std::uint8_t {
+  /// The default: at most the machine's hardware threads (std::thread::hardware_concurrency()), the
+  /// calling thread included. The pool still declares every worker asked for (the world cuts its work
+  /// as for them, with the same results), and its threads run their ranges as those workers. Threads
+  /// beyond the cores only take turns on them: on 2 cores, 8 workers on 8 threads took 1.09-1.25 times
+  /// the time a step of 8 workers on 2 (docs/benchmarks.md, "The pool's threads held to the hardware's").
+  AtMostHardware = 0,
+  /// A thread for every worker, past the machine's hardware threads too (tests that need that many
+  /// threads at once, tools that measure oversubscription).
+  AsAsked,
+};
+
 /// A fixed pool of threads with a parallel-for, for a game (or a test, a tool) without a job system of
-/// its own: `workerCount` workers are the thread that calls Finish and workerCount - 1 pool threads.
-/// Worker w (0: the caller) takes the ranges of the w-th of workerCount equal parts of the items first,
-/// then helps with the others' parts: the step's stages index the same bodies and contacts from stage
-/// to stage and step to step, so each worker mostly meets items whose data is in its own cache.
-/// Between tasks a thread spins for up to 1 ms (the step's tasks come a few hundred microseconds apart
-/// at most, and a sleeping thread takes tens of microseconds to wake; in a pool of more threads than
-/// the machine's hardware threads, it yields its core between looks), then waits on a condition
-/// variable, so an idle pool costs nothing. One World (or one task at a time) per pool; the pool must
-/// outlive every World that uses its TaskSystem. Not copyable.
+/// its own: ThreadCount() threads, the thread that calls Finish and ThreadCount() - 1 pool threads, run
+/// the ranges of WorkerCount() declared workers. Thread t (0: the caller) takes the ranges of the t-th
+/// of ThreadCount() equal parts of the items first, then helps with the others' parts: the step's
+/// stages index the same bodies and contacts from stage to stage and step to step, so each thread
+/// mostly meets items whose data is in its own cache. Between tasks a thread spins for up to 1 ms (the
+/// step's tasks come a few hundred microseconds apart at most, and a sleeping thread takes tens of
+/// microseconds to wake; in a pool of more threads than the machine's hardware threads, it yields its
+/// core between looks), then waits on a condition variable, so an idle pool costs nothing. One World
+/// (or one task at a time) per pool; the pool must outlive every World that uses its TaskSystem. Not
+/// copyable.
 class TaskPool {
  public:
-  /// workerCount: clamped to 1..kMaxWorkers; 1 starts no thread. Give it at most the cores the game
-  /// can spare (std::thread::hardware_concurrency() at most): workers beyond them wait for a core and
-  /// take back part of what the others gained (on 2 cores, medians of five interleaved rounds, 8
-  /// workers took 1.1 times 2 workers' time a step on rain and joint_grid, 1.6 on large_pyramid).
+  /// workerCount: clamped to 1..kMaxWorkers; the threads: at most the machine's hardware threads
+  /// (PoolThreads::AtMostHardware). A count of 1, or a machine of one hardware thread, starts no thread.
   explicit TaskPool(int workerCount);
+  /// `threads`: AtMostHardware as above, or AsAsked, a thread for each worker (an invalid value asserts
+  /// and is taken as AtMostHardware).
+  TaskPool(int workerCount, PoolThreads threads);
   ~TaskPool();  ///< stops and joins the threads
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
 
-  int WorkerCount() const;  ///< the calling thread and the pool's threads
+  /// The workers it declares (TaskSystem::workerCount): the count asked for, clamped.
+  int WorkerCount() const;
+  /// The threads that run their ranges: the calling thread and the pool's.
+  int ThreadCount() const;
   /// Callbacks that run the engine's tasks on this pool (WorldDef::tasks, World::SetTaskSystem).
   TaskSystem GetTaskSystem();
 
