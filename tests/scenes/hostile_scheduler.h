@@ -96,11 +96,14 @@ struct HostileScheduler {
   void* context = nullptr;
   std::vector<Range> ranges;
   int tasksRun = 0;
+  // Enqueues outside the contract's promise (task_system.h): no items, or a minRange below 1.
+  int emptyOrBadEnqueues = 0;
   std::unique_ptr<RangeThreads> threads;  // ThreadPerRangeReversed's, made at its first task
 
   static void* Enqueue(TaskFn task, int itemCount, int minRange, void* taskContext, void* user) {
     auto* self = static_cast<HostileScheduler*>(user);
     ++self->tasksRun;
+    if (itemCount < 1 || minRange < 1) ++self->emptyOrBadEnqueues;
     self->ranges.clear();
     const int size = std::max(1, minRange);
     for (int begin = 0; begin < itemCount; begin += size)

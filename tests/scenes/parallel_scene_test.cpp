@@ -4,9 +4,9 @@
 //
 // Oracle: the same scene stepped on the calling thread alone (the serial step, which the other tests
 // check against physics). Every other run must give its state hash and its events after every step:
-// on a TaskPool of 2, 3, 4 and 8 workers (more workers than this machine has cores), and on hostile
-// task systems that run the ranges backwards, all inline, one range per new thread in reverse order,
-// or with a worker index that changes every range.
+// on a TaskPool of 2, 3, 4 and 8 workers on a thread each (PoolThreads::AsAsked: more threads than
+// this machine has cores), and on hostile task systems that run the ranges backwards, all inline, one
+// range per new thread in reverse order, or with a worker index that changes every range.
 #include "../core/hardware_threads_as.h"
 #include "alloc_counter.h"
 #include "core/measured_choice.h"
@@ -105,6 +105,7 @@ void CheckWorkersAndHostileSchedulers(const std::vector<std::uint64_t>& serial, 
     HostileScheduler scheduler(mode, 5);
     const TaskSystem tasks = scheduler.System();
     CHECK(FirstMismatch(serial, digestsOn(&tasks)) == -1);
+    CHECK(scheduler.emptyOrBadEnqueues == 0);  // at least one item, minRange at least 1
   }
 }
 
@@ -328,7 +329,8 @@ TEST_CASE("medium scenes: the same states and events on 2 to 8 workers and on ho
       HostileScheduler scheduler(mode, 5);
       const TaskSystem tasks = scheduler.System();
       CHECK(FirstMismatch(serial, Digests(info, scene.params, kMediumSteps, &tasks)) == -1);
-      CHECK(scheduler.tasksRun > 0);  // the step did hand its work to the scheduler
+      CHECK(scheduler.tasksRun > 0);             // the step did hand its work to the scheduler
+      CHECK(scheduler.emptyOrBadEnqueues == 0);  // at least one item, minRange at least 1
     }
   }
 }

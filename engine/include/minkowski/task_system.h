@@ -35,8 +35,8 @@ using TaskFn = void (*)(int begin, int end, int worker, void* taskContext);
 /// Starts a parallel-for: `task` must be called for ranges that cover [0, itemCount) exactly once
 /// each, every range at least `minRange` items long except possibly the last, on any threads and in
 /// any order, the calling thread included. Returns a handle that FinishTaskFn receives, or nullptr when
-/// every range already ran (a task system may run them all inline, here). `userContext`:
-/// TaskSystem::userContext.
+/// every range already ran (a task system may run them all inline, here). The engine always asks for
+/// at least one item, with a minRange of at least 1. `userContext`: TaskSystem::userContext.
 using EnqueueTaskFn = void* (*)(TaskFn task, int itemCount, int minRange, void* taskContext,
                                 void* userContext);
 
