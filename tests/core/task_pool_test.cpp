@@ -136,10 +136,10 @@ struct ShareProbe {
 
 }  // namespace
 
-// TaskPool's documented schedule: thread t takes the ranges of the t-th of ThreadCount() equal parts of
-// the items first, then helps with the others' (a thread for each worker here, AsAsked). A worker that ran
-// any range of its own part began there (it may find its part taken by the others when it starts late, and
-// then begins elsewhere).
+// TaskPool's documented schedule: thread t takes the ranges of the t-th of ThreadCount() equal parts
+// of the items first, then helps with the others' (a thread for each worker here, AsAsked). A worker
+// that ran any range of its own part began there (it may find its part taken by the others when it
+// starts late, and then begins elsewhere).
 TEST_CASE("each pool worker starts with its own part of a parallel-for's items") {
   for (int workers : {2, 3, 4}) {
     TaskPool pool(workers, PoolThreads::AsAsked);
@@ -240,7 +240,7 @@ struct ThreadProbe {
   }
 };
 
-// Runs one parallel-for of `items` items on `pool` and returns what ran it.
+// Runs one parallel-for of `items` items on `pool`, `probe` noting what ran it.
 void RunProbe(TaskPool& pool, int items, ThreadProbe& probe) {
   const TaskSystem tasks = pool.GetTaskSystem();
   void* task = tasks.enqueueTask(&ThreadProbe::Task, items, 1, &probe, tasks.userContext);

@@ -17,11 +17,11 @@ inline bool HasWorkers(const TaskSystem* tasks) {
 
 /// How many threads the machine runs at once: std::thread::hardware_concurrency(), read once (kMaxWorkers
 /// when the machine does not say), or what SetHardwareThreadsForTesting set. The solver's stage loop
-/// and TaskPool's waiting threads size themselves by it; no result depends on it.
+/// and TaskPool's thread count and waiting threads size themselves by it; no result depends on it.
 int HardwareThreads();
 
 /// Tests: behave as on a machine of `threads` hardware threads (at most kMaxWorkers); 0 returns to the
-/// machine's own count. Read by each stage loop as it starts and by each pool thread as it is made.
+/// machine's own count. Read by each stage loop as it starts and by each TaskPool as it is made.
 void SetHardwareThreadsForTesting(int threads);
 
 /// `tasks` with its worker count (so every stage cuts its work as on the workers) but run here: each
