@@ -95,6 +95,11 @@ std::string IslandsLine(const Counters& c, bool sleepEnabled) {
   return "islands: not built (none at rest)";
 }
 
+std::string PoolThreadsLine(int threads, int workers) {
+  if (threads <= 0 || threads >= workers) return {};
+  return "on " + std::to_string(threads) + (threads == 1 ? " thread" : " threads") + ", the machine's";
+}
+
 std::vector<std::string> CountLines(const Counters& c, bool stepped, bool sleepEnabled) {
   if (!stepped) return {"counts: after the first step"};
   return {"bodies " + Count(c.bodies) + "  awake " + Count(c.awakeBodies),

@@ -45,6 +45,12 @@ std::vector<std::string> CountLines(const Counters& c, bool stepped, bool sleepE
 /// a count of 0 with bodies awake means "none checked", not "no islands": the line says which.
 std::string IslandsLine(const Counters& c, bool sleepEnabled);
 
+/// What the Solver panel says under the workers slider when the pool runs its `workers` on fewer
+/// `threads`, the machine's (TaskPool's PoolThreads::AtMostHardware), one thread included: "on 2
+/// threads, the machine's". Empty when there is nothing to say: no pool (threads 0, one worker) or a
+/// thread for every worker.
+std::string PoolThreadsLine(int threads, int workers);
+
 /// The memory the world holds (World::GetMemoryStats): its total in MiB, then one line per part
 /// (bodies, shapes, contacts, joints, chains, broadphase, step scratch) in KiB for the tooltip.
 std::string MemoryLine(const MemoryStats& m);

@@ -117,9 +117,10 @@ void SolverPanel(SceneView& view, SceneSettings& s) {
   PushLabelRoom("bounce threshold m/s");
   // Outside the replay's lock: the worker count changes the speed, never the result.
   IntSlider("workers", "workers", s.workers);
-  // The pool holds its threads to the machine's (PoolThreads::AtMostHardware): say so when it does.
-  if (view.WorkerThreads() > 1 && view.WorkerThreads() < s.workers)
-    ImGui::Text("on %d threads, the machine's", view.WorkerThreads());
+  // The pool holds its threads to the machine's (PoolThreads::AtMostHardware): say so when it does,
+  // one thread included (a one-core machine runs every worker there).
+  const std::string threads = PoolThreadsLine(view.WorkerThreads(), s.workers);
+  if (!threads.empty()) ImGui::TextUnformatted(threads.c_str());
   if (s.workers > 1) {
     ImGui::RadioButton("faster##substeps", &s.subStepWorkers, 0);
     ImGui::SameLine();

@@ -263,8 +263,9 @@ class SceneView {
   const ProfileHistory& Profile() const { return profile_; }
   /// How busy each of the step's workers was in the last step, by stage (worker_load.h).
   const WorkerLoad& Workers() const { return workerLoad_; }
-  /// The threads the step's workers run on: the pool's (at most the machine's), 1 without a pool.
-  int WorkerThreads() const { return activePool_ != nullptr ? activePool_->ThreadCount() : 1; }
+  /// The threads the step's workers run on: the pool's (at most the machine's); 0 without a pool (one
+  /// worker: the step runs on the calling thread).
+  int WorkerThreads() const { return activePool_ != nullptr ? activePool_->ThreadCount() : 0; }
   const Readouts& GetReadouts() const { return readouts_; }
   const RealTimeMeter& RealTime() const { return realTime_; }
   /// The broadphase view's figures from the last Draw with draw.broadphase on.

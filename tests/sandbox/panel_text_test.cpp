@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panel_text.h"
 
+#include "core/hardware_threads_as.h"
 #include "scene_view.h"
 
 #include <doctest/doctest.h>
@@ -141,5 +142,33 @@ TEST_CASE("the islands line shows a count only when the step built islands and s
   CHECK(withoutIslands > 0);  // the stack falls into place awake, then rests: both cases are seen
   CHECK(withIslands > 0);
   CHECK(IslandsLine({.awakeBodies = 165}, false).find("sleep off") != std::string::npos);
+}
+
+TEST_CASE("the pool's threads line says when the workers share fewer threads and one thread too") {
+  const scenes::SceneInfo& info = *scenes::FindScene("vertical_stack");
+  for (int hardware : {1, 2, 3}) {
+    const test::HardwareThreadsAs machine(hardware);  // the pools below are made under it
+    for (int workers : {1, 2, 3, 4, 8}) {
+      CAPTURE(hardware);
+      CAPTURE(workers);
+      SceneSettings s = DefaultSettings(info);
+      s.workers = workers;
+      SceneView view(info, s);
+      view.StepOnce();
+      const int expected = workers == 1 ? 0 : std::min(workers, hardware);  // no pool for one worker
+      CHECK(view.WorkerThreads() == expected);
+      const std::string line = PoolThreadsLine(view.WorkerThreads(), workers);
+      if (workers == 1 || hardware >= workers) {
+        CHECK(line.empty());
+        continue;
+      }
+      REQUIRE(!line.empty());
+      CHECK(line.size() <= static_cast<size_t>(kPanelColumns));
+      CHECK(std::stoi(line.substr(line.find_first_of("0123456789"))) == hardware);
+      CHECK((line.find(hardware == 1 ? "1 thread," : "threads,") != std::string::npos));
+    }
+  }
+  CHECK(PoolThreadsLine(0, 4).empty());  // no pool
+  CHECK(PoolThreadsLine(4, 4).empty());  // a thread a worker
 }
 }  // TEST_SUITE("sandbox.panel_text")
