@@ -696,6 +696,15 @@ std::vector<std::uint64_t> DigestsWithSubSteps(const MediumScene& scene, int ste
 
 namespace {
 
+// Bodies that rest for a quarter of a second sleep, on a static floor whose top is at y = 0.
+void MakeQuickSleepFloor(World& world) {
+  SolverSettings settings = world.GetSolverSettings();
+  settings.timeToSleep = 0.25f;
+  REQUIRE(world.SetSolverSettings(settings));
+  const BodyId floor = world.CreateBody({.position = {0.0f, -1.0f}});
+  world.CreateShape(floor, {}, MakeBox(100.0f, 1.0f).value);
+}
+
 // A world whose island pass makes its union-find beside the continuous stage (LinkIslandsAhead) on
 // workers once a body has rested long enough: two piles of three boxes on one beam locked on every
 // axis (an immovable body, which links no island), the right pile's top pushed every step so that it
@@ -705,11 +714,7 @@ namespace {
 std::vector<std::uint64_t> RestingIslandsDigests(const TaskSystem* tasks, int steps,
                                                  std::vector<std::uint64_t>& awake, int& ahead) {
   World world(WorldDef{.gravity = {0.0f, -10.0f}});
-  SolverSettings settings = world.GetSolverSettings();
-  settings.timeToSleep = 0.25f;
-  REQUIRE(world.SetSolverSettings(settings));
-  const BodyId floor = world.CreateBody({.position = {0.0f, -1.0f}});
-  world.CreateShape(floor, {}, MakeBox(100.0f, 1.0f).value);
+  MakeQuickSleepFloor(world);
   const BodyId beam = world.CreateBody(
       {.type = BodyType::Dynamic, .position = {0.0f, 2.0f}, .motionLocks = {true, true, true}});
   world.CreateShape(beam, {}, MakeBox(6.0f, 0.25f).value);
@@ -740,7 +745,60 @@ std::vector<std::uint64_t> RestingIslandsDigests(const TaskSystem* tasks, int st
   return digests;
 }
 
+// Three piles of three boxes on a floor fall asleep; then the middle box of the first two stops
+// colliding with anything (World::SetFilter, which wakes nothing): at the next Step its pairs end while
+// their contacts touch, and destroying them wakes both bodies of each, so those two piles wake while
+// the third sleeps on. Then 40 more steps (the middle boxes fall through, the top ones land). The
+// digest after every step from the refilter on; `woken`: the piles' bodies awake after its first Step,
+// one bit each. The wakes bring the sleepers' other contacts into the awake set, which the narrowphase
+// after must compute on every worker count.
+std::vector<std::uint64_t> RefilteredPilesDigests(const TaskSystem* tasks, std::uint64_t& woken) {
+  World world(WorldDef{.gravity = {0.0f, -10.0f}});
+  MakeQuickSleepFloor(world);
+  std::vector<BodyId> boxes;
+  std::vector<ShapeId> shapes;
+  for (int pile = 0; pile < 3; ++pile) {
+    for (int row = 0; row < 3; ++row) {
+      const Vec2 position{-6.0f + 6.0f * static_cast<float>(pile), 0.25f + 0.5f * static_cast<float>(row)};
+      boxes.push_back(world.CreateBody({.type = BodyType::Dynamic, .position = position}));
+      shapes.push_back(world.CreateShape(boxes.back(), {}, MakeBox(0.25f, 0.25f).value));
+    }
+  }
+  SetWorkers(world, tasks);
+  const auto anyAwake = [&] {
+    return std::any_of(boxes.begin(), boxes.end(), [&](BodyId b) { return world.IsAwake(b); });
+  };
+  for (int step = 0; step < 300 && anyAwake(); ++step) world.Step(1.0f / 60.0f);
+  REQUIRE(!anyAwake());
+  for (int pile : {0, 1}) world.SetFilter(shapes[static_cast<std::size_t>(3 * pile + 1)], {.maskBits = 0});
+  std::vector<std::uint64_t> digests;
+  woken = 0;
+  for (int step = 0; step < 41; ++step) {
+    world.Step(1.0f / 60.0f);
+    digests.push_back(test::StepDigest(world));
+    if (step > 0) continue;
+    for (std::size_t i = 0; i < boxes.size(); ++i) woken |= std::uint64_t{world.IsAwake(boxes[i])} << i;
+  }
+  return digests;
+}
+
 }  // namespace
+
+// A contact that ends while it touches wakes its bodies (DestroyContact), in the pair update: the same
+// wakes and states on workers as on one, every step, on pools and on the hostile schedulers. (A try
+// that destroyed the contacts beside the narrowphase, their wakes held back until it was done, failed
+// here when the held wakes were dropped or the contacts they woke were not computed.)
+TEST_CASE("contacts ended while touching wake their sleepers on workers as on one worker") {
+  std::uint64_t wokenOne = 0;
+  const std::vector<std::uint64_t> one = RefilteredPilesDigests(nullptr, wokenOne);
+  CHECK(wokenOne == 0x3Fu);  // the first two piles, every body; the third asleep
+  CheckWorkersAndHostileSchedulers(one, [](const TaskSystem* tasks) {
+    std::uint64_t woken = 0;
+    std::vector<std::uint64_t> digests = RefilteredPilesDigests(tasks, woken);
+    CHECK(woken == 0x3Fu);
+    return digests;
+  });
+}
 
 // The island pass's union-find made ahead, beside the continuous stage's serial part (LinkIslandsAhead,
 // with workers, once the last step's pass had a body rested long enough), must give the pass the
